@@ -1,0 +1,143 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { formatSpecTimestamp } from '../../../shared/api/envelope.js';
+import type { Clock } from '../clock.js';
+
+export const CONFIG_FILE_NAME = 'tributary.json';
+const HISTORY_DIR = 'history';
+
+export interface StoredConfig {
+  /** The document as saved, secrets included. */
+  config: unknown;
+  /** Modification time of the saved file, epoch microseconds. */
+  lastModifiedMicros: bigint;
+  /** `YYYY-MM-DD HH:MM:SS.ffffff` form of lastModifiedMicros; also the revision token. */
+  lastModified: string;
+}
+
+export interface BackupState {
+  last_success: string | null;
+  error_code: 'unexpected_error' | null;
+  error_message: string | null;
+}
+
+/** The saved file exists but cannot be read as JSON (edited by hand, disk fault). */
+export class ConfigUnreadableError extends Error {}
+
+function fsyncDirectory(dir: string): void {
+  // Directories cannot be opened for fsync on Windows; there the rename is durable enough.
+  if (process.platform === 'win32') return;
+  const fd = fs.openSync(dir, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Writes `data` to `target` so that a crash at any moment leaves the old or the new file whole. */
+export function writeFileAtomic(target: string, data: string): void {
+  const dir = path.dirname(target);
+  const temp = path.join(dir, `.${path.basename(target)}.${process.pid}.${Date.now()}.tmp`);
+  const fd = fs.openSync(temp, 'w', 0o600);
+  try {
+    fs.writeSync(fd, data);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(temp, target);
+  fsyncDirectory(dir);
+}
+
+/**
+ * The configuration in `<data-dir>/conf.d/`: one JSON file replaced atomically on save, and every
+ * saved version also kept in `conf.d/history/` (the config backup reported by GET /v1/status).
+ * The file is mode 0600: it holds credentials.
+ */
+export class ConfigStore {
+  private readonly file: string;
+  private readonly historyDir: string;
+  private backup: BackupState = { last_success: null, error_code: null, error_message: null };
+
+  constructor(
+    readonly directory: string,
+    private readonly clock: Clock,
+    private readonly keepVersions = 50,
+  ) {
+    this.file = path.join(directory, CONFIG_FILE_NAME);
+    this.historyDir = path.join(directory, HISTORY_DIR);
+    fs.mkdirSync(this.historyDir, { recursive: true, mode: 0o700 });
+    this.removeStrayTempFiles();
+    const newest = this.history().at(-1);
+    if (newest) this.backup.last_success = new Date(Number(fs.statSync(newest).mtimeMs)).toISOString();
+  }
+
+  /** Temp files left by a crash in the middle of a save: the save never happened. */
+  private removeStrayTempFiles(): void {
+    for (const dir of [this.directory, this.historyDir])
+      for (const name of fs.readdirSync(dir)) if (name.endsWith('.tmp')) fs.rmSync(path.join(dir, name), { force: true });
+  }
+
+  exists(): boolean {
+    return fs.existsSync(this.file);
+  }
+
+  /** The saved configuration, or undefined when none was saved yet. */
+  load(): StoredConfig | undefined {
+    let text: string;
+    let stat: fs.BigIntStats;
+    try {
+      text = fs.readFileSync(this.file, 'utf8');
+      stat = fs.statSync(this.file, { bigint: true });
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw cause;
+    }
+    let config: unknown;
+    try {
+      config = JSON.parse(text);
+    } catch (cause) {
+      throw new ConfigUnreadableError(
+        `${this.file} is not valid JSON (${(cause as Error).message}). Fix it, or copy a good version from ${this.historyDir}.`,
+      );
+    }
+    const micros = stat.mtimeNs / 1000n;
+    return { config, lastModifiedMicros: micros, lastModified: formatSpecTimestamp(micros) };
+  }
+
+  /** Saves atomically; keeps the version in history. Returns what load() will return. */
+  save(config: unknown): StoredConfig {
+    const text = `${JSON.stringify(config, null, 2)}\n`;
+    this.writeHistory(text);
+    writeFileAtomic(this.file, text);
+    const stored = this.load();
+    if (!stored) throw new Error(`${this.file} vanished right after it was saved`);
+    return stored;
+  }
+
+  backupState(): BackupState {
+    return { ...this.backup };
+  }
+
+  /** Saved versions, oldest first. */
+  history(): string[] {
+    return fs
+      .readdirSync(this.historyDir)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .map((name) => path.join(this.historyDir, name));
+  }
+
+  private writeHistory(text: string): void {
+    try {
+      const stamp = formatSpecTimestamp(this.clock.nowMicros()).replace(/[-: ]/g, '').replace('.', '-');
+      writeFileAtomic(path.join(this.historyDir, `${stamp}.json`), text);
+      const versions = this.history();
+      for (const old of versions.slice(0, Math.max(0, versions.length - this.keepVersions))) fs.rmSync(old, { force: true });
+      this.backup = { last_success: new Date().toISOString(), error_code: null, error_message: null };
+    } catch (cause) {
+      this.backup = { ...this.backup, error_code: 'unexpected_error', error_message: `Could not keep a copy of the configuration: ${(cause as Error).message}` };
+    }
+  }
+}

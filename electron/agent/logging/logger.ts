@@ -1,0 +1,58 @@
+import { formatSpecTimestamp } from '../../../shared/api/envelope.js';
+import type { LogFile } from './log-file.js';
+import type { Clock } from '../clock.js';
+
+export type LogLevel = 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR';
+
+/** Replaces known secret values by ******** before anything reaches a log file. */
+export class Redactor {
+  private secrets: string[] = [];
+
+  setSecrets(values: readonly string[]): void {
+    // Longest first, so that a secret containing another is replaced whole.
+    this.secrets = [...new Set(values)].filter((s) => s.length >= 3).sort((a, b) => b.length - a.length);
+  }
+
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.secrets) if (out.includes(secret)) out = out.split(secret).join('********');
+    return out;
+  }
+}
+
+/**
+ * Writes lines of the form `YYYY-MM-DD HH:MM:SS.ffffff | thread | component | LEVEL | message` (UTC).
+ * A logger is bound to a file, a thread name and a component; `child` derives another component.
+ */
+export class Logger {
+  constructor(
+    private readonly file: LogFile,
+    private readonly redactor: Redactor,
+    private readonly clock: Clock,
+    readonly component: string,
+    readonly thread = 'main',
+  ) {}
+
+  child(component: string, thread = this.thread): Logger {
+    return new Logger(this.file, this.redactor, this.clock, component, thread);
+  }
+
+  log(level: LogLevel, message: string): void {
+    const text = this.redactor.redact(message).replace(/\r?\n/g, '\\n');
+    this.file.append(`${formatSpecTimestamp(this.clock.nowMicros())} | ${this.thread} | ${this.component} | ${level} | ${text}`);
+  }
+
+  debug(message: string): void {
+    this.log('DEBUG', message);
+  }
+  info(message: string): void {
+    this.log('INFO', message);
+  }
+  warn(message: string): void {
+    this.log('WARNING', message);
+  }
+  error(message: string, cause?: unknown): void {
+    const detail = cause instanceof Error ? `: ${cause.stack ?? cause.message}` : cause === undefined ? '' : `: ${String(cause)}`;
+    this.log('ERROR', `${message}${detail}`);
+  }
+}

@@ -1,0 +1,50 @@
+import type { ComponentType, ServiceStatus } from '../../../shared/api/resources.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logging/logger.js';
+import type { MarkerReporter, StreamKey } from '../markers/marker-store.js';
+
+/** What every component gets from the supervisor. */
+export interface ComponentContext {
+  logger: Logger;
+  markers: MarkerReporter;
+  clock: Clock;
+  /** Directory for this component's own files (certificates, caches). */
+  dataDirectory: string;
+  /** Streams of the whole configuration this component works on (its own, or matched by filter_stream). */
+  streams: readonly StreamKey[];
+}
+
+/**
+ * One receiver, transform or transmit, run as a service of the agent. `start` returns once the
+ * component runs (or throws when it cannot); `stop` must finish within the supervisor's stop timeout
+ * and be safe to call twice.
+ */
+export interface AgentComponent {
+  readonly kind: ComponentType;
+  readonly name: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  status(): ServiceStatus;
+  /** Receivers: forget the read progress of these streams, so their data is read and sent again. */
+  purge?(streams: readonly StreamKey[]): Promise<void>;
+}
+
+/** Builds a component from its (parsed, defaults filled in) configuration block. */
+export type ComponentFactory<TConfig = unknown> = (config: TConfig, context: ComponentContext) => AgentComponent;
+
+/**
+ * Component implementations by `<kind>:<type>`, e.g. `Receiver:localfile`, `Transform:rename`.
+ * A component folder adds itself with one `register` line in the composition root.
+ */
+export class ComponentRegistry {
+  private readonly factories = new Map<string, ComponentFactory<never>>();
+
+  register<TConfig>(kind: ComponentType, type: string, factory: ComponentFactory<TConfig>): this {
+    this.factories.set(`${kind}:${type}`, factory as ComponentFactory<never>);
+    return this;
+  }
+
+  get(kind: ComponentType, type: string): ComponentFactory<unknown> | undefined {
+    return this.factories.get(`${kind}:${type}`) as ComponentFactory<unknown> | undefined;
+  }
+}

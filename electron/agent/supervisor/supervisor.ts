@@ -1,0 +1,175 @@
+import path from 'node:path';
+import type { Configuration } from '../../../shared/config/schema.js';
+import { filterSelects, streamId } from '../../../shared/config/streams.js';
+import type { ComponentType, ServiceStatus } from '../../../shared/api/resources.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logging/logger.js';
+import type { MarkerStore, StreamKey } from '../markers/marker-store.js';
+import type { AgentComponent, ComponentContext, ComponentRegistry } from './component.js';
+import { UnimplementedComponent } from './unimplemented.js';
+
+export interface SupervisorOptions {
+  registry: ComponentRegistry;
+  markers: MarkerStore;
+  logger: Logger;
+  clock: Clock;
+  /** Parent of each component's own directory. */
+  componentsDirectory: string;
+  /** A component that does not stop within this time is logged and abandoned. */
+  stopTimeoutMs?: number;
+}
+
+interface Service {
+  id: string;
+  component: AgentComponent;
+  /** Set when start() threw: the service is down, the others keep running. */
+  failed: boolean;
+}
+
+const SERVICE_PREFIX: Record<ComponentType, string> = { Receiver: 'receiver', Transform: 'transform', Transmit: 'transmit' };
+
+/** Runs `work`, but gives up waiting after `ms`; reports whether it finished in time. */
+async function withTimeout(work: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Owns one service per configured component and their lifecycle: start in pipeline order
+ * (transmits, transforms, receivers, so that nothing produces before its consumers run), stop in
+ * the reverse order, each stop bounded by a timeout.
+ */
+export class Supervisor {
+  private services: Service[] = [];
+  private readonly stopTimeoutMs: number;
+
+  constructor(private readonly options: SupervisorOptions) {
+    this.stopTimeoutMs = options.stopTimeoutMs ?? 15_000;
+  }
+
+  /** Builds and starts every component of `config`. One that fails to start is marked, not fatal. */
+  async start(config: Configuration): Promise<void> {
+    await this.stop();
+    this.options.markers.clearAll();
+    this.services = this.build(config);
+    for (const service of this.services) {
+      try {
+        await service.component.start();
+      } catch (cause) {
+        service.failed = true;
+        const message = `${service.id} could not start: ${(cause as Error).message}`;
+        this.options.logger.error(message);
+        this.contextFor(service).markers.raise(this.streamsOf(service), 'error', 'start_failed', message);
+      }
+    }
+    this.options.logger.info(`Started ${this.services.length} service(s): ${this.services.map((s) => s.id).join(', ') || 'none'}`);
+  }
+
+  /** Stops every service, newest first. Idempotent. */
+  async stop(): Promise<void> {
+    for (const service of [...this.services].reverse()) await this.stopService(service);
+  }
+
+  /** Stops the services and forgets them (configuration removed). */
+  async clear(): Promise<void> {
+    await this.stop();
+    this.services = [];
+  }
+
+  serviceStates(): Record<string, { status: ServiceStatus }> {
+    const out: Record<string, { status: ServiceStatus }> = {};
+    for (const s of this.services) out[s.id] = { status: s.failed ? 'stopped' : s.component.status() };
+    return out;
+  }
+
+  /** Stops the receiver, forgets the progress of the streams, starts it again if it ran. */
+  async restream(receiverName: string, streams: readonly StreamKey[], restart: boolean): Promise<void> {
+    const service = this.services.find((s) => s.component.kind === 'Receiver' && s.component.name === receiverName);
+    if (!service) throw new Error(`receiver "${receiverName}" has no service`);
+    await this.stopService(service);
+    await service.component.purge?.(streams);
+    this.options.logger.info(`Restream of ${streams.map((s) => streamId(s.asset, s.stream_type)).join(', ')} in ${service.id}: progress forgotten`);
+    if (restart) {
+      service.failed = false;
+      await service.component.start();
+    }
+  }
+
+  private async stopService(service: Service): Promise<void> {
+    try {
+      const finished = await withTimeout(service.component.stop(), this.stopTimeoutMs);
+      if (!finished) this.options.logger.error(`${service.id} did not stop within ${this.stopTimeoutMs / 1000} s; abandoned`);
+    } catch (cause) {
+      this.options.logger.error(`${service.id} failed while stopping`, cause);
+    }
+  }
+
+  private readonly contexts = new Map<string, ComponentContext>();
+  private contextFor(service: Service): ComponentContext {
+    return this.contexts.get(service.id)!;
+  }
+  private streamsOf(service: Service): readonly StreamKey[] {
+    return this.contextFor(service).streams;
+  }
+
+  private build(config: Configuration): Service[] {
+    this.contexts.clear();
+    const allStreams: StreamKey[] = config.data_receiver.flatMap((r) => r.streams.map((s) => ({ asset: s.asset, stream_type: s.stream_type })));
+    const matched = (filter: readonly string[] | undefined) => allStreams.filter((s) => filterSelects(filter, streamId(s.asset, s.stream_type)));
+    const entries: { kind: ComponentType; name: string; type: string; block: unknown; streams: StreamKey[] }[] = [
+      ...config.data_transmit.map((t) => ({ kind: 'Transmit' as const, name: t.transmit_name, type: t.transmit_type, block: t, streams: matched(t.filter_stream) })),
+      ...config.transforms.map((t) => ({ kind: 'Transform' as const, name: t.transform_name, type: t.transform_type, block: t, streams: matched(t.filter_stream) })),
+      ...config.data_receiver.map((r) => ({
+        kind: 'Receiver' as const,
+        name: r.data_receiver_name,
+        type: r.protocol,
+        block: r,
+        streams: r.streams.map((s) => ({ asset: s.asset, stream_type: s.stream_type })),
+      })),
+    ];
+    return entries.map((entry) => {
+      const id = `${SERVICE_PREFIX[entry.kind]}:${entry.name}`;
+      const context: ComponentContext = {
+        logger: this.options.logger.child(id),
+        markers: this.options.markers.reporter(entry.name, entry.kind),
+        clock: this.options.clock,
+        dataDirectory: path.join(this.options.componentsDirectory, SERVICE_PREFIX[entry.kind], encodeURIComponent(entry.name)),
+        streams: entry.streams,
+      };
+      this.contexts.set(id, context);
+      const factory = this.options.registry.get(entry.kind, entry.type);
+      const component = factory ? factory(entry.block, context) : new UnimplementedComponent(entry.kind, entry.name, entry.type, context);
+      return { id, component, failed: false };
+    });
+  }
+}
+
+/**
+ * Service ids and states of a configuration that is not running: `stopped` for component types this
+ * build has, `unknown` for those it has not. Reads a raw document defensively.
+ */
+export function configuredServices(raw: unknown, registry: ComponentRegistry): Record<string, { status: ServiceStatus }> {
+  const out: Record<string, { status: ServiceStatus }> = {};
+  const doc = (raw ?? {}) as Record<string, unknown>;
+  const sections: [string, ComponentType, string, string][] = [
+    ['data_transmit', 'Transmit', 'transmit_name', 'transmit_type'],
+    ['transforms', 'Transform', 'transform_name', 'transform_type'],
+    ['data_receiver', 'Receiver', 'data_receiver_name', 'protocol'],
+  ];
+  for (const [section, kind, nameKey, typeKey] of sections) {
+    const list = doc[section];
+    if (!Array.isArray(list)) continue;
+    for (const item of list as Record<string, unknown>[]) {
+      if (typeof item?.[nameKey] !== 'string') continue;
+      out[`${SERVICE_PREFIX[kind]}:${String(item[nameKey])}`] = { status: registry.get(kind, String(item[typeKey])) ? 'stopped' : 'unknown' };
+    }
+  }
+  return out;
+}

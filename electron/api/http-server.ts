@@ -1,0 +1,188 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../agent/index.js';
+import { type ApiResponse, type Router, failure } from './router.js';
+import { serveStatic } from './static-files.js';
+
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+export interface HttpServerOptions {
+  router: Router;
+  /** Bearer token every /v1 request must carry. */
+  token: string;
+  host: string;
+  port: number;
+  /** Host names accepted besides the bound address, localhost and 127.0.0.1 (--allow-host). */
+  allowedHosts?: readonly string[];
+  /** Built console (dist/renderer); served at / for everything outside /v1. */
+  consoleDirectory?: string;
+  log: Logger;
+  maxBodyBytes?: number;
+}
+
+export interface RunningHttpServer {
+  host: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const WILDCARDS = new Set(['0.0.0.0', '::', '']);
+
+/** The host name of a Host header, without port and IPv6 brackets, lower case. */
+export function hostOf(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const trimmed = header.trim().toLowerCase();
+  if (trimmed.startsWith('[')) return trimmed.slice(1, trimmed.indexOf(']'));
+  const colon = trimmed.lastIndexOf(':');
+  return colon >= 0 && trimmed.indexOf(':') === colon ? trimmed.slice(0, colon) : trimmed;
+}
+
+/**
+ * DNS-rebinding protection: a browser tricked into calling us under a foreign name sends that name
+ * in Host. IP literals cannot be rebound, so on a wildcard bind any IP literal is fine; names must
+ * be the bound one, localhost, or given with --allow-host.
+ */
+export function isAllowedHost(header: string | undefined, boundHost: string, allowed: readonly string[] = []): boolean {
+  const host = hostOf(header);
+  if (!host) return false;
+  const names = new Set(['localhost', '127.0.0.1', '::1', boundHost.toLowerCase(), ...allowed.map((h) => h.toLowerCase())]);
+  if (names.has(host)) return true;
+  return WILDCARDS.has(boundHost) && net.isIP(host) !== 0;
+}
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const match = /^Bearer\s+(.+)$/i.exec(header?.trim() ?? '');
+  if (!match) return false;
+  const given = Buffer.from(match[1]!.trim());
+  const expected = Buffer.from(token);
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+}
+
+type BodyResult = { ok: true; value: unknown } | { ok: false; response: ApiResponse };
+
+/** Reads and parses a JSON body, refusing more than `limit` bytes without buffering them. */
+function readJsonBody(request: http.IncomingMessage, limit: number): Promise<BodyResult> {
+  const tooLarge = (): BodyResult => ({ ok: false, response: failure(413, `The request body is larger than ${limit / 1024 / 1024} MiB.`) });
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > limit) {
+    request.resume();
+    return Promise.resolve(tooLarge());
+  }
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    request.on('data', (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > limit) {
+        done = true;
+        resolve(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('error', () => {
+      if (!done) resolve({ ok: false, response: failure(400, 'The request body could not be read.') });
+      done = true;
+    });
+    request.on('end', () => {
+      if (done) return;
+      done = true;
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text.trim() === '') return resolve({ ok: true, value: undefined });
+      const type = request.headers['content-type'] ?? '';
+      if (type !== '' && !/^application\/(.+\+)?json\b/i.test(type))
+        return resolve({ ok: false, response: failure(415, `Send JSON with Content-Type: application/json, not ${type}.`) });
+      try {
+        resolve({ ok: true, value: JSON.parse(text) });
+      } catch (cause) {
+        resolve({ ok: false, response: failure(400, `The request body is not valid JSON: ${(cause as Error).message}`) });
+      }
+    });
+  });
+}
+
+function send(response: http.ServerResponse, result: ApiResponse, close = false): void {
+  const body = JSON.stringify(result.body);
+  response.writeHead(result.status, {
+    ...result.headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    ...(close ? { Connection: 'close' } : {}),
+  });
+  response.end(body);
+}
+
+/** Path and query for the web log, with the console's token removed from the query. */
+function loggablePath(url: URL): string {
+  const query = new URLSearchParams(url.search);
+  if (query.has('token')) query.set('token', '********');
+  const text = query.toString();
+  return text ? `${url.pathname}?${text}` : url.pathname;
+}
+
+/** The HTTP adapter: Host check, bearer auth and body limit in front of the router, plus the console. */
+export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const server = http.createServer(async (request, response) => {
+    const started = process.hrtime.bigint();
+    const url = new URL(request.url ?? '/', 'http://local');
+    const method = request.method ?? 'GET';
+    response.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      options.log.info(`${method} ${loggablePath(url)} ${response.statusCode} ${ms.toFixed(1)}ms`);
+    });
+    try {
+      if (!isAllowedHost(request.headers.host, options.host, options.allowedHosts)) {
+        request.resume();
+        return send(response, failure(403, `Requests for host "${request.headers.host ?? ''}" are refused. Use ${options.host}, localhost or 127.0.0.1, or start with --allow-host.`));
+      }
+      if (url.pathname !== '/v1' && !url.pathname.startsWith('/v1/')) {
+        request.resume();
+        return serveStatic(request, response, url.pathname, options.consoleDirectory);
+      }
+      if (!tokenMatches(request.headers.authorization, options.token)) {
+        request.resume();
+        return send(response, failure(401, 'Missing or wrong API token: send Authorization: Bearer <token>. The token is in <data-dir>/api-token or TRIBUTARY_API_TOKEN.', {}, { 'WWW-Authenticate': 'Bearer' }));
+      }
+      const body = await readJsonBody(request, limit);
+      if (!body.ok) return send(response, body.response, body.response.status === 413);
+      const result = await options.router.dispatch({
+        method,
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: request.headers as Record<string, string | undefined>,
+        body: body.value,
+      });
+      send(response, result);
+    } catch (cause) {
+      options.log.error(`Unexpected error serving ${method} ${url.pathname}`, cause);
+      if (!response.headersSent) send(response, failure(500, 'Unexpected error in the server.'));
+      else response.destroy();
+    }
+  });
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 120_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    host: options.host,
+    port: address.port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,20 @@
+import { ApiError } from '../../../shared/api/errors.js';
+import { RestreamRequestSchema } from '../../../shared/api/resources.js';
+import { RestreamError } from '../../agent/index.js';
+import type { Handler } from '../router.js';
+
+export const statusRoutes = {
+  getStatus: ({ runtime }) => ({ response: runtime.status() }),
+  listStreams: ({ runtime }) => ({ response: runtime.streams() }),
+  restream: async ({ runtime, body }) => {
+    const request = RestreamRequestSchema.safeParse(body);
+    if (!request.success || Object.keys(request.data).length === 0)
+      throw new ApiError(400, 'Send {"<data_receiver_name>": [{"asset": "…", "stream_type": "…"}], …} naming at least one stream.');
+    try {
+      return { response: await runtime.restream(request.data) };
+    } catch (cause) {
+      if (cause instanceof RestreamError) return { success: false, status: 500, response: cause.message };
+      throw cause;
+    }
+  },
+} satisfies Record<string, Handler>;

@@ -1,0 +1,102 @@
+/**
+ * Headless entry: `npm run serve -- [options]`. Runs the agent core and the management API over
+ * HTTP, and serves the console as a web page. Prints exactly one line on stdout when ready:
+ *   Tributary console: http://HOST:PORT/?token=TOKEN
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createHost, defaultDataDirectory } from './host/host.js';
+import { demoConfiguration, writeDemoFiles } from './host/demo.js';
+
+const USAGE = `Usage: npm run serve -- [options]
+
+  --data-dir DIR     where configuration, logs and state live (default ${defaultDataDirectory()})
+  --port N           HTTP port (default 4900; 0 picks a free port)
+  --host H           address to listen on (default 127.0.0.1; 0.0.0.0 for remote access)
+  --allow-host NAME  also accept requests for this host name (repeatable)
+  --demo             seed a demo configuration and sample machine files
+  --help             show this text
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+function parseCli(argv: string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        'data-dir': { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'allow-host': { type: 'string', multiple: true },
+        demo: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (cause) {
+    fail((cause as Error).message);
+  }
+  const { values } = parsed;
+  if (values.help) {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  }
+  const port = values.port === undefined ? 4900 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a number from 0 to 65535, not "${values.port}".`);
+  return {
+    dataDirectory: path.resolve(values['data-dir'] ?? defaultDataDirectory()),
+    port,
+    host: values.host ?? '127.0.0.1',
+    allowedHosts: (values['allow-host'] ?? []).flatMap((h) => h.split(',')).filter(Boolean),
+    demo: values.demo ?? false,
+  };
+}
+
+async function main(): Promise<void> {
+  const cli = parseCli(process.argv.slice(2));
+  const consoleDirectory = fileURLToPath(new URL('../renderer/', import.meta.url));
+  if (cli.demo) {
+    fs.mkdirSync(cli.dataDirectory, { recursive: true });
+    writeDemoFiles(cli.dataDirectory);
+  }
+  const host = await createHost({
+    dataDirectory: cli.dataDirectory,
+    http: { host: cli.host, port: cli.port, allowedHosts: cli.allowedHosts, consoleDirectory },
+  });
+  if (cli.demo && !host.runtime.readConfig().lastModified) {
+    const outcome = await host.runtime.saveConfig(demoConfiguration(cli.dataDirectory));
+    if (outcome.status === 'failed') process.stderr.write(`Demo configuration refused: ${JSON.stringify(outcome.violations)}\n`);
+  }
+  const shownHost = cli.host.includes(':') ? `[${cli.host}]` : cli.host;
+  process.stdout.write(`Tributary console: http://${shownHost}:${host.http!.port}/?token=${host.token}\n`);
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    host.runtime.webLog.info(`${signal} received, shutting down`);
+    const force = setTimeout(() => process.exit(1), 20_000);
+    force.unref();
+    host.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((cause: NodeJS.ErrnoException) => {
+  if (cause?.code === 'EADDRINUSE') process.stderr.write(`Tributary: the port is already in use (${cause.message}). Choose another with --port.\n`);
+  else if (cause?.code === 'EACCES') process.stderr.write(`Tributary: not allowed: ${cause.message}\n`);
+  else process.stderr.write(`Tributary could not start: ${cause?.stack ?? String(cause)}\n`);
+  process.exit(1);
+});

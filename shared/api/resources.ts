@@ -1,0 +1,92 @@
+/**
+ * Payload schemas of the management API: status, streams and markers, restream, logs, meta.
+ */
+import { z } from 'zod';
+import { ValidationResultSchema } from '../config/violations.js';
+
+export const ServiceStatusSchema = z.enum(['running', 'stopped', 'unknown']);
+export const AgentStatusSchema = z.enum(['running', 'stopped', 'failed']);
+export type ServiceStatus = z.infer<typeof ServiceStatusSchema>;
+export type AgentStatus = z.infer<typeof AgentStatusSchema>;
+
+export const BackupErrorCodeSchema = z.enum(['auth_error', 'checksum_error', 'connectivity_error', 'not_configured', 'unexpected_error']);
+export const BackupFeatureSchema = z.object({
+  last_success: z.string().nullable().describe('ISO 8601 time of the last successful backup; null if never.'),
+  error_code: BackupErrorCodeSchema.nullable(),
+  error_message: z.string().nullable(),
+});
+
+const usage = z.object({
+  total_gb: z.number(),
+  available_gb: z.number(),
+  used_gb: z.number(),
+  percent_used: z.number(),
+  percent_free: z.number(),
+});
+export type Usage = z.infer<typeof usage>;
+
+export const MachineInfoSchema = z.object({
+  cpu: z.object({ percent: z.number(), cpu_count: z.number() }),
+  memory: usage,
+  disk: usage,
+});
+export type MachineInfo = z.infer<typeof MachineInfoSchema>;
+
+export const StatusSchema = z.object({
+  backup: z.record(z.string(), BackupFeatureSchema),
+  last_data_transmit: z.record(z.string(), z.unknown()).describe('Per transmit: last success, records and bytes sent, backlog, last error.'),
+  machine_info: MachineInfoSchema,
+  agent: z.object({
+    status: AgentStatusSchema,
+    services: z.record(z.string(), z.object({ status: ServiceStatusSchema }).catchall(z.unknown())),
+  }),
+});
+export type Status = z.infer<typeof StatusSchema>;
+
+export const ComponentTypeSchema = z.enum(['Receiver', 'Transmit', 'Transform']);
+export type ComponentType = z.infer<typeof ComponentTypeSchema>;
+
+export const MarkerSchema = z.object({
+  component: z.string(),
+  component_type: ComponentTypeSchema,
+  asset: z.string(),
+  stream_type: z.string(),
+  category: z.string(),
+  timestamp: z.string().describe('YYYY-MM-DD HH:MM:SS.ffffff, UTC'),
+  level: z.enum(['error', 'warning']),
+  message: z.string(),
+});
+export type Marker = z.infer<typeof MarkerSchema>;
+
+export const StreamRecordSchema = z.object({
+  stream: z.string(),
+  asset: z.string(),
+  stream_type: z.string(),
+  data_receiver: z.string(),
+  markers: z.array(MarkerSchema),
+});
+export type StreamRecord = z.infer<typeof StreamRecordSchema>;
+
+export const StreamRefSchema = z.strictObject({ asset: z.string().min(1), stream_type: z.string().min(1) });
+export const RestreamRequestSchema = z
+  .record(z.string().min(1), z.array(StreamRefSchema).min(1))
+  .describe('Data receiver name to the streams of it to send again.');
+export type RestreamRequest = z.infer<typeof RestreamRequestSchema>;
+
+export const LOG_NAMES = ['agent_core.log', 'agent_web.log'] as const;
+export type LogName = (typeof LOG_NAMES)[number];
+export const LogQuerySchema = z.object({
+  lines: z.coerce.number().int().min(1).max(100_000).default(1000),
+  since: z.string().optional(),
+});
+
+export const MetaSubtypeSchema = z.object({ id: z.string(), name: z.string(), data_receiver: z.array(z.string()).optional() });
+export const MetaObjectSchema = z.object({ id: z.string(), name: z.string(), subtypes: z.array(MetaSubtypeSchema).optional() });
+export const MetaDetailSchema = z.object({
+  subtype: z.string(),
+  object: z.string(),
+  schema: z.object({ path: z.string(), schema: z.record(z.string(), z.unknown()) }),
+  new_template: z.object({ path: z.string(), schema: z.record(z.string(), z.unknown()) }),
+});
+
+export { ValidationResultSchema };

@@ -1,0 +1,291 @@
+/**
+ * The configuration contract: one zod schema per block of the configuration document.
+ * Everything else derives from these schemas: TypeScript types (z.infer), the JSON Schema served by
+ * /v1/meta and /v1/openapi.json, the console editor's completion and hover docs, and the structural
+ * half of validation (see validate.ts for the semantic half). Field names follow the spec verbatim.
+ */
+import { z } from 'zod';
+
+const name = (what: string) => z.string().min(1, `${what} must not be empty`);
+
+/** `asset:stream_type`, `*:stream_type`, `asset:*` or `*`. Syntax is checked in validate.ts. */
+export const FilterStreamSchema = z
+  .array(z.string())
+  .describe('Streams this applies to: "asset:stream_type"; either half may be "*"; "*" alone matches every stream.');
+
+const pollInterval = z
+  .number()
+  .int()
+  .min(1)
+  .max(65535)
+  .default(5)
+  .describe('Seconds between two looks at the source (1..65535, default 5).');
+
+const deleteCompleted = z
+  .boolean()
+  .default(false)
+  .describe('Delete each source file after it has been read and buffered. Default false.');
+
+// ---------------------------------------------------------------- parsers
+
+export const ParseTimestampSchema = z.strictObject({
+  field_name: name('field_name').describe('Column holding the time stamp.'),
+  format: name('format').describe("Python strptime format, e.g. '%Y-%m-%d %H:%M:%S' or '%b %d %Y'."),
+});
+
+export const BadLinesActionSchema = z
+  .enum(['error', 'warn', 'skip'])
+  .describe('What to do with a line that does not fit the header: error (stop the file and mark the stream), warn (skip it with a marker), skip (skip it silently).');
+
+export const SpreadsheetParseOptionsSchema = z.strictObject({
+  separator: z.string().min(1).optional().describe('Column separator, default ",". Use "\\t" for tab-separated files.'),
+  header: z.number().int().min(0).optional().describe('Zero-based row number of the header row, default 0.'),
+  parse_timestamps: z.array(ParseTimestampSchema).optional().describe('Columns to read as time stamps with an explicit format.'),
+  parse_dates: z.array(z.string().min(1)).optional().describe('Columns to read as dates, format guessed.'),
+  dayfirst: z.boolean().optional().describe('For guessed dates: read 01/02/2024 as 1 February.'),
+  bad_lines_action: BadLinesActionSchema.optional(),
+  encoding: z.string().min(1).optional().describe('Text encoding of the files, default utf-8.'),
+});
+
+export const SpreadsheetParserSchema = z
+  .strictObject({
+    parser_name: name('parser_name').describe('Name that streams refer to.'),
+    parser_type: z.literal('spreadsheet'),
+    filter_stream: FilterStreamSchema.optional(),
+    file_format: z.enum(['csv']).default('csv').describe('File format; csv is supported.'),
+    options: z
+      .strictObject({
+        localtz: z.string().min(1).optional().describe('IANA time zone of local times in the files, e.g. Europe/Berlin. Default UTC.'),
+        counter: z.boolean().optional().describe('Add a running counter column to each record.'),
+        parse: SpreadsheetParseOptionsSchema.optional(),
+      })
+      .optional(),
+  })
+  .describe('Reads delimiter-separated text files (CSV) into records.');
+
+export const ParserSchema = z.discriminatedUnion('parser_type', [SpreadsheetParserSchema]);
+
+// ---------------------------------------------------------------- streams
+
+const streamIdentity = {
+  asset: name('asset').describe('Machine or asset name.'),
+  stream_type: name('stream_type').describe('Kind of data from this asset, e.g. cycle, alarms, process.'),
+};
+
+export const FileStreamSchema = z.strictObject({
+  ...streamIdentity,
+  file_filter: z.array(z.string().min(1)).min(1).describe('Glob patterns of file names, e.g. ["*.csv"].'),
+  parser: z.string().min(1).optional().describe('parser_name of the parser for this stream; default: the first parser whose filter_stream matches.'),
+});
+
+export const SqlStateFieldSchema = z.strictObject({
+  column_name: name('column_name').describe('Column whose last value is remembered and bound to the placeholder of the same name.'),
+  data_type: z.enum(['integer', 'float', 'string', 'datetime']).describe('Type of the column.'),
+  initial_value: z.union([z.string(), z.number()]).optional().describe('Value bound before the first row was ever read.'),
+});
+
+export const SqlStreamSchema = z.strictObject({
+  ...streamIdentity,
+  query: name('query').describe('SELECT with named placeholders such as :id bound from state_fields, e.g. SELECT * FROM t WHERE id > :id ORDER BY id.'),
+  state_fields: z.array(SqlStateFieldSchema).default([]).describe('Columns that mark progress; one per placeholder.'),
+});
+
+export const OpcuaTagSchema = z.strictObject({
+  name: name('name').describe('Node id, e.g. ns=2;s=Line1.Temperature.'),
+  exportname: name('exportname').describe('Column name of this tag in the records.'),
+});
+
+export const OpcuaStreamSchema = z.strictObject({
+  ...streamIdentity,
+  opcua_tags: z.array(OpcuaTagSchema).min(1).describe('Tags read for this stream.'),
+});
+
+// ---------------------------------------------------------------- connections
+
+export const LocalfileConnectionSchema = z.strictObject({
+  connection_name: z.string().min(1).optional(),
+  root_path: z.string().min(1).optional().describe('Absolute path of the folder the machines write to.'),
+  data_directory: z.string().min(1).optional().describe('Same as root_path (the form used by templates).'),
+});
+
+export const SmbConnectionSchema = z.strictObject({
+  connection_name: z.string().min(1).optional(),
+  host: name('host').describe('File server name or IP address.'),
+  port: z.number().int().min(1).max(65535).default(445).describe('SMB port, default 445.'),
+  domain: z.string().optional().describe('Windows domain of the user, if any.'),
+  username: name('username'),
+  password: z.string().describe('Password; shown as ******** when read back.'),
+  shared_folder: name('shared_folder').describe('Share name and optional sub-path, e.g. machines/line1.'),
+});
+
+export const SqlConnectionSchema = z.strictObject({
+  connection_name: z.string().min(1).optional(),
+  host: name('host'),
+  port: z.number().int().min(1).max(65535).describe('Database port: 1433 MS SQL Server, 5432 PostgreSQL, 3306 MySQL/MariaDB.'),
+  username: name('username'),
+  password: z.string().describe('Password; shown as ******** when read back.'),
+  database_type: z.enum(['mssql', 'postgresql', 'mysql']).describe('mssql, postgresql or mysql (also MariaDB).'),
+  database_name: name('database_name'),
+  ssl: z.boolean().default(false).describe('Use TLS to the database.'),
+});
+
+export const OpcuaConnectionSchema = z.strictObject({
+  connection_name: z.string().min(1).optional(),
+  host: name('host'),
+  port: z.number().int().min(1).max(65535).describe('OPC UA port, commonly 4840.'),
+  timeout: z.number().positive().default(10).describe('Seconds to wait for the server.'),
+  endpoint_path: z.string().optional().describe('Path part of the endpoint URL, if the server needs one.'),
+  security_mode: z.enum(['None', 'Sign', 'SignAndEncrypt']).optional(),
+  security_policy: z.enum(['None', 'Basic256Sha256', 'Aes128_Sha256_RsaOaep', 'Aes256_Sha256_RsaPss']).optional(),
+  username: z.string().optional(),
+  password: z.string().optional().describe('Password; shown as ******** when read back.'),
+});
+
+// ---------------------------------------------------------------- receivers
+
+const receiverCommon = {
+  data_receiver_name: z.string().min(1, 'data_receiver_name must not be empty').describe('Unique name; progress is kept under it.'),
+  poll_interval: pollInterval,
+};
+
+export const LocalfileReceiverSchema = z
+  .strictObject({
+    ...receiverCommon,
+    protocol: z.literal('localfile'),
+    delete_completed: deleteCompleted,
+    connections: z.array(LocalfileConnectionSchema).min(1, 'a localfile receiver needs at least 1 connection'),
+    streams: z.array(FileStreamSchema).min(1, 'a localfile receiver needs at least 1 stream'),
+    parsers: z.array(ParserSchema).min(1, 'a localfile receiver needs at least 1 parser'),
+  })
+  .describe('Reads files that machines drop into a local folder.');
+
+export const SmbReceiverSchema = z
+  .strictObject({
+    ...receiverCommon,
+    protocol: z.literal('smb'),
+    delete_completed: deleteCompleted,
+    connections: z.array(SmbConnectionSchema).min(1, 'an smb receiver needs at least 1 connection'),
+    streams: z.array(FileStreamSchema).min(1, 'an smb receiver needs at least 1 stream'),
+    parsers: z.array(ParserSchema).min(1, 'an smb receiver needs at least 1 parser'),
+  })
+  .describe('Reads files from a Windows network share (SMB2/3).');
+
+export const SqlReceiverSchema = z
+  .strictObject({
+    ...receiverCommon,
+    protocol: z.literal('sql'),
+    max_rows_per_poll: z.number().int().min(1).max(1_000_000).default(10_000).describe('Rows read per stream and poll at most.'),
+    connections: z.array(SqlConnectionSchema).min(1, 'an sql receiver needs at least 1 connection'),
+    streams: z.array(SqlStreamSchema).min(1, 'an sql receiver needs at least 1 stream'),
+  })
+  .describe('Runs one query per stream against MS SQL Server, PostgreSQL or MySQL/MariaDB.');
+
+export const OpcuaReceiverSchema = z
+  .strictObject({
+    ...receiverCommon,
+    protocol: z.literal('opcua'),
+    read_mode: z.enum(['subscription', 'polling']).default('subscription').describe('subscription (default) or polling at poll_interval.'),
+    sampling_interval_ms: z.number().int().min(0).default(1000).describe('Sampling interval of monitored items in milliseconds.'),
+    connections: z.array(OpcuaConnectionSchema).min(1, 'an opcua receiver needs at least 1 connection'),
+    streams: z.array(OpcuaStreamSchema).min(1, 'an opcua receiver needs at least 1 stream'),
+  })
+  .describe('Reads tags from an OPC UA server.');
+
+export const RECEIVER_PROTOCOLS = ['localfile', 'smb', 'sql', 'opcua'] as const;
+export type ReceiverProtocol = (typeof RECEIVER_PROTOCOLS)[number];
+
+export const DataReceiverSchema = z.discriminatedUnion('protocol', [
+  LocalfileReceiverSchema,
+  SmbReceiverSchema,
+  SqlReceiverSchema,
+  OpcuaReceiverSchema,
+]);
+
+// ---------------------------------------------------------------- transforms
+
+const transformCommon = {
+  transform_name: z.string().min(1, 'transform_name must not be empty'),
+  filter_stream: FilterStreamSchema,
+};
+
+export const ConvertTimestampsTransformSchema = z
+  .strictObject({
+    ...transformCommon,
+    transform_type: z.literal('convert_timestamps'),
+    field_names: z.union([z.array(z.string().min(1)), z.string().min(1)]).optional().describe('Columns to convert.'),
+    field_name: z.string().min(1).optional().describe('Single column to convert (template form).'),
+    timezone: z.string().min(1).optional().describe('IANA time zone of the values, e.g. America/Chicago.'),
+    format: z.string().min(1).optional().describe('strptime format of text values; not together with unit.'),
+    unit: z.enum(['D', 's', 'ms', 'us', 'ns']).optional().describe('Unit of epoch numbers; not together with format.'),
+  })
+  .describe('Reads time stamps in a local time zone and converts them to UTC.');
+
+export const RenameTransformSchema = z
+  .strictObject({
+    ...transformCommon,
+    transform_type: z.literal('rename'),
+    renames: z.record(z.string().min(1), z.string().min(1)).describe('Old column name to new column name.'),
+  })
+  .describe('Renames columns.');
+
+/** Transform kinds named by the deprecated meta API; accepted for compatibility, not run yet. */
+const legacyTransform = (type: string, description: string) =>
+  z.looseObject({ ...transformCommon, transform_type: z.literal(type) }).describe(description);
+
+export const CounterAssignColumnTransformSchema = legacyTransform('counter_assign_column', 'Legacy: assigns a counter column.');
+export const CounterEventStringTransformSchema = legacyTransform('counter_event_string', 'Legacy: counts events named by a string column.');
+export const PandasTransformSchema = legacyTransform('pandas', 'Legacy: Python pandas code; Tributary cannot run it.');
+
+export const TransformSchema = z.discriminatedUnion('transform_type', [
+  ConvertTimestampsTransformSchema,
+  RenameTransformSchema,
+  CounterAssignColumnTransformSchema,
+  CounterEventStringTransformSchema,
+  PandasTransformSchema,
+]);
+
+// ---------------------------------------------------------------- transmits
+
+export const RemoteDataPostTransmitSchema = z
+  .strictObject({
+    transmit_name: z.string().min(1, 'transmit_name must not be empty'),
+    transmit_type: z.literal('remotedatapost'),
+    filter_stream: FilterStreamSchema.default(['*']),
+    base_url: z.string().min(1).describe('URL of the remote server, https://<tenant>.<domain>.'),
+    API_key: z.string().min(1).describe('Edge API key: the encryption secret, never sent. Shown as ******** when read back.'),
+    API_key_ID: z.string().min(1).describe('Edge API key id, sent as X-SM-API-Key-ID.'),
+    timeout: z.number().int().min(1).max(3600).default(120).describe('Seconds before a request is given up and retried.'),
+    poll_interval: z.number().int().min(1).max(86400).default(5).describe('Most seconds between two uploads.'),
+    max_request_records: z.number().int().min(1).max(100_000).default(3000).describe('Records per request at most.'),
+    use_encryption: z.boolean().default(true).describe('Encrypt uploads with the API key (Fernet). Default true.'),
+  })
+  .describe('Uploads records to the cloud (RDP2 wire format).');
+
+export const TransmitSchema = z.discriminatedUnion('transmit_type', [RemoteDataPostTransmitSchema]);
+
+// ---------------------------------------------------------------- document
+
+export const ConfigurationSchema = z
+  .strictObject({
+    data_receiver: z.array(DataReceiverSchema).default([]).describe('Sources to read.'),
+    transforms: z.array(TransformSchema).default([]).describe('Changes applied to records, in list order.'),
+    data_transmit: z.array(TransmitSchema).describe('Where records are sent.'),
+  })
+  .describe('Tributary agent configuration.');
+
+export type Configuration = z.infer<typeof ConfigurationSchema>;
+export type ConfigurationInput = z.input<typeof ConfigurationSchema>;
+export type DataReceiver = z.infer<typeof DataReceiverSchema>;
+export type Transform = z.infer<typeof TransformSchema>;
+export type Transmit = z.infer<typeof TransmitSchema>;
+export type Parser = z.infer<typeof ParserSchema>;
+
+/** Keys whose values are credentials: masked on read, kept on the mask sentinel, never logged. */
+export const SECRET_KEYS: ReadonlySet<string> = new Set(['password', 'API_key']);
+/** What GET /v1/config shows instead of a secret; sending it back keeps the stored value. */
+export const SECRET_MASK = '********';
+
+/** JSON Schema of the whole configuration document (input form: defaults are optional). */
+export function configurationJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(ConfigurationSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+}

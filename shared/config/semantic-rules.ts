@@ -1,0 +1,246 @@
+/**
+ * Semantic rules: what the schema cannot say. Each rule reports at the exact json_path an engineer
+ * must change, in words that say what is wrong and what to do.
+ */
+import type { z } from 'zod';
+import type { Configuration, ConvertTimestampsTransformSchema, DataReceiver } from './schema.js';
+
+type ConvertTimestamps = z.infer<typeof ConvertTimestampsTransformSchema>;
+import { type JsonPath, type Violation, error, warning } from './violations.js';
+import { matchesStream, parseFilter } from './streams.js';
+
+type MaybeList<T> = readonly (T | undefined)[];
+interface PartialConfiguration {
+  data_receiver: MaybeList<DataReceiver>;
+  transforms: MaybeList<Configuration['transforms'][number]>;
+  data_transmit: MaybeList<Configuration['data_transmit'][number]>;
+}
+
+/** Prefix of the prompt texts in templates: a value still starting with it was never filled in. */
+export const TEMPLATE_PROMPT_PREFIX = '<fill in: ';
+
+const STRPTIME_DIRECTIVES = new Set('aAwdbBmyYHIpMSfzZjUWcxXGuV%'.split(''));
+
+export function isValidTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Returns the first unknown strptime directive in `format`, or undefined when all are known. */
+export function unknownStrptimeDirective(format: string): string | undefined {
+  for (let i = 0; i < format.length; i += 1) {
+    if (format[i] !== '%') continue;
+    let j = i + 1;
+    if (format[j] === '-' || format[j] === '#') j += 1;
+    const directive = format[j];
+    if (directive === undefined || !STRPTIME_DIRECTIVES.has(directive)) return format.slice(i, j + 1);
+    i = j;
+  }
+  return undefined;
+}
+
+/** Named placeholders (`:id`) in an SQL text, ignoring quoted strings and PostgreSQL `::` casts. */
+export function sqlPlaceholders(query: string): string[] {
+  const unquoted = query.replace(/'(?:[^']|'')*'|"(?:[^"])*"/g, ' ');
+  const names = new Set<string>();
+  for (const match of unquoted.matchAll(/(?<![:\w]):([A-Za-z_]\w*)/g)) names.add(match[1]!);
+  return [...names];
+}
+
+function duplicates<T>(items: MaybeList<T>, key: (item: T) => string | undefined, report: (index: number, firstIndex: number, value: string) => void): void {
+  const firstSeen = new Map<string, number>();
+  items.forEach((item, index) => {
+    if (item === undefined) return;
+    const value = key(item);
+    if (value === undefined) return;
+    const first = firstSeen.get(value);
+    if (first === undefined) firstSeen.set(value, index);
+    else report(index, first, value);
+  });
+}
+
+function walkStrings(node: unknown, path: JsonPath, visit: (value: string, path: JsonPath) => void): void {
+  if (typeof node === 'string') visit(node, path);
+  else if (Array.isArray(node)) node.forEach((item, i) => walkStrings(item, [...path, i], visit));
+  else if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) walkStrings(v, [...path, k], visit);
+}
+
+export function semanticViolations(config: PartialConfiguration, options: { partial?: boolean } = {}): Violation[] {
+  const out: Violation[] = [];
+  const receivers = config.data_receiver;
+
+  duplicates(receivers, (r) => r.data_receiver_name, (i, first, value) =>
+    out.push(error(['data_receiver', i, 'data_receiver_name'], `The receiver name "${value}" is already used by receiver ${first + 1}. Names must be unique: progress is kept under them.`)));
+  duplicates(config.transforms, (t) => t.transform_name, (i, first, value) =>
+    out.push(error(['transforms', i, 'transform_name'], `The transform name "${value}" is already used by transform ${first + 1}. Names must be unique.`)));
+  duplicates(config.data_transmit, (t) => t.transmit_name, (i, first, value) =>
+    out.push(error(['data_transmit', i, 'transmit_name'], `The transmit name "${value}" is already used by transmit ${first + 1}. Names must be unique.`)));
+
+  const allStreams: { stream: string; receiver: number }[] = [];
+  receivers.forEach((receiver, r) => {
+    if (!receiver) return;
+    out.push(...receiverViolations(receiver, r));
+    receiver.streams.forEach((s) => allStreams.push({ stream: `${s.asset}:${s.stream_type}`, receiver: r }));
+  });
+
+  duplicates(allStreams, (s) => s.stream, (i, first, value) => {
+    const a = allStreams[i]!;
+    const b = allStreams[first]!;
+    if (a.receiver !== b.receiver) {
+      const index = receivers[a.receiver]!.streams.findIndex((s) => `${s.asset}:${s.stream_type}` === value);
+      out.push(warning(['data_receiver', a.receiver, 'streams', index], `The stream "${value}" is also read by receiver ${b.receiver + 1}; both feed the same stream, and a restream must name each receiver.`));
+    }
+  });
+
+  const streamNames = allStreams.map((s) => s.stream);
+  const checkFilter = (filter: readonly string[] | undefined, path: JsonPath) => {
+    filter?.forEach((entry, k) => {
+      const problem = parseFilter(entry).problem;
+      if (problem) out.push(error([...path, k], problem));
+      else if (!options.partial && streamNames.length > 0 && !streamNames.some((s) => matchesStream(entry, s)))
+        out.push(warning([...path, k], `"${entry}" matches none of the configured streams (${streamNames.slice(0, 5).join(', ')}${streamNames.length > 5 ? ', …' : ''}).`));
+    });
+  };
+  receivers.forEach((receiver, r) => {
+    if (receiver && 'parsers' in receiver) receiver.parsers.forEach((p, k) => checkFilter(p.filter_stream, ['data_receiver', r, 'parsers', k, 'filter_stream']));
+  });
+  config.transforms.forEach((t, i) => {
+    if (!t) return;
+    checkFilter(t.filter_stream, ['transforms', i, 'filter_stream']);
+    out.push(...transformViolations(t, i));
+  });
+  config.data_transmit.forEach((t, i) => {
+    if (!t) return;
+    checkFilter(t.filter_stream, ['data_transmit', i, 'filter_stream']);
+    out.push(...transmitViolations(t, i));
+  });
+
+  walkStrings(config, [], (value, path) => {
+    if (value.startsWith(TEMPLATE_PROMPT_PREFIX))
+      out.push(error(path, `Fill in ${String(path[path.length - 1])}: it still holds the template's prompt ${value}.`));
+  });
+  return out;
+}
+
+function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
+  const out: Violation[] = [];
+  const base: JsonPath = ['data_receiver', r];
+  duplicates<{ asset: string; stream_type: string }>(receiver.streams, (s) => `${s.asset}:${s.stream_type}`, (j, first, value) =>
+    out.push(error([...base, 'streams', j], `The stream "${value}" is defined twice in this receiver (also stream ${first + 1}).`)));
+  receiver.streams.forEach((s, j) => {
+    if (s.asset.includes(':')) out.push(error([...base, 'streams', j, 'asset'], 'An asset name must not contain ":" (streams are named asset:stream_type).'));
+    if (s.stream_type.includes(':')) out.push(error([...base, 'streams', j, 'stream_type'], 'A stream_type must not contain ":" (streams are named asset:stream_type).'));
+  });
+
+  if (receiver.protocol === 'localfile' || receiver.protocol === 'smb') {
+    if (receiver.delete_completed)
+      out.push(warning([...base, 'delete_completed'], 'Files will be deleted from the source after they are read and buffered. Make sure no one else needs them.'));
+    duplicates(receiver.parsers, (p) => p.parser_name, (k, first, value) =>
+      out.push(error([...base, 'parsers', k, 'parser_name'], `The parser name "${value}" is already used by parser ${first + 1} of this receiver.`)));
+    receiver.parsers.forEach((p, k) => {
+      const zone = p.options?.localtz;
+      if (zone && !isValidTimeZone(zone)) out.push(error([...base, 'parsers', k, 'options', 'localtz'], `"${zone}" is not a known time zone. Use an IANA name such as Europe/Berlin or America/Chicago.`));
+      p.options?.parse?.parse_timestamps?.forEach((ts, t) => {
+        const bad = unknownStrptimeDirective(ts.format);
+        if (bad) out.push(error([...base, 'parsers', k, 'options', 'parse', 'parse_timestamps', t, 'format'], `"${bad}" is not a time format directive. Use e.g. %Y-%m-%d %H:%M:%S.`));
+      });
+    });
+    const parserNames = receiver.parsers.map((p) => p.parser_name);
+    receiver.streams.forEach((s, j) => {
+      const stream = `${s.asset}:${s.stream_type}`;
+      if (s.parser !== undefined) {
+        if (!parserNames.includes(s.parser))
+          out.push(error([...base, 'streams', j, 'parser'], `No parser named "${s.parser}" in this receiver. Parsers here: ${parserNames.join(', ')}.`));
+      } else if (!receiver.parsers.some((p) => !p.filter_stream || p.filter_stream.some((f) => matchesStream(f, stream)))) {
+        out.push(error([...base, 'streams', j], `No parser of this receiver reads the stream "${stream}": add it to a parser's filter_stream or name a parser in the stream.`));
+      }
+    });
+  }
+  if (receiver.protocol === 'localfile') {
+    receiver.connections.forEach((c, k) => {
+      const path = c.root_path ?? c.data_directory;
+      if (path === undefined) out.push(error([...base, 'connections', k], 'The connection needs root_path: the folder the machines write to.'));
+      else if (c.root_path !== undefined && c.data_directory !== undefined && c.root_path !== c.data_directory)
+        out.push(error([...base, 'connections', k, 'data_directory'], 'root_path and data_directory name different folders; keep one.'));
+      else if (!/^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path) && !path.startsWith(TEMPLATE_PROMPT_PREFIX))
+        out.push(warning([...base, 'connections', k, c.root_path !== undefined ? 'root_path' : 'data_directory'], `"${path}" is a relative path; it is read relative to the agent's working directory. Use an absolute path.`));
+    });
+  }
+  if (receiver.protocol === 'sql') {
+    receiver.streams.forEach((s, j) => {
+      const placeholders = sqlPlaceholders(s.query);
+      const columns = s.state_fields.map((f) => f.column_name);
+      for (const p of placeholders)
+        if (!columns.includes(p)) out.push(error([...base, 'streams', j, 'query'], `The placeholder :${p} has no state field: add {"column_name": "${p}", "data_type": …} to state_fields.`));
+      s.state_fields.forEach((f, k) => {
+        if (!placeholders.includes(f.column_name))
+          out.push(error([...base, 'streams', j, 'state_fields', k, 'column_name'], `The query has no placeholder :${f.column_name}; without it every poll reads the same rows again.`));
+      });
+      if (s.state_fields.length > 0 && !/\border\s+by\b/i.test(s.query))
+        out.push(warning([...base, 'streams', j, 'query'], 'The query has no ORDER BY: rows may come in any order and the remembered last value may skip rows. Order by the state column.'));
+    });
+  }
+  if (receiver.protocol === 'opcua') {
+    receiver.streams.forEach((s, j) => {
+      duplicates(s.opcua_tags, (t) => t.exportname, (k, first, value) =>
+        out.push(error([...base, 'streams', j, 'opcua_tags', k, 'exportname'], `The column name "${value}" is already used by tag ${first + 1} of this stream.`)));
+    });
+    receiver.connections.forEach((c, k) => {
+      const mode = c.security_mode;
+      const policy = c.security_policy;
+      if (mode && mode !== 'None' && policy === 'None')
+        out.push(error([...base, 'connections', k, 'security_policy'], `security_mode ${mode} needs a security policy such as Basic256Sha256.`));
+      if (mode === 'None' && policy && policy !== 'None')
+        out.push(error([...base, 'connections', k, 'security_mode'], `security_policy ${policy} needs security_mode Sign or SignAndEncrypt.`));
+    });
+  }
+  return out;
+}
+
+function transformViolations(t: Configuration['transforms'][number], i: number): Violation[] {
+  const out: Violation[] = [];
+  const base: JsonPath = ['transforms', i];
+  if (t.transform_type === 'convert_timestamps') {
+    out.push(...convertTimestampsViolations(t as ConvertTimestamps, base));
+  }
+  if (t.transform_type === 'pandas')
+    out.push(warning([...base, 'transform_type'], 'pandas transforms run Python code, which Tributary cannot run: this transform will be skipped.'));
+  return out;
+}
+
+function convertTimestampsViolations(t: ConvertTimestamps, base: JsonPath): Violation[] {
+  const out: Violation[] = [];
+  {
+    if (t.field_names === undefined && t.field_name === undefined)
+      out.push(error(base, 'Name the columns to convert in field_names.'));
+    if (t.format !== undefined && t.unit !== undefined)
+      out.push(error([...base, 'unit'], 'Use either format (text time stamps) or unit (epoch numbers), not both.'));
+    if (t.timezone !== undefined && !isValidTimeZone(t.timezone))
+      out.push(error([...base, 'timezone'], `"${t.timezone}" is not a known time zone. Use an IANA name such as Europe/Berlin or America/Chicago.`));
+    const bad = t.format === undefined ? undefined : unknownStrptimeDirective(t.format);
+    if (bad) out.push(error([...base, 'format'], `"${bad}" is not a time format directive. Use e.g. %Y-%m-%d %H:%M:%S.`));
+  }
+  return out;
+}
+
+function transmitViolations(t: Configuration['data_transmit'][number], i: number): Violation[] {
+  const out: Violation[] = [];
+  const base: JsonPath = ['data_transmit', i];
+  if (t.base_url.startsWith(TEMPLATE_PROMPT_PREFIX)) return out;
+  let url: URL | undefined;
+  try {
+    url = new URL(t.base_url);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    out.push(error([...base, 'base_url'], `"${t.base_url}" is not a web address. Use the form https://<tenant>.<domain>.`));
+  } else if (url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) {
+    out.push(warning([...base, 'base_url'], 'The address uses http, not https: the API key id travels unprotected. Use https unless this is a test server.'));
+  }
+  return out;
+}

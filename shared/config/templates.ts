@@ -1,0 +1,150 @@
+/**
+ * Configuration templates (GET /v1/config/templates[/<protocol>]). Values the engineer must fill in
+ * hold prompt text starting with "<fill in: "; validation refuses a configuration that still has one.
+ */
+import { z } from 'zod';
+import type { ConfigurationInput } from './schema.js';
+import { TEMPLATE_PROMPT_PREFIX } from './semantic-rules.js';
+
+const prompt = (what: string) => `${TEMPLATE_PROMPT_PREFIX}${what}>`;
+
+export const TemplateSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  configuration: z.record(z.string(), z.unknown()),
+});
+export type Template = z.infer<typeof TemplateSchema>;
+
+const csvParser = {
+  parser_name: 'csv_parser',
+  parser_type: 'spreadsheet' as const,
+  filter_stream: ['*'],
+  file_format: 'csv' as const,
+  options: {
+    localtz: 'UTC',
+    parse: {
+      separator: ',',
+      header: 0,
+      parse_timestamps: [{ field_name: prompt('column with the time stamp'), format: '%Y-%m-%d %H:%M:%S' }],
+      bad_lines_action: 'warn' as const,
+    },
+  },
+};
+
+const stream = { asset: prompt('machine name'), stream_type: prompt('kind of data, e.g. cycle') };
+
+const transmit = {
+  transmit_name: 'cloud',
+  transmit_type: 'remotedatapost' as const,
+  filter_stream: ['*'],
+  base_url: prompt('https://<tenant>.<domain>'),
+  API_key: prompt('edge API key'),
+  API_key_ID: prompt('edge API key id'),
+  timeout: 120,
+  poll_interval: 5,
+  max_request_records: 3000,
+};
+
+/** One receiver of each protocol, ready to be inserted into `data_receiver`. */
+export const RECEIVER_TEMPLATES = {
+  localfile: {
+    data_receiver_name: 'local_files',
+    protocol: 'localfile',
+    poll_interval: 5,
+    delete_completed: false,
+    connections: [{ data_directory: prompt('absolute path of the folder the machines write to') }],
+    streams: [{ ...stream, file_filter: ['*.csv'] }],
+    parsers: [csvParser],
+  },
+  smb: {
+    data_receiver_name: 'network_share',
+    protocol: 'smb',
+    poll_interval: 10,
+    delete_completed: false,
+    connections: [
+      {
+        host: prompt('file server name or IP address'),
+        port: 445,
+        domain: '',
+        username: prompt('user name'),
+        password: prompt('password'),
+        shared_folder: prompt('share name and optional sub-folder, e.g. machines/line1'),
+      },
+    ],
+    streams: [{ ...stream, file_filter: ['*.csv'] }],
+    parsers: [csvParser],
+  },
+  sql: {
+    data_receiver_name: 'database',
+    protocol: 'sql',
+    poll_interval: 30,
+    connections: [
+      {
+        host: prompt('database server name or IP address'),
+        port: 5432,
+        username: prompt('user name'),
+        password: prompt('password'),
+        database_type: 'postgresql',
+        database_name: prompt('database name'),
+        ssl: false,
+      },
+    ],
+    streams: [
+      {
+        ...stream,
+        query: 'SELECT * FROM machine_data WHERE id > :id ORDER BY id',
+        state_fields: [{ column_name: 'id', data_type: 'integer', initial_value: 0 }],
+      },
+    ],
+  },
+  opcua: {
+    data_receiver_name: 'opcua_server',
+    protocol: 'opcua',
+    poll_interval: 5,
+    read_mode: 'subscription',
+    connections: [{ host: prompt('OPC UA server name or IP address'), port: 4840, timeout: 10, security_mode: 'None', security_policy: 'None' }],
+    streams: [
+      {
+        ...stream,
+        opcua_tags: [{ name: prompt('node id, e.g. ns=2;s=Line1.Temperature'), exportname: prompt('column name, e.g. temperature') }],
+      },
+    ],
+  },
+} as const satisfies Record<string, NonNullable<ConfigurationInput['data_receiver']>[number]>;
+
+export type TemplateProtocol = keyof typeof RECEIVER_TEMPLATES;
+export const TEMPLATE_PROTOCOLS = Object.keys(RECEIVER_TEMPLATES) as TemplateProtocol[];
+
+const withReceiver = (protocol: TemplateProtocol): ConfigurationInput => ({
+  data_receiver: [structuredClone(RECEIVER_TEMPLATES[protocol]) as NonNullable<ConfigurationInput['data_receiver']>[number]],
+  transforms:
+    protocol === 'localfile' || protocol === 'smb'
+      ? [
+          {
+            transform_name: 'local_time_to_utc',
+            transform_type: 'convert_timestamps',
+            filter_stream: ['*'],
+            field_names: [prompt('column with local time stamps')],
+            timezone: prompt('time zone of the machine, e.g. Europe/Berlin'),
+          },
+        ]
+      : [],
+  data_transmit: [structuredClone(transmit)],
+});
+
+/** A complete configuration for one protocol, or undefined for an unknown protocol. */
+export function templateFor(protocol: string): ConfigurationInput | undefined {
+  const key = protocol.toLowerCase();
+  if (key === 'basic') return { data_receiver: [], transforms: [], data_transmit: [] };
+  return (TEMPLATE_PROTOCOLS as string[]).includes(key) ? withReceiver(key as TemplateProtocol) : undefined;
+}
+
+export function allTemplates(): Template[] {
+  return [
+    { name: 'Basic', description: 'An empty configuration: no receivers, transforms or transmits.', configuration: templateFor('basic')! },
+    { name: 'Localfile', description: 'CSV files that machines drop into a folder on this PC, uploaded to the cloud.', configuration: templateFor('localfile')! },
+    { name: 'SMB', description: 'CSV files on a Windows network share, uploaded to the cloud.', configuration: templateFor('smb')! },
+    { name: 'SQL', description: 'New rows of an MS SQL Server, PostgreSQL or MySQL table, read incrementally by id.', configuration: templateFor('sql')! },
+    { name: 'OPCUA', description: 'Tags of an OPC UA server, read by subscription.', configuration: templateFor('opcua')! },
+  ] as Template[];
+}

@@ -1,0 +1,116 @@
+/**
+ * Validation of a configuration document: the zod schema (structure) plus the semantic rules that a
+ * schema cannot express (unique names, references, stream filters, risky settings). Pure: the same
+ * function runs in the agent (authoritative, on save) and in the console (live, as you type).
+ */
+import { z } from 'zod';
+import { ConfigurationSchema, type Configuration, type DataReceiver } from './schema.js';
+import { type JsonPath, type Violation, sortViolations, violationsFromIssues } from './violations.js';
+import { semanticViolations } from './semantic-rules.js';
+
+/** Walks the zod schema along `path` (guided by the input for discriminated unions). */
+function schemaAt(schema: z.core.$ZodType, path: JsonPath, input: unknown): z.core.$ZodType | undefined {
+  let current: z.core.$ZodType | undefined = schema;
+  let value: unknown = input;
+  for (let i = 0; i <= path.length; i += 1) {
+    current = unwrap(current, value);
+    if (!current || i === path.length) break;
+    const part = path[i]!;
+    const def = current._zod.def as unknown as Record<string, unknown>;
+    if (def.type === 'object') current = (def.shape as Record<string, z.core.$ZodType>)[String(part)];
+    else if (def.type === 'array') current = def.element as z.core.$ZodType;
+    else if (def.type === 'record') current = def.valueType as z.core.$ZodType;
+    else return undefined;
+    value = value !== null && typeof value === 'object' ? (value as Record<string | number, unknown>)[part] : undefined;
+  }
+  return current;
+}
+
+function unwrap(schema: z.core.$ZodType | undefined, value: unknown): z.core.$ZodType | undefined {
+  let current = schema;
+  for (let guard = 0; current && guard < 10; guard += 1) {
+    const def = current._zod.def as unknown as Record<string, unknown>;
+    if (def.type === 'optional' || def.type === 'default' || def.type === 'nullable' || def.type === 'prefault') {
+      current = def.innerType as z.core.$ZodType;
+    } else if (def.type === 'union') {
+      const options = def.options as z.core.$ZodType[];
+      const discriminator = def.discriminator as string | undefined;
+      if (discriminator && value && typeof value === 'object') {
+        const wanted = (value as Record<string, unknown>)[discriminator];
+        current = options.find((option) => {
+          const shape = (option._zod.def as unknown as { shape?: Record<string, z.core.$ZodType> }).shape;
+          const literal = shape?.[discriminator]?._zod.def as unknown as { values?: unknown[] } | undefined;
+          return literal?.values?.includes(wanted);
+        });
+      } else {
+        current = options.find((option) => (option._zod.def as unknown as { type: string }).type === (Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : '')) ?? options[0];
+      }
+    } else {
+      return current;
+    }
+  }
+  return current;
+}
+
+/** The field names an object at `path` accepts (for "did you mean" on unknown fields). */
+export function knownKeysAt(path: JsonPath, input: unknown): string[] {
+  const schema = schemaAt(ConfigurationSchema, path, input);
+  const def = schema?._zod.def as unknown as { type?: string; shape?: Record<string, unknown> } | undefined;
+  return def?.type === 'object' && def.shape ? Object.keys(def.shape) : [];
+}
+
+export interface ValidationOutcome {
+  /** Every problem found, errors and warnings, in document order. */
+  violations: Violation[];
+  /** The parsed configuration with defaults filled in, when there are no structural errors. */
+  config?: Configuration;
+}
+
+/**
+ * Validates a configuration document. Structural errors come from the schema; when the structure
+ * is sound the semantic rules run too. Never throws, whatever the input.
+ */
+export function validateConfiguration(input: unknown): ValidationOutcome {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    return { violations: [{ json_path: [], level: 'error', description: `The configuration must be a JSON object with data_receiver, transforms and data_transmit, but it is ${input === null ? 'null' : Array.isArray(input) ? 'a list' : typeof input}.` }] };
+  }
+  const parsed = ConfigurationSchema.safeParse(input);
+  if (!parsed.success) {
+    const structural = violationsFromIssues(parsed.error.issues, input, (path) => knownKeysAt(path, input));
+    // Semantic rules on the parts that did parse still help (e.g. duplicate names), so run them on
+    // receivers, transforms and transmits that are individually valid.
+    return { violations: sortViolations(dedupe([...structural, ...partialSemantic(input)])) };
+  }
+  return { violations: sortViolations(semanticViolations(parsed.data)), config: parsed.data };
+}
+
+/** Runs the semantic rules on whatever pieces of a structurally broken document are valid. */
+function partialSemantic(input: object): Violation[] {
+  const doc = input as Record<string, unknown>;
+  const keep = <T>(list: unknown, schema: z.ZodType<T>): (T | undefined)[] =>
+    Array.isArray(list) ? list.map((item) => { const r = schema.safeParse(item); return r.success ? r.data : undefined; }) : [];
+  const shape = ConfigurationSchema.shape;
+  const receivers = keep(doc.data_receiver, shape.data_receiver.unwrap().element);
+  const transforms = keep(doc.transforms, shape.transforms.unwrap().element);
+  const transmits = keep(doc.data_transmit, shape.data_transmit.element);
+  return semanticViolations(
+    {
+      data_receiver: receivers as DataReceiver[],
+      transforms: transforms as Configuration['transforms'],
+      data_transmit: transmits as Configuration['data_transmit'],
+    },
+    { partial: true },
+  );
+}
+
+function dedupe(violations: Violation[]): Violation[] {
+  const seen = new Set<string>();
+  return violations.filter((v) => {
+    const key = `${v.level}|${JSON.stringify(v.json_path)}|${v.description}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export const hasErrors = (violations: readonly Violation[]) => violations.some((v) => v.level === 'error');
