@@ -1,0 +1,17 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: {
+    // The agent core and the API must run without Electron: any import of it fails the tests.
+    alias: { electron: fileURLToPath(new URL('./electron/test-support/electron-forbidden.ts', import.meta.url)) },
+  },
+  test: {
+    include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/**/*.test.ts', 'scripts/**/*.test.ts'],
+    exclude: ['**/node_modules/**', 'dist/**', 'e2e/**'],
+    globalSetup: ['electron/test-support/build-node.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+  },
+});
