@@ -19,6 +19,8 @@ interface PartialConfiguration {
 /** Prefix of the prompt texts in templates: a value still starting with it was never filled in. */
 export const TEMPLATE_PROMPT_PREFIX = '<fill in: ';
 
+const isPrompt = (value: string) => value.startsWith(TEMPLATE_PROMPT_PREFIX);
+
 const STRPTIME_DIRECTIVES = new Set('aAwdbBmyYHIpMSfzZjUWcxXGuV%'.split(''));
 
 export function isValidTimeZone(zone: string): boolean {
@@ -119,11 +121,15 @@ export function semanticViolations(config: PartialConfiguration, options: { part
     out.push(...transmitViolations(t, i));
   });
 
+  // A value still holding a template prompt gets one clear "fill in" error instead of whatever
+  // else its prompt text happens to violate (time zone, URL, ':' in names …).
+  const prompts = new Set<string>();
   walkStrings(config, [], (value, path) => {
-    if (value.startsWith(TEMPLATE_PROMPT_PREFIX))
-      out.push(error(path, `Fill in ${String(path[path.length - 1])}: it still holds the template's prompt ${value}.`));
+    if (!isPrompt(value)) return;
+    prompts.add(JSON.stringify(path));
+    out.push(error(path, `Fill in ${String(path[path.length - 1])}: it still holds the template's prompt ${value}.`));
   });
-  return out;
+  return out.filter((v) => v.description.startsWith('Fill in ') || !prompts.has(JSON.stringify(v.json_path)));
 }
 
 function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
@@ -166,7 +172,7 @@ function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
       if (path === undefined) out.push(error([...base, 'connections', k], 'The connection needs root_path: the folder the machines write to.'));
       else if (c.root_path !== undefined && c.data_directory !== undefined && c.root_path !== c.data_directory)
         out.push(error([...base, 'connections', k, 'data_directory'], 'root_path and data_directory name different folders; keep one.'));
-      else if (!/^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path) && !path.startsWith(TEMPLATE_PROMPT_PREFIX))
+      else if (!/^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path) && !isPrompt(path))
         out.push(warning([...base, 'connections', k, c.root_path !== undefined ? 'root_path' : 'data_directory'], `"${path}" is a relative path; it is read relative to the agent's working directory. Use an absolute path.`));
     });
   }
@@ -230,7 +236,7 @@ function convertTimestampsViolations(t: ConvertTimestamps, base: JsonPath): Viol
 function transmitViolations(t: Configuration['data_transmit'][number], i: number): Violation[] {
   const out: Violation[] = [];
   const base: JsonPath = ['data_transmit', i];
-  if (t.base_url.startsWith(TEMPLATE_PROMPT_PREFIX)) return out;
+  if (isPrompt(t.base_url)) return out;
   let url: URL | undefined;
   try {
     url = new URL(t.base_url);

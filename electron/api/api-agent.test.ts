@@ -1,0 +1,179 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { specExampleConfiguration } from '../../shared/config/fixtures.js';
+import { ComponentRegistry, type AgentComponent } from '../agent/index.js';
+import { type TestServer, startTestServer, tempDirectory } from '../test-support/test-host.js';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('agent start, stop, restart (6, 7, 8)', () => {
+  it('starts running, stops, starts and restarts with the spec responses', async () => {
+    server = await startTestServer();
+    expect((await server.call('GET', '/v1/status')).json.response.agent.status).toBe('running');
+    expect((await server.call('POST', '/v1/agent/stop')).json).toEqual({ success: true, response: 'stopped' });
+    expect((await server.call('GET', '/v1/status')).json.response.agent.status).toBe('stopped');
+    expect((await server.call('POST', '/v1/agent/start')).json).toEqual({ success: true, response: 'running' });
+    expect((await server.call('POST', '/v1/agent/restart')).json).toEqual({ success: true, response: 'running' });
+    expect((await server.call('GET', '/v1/status')).json.response.agent.status).toBe('running');
+  });
+
+  it('fails to start a configuration that was broken by hand, and says why', async () => {
+    server = await startTestServer();
+    await server.call('POST', '/v1/config', specExampleConfiguration());
+    const file = path.join(server.dataDirectory, 'conf.d', 'tributary.json');
+    const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+    doc.data_receiver[0].poll_interval = 0;
+    fs.writeFileSync(file, JSON.stringify(doc));
+    const { status, json } = await server.call('POST', '/v1/agent/restart');
+    expect(status).toBe(500);
+    expect(json.success).toBe(false);
+    expect(json.response).toBe('failed');
+    expect(json.error.text).toMatch(/poll_interval/);
+    expect((await server.call('GET', '/v1/status')).json.response.agent.status).toBe('failed');
+  });
+
+  it('stays stopped across a restart of the server when an operator stopped it', async () => {
+    const dataDirectory = tempDirectory();
+    server = await startTestServer({ dataDirectory });
+    await server.call('POST', '/v1/agent/stop');
+    await server.close();
+    server = await startTestServer({ dataDirectory });
+    expect((await server.call('GET', '/v1/status')).json.response.agent.status).toBe('stopped');
+  });
+
+  it('restarts a component whose service stopped and reports the states of real components', async () => {
+    const events: string[] = [];
+    const registry = new ComponentRegistry().register('Transmit', 'remotedatapost', (config: { transmit_name: string }) => {
+      let running = false;
+      const component: AgentComponent = {
+        kind: 'Transmit',
+        name: config.transmit_name,
+        start: async () => {
+          running = true;
+          events.push('start');
+        },
+        stop: async () => {
+          running = false;
+          events.push('stop');
+        },
+        status: () => (running ? 'running' : 'stopped'),
+      };
+      return component;
+    });
+    server = await startTestServer({ registry });
+    await server.call('POST', '/v1/config', specExampleConfiguration());
+    let services = (await server.call('GET', '/v1/status')).json.response.agent.services;
+    expect(services).toEqual({
+      'transmit:cloud': { status: 'running' },
+      'transform:to_utc': { status: 'unknown' },
+      'receiver:plant_csv': { status: 'unknown' },
+    });
+    await server.call('POST', '/v1/agent/stop');
+    services = (await server.call('GET', '/v1/status')).json.response.agent.services;
+    expect(services['transmit:cloud']).toEqual({ status: 'stopped' });
+    expect(events).toEqual(['start', 'stop']);
+  });
+});
+
+describe('GET /v1/status (13)', () => {
+  it('has backup, last_data_transmit, machine_info and agent in the spec shape', async () => {
+    server = await startTestServer();
+    const { json } = await server.call('GET', '/v1/status');
+    const status = json.response;
+    expect(json.success).toBe(true);
+    expect(status.backup.config).toEqual({ last_success: null, error_code: null, error_message: null });
+    expect(status.last_data_transmit).toEqual({});
+    expect(status.machine_info.cpu.cpu_count).toBeGreaterThan(0);
+    expect(status.machine_info.cpu.percent).toBeGreaterThanOrEqual(0);
+    expect(status.machine_info.cpu.percent).toBeLessThanOrEqual(100);
+    for (const part of ['memory', 'disk'] as const) {
+      expect(Object.keys(status.machine_info[part]).sort()).toEqual(['available_gb', 'percent_free', 'percent_used', 'total_gb', 'used_gb']);
+    }
+    expect(status.machine_info.memory.total_gb).toBeGreaterThan(0);
+    expect(status.machine_info.memory.percent_used + status.machine_info.memory.percent_free).toBeCloseTo(100, 0);
+    expect(status.agent).toEqual({ status: 'running', services: {} });
+  });
+
+  it('reports component types this build cannot run as unknown, never as running', async () => {
+    server = await startTestServer();
+    await server.call('POST', '/v1/config', specExampleConfiguration());
+    const { services } = (await server.call('GET', '/v1/status')).json.response.agent;
+    expect(Object.keys(services).sort()).toEqual(['receiver:plant_csv', 'transform:to_utc', 'transmit:cloud']);
+    for (const service of Object.values(services)) expect(service).toEqual({ status: 'unknown' });
+  });
+});
+
+describe('GET /v1/streams (14)', () => {
+  it('is an empty list when conf.d holds no configuration', async () => {
+    server = await startTestServer();
+    expect((await server.call('GET', '/v1/streams')).json).toEqual({ success: true, response: [] });
+  });
+
+  it('lists each configured stream with its receiver and markers', async () => {
+    server = await startTestServer();
+    await server.call('POST', '/v1/config', specExampleConfiguration());
+    const { json } = await server.call('GET', '/v1/streams');
+    expect(json.response.map((s: { stream: string }) => s.stream)).toEqual(['Press_1:cycle', 'Oven_2:process']);
+    const press = json.response[0];
+    expect(press).toMatchObject({ asset: 'Press_1', stream_type: 'cycle', data_receiver: 'plant_csv' });
+    const receiverMarker = press.markers.find((m: { component_type: string }) => m.component_type === 'Receiver');
+    expect(receiverMarker).toMatchObject({ component: 'plant_csv', asset: 'Press_1', stream_type: 'cycle', level: 'warning', category: 'not_implemented' });
+    expect(receiverMarker.timestamp).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/);
+    expect(press.markers.map((m: { component_type: string }) => m.component_type).sort()).toEqual(['Receiver', 'Transform', 'Transmit']);
+  });
+});
+
+describe('POST /v1/restream (15)', () => {
+  it('confirms a restream of configured streams', async () => {
+    const purged: string[] = [];
+    const registry = new ComponentRegistry().register('Receiver', 'localfile', (config: { data_receiver_name: string }) => ({
+      kind: 'Receiver',
+      name: config.data_receiver_name,
+      start: async () => {},
+      stop: async () => {},
+      status: () => 'running',
+      purge: async (streams) => {
+        purged.push(...streams.map((s) => `${s.asset}:${s.stream_type}`));
+      },
+    }));
+    server = await startTestServer({ registry });
+    await server.call('POST', '/v1/config', specExampleConfiguration());
+    const { status, json } = await server.call('POST', '/v1/restream', { plant_csv: [{ asset: 'Oven_2', stream_type: 'process' }] });
+    expect(status).toBe(200);
+    expect(json.success).toBe(true);
+    expect(json.response).toMatch(/Oven_2:process/);
+    expect(purged).toEqual(['Oven_2:process']);
+  });
+
+  it('fails with HTTP 500 naming what is not configured, and restreams nothing', async () => {
+    const purged: string[] = [];
+    const registry = new ComponentRegistry().register('Receiver', 'localfile', (config: { data_receiver_name: string }) => ({
+      kind: 'Receiver', name: config.data_receiver_name, start: async () => {}, stop: async () => {}, status: () => 'running',
+      purge: async (streams) => void purged.push(...streams.map((s) => s.asset)),
+    }));
+    server = await startTestServer({ registry });
+    await server.call('POST', '/v1/config', specExampleConfiguration());
+    const unknownReceiver = await server.call('POST', '/v1/restream', { plant_csv: [{ asset: 'Press_1', stream_type: 'cycle' }], nope: [{ asset: 'A', stream_type: 'b' }] });
+    expect(unknownReceiver.status).toBe(500);
+    expect(unknownReceiver.json.success).toBe(false);
+    expect(unknownReceiver.json.response).toMatch(/receiver "nope"/);
+    const unknownStream = await server.call('POST', '/v1/restream', { plant_csv: [{ asset: 'Press_1', stream_type: 'alarms' }] });
+    expect(unknownStream.status).toBe(500);
+    expect(unknownStream.json.response).toMatch(/Press_1:alarms/);
+    expect(purged).toEqual([]);
+  });
+
+  it('refuses a body that does not name streams with 400', async () => {
+    server = await startTestServer();
+    for (const body of [{}, [], { r: 'Press_1:cycle' }, { r: [{ asset: 'A' }] }]) {
+      const { status, json } = await server.call('POST', '/v1/restream', body);
+      expect(status).toBe(400);
+      expect(json.success).toBe(false);
+    }
+  });
+});

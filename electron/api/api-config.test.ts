@@ -1,0 +1,182 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { specExampleConfiguration } from '../../shared/config/fixtures.js';
+import { type TestServer, startTestServer } from '../test-support/test-host.js';
+
+const SPEC_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/;
+let server: TestServer;
+
+beforeEach(async () => {
+  server = await startTestServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+describe('GET /v1/config (1)', () => {
+  it('answers an empty configuration and a null last_modified before anything was saved', async () => {
+    const { status, json } = await server.call('GET', '/v1/config');
+    expect(status).toBe(200);
+    expect(json).toEqual({ success: true, response: { data_receiver: [], transforms: [], data_transmit: [] }, meta: { last_modified: null } });
+  });
+
+  it('returns the saved configuration with secrets masked and last_modified in the spec form', async () => {
+    await server.call('POST', '/v1/config', specExampleConfiguration());
+    const { status, json, headers } = await server.call('GET', '/v1/config');
+    expect(status).toBe(200);
+    expect(json.success).toBe(true);
+    expect(json.meta.last_modified).toMatch(SPEC_TIMESTAMP);
+    expect(headers.get('etag')).toBe(`"${json.meta.last_modified}"`);
+    const expected = specExampleConfiguration();
+    expected.data_transmit[0]!.API_key = '********';
+    expect(json.response).toEqual(expected);
+    expect(headers.get('content-type')).toMatch(/^application\/json/);
+    expect(headers.get('x-tributary-api-version')).toMatch(/^1\.\d+$/);
+  });
+});
+
+describe('GET /v1/config/templates (2, 3)', () => {
+  it('lists the five templates with name, description and configuration', async () => {
+    const { json } = await server.call('GET', '/v1/config/templates');
+    expect(json.success).toBe(true);
+    expect(json.response.map((t: { name: string }) => t.name)).toEqual(['Basic', 'Localfile', 'SMB', 'SQL', 'OPCUA']);
+    for (const t of json.response) {
+      expect(typeof t.description).toBe('string');
+      expect(Object.keys(t.configuration).sort()).toEqual(['data_receiver', 'data_transmit', 'transforms']);
+    }
+    expect(json.response[0].configuration).toEqual({ data_receiver: [], transforms: [], data_transmit: [] });
+  });
+
+  it.each(['localfile', 'smb', 'sql', 'opcua'])('returns the %s template configuration', async (protocol) => {
+    const { status, json } = await server.call('GET', `/v1/config/templates/${protocol}`);
+    expect(status).toBe(200);
+    expect(json.success).toBe(true);
+    expect(json.response.data_receiver[0].protocol).toBe(protocol);
+  });
+
+  it('answers the spec message for an unknown protocol', async () => {
+    const { status, json } = await server.call('GET', '/v1/config/templates/modbus');
+    expect(status).toBe(404);
+    expect(json.success).toBe(false);
+    expect(json.response).toBe('Requested configuration is not available');
+  });
+});
+
+describe('POST /v1/config (4)', () => {
+  it('saves, answers the saved configuration and last_modified, and keeps it on disk', async () => {
+    const { status, json } = await server.call('POST', '/v1/config', specExampleConfiguration());
+    expect(status).toBe(200);
+    expect(json.success).toBe(true);
+    expect(json.meta.last_modified).toMatch(SPEC_TIMESTAMP);
+    expect(json.response.data_receiver[0].data_receiver_name).toBe('plant_csv');
+    expect(json.response.data_transmit[0].API_key).toBe('********');
+    const onDisk = JSON.parse(fs.readFileSync(path.join(server.dataDirectory, 'conf.d', 'tributary.json'), 'utf8'));
+    expect(onDisk.data_transmit[0].API_key).toBe('secret-api-key-123');
+    if (process.platform !== 'win32') expect(fs.statSync(path.join(server.dataDirectory, 'conf.d', 'tributary.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses an invalid configuration with its violations and leaves the saved one untouched', async () => {
+    await server.call('POST', '/v1/config', specExampleConfiguration());
+    const before = await server.call('GET', '/v1/config');
+    const bad = specExampleConfiguration() as any;
+    bad.data_receiver[0].poll_interval = 'fast';
+    const { status, json } = await server.call('POST', '/v1/config', bad);
+    expect(status).toBe(422);
+    expect(json.success).toBe(false);
+    expect(json.response.status).toBe('failed');
+    expect(json.response.violations).toContainEqual(expect.objectContaining({ json_path: ['data_receiver', 0, 'poll_interval'], level: 'error' }));
+    expect(json.error.code).toBe(422);
+    expect(await server.call('GET', '/v1/config')).toEqual(before);
+  });
+
+  it('reports a configuration whose data_transmit is not a list', async () => {
+    const bad = { ...specExampleConfiguration(), data_transmit: 'cloud' };
+    const { json } = await server.call('POST', '/v1/config', bad);
+    expect(json.success).toBe(false);
+    expect(json.response.violations).toContainEqual(expect.objectContaining({ json_path: ['data_transmit'], level: 'error' }));
+  });
+
+  it('keeps stored secrets when the masks are sent back', async () => {
+    await server.call('POST', '/v1/config', specExampleConfiguration());
+    const { json: read } = await server.call('GET', '/v1/config');
+    read.response.data_receiver[0].poll_interval = 7;
+    const saved = await server.call('POST', '/v1/config', read.response);
+    expect(saved.json.success).toBe(true);
+    const onDisk = JSON.parse(fs.readFileSync(path.join(server.dataDirectory, 'conf.d', 'tributary.json'), 'utf8'));
+    expect(onDisk.data_transmit[0].API_key).toBe('secret-api-key-123');
+    expect(onDisk.data_receiver[0].poll_interval).toBe(7);
+  });
+
+  it('returns warnings of a saved configuration in meta.violations', async () => {
+    const risky = specExampleConfiguration();
+    risky.data_receiver[0]!.delete_completed = true;
+    const { json } = await server.call('POST', '/v1/config', risky);
+    expect(json.success).toBe(true);
+    expect(json.meta.violations).toEqual([expect.objectContaining({ json_path: ['data_receiver', 0, 'delete_completed'], level: 'warning' })]);
+  });
+
+  it('keeps every saved version in conf.d/history and reports the backup in status', async () => {
+    const before = (await server.call('GET', '/v1/status')).json.response.backup.config;
+    expect(before).toEqual({ last_success: null, error_code: null, error_message: null });
+    await server.call('POST', '/v1/config', specExampleConfiguration());
+    const second = specExampleConfiguration();
+    second.data_receiver[0]!.poll_interval = 9;
+    await server.call('POST', '/v1/config', second);
+    const history = fs.readdirSync(path.join(server.dataDirectory, 'conf.d', 'history'));
+    expect(history).toHaveLength(2);
+    const versions = history.sort().map((f) => JSON.parse(fs.readFileSync(path.join(server.dataDirectory, 'conf.d', 'history', f), 'utf8')));
+    expect(versions.map((v) => v.data_receiver[0].poll_interval)).toEqual([5, 9]);
+    const backup = (await server.call('GET', '/v1/status')).json.response.backup.config;
+    expect(new Date(backup.last_success).getTime()).toBeGreaterThan(Date.now() - 60_000);
+    expect(backup.error_code).toBeNull();
+  });
+
+  it('refuses a save based on a stale revision (If-Match) with 409', async () => {
+    const first = await server.call('POST', '/v1/config', specExampleConfiguration());
+    const loaded = first.json.meta.last_modified;
+    const other = specExampleConfiguration();
+    other.data_receiver[0]!.poll_interval = 11;
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await server.call('POST', '/v1/config', other, { 'if-match': `"${loaded}"` })).json.success).toBe(true);
+    const stale = await server.call('POST', '/v1/config', specExampleConfiguration(), { 'if-match': `"${loaded}"` });
+    expect(stale.status).toBe(409);
+    expect(stale.json.success).toBe(false);
+    expect((await server.call('GET', '/v1/config')).json.response.data_receiver[0].poll_interval).toBe(11);
+  });
+
+  it('asks for a body when none is sent', async () => {
+    const { status, json } = await server.call('POST', '/v1/config');
+    expect(status).toBe(400);
+    expect(json.success).toBe(false);
+  });
+});
+
+describe('POST /v1/config/validate (5)', () => {
+  it('passes a valid configuration with an empty violations list', async () => {
+    const { status, json } = await server.call('POST', '/v1/config/validate', specExampleConfiguration());
+    expect(status).toBe(200);
+    expect(json).toEqual({ success: true, response: { status: 'passed', violations: [] } });
+  });
+
+  it('fails with every violation and saves nothing', async () => {
+    const bad = specExampleConfiguration() as any;
+    bad.data_receiver[0].connections = [];
+    bad.transforms[0].timezone = 'Nowhere/Land';
+    const { json } = await server.call('POST', '/v1/config/validate', bad);
+    expect(json.success).toBe(false);
+    expect(json.response.status).toBe('failed');
+    expect(json.response.violations.map((v: { json_path: unknown }) => v.json_path)).toEqual(
+      expect.arrayContaining([['data_receiver', 0, 'connections'], ['transforms', 0, 'timezone']]),
+    );
+    expect(fs.existsSync(path.join(server.dataDirectory, 'conf.d', 'tributary.json'))).toBe(false);
+  });
+
+  it('passes with warnings listed when the configuration is legal but risky', async () => {
+    const risky = specExampleConfiguration();
+    risky.data_receiver[0]!.delete_completed = true;
+    const { json } = await server.call('POST', '/v1/config/validate', risky);
+    expect(json.response.status).toBe('passed');
+    expect(json.response.violations).toEqual([expect.objectContaining({ level: 'warning', json_path: ['data_receiver', 0, 'delete_completed'] })]);
+  });
+});

@@ -1,0 +1,126 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { specExampleConfiguration } from '../shared/config/fixtures.js';
+import { tempDirectory } from './test-support/test-host.js';
+
+const SERVE = fileURLToPath(new URL('../dist/electron/serve.js', import.meta.url));
+const CONSOLE_LINE = /^Tributary console: http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/;
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+interface Started {
+  child: ChildProcess;
+  port: number;
+  token: string;
+  stdout: () => string;
+}
+
+function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Started> {
+  const child = spawn(process.execPath, [SERVE, ...args], { env: { ...process.env, TRIBUTARY_API_TOKEN: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d) => (err += d));
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const line = out.split('\n')[0]!;
+      const match = CONSOLE_LINE.exec(line);
+      if (out.includes('\n') && match) resolve({ child, port: Number(match[1]), token: match[2]!, stdout: () => out });
+      else if (out.includes('\n')) reject(new Error(`unexpected first line: ${line}`));
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${err}`)));
+  });
+}
+
+async function api(started: Started, method: string, p: string, body?: unknown) {
+  const response = await fetch(`http://127.0.0.1:${started.port}${p}`, {
+    method,
+    headers: { authorization: `Bearer ${started.token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as any };
+}
+
+describe('npm run serve (headless entry)', () => {
+  it('prints exactly one console line with a token it stores 0600, and serves the API', async () => {
+    const dataDirectory = tempDirectory();
+    const started = await serve(['--data-dir', dataDirectory, '--port', '0']);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(started.stdout().trim().split('\n')).toHaveLength(1);
+    const tokenFile = path.join(dataDirectory, 'api-token');
+    expect(fs.readFileSync(tokenFile, 'utf8').trim()).toBe(started.token);
+    if (process.platform !== 'win32') expect(fs.statSync(tokenFile).mode & 0o777).toBe(0o600);
+    expect((await api(started, 'GET', '/v1/status')).json.response.agent.status).toBe('running');
+    started.child.kill('SIGTERM');
+    const code = await new Promise((r) => started.child.on('exit', r));
+    expect(code).toBe(0);
+    const again = await serve(['--data-dir', dataDirectory, '--port', '0']);
+    expect(again.token).toBe(started.token);
+  });
+
+  it('takes the token from TRIBUTARY_API_TOKEN when set', async () => {
+    const started = await serve(['--data-dir', tempDirectory(), '--port', '0'], { TRIBUTARY_API_TOKEN: 'from-the-environment-42' });
+    expect(started.token).toBe('from-the-environment-42');
+  });
+
+  it('seeds a valid demo configuration with --demo', async () => {
+    const started = await serve(['--data-dir', tempDirectory(), '--port', '0', '--demo']);
+    const config = await api(started, 'GET', '/v1/config');
+    expect(config.json.response.data_receiver.length).toBeGreaterThan(0);
+    const validation = await api(started, 'POST', '/v1/config/validate', config.json.response);
+    expect(validation.json.response).toEqual({ status: 'passed', violations: [] });
+    expect((await api(started, 'GET', '/v1/streams')).json.response.length).toBeGreaterThan(0);
+  });
+
+  it('refuses an unknown option with usage on stderr and exit code 2', async () => {
+    const child = spawn(process.execPath, [SERVE, '--colour', 'blue'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    const code = await new Promise((r) => child.on('exit', r));
+    expect(code).toBe(2);
+    expect(err).toMatch(/--colour/);
+    expect(err).toMatch(/--data-dir DIR/);
+  });
+
+  it('keeps a whole configuration through kill -9 at any moment of a save', async () => {
+    const dataDirectory = tempDirectory();
+    const posted = new Set<string>();
+    let everSaved = false;
+    for (let round = 0; round < 8; round += 1) {
+      const started = await serve(['--data-dir', dataDirectory, '--port', '0']);
+      const saves: Promise<unknown>[] = [];
+      for (let i = 0; i < 20; i += 1) {
+        const config = specExampleConfiguration();
+        config.data_receiver[0]!.poll_interval = round * 100 + i + 1;
+        // Make the file large enough that a write takes measurable time.
+        config.data_receiver[0]!.streams.push(...Array.from({ length: 400 }, (_, k) => ({ asset: `A${k}`, stream_type: `s${i}`, file_filter: [`a${k}_*.csv`] })));
+        posted.add(JSON.stringify(config));
+        saves.push(api(started, 'POST', '/v1/config', config).catch(() => undefined));
+      }
+      await new Promise((r) => setTimeout(r, 20 + Math.random() * 120));
+      started.child.kill('SIGKILL');
+      await new Promise((r) => started.child.on('exit', r));
+      await Promise.all(saves);
+      const file = path.join(dataDirectory, 'conf.d', 'tributary.json');
+      if (!fs.existsSync(file)) {
+        expect(everSaved, 'a saved configuration disappeared').toBe(false);
+        continue;
+      }
+      everSaved = true;
+      const stored = JSON.parse(fs.readFileSync(file, 'utf8')); // a torn file would throw here
+      expect(posted.has(JSON.stringify(stored))).toBe(true);
+    }
+    expect(everSaved, 'no round got as far as a save; the test proved nothing').toBe(true);
+    const started = await serve(['--data-dir', dataDirectory, '--port', '0']);
+    const read = await api(started, 'GET', '/v1/config');
+    expect(read.json.success).toBe(true);
+    expect(fs.readdirSync(path.join(dataDirectory, 'conf.d')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,10 @@
+export { ApiClient, type LoadedConfig, type SaveOutcome } from './client.js';
+export { ApiRequestError, UnauthorizedError, errorText } from './errors.js';
+export { ApiProvider, useApi, useAuthState, useTokenEntry } from './api-context.js';
+export { AuthStore, type AuthState } from './auth-store.js';
+export { createHttpTransport } from './http-adapter.js';
+export { bridgeOf, createIpcTransport } from './ipc-adapter.js';
+export { adoptTokenFromAddress, readToken, storeToken } from './token.js';
+export { queryKeys } from './query-keys.js';
+export * from './queries.js';
+export type { UsageSample } from './usage-history.js';

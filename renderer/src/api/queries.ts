@@ -1,0 +1,141 @@
+/**
+ * TanStack Query hooks: the only way components read or change agent state.
+ */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { LogName, RestreamRequest } from '../../../shared/api/resources.js';
+import { useApi } from './api-context.js';
+import type { LoadedConfig } from './client.js';
+import { queryKeys } from './query-keys.js';
+import { appendUsageSample, type UsageSample } from './usage-history.js';
+import { appendLogLines, lastTimestamp } from './log-buffer.js';
+
+const STATUS_REFRESH_MS = 3000;
+const STREAMS_REFRESH_MS = 5000;
+const LOG_FOLLOW_MS = 2000;
+/** Lines fetched when a log is first opened. */
+export const LOG_INITIAL_LINES = 2000;
+
+export function useStatus() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: queryKeys.status(),
+    queryFn: async () => {
+      const status = await api.status();
+      // The live charts accumulate here so that the history survives page changes.
+      queryClient.setQueryData<UsageSample[]>(queryKeys.usageHistory(), (history) => appendUsageSample(history, Date.now(), status.machine_info));
+      return status;
+    },
+    refetchInterval: STATUS_REFRESH_MS,
+  });
+}
+
+export function useUsageHistory(): UsageSample[] {
+  const queryClient = useQueryClient();
+  const { data } = useQuery({
+    queryKey: queryKeys.usageHistory(),
+    queryFn: () => queryClient.getQueryData<UsageSample[]>(queryKeys.usageHistory()) ?? [],
+    staleTime: Infinity,
+    gcTime: Infinity,
+  });
+  return data ?? [];
+}
+
+export function useAgentAction() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (action: 'start' | 'stop' | 'restart') => api.agent(action),
+    onSettled: () => Promise.all([
+      queryClient.invalidateQueries({ queryKey: queryKeys.status() }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.streams() }),
+    ]),
+  });
+}
+
+export function useConfig() {
+  const api = useApi();
+  return useQuery({
+    queryKey: queryKeys.config(),
+    queryFn: () => api.config(),
+    // The editor holds the draft; a background refetch must not move the baseline under it.
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+}
+
+/** Server-side validation of a document; keyed by its text, so equal text is validated once. */
+export function useValidation(text: string, document: unknown, enabled: boolean) {
+  const api = useApi();
+  return useQuery({
+    queryKey: queryKeys.validation(text),
+    queryFn: () => api.validate(document),
+    enabled,
+    staleTime: Infinity,
+    gcTime: 60_000,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useSaveConfig() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ document, expectedRevision }: { document: unknown; expectedRevision: string | null }) => api.saveConfig(document, expectedRevision),
+    onSuccess: (outcome) => {
+      if (outcome.kind !== 'saved') return;
+      queryClient.setQueryData<LoadedConfig>(queryKeys.config(), { document: outcome.document, lastModified: outcome.lastModified });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.streams() });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.status() });
+    },
+  });
+}
+
+export function useStreams() {
+  const api = useApi();
+  return useQuery({ queryKey: queryKeys.streams(), queryFn: () => api.streams(), refetchInterval: STREAMS_REFRESH_MS });
+}
+
+export function useRestream() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: RestreamRequest) => api.restream(request),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.streams() }),
+  });
+}
+
+/**
+ * A log kept in the query cache and grown by polling with `?since=` in follow mode; the buffer is
+ * capped so that a long-running console does not grow without bound.
+ */
+export function useLog(name: LogName, follow: boolean) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: queryKeys.log(name),
+    queryFn: async () => {
+      const previous = queryClient.getQueryData<string[]>(queryKeys.log(name));
+      const since = previous ? lastTimestamp(previous) : undefined;
+      if (!previous || since === undefined) return api.log(name, { lines: LOG_INITIAL_LINES });
+      return appendLogLines(previous, await api.log(name, { since, lines: 100_000 }));
+    },
+    refetchInterval: follow ? LOG_FOLLOW_MS : false,
+    refetchOnWindowFocus: false,
+    staleTime: Infinity,
+  });
+}
+
+/** Validates now, sharing the cache of useValidation (the Save button needs the answer first). */
+export function useValidateNow() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  return (text: string, document: unknown) =>
+    queryClient.fetchQuery({ queryKey: queryKeys.validation(text), queryFn: () => api.validate(document), staleTime: Infinity });
+}
+
+/** Drops the cached configuration so that the saved version is loaded again. */
+export function useReloadConfig() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: queryKeys.config() });
+}

@@ -1,0 +1,12 @@
+import type { LogName } from '../../../shared/api/resources.js';
+
+/** Every query key of the console, so that invalidation never misses a spelling. */
+export const queryKeys = {
+  all: ['tributary'] as const,
+  status: () => [...queryKeys.all, 'status'] as const,
+  usageHistory: () => [...queryKeys.all, 'status', 'usage-history'] as const,
+  config: () => [...queryKeys.all, 'config'] as const,
+  validation: (text: string) => [...queryKeys.all, 'config', 'validation', text] as const,
+  streams: () => [...queryKeys.all, 'streams'] as const,
+  log: (name: LogName) => [...queryKeys.all, 'log', name] as const,
+};

@@ -1,0 +1,26 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { ApiProvider, useAuthState } from '../api/index.js';
+import { AppShell } from './app-shell.js';
+import { NavigationProvider } from './navigation.js';
+import type { ConsoleServices } from './services.js';
+import { TokenScreen } from './token-screen.js';
+
+export function App({ services }: { services: ConsoleServices }) {
+  return (
+    <ApiProvider value={{ client: services.client, auth: services.auth, adoptToken: services.adoptToken }}>
+      <QueryClientProvider client={services.queryClient}>
+        <Gate />
+      </QueryClientProvider>
+    </ApiProvider>
+  );
+}
+
+function Gate() {
+  const auth = useAuthState();
+  if (auth !== 'ok') return <TokenScreen reason={auth} />;
+  return (
+    <NavigationProvider>
+      <AppShell />
+    </NavigationProvider>
+  );
+}

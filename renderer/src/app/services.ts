@@ -1,0 +1,37 @@
+/**
+ * Composition root of the console: picks the transport (Electron bridge or HTTP with token), and
+ * builds the API client, the auth store and the query client once.
+ */
+import { QueryClient } from '@tanstack/react-query';
+import { ApiClient, AuthStore, UnauthorizedError, adoptTokenFromAddress, bridgeOf, createHttpTransport, createIpcTransport, readToken, storeToken } from '../api/index.js';
+
+export interface ConsoleServices {
+  client: ApiClient;
+  auth: AuthStore;
+  queryClient: QueryClient;
+  adoptToken: (token: string) => void;
+}
+
+export function createConsoleServices(win: Window): ConsoleServices {
+  const bridge = bridgeOf(win);
+  if (!bridge) adoptTokenFromAddress(win);
+  const auth = new AuthStore(bridge || readToken(win.sessionStorage) ? 'ok' : 'missing');
+  const transport = bridge ? createIpcTransport(bridge) : createHttpTransport(() => readToken(win.sessionStorage));
+  const client = new ApiClient(transport, () => auth.set(readToken(win.sessionStorage) ? 'rejected' : 'missing'));
+  const queryClient = new QueryClient({
+    defaultOptions: {
+      queries: {
+        // A refused token will not become valid by asking again; other failures may be transient.
+        retry: (count, error) => !(error instanceof UnauthorizedError) && count < 2,
+        refetchOnWindowFocus: true,
+      },
+      mutations: { retry: false },
+    },
+  });
+  const adoptToken = (token: string) => {
+    storeToken(win.sessionStorage, token);
+    auth.set('ok');
+    void queryClient.resetQueries();
+  };
+  return { client, auth, queryClient, adoptToken };
+}

@@ -1,0 +1,47 @@
+import type { JsonPath } from '../../../../shared/config/violations.js';
+
+/** A problem as the list shows it: from validation (json_path) or from the JSON syntax (offset). */
+export interface ListedProblem {
+  key: string;
+  level: 'error' | 'warning';
+  description: string;
+  path?: JsonPath;
+  line?: number;
+}
+
+export function pathText(path: JsonPath): string {
+  if (path.length === 0) return '(whole configuration)';
+  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
+}
+
+/** Every problem, errors first; a click (or Enter) moves the editor cursor to it. */
+export function ViolationList({ problems, pending, onPick }: { problems: readonly ListedProblem[]; pending: boolean; onPick: (problem: ListedProblem) => void }) {
+  const errors = problems.filter((p) => p.level === 'error').length;
+  const warnings = problems.length - errors;
+  return (
+    <aside className="violations" aria-labelledby="violations-title">
+      <h2 id="violations-title">
+        Problems
+        <span className={`pill ${errors > 0 ? 'pill-error' : 'pill-quiet'}`}>{errors} errors</span>
+        <span className={`pill ${warnings > 0 ? 'pill-warning' : 'pill-quiet'}`}>{warnings} warnings</span>
+      </h2>
+      <p className="muted small" aria-live="polite">
+        {pending ? 'Checking…' : problems.length === 0 ? 'No problems: the configuration is valid.' : 'Click a problem to go to its place.'}
+      </p>
+      <ul className="violation-list" aria-label="Violations">
+        {problems.map((problem) => (
+          <li key={problem.key}>
+            <button type="button" className={`violation violation-${problem.level}`} data-level={problem.level} onClick={() => onPick(problem)}>
+              <span className="violation-level">{problem.level}</span>
+              <span className="violation-text">{problem.description}</span>
+              <span className="violation-path mono">
+                {problem.path ? pathText(problem.path) : ''}
+                {problem.line ? ` · line ${problem.line}` : ''}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </aside>
+  );
+}

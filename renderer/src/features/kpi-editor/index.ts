@@ -1,0 +1,1 @@
+export { KpiPage } from './kpi-page.js';

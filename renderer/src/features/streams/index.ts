@@ -1,0 +1,1 @@
+export { StreamsPage } from './streams-page.js';

@@ -1,0 +1,150 @@
+import { useMemo, useState } from 'react';
+import type { StreamRecord } from '../../../../shared/api/resources.js';
+import { errorText, useRestream, useStreams } from '../../api/index.js';
+import { ConfirmDialog } from '../../components/confirm-dialog.js';
+import { ErrorNotice } from '../../components/error-notice.js';
+import { matchesFilter, newestMarkers, restreamRequestFor, streamKey } from './stream-selection.js';
+
+export function StreamsPage() {
+  const streams = useStreams();
+  const restream = useRestream();
+  const [filter, setFilter] = useState('');
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [confirming, setConfirming] = useState(false);
+  const [result, setResult] = useState<string | null>(null);
+
+  const records = useMemo(() => streams.data ?? [], [streams.data]);
+  const visible = useMemo(() => records.filter((r) => matchesFilter(r, filter)), [records, filter]);
+  // Selection survives refreshes by key; streams that disappeared simply stop counting.
+  const chosen = records.filter((r) => selected.has(streamKey(r)));
+  const allVisibleSelected = visible.length > 0 && visible.every((r) => selected.has(streamKey(r)));
+
+  const toggle = (key: string) =>
+    setSelected((previous) => {
+      const next = new Set(previous);
+      if (next.has(key)) next.delete(key);
+      else next.add(key);
+      return next;
+    });
+  const toggleAll = () =>
+    setSelected((previous) => {
+      const next = new Set(previous);
+      for (const r of visible) {
+        if (allVisibleSelected) next.delete(streamKey(r));
+        else next.add(streamKey(r));
+      }
+      return next;
+    });
+
+  const send = () => {
+    setResult(null);
+    restream.mutate(restreamRequestFor(records, selected), {
+      onSuccess: (text) => {
+        setResult(text);
+        setSelected(new Set());
+        setConfirming(false);
+      },
+      onError: () => setConfirming(false),
+    });
+  };
+
+  return (
+    <section className="page" aria-labelledby="streams-title">
+      <div className="page-head">
+        <h1 id="streams-title">Streams</h1>
+        <div className="toolbar">
+          <input type="search" className="filter" placeholder="Filter streams, receivers, messages" aria-label="Filter streams" value={filter} onChange={(e) => setFilter(e.target.value)} />
+          <button type="button" className="button button-primary" disabled={chosen.length === 0} onClick={() => setConfirming(true)}>
+            Restream{chosen.length > 0 ? ` (${chosen.length})` : ''}
+          </button>
+        </div>
+      </div>
+      {result && <div className="notice notice-ok" role="status">{result}</div>}
+      {restream.isError && <ErrorNotice title="Restream failed" error={restream.error} />}
+      {streams.isError && <ErrorNotice title="Streams are not available" error={streams.error} />}
+      {!streams.data && !streams.isError && <p className="muted">Loading streams…</p>}
+      {streams.data && records.length === 0 && <div className="card muted">No streams: the configuration has no receivers with streams yet.</div>}
+      {records.length > 0 && (
+        <table className="table streams-table" aria-label="Streams">
+          <thead>
+            <tr>
+              <th className="check">
+                <input type="checkbox" aria-label="Select all shown streams" checked={allVisibleSelected} onChange={toggleAll} />
+              </th>
+              <th>Stream</th>
+              <th>Receiver</th>
+              <th className="align-right">Errors</th>
+              <th className="align-right">Warnings</th>
+              <th>Newest markers</th>
+            </tr>
+          </thead>
+          <tbody>
+            {visible.map((record) => (
+              <StreamRow key={streamKey(record)} record={record} selected={selected.has(streamKey(record))} onToggle={() => toggle(streamKey(record))} />
+            ))}
+            {visible.length === 0 && (
+              <tr>
+                <td colSpan={6} className="muted">
+                  No stream matches “{filter}”.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      )}
+      <ConfirmDialog
+        open={confirming}
+        title="Send these streams again?"
+        confirmLabel="Restream"
+        tone="danger"
+        busy={restream.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={send}
+      >
+        <p>The agent forgets how far it has read these streams, reads all their data again from the source and sends it again:</p>
+        <ul className="restream-list">
+          {Object.entries(restreamRequestFor(records, selected)).map(([receiver, list]) => (
+            <li key={receiver}>
+              <strong>{receiver}</strong>: {list.map((s) => `${s.asset}:${s.stream_type}`).join(', ')}
+            </li>
+          ))}
+        </ul>
+        <p className="muted">The remote side receives these records a second time unless it drops duplicates.</p>
+        {restream.isError && <p className="error-text">{errorText(restream.error)}</p>}
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+function StreamRow({ record, selected, onToggle }: { record: StreamRecord; selected: boolean; onToggle: () => void }) {
+  const errors = record.markers.filter((m) => m.level === 'error').length;
+  const warnings = record.markers.length - errors;
+  return (
+    <tr className={selected ? 'selected' : undefined} data-stream={record.stream}>
+      <td className="check">
+        <input type="checkbox" aria-label={`Select ${record.stream}`} checked={selected} onChange={onToggle} />
+      </td>
+      <td className="mono">{record.stream}</td>
+      <td>{record.data_receiver}</td>
+      <td className={`align-right count ${errors > 0 ? 'count-error' : ''}`}>{errors}</td>
+      <td className={`align-right count ${warnings > 0 ? 'count-warning' : ''}`}>{warnings}</td>
+      <td>
+        {record.markers.length === 0 ? (
+          <span className="muted">no markers</span>
+        ) : (
+          <ul className="markers">
+            {newestMarkers(record, 2).map((marker) => (
+              <li key={`${marker.component}-${marker.timestamp}-${marker.category}`} className={`marker marker-${marker.level}`}>
+                <span className="marker-meta">
+                  {marker.level} · {marker.component_type} {marker.component} · {marker.timestamp.slice(0, 19)} UTC
+                </span>
+                <span className="marker-message">{marker.message}</span>
+              </li>
+            ))}
+            {record.markers.length > 2 && <li className="muted small">and {record.markers.length - 2} more</li>}
+          </ul>
+        )}
+      </td>
+    </tr>
+  );
+}

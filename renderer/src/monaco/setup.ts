@@ -1,0 +1,34 @@
+/**
+ * Monaco, bundled: no CDN, no network. The @monaco-editor/react loader is pointed at this copy,
+ * workers come from our own origin (Vite `?worker`), and the JSON language is fed the
+ * configuration's JSON Schema (generated from the shared zod schema) for completion and hover docs.
+ */
+import { loader } from '@monaco-editor/react';
+import * as monaco from 'monaco-editor';
+import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker.js?worker';
+import JsonWorker from 'monaco-editor/esm/vs/language/json/json.worker.js?worker';
+import { configurationJsonSchema } from '../../../shared/config/schema.js';
+
+/** The model the configuration editor edits; the schema applies to this URI only. */
+export const CONFIG_MODEL_URI = 'inmemory://tributary/configuration.json';
+
+self.MonacoEnvironment = {
+  getWorker(_workerId: string, label: string) {
+    return label === 'json' ? new JsonWorker() : new EditorWorker();
+  },
+};
+
+monaco.json.jsonDefaults.setDiagnosticsOptions({
+  validate: true,
+  allowComments: false,
+  enableSchemaRequest: false,
+  // Schema problems are reported by our validation (same rules as the agent, plain-language
+  // messages, exact json_path); Monaco keeps syntax errors, completion and hover.
+  schemaValidation: 'ignore',
+  schemas: [{ uri: 'inmemory://tributary/configuration.schema.json', fileMatch: [CONFIG_MODEL_URI], schema: configurationJsonSchema() }],
+});
+
+loader.config({ monaco });
+
+export { monaco };
+export type Monaco = typeof monaco;
