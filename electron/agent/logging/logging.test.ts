@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDirectory } from '../../test-support/test-host.js';
+import { SystemClock } from '../clock.js';
+import { LogFile } from './log-file.js';
+import { readLastLines } from './log-reader.js';
+import { Logger, Redactor } from './logger.js';
+
+function setup(maxBytes = 1000, keep = 3) {
+  const dir = tempDirectory();
+  const file = new LogFile(path.join(dir, 'logs', 'agent_core.log'), { maxBytes, keep });
+  const redactor = new Redactor();
+  const logger = new Logger(file, redactor, new SystemClock(), 'receiver:plant', 'worker-1');
+  return { dir, file, redactor, logger };
+}
+
+describe('log files', () => {
+  it('writes timestamp | thread | component | LEVEL | message lines, one per call', () => {
+    const { file, logger } = setup();
+    logger.info('hello');
+    logger.warn('two\nlines');
+    logger.error('failed', new Error('boom'));
+    const lines = fs.readFileSync(file.filePath, 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6} \| worker-1 \| receiver:plant \| INFO \| hello$/);
+    expect(lines[1]).toMatch(/\| WARNING \| two\\nlines$/);
+    expect(lines[2]).toMatch(/\| ERROR \| failed: Error: boom/);
+  });
+
+  it('rotates by size and keeps the configured number of generations', () => {
+    const { file, logger } = setup(1000, 2);
+    for (let i = 0; i < 100; i += 1) logger.info(`line ${i} ${'x'.repeat(40)}`);
+    const generations = file.generations();
+    expect(generations.map((g) => path.basename(g))).toEqual(['agent_core.log', 'agent_core.log.1', 'agent_core.log.2']);
+    for (const g of generations) expect(fs.statSync(g).size).toBeLessThanOrEqual(1000);
+    expect(fs.existsSync(`${file.filePath}.3`)).toBe(false);
+  });
+
+  it('reads the newest lines across rotated files, oldest first, and filters by time', () => {
+    const { file, logger } = setup(1000, 5);
+    for (let i = 0; i < 60; i += 1) logger.info(`line ${i}`);
+    const last25 = readLastLines(file.generations(), 25);
+    expect(last25.map((l) => l.split(' | ')[4])).toEqual(Array.from({ length: 25 }, (_, i) => `line ${35 + i}`));
+    const since = last25[19]!.slice(0, 26);
+    expect(readLastLines(file.generations(), 1000, BigInt(Date.parse(`${since.slice(0, 19).replace(' ', 'T')}Z`)) * 1000n + BigInt(since.slice(20)))).toHaveLength(5);
+  });
+
+  it('redacts secrets before they reach the file', () => {
+    const { file, logger, redactor } = setup();
+    redactor.setSecrets(['s3cret-key', 'pw']);
+    logger.info('connecting with s3cret-key and pw');
+    const text = fs.readFileSync(file.filePath, 'utf8');
+    expect(text).not.toContain('s3cret-key');
+    expect(text).toContain('connecting with ******** and pw'); // too short to redact safely
+  });
+});

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+// The whole test suite, as CI runs it: build, lint, typecheck, unit + API tests (vitest), then the
+// console end to end in Chromium (Playwright). Ends with one plain line "tests: N passed, N failed".
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-reports-'));
+const vitestReport = path.join(reports, 'vitest.json');
+const playwrightReport = path.join(reports, 'playwright.json');
+
+function step(name, command, args, env = {}) {
+  const started = Date.now();
+  process.stdout.write(`\n=== ${name}: ${command} ${args.join(' ')}\n`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env }, shell: process.platform === 'win32' });
+  process.stdout.write(`=== ${name}: ${result.status === 0 ? 'ok' : `FAILED (exit ${result.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return result.status === 0;
+}
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const results = {};
+results.build = step('build', npm, ['run', 'build', '--silent']);
+results.lint = step('lint', npm, ['run', 'lint', '--silent']);
+results.typecheck = step('typecheck', npm, ['run', 'typecheck', '--silent']);
+results.unit = step('unit and API tests', npx, ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);
+results.e2e = results.build
+  ? step('end-to-end tests', npx, ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=line,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport })
+  : false;
+
+let passed = 0;
+let failed = 0;
+try {
+  const v = JSON.parse(fs.readFileSync(vitestReport, 'utf8'));
+  passed += v.numPassedTests;
+  failed += v.numFailedTests;
+} catch {
+  failed += 1;
+}
+try {
+  const p = JSON.parse(fs.readFileSync(playwrightReport, 'utf8'));
+  passed += p.stats.expected + (p.stats.flaky ?? 0);
+  failed += p.stats.unexpected;
+} catch {
+  if (results.build) failed += 1;
+}
+for (const [name, ok] of Object.entries(results)) if (!ok && !['unit', 'e2e'].includes(name)) failed += 1;
+
+const broken = Object.entries(results).filter(([, ok]) => !ok).map(([name]) => name);
+process.stdout.write(`\nsteps failed: ${broken.length ? broken.join(', ') : 'none'}\n`);
+process.stdout.write(`tests: ${passed} passed, ${failed} failed\n`);
+process.exit(broken.length === 0 && failed === 0 && passed > 0 ? 0 : 1);
