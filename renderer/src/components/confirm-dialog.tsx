@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -17,6 +17,7 @@ interface ConfirmDialogProps {
 /** A modal question built on <dialog>: focus trap, Escape to cancel and a backdrop come for free. */
 export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel = 'Cancel', tone = 'primary', busy = false, wide = false, onConfirm, onCancel }: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -27,7 +28,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel
     <dialog
       ref={ref}
       className={wide ? 'dialog dialog-wide' : 'dialog'}
-      aria-labelledby="dialog-title"
+      aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();
         if (!busy) onCancel();
@@ -35,7 +36,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel
     >
       {open && (
         <>
-          <h2 id="dialog-title">{title}</h2>
+          <h2 id={titleId}>{title}</h2>
           <div className="dialog-body">{children}</div>
           <div className="dialog-actions">
             <button type="button" className="button" onClick={onCancel} disabled={busy}>

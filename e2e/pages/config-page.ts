@@ -1,0 +1,44 @@
+import type { Locator, Page } from '@playwright/test';
+
+/** The configuration editor. Monaco renders only visible lines; these locators read what is shown. */
+export class ConfigPage {
+  readonly editor: Locator;
+  readonly editorText: Locator;
+  readonly errorMarkers: Locator;
+  readonly violations: Locator;
+  readonly errorViolations: Locator;
+  readonly lastModified: Locator;
+  readonly save: Locator;
+  readonly validate: Locator;
+  readonly notice: Locator;
+  readonly diff: Locator;
+
+  constructor(readonly page: Page) {
+    this.editor = page.getByTestId('config-editor');
+    this.editorText = this.editor.locator('.view-lines');
+    this.errorMarkers = this.editor.locator('.squiggly-error');
+    this.violations = page.getByRole('list', { name: 'Violations' }).getByRole('button');
+    this.errorViolations = page.getByRole('list', { name: 'Violations' }).locator('[data-level="error"]');
+    this.lastModified = page.getByLabel('Last modified');
+    this.save = page.getByRole('button', { name: 'Save…' });
+    this.validate = page.getByRole('button', { name: 'Validate' });
+    this.notice = page.locator('.notice');
+    this.diff = page.getByTestId('save-diff').locator('.monaco-diff-editor');
+  }
+
+  line(text: string): Locator {
+    return this.editor.locator('.view-line', { hasText: text });
+  }
+
+  insertTemplate(protocol: 'localfile' | 'smb' | 'sql' | 'opcua'): Locator {
+    return this.page.getByRole('group', { name: 'Insert template' }).getByRole('button', { name: protocol, exact: true });
+  }
+
+  violation(text: string | RegExp): Locator {
+    return this.violations.filter({ hasText: text });
+  }
+
+  dialogSave(): Locator {
+    return this.page.getByRole('dialog', { name: 'Save these changes?' }).getByRole('button', { name: 'Save', exact: true });
+  }
+}

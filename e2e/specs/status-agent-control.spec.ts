@@ -1,0 +1,25 @@
+import { ConsoleApp } from '../pages/console-app.js';
+import { StatusPage } from '../pages/status-page.js';
+import { expect, test } from '../fixtures/console-server.js';
+
+test('an operator opens the console, stops the agent after confirming, and starts it again', async ({ page, server }) => {
+  const app = new ConsoleApp(page);
+  await app.open(server);
+  // The token leaves the address bar as soon as the console has it.
+  expect(page.url()).not.toContain('token=');
+
+  const status = new StatusPage(page);
+  await expect(status.agentState).toHaveText('running');
+  await expect(status.services).toContainText('demo_plant_files');
+
+  await status.stop.click();
+  const confirm = app.dialog('Stop the agent?');
+  await expect(confirm).toContainText('no data is read');
+  await confirm.getByRole('button', { name: 'Stop agent' }).click();
+  await expect(status.agentState).toHaveText('stopped');
+  await expect(confirm).toBeHidden();
+
+  await status.start.click();
+  await expect(status.agentState).toHaveText('running');
+  await expect(status.cpuChart).toBeVisible();
+});

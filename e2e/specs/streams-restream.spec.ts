@@ -1,0 +1,27 @@
+import { ConsoleApp } from '../pages/console-app.js';
+import { StreamsPage } from '../pages/streams-page.js';
+import { expect, test } from '../fixtures/console-server.js';
+
+test('an operator sees the demo streams with their markers and restreams one', async ({ page, server }) => {
+  const app = new ConsoleApp(page);
+  await app.open(server);
+  await app.goTo('Streams');
+
+  const streams = new StreamsPage(page);
+  await expect(streams.rows).toHaveCount(2);
+  await expect(streams.row('Press_1:cycle')).toContainText('demo_plant_files');
+  await expect(streams.markers('Press_1:cycle').first()).toContainText('warning');
+  await expect(streams.row('Oven_2:process')).toBeVisible();
+
+  await streams.filter.fill('oven');
+  await expect(streams.rows).toHaveCount(1);
+  await streams.filter.fill('');
+
+  await expect(streams.restream).toBeDisabled();
+  await streams.select('Press_1:cycle').check();
+  await streams.restream.click();
+  const confirm = app.dialog('Send these streams again?');
+  await expect(confirm).toContainText('demo_plant_files: Press_1:cycle');
+  await confirm.getByRole('button', { name: 'Restream' }).click();
+  await expect(streams.result).toBeVisible();
+});

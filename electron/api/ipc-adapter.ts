@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import type { ApiResponse, Router } from './router.js';
+import { failure } from './router.js';
+
+const IpcRequestSchema = z.object({
+  method: z.enum(['GET', 'POST', 'PUT', 'DELETE']),
+  path: z.string().startsWith('/v1/').max(2048),
+  body: z.unknown().optional(),
+});
+
+/**
+ * The Electron IPC adapter: the same router as HTTP, for requests coming from the console window.
+ * Parses the request at the boundary and refuses anything outside /v1.
+ */
+export async function routeIpcRequest(router: Router, raw: unknown): Promise<ApiResponse> {
+  const parsed = IpcRequestSchema.safeParse(raw);
+  if (!parsed.success) return failure(400, 'Refused: an IPC request needs a method and a path under /v1/.');
+  const url = new URL(parsed.data.path, 'ipc://console');
+  if (/(^|\/)\.\.?(\/|$|\?)/.test(parsed.data.path) || !url.pathname.startsWith('/v1/')) return failure(400, 'Refused: the path must stay under /v1/.');
+  return router.dispatch({
+    method: parsed.data.method,
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    headers: {},
+    body: parsed.data.body,
+  });
+}

@@ -1,0 +1,6 @@
+import type { WebPreferences } from 'electron';
+
+/** The console window runs sandboxed, isolated, without Node: it reaches the agent only over IPC. */
+export function secureWebPreferences(preload: string): WebPreferences {
+  return { preload, sandbox: true, contextIsolation: true, nodeIntegration: false, webSecurity: true, spellcheck: false };
+}
