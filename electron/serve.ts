@@ -3,12 +3,11 @@
  * HTTP, and serves the console as a web page. Prints exactly one line on stdout when ready:
  *   Tributary console: http://HOST:PORT/?token=TOKEN
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createHost, defaultDataDirectory } from './host/host.js';
-import { demoConfiguration, writeDemoFiles } from './host/demo.js';
+import { DemoLine, demoConfiguration } from './host/demo.js';
 
 const USAGE = `Usage: npm run serve -- [options]
 
@@ -63,10 +62,8 @@ function parseCli(argv: string[]) {
 async function main(): Promise<void> {
   const cli = parseCli(process.argv.slice(2));
   const consoleDirectory = fileURLToPath(new URL('../renderer/', import.meta.url));
-  if (cli.demo) {
-    fs.mkdirSync(cli.dataDirectory, { recursive: true });
-    writeDemoFiles(cli.dataDirectory);
-  }
+  const demoLine = cli.demo ? new DemoLine(cli.dataDirectory) : undefined;
+  demoLine?.start();
   const host = await createHost({
     dataDirectory: cli.dataDirectory,
     http: { host: cli.host, port: cli.port, allowedHosts: cli.allowedHosts, consoleDirectory },
@@ -83,6 +80,7 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     host.runtime.webLog.info(`${signal} received, shutting down`);
+    demoLine?.stop();
     const force = setTimeout(() => process.exit(1), 20_000);
     force.unref();
     host.close().then(

@@ -30,6 +30,11 @@ export class ConfigPage {
     return this.editor.locator('.view-line', { hasText: text });
   }
 
+  /** The rendered token `token` on the line containing `lineText`. */
+  valueToken(lineText: string, token: string): Locator {
+    return this.line(lineText).locator('span > span', { hasText: new RegExp(`^${token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
+  }
+
   insertTemplate(protocol: 'localfile' | 'smb' | 'sql' | 'opcua'): Locator {
     return this.page.getByRole('group', { name: 'Insert template' }).getByRole('button', { name: protocol, exact: true });
   }

@@ -12,12 +12,9 @@ test('an engineer breaks a field, sees where, fixes it and saves after reviewing
   await expect(config.lastModified).not.toHaveText('never saved');
   const savedBefore = await config.lastModified.textContent();
 
-  // poll_interval 2 → "fast": the End key puts the cursor after "2,".
-  await config.line('"poll_interval": 2,').click();
-  await page.keyboard.press('End');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.type('"fast",');
+  // poll_interval 2 → 0 (the minimum is 1). No quotes typed: Monaco's auto-closing would race them.
+  await config.valueToken('"poll_interval": 2,', '2').dblclick();
+  await page.keyboard.insertText('0');
 
   const problem = config.violation(/poll_interval must be/);
   await expect(problem).toBeVisible();
@@ -30,11 +27,12 @@ test('an engineer breaks a field, sees where, fixes it and saves after reviewing
 
   // The list entry leads to the place; there the value is fixed.
   await problem.click();
-  await page.keyboard.press('End');
-  for (let i = 0; i < '"fast",'.length; i += 1) await page.keyboard.press('Backspace');
-  await page.keyboard.type('3,');
+  await page.keyboard.press('Shift+End');
+  await page.keyboard.insertText('3,');
   await expect(config.errorViolations).toHaveCount(0);
   await expect(config.errorMarkers).toHaveCount(0);
+  await config.validate.click();
+  await expect(config.notice).toContainText('Validation passed');
 
   await config.save.click();
   await expect(config.diff).toBeVisible();

@@ -2,7 +2,8 @@ import { TokenScreen } from '../pages/token-screen.js';
 import { ConsoleApp } from '../pages/console-app.js';
 import { expect, test } from '../fixtures/console-server.js';
 
-test.use({ demo: false });
+// The browser itself logs the refused request of the wrong token.
+test.use({ demo: false, expectedConsoleErrors: [/status of 401/] });
 
 test('without the token the console says where to get it, and accepts a pasted one', async ({ page, server }) => {
   await page.goto(`${server.origin}/`);

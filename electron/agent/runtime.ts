@@ -13,7 +13,10 @@ import { readLastLines } from './logging/log-reader.js';
 import { Logger, Redactor } from './logging/logger.js';
 import { MarkerStore } from './markers/marker-store.js';
 import { MachineInfoSampler } from './status/machine-info.js';
-import { ComponentRegistry } from './supervisor/component.js';
+import type { ComponentRegistry } from './supervisor/component.js';
+import { builtInComponents } from './components.js';
+import { AgentStore } from './store/agent-store.js';
+import { TransmitStatsBoard } from './pipeline/transmit-stats.js';
 import { Supervisor, configuredServices } from './supervisor/supervisor.js';
 import { SerialQueue } from './serial-queue.js';
 import { parseTimestampToMicros } from '../../shared/api/envelope.js';
@@ -58,6 +61,9 @@ export class AgentRuntime {
   private readonly machineInfo: MachineInfoSampler;
   private readonly queue = new SerialQueue();
   private readonly stateFile: string;
+  private readonly store: AgentStore;
+  private readonly stats = new TransmitStatsBoard();
+  private readonly registry: ComponentRegistry;
   private state: AgentStatus = 'stopped';
   private failure: string | undefined;
 
@@ -73,8 +79,13 @@ export class AgentRuntime {
     this.webLog = new Logger(this.logFiles['agent_web.log'], this.redactor, this.clock, 'api', 'http');
     this.configStore = new ConfigStore(path.join(dir, 'conf.d'), this.clock);
     this.markers = new MarkerStore(this.clock);
+    this.store = new AgentStore(path.join(dir, 'state', 'agent.db'));
+    this.registry = options.registry ?? builtInComponents();
     this.supervisor = new Supervisor({
-      registry: options.registry ?? new ComponentRegistry(),
+      registry: this.registry,
+      store: this.store,
+      stats: this.stats,
+      agentDataDirectory: dir,
       markers: this.markers,
       logger: this.coreLog.child('supervisor'),
       clock: this.clock,
@@ -99,6 +110,7 @@ export class AgentRuntime {
     await this.queue.run(async () => {
       await this.supervisor.stop();
       this.machineInfo.stop();
+      this.store.close();
       this.coreLog.info('Tributary agent shut down');
       for (const file of Object.values(this.logFiles)) file.close();
     });
@@ -230,11 +242,11 @@ export class AgentRuntime {
     let services = this.supervisor.serviceStates();
     if (Object.keys(services).length === 0) {
       const raw = safely(() => this.configStore.load()?.config);
-      services = configuredServices(raw, this.options.registry ?? new ComponentRegistry());
+      services = configuredServices(raw, this.registry);
     }
     return {
       backup: { config: this.configStore.backupState() },
-      last_data_transmit: {},
+      last_data_transmit: this.stats.snapshot(this.store),
       machine_info: this.machineInfo.current(),
       agent: { status: this.state, services },
     };
@@ -278,6 +290,7 @@ export class AgentRuntime {
       for (const [receiver, streams] of Object.entries(request)) {
         try {
           if (running) await this.supervisor.restream(receiver, streams, true);
+          else this.store.purge(receiver, streams);
         } catch (cause) {
           throw new RestreamError(`Restream of receiver "${receiver}" failed: ${(cause as Error).message}`);
         }

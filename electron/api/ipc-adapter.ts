@@ -6,6 +6,8 @@ const IpcRequestSchema = z.object({
   method: z.enum(['GET', 'POST', 'PUT', 'DELETE']),
   path: z.string().startsWith('/v1/').max(2048),
   body: z.unknown().optional(),
+  /** Only the headers the API reads from clients (If-Match for revisioned saves). */
+  headers: z.object({ 'if-match': z.string().max(200).optional() }).partial().optional(),
 });
 
 /**
@@ -21,7 +23,7 @@ export async function routeIpcRequest(router: Router, raw: unknown): Promise<Api
     method: parsed.data.method,
     path: url.pathname,
     query: Object.fromEntries(url.searchParams),
-    headers: {},
+    headers: { ...parsed.data.headers },
     body: parsed.data.body,
   });
 }

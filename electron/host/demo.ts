@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ConfigurationInput } from '../../shared/config/schema.js';
 
-/** A small plant: two machines writing cycle CSVs into folders, sent to a local ingest server. */
+const ZONE = 'Europe/Berlin';
+
+/** A small plant: a press and an oven writing CSV rows into a folder; records go to CSV files in outbox/. */
 export function demoConfiguration(dataDirectory: string): ConfigurationInput {
-  const drop = path.join(dataDirectory, 'demo', 'drop');
   return {
     data_receiver: [
       {
@@ -12,7 +13,7 @@ export function demoConfiguration(dataDirectory: string): ConfigurationInput {
         protocol: 'localfile',
         poll_interval: 2,
         delete_completed: false,
-        connections: [{ connection_name: 'drop_folder', root_path: drop }],
+        connections: [{ connection_name: 'drop_folder', root_path: demoDropFolder(dataDirectory) }],
         streams: [
           { asset: 'Press_1', stream_type: 'cycle', file_filter: ['press1_*.csv'] },
           { asset: 'Oven_2', stream_type: 'process', file_filter: ['oven2_*.csv'] },
@@ -24,7 +25,7 @@ export function demoConfiguration(dataDirectory: string): ConfigurationInput {
             filter_stream: ['*'],
             file_format: 'csv',
             options: {
-              localtz: 'Europe/Berlin',
+              localtz: ZONE,
               parse: { separator: ',', header: 0, parse_timestamps: [{ field_name: 'time', format: '%Y-%m-%d %H:%M:%S' }], bad_lines_action: 'warn' },
             },
           },
@@ -32,40 +33,57 @@ export function demoConfiguration(dataDirectory: string): ConfigurationInput {
       },
     ],
     transforms: [{ transform_name: 'rename_columns', transform_type: 'rename', filter_stream: ['Press_1:cycle'], renames: { cyc_t: 'cycle_time_s' } }],
-    data_transmit: [
-      {
-        transmit_name: 'local_ingest',
-        transmit_type: 'remotedatapost',
-        filter_stream: ['*'],
-        base_url: 'http://127.0.0.1:4901',
-        API_key: 'demo-api-key-not-secret',
-        API_key_ID: 'demo@tributary.local',
-        timeout: 30,
-        poll_interval: 5,
-        max_request_records: 3000,
-      },
-    ],
+    data_transmit: [{ transmit_name: 'archive', transmit_type: 'csv', filter_stream: ['*'], directory: path.join(dataDirectory, 'outbox') }],
   };
 }
 
-/** Writes a few CSV files like the demo machines would. Existing files are left alone. */
-export function writeDemoFiles(dataDirectory: string): void {
-  const drop = path.join(dataDirectory, 'demo', 'drop');
-  fs.mkdirSync(drop, { recursive: true });
-  const start = Date.UTC(2026, 0, 5, 6, 0, 0);
-  const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-  const press = ['time,part_id,cyc_t,force_kN,ok'];
-  const oven = ['time,zone1_C,zone2_C,belt_speed_mpm'];
-  for (let i = 0; i < 120; i += 1) {
-    press.push(`${stamp(start + i * 30_000)},P${10_000 + i},${(29 + Math.sin(i / 7) * 2).toFixed(2)},${(812 + (i % 9) * 3.5).toFixed(1)},${i % 23 === 0 ? 0 : 1}`);
-    oven.push(`${stamp(start + i * 60_000)},${(182 + Math.sin(i / 11) * 4).toFixed(1)},${(176 + Math.cos(i / 13) * 3).toFixed(1)},${(2.4 + (i % 5) * 0.05).toFixed(2)}`);
+export function demoDropFolder(dataDirectory: string): string {
+  return path.join(dataDirectory, 'demo', 'drop');
+}
+
+/** Local wall time in the demo zone, `YYYY-MM-DD HH:MM:SS`. */
+function localStamp(date: Date): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+      .formatToParts(date)
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+/**
+ * The simulated line: every second the press finishes a part and the oven reports its zones, each
+ * appending a row to its file of the day, as real machines do.
+ */
+export class DemoLine {
+  private timer: NodeJS.Timeout | undefined;
+  private tick = 0;
+
+  constructor(private readonly dataDirectory: string) {}
+
+  start(intervalMs = 1000): void {
+    fs.mkdirSync(demoDropFolder(this.dataDirectory), { recursive: true });
+    this.timer = setInterval(() => this.step(new Date()), intervalMs);
+    this.timer.unref();
+    this.step(new Date());
   }
-  const files: [string, string[]][] = [
-    ['press1_20260105.csv', press],
-    ['oven2_20260105.csv', oven],
-  ];
-  for (const [name, lines] of files) {
-    const target = path.join(drop, name);
-    if (!fs.existsSync(target)) fs.writeFileSync(target, `${lines.join('\n')}\n`);
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  step(now: Date): void {
+    const i = this.tick++;
+    const stamp = localStamp(now);
+    const day = stamp.slice(0, 10).replace(/-/g, '');
+    this.append(`press1_${day}.csv`, 'time,part_id,cyc_t,force_kN,ok', `${stamp},P${100_000 + i},${(29 + Math.sin(i / 7) * 2).toFixed(2)},${(812 + (i % 9) * 3.5).toFixed(1)},${i % 23 === 0 ? 0 : 1}`);
+    this.append(`oven2_${day}.csv`, 'time,zone1_C,zone2_C,belt_speed_mpm', `${stamp},${(182 + Math.sin(i / 11) * 4).toFixed(1)},${(176 + Math.cos(i / 13) * 3).toFixed(1)},${(2.4 + (i % 5) * 0.05).toFixed(2)}`);
+  }
+
+  private append(name: string, header: string, row: string): void {
+    const file = path.join(demoDropFolder(this.dataDirectory), name);
+    const text = fs.existsSync(file) ? `${row}\n` : `${header}\n${row}\n`;
+    fs.appendFileSync(file, text);
   }
 }

@@ -44,7 +44,6 @@ export const SpreadsheetParseOptionsSchema = z.strictObject({
   parse_dates: z.array(z.string().min(1)).optional().describe('Columns to read as dates, format guessed.'),
   dayfirst: z.boolean().optional().describe('For guessed dates: read 01/02/2024 as 1 February.'),
   bad_lines_action: BadLinesActionSchema.optional(),
-  encoding: z.string().min(1).optional().describe('Text encoding of the files, default utf-8.'),
 });
 
 export const SpreadsheetParserSchema = z
@@ -53,6 +52,10 @@ export const SpreadsheetParserSchema = z
     parser_type: z.literal('spreadsheet'),
     filter_stream: FilterStreamSchema.optional(),
     file_format: z.enum(['csv']).default('csv').describe('File format; csv is supported.'),
+    file_encoding: z
+      .enum(['utf-8', 'utf-16', 'utf-16le', 'utf-16be', 'latin1'])
+      .default('utf-8')
+      .describe('Text encoding of the files (default utf-8). A byte order mark, when present, wins.'),
     options: z
       .strictObject({
         localtz: z.string().min(1).optional().describe('IANA time zone of local times in the files, e.g. Europe/Berlin. Default UTC.'),
@@ -228,6 +231,30 @@ export const RenameTransformSchema = z
   })
   .describe('Renames columns.');
 
+export const FILTER_OPS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'nin', 'contains', 'startswith', 'exists'] as const;
+
+export const FilterTransformSchema = z
+  .strictObject({
+    ...transformCommon,
+    transform_type: z.literal('filter'),
+    field_name: z.string().min(1).describe('Column the condition looks at.'),
+    op: z.enum(FILTER_OPS).describe('eq ne lt lte gt gte in nin contains startswith exists'),
+    value: z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.union([z.string(), z.number()]))]).optional().describe('Value compared with the column (a list for in / nin; not used by exists).'),
+    action: z.enum(['keep', 'drop']).default('keep').describe('keep: only rows that meet the condition pass; drop: rows that meet it are removed.'),
+  })
+  .describe('Keeps or drops rows by a simple condition on one column.');
+
+export const CHECKSUM_KEYS = ['asset', 'stream_type', 'timestamp', 'fieldvalues'] as const;
+
+export const ChecksumRecordTransformSchema = z
+  .strictObject({
+    ...transformCommon,
+    transform_type: z.literal('checksum_record'),
+    record_keys: z.array(z.enum(CHECKSUM_KEYS)).min(1).default([...CHECKSUM_KEYS]).describe('Parts of the record the checksum covers.'),
+    output_field: z.string().min(1).default('factorytx_checksum').describe('Column that receives the checksum (hex SHA-256).'),
+  })
+  .describe('Adds a stable checksum of the record, for de-duplication downstream. Put it last.');
+
 /** Transform kinds named by the deprecated meta API; accepted for compatibility, not run yet. */
 const legacyTransform = (type: string, description: string) =>
   z.looseObject({ ...transformCommon, transform_type: z.literal(type) }).describe(description);
@@ -239,6 +266,8 @@ export const PandasTransformSchema = legacyTransform('pandas', 'Legacy: Python p
 export const TransformSchema = z.discriminatedUnion('transform_type', [
   ConvertTimestampsTransformSchema,
   RenameTransformSchema,
+  FilterTransformSchema,
+  ChecksumRecordTransformSchema,
   CounterAssignColumnTransformSchema,
   CounterEventStringTransformSchema,
   PandasTransformSchema,
@@ -261,7 +290,18 @@ export const RemoteDataPostTransmitSchema = z
   })
   .describe('Uploads records to the cloud (RDP2 wire format).');
 
-export const TransmitSchema = z.discriminatedUnion('transmit_type', [RemoteDataPostTransmitSchema]);
+export const CsvTransmitSchema = z
+  .strictObject({
+    transmit_name: z.string().min(1, 'transmit_name must not be empty'),
+    transmit_type: z.literal('csv'),
+    filter_stream: FilterStreamSchema.default(['*']),
+    directory: z.string().min(1).optional().describe('Folder the CSV files are written to; default <data-dir>/outbox.'),
+    max_file_bytes: z.number().int().min(1024).default(64 * 1024 * 1024).describe('Start a new file after this size (default 64 MiB).'),
+    poll_interval: z.number().int().min(1).max(86400).default(1).describe('Most seconds between two writes.'),
+  })
+  .describe('Appends records to CSV files in a folder, one file per stream: for archiving and local trials.');
+
+export const TransmitSchema = z.discriminatedUnion('transmit_type', [RemoteDataPostTransmitSchema, CsvTransmitSchema]);
 
 // ---------------------------------------------------------------- document
 

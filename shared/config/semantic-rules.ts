@@ -8,6 +8,7 @@ import type { Configuration, ConvertTimestampsTransformSchema, DataReceiver } fr
 type ConvertTimestamps = z.infer<typeof ConvertTimestampsTransformSchema>;
 import { type JsonPath, type Violation, error, warning } from './violations.js';
 import { matchesStream, parseFilter } from './streams.js';
+import { transformRuleViolations } from './transform-rules.js';
 
 type MaybeList<T> = readonly (T | undefined)[];
 interface PartialConfiguration {
@@ -213,6 +214,7 @@ function transformViolations(t: Configuration['transforms'][number], i: number):
   if (t.transform_type === 'convert_timestamps') {
     out.push(...convertTimestampsViolations(t as ConvertTimestamps, base));
   }
+  out.push(...transformRuleViolations(t, base));
   if (t.transform_type === 'pandas')
     out.push(warning([...base, 'transform_type'], 'pandas transforms run Python code, which Tributary cannot run: this transform will be skipped.'));
   return out;
@@ -236,7 +238,7 @@ function convertTimestampsViolations(t: ConvertTimestamps, base: JsonPath): Viol
 function transmitViolations(t: Configuration['data_transmit'][number], i: number): Violation[] {
   const out: Violation[] = [];
   const base: JsonPath = ['data_transmit', i];
-  if (isPrompt(t.base_url)) return out;
+  if (t.transmit_type !== 'remotedatapost' || isPrompt(t.base_url)) return out;
   let url: URL | undefined;
   try {
     url = new URL(t.base_url);

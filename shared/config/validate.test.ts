@@ -68,6 +68,16 @@ const cases: Case[] = [
   { name: 'state field without placeholder', change: (d) => (d.data_receiver as any[]).push({ ...sqlReceiver(), streams: [{ ...sqlReceiver().streams[0], query: 'SELECT * FROM t ORDER BY id' }] }), path: ['data_receiver', 1, 'streams', 0, 'state_fields', 0, 'column_name'], says: /no placeholder :id/ },
   { name: 'query without ORDER BY warns', change: (d) => (d.data_receiver as any[]).push({ ...sqlReceiver(), streams: [{ ...sqlReceiver().streams[0], query: 'SELECT * FROM t WHERE id > :id' }] }), path: ['data_receiver', 1, 'streams', 0, 'query'], level: 'warning', says: /ORDER BY/ },
   { name: 'duplicate OPC UA column', change: (d) => (d.data_receiver as any[]).push(opcuaReceiver([{ name: 'ns=2;s=A', exportname: 'temp' }, { name: 'ns=2;s=B', exportname: 'temp' }])), path: ['data_receiver', 1, 'streams', 0, 'opcua_tags', 1, 'exportname'], says: /already used/ },
+  // filter transform values (transform-rules.ts)
+  { name: 'filter in needs a list', change: (d) => (d.transforms as any[]).push(filterTransform({ op: 'in', value: 5 })), path: ['transforms', 1, 'value'], says: /needs a list/ },
+  { name: 'filter nin without value', change: (d) => (d.transforms as any[]).push(filterTransform({ op: 'nin' })), path: ['transforms', 1, 'value'], says: /missing/ },
+  { name: 'filter in with an empty list warns', change: (d) => (d.transforms as any[]).push(filterTransform({ op: 'in', value: [] })), path: ['transforms', 1, 'value'], level: 'warning', says: /no record will pass/ },
+  { name: 'filter exists takes no value', change: (d) => (d.transforms as any[]).push(filterTransform({ op: 'exists', value: 'x' })), path: ['transforms', 1, 'value'], says: /takes no value/ },
+  { name: 'filter gt with true', change: (d) => (d.transforms as any[]).push(filterTransform({ op: 'gt', value: true })), path: ['transforms', 1, 'value'], says: /number or a text/ },
+  { name: 'filter lte with a list', change: (d) => (d.transforms as any[]).push(filterTransform({ op: 'lte', value: [1] })), path: ['transforms', 1, 'value'], says: /a list/ },
+  { name: 'filter eq with a list', change: (d) => (d.transforms as any[]).push(filterTransform({ op: 'eq', value: [1, 2] })), path: ['transforms', 1, 'value'], says: /Use op in/ },
+  { name: 'filter ne without value', change: (d) => (d.transforms as any[]).push(filterTransform({ op: 'ne' })), path: ['transforms', 1, 'value'], says: /missing/ },
+  { name: 'filter contains with null', change: (d) => (d.transforms as any[]).push(filterTransform({ op: 'contains', value: null })), path: ['transforms', 1, 'value'], says: /text/ },
 ];
 
 function sqlReceiver() {
@@ -77,6 +87,10 @@ function sqlReceiver() {
     connections: [{ host: 'db', port: 5432, username: 'u', password: 'p', database_type: 'postgresql', database_name: 'mes', ssl: false }],
     streams: [{ asset: 'Press_1', stream_type: 'orders', query: 'SELECT * FROM t WHERE id > :id ORDER BY id', state_fields: [{ column_name: 'id', data_type: 'integer' }] }],
   };
+}
+
+function filterTransform(condition: Record<string, unknown>) {
+  return { transform_name: 'only_running', transform_type: 'filter', filter_stream: ['*'], field_name: 'state', ...condition };
 }
 
 function opcuaReceiver(tags: { name: string; exportname: string }[]) {
@@ -176,5 +190,23 @@ describe('templates', () => {
 
   it('knows no template for an unknown protocol', () => {
     expect(templateFor('modbus')).toBeUndefined();
+  });
+});
+
+describe('filter transform values', () => {
+  it.each([
+    { op: 'in', value: [1, 'A'] },
+    { op: 'nin', value: ['A'] },
+    { op: 'exists' },
+    { op: 'lt', value: 5 },
+    { op: 'gte', value: '2026-01-01' },
+    { op: 'eq', value: null },
+    { op: 'ne', value: false },
+    { op: 'contains', value: 'err' },
+    { op: 'startswith', value: 7 },
+  ])('accepts %j', (condition) => {
+    const doc = structuredClone(specExampleConfiguration()) as Doc;
+    (doc.transforms as any[]).push(filterTransform(condition));
+    expect(validateConfiguration(doc).violations).toEqual([]);
   });
 });

@@ -5,7 +5,11 @@ import type { ComponentType, ServiceStatus } from '../../../shared/api/resources
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { MarkerStore, StreamKey } from '../markers/marker-store.js';
+import { Pipeline, type TransformStage } from '../pipeline/pipeline.js';
+import type { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
+import type { AgentStore } from '../store/agent-store.js';
 import type { AgentComponent, ComponentContext, ComponentRegistry } from './component.js';
+import { TransformService } from './transform-service.js';
 import { UnimplementedComponent } from './unimplemented.js';
 
 export interface SupervisorOptions {
@@ -15,6 +19,9 @@ export interface SupervisorOptions {
   clock: Clock;
   /** Parent of each component's own directory. */
   componentsDirectory: string;
+  agentDataDirectory: string;
+  store: AgentStore;
+  stats: TransmitStatsBoard;
   /** A component that does not stop within this time is logged and abandoned. */
   stopTimeoutMs?: number;
 }
@@ -94,6 +101,7 @@ export class Supervisor {
     const service = this.services.find((s) => s.component.kind === 'Receiver' && s.component.name === receiverName);
     if (!service) throw new Error(`receiver "${receiverName}" has no service`);
     await this.stopService(service);
+    this.options.store.purge(receiverName, streams);
     await service.component.purge?.(streams);
     this.options.logger.info(`Restream of ${streams.map((s) => streamId(s.asset, s.stream_type)).join(', ')} in ${service.id}: progress forgotten`);
     if (restart) {
@@ -121,8 +129,27 @@ export class Supervisor {
 
   private build(config: Configuration): Service[] {
     this.contexts.clear();
+    const { registry, markers, logger, store, stats } = this.options;
     const allStreams: StreamKey[] = config.data_receiver.flatMap((r) => r.streams.map((s) => ({ asset: s.asset, stream_type: s.stream_type })));
     const matched = (filter: readonly string[] | undefined) => allStreams.filter((s) => filterSelects(filter, streamId(s.asset, s.stream_type)));
+
+    const stages: TransformStage[] = config.transforms.map((t) => ({
+      name: t.transform_name,
+      filter: t.filter_stream,
+      transform: registry.transform(t.transform_type)?.(t),
+      markers: markers.reporter(t.transform_name, 'Transform'),
+      logger: logger.child(`${SERVICE_PREFIX.Transform}:${t.transform_name}`),
+    }));
+    const pipeline = new Pipeline(
+      store,
+      stages,
+      config.data_transmit.map((t) => ({ name: t.transmit_name, filter: t.filter_stream })),
+      logger.child('pipeline'),
+      markers.reporter('pipeline', 'Transmit'),
+    );
+    stats.retain(config.data_transmit.map((t) => t.transmit_name));
+    for (const t of config.data_transmit) stats.register(t.transmit_name, t.transmit_type);
+
     const entries: { kind: ComponentType; name: string; type: string; block: unknown; streams: StreamKey[] }[] = [
       ...config.data_transmit.map((t) => ({ kind: 'Transmit' as const, name: t.transmit_name, type: t.transmit_type, block: t, streams: matched(t.filter_stream) })),
       ...config.transforms.map((t) => ({ kind: 'Transform' as const, name: t.transform_name, type: t.transform_type, block: t, streams: matched(t.filter_stream) })),
@@ -137,15 +164,25 @@ export class Supervisor {
     return entries.map((entry) => {
       const id = `${SERVICE_PREFIX[entry.kind]}:${entry.name}`;
       const context: ComponentContext = {
-        logger: this.options.logger.child(id),
-        markers: this.options.markers.reporter(entry.name, entry.kind),
+        logger: logger.child(id),
+        markers: markers.reporter(entry.name, entry.kind),
         clock: this.options.clock,
         dataDirectory: path.join(this.options.componentsDirectory, SERVICE_PREFIX[entry.kind], encodeURIComponent(entry.name)),
         streams: entry.streams,
+        agentDataDirectory: this.options.agentDataDirectory,
+        pipeline,
+        store,
+        stats,
       };
       this.contexts.set(id, context);
-      const factory = this.options.registry.get(entry.kind, entry.type);
-      const component = factory ? factory(entry.block, context) : new UnimplementedComponent(entry.kind, entry.name, entry.type, context);
+      let component: AgentComponent;
+      if (entry.kind === 'Transform') {
+        const stage = stages.find((s) => s.name === entry.name);
+        component = stage?.transform ? new TransformService(entry.name) : new UnimplementedComponent(entry.kind, entry.name, entry.type, context);
+      } else {
+        const factory = registry.get(entry.kind, entry.type);
+        component = factory ? factory(entry.block, context) : new UnimplementedComponent(entry.kind, entry.name, entry.type, context);
+      }
       return { id, component, failed: false };
     });
   }
@@ -168,7 +205,7 @@ export function configuredServices(raw: unknown, registry: ComponentRegistry): R
     if (!Array.isArray(list)) continue;
     for (const item of list as Record<string, unknown>[]) {
       if (typeof item?.[nameKey] !== 'string') continue;
-      out[`${SERVICE_PREFIX[kind]}:${String(item[nameKey])}`] = { status: registry.get(kind, String(item[typeKey])) ? 'stopped' : 'unknown' };
+      out[`${SERVICE_PREFIX[kind]}:${String(item[nameKey])}`] = { status: registry.has(kind, String(item[typeKey])) ? 'stopped' : 'unknown' };
     }
   }
   return out;

@@ -16,7 +16,13 @@ export class UnimplementedComponent implements AgentComponent {
   ) {}
 
   get message(): string {
-    return `The ${this.type} ${KIND_WORD[this.kind]} "${this.name}" is not available in this build of Tributary yet: it does not run, and no data of this stream passes through it.`;
+    const effect =
+      this.kind === 'Receiver'
+        ? 'this stream is not read'
+        : this.kind === 'Transform'
+          ? 'records pass through unchanged'
+          : 'records for it are kept in the outbox until a build that has it runs';
+    return `The ${this.type} ${KIND_WORD[this.kind]} "${this.name}" is not available in this build of Tributary yet: ${effect}.`;
   }
 
   async start(): Promise<void> {

@@ -65,11 +65,34 @@ export function ConfigWorkspace({ saved, lastModified, notice, onNotice }: Works
     const editorInstance = editorRef.current;
     const model = editorInstance?.getModel();
     if (!editorInstance || !model) return;
-    const offset = problem.path ? rangeOfJsonPath(model.getValue(), problem.path)?.offset : checked.syntax[Number(problem.key.slice(7))]?.offset;
-    const position = model.getPositionAt(offset ?? 0);
-    editorInstance.setPosition(position);
-    editorInstance.revealPositionInCenter(position);
-    editorInstance.focus();
+    const offset = problem.path ? rangeOfJsonPath(model.getValue(), problem.path)?.offset : checked.syntax[Number(problem.key.slice('syntax-'.length))]?.offset;
+    jumpToOffset(editorInstance, model, offset ?? 0);
+  };
+
+  const discard = () => {
+    const model = editorRef.current?.getModel();
+    // An edit, not setValue: Undo brings the discarded changes back.
+    if (model) model.pushEditOperations([], [{ range: model.getFullModelRange(), text: saved }], () => null);
+    onNotice(null);
+  };
+
+  /** The Validate button: checks the current text at once and says the outcome in words. */
+  const validateCurrent = async () => {
+    validateNow();
+    const current = readDocument(text);
+    if (current.syntax.length > 0) return onNotice({ tone: 'error', text: 'The text is not valid JSON; see the problem list.' });
+    try {
+      const result = await validateForSave(text, current.document);
+      const errors = result.violations.filter((v) => v.level === 'error').length;
+      const warnings = result.violations.length - errors;
+      onNotice(
+        errors > 0
+          ? { tone: 'error', text: `Validation failed: ${errors} error(s), ${warnings} warning(s).` }
+          : { tone: warnings > 0 ? 'warning' : 'ok', text: warnings > 0 ? `Validation passed with ${warnings} warning(s).` : 'Validation passed: no problems.' },
+      );
+    } catch (cause) {
+      onNotice({ tone: 'error', text: `Validation did not run: ${errorText(cause)}` });
+    }
   };
 
   const insert = (protocol: TemplateProtocol) => {
@@ -154,10 +177,10 @@ export function ConfigWorkspace({ saved, lastModified, notice, onNotice }: Works
           ))}
         </div>
         <span className="spacer" />
-        <button type="button" className="button" onClick={validateNow} disabled={!monaco}>
+        <button type="button" className="button" onClick={() => void validateCurrent()} disabled={!monaco}>
           Validate
         </button>
-        <button type="button" className="button" onClick={() => setText(saved)} disabled={!dirty}>
+        <button type="button" className="button" onClick={discard} disabled={!dirty}>
           Discard changes
         </button>
         <button type="button" className="button button-primary" onClick={() => void startSave()} disabled={!dirty || save.isPending}>
@@ -184,7 +207,9 @@ export function ConfigWorkspace({ saved, lastModified, notice, onNotice }: Works
             path={CONFIG_MODEL_URI}
             language="json"
             theme={theme}
-            value={text}
+            // Uncontrolled on purpose: a controlled value races fast typing (the wrapper resets the
+            // model to a stale value); the model is the truth and `text` mirrors it.
+            defaultValue={saved}
             onChange={(value) => setText(value ?? '')}
             onMount={(instance, monacoInstance) => {
               editorRef.current = instance;

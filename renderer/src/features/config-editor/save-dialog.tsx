@@ -1,4 +1,6 @@
 import { DiffEditor } from '@monaco-editor/react';
+import type { editor } from 'monaco-editor';
+import { useEffect, useRef } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 
 interface SaveDialogProps {
@@ -15,6 +17,17 @@ interface SaveDialogProps {
 
 /** Shows what will change against the saved version before anything is written. */
 export function SaveDialog({ open, saved, draft, lastModified, warnings, busy, theme, onConfirm, onCancel }: SaveDialogProps) {
+  // The wrapper would dispose the models before the diff widget lets go of them (a page error);
+  // keep them, and dispose them here once the widget is gone.
+  const models = useRef<editor.ITextModel[]>([]);
+  useEffect(() => {
+    if (!open) return;
+    return () => {
+      const stale = models.current;
+      models.current = [];
+      setTimeout(() => stale.forEach((model) => model.dispose()), 0);
+    };
+  }, [open]);
   return (
     <ConfirmDialog open={open} title="Save these changes?" confirmLabel="Save" busy={busy} wide onConfirm={onConfirm} onCancel={onCancel}>
       <p className="muted">
@@ -27,8 +40,12 @@ export function SaveDialog({ open, saved, draft, lastModified, warnings, busy, t
           modified={draft}
           language="json"
           theme={theme}
-          originalModelPath="inmemory://tributary/saved.json"
-          modifiedModelPath="inmemory://tributary/draft.json"
+          keepCurrentOriginalModel
+          keepCurrentModifiedModel
+          onMount={(diff) => {
+            const { original, modified } = diff.getModel() ?? {};
+            models.current = [original, modified].filter((model): model is editor.ITextModel => model !== undefined);
+          }}
           options={{ readOnly: true, renderSideBySide: true, minimap: { enabled: false }, scrollBeyondLastLine: false, automaticLayout: true }}
         />
       </div>

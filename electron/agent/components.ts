@@ -1,0 +1,17 @@
+/**
+ * The component types this build can run: one registry line each. Adding a protocol or transmit
+ * type adds a folder and a line here, nothing else.
+ */
+import { CsvTransmit } from './transmits/csv/csv-transmit.js';
+import { LocalfileReceiver } from './receivers/localfile/localfile-receiver.js';
+import { ComponentRegistry } from './supervisor/component.js';
+import { createTransform } from './transforms/index.js';
+
+export function builtInComponents(): ComponentRegistry {
+  const registry = new ComponentRegistry()
+    .register('Receiver', 'localfile', (config: ConstructorParameters<typeof LocalfileReceiver>[0], context) => new LocalfileReceiver(config, context))
+    .register('Transmit', 'csv', (config: ConstructorParameters<typeof CsvTransmit>[0], context) => new CsvTransmit(config, context));
+  for (const type of ['convert_timestamps', 'rename', 'filter', 'checksum_record'])
+    registry.registerTransform(type, (config) => createTransform(config as Parameters<typeof createTransform>[0]));
+  return registry;
+}

@@ -1,0 +1,147 @@
+import crypto from 'node:crypto';
+import type { Parser } from '../../../../shared/config/schema.js';
+import { type AgentRecord, isoMicros } from '../../../../shared/records/record.js';
+import type { ComponentContext } from '../../supervisor/component.js';
+import type { StreamKey } from '../../markers/marker-store.js';
+import type { FileProgress } from '../../store/agent-store.js';
+import type { ParseWorkerClient } from './parse-worker-client.js';
+
+/** Bytes read and parsed per step: bounds memory whatever the file size. */
+export const CHUNK_BYTES = 4 * 1024 * 1024;
+/** Bytes at the start of a file whose hash tells a rewritten file from an appended one. */
+export const FINGERPRINT_BYTES = 4096;
+/** A renamed file is recognised only by a prefix this long: short prefixes (a bare header) are not unique. */
+const MIN_ADOPT_BYTES = 256;
+
+export interface FileSnapshot {
+  /** Where the worker reads the file (local path), also the identity stored in progress. */
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** The file has been unchanged long enough that a last line without newline is complete. */
+  settled: boolean;
+}
+
+/** `length:sha256` of the first bytes; the length lets a grown file be compared on the same prefix. */
+export function fingerprintOf(prefix: Buffer): string {
+  return `${prefix.length}:${crypto.createHash('sha256').update(prefix).digest('hex').slice(0, 32)}`;
+}
+
+export function fingerprintLength(fingerprint: string): number {
+  return Number(fingerprint.slice(0, fingerprint.indexOf(':')));
+}
+
+/**
+ * Reads one file of one stream from where its progress stopped, chunk by chunk through the parse
+ * worker, handing records and the new position to the pipeline in one commit per chunk.
+ * Returns whether the whole file is consumed.
+ */
+export async function readFile(options: {
+  receiver: string;
+  stream: StreamKey;
+  file: FileSnapshot;
+  parser: Parser;
+  context: ComponentContext;
+  worker: ParseWorkerClient;
+  /** Reads the first `length` bytes (fingerprint), local or remote. */
+  readPrefix: (length: number) => Promise<Buffer>;
+  /** Remote sources hand the bytes over; local files are read by the worker itself. */
+  readRange?: (offset: number, length: number) => Promise<Buffer>;
+  /** Whether a path still exists: lets a renamed (rotated) file keep its progress. */
+  exists?: (path: string) => Promise<boolean>;
+}): Promise<{ complete: boolean; records: number }> {
+  const { receiver, stream, file } = options;
+  // Lines about reading and parsing carry the worker's name in their thread field.
+  const context = { ...options.context, logger: options.context.logger.child(options.context.logger.component, options.worker.threadName) };
+  let progress = context.store.fileProgress(receiver, stream, file.path);
+  const prefix = await options.readPrefix(Math.min(file.size, FINGERPRINT_BYTES));
+  if (!progress && options.exists) progress = await adoptMovedFile(options.exists, receiver, stream, file, prefix, context);
+  if (progress) {
+    const comparable = prefix.subarray(0, Math.min(prefix.length, fingerprintLength(progress.fingerprint)));
+    if (file.size < progress.offset || fingerprintOf(comparable) !== progress.fingerprint) {
+      context.logger.info(`${file.path} was rewritten: reading it again from the start`);
+      progress = undefined;
+    }
+  }
+  let offset = progress?.offset ?? 0;
+  let state: unknown = progress ? JSON.parse(progress.parserState) : null;
+  // The identity of the file as first read: record ids derive from it, so a replay after a crash
+  // produces the same ids even if the file has grown since.
+  const fingerprint = progress?.fingerprint ?? fingerprintOf(prefix);
+  let records = 0;
+  let chunkBytes = CHUNK_BYTES;
+  while (offset < file.size) {
+    const bytes = options.readRange ? await options.readRange(offset, Math.min(chunkBytes, file.size - offset)) : undefined;
+    const response = await options.worker.parse({ path: file.path, bytes, fileSize: file.size, offset, chunkBytes, parser: options.parser, state, final: file.settled });
+    if (!response.ok) throw Object.assign(new Error(response.error), { code: response.code });
+    const capturetime = isoMicros(context.clock.nowMicros());
+    const batch: AgentRecord[] = response.rows.map((row) => ({
+      asset: stream.asset,
+      stream_type: stream.stream_type,
+      timestamp: row.timestampMicros === null ? capturetime : isoMicros(BigInt(row.timestampMicros)),
+      capturetime,
+      fieldvalues: row.fieldvalues,
+      record_id: recordId(stream, file.path, fingerprint, row.line),
+    }));
+    const next: FileProgress = {
+      path: file.path,
+      size: file.size,
+      mtimeMs: file.mtimeMs,
+      offset: offset + response.consumedBytes,
+      fingerprint,
+      parserState: JSON.stringify(response.state),
+    };
+    context.pipeline.submit(receiver, stream, batch, { file: next });
+    records += batch.length;
+    reportLines(context, stream, file.path, response.badLines, response.skippedLines);
+    if (response.fatal) {
+      const message = `${file.path} line ${response.fatal.line}: ${response.fatal.message}. bad_lines_action is "error": reading of this file stops here until the line is fixed.`;
+      context.markers.raise([stream], 'error', 'parse_error', message);
+      context.logger.error(message);
+      return { complete: false, records };
+    }
+    if (response.consumedBytes === 0) {
+      // A line longer than the chunk: read a bigger chunk, up to the rest of the file.
+      if (response.chunkBytes >= file.size - offset) return { complete: false, records };
+      chunkBytes *= 2;
+      continue;
+    }
+    chunkBytes = CHUNK_BYTES;
+    offset += response.consumedBytes;
+    state = response.state;
+  }
+  context.markers.clear('parse_error', [stream]);
+  return { complete: offset >= file.size, records };
+}
+
+/**
+ * A file that appears under a new name with the same first bytes as a file that is gone (log-style
+ * rotation, a rename) continues from the old file's progress instead of being read twice.
+ */
+async function adoptMovedFile(exists: (path: string) => Promise<boolean>, receiver: string, stream: StreamKey, file: FileSnapshot, prefix: Buffer, context: ComponentContext): Promise<FileProgress | undefined> {
+  for (const candidate of context.store.filesOf(receiver, stream)) {
+    const length = fingerprintLength(candidate.fingerprint);
+    if (length < MIN_ADOPT_BYTES || prefix.length < length || candidate.offset > file.size) continue;
+    if (fingerprintOf(prefix.subarray(0, length)) !== candidate.fingerprint) continue;
+    if (await exists(candidate.path)) continue;
+    context.store.forgetFile(receiver, stream, candidate.path);
+    context.logger.info(`${file.path} is ${candidate.path} renamed: continuing at byte ${candidate.offset}`);
+    return { ...candidate, path: file.path };
+  }
+  return undefined;
+}
+
+/** Stable across re-reads of the same bytes: asset, stream, file identity and line. */
+function recordId(stream: StreamKey, filePath: string, fingerprint: string, line: number): string {
+  return crypto.createHash('sha256').update(`${stream.asset}\0${stream.stream_type}\0${filePath}\0${fingerprint}\0${line}`).digest('hex').slice(0, 32);
+}
+
+function reportLines(context: ComponentContext, stream: StreamKey, filePath: string, bad: { line: number; message: string }[], skipped: number): void {
+  if (bad.length > 0) {
+    const first = bad.slice(0, 3).map((b) => `line ${b.line}: ${b.message}`).join('; ');
+    const message = `${bad.length} line(s) of ${filePath} skipped (bad_lines_action "warn"): ${first}${bad.length > 3 ? '; …' : ''}`;
+    context.markers.raise([stream], 'warning', 'bad_lines', message);
+    context.logger.warn(message);
+  }
+  if (skipped > 0) context.logger.info(`${skipped} bad line(s) of ${filePath} skipped silently (bad_lines_action "skip")`);
+}

@@ -1,0 +1,73 @@
+/**
+ * Worker thread that reads and parses file chunks, so that big files never block the thread
+ * serving the API and the console. One request at a time; answers carry the request id.
+ */
+import fs from 'node:fs';
+import { parentPort, threadId } from 'node:worker_threads';
+import type { z } from 'zod';
+import type { SpreadsheetParserSchema } from '../../../../shared/config/schema.js';
+import { SpreadsheetStateSchema, createSpreadsheetParser } from '../../parsers/spreadsheet/index.js';
+import type { ParseRequest, ParseResponse } from './parse-protocol.js';
+
+type ParserConfig = z.infer<typeof SpreadsheetParserSchema>;
+const parsers = new Map<string, ReturnType<typeof createSpreadsheetParser>>();
+
+function parserFor(config: ParserConfig) {
+  const key = JSON.stringify(config);
+  let parser = parsers.get(key);
+  if (!parser) {
+    parser = createSpreadsheetParser(config);
+    parsers.set(key, parser);
+  }
+  return parser;
+}
+
+function readChunk(request: ParseRequest): { chunk: Buffer; size: number } {
+  if (request.bytes) return { chunk: Buffer.from(request.bytes), size: request.fileSize ?? request.offset + request.bytes.byteLength };
+  const fd = fs.openSync(request.path, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const length = Math.max(0, Math.min(request.chunkBytes, size - request.offset));
+    const chunk = Buffer.allocUnsafe(length);
+    let read = 0;
+    while (read < length) {
+      const n = fs.readSync(fd, chunk, read, length - read, request.offset + read);
+      if (n === 0) break;
+      read += n;
+    }
+    return { chunk: chunk.subarray(0, read), size };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function handle(request: ParseRequest): ParseResponse {
+  const { chunk, size } = readChunk(request);
+  const atEnd = request.offset + chunk.length >= size;
+  const parser = parserFor(request.parser as ParserConfig);
+  const state = request.state ? SpreadsheetStateSchema.parse(request.state) : parser.initialState();
+  const result = parser.parseChunk(chunk, state, request.final && atEnd);
+  return {
+    id: request.id,
+    ok: true,
+    rows: result.rows.map((row) => ({ fieldvalues: row.fieldvalues, timestampMicros: row.timestampMicros === null ? null : String(row.timestampMicros), line: row.line })),
+    badLines: result.badLines,
+    skippedLines: result.skippedLines ?? 0,
+    consumedBytes: result.consumedBytes,
+    chunkBytes: chunk.length,
+    fileSize: size,
+    state: result.state,
+    fatal: result.fatal,
+  };
+}
+
+parentPort?.on('message', (request: ParseRequest) => {
+  let response: ParseResponse;
+  try {
+    response = handle(request);
+  } catch (cause) {
+    const error = cause as NodeJS.ErrnoException;
+    response = { id: request.id, ok: false, error: error.message, code: error.code, thread: threadId };
+  }
+  parentPort!.postMessage(response);
+});

@@ -1,0 +1,160 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { filePlant, waitFor } from '../../../test-support/file-plant.js';
+import { type TestServer, startTestServer, tempDirectory } from '../../../test-support/test-host.js';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const rows = (from: number, to: number, day = '2026-01-05') =>
+  Array.from({ length: to - from }, (_, k) => `${day} 06:${String(Math.floor((from + k) / 60)).padStart(2, '0')}:${String((from + k) % 60).padStart(2, '0')},${from + k},${(from + k) * 1.5}\n`).join('');
+const HEADER = 'time,part,force\n';
+
+async function start(plant: ReturnType<typeof filePlant>, dataDirectory = tempDirectory()) {
+  server = await startTestServer({ dataDirectory });
+  const saved = await server.call('POST', '/v1/config', plant.config);
+  expect(saved.json.success, JSON.stringify(saved.json)).toBe(true);
+  return server;
+}
+
+describe('localfile receiver → csv transmit', () => {
+  it('delivers every row of a dropped file with UTC timestamps, numbers as numbers', async () => {
+    const plant = filePlant({ localtz: 'Europe/Berlin' });
+    await start(plant);
+    plant.write('press_1.csv', HEADER + rows(0, 25));
+    const delivered = await waitFor(() => plant.delivered('Press_1', 'cycle').length === 25 && plant.delivered('Press_1', 'cycle'));
+    expect(delivered.map((r) => r.part)).toEqual(Array.from({ length: 25 }, (_, i) => String(i)));
+    // 06:00 in Berlin in January is 05:00 UTC.
+    expect(delivered[0]!.timestamp).toBe('2026-01-05T05:00:00.000000Z');
+    expect(delivered[0]!.time).toBe('2026-01-05T05:00:00.000000Z');
+    expect(delivered[3]!.force).toBe('4.5');
+    expect(new Set(delivered.map((r) => r.record_id)).size).toBe(25);
+    const services = (await server!.call('GET', '/v1/status')).json.response.agent.services;
+    expect(services).toEqual({ 'transmit:archive': { status: 'running' }, 'receiver:plant': { status: 'running' } });
+  });
+
+  it('reads appended rows once, and not a half-written last line until it is complete', async () => {
+    const plant = filePlant();
+    await start(plant);
+    plant.write('press_1.csv', HEADER + rows(0, 5));
+    await waitFor(() => plant.delivered('Press_1', 'cycle').length === 5);
+    plant.append('press_1.csv', rows(5, 8) + '2026-01-05 06:00:08,8,');
+    await waitFor(() => plant.delivered('Press_1', 'cycle').length === 8);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(plant.delivered('Press_1', 'cycle')).toHaveLength(8);
+    plant.append('press_1.csv', '12\n' + rows(9, 10));
+    const delivered = await waitFor(() => plant.delivered('Press_1', 'cycle').length === 10 && plant.delivered('Press_1', 'cycle'));
+    expect(delivered.map((r) => r.part)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+    expect(delivered[8]!.force).toBe('12');
+  });
+
+  it('reads a rewritten file again from the start', async () => {
+    const plant = filePlant();
+    await start(plant);
+    plant.write('press_1.csv', HEADER + rows(0, 10));
+    await waitFor(() => plant.delivered('Press_1', 'cycle').length === 10);
+    plant.write('press_1.csv', HEADER + rows(100, 103));
+    const delivered = await waitFor(() => plant.delivered('Press_1', 'cycle').length === 13 && plant.delivered('Press_1', 'cycle'));
+    expect(delivered.slice(10).map((r) => r.part)).toEqual(['100', '101', '102']);
+  });
+
+  it('does not read a rotated (renamed) file twice', async () => {
+    const plant = filePlant();
+    await start(plant);
+    plant.write('press_1.csv', HEADER + rows(0, 20));
+    await waitFor(() => plant.delivered('Press_1', 'cycle').length === 20);
+    fs.renameSync(path.join(plant.drop, 'press_1.csv'), path.join(plant.drop, 'press_1_archived.csv'));
+    plant.append('press_1_archived.csv', rows(20, 22));
+    plant.write('press_2.csv', HEADER + rows(50, 52));
+    const delivered = await waitFor(() => plant.delivered('Press_1', 'cycle').length >= 24 && plant.delivered('Press_1', 'cycle'));
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(plant.delivered('Press_1', 'cycle').map((r) => r.part).sort((a, b) => Number(a) - Number(b))).toEqual([...Array.from({ length: 22 }, (_, i) => String(i)), '50', '51']);
+    expect(delivered.length).toBe(24);
+  });
+
+  it('resumes after a restart without duplicates or gaps', async () => {
+    const plant = filePlant();
+    const dataDirectory = tempDirectory();
+    await start(plant, dataDirectory);
+    plant.write('press_1.csv', HEADER + rows(0, 10));
+    await waitFor(() => plant.delivered('Press_1', 'cycle').length === 10);
+    await server!.close();
+    plant.append('press_1.csv', rows(10, 15));
+    plant.write('oven_1.csv', HEADER + rows(0, 3));
+    server = await startTestServer({ dataDirectory });
+    await waitFor(() => plant.delivered('Press_1', 'cycle').length >= 15 && plant.delivered('Oven_2', 'process').length === 3);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(plant.delivered('Press_1', 'cycle').map((r) => r.part)).toEqual(Array.from({ length: 15 }, (_, i) => String(i)));
+  });
+
+  it('restream sends exactly the named stream again', async () => {
+    const plant = filePlant();
+    await start(plant);
+    plant.write('press_1.csv', HEADER + rows(0, 4));
+    plant.write('oven_1.csv', HEADER + rows(0, 3));
+    await waitFor(() => plant.delivered('Press_1', 'cycle').length === 4 && plant.delivered('Oven_2', 'process').length === 3);
+    const { json } = await server!.call('POST', '/v1/restream', { plant: [{ asset: 'Oven_2', stream_type: 'process' }] });
+    expect(json.success).toBe(true);
+    await waitFor(() => plant.delivered('Oven_2', 'process').length === 6);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(plant.delivered('Press_1', 'cycle')).toHaveLength(4);
+    const oven = plant.delivered('Oven_2', 'process');
+    expect(oven.slice(3).map((r) => r.record_id)).toEqual(oven.slice(0, 3).map((r) => r.record_id));
+  });
+
+  it('deletes files after reading with delete_completed', async () => {
+    const plant = filePlant({ deleteCompleted: true });
+    await start(plant);
+    plant.write('press_1.csv', HEADER + rows(0, 3));
+    await waitFor(() => plant.delivered('Press_1', 'cycle').length === 3);
+    await waitFor(() => !fs.existsSync(path.join(plant.drop, 'press_1.csv')), 10_000, 'the file to be deleted');
+  });
+
+  it('marks the streams while the folder is missing and reads it once it appears', async () => {
+    const plant = filePlant();
+    fs.rmSync(plant.drop, { recursive: true });
+    await start(plant);
+    const marker = await waitFor(async () => {
+      const streams = (await server!.call('GET', '/v1/streams')).json.response;
+      return streams[0].markers.find((m: { category: string }) => m.category === 'source_unavailable');
+    });
+    expect(marker).toMatchObject({ component: 'plant', component_type: 'Receiver', level: 'error' });
+    expect(marker.message).toMatch(/does not exist/);
+    fs.mkdirSync(plant.drop);
+    plant.write('press_1.csv', HEADER + rows(0, 2));
+    await waitFor(() => plant.delivered('Press_1', 'cycle').length === 2);
+    const streams = (await server!.call('GET', '/v1/streams')).json.response;
+    expect(streams[0].markers.filter((m: { category: string }) => m.category === 'source_unavailable')).toEqual([]);
+  });
+
+  it('skips malformed lines with a marker under bad_lines_action warn, and stops the file under error', async () => {
+    const plant = filePlant({ parse: { bad_lines_action: 'warn' } });
+    await start(plant);
+    plant.write('press_1.csv', HEADER + rows(0, 2) + 'garbage line with, too, many, cells\n' + rows(2, 4));
+    await waitFor(() => plant.delivered('Press_1', 'cycle').length === 4);
+    const streams = (await server!.call('GET', '/v1/streams')).json.response;
+    expect(streams[0].markers.find((m: { category: string }) => m.category === 'bad_lines')?.message).toMatch(/line 4/);
+
+    await server!.close();
+    const strict = filePlant({ parse: { bad_lines_action: 'error' } });
+    await start(strict);
+    strict.write('press_1.csv', HEADER + rows(0, 2) + 'garbage line with, too, many, cells\n' + rows(2, 4));
+    const marker = await waitFor(async () => (await server!.call('GET', '/v1/streams')).json.response[0].markers.find((m: { category: string }) => m.category === 'parse_error'));
+    expect(marker.level).toBe('error');
+    expect(marker.message).toMatch(/line 4/);
+    expect(strict.delivered('Press_1', 'cycle')).toHaveLength(2);
+  });
+
+  it('logs with the worker as thread name', async () => {
+    const plant = filePlant();
+    await start(plant);
+    plant.write('press_1.csv', HEADER + rows(0, 2));
+    await waitFor(() => plant.delivered('Press_1', 'cycle').length === 2);
+    const lines: string[] = (await server!.call('GET', '/v1/log/stream?lines=200')).json.response;
+    expect(lines.some((l) => / \| parse:plant \| receiver:plant \| INFO \| .*press_1\.csv: 2 record\(s\) read/.test(l))).toBe(true);
+  });
+});

@@ -1,0 +1,175 @@
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AgentRecord } from '../../../shared/records/record.js';
+import type { StreamKey } from '../markers/marker-store.js';
+
+/** Read progress of one file of one stream. */
+export interface FileProgress {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** Bytes consumed: the next read starts here. */
+  offset: number;
+  /** Fingerprint of the file's first bytes: a changed fingerprint means the file was rewritten. */
+  fingerprint: string;
+  /** Parser state needed to continue (header, counter …), JSON. */
+  parserState: string;
+}
+
+export interface OutboxBatch {
+  id: number;
+  transmit: string;
+  asset: string;
+  stream_type: string;
+  records: AgentRecord[];
+  bytes: number;
+}
+
+/** How far a source was read: a file position, or named values (SQL state fields, OPC UA tags). */
+export interface CommitProgress {
+  file?: FileProgress;
+  state?: Record<string, string>;
+}
+
+/** Records to queue for one transmit, stored in the same transaction as the source progress. */
+export interface OutboxEntry {
+  transmit: string;
+  asset: string;
+  stream_type: string;
+  records: AgentRecord[];
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS file_progress (
+  receiver TEXT NOT NULL, asset TEXT NOT NULL, stream_type TEXT NOT NULL, path TEXT NOT NULL,
+  size INTEGER NOT NULL, mtime_ms REAL NOT NULL, offset INTEGER NOT NULL,
+  fingerprint TEXT NOT NULL, parser_state TEXT NOT NULL, updated_at INTEGER NOT NULL,
+  PRIMARY KEY (receiver, asset, stream_type, path)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS stream_state (
+  receiver TEXT NOT NULL, asset TEXT NOT NULL, stream_type TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+  PRIMARY KEY (receiver, asset, stream_type, key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS outbox (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  transmit TEXT NOT NULL, asset TEXT NOT NULL, stream_type TEXT NOT NULL,
+  record_count INTEGER NOT NULL, bytes INTEGER NOT NULL, payload BLOB NOT NULL, created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS outbox_by_transmit ON outbox (transmit, id);
+`;
+
+/**
+ * The agent's embedded database (SQLite, WAL): receiver progress and the outbox between the
+ * pipeline and each transmit. Records enter the outbox in the same transaction that advances the
+ * progress of their source, so a crash at any point loses nothing and re-reads at most what was not
+ * committed; a transmit deletes a batch only after its destination has it.
+ */
+export class AgentStore {
+  private readonly db: Database.Database;
+  private readonly statements;
+  private readonly commitTransaction: (receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress) => void;
+
+  constructor(file: string) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    // FULL: a committed transaction survives a power cut, not only a process crash.
+    this.db.pragma('synchronous = FULL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(SCHEMA);
+    this.statements = {
+      getFile: this.db.prepare('SELECT path, size, mtime_ms AS mtimeMs, offset, fingerprint, parser_state AS parserState FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
+      filesOf: this.db.prepare('SELECT path, size, mtime_ms AS mtimeMs, offset, fingerprint, parser_state AS parserState FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ?'),
+      putFile: this.db.prepare(`INSERT INTO file_progress (receiver, asset, stream_type, path, size, mtime_ms, offset, fingerprint, parser_state, updated_at)
+        VALUES (@receiver, @asset, @stream_type, @path, @size, @mtimeMs, @offset, @fingerprint, @parserState, @now)
+        ON CONFLICT (receiver, asset, stream_type, path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
+        offset = excluded.offset, fingerprint = excluded.fingerprint, parser_state = excluded.parser_state, updated_at = excluded.updated_at`),
+      deleteFile: this.db.prepare('DELETE FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
+      purgeFiles: this.db.prepare('DELETE FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ?'),
+      purgeState: this.db.prepare('DELETE FROM stream_state WHERE receiver = ? AND asset = ? AND stream_type = ?'),
+      getState: this.db.prepare('SELECT value FROM stream_state WHERE receiver = ? AND asset = ? AND stream_type = ? AND key = ?'),
+      putState: this.db.prepare('INSERT INTO stream_state (receiver, asset, stream_type, key, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT (receiver, asset, stream_type, key) DO UPDATE SET value = excluded.value'),
+      enqueue: this.db.prepare('INSERT INTO outbox (transmit, asset, stream_type, record_count, bytes, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      peek: this.db.prepare('SELECT id, transmit, asset, stream_type, bytes, payload FROM outbox WHERE transmit = ? ORDER BY id LIMIT ?'),
+      ack: this.db.prepare('DELETE FROM outbox WHERE id = ? AND transmit = ?'),
+      backlog: this.db.prepare('SELECT COUNT(*) AS batches, COALESCE(SUM(record_count), 0) AS records, COALESCE(SUM(bytes), 0) AS bytes FROM outbox WHERE transmit = ?'),
+      totalBytes: this.db.prepare('SELECT COALESCE(SUM(bytes), 0) AS bytes FROM outbox'),
+    };
+    this.commitTransaction = this.db.transaction((receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress) => {
+      const now = Date.now();
+      for (const entry of entries) {
+        if (entry.records.length === 0) continue;
+        const payload = Buffer.from(JSON.stringify(entry.records));
+        this.statements.enqueue.run(entry.transmit, entry.asset, entry.stream_type, entry.records.length, payload.length, payload, now);
+      }
+      if (progress.file) this.statements.putFile.run({ receiver, asset: stream.asset, stream_type: stream.stream_type, ...progress.file, now });
+      for (const [key, value] of Object.entries(progress.state ?? {})) this.statements.putState.run(receiver, stream.asset, stream.stream_type, key, value);
+    });
+  }
+
+  fileProgress(receiver: string, stream: StreamKey, filePath: string): FileProgress | undefined {
+    return this.statements.getFile.get(receiver, stream.asset, stream.stream_type, filePath) as FileProgress | undefined;
+  }
+
+  filesOf(receiver: string, stream: StreamKey): FileProgress[] {
+    return this.statements.filesOf.all(receiver, stream.asset, stream.stream_type) as FileProgress[];
+  }
+
+  streamState(receiver: string, stream: StreamKey, key: string): string | undefined {
+    return (this.statements.getState.get(receiver, stream.asset, stream.stream_type, key) as { value: string } | undefined)?.value;
+  }
+
+  /**
+   * Atomically: queue the records for their transmits and record how far the source was read.
+   * Either both happen or neither (crash, power cut).
+   */
+  commit(receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress): void {
+    this.commitTransaction(receiver, stream, entries, progress);
+  }
+
+  forgetFile(receiver: string, stream: StreamKey, filePath: string): void {
+    this.statements.deleteFile.run(receiver, stream.asset, stream.stream_type, filePath);
+  }
+
+  /** Restream: forget everything read for these streams, so the receiver reads it all again. */
+  purge(receiver: string, streams: readonly StreamKey[]): void {
+    this.db.transaction(() => {
+      for (const s of streams) {
+        this.statements.purgeFiles.run(receiver, s.asset, s.stream_type);
+        this.statements.purgeState.run(receiver, s.asset, s.stream_type);
+      }
+    })();
+  }
+
+  /** The oldest queued batches of a transmit, at most `limit`. */
+  peek(transmit: string, limit: number): OutboxBatch[] {
+    return (this.statements.peek.all(transmit, limit) as { id: number; transmit: string; asset: string; stream_type: string; bytes: number; payload: Buffer }[]).map((row) => ({
+      id: row.id,
+      transmit: row.transmit,
+      asset: row.asset,
+      stream_type: row.stream_type,
+      bytes: row.bytes,
+      records: JSON.parse(row.payload.toString('utf8')) as AgentRecord[],
+    }));
+  }
+
+  /** The destination has these batches: remove them. */
+  ack(transmit: string, ids: readonly number[]): void {
+    this.db.transaction(() => {
+      for (const id of ids) this.statements.ack.run(id, transmit);
+    })();
+  }
+
+  backlog(transmit: string): { batches: number; records: number; bytes: number } {
+    return this.statements.backlog.get(transmit) as { batches: number; records: number; bytes: number };
+  }
+
+  outboxBytes(): number {
+    return (this.statements.totalBytes.get() as { bytes: number }).bytes;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * Python-compatible strptime. Like CPython's `_strptime`, a format is turned into one anchored,
+ * case-insensitive regular expression (so alternation order and backtracking behave the same way:
+ * `%b %d %Y` reads `Jan 1 2000`), and the captured parts are then combined into a wall time.
+ */
+import { type WallTime, isValidWallTime, parseOffset } from './wall-time.js';
+
+export type { WallTime } from './wall-time.js';
+export { guessDateTime } from './guess-date-time.js';
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+
+const names = (list: string[]) => list.join('|');
+const abbreviations = (list: string[]) => list.map((n) => n.slice(0, 3)).join('|');
+
+// The same patterns as CPython's TimeRE (C locale), longest alternatives where Python has them.
+const DIRECTIVE_PATTERNS: Record<string, string> = {
+  d: '3[01]|[12]\\d|0[1-9]|[1-9]| [1-9]',
+  f: '\\d{1,6}',
+  H: '2[0-3]|[0-1]\\d|\\d',
+  I: '1[0-2]|0[1-9]|[1-9]| [1-9]',
+  G: '\\d\\d\\d\\d',
+  j: '36[0-6]|3[0-5]\\d|[12]\\d\\d|0[1-9]\\d|00[1-9]|[1-9]\\d|0[1-9]|[1-9]',
+  m: '1[0-2]|0[1-9]|[1-9]',
+  M: '[0-5]\\d|\\d',
+  S: '6[0-1]|[0-5]\\d|\\d',
+  U: '5[0-3]|[0-4]\\d|\\d',
+  W: '5[0-3]|[0-4]\\d|\\d',
+  V: '5[0-3]|0[1-9]|[1-4]\\d|\\d',
+  w: '[0-6]',
+  u: '[1-7]',
+  y: '\\d\\d',
+  Y: '\\d\\d\\d\\d',
+  z: '[+-]\\d\\d:?[0-5]\\d(?::?[0-5]\\d)?|Z',
+  Z: 'utc|gmt',
+  p: 'am|pm',
+  B: names(MONTHS),
+  b: abbreviations(MONTHS),
+  A: names(WEEKDAYS),
+  a: abbreviations(WEEKDAYS),
+};
+
+// Locale-dependent directives expand to their C-locale formats, as in CPython.
+const COMPOSITE: Record<string, string> = { c: '%a %b %d %H:%M:%S %Y', x: '%m/%d/%y', X: '%H:%M:%S' };
+
+interface CompiledFormat {
+  regex: RegExp;
+  /** Capture-group number of each directive letter present in the format. */
+  group: Partial<Record<string, number>>;
+}
+
+const compiled = new Map<string, CompiledFormat | null>();
+
+function escapeLiteral(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Replaces %c, %x and %X by their C-locale formats, leaving %% and every other directive alone. */
+function expandComposites(format: string): string {
+  let out = '';
+  for (let i = 0; i < format.length; i += 1) {
+    if (format[i] !== '%') {
+      out += format[i];
+      continue;
+    }
+    const flag = format[i + 1] === '-' || format[i + 1] === '#' ? format[i + 1]! : '';
+    const letter = format[i + 1 + flag.length] ?? '';
+    out += COMPOSITE[letter] ?? `%${flag}${letter}`;
+    i += flag.length + 1;
+  }
+  return out;
+}
+
+function compile(format: string): CompiledFormat | null {
+  const group: Partial<Record<string, number>> = {};
+  let groups = 0;
+  let source = '';
+  const expanded = expandComposites(format);
+  for (let i = 0; i < expanded.length; i += 1) {
+    const char = expanded[i]!;
+    if (char === '%') {
+      let letter = expanded[i + 1];
+      // glibc-style flags (%-d, %#d) ask for no padding; parsing accepts both forms anyway.
+      if (letter === '-' || letter === '#') {
+        i += 1;
+        letter = expanded[i + 1];
+      }
+      i += 1;
+      if (letter === '%') {
+        source += '%';
+      } else if (letter !== undefined && DIRECTIVE_PATTERNS[letter] !== undefined) {
+        groups += 1;
+        // A repeated directive (CPython refuses those) would need the values to agree; refuse it too.
+        if (group[letter] !== undefined) return null;
+        group[letter] = groups;
+        source += `(${DIRECTIVE_PATTERNS[letter]})`;
+      } else {
+        return null;
+      }
+    } else if (/\s/.test(char)) {
+      // CPython replaces each run of format whitespace with \s+.
+      while (i + 1 < expanded.length && /\s/.test(expanded[i + 1]!)) i += 1;
+      source += '\\s+';
+    } else {
+      source += escapeLiteral(char);
+    }
+  }
+  return { regex: new RegExp(`^${source}$`, 'i'), group };
+}
+
+function compiledFormat(format: string): CompiledFormat | null {
+  let entry = compiled.get(format);
+  if (entry === undefined) {
+    entry = compile(format);
+    if (compiled.size > 256) compiled.clear();
+    compiled.set(format, entry);
+  }
+  return entry;
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date. */
+function epochDay(year: number, month: number, day: number): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return Math.floor(date.getTime() / 86_400_000);
+}
+
+function fromEpochDay(days: number): { year: number; month: number; day: number } {
+  const date = new Date(days * 86_400_000);
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+}
+
+/** Monday = 0 … Sunday = 6, as Python's date.weekday(). */
+function weekday(year: number, month: number, day: number): number {
+  // 1970-01-01 was a Thursday (3).
+  return (((epochDay(year, month, day) + 3) % 7) + 7) % 7;
+}
+
+/**
+ * Parses `text` with a Python strptime `format`. Returns null when the text does not match the whole
+ * format or names an impossible date. Missing parts default like Python's (1900-01-01 00:00:00).
+ * `offsetMinutes` is set only when the text carries an offset (%z, or %Z naming UTC/GMT).
+ */
+export function parseStrptime(text: string, format: string): WallTime | null {
+  const entry = compiledFormat(format);
+  if (!entry) return null;
+  const match = entry.regex.exec(text);
+  if (!match) return null;
+  const g = entry.group;
+  const part = (letter: string): string | undefined => {
+    const index = g[letter];
+    return index === undefined ? undefined : match[index];
+  };
+  const number = (letter: string, fallback: number): number => {
+    const value = part(letter);
+    return value === undefined ? fallback : Number(value.trim());
+  };
+
+  let year = 1900;
+  const short = part('y');
+  if (short !== undefined) year = Number(short) <= 68 ? 2000 + Number(short) : 1900 + Number(short);
+  year = number('Y', year);
+  let month = number('m', 1);
+  const monthName = part('B') ?? part('b');
+  if (monthName !== undefined) month = MONTHS.findIndex((n) => n.startsWith(monthName.toLowerCase())) + 1;
+  let day = number('d', 1);
+  let hour = number('H', 0);
+  const twelve = part('I');
+  if (twelve !== undefined) {
+    hour = Number(twelve.trim());
+    const half = part('p')?.toLowerCase() ?? 'am';
+    if (half === 'am' && hour === 12) hour = 0;
+    else if (half === 'pm' && hour !== 12) hour += 12;
+  }
+  const minute = number('M', 0);
+  const second = number('S', 0);
+  const fraction = part('f');
+  const microsecond = fraction === undefined ? 0 : Number(fraction.padEnd(6, '0'));
+
+  if (g.j !== undefined || g.V !== undefined || g.U !== undefined || g.W !== undefined) {
+    const date = calendarDate(part, year);
+    if (date === null) return null;
+    if (date !== undefined) ({ year, month, day } = date);
+  }
+  const wall: WallTime = { year, month, day, hour, minute, second, microsecond };
+  const offset = part('z');
+  if (offset !== undefined) wall.offsetMinutes = parseOffset(offset) ?? undefined;
+  if (g.Z !== undefined) wall.offsetMinutes = 0;
+  if (wall.offsetMinutes === undefined) delete wall.offsetMinutes;
+  return isValidWallTime(wall) ? wall : null;
+}
+
+/**
+ * The date named by day of year (%j), ISO week (%G %V + weekday) or week of year (%U/%W + weekday
+ * + %Y), as CPython computes them; undefined when the format names the date otherwise.
+ */
+function calendarDate(part: (letter: string) => string | undefined, year: number): { year: number; month: number; day: number } | null | undefined {
+  const num = (letter: string) => Number(part(letter)!.trim());
+  let dayOfWeek: number | undefined;
+  const weekdayName = part('A') ?? part('a');
+  if (weekdayName !== undefined) dayOfWeek = WEEKDAYS.findIndex((n) => n.startsWith(weekdayName.toLowerCase()));
+  if (part('w') !== undefined) dayOfWeek = (num('w') + 6) % 7;
+  if (part('u') !== undefined) dayOfWeek = num('u') - 1;
+
+  if (part('j') !== undefined) {
+    const date = fromEpochDay(epochDay(year, 1, 1) + num('j') - 1);
+    return date.year === year ? date : null;
+  }
+  if (part('G') !== undefined && part('V') !== undefined && dayOfWeek !== undefined) {
+    const isoYear = num('G');
+    const week1Monday = epochDay(isoYear, 1, 4) - weekday(isoYear, 1, 4);
+    return fromEpochDay(week1Monday + (num('V') - 1) * 7 + dayOfWeek);
+  }
+  if ((part('U') !== undefined || part('W') !== undefined) && dayOfWeek !== undefined && part('Y') !== undefined && part('d') === undefined) {
+    const sundayStarts = part('U') !== undefined;
+    const week = sundayStarts ? num('U') : num('W');
+    const firstWeekday = weekday(year, 1, 1);
+    const weekStart = sundayStarts ? (firstWeekday + 1) % 7 : firstWeekday;
+    const dayInWeek = sundayStarts ? (dayOfWeek + 1) % 7 : dayOfWeek;
+    const daysToWeek1 = (7 - weekStart) % 7;
+    const ordinal = week === 0 ? dayInWeek - weekStart : daysToWeek1 + (week - 1) * 7 + dayInWeek;
+    return fromEpochDay(epochDay(year, 1, 1) + ordinal);
+  }
+  return undefined;
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { ConvertTimestampsTransformSchema } from '../../../../shared/config/schema.js';
+import type { FieldValue } from '../../../../shared/records/record.js';
+import { record } from '../test-records.js';
+import { createConvertTimestampsTransform } from './convert-timestamps-transform.js';
+
+const convert = (options: Record<string, unknown>) =>
+  createConvertTimestampsTransform(ConvertTimestampsTransformSchema.parse({ transform_name: 'c', transform_type: 'convert_timestamps', filter_stream: ['*'], ...options }));
+const converted = (options: Record<string, unknown>, value: FieldValue) => convert({ field_names: 't', ...options }).apply([record({ t: value })]).records[0]!.fieldvalues.t;
+
+describe('convert_timestamps', () => {
+  it('reads text with a strptime format in the given time zone', () => {
+    expect(converted({ format: '%d.%m.%Y %H:%M:%S', timezone: 'Europe/Berlin' }, '05.01.2026 07:00:00')).toBe('2026-01-05T06:00:00.000000Z');
+    expect(converted({ format: '%b %d %Y' }, 'Jan 1 2000')).toBe('2000-01-01T00:00:00.000000Z');
+  });
+
+  it('guesses the format when neither format nor unit is given', () => {
+    expect(converted({ timezone: 'America/Chicago' }, '2026-07-04 12:00')).toBe('2026-07-04T17:00:00.000000Z');
+    expect(converted({}, '2026-07-04T12:00:00+02:00')).toBe('2026-07-04T10:00:00.000000Z');
+  });
+
+  it.each([
+    ['s', 1_767_592_800, '2026-01-05T06:00:00.000000Z'],
+    ['s', 1_767_592_800.25, '2026-01-05T06:00:00.250000Z'],
+    ['ms', 1_767_592_800_123, '2026-01-05T06:00:00.123000Z'],
+    ['us', 1_767_592_800_123_456, '2026-01-05T06:00:00.123456Z'],
+    ['ns', 1_767_592_800_123_456_000, '2026-01-05T06:00:00.123456Z'],
+    ['D', 20_458, '2026-01-05T00:00:00.000000Z'],
+    ['s', '1767592800', '2026-01-05T06:00:00.000000Z'],
+    ['s', -1, '1969-12-31T23:59:59.000000Z'],
+  ] as const)('reads epoch %s %s', (unit, value, iso) => {
+    expect(converted({ unit }, value)).toBe(iso);
+  });
+
+  it('keeps values that are already ISO UTC instants, whatever format or unit says', () => {
+    expect(converted({ format: '%d.%m.%Y', timezone: 'Europe/Berlin' }, '2026-01-05T06:00:00.000000Z')).toBe('2026-01-05T06:00:00.000000Z');
+    expect(converted({ unit: 's', timezone: 'Europe/Berlin' }, '2026-01-05T06:00:00Z')).toBe('2026-01-05T06:00:00.000000Z');
+    expect(converted({ timezone: 'Asia/Tokyo' }, '2026-01-05T06:00:00.5Z')).toBe('2026-01-05T06:00:00.500000Z');
+  });
+
+  it('accepts field_names as a list and field_name as an alias', () => {
+    const list = convert({ field_names: ['a', 'b'], unit: 's' }).apply([record({ a: 0, b: 60, c: 1 })]).records[0]!.fieldvalues;
+    expect(list).toEqual({ a: '1970-01-01T00:00:00.000000Z', b: '1970-01-01T00:01:00.000000Z', c: 1 });
+    expect(convert({ field_name: 'a', unit: 's' }).apply([record({ a: 0 })]).records[0]!.fieldvalues.a).toBe('1970-01-01T00:00:00.000000Z');
+  });
+
+  it('leaves unconvertible values as they were and reports one problem per batch with a count', () => {
+    const input = [record({ t: 'garbage' }), record({ t: '2026-01-05 07:00' }), record({ t: 42 }), record({ t: null })];
+    const { records, problems } = convert({ field_names: 't', format: '%Y-%m-%d %H:%M' }).apply(input);
+    expect(records.map((r) => r.fieldvalues.t)).toEqual(['garbage', '2026-01-05T07:00:00.000000Z', 42, null]);
+    expect(problems).toEqual([{ level: 'warning', message: '2 values could not be read as the format %Y-%m-%d %H:%M and were left unchanged (e.g. t="garbage").' }]);
+    expect(input[1]!.fieldvalues.t).toBe('2026-01-05 07:00');
+  });
+
+  it('does not guess epoch numbers without a unit', () => {
+    const { records, problems } = convert({ field_names: 't' }).apply([record({ t: 1_767_592_800 })]);
+    expect(records[0]!.fieldvalues.t).toBe(1_767_592_800);
+    expect(problems).toHaveLength(1);
+  });
+
+  it('warns once when no record has the column', () => {
+    const { problems } = convert({ field_names: 'time' }).apply([record({ t: 1 }), record({ t: 2 })]);
+    expect(problems).toEqual([{ level: 'warning', message: 'No record has the column time: check field_names.' }]);
+    expect(convert({ field_names: 'time' }).apply([]).problems).toEqual([]);
+  });
+
+  it('moves the record timestamp along when it was taken from the first converted column', () => {
+    const transform = convert({ field_names: ['start', 'end'], format: '%Y-%m-%d %H:%M', timezone: 'Europe/Berlin' });
+    const [fromColumn, fromCapture, fromSecond] = transform.apply([
+      record({ start: '2026-01-05 07:00', end: '2026-01-05 08:00' }, { timestamp: '2026-01-05 07:00' }),
+      record({ start: '2026-01-05 09:00' }),
+      record({ start: '2026-01-05 07:00', end: '2026-01-05 08:00' }, { timestamp: '2026-01-05 08:00' }),
+    ]).records;
+    expect(fromColumn!.timestamp).toBe('2026-01-05T06:00:00.000000Z');
+    expect(fromCapture!.timestamp).toBe(record({}).timestamp);
+    expect(fromSecond!.timestamp).toBe('2026-01-05 08:00');
+  });
+
+  describe('DST edges', () => {
+    const edges = (timezone: string, values: string[]) => convert({ field_names: 't', format: '%Y-%m-%d %H:%M', timezone }).apply(values.map((t) => record({ t })));
+
+    it('Europe/Berlin: gap moved forward, overlap read as the first occurrence, both reported', () => {
+      const { records, problems } = edges('Europe/Berlin', ['2026-03-29 02:30', '2026-10-25 02:30', '2026-10-25 03:30']);
+      expect(records.map((r) => r.fieldvalues.t)).toEqual(['2026-03-29T01:30:00.000000Z', '2026-10-25T00:30:00.000000Z', '2026-10-25T02:30:00.000000Z']);
+      expect(problems.map((p) => p.message)).toEqual([
+        '1 local time fell into a daylight-saving gap in Europe/Berlin and was moved forward by the gap.',
+        '1 local time fell into the repeated hour at the end of daylight saving in Europe/Berlin and was read as the first occurrence.',
+      ]);
+    });
+
+    it('America/Chicago: the same policy', () => {
+      const { records, problems } = edges('America/Chicago', ['2026-03-08 02:30', '2026-11-01 01:30', '2026-11-01 01:30']);
+      expect(records.map((r) => r.fieldvalues.t)).toEqual(['2026-03-08T08:30:00.000000Z', '2026-11-01T06:30:00.000000Z', '2026-11-01T06:30:00.000000Z']);
+      expect(problems.map((p) => p.message)).toEqual([expect.stringContaining('1 local time fell into a daylight-saving gap'), expect.stringContaining('2 local times fell into the repeated hour')]);
+    });
+
+    it('UTC has no DST problems', () => {
+      expect(edges('UTC', ['2026-03-29 02:30', '2026-10-25 02:30']).problems).toEqual([]);
+    });
+  });
+});

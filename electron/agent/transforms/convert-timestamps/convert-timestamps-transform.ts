@@ -1,0 +1,112 @@
+/**
+ * `convert_timestamps`: reads time stamps written in a local time zone (text with a strptime
+ * format, guessed text, or epoch numbers with a unit) and writes them as ISO 8601 UTC.
+ */
+import type { z } from 'zod';
+import type { ConvertTimestampsTransformSchema } from '../../../../shared/config/schema.js';
+import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
+import { guessDateTime, parseStrptime } from '../../time/strptime.js';
+import { wallTimeToUtcMicros } from '../../time/zoned.js';
+import type { RecordTransform, TransformProblem } from '../transform.js';
+
+export type ConvertTimestampsConfig = z.infer<typeof ConvertTimestampsTransformSchema>;
+
+const MICROS_PER_UNIT: Record<NonNullable<ConvertTimestampsConfig['unit']>, number> = { D: 86_400_000_000, s: 1_000_000, ms: 1_000, us: 1, ns: 0.001 };
+
+// Already converted (by a parser or an earlier transform): an instant, kept as it is.
+const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?Z$/;
+
+/** Epoch microseconds of an ISO UTC text ending in Z, or undefined. */
+function isoUtcMicros(text: string): bigint | undefined {
+  const match = ISO_UTC.exec(text);
+  if (!match) return undefined;
+  const [, y, mo, d, h, mi, s, fraction] = match;
+  const date = new Date(0);
+  date.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  date.setUTCHours(Number(h), Number(mi), Number(s), 0);
+  if (date.getUTCDate() !== Number(d) || date.getUTCHours() !== Number(h)) return undefined;
+  return BigInt(date.getTime()) * 1000n + BigInt((fraction ?? '').slice(0, 6).padEnd(6, '0'));
+}
+
+interface Conversion {
+  micros?: bigint;
+  dst?: 'gap' | 'overlap';
+}
+
+/** The columns this transform converts: field_names (list or one name), else field_name. */
+export function convertedFields(config: ConvertTimestampsConfig): string[] {
+  if (config.field_names !== undefined) return typeof config.field_names === 'string' ? [config.field_names] : config.field_names;
+  return config.field_name === undefined ? [] : [config.field_name];
+}
+
+/**
+ * Creates the transform. A value that cannot be converted stays as it was; each batch reports
+ * at most one problem per kind (with a count and an example), not one per record. When the first
+ * converted column is what the record's `timestamp` was taken from (it equals the column's old
+ * value), the timestamp follows the conversion.
+ */
+export function createConvertTimestampsTransform(config: ConvertTimestampsConfig): RecordTransform {
+  const fields = convertedFields(config);
+  const timeZone = config.timezone ?? 'UTC';
+
+  function convert(value: FieldValue): Conversion | null {
+    if (typeof value === 'string') {
+      const instant = isoUtcMicros(value.trim());
+      if (instant !== undefined) return { micros: instant };
+    }
+    if (config.unit !== undefined) {
+      const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+      if (!Number.isFinite(number)) return null;
+      const micros = number * MICROS_PER_UNIT[config.unit];
+      if (!Number.isFinite(micros) || Math.abs(micros) > 8.64e18) return null;
+      return { micros: BigInt(Math.floor(micros)) };
+    }
+    if (typeof value !== 'string') return null;
+    const wall = config.format !== undefined ? parseStrptime(value.trim(), config.format) : guessDateTime(value);
+    if (!wall) return null;
+    return wallTimeToUtcMicros(wall, timeZone);
+  }
+
+  return {
+    name: config.transform_name,
+    apply(records) {
+      let failed = 0;
+      let example: string | undefined;
+      let missing = 0;
+      const dst = { gap: 0, overlap: 0 };
+      const out = records.map((record): AgentRecord => {
+        let fieldvalues: Record<string, FieldValue> | undefined;
+        let timestamp = record.timestamp;
+        fields.forEach((field, index) => {
+          if (!Object.hasOwn(record.fieldvalues, field)) {
+            missing += 1;
+            return;
+          }
+          const previous = record.fieldvalues[field]!;
+          if (previous === null) return;
+          const converted = convert(previous);
+          if (converted?.micros === undefined) {
+            failed += 1;
+            example ??= `${field}=${JSON.stringify(previous)}`;
+            return;
+          }
+          if (converted.dst) dst[converted.dst] += 1;
+          const iso = isoMicros(converted.micros);
+          fieldvalues ??= { ...record.fieldvalues };
+          fieldvalues[field] = iso;
+          if (index === 0 && record.timestamp === String(previous)) timestamp = iso;
+        });
+        return fieldvalues ? { ...record, timestamp, fieldvalues } : record;
+      });
+
+      const problems: TransformProblem[] = [];
+      const how = config.unit !== undefined ? `epoch ${config.unit}` : config.format !== undefined ? `the format ${config.format}` : 'any known date format';
+      if (failed > 0) problems.push({ level: 'warning', message: `${failed} value${failed === 1 ? '' : 's'} could not be read as ${how} and ${failed === 1 ? 'was' : 'were'} left unchanged (e.g. ${example}).` });
+      if (missing === records.length * fields.length && records.length > 0)
+        problems.push({ level: 'warning', message: `No record has the column${fields.length === 1 ? '' : 's'} ${fields.join(', ')}: check field_names.` });
+      if (dst.gap > 0) problems.push({ level: 'warning', message: `${dst.gap} local time${dst.gap === 1 ? '' : 's'} fell into a daylight-saving gap in ${timeZone} and ${dst.gap === 1 ? 'was' : 'were'} moved forward by the gap.` });
+      if (dst.overlap > 0) problems.push({ level: 'warning', message: `${dst.overlap} local time${dst.overlap === 1 ? '' : 's'} fell into the repeated hour at the end of daylight saving in ${timeZone} and ${dst.overlap === 1 ? 'was' : 'were'} read as the first occurrence.` });
+      return { records: out, problems };
+    },
+  };
+}
