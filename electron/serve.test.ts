@@ -79,6 +79,26 @@ describe('npm run serve (headless entry)', () => {
     expect((await api(started, 'GET', '/v1/streams')).json.response.length).toBeGreaterThan(0);
   });
 
+  it('runs the demo line end to end: machine rows land in <data-dir>/outbox as CSV', async () => {
+    const dataDirectory = tempDirectory();
+    const started = await serve(['--data-dir', dataDirectory, '--port', '0', '--demo']);
+    const outbox = path.join(dataDirectory, 'outbox');
+    const deadline = Date.now() + 20_000;
+    let press = '';
+    while (Date.now() < deadline) {
+      const file = path.join(outbox, 'Press_1__cycle.csv');
+      press = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+      if (press.split('\n').length > 3) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const [header, first] = press.split('\n');
+    expect(header).toBe('timestamp,capturetime,record_id,time,part_id,cycle_time_s,force_kN,ok');
+    expect(first).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000000Z,/);
+    const status = await api(started, 'GET', '/v1/status');
+    expect(status.json.response.agent.services).toEqual({ 'transmit:archive': { status: 'running' }, 'transform:rename_columns': { status: 'running' }, 'receiver:demo_plant_files': { status: 'running' } });
+    expect(status.json.response.last_data_transmit.archive.records_sent).toBeGreaterThan(0);
+  }, 30_000);
+
   it('refuses an unknown option with usage on stderr and exit code 2', async () => {
     const child = spawn(process.execPath, [SERVE, '--colour', 'blue'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';

@@ -157,4 +157,15 @@ describe('localfile receiver → csv transmit', () => {
     const lines: string[] = (await server!.call('GET', '/v1/log/stream?lines=200')).json.response;
     expect(lines.some((l) => / \| parse:plant \| receiver:plant \| INFO \| .*press_1\.csv: 2 record\(s\) read/.test(l))).toBe(true);
   });
+
+  it('marks the stream when the parser options do not fit the file (time stamp column missing)', async () => {
+    const plant = filePlant({ parse: { parse_timestamps: [{ field_name: 'stamp', format: '%Y-%m-%d %H:%M:%S' }] } });
+    await start(plant);
+    plant.write('press_1.csv', HEADER + rows(0, 3));
+    const marker = await waitFor(async () => (await server!.call('GET', '/v1/streams')).json.response[0].markers.find((m: { category: string }) => m.category === 'parse_error'));
+    expect(marker).toMatchObject({ component: 'plant', level: 'error', asset: 'Press_1', stream_type: 'cycle' });
+    expect(marker.message).toMatch(/stamp/);
+    expect((await server!.call('GET', '/v1/status')).json.response.agent.status).toBe('running');
+    expect(plant.delivered('Press_1', 'cycle')).toEqual([]);
+  });
 });
