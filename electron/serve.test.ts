@@ -1,52 +1,24 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { specExampleConfiguration } from '../shared/config/fixtures.js';
+import { SERVE_SCRIPT, type ServeProcess, serveProcess } from './test-support/serve-process.js';
 import { tempDirectory } from './test-support/test-host.js';
 
-const SERVE = fileURLToPath(new URL('../dist/electron/serve.js', import.meta.url));
-const CONSOLE_LINE = /^Tributary console: http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/;
-const children: ChildProcess[] = [];
+const children: ServeProcess[] = [];
 
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+afterEach(async () => {
+  for (const child of children.splice(0)) await child.crash();
 });
 
-interface Started {
-  child: ChildProcess;
-  port: number;
-  token: string;
-  stdout: () => string;
+async function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+  const started = await serveProcess(args, env);
+  children.push(started);
+  return started;
 }
 
-function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Started> {
-  const child = spawn(process.execPath, [SERVE, ...args], { env: { ...process.env, TRIBUTARY_API_TOKEN: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const line = out.split('\n')[0]!;
-      const match = CONSOLE_LINE.exec(line);
-      if (out.includes('\n') && match) resolve({ child, port: Number(match[1]), token: match[2]!, stdout: () => out });
-      else if (out.includes('\n')) reject(new Error(`unexpected first line: ${line}`));
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${err}`)));
-  });
-}
-
-async function api(started: Started, method: string, p: string, body?: unknown) {
-  const response = await fetch(`http://127.0.0.1:${started.port}${p}`, {
-    method,
-    headers: { authorization: `Bearer ${started.token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, json: (await response.json()) as any };
-}
+const api = (started: ServeProcess, method: string, p: string, body?: unknown) => started.call(method, p, body);
 
 describe('npm run serve (headless entry)', () => {
   it('prints exactly one console line with a token it stores 0600, and serves the API', async () => {
@@ -100,7 +72,7 @@ describe('npm run serve (headless entry)', () => {
   }, 30_000);
 
   it('refuses an unknown option with usage on stderr and exit code 2', async () => {
-    const child = spawn(process.execPath, [SERVE, '--colour', 'blue'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [SERVE_SCRIPT, '--colour', 'blue'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     const code = await new Promise((r) => child.on('exit', r));

@@ -3,6 +3,7 @@
  * type adds a folder and a line here, nothing else.
  */
 import { CsvTransmit } from './transmits/csv/csv-transmit.js';
+import { RemoteDataPostTransmit } from './transmits/remotedatapost/remotedatapost-transmit.js';
 import { LocalfileReceiver } from './receivers/localfile/localfile-receiver.js';
 import { ComponentRegistry } from './supervisor/component.js';
 import { createTransform } from './transforms/index.js';
@@ -10,7 +11,8 @@ import { createTransform } from './transforms/index.js';
 export function builtInComponents(): ComponentRegistry {
   const registry = new ComponentRegistry()
     .register('Receiver', 'localfile', (config: ConstructorParameters<typeof LocalfileReceiver>[0], context) => new LocalfileReceiver(config, context))
-    .register('Transmit', 'csv', (config: ConstructorParameters<typeof CsvTransmit>[0], context) => new CsvTransmit(config, context));
+    .register('Transmit', 'csv', (config: ConstructorParameters<typeof CsvTransmit>[0], context) => new CsvTransmit(config, context))
+    .register('Transmit', 'remotedatapost', (config: ConstructorParameters<typeof RemoteDataPostTransmit>[0], context) => new RemoteDataPostTransmit(config, context));
   for (const type of ['convert_timestamps', 'rename', 'filter', 'checksum_record'])
     registry.registerTransform(type, (config) => createTransform(config as Parameters<typeof createTransform>[0]));
   return registry;

@@ -275,6 +275,14 @@ export const TransformSchema = z.discriminatedUnion('transform_type', [
 
 // ---------------------------------------------------------------- transmits
 
+const maxBufferMb = z
+  .number()
+  .int()
+  .min(1)
+  .max(1_048_576)
+  .default(2048)
+  .describe('Disk the outbox of this transmit may use, in MiB (default 2048). At 80 % a warning marker appears; when full, receivers pause reading (nothing is dropped) until uploads catch up.');
+
 export const RemoteDataPostTransmitSchema = z
   .strictObject({
     transmit_name: z.string().min(1, 'transmit_name must not be empty'),
@@ -287,6 +295,7 @@ export const RemoteDataPostTransmitSchema = z
     poll_interval: z.number().int().min(1).max(86400).default(5).describe('Most seconds between two uploads.'),
     max_request_records: z.number().int().min(1).max(100_000).default(3000).describe('Records per request at most.'),
     use_encryption: z.boolean().default(true).describe('Encrypt uploads with the API key (Fernet). Default true.'),
+    max_buffer_mb: maxBufferMb,
   })
   .describe('Uploads records to the cloud (RDP2 wire format).');
 
@@ -298,6 +307,7 @@ export const CsvTransmitSchema = z
     directory: z.string().min(1).optional().describe('Folder the CSV files are written to; default <data-dir>/outbox.'),
     max_file_bytes: z.number().int().min(1024).default(64 * 1024 * 1024).describe('Start a new file after this size (default 64 MiB).'),
     poll_interval: z.number().int().min(1).max(86400).default(1).describe('Most seconds between two writes.'),
+    max_buffer_mb: maxBufferMb,
   })
   .describe('Appends records to CSV files in a folder, one file per stream: for archiving and local trials.');
 

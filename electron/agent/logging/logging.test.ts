@@ -17,7 +17,7 @@ function setup(maxBytes = 1000, keep = 3) {
 
 describe('log files', () => {
   it('writes timestamp | thread | component | LEVEL | message lines, one per call', () => {
-    const { file, logger } = setup();
+    const { file, logger } = setup(1_000_000); // no rotation here: a stack trace can be long
     logger.info('hello');
     logger.warn('two\nlines');
     logger.error('failed', new Error('boom'));

@@ -21,7 +21,17 @@ export interface TransformStage {
 export interface TransmitRoute {
   name: string;
   filter: readonly string[];
+  /** Outbox limit of this transmit (max_buffer_mb). */
+  maxBufferBytes: number;
+  markers: MarkerReporter;
+  logger: Logger;
 }
+
+/** The outbox of a transmit is full: the receiver keeps its position and tries again later. */
+export class BufferFullError extends Error {}
+
+const WARN_AT = 0.8;
+const MB = 1024 * 1024;
 
 /**
  * Receivers → transforms (in list order, where filter_stream selects the stream) → the outbox of each
@@ -52,6 +62,7 @@ export class Pipeline {
     const entries: OutboxEntry[] = this.routes
       .filter((route) => filterSelects(route.filter, id))
       .map((route) => ({ transmit: route.name, asset: stream.asset, stream_type: stream.stream_type, records: current }));
+    this.checkSpace(stream, entries, Buffer.byteLength(JSON.stringify(current)));
     if (entries.length === 0 && current.length > 0 && !this.unrouted.has(id)) {
       this.unrouted.add(id);
       const message = `No transmit's filter_stream selects ${id}: its records are read but not sent anywhere.`;
@@ -60,6 +71,30 @@ export class Pipeline {
     }
     this.store.commit(receiver, stream, entries, progress);
     for (const entry of entries) if (entry.records.length > 0) for (const listener of this.listeners) listener(entry.transmit);
+  }
+
+  /**
+   * Back-pressure: refuses records that would push an outbox past its limit (the receiver keeps its
+   * position, nothing is dropped) and warns from 80 % on.
+   */
+  private checkSpace(stream: StreamKey, entries: readonly OutboxEntry[], bytes: number): void {
+    for (const entry of entries) {
+      const route = this.routes.find((r) => r.name === entry.transmit)!;
+      const queued = this.store.queuedBytesOf(route.name);
+      const usage = `${(queued / MB).toFixed(1)} of ${(route.maxBufferBytes / MB).toFixed(0)} MiB`;
+      if (queued + bytes > route.maxBufferBytes) {
+        const message = `The outbox of ${route.name} is full (${usage}): reading pauses until uploads catch up. Nothing is dropped.`;
+        route.markers.raise([stream], 'error', 'buffer_full', message);
+        route.logger.warn(message);
+        throw new BufferFullError(message);
+      }
+      if (queued + bytes > route.maxBufferBytes * WARN_AT) {
+        route.markers.raise([stream], 'warning', 'buffer_nearly_full', `The outbox of ${route.name} is filling up (${usage}); at the limit reading pauses. Check the connection to the destination.`);
+      } else {
+        route.markers.clear('buffer_nearly_full', [stream]);
+        route.markers.clear('buffer_full', [stream]);
+      }
+    }
   }
 
   /** Transmits subscribe to learn that records were queued for them. */

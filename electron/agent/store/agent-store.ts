@@ -68,6 +68,8 @@ CREATE INDEX IF NOT EXISTS outbox_by_transmit ON outbox (transmit, id);
 export class AgentStore {
   private readonly db: Database.Database;
   private readonly statements;
+  /** Outbox bytes per transmit, kept in memory so that back-pressure checks cost nothing. */
+  private readonly queuedBytes = new Map<string, number>();
   private readonly commitTransaction: (receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress) => void;
 
   constructor(file: string) {
@@ -102,6 +104,7 @@ export class AgentStore {
         if (entry.records.length === 0) continue;
         const payload = Buffer.from(JSON.stringify(entry.records));
         this.statements.enqueue.run(entry.transmit, entry.asset, entry.stream_type, entry.records.length, payload.length, payload, now);
+        this.queuedBytes.set(entry.transmit, this.queuedBytesOf(entry.transmit) + payload.length);
       }
       if (progress.file) this.statements.putFile.run({ receiver, asset: stream.asset, stream_type: stream.stream_type, ...progress.file, now });
       for (const [key, value] of Object.entries(progress.state ?? {})) this.statements.putState.run(receiver, stream.asset, stream.stream_type, key, value);
@@ -159,6 +162,17 @@ export class AgentStore {
     this.db.transaction(() => {
       for (const id of ids) this.statements.ack.run(id, transmit);
     })();
+    this.queuedBytes.set(transmit, this.backlog(transmit).bytes);
+  }
+
+  /** Outbox bytes of a transmit, from memory (read from the database once). */
+  queuedBytesOf(transmit: string): number {
+    let bytes = this.queuedBytes.get(transmit);
+    if (bytes === undefined) {
+      bytes = this.backlog(transmit).bytes;
+      this.queuedBytes.set(transmit, bytes);
+    }
+    return bytes;
   }
 
   backlog(transmit: string): { batches: number; records: number; bytes: number } {

@@ -143,7 +143,13 @@ export class Supervisor {
     const pipeline = new Pipeline(
       store,
       stages,
-      config.data_transmit.map((t) => ({ name: t.transmit_name, filter: t.filter_stream })),
+      config.data_transmit.map((t) => ({
+        name: t.transmit_name,
+        filter: t.filter_stream,
+        maxBufferBytes: t.max_buffer_mb * 1024 * 1024,
+        markers: markers.reporter(t.transmit_name, 'Transmit'),
+        logger: logger.child(`${SERVICE_PREFIX.Transmit}:${t.transmit_name}`),
+      })),
       logger.child('pipeline'),
       markers.reporter('pipeline', 'Transmit'),
     );

@@ -9,6 +9,7 @@ import type { AgentComponent, ComponentContext } from '../../supervisor/componen
 import { readFile } from '../file-source/file-reader.js';
 import { globToRegExp, isTemporaryName, matchesAny } from '../file-source/glob.js';
 import { ParseWorkerClient } from '../file-source/parse-worker-client.js';
+import { BufferFullError } from '../../pipeline/pipeline.js';
 
 type LocalfileConfig = z.infer<typeof LocalfileReceiverSchema>;
 
@@ -185,6 +186,7 @@ export class LocalfileReceiver implements AgentComponent {
       if (result.complete && this.config.delete_completed) await this.deleteCompleted(stream.key, file);
     } catch (cause) {
       if (!this.running) return;
+      if (cause instanceof BufferFullError) return; // marked by the pipeline; the file waits
       const message = `Reading ${file} failed: ${(cause as Error).message}. It is tried again on the next look.`;
       this.context.markers.raise([stream.key], 'error', 'read_failed', message);
       this.context.logger.error(message);

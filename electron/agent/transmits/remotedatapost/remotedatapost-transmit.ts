@@ -1,0 +1,180 @@
+import type { z } from 'zod';
+import type { RemoteDataPostTransmitSchema } from '../../../../shared/config/schema.js';
+import type { AgentRecord } from '../../../../shared/records/record.js';
+import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import { MAX_REQUEST_BYTES, PART_FILE_NAME, PART_NAME, encodeUpload } from './wire.js';
+
+type Config = z.infer<typeof RemoteDataPostTransmitSchema>;
+
+/** Room for the multipart framing around the part. */
+const MULTIPART_OVERHEAD = 512;
+const MAX_BACKOFF_MS = 60_000;
+const OUTBOX_ROWS_PER_ROUND = 500;
+
+/** A failed upload, with the words an engineer needs to fix it. */
+export class UploadError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'unreachable' | 'timeout' | 'forbidden' | 'bad_request' | 'not_acknowledged' | 'http',
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Uploads records in the RDP2 wire format (decisions.md): PUT {base_url}/v1/rdp2/sslogs with
+ * X-SM-API-Key-ID, multipart part `sslog` = Fernet(gzip(BSON…)). A batch leaves the outbox only
+ * when the server answered 2xx with {"success": true}; anything else is retried with capped
+ * exponential backoff, and the records stay on disk meanwhile.
+ */
+export class RemoteDataPostTransmit implements AgentComponent {
+  readonly kind = 'Transmit' as const;
+  readonly name: string;
+  private readonly url: string;
+  private running = false;
+  private draining: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private inFlight: AbortController | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private failures = 0;
+
+  constructor(
+    private readonly config: Config,
+    private readonly context: ComponentContext,
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {
+    this.name = config.transmit_name;
+    this.url = `${config.base_url.replace(/\/+$/, '')}/v1/rdp2/sslogs`;
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+    this.unsubscribe = this.context.pipeline.onQueued((transmit) => {
+      if (transmit === this.name && this.failures === 0) this.kick();
+    });
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.unsubscribe?.();
+    if (this.timer) clearTimeout(this.timer);
+    this.inFlight?.abort();
+    await this.draining;
+  }
+
+  status() {
+    return this.running ? ('running' as const) : ('stopped' as const);
+  }
+
+  private kick(): void {
+    if (!this.running) return;
+    if (this.draining) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.draining = this.drain().finally(() => {
+      this.draining = undefined;
+      if (!this.running) return;
+      const wait = this.failures > 0 ? Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (this.failures - 1)) : this.config.poll_interval * 1000;
+      this.timer = setTimeout(() => this.kick(), wait);
+      this.timer.unref?.();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.running) {
+      const rows = this.context.store.peek(this.name, OUTBOX_ROWS_PER_ROUND);
+      if (rows.length === 0) return;
+      // Whole outbox rows up to max_request_records (at least one row; a bigger row is split below).
+      const chosen: typeof rows = [];
+      let count = 0;
+      for (const row of rows) {
+        if (chosen.length > 0 && count + row.records.length > this.config.max_request_records) break;
+        chosen.push(row);
+        count += row.records.length;
+      }
+      try {
+        const records = chosen.flatMap((row) => row.records);
+        let bytes = 0;
+        for (let i = 0; i < records.length; i += this.config.max_request_records)
+          bytes += await this.uploadBounded(records.slice(i, i + this.config.max_request_records));
+        this.context.store.ack(this.name, chosen.map((row) => row.id));
+        this.context.stats.success(this.name, records.length, bytes);
+        if (this.failures > 0) this.context.logger.info(`Uploads to ${this.url} work again`);
+        this.failures = 0;
+        this.context.markers.clear('upload_failed');
+      } catch (cause) {
+        if (!this.running) return;
+        this.failures += 1;
+        const backlog = this.context.store.backlog(this.name);
+        const message = `${(cause as Error).message} The records are kept (${backlog.records} waiting) and the upload is retried.`;
+        this.context.stats.failure(this.name, message);
+        this.context.markers.raise(this.context.streams, 'error', 'upload_failed', message);
+        this.context.logger.warn(message);
+        return;
+      }
+    }
+  }
+
+  /** Uploads, halving the batch until its body fits in 4 MiB. Returns bytes sent. */
+  private async uploadBounded(records: AgentRecord[]): Promise<number> {
+    const body = encodeUpload(records, { apiKey: this.config.API_key, useEncryption: this.config.use_encryption });
+    if (body.length + MULTIPART_OVERHEAD > MAX_REQUEST_BYTES && records.length > 1) {
+      const half = Math.ceil(records.length / 2);
+      return (await this.uploadBounded(records.slice(0, half))) + (await this.uploadBounded(records.slice(half)));
+    }
+    await this.upload(body, records.length);
+    return body.length;
+  }
+
+  private async upload(body: Buffer, count: number): Promise<void> {
+    const form = new FormData();
+    form.append(PART_NAME, new Blob([body], { type: 'application/octet-stream' }), PART_FILE_NAME);
+    const controller = new AbortController();
+    this.inFlight = controller;
+    const timer = setTimeout(() => controller.abort(new Error('timeout')), this.config.timeout * 1000);
+    const started = Date.now();
+    try {
+      const response = await this.fetchImpl(this.url, {
+        method: 'PUT',
+        headers: { 'X-SM-API-Key-ID': this.config.API_key_ID },
+        body: form,
+        redirect: 'manual',
+        signal: controller.signal,
+      });
+      const text = await response.text();
+      let acknowledged = false;
+      try {
+        acknowledged = (JSON.parse(text) as { success?: unknown }).success === true;
+      } catch {
+        acknowledged = false;
+      }
+      if (response.status >= 200 && response.status < 300 && acknowledged) {
+        const ms = Date.now() - started;
+        this.context.logger.info(`Uploaded ${count} record(s), ${(body.length / 1024).toFixed(1)} KiB in ${ms} ms`);
+        return;
+      }
+      throw this.explain(response.status, text);
+    } catch (cause) {
+      if (cause instanceof UploadError) throw cause;
+      if (controller.signal.aborted && this.running)
+        throw new UploadError(`${this.url} did not answer within ${this.config.timeout} s (timeout).`, 'timeout');
+      const code = (cause as { cause?: { code?: string } }).cause?.code ?? (cause as Error).message;
+      throw new UploadError(`Cannot reach ${this.url} (${code}): check the network, DNS and proxy of this PC.`, 'unreachable');
+    } finally {
+      clearTimeout(timer);
+      this.inFlight = undefined;
+    }
+  }
+
+  private explain(status: number, text: string): UploadError {
+    const snippet = text.slice(0, 200).replace(/\s+/g, ' ');
+    if (status === 403)
+      return new UploadError(`The server refused the API key (HTTP 403): check that API_key_ID "${this.config.API_key_ID}" exists and is active.`, 'forbidden');
+    if (status === 400)
+      return new UploadError('The server rejected the upload (HTTP 400): the API key is probably misconfigured (API_key does not belong to API_key_ID, or encryption does not match).', 'bad_request');
+    if ((status >= 200 && status < 400))
+      return new UploadError(`The server answered HTTP ${status} without {"success": true}: a proxy or firewall is probably in the way of ${this.url}.`, 'not_acknowledged');
+    return new UploadError(`The server answered HTTP ${status}${snippet ? `: ${snippet}` : ''}.`, 'http');
+  }
+}

@@ -1,0 +1,50 @@
+import { BSON } from 'bson';
+import zlib from 'node:zlib';
+import type { AgentRecord } from '../../../../shared/records/record.js';
+import { fernetDecrypt, fernetEncrypt, fernetKeyFromApiKey } from './fernet.js';
+
+/** The RDP2 upload: multipart part `sslog`, file name `p.tmp`. */
+export const PART_NAME = 'sslog';
+export const PART_FILE_NAME = 'p.tmp';
+/** No request body may exceed this, whatever the configuration says. */
+export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+
+/** One record as a BSON document: times become BSON dates (millisecond precision). */
+function toDocument(record: AgentRecord): Record<string, unknown> {
+  return {
+    asset: record.asset,
+    stream_type: record.stream_type,
+    timestamp: new Date(record.timestamp),
+    capturetime: new Date(record.capturetime),
+    record_id: record.record_id,
+    fieldvalues: record.fieldvalues,
+  };
+}
+
+/** Sorted by asset, then timestamp (then record_id, so equal times keep a stable order). */
+export function sortForUpload(records: readonly AgentRecord[]): AgentRecord[] {
+  return [...records].sort((a, b) =>
+    a.asset < b.asset ? -1 : a.asset > b.asset ? 1 : a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.record_id < b.record_id ? -1 : a.record_id > b.record_id ? 1 : 0,
+  );
+}
+
+/** gzip(concatenated BSON), Fernet-wrapped with the key derived from API_key unless encryption is off. */
+export function encodeUpload(records: readonly AgentRecord[], options: { apiKey: string; useEncryption: boolean }): Buffer {
+  const documents = sortForUpload(records).map((r) => BSON.serialize(toDocument(r)));
+  const gzipped = zlib.gzipSync(Buffer.concat(documents));
+  return options.useEncryption ? fernetEncrypt(fernetKeyFromApiKey(options.apiKey), gzipped) : gzipped;
+}
+
+/** The inverse of encodeUpload (the ingest server's side). */
+export function decodeUpload(part: Buffer, options: { apiKey: string; encrypted: boolean }): Record<string, unknown>[] {
+  const gzipped = options.encrypted ? fernetDecrypt(fernetKeyFromApiKey(options.apiKey), part) : part;
+  const bytes = zlib.gunzipSync(gzipped);
+  const documents: Record<string, unknown>[] = [];
+  let offset = 0;
+  while (offset < bytes.length) {
+    const size = bytes.readInt32LE(offset);
+    documents.push(BSON.deserialize(bytes.subarray(offset, offset + size)));
+    offset += size;
+  }
+  return documents;
+}

@@ -1,0 +1,114 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { decodeUpload } from '../agent/transmits/remotedatapost/wire.js';
+
+export interface IngestOptions {
+  port?: number;
+  host?: string;
+  /** API_key_ID → API_key. An upload with an unknown id is refused with 403. */
+  keys: Record<string, string>;
+  /** Uploads are Fernet-encrypted (default true). */
+  encrypted?: boolean;
+  /** Append each received record as a JSON line to this file. */
+  outputFile?: string;
+  /** Fault injection for tests and trials. */
+  faults?: {
+    /** Refuse this many uploads with HTTP 503 first. */
+    refuseFirst?: number;
+    /** Hold this many uploads open without answering first (the agent's timeout must fire). */
+    hangFirst?: number;
+    /** Answer this status (e.g. 403, 400) or 'no-success' (200 without success) to every upload. */
+    answer?: number | 'no-success';
+  };
+}
+
+export interface ReceivedUpload {
+  keyId: string;
+  bytes: number;
+  records: Record<string, unknown>[];
+}
+
+export interface IngestServer {
+  url: string;
+  port: number;
+  uploads: ReceivedUpload[];
+  /** Every record received, in arrival order (duplicates included). */
+  records(): Record<string, unknown>[];
+  /** Raw multipart part bodies as received (for independent decoding). */
+  rawParts: Buffer[];
+  setFaults(faults: IngestOptions['faults']): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A small server speaking the RDP2 upload format (PUT /v1/rdp2/sslogs): it checks the key id,
+ * decrypts, gunzips and decodes the BSON records, and answers {"success": true}. For tests and for
+ * trying Tributary without a cloud tenant (`npm run ingest-server`).
+ */
+export async function startIngestServer(options: IngestOptions): Promise<IngestServer> {
+  const uploads: ReceivedUpload[] = [];
+  const rawParts: Buffer[] = [];
+  let faults = { ...options.faults };
+  let refused = 0;
+  let hung = 0;
+  const hanging = new Set<http.ServerResponse>();
+
+  const server = http.createServer(async (request, response) => {
+    const answer = (status: number, body: unknown) => {
+      response.writeHead(status, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify(body));
+    };
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    if (request.method !== 'PUT' || request.url !== '/v1/rdp2/sslogs') return answer(404, { success: false, error: 'not found' });
+    if ((faults.hangFirst ?? 0) > hung) {
+      hung += 1;
+      hanging.add(response);
+      return;
+    }
+    if ((faults.refuseFirst ?? 0) > refused) {
+      refused += 1;
+      return answer(503, { success: false, error: 'try later' });
+    }
+    if (faults.answer === 'no-success') return answer(200, { hello: 'captive portal' });
+    if (typeof faults.answer === 'number') return answer(faults.answer, { success: false });
+    const keyId = String(request.headers['x-sm-api-key-id'] ?? '');
+    const apiKey = options.keys[keyId];
+    if (!apiKey) return answer(403, { success: false, error: 'unknown API key id' });
+    try {
+      const form = await new Request('http://ingest/', { method: 'PUT', headers: { 'content-type': String(request.headers['content-type']) }, body: Buffer.concat(chunks) }).formData();
+      const part = form.get('sslog');
+      if (!part || typeof part === 'string') return answer(400, { success: false, error: 'no sslog part' });
+      const bytes = Buffer.from(await part.arrayBuffer());
+      rawParts.push(bytes);
+      const records = decodeUpload(bytes, { apiKey, encrypted: options.encrypted ?? true });
+      uploads.push({ keyId, bytes: bytes.length, records });
+      if (options.outputFile) fs.appendFileSync(options.outputFile, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+      answer(200, { success: true, id: crypto.randomUUID(), records: records.length });
+    } catch (cause) {
+      answer(400, { success: false, error: (cause as Error).message });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    uploads,
+    rawParts,
+    records: () => uploads.flatMap((u) => u.records),
+    setFaults: (next) => {
+      faults = { ...next };
+      refused = 0;
+      hung = 0;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        for (const response of hanging) response.destroy();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
