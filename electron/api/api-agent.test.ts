@@ -102,11 +102,14 @@ describe('GET /v1/status (13)', () => {
 
   it('reports component types this build cannot run as unknown, never as running', async () => {
     server = await startTestServer();
-    await server.call('POST', '/v1/config', specExampleConfiguration());
+    const config = specExampleConfiguration() as any;
+    config.transforms.push({ transform_name: 'legacy_counter', transform_type: 'counter_assign_column', filter_stream: ['*'] });
+    await server.call('POST', '/v1/config', config);
     const { services } = (await server.call('GET', '/v1/status')).json.response.agent;
     expect(services).toEqual({
-      'transmit:cloud': { status: 'unknown' }, // remotedatapost arrives with the upload issue
+      'transmit:cloud': { status: 'running' },
       'transform:to_utc': { status: 'running' },
+      'transform:legacy_counter': { status: 'unknown' },
       'receiver:plant_csv': { status: 'running' },
     });
   });
@@ -129,7 +132,9 @@ describe('GET /v1/streams (14)', () => {
 
   it('lists each configured stream with its receiver and markers', async () => {
     server = await startTestServer();
-    await server.call('POST', '/v1/config', specExampleConfiguration());
+    const config = specExampleConfiguration() as any;
+    config.transforms.push({ transform_name: 'legacy_counter', transform_type: 'counter_assign_column', filter_stream: ['Press_1:*'] });
+    await server.call('POST', '/v1/config', config);
     const { json } = await server.call('GET', '/v1/streams');
     expect(json.response.map((s: { stream: string }) => s.stream)).toEqual(['Press_1:cycle', 'Oven_2:process']);
     const press = json.response[0];
@@ -138,8 +143,9 @@ describe('GET /v1/streams (14)', () => {
     const receiverMarker = await waitFor(async () => (await server!.call('GET', '/v1/streams')).json.response[0].markers.find((m: { component_type: string }) => m.component_type === 'Receiver'));
     expect(receiverMarker).toMatchObject({ component: 'plant_csv', asset: 'Press_1', stream_type: 'cycle', level: 'error', category: 'source_unavailable' });
     expect(receiverMarker.timestamp).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/);
-    const transmitMarker = press.markers.find((m: { component_type: string }) => m.component_type === 'Transmit');
-    expect(transmitMarker).toMatchObject({ component: 'cloud', level: 'warning', category: 'not_implemented' });
+    const transformMarker = press.markers.find((m: { component_type: string }) => m.component_type === 'Transform');
+    expect(transformMarker).toMatchObject({ component: 'legacy_counter', level: 'warning', category: 'not_implemented' });
+    expect(json.response[1].markers.filter((m: { component_type: string }) => m.component_type === 'Transform')).toEqual([]);
   });
 });
 

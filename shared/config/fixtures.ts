@@ -43,7 +43,8 @@ export function specExampleConfiguration() {
       {
         transmit_name: 'cloud',
         transmit_type: 'remotedatapost',
-        base_url: 'https://acme.example.com',
+        // Loopback port 1: tests never reach out of this machine; uploads fail fast with "refused".
+        base_url: 'https://127.0.0.1:1',
         API_key: 'secret-api-key-123',
         API_key_ID: 'factory_ab12@example.com',
         timeout: 120,

@@ -141,6 +141,8 @@ describe('remotedatapost to a real ingest server', () => {
     big.forEach((text, f) => plant.write(`press_${String(f).padStart(2, '0')}.csv`, text));
     const full = await waitFor(async () => (await markersOf('buffer_full'))[0], 20_000, 'a buffer_full marker');
     expect(full.message).toMatch(/Nothing is dropped/);
+    const warned = await markersOf('buffer_nearly_full');
+    expect(warned[0]?.message).toMatch(/filling up/);
     const backlog = (await server!.call('GET', '/v1/status')).json.response.last_data_transmit.cloud.backlog_bytes;
     expect(backlog).toBeLessThanOrEqual(1024 * 1024);
     ingest.setFaults({});
