@@ -17,6 +17,7 @@ import type { ComponentRegistry } from './supervisor/component.js';
 import { builtInComponents } from './components.js';
 import { AgentStore } from './store/agent-store.js';
 import { TransmitStatsBoard } from './pipeline/transmit-stats.js';
+import type { RecordTap } from './pipeline/pipeline.js';
 import { Supervisor, configuredServices } from './supervisor/supervisor.js';
 import { SerialQueue } from './serial-queue.js';
 import { parseTimestampToMicros } from '../../shared/api/envelope.js';
@@ -64,6 +65,7 @@ export class AgentRuntime {
   private readonly store: AgentStore;
   private readonly stats = new TransmitStatsBoard();
   private readonly registry: ComponentRegistry;
+  private readonly taps = new Set<RecordTap>();
   private state: AgentStatus = 'stopped';
   private failure: string | undefined;
 
@@ -85,6 +87,7 @@ export class AgentRuntime {
       registry: this.registry,
       store: this.store,
       stats: this.stats,
+      taps: this.taps,
       agentDataDirectory: dir,
       markers: this.markers,
       logger: this.coreLog.child('supervisor'),
@@ -95,6 +98,17 @@ export class AgentRuntime {
     this.machineInfo = new MachineInfoSampler(dir, this.coreLog.child('machine-info'), options.machineInfoIntervalMs);
     this.stateFile = path.join(dir, 'state', 'agent.json');
     fs.mkdirSync(path.dirname(this.stateFile), { recursive: true });
+  }
+
+  /** Observes every batch of records the pipeline commits (after transforms). Returns an unsubscribe. */
+  tapRecords(tap: RecordTap): () => void {
+    this.taps.add(tap);
+    return () => this.taps.delete(tap);
+  }
+
+  /** The agent's data directory (for services that keep their own files there). */
+  get dataDirectory(): string {
+    return this.options.dataDirectory;
   }
 
   /** Starts sampling and, unless an operator stopped the agent before, the agent itself. */

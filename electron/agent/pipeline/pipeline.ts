@@ -38,6 +38,9 @@ const MB = 1024 * 1024;
  * transmit whose filter_stream selects it. `submit` commits the records and the source progress in
  * one transaction, so what a receiver has read is either queued or will be read again.
  */
+/** Sees every committed batch after its transforms (e.g. the KPI history keeps recent records). */
+export type RecordTap = (receiver: string, stream: StreamKey, records: readonly AgentRecord[]) => void;
+
 export class Pipeline {
   private readonly listeners = new Set<(transmit: string) => void>();
   private readonly unrouted = new Set<string>();
@@ -48,6 +51,7 @@ export class Pipeline {
     private readonly routes: readonly TransmitRoute[],
     private readonly logger: Logger,
     private readonly markers: MarkerReporter,
+    private readonly taps: ReadonlySet<RecordTap> = new Set(),
   ) {}
 
   /** Called by a receiver with what it read and how far. Synchronous and atomic. */
@@ -70,6 +74,13 @@ export class Pipeline {
       this.markers.raise([stream], 'warning', 'no_transmit', message);
     }
     this.store.commit(receiver, stream, entries, progress);
+    for (const tap of this.taps) {
+      try {
+        if (current.length > 0) tap(receiver, stream, current);
+      } catch (cause) {
+        this.logger.error('A record tap failed (the records are committed and will be sent)', cause);
+      }
+    }
     for (const entry of entries) if (entry.records.length > 0) for (const listener of this.listeners) listener(entry.transmit);
   }
 

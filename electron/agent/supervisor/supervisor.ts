@@ -5,7 +5,7 @@ import type { ComponentType, ServiceStatus } from '../../../shared/api/resources
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { MarkerStore, StreamKey } from '../markers/marker-store.js';
-import { Pipeline, type TransformStage } from '../pipeline/pipeline.js';
+import { Pipeline, type RecordTap, type TransformStage } from '../pipeline/pipeline.js';
 import type { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
 import type { AgentStore } from '../store/agent-store.js';
 import type { AgentComponent, ComponentContext, ComponentRegistry } from './component.js';
@@ -22,6 +22,8 @@ export interface SupervisorOptions {
   agentDataDirectory: string;
   store: AgentStore;
   stats: TransmitStatsBoard;
+  /** Observers of committed records (KPI history). */
+  taps: ReadonlySet<RecordTap>;
   /** A component that does not stop within this time is logged and abandoned. */
   stopTimeoutMs?: number;
 }
@@ -152,6 +154,7 @@ export class Supervisor {
       })),
       logger.child('pipeline'),
       markers.reporter('pipeline', 'Transmit'),
+      this.options.taps,
     );
     stats.retain(config.data_transmit.map((t) => t.transmit_name));
     for (const t of config.data_transmit) stats.register(t.transmit_name, t.transmit_type);
