@@ -4,3 +4,5 @@ export { ConfigUnreadableError } from './config/config-store.js';
 export { ComponentRegistry, type AgentComponent, type ComponentContext, type ComponentFactory } from './supervisor/component.js';
 export type { Logger } from './logging/logger.js';
 export { SystemClock, type Clock } from './clock.js';
+export type { RecordTap } from './pipeline/pipeline.js';
+export type { StreamKey } from './markers/marker-store.js';
