@@ -38,10 +38,23 @@ try {
 } catch {
   failed += 1;
 }
+let skipped = 0;
 try {
   const p = JSON.parse(fs.readFileSync(playwrightReport, 'utf8'));
   passed += p.stats.expected + (p.stats.flaky ?? 0);
   failed += p.stats.unexpected;
+  skipped += p.stats.skipped ?? 0;
+  // Say why a test was skipped (e.g. no Electron binary on this machine), not just that it was.
+  const visit = (suite) => {
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests ?? [])
+        if (t.status === 'skipped') {
+          const reason = (t.annotations ?? []).find((a) => a.type === 'skip')?.description ?? 'no reason given';
+          process.stdout.write(`skipped: ${spec.title} (${reason})\n`);
+        }
+    for (const child of suite.suites ?? []) visit(child);
+  };
+  for (const suite of p.suites ?? []) visit(suite);
 } catch {
   if (results.build) failed += 1;
 }
@@ -49,5 +62,5 @@ for (const [name, ok] of Object.entries(results)) if (!ok && !['unit', 'e2e'].in
 
 const broken = Object.entries(results).filter(([, ok]) => !ok).map(([name]) => name);
 process.stdout.write(`\nsteps failed: ${broken.length ? broken.join(', ') : 'none'}\n`);
-process.stdout.write(`tests: ${passed} passed, ${failed} failed\n`);
+process.stdout.write(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
 process.exit(broken.length === 0 && failed === 0 && passed > 0 ? 0 : 1);

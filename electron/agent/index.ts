@@ -6,3 +6,4 @@ export type { Logger } from './logging/logger.js';
 export { SystemClock, type Clock } from './clock.js';
 export type { RecordTap } from './pipeline/pipeline.js';
 export type { StreamKey } from './markers/marker-store.js';
+export type { SecretCodec } from './config/secret-codec.js';

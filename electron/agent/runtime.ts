@@ -8,6 +8,7 @@ import { hasErrors, validateConfiguration } from '../../shared/config/validate.j
 import type { Violation } from '../../shared/config/violations.js';
 import { type Clock, SystemClock } from './clock.js';
 import { ConfigStore } from './config/config-store.js';
+import type { SecretCodec } from './config/secret-codec.js';
 import { LogFile } from './logging/log-file.js';
 import { readLastLines } from './logging/log-reader.js';
 import { Logger, Redactor } from './logging/logger.js';
@@ -32,6 +33,8 @@ export interface AgentRuntimeOptions {
   logMaxBytes?: number;
   logKeep?: number;
   machineInfoIntervalMs?: number;
+  /** Desktop: encrypts secrets at rest (Electron safeStorage). Headless: none, the file is 0600. */
+  secretCodec?: SecretCodec;
   stopTimeoutMs?: number;
 }
 
@@ -79,7 +82,7 @@ export class AgentRuntime {
     };
     this.coreLog = new Logger(this.logFiles['agent_core.log'], this.redactor, this.clock, 'agent');
     this.webLog = new Logger(this.logFiles['agent_web.log'], this.redactor, this.clock, 'api', 'http');
-    this.configStore = new ConfigStore(path.join(dir, 'conf.d'), this.clock);
+    this.configStore = new ConfigStore(path.join(dir, 'conf.d'), this.clock, 50, options.secretCodec);
     this.markers = new MarkerStore(this.clock);
     this.store = new AgentStore(path.join(dir, 'state', 'agent.db'));
     this.registry = options.registry ?? builtInComponents();

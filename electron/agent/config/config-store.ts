@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { formatSpecTimestamp } from '../../../shared/api/envelope.js';
 import type { Clock } from '../clock.js';
+import { type SecretCodec, openSecrets, sealSecrets } from './secret-codec.js';
 
 export const CONFIG_FILE_NAME = 'tributary.json';
 const HISTORY_DIR = 'history';
@@ -64,6 +65,8 @@ export class ConfigStore {
     readonly directory: string,
     private readonly clock: Clock,
     private readonly keepVersions = 50,
+    /** Encrypts password and API_key values on disk (desktop: Electron safeStorage). */
+    private readonly codec?: SecretCodec,
   ) {
     this.file = path.join(directory, CONFIG_FILE_NAME);
     this.historyDir = path.join(directory, HISTORY_DIR);
@@ -102,13 +105,18 @@ export class ConfigStore {
         `${this.file} is not valid JSON (${(cause as Error).message}). Fix it, or copy a good version from ${this.historyDir}.`,
       );
     }
+    try {
+      config = openSecrets(config, this.codec);
+    } catch (cause) {
+      throw new ConfigUnreadableError(`${this.file}: ${(cause as Error).message}`);
+    }
     const micros = stat.mtimeNs / 1000n;
     return { config, lastModifiedMicros: micros, lastModified: formatSpecTimestamp(micros) };
   }
 
   /** Saves atomically; keeps the version in history. Returns what load() will return. */
   save(config: unknown): StoredConfig {
-    const text = `${JSON.stringify(config, null, 2)}\n`;
+    const text = `${JSON.stringify(this.codec ? sealSecrets(config, this.codec) : config, null, 2)}\n`;
     this.writeHistory(text);
     writeFileAtomic(this.file, text);
     const stored = this.load();

@@ -1,0 +1,38 @@
+import type { AgentStatus, ServiceStatus } from '../../shared/api/resources.js';
+
+export type TrayColour = 'green' | 'amber' | 'red' | 'grey';
+
+export interface TrayPresentation {
+  colour: TrayColour;
+  tooltip: string;
+}
+
+/**
+ * What the tray shows for an agent state: green running, amber running with a service down or of
+ * unknown state, red failed, grey stopped.
+ */
+export function trayPresentation(agent: AgentStatus, services: Record<string, { status: ServiceStatus }>): TrayPresentation {
+  const notRunning = Object.entries(services).filter(([, s]) => s.status !== 'running').map(([name]) => name);
+  if (agent === 'failed') return { colour: 'red', tooltip: 'Tributary: the agent failed — open the console for details' };
+  if (agent === 'stopped') return { colour: 'grey', tooltip: 'Tributary: stopped — no data is collected' };
+  if (notRunning.length > 0) return { colour: 'amber', tooltip: `Tributary: running, ${notRunning.length} service(s) not running (${notRunning.slice(0, 3).join(', ')})` };
+  return { colour: 'green', tooltip: `Tributary: running, ${Object.keys(services).length} service(s)` };
+}
+
+export interface TrayMenuItem {
+  id: 'open' | 'start' | 'stop' | 'quit' | 'separator';
+  label: string;
+  enabled: boolean;
+}
+
+/** The tray menu: open the console, start or stop the agent (whichever applies), quit. */
+export function trayMenu(agent: AgentStatus): TrayMenuItem[] {
+  return [
+    { id: 'open', label: 'Open console', enabled: true },
+    { id: 'separator', label: '', enabled: true },
+    { id: 'start', label: 'Start agent', enabled: agent !== 'running' },
+    { id: 'stop', label: 'Stop agent', enabled: agent === 'running' },
+    { id: 'separator', label: '', enabled: true },
+    { id: 'quit', label: 'Quit Tributary (stops data collection)', enabled: true },
+  ];
+}
