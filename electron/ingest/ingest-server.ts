@@ -13,6 +13,8 @@ export interface IngestOptions {
   encrypted?: boolean;
   /** Append each received record as a JSON line to this file. */
   outputFile?: string;
+  /** Decode and count, but do not keep records in memory (benchmarks with millions of rows). */
+  countOnly?: boolean;
   /** Fault injection for tests and trials. */
   faults?: {
     /** Refuse this many uploads with HTTP 503 first. */
@@ -34,6 +36,8 @@ export interface IngestServer {
   url: string;
   port: number;
   uploads: ReceivedUpload[];
+  /** Records received so far (also with countOnly). */
+  receivedCount(): number;
   /** Every record received, in arrival order (duplicates included). */
   records(): Record<string, unknown>[];
   /** Raw multipart part bodies as received (for independent decoding). */
@@ -52,6 +56,7 @@ export async function startIngestServer(options: IngestOptions): Promise<IngestS
   const rawParts: Buffer[] = [];
   let faults = { ...options.faults };
   let refused = 0;
+  let received = 0;
   let hung = 0;
   const hanging = new Set<http.ServerResponse>();
 
@@ -82,9 +87,10 @@ export async function startIngestServer(options: IngestOptions): Promise<IngestS
       const part = form.get('sslog');
       if (!part || typeof part === 'string') return answer(400, { success: false, error: 'no sslog part' });
       const bytes = Buffer.from(await part.arrayBuffer());
-      rawParts.push(bytes);
+      if (!options.countOnly) rawParts.push(bytes);
       const records = decodeUpload(bytes, { apiKey, encrypted: options.encrypted ?? true });
-      uploads.push({ keyId, bytes: bytes.length, records });
+      received += records.length;
+      uploads.push({ keyId, bytes: bytes.length, records: options.countOnly ? [] : records });
       if (options.outputFile) fs.appendFileSync(options.outputFile, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
       answer(200, { success: true, id: crypto.randomUUID(), records: records.length });
     } catch (cause) {
@@ -98,6 +104,7 @@ export async function startIngestServer(options: IngestOptions): Promise<IngestS
     port,
     uploads,
     rawParts,
+    receivedCount: () => received,
     records: () => uploads.flatMap((u) => u.records),
     setFaults: (next) => {
       faults = { ...next };

@@ -72,7 +72,7 @@ export class AgentStore {
   private readonly queuedBytes = new Map<string, number>();
   private readonly commitTransaction: (receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress) => void;
 
-  constructor(file: string) {
+  constructor(readonly file: string) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -94,6 +94,8 @@ export class AgentStore {
       putState: this.db.prepare('INSERT INTO stream_state (receiver, asset, stream_type, key, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT (receiver, asset, stream_type, key) DO UPDATE SET value = excluded.value'),
       enqueue: this.db.prepare('INSERT INTO outbox (transmit, asset, stream_type, record_count, bytes, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
       peek: this.db.prepare('SELECT id, transmit, asset, stream_type, bytes, payload FROM outbox WHERE transmit = ? ORDER BY id LIMIT ?'),
+      peekMeta: this.db.prepare('SELECT id, record_count AS records, bytes FROM outbox WHERE transmit = ? ORDER BY id LIMIT ?'),
+      payload: this.db.prepare('SELECT payload FROM outbox WHERE id = ? AND transmit = ?'),
       ack: this.db.prepare('DELETE FROM outbox WHERE id = ? AND transmit = ?'),
       backlog: this.db.prepare('SELECT COUNT(*) AS batches, COALESCE(SUM(record_count), 0) AS records, COALESCE(SUM(bytes), 0) AS bytes FROM outbox WHERE transmit = ?'),
       totalBytes: this.db.prepare('SELECT COALESCE(SUM(bytes), 0) AS bytes FROM outbox'),
@@ -155,6 +157,21 @@ export class AgentStore {
       bytes: row.bytes,
       records: JSON.parse(row.payload.toString('utf8')) as AgentRecord[],
     }));
+  }
+
+  /** Ids and sizes of the oldest queued batches, without their records (cheap). */
+  peekMeta(transmit: string, limit: number): { id: number; records: number; bytes: number }[] {
+    return this.statements.peekMeta.all(transmit, limit) as { id: number; records: number; bytes: number }[];
+  }
+
+  /** The records of queued batches, by id, in the given order. */
+  recordsOf(transmit: string, ids: readonly number[]): AgentRecord[] {
+    const out: AgentRecord[] = [];
+    for (const id of ids) {
+      const row = this.statements.payload.get(id, transmit) as { payload: Buffer } | undefined;
+      if (row) for (const record of JSON.parse(row.payload.toString('utf8')) as AgentRecord[]) out.push(record);
+    }
+    return out;
   }
 
   /** The destination has these batches: remove them. */

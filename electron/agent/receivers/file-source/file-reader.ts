@@ -6,8 +6,11 @@ import type { StreamKey } from '../../markers/marker-store.js';
 import type { FileProgress } from '../../store/agent-store.js';
 import type { ParseWorkerClient } from './parse-worker-client.js';
 
-/** Bytes read and parsed per step: bounds memory whatever the file size. */
-export const CHUNK_BYTES = 4 * 1024 * 1024;
+/**
+ * Bytes read and parsed per step: bounds memory whatever the file size, and bounds how long one
+ * commit (transforms, outbox insert) holds the API thread: 256 KiB is a few thousand rows.
+ */
+export const CHUNK_BYTES = 256 * 1024;
 /** Bytes at the start of a file whose hash tells a rewritten file from an appended one. */
 export const FINGERPRINT_BYTES = 4096;
 /** A renamed file is recognised only by a prefix this long: short prefixes (a bare header) are not unique. */

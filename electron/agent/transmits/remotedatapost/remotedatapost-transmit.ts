@@ -2,12 +2,13 @@ import type { z } from 'zod';
 import type { RemoteDataPostTransmitSchema } from '../../../../shared/config/schema.js';
 import type { AgentRecord } from '../../../../shared/records/record.js';
 import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
-import { MAX_REQUEST_BYTES, PART_FILE_NAME, PART_NAME, encodeUpload } from './wire.js';
+import { PART_FILE_NAME, PART_NAME } from './wire.js';
+import { WorkerClient } from '../../worker-client.js';
+import { workerScript } from '../../worker-script.js';
+import type { EncodeRequest, EncodeResponse } from './encode-protocol.js';
 
 type Config = z.infer<typeof RemoteDataPostTransmitSchema>;
 
-/** Room for the multipart framing around the part. */
-const MULTIPART_OVERHEAD = 512;
 const MAX_BACKOFF_MS = 60_000;
 const OUTBOX_ROWS_PER_ROUND = 500;
 
@@ -37,6 +38,8 @@ export class RemoteDataPostTransmit implements AgentComponent {
   private inFlight: AbortController | undefined;
   private unsubscribe: (() => void) | undefined;
   private failures = 0;
+  /** Encoding (BSON, gzip, Fernet) runs in a worker thread: the API thread only sends. */
+  private readonly encoder: WorkerClient<EncodeRequest, EncodeResponse>;
 
   constructor(
     private readonly config: Config,
@@ -45,6 +48,7 @@ export class RemoteDataPostTransmit implements AgentComponent {
   ) {
     this.name = config.transmit_name;
     this.url = `${config.base_url.replace(/\/+$/, '')}/v1/rdp2/sslogs`;
+    this.encoder = new WorkerClient(workerScript(import.meta.url, 'encode-worker.js'), `encode:${this.name}`, context.logger);
   }
 
   async start(): Promise<void> {
@@ -61,6 +65,7 @@ export class RemoteDataPostTransmit implements AgentComponent {
     if (this.timer) clearTimeout(this.timer);
     this.inFlight?.abort();
     await this.draining;
+    await this.encoder.close();
   }
 
   status() {
@@ -83,23 +88,33 @@ export class RemoteDataPostTransmit implements AgentComponent {
 
   private async drain(): Promise<void> {
     while (this.running) {
-      const rows = this.context.store.peek(this.name, OUTBOX_ROWS_PER_ROUND);
+      const rows = this.context.store.peekMeta(this.name, OUTBOX_ROWS_PER_ROUND);
       if (rows.length === 0) return;
-      // Whole outbox rows up to max_request_records (at least one row; a bigger row is split below).
+      // Whole outbox rows up to max_request_records (at least one row; a bigger row is split).
       const chosen: typeof rows = [];
       let count = 0;
       for (const row of rows) {
-        if (chosen.length > 0 && count + row.records.length > this.config.max_request_records) break;
+        if (chosen.length > 0 && count + row.records > this.config.max_request_records) break;
         chosen.push(row);
-        count += row.records.length;
+        count += row.records;
       }
       try {
-        const records = chosen.flatMap((row) => row.records);
+        const encoded = await this.encoder.request({
+          storeFile: this.context.store.file,
+          transmit: this.name,
+          ids: chosen.map((row) => row.id),
+          maxRecords: this.config.max_request_records,
+          apiKey: this.config.API_key,
+          useEncryption: this.config.use_encryption,
+        });
+        if (!encoded.ok) throw new Error(`Encoding the upload failed: ${encoded.error}`);
         let bytes = 0;
-        for (let i = 0; i < records.length; i += this.config.max_request_records)
-          bytes += await this.uploadBounded(records.slice(i, i + this.config.max_request_records));
+        for (const part of encoded.bodies) {
+          await this.upload(Buffer.from(part.body.buffer, part.body.byteOffset, part.body.byteLength), part.records);
+          bytes += part.body.byteLength;
+        }
         this.context.store.ack(this.name, chosen.map((row) => row.id));
-        this.context.stats.success(this.name, records.length, bytes);
+        this.context.stats.success(this.name, count, bytes);
         if (this.failures > 0) this.context.logger.info(`Uploads to ${this.url} work again`);
         this.failures = 0;
         this.context.markers.clear('upload_failed');
@@ -114,17 +129,6 @@ export class RemoteDataPostTransmit implements AgentComponent {
         return;
       }
     }
-  }
-
-  /** Uploads, halving the batch until its body fits in 4 MiB. Returns bytes sent. */
-  private async uploadBounded(records: AgentRecord[]): Promise<number> {
-    const body = encodeUpload(records, { apiKey: this.config.API_key, useEncryption: this.config.use_encryption });
-    if (body.length + MULTIPART_OVERHEAD > MAX_REQUEST_BYTES && records.length > 1) {
-      const half = Math.ceil(records.length / 2);
-      return (await this.uploadBounded(records.slice(0, half))) + (await this.uploadBounded(records.slice(half)));
-    }
-    await this.upload(body, records.length);
-    return body.length;
   }
 
   private async upload(body: Buffer, count: number): Promise<void> {

@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+// End-to-end throughput benchmark: folder → parse → convert_timestamps → encrypted remotedatapost →
+// acknowledged by a loopback ingest server, against the real headless server (dist/electron/serve.js).
+// Usage: npm run bench [-- --rows 100000,1000000,10000000 --files 4 --skip-breakdown]
+// Reports rows/s, MB/s, CPU seconds per million rows, peak RSS, API p50/p99 during the run, as a
+// table and as JSON in bench/results/.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
+import { stageBreakdown } from './stages.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000,1000000' }, files: { type: 'string', default: '4' }, 'skip-breakdown': { type: 'boolean', default: false } } });
+const sizes = values.rows.split(',').map(Number);
+const KEY_ID = 'bench@tributary.local';
+const API_KEY = 'bench-api-key';
+const TICKS = 100; // clock ticks per second on Linux (/proc stat units)
+
+/** 8 columns: time, machine state, 4 floats, an integer counter, a short text. */
+function writeCsv(file, from, count) {
+  const fd = fs.openSync(file, 'w');
+  fs.writeSync(fd, 'time,part_id,temp_c,pressure_bar,speed_rpm,torque_nm,counter,status\n');
+  const start = Date.UTC(2026, 0, 1);
+  let buffer = '';
+  for (let i = from; i < from + count; i += 1) {
+    const t = new Date(start + i * 1000).toISOString();
+    buffer += `${t.slice(0, 10)} ${t.slice(11, 19)},P${i},${(180 + (i % 97) * 0.1).toFixed(2)},${(6 + (i % 13) * 0.01).toFixed(3)},${1400 + (i % 50)},${(52.5 + (i % 7) * 0.25).toFixed(2)},${i},${i % 31 === 0 ? 'warn' : 'ok'}\n`;
+    if (buffer.length > 1 << 20) {
+      fs.writeSync(fd, buffer);
+      buffer = '';
+    }
+  }
+  fs.writeSync(fd, buffer);
+  fs.closeSync(fd);
+}
+
+function procStats(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const hwm = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+    return { cpuSeconds: (Number(stat[11]) + Number(stat[12])) / TICKS, peakRss: hwm };
+  } catch {
+    return undefined;
+  }
+}
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function runOnce(rows, files) {
+  const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-'));
+  const drop = path.join(dataDirectory, 'drop');
+  fs.mkdirSync(drop);
+  const perFile = Math.ceil(rows / files);
+  let bytes = 0;
+  for (let f = 0; f < files; f += 1) {
+    const file = path.join(dataDirectory, `m${f}.csv.tmp`);
+    writeCsv(file, f * perFile, Math.min(perFile, rows - f * perFile));
+    bytes += fs.statSync(file).size;
+  }
+  const ingest = await startIngestServer({ keys: { [KEY_ID]: API_KEY }, countOnly: true });
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist/electron/serve.js'), '--data-dir', dataDirectory, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TRIBUTARY_API_TOKEN: 'bench' } });
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      const m = /:(\d+)\/\?token=/.exec(String(d));
+      if (m) resolve(Number(m[1]));
+    });
+    child.on('exit', (code) => reject(new Error(`server exited ${code}`)));
+  });
+  const api = (method, p, body) => fetch(`http://127.0.0.1:${port}${p}`, { method, headers: { authorization: 'Bearer bench', 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+  const config = {
+    data_receiver: [{
+      data_receiver_name: 'bench', protocol: 'localfile', poll_interval: 1, connections: [{ root_path: drop }],
+      streams: Array.from({ length: files }, (_, f) => ({ asset: `Machine_${f}`, stream_type: 'process', file_filter: [`m${f}.csv`] })),
+      parsers: [{ parser_name: 'csv', parser_type: 'spreadsheet', options: { parse: { parse_timestamps: [{ field_name: 'time', format: '%Y-%m-%d %H:%M:%S' }] } } }],
+    }],
+    transforms: [{ transform_name: 'tz', transform_type: 'convert_timestamps', filter_stream: ['*'], field_names: ['time'], timezone: 'UTC' }],
+    data_transmit: [{ transmit_name: 'cloud', transmit_type: 'remotedatapost', base_url: ingest.url, API_key: API_KEY, API_key_ID: KEY_ID, timeout: 60, poll_interval: 1, max_request_records: 3000, max_buffer_mb: 16384 }],
+  };
+  const saved = await (await api('POST', '/v1/config', config)).json();
+  if (!saved.success) throw new Error(JSON.stringify(saved));
+  const before = procStats(child.pid);
+  const started = performance.now();
+  for (let f = 0; f < files; f += 1) fs.renameSync(path.join(dataDirectory, `m${f}.csv.tmp`), path.join(drop, `m${f}.csv`));
+  const latencies = [];
+  let polling = true;
+  const poller = (async () => {
+    while (polling) {
+      const t0 = performance.now();
+      await (await api('GET', '/v1/status')).json();
+      latencies.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  while (ingest.receivedCount() < rows) await new Promise((r) => setTimeout(r, 100));
+  const seconds = (performance.now() - started) / 1000;
+  polling = false;
+  await poller;
+  const after = procStats(child.pid);
+  child.kill('SIGTERM');
+  await new Promise((r) => child.on('exit', r));
+  await ingest.close();
+  fs.rmSync(dataDirectory, { recursive: true, force: true });
+  latencies.sort((a, b) => a - b);
+  return {
+    rows,
+    files,
+    csv_mb: +(bytes / 1e6).toFixed(1),
+    seconds: +seconds.toFixed(2),
+    rows_per_second: Math.round(rows / seconds),
+    mb_per_second: +(bytes / 1e6 / seconds).toFixed(2),
+    cpu_seconds_per_million_rows: after && before ? +(((after.cpuSeconds - before.cpuSeconds) / rows) * 1e6).toFixed(2) : null,
+    peak_rss_mb: after ? Math.round(after.peakRss / 1e6) : null,
+    api_p50_ms: +percentile(latencies, 50).toFixed(1),
+    api_p99_ms: +percentile(latencies, 99).toFixed(1),
+    api_samples: latencies.length,
+  };
+}
+
+const results = [];
+for (const rows of sizes) {
+  process.stderr.write(`bench: ${rows} rows …\n`);
+  results.push(await runOnce(rows, Number(values.files)));
+}
+const breakdown = values['skip-breakdown'] ? undefined : await stageBreakdown(20_000);
+const machine = { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 1e9), node: process.version, date: new Date().toISOString() };
+fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
+const out = path.join(ROOT, 'bench', 'results', `bench-${machine.date.slice(0, 19).replace(/[:T]/g, '-')}.json`);
+fs.writeFileSync(out, JSON.stringify({ machine, results, breakdown }, null, 2));
+console.table(results);
+if (breakdown) console.table(breakdown);
+console.log(`results: ${path.relative(ROOT, out)}`);

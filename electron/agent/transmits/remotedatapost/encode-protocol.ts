@@ -1,0 +1,14 @@
+export interface EncodeRequest {
+  id: number;
+  storeFile: string;
+  transmit: string;
+  /** Outbox batch ids, oldest first. */
+  ids: number[];
+  maxRecords: number;
+  apiKey: string;
+  useEncryption: boolean;
+}
+
+export type EncodeResponse =
+  | { id: number; ok: true; bodies: { body: Uint8Array; records: number }[] }
+  | { id: number; ok: false; error: string };
