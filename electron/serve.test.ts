@@ -67,9 +67,28 @@ describe('npm run serve (headless entry)', () => {
     expect(header).toBe('timestamp,capturetime,record_id,time,part_id,cycle_time_s,force_kN,ok');
     expect(first).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000000Z,/);
     const status = await api(started, 'GET', '/v1/status');
-    expect(status.json.response.agent.services).toEqual({ 'transmit:archive': { status: 'running' }, 'transform:rename_columns': { status: 'running' }, 'receiver:demo_plant_files': { status: 'running' } });
+    expect(status.json.response.agent.services).toMatchObject({ 'transmit:archive': { status: 'running' }, 'transform:rename_columns': { status: 'running' }, 'receiver:demo_plant_files': { status: 'running' } });
     expect(status.json.response.last_data_transmit.archive.records_sent).toBeGreaterThan(0);
   }, 30_000);
+
+  it('runs the simulated OPC UA plant of the demo: both machines land in the outbox, the receiver runs', async () => {
+    const dataDirectory = tempDirectory();
+    const started = await serve(['--data-dir', dataDirectory, '--port', '0', '--demo']);
+    const rows = (asset: string) => {
+      const file = path.join(dataDirectory, 'outbox', `${asset}__process.csv`);
+      return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n') : [];
+    };
+    const deadline = Date.now() + 40_000;
+    while (Date.now() < deadline && (rows('Extruder_1').length < 3 || rows('Molder_2').length < 3)) await new Promise((r) => setTimeout(r, 250));
+    const [header, first] = rows('Extruder_1');
+    expect(header).toBe('timestamp,capturetime,record_id,temperature_C,temperature_C_status,speed_rpm,speed_rpm_status,state,state_status,part_counter,part_counter_status');
+    expect(first).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z,.*,Good,.*,Good,(Running|Idle|Fault),Good,\d+,Good$/);
+    expect(rows('Molder_2').length).toBeGreaterThanOrEqual(3);
+    const status = await api(started, 'GET', '/v1/status');
+    expect(status.json.response.agent.services['receiver:demo_plant_opcua']).toEqual({ status: 'running' });
+    const browse = await api(started, 'GET', `/v1/opcua/browse?receiver=demo_plant_opcua&node=${encodeURIComponent('ns=2;s=Extruder_1')}`);
+    expect(browse.json.response.map((n: { browse_name: string }) => n.browse_name).sort()).toEqual(['PartCounter', 'Speed', 'State', 'Temperature']);
+  }, 60_000);
 
   it('refuses an unknown option with usage on stderr and exit code 2', async () => {
     const child = spawn(process.execPath, [SERVE_SCRIPT, '--colour', 'blue'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -96,7 +115,7 @@ describe('npm run serve (headless entry)', () => {
         posted.add(JSON.stringify(config));
         saves.push(api(started, 'POST', '/v1/config', config).catch(() => undefined));
       }
-      await new Promise((r) => setTimeout(r, 20 + Math.random() * 120));
+      await new Promise((r) => setTimeout(r, 30 + Math.random() * 400));
       started.child.kill('SIGKILL');
       await new Promise((r) => started.child.on('exit', r));
       await Promise.all(saves);

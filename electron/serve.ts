@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createHost, defaultDataDirectory } from './host/host.js';
 import { DemoLine, demoConfiguration } from './host/demo.js';
+import { DemoOpcuaPlant, demoOpcuaPort } from './host/demo-opcua-server.js';
 
 const USAGE = `Usage: npm run serve -- [options]
 
@@ -15,7 +16,7 @@ const USAGE = `Usage: npm run serve -- [options]
   --port N           HTTP port (default 4900; 0 picks a free port)
   --host H           address to listen on (default 127.0.0.1; 0.0.0.0 for remote access)
   --allow-host NAME  also accept requests for this host name (repeatable)
-  --demo             seed a demo configuration and sample machine files
+  --demo             seed a demo configuration, sample machine files and a simulated OPC UA server
   --help             show this text
 `;
 
@@ -64,12 +65,22 @@ async function main(): Promise<void> {
   const consoleDirectory = fileURLToPath(new URL('../renderer/', import.meta.url));
   const demoLine = cli.demo ? new DemoLine(cli.dataDirectory) : undefined;
   demoLine?.start();
+  // The simulated OPC UA server starts in the background (seconds under load); the demo receiver
+  // retries until it answers, and the console does not wait for it.
+  const opcuaPort = cli.demo ? await demoOpcuaPort(cli.dataDirectory) : undefined;
+  const demoPlant =
+    opcuaPort === undefined
+      ? undefined
+      : DemoOpcuaPlant.start(cli.dataDirectory, opcuaPort).catch((cause: Error) => {
+          process.stderr.write(`The simulated OPC UA server of the demo did not start: ${cause.message}\n`);
+          return undefined;
+        });
   const host = await createHost({
     dataDirectory: cli.dataDirectory,
     http: { host: cli.host, port: cli.port, allowedHosts: cli.allowedHosts, consoleDirectory },
   });
   if (cli.demo && !host.runtime.readConfig().lastModified) {
-    const outcome = await host.runtime.saveConfig(demoConfiguration(cli.dataDirectory));
+    const outcome = await host.runtime.saveConfig(demoConfiguration(cli.dataDirectory, { opcuaPort }));
     if (outcome.status === 'failed') process.stderr.write(`Demo configuration refused: ${JSON.stringify(outcome.violations)}\n`);
   }
   const shownHost = cli.host.includes(':') ? `[${cli.host}]` : cli.host;
@@ -83,10 +94,14 @@ async function main(): Promise<void> {
     demoLine?.stop();
     const force = setTimeout(() => process.exit(1), 20_000);
     force.unref();
-    host.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    host
+      .close()
+      .then(() => demoPlant)
+      .then((plant) => plant?.stop())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

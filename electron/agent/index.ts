@@ -1,6 +1,7 @@
 /** Public entry of the agent core. The API layer imports from here only. */
 export { AgentRuntime, RestreamError, type AgentRuntimeOptions, type SaveOutcome } from './runtime.js';
 export { ConfigUnreadableError } from './config/config-store.js';
+export { KpiService, type KpiSaveOutcome } from './kpi/index.js';
 export { ComponentRegistry, type AgentComponent, type ComponentContext, type ComponentFactory } from './supervisor/component.js';
 export type { Logger } from './logging/logger.js';
 export { SystemClock, type Clock } from './clock.js';

@@ -16,6 +16,7 @@ import { MarkerStore } from './markers/marker-store.js';
 import { MachineInfoSampler } from './status/machine-info.js';
 import type { ComponentRegistry } from './supervisor/component.js';
 import { builtInComponents } from './components.js';
+import { type OpcuaBrowseNode, browseOpcua } from './receivers/opcua/index.js';
 import { AgentStore } from './store/agent-store.js';
 import { TransmitStatsBoard } from './pipeline/transmit-stats.js';
 import type { RecordTap } from './pipeline/pipeline.js';
@@ -23,6 +24,7 @@ import { Supervisor, configuredServices } from './supervisor/supervisor.js';
 import { SerialQueue } from './serial-queue.js';
 import { parseTimestampToMicros } from '../../shared/api/envelope.js';
 import { writeFileAtomic } from './config/config-store.js';
+import { KpiService } from './kpi/index.js';
 
 export interface AgentRuntimeOptions {
   /** Root of everything the agent keeps: conf.d/, logs/, state/. */
@@ -36,6 +38,8 @@ export interface AgentRuntimeOptions {
   /** Desktop: encrypts secrets at rest (Electron safeStorage). Headless: none, the file is 0600. */
   secretCodec?: SecretCodec;
   stopTimeoutMs?: number;
+  /** How long received records are kept for KPI evaluation (default 7 days). */
+  kpiRetentionMs?: number;
 }
 
 export interface SaveOutcome {
@@ -69,6 +73,8 @@ export class AgentRuntime {
   private readonly stats = new TransmitStatsBoard();
   private readonly registry: ComponentRegistry;
   private readonly taps = new Set<RecordTap>();
+  /** KPI library, validation, and evaluation on the recent records this agent committed. */
+  readonly kpis: KpiService;
   private state: AgentStatus = 'stopped';
   private failure: string | undefined;
 
@@ -100,6 +106,8 @@ export class AgentRuntime {
     });
     this.machineInfo = new MachineInfoSampler(dir, this.coreLog.child('machine-info'), options.machineInfoIntervalMs);
     this.stateFile = path.join(dir, 'state', 'agent.json');
+    this.kpis = new KpiService({ file: path.join(dir, 'state', 'kpi.db'), clock: this.clock, logger: this.coreLog.child('kpi'), retentionMs: options.kpiRetentionMs });
+    this.tapRecords((_receiver, _stream, records) => this.kpis.remember(records));
     fs.mkdirSync(path.dirname(this.stateFile), { recursive: true });
   }
 
@@ -128,6 +136,7 @@ export class AgentRuntime {
       await this.supervisor.stop();
       this.machineInfo.stop();
       this.store.close();
+      this.kpis.close();
       this.coreLog.info('Tributary agent shut down');
       for (const file of Object.values(this.logFiles)) file.close();
     });
@@ -317,6 +326,16 @@ export class AgentRuntime {
       const count = Object.values(request).reduce((n, list) => n + list.length, 0);
       return `Restream complete for ${count} stream(s) (${done.join('; ')}): their data will be read and sent again.`;
     });
+  }
+
+  /**
+   * Child nodes of an OPC UA node (default: the Objects folder) on the server of the saved receiver
+   * `receiver`, for the console's tag picker. Throws ApiError (404 unknown receiver or node, 503
+   * server unreachable or not trusted).
+   */
+  browseOpcua(receiver: string, nodeId?: string): Promise<OpcuaBrowseNode[]> {
+    const saved = safely(() => this.configStore.load()?.config);
+    return browseOpcua(saved, receiver, nodeId, { agentDataDirectory: this.options.dataDirectory, logger: this.coreLog.child(`receiver:${receiver}`) });
   }
 
   /** The last `lines` lines of a log, optionally only those after `since`. */

@@ -4,8 +4,10 @@ import { ROUTES, type RouteId } from '../../shared/api/routes.js';
 import type { AgentRuntime } from '../agent/index.js';
 import { agentRoutes } from './routes/agent.js';
 import { configRoutes } from './routes/config.js';
+import { kpiRoutes } from './routes/kpis.js';
 import { logRoutes } from './routes/logs.js';
 import { metaRoutes } from './routes/meta.js';
+import { opcuaRoutes } from './routes/opcua.js';
 import { statusRoutes } from './routes/status.js';
 
 /** A request as any transport (HTTP, Electron IPC) hands it to the router. */
@@ -49,10 +51,12 @@ export type Handler = (context: HandlerContext) => Reply | Promise<Reply>;
 /** Every handler by route id: the whole API at a glance (contracts in shared/api/routes.ts). */
 const HANDLERS: Record<RouteId, Handler> = {
   ...configRoutes,
+  ...kpiRoutes,
   ...agentRoutes,
   ...logRoutes,
   ...metaRoutes,
   ...statusRoutes,
+  ...opcuaRoutes,
 };
 
 interface CompiledRoute {

@@ -46,7 +46,7 @@ const OBJECTS: MetaObject[] = [
       { id: 'localfile_csv', name: 'Local files (CSV)', schema: schema.LocalfileReceiverSchema, template: receiver('localfile', { delete_completed: false, parsers: [csvParser] }) },
       { id: 'sql', name: 'SQL database', schema: schema.SqlReceiverSchema, template: receiver('sql') },
       { id: 'smb_csv', name: 'Windows share (CSV)', schema: schema.SmbReceiverSchema, template: receiver('smb', { delete_completed: false, parsers: [csvParser] }) },
-      { id: 'opcua', name: 'OPC UA server', schema: schema.OpcuaReceiverSchema, template: receiver('opcua') },
+      { id: 'opcua', name: 'OPC UA server', schema: schema.OpcuaReceiverSchema, template: receiver('opcua', { read_mode: 'subscription', sampling_interval_ms: 1000, queue_size: 10 }) },
     ],
   },
   {
@@ -55,7 +55,7 @@ const OBJECTS: MetaObject[] = [
       { id: 'localfile_csv', name: 'Local files (CSV)', schema: schema.FileStreamSchema, template: asset({ file_filter: ['*.csv'] }), data_receiver: ['localfile_csv'] },
       { id: 'sql', name: 'SQL database', schema: schema.SqlStreamSchema, template: asset({ query: 'SELECT * FROM machine_data WHERE id > :id ORDER BY id', state_fields: [{ column_name: 'id', data_type: 'integer' }] }), data_receiver: ['sql'] },
       { id: 'smb_csv', name: 'Windows share (CSV)', schema: schema.FileStreamSchema, template: asset({ file_filter: ['*.csv'] }), data_receiver: ['smb_csv'] },
-      { id: 'opcua', name: 'OPC UA server', schema: schema.OpcuaStreamSchema, template: asset({ opcua_tags: [{ name: 'ns=2;s=Tag', exportname: 'tag' }] }), data_receiver: ['opcua'] },
+      { id: 'opcua', name: 'OPC UA server', schema: schema.OpcuaStreamSchema, template: asset({ opcua_tags: [{ name: 'ns=2;s=Line1.Temperature', exportname: 'temperature' }] }), data_receiver: ['opcua'] },
     ],
   },
   {

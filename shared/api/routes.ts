@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { ConfigurationSchema } from '../config/schema.js';
 import { TemplateSchema } from '../config/templates.js';
 import { ValidationResultSchema } from '../config/violations.js';
+import { EvaluateRequestSchema, KpiEvaluationSchema, KpiLibraryEntrySchema, KpiMetaSchema } from '../kpi/api.js';
+import { LineKpiSchema, MachineTypeKpiSchema } from '../kpi/schema.js';
 import {
   AgentStatusSchema,
   MetaDetailSchema,
@@ -65,6 +67,39 @@ export const ROUTES = [
     description: 'Naming a receiver or stream that is not configured fails with HTTP 500 and nothing is restreamed.',
     body: RestreamRequestSchema, response: z.string(),
   },
+  {
+    id: 'browseOpcua', method: 'GET', path: '/v1/opcua/browse', summary: 'Child nodes of an OPC UA node, through a saved opcua receiver (tag picker).',
+    description: 'Uses the receiver\'s certificate and trust list. 404: unknown receiver or node; 503: server unreachable or its certificate not trusted (the message names the thumbprint).',
+    query: {
+      receiver: { schema: z.string().min(1), description: 'data_receiver_name of a saved opcua receiver.', required: true },
+      node: { schema: z.string(), description: 'Node id to list the children of, e.g. ns=2;s=Line1; default i=85 (Objects).' },
+    },
+    response: z.array(z.object({ node_id: z.string(), browse_name: z.string(), display_name: z.string(), node_class: z.string(), data_type: z.string().nullable() })),
+  },
+  // KPI library, validation and evaluation on local data (docs/kpi.md).
+  { id: 'listKpis', method: 'GET', path: '/v1/kpis', summary: 'The KPI library.', response: z.array(KpiLibraryEntrySchema) },
+  {
+    id: 'validateKpi', method: 'POST', path: '/v1/kpis/validate', summary: 'Validate a KPI definition (the body) without saving it.',
+    description: 'A line KPI when ?kind=line or when any field_maps item has machine_types; ?kind=machine_type forces a machine-type KPI. success is false when the status is failed.',
+    query: {
+      kind: { schema: z.enum(['line', 'machine_type']), description: 'Kind of the definition (default: detected).' },
+      original: { schema: z.string(), description: 'Library name of the KPI being edited (it may keep its name).' },
+    },
+    body: z.union([MachineTypeKpiSchema, LineKpiSchema]), response: ValidationResultSchema,
+  },
+  {
+    id: 'evaluateKpi', method: 'POST', path: '/v1/kpis/evaluate', summary: 'Compute a saved or draft KPI per machine and time bin on the recent records of this agent.',
+    description: 'Division by zero and missing data give null. 422 with violations when the definition is invalid.',
+    body: EvaluateRequestSchema, response: KpiEvaluationSchema,
+  },
+  { id: 'getKpi', method: 'GET', path: '/v1/kpis/:name', summary: 'One KPI definition of the library.', response: z.record(z.string(), z.unknown()), meta: KpiMetaSchema },
+  {
+    id: 'saveKpi', method: 'PUT', path: '/v1/kpis/:name', summary: 'Validate and save a KPI definition (a different name in the body renames it).',
+    description: 'Invalid definitions are refused with HTTP 422 and the violations, like POST /v1/config.',
+    query: { kind: { schema: z.enum(['line', 'machine_type']), description: 'Kind of the definition (default: detected).' } },
+    body: z.union([MachineTypeKpiSchema, LineKpiSchema]), response: z.union([z.record(z.string(), z.unknown()), ValidationResultSchema]), meta: KpiMetaSchema,
+  },
+  { id: 'deleteKpi', method: 'DELETE', path: '/v1/kpis/:name', summary: 'Remove a KPI from the library.', response: z.string() },
   { id: 'openapi', method: 'GET', path: '/v1/openapi.json', summary: 'This description.', response: z.record(z.string(), z.unknown()) },
 ] as const satisfies readonly RouteContract[];
 

@@ -91,6 +91,8 @@ export const SqlStreamSchema = z.strictObject({
   ...streamIdentity,
   query: name('query').describe('SELECT with named placeholders such as :id bound from state_fields, e.g. SELECT * FROM t WHERE id > :id ORDER BY id.'),
   state_fields: z.array(SqlStateFieldSchema).default([]).describe('Columns that mark progress; one per placeholder.'),
+  connection: z.string().min(1).optional().describe('connection_name of the connection this stream reads from; default: the first connection.'),
+  timestamp_column: z.string().min(1).optional().describe('Column holding the record time stamp; default: the first datetime state field, else the time of reading.'),
 });
 
 export const OpcuaTagSchema = z.strictObject({
@@ -130,18 +132,37 @@ export const SqlConnectionSchema = z.strictObject({
   database_type: z.enum(['mssql', 'postgresql', 'mysql']).describe('mssql, postgresql or mysql (also MariaDB).'),
   database_name: name('database_name'),
   ssl: z.boolean().default(false).describe('Use TLS to the database.'),
+  trust_server_certificate: z.boolean().default(false).describe('With ssl: accept any server certificate (self-signed). Default false: the certificate must be valid for host.'),
+  instance_name: z.string().min(1).optional().describe('MS SQL Server named instance (e.g. SQLEXPRESS); its port is asked from SQL Server Browser (UDP 1434) and port is ignored.'),
+  timezone: z.string().min(1).optional().describe('IANA time zone of date-time columns without zone (timestamp, DATETIME, datetime2), e.g. Europe/Berlin. Default UTC.'),
+  connect_timeout: z.number().int().min(1).max(600).default(15).describe('Seconds to wait for the database to accept a connection (default 15).'),
+  query_timeout: z.number().int().min(1).max(3600).default(60).describe('Seconds a query may run before it is cancelled (default 60).'),
 });
 
 export const OpcuaConnectionSchema = z.strictObject({
   connection_name: z.string().min(1).optional(),
-  host: name('host'),
+  host: name('host').describe('OPC UA server name or IP address.'),
   port: z.number().int().min(1).max(65535).describe('OPC UA port, commonly 4840.'),
-  timeout: z.number().positive().default(10).describe('Seconds to wait for the server.'),
-  endpoint_path: z.string().optional().describe('Path part of the endpoint URL, if the server needs one.'),
-  security_mode: z.enum(['None', 'Sign', 'SignAndEncrypt']).optional(),
-  security_policy: z.enum(['None', 'Basic256Sha256', 'Aes128_Sha256_RsaOaep', 'Aes256_Sha256_RsaPss']).optional(),
-  username: z.string().optional(),
+  timeout: z.number().positive().default(10).describe('Seconds to wait for the server (connect and each request).'),
+  endpoint_path: z.string().optional().describe('Path part of the endpoint URL, if the server needs one, e.g. /OPCUA/SimulationServer.'),
+  security_mode: z
+    .enum(['None', 'Sign', 'SignAndEncrypt'])
+    .optional()
+    .describe('Message security: None (default), Sign, or SignAndEncrypt (recommended on plant networks).'),
+  security_policy: z
+    .enum(['None', 'Basic256Sha256', 'Aes128_Sha256_RsaOaep', 'Aes256_Sha256_RsaPss'])
+    .optional()
+    .describe('Security policy; default Basic256Sha256 when security_mode is Sign or SignAndEncrypt, None otherwise.'),
+  username: z.string().optional().describe('User name; leave out (with password) for anonymous access.'),
   password: z.string().optional().describe('Password; shown as ******** when read back.'),
+  trusted_server_certificates: z
+    .array(z.string().min(1))
+    .default([])
+    .describe('SHA-1 thumbprints (40 hex digits, ":" and spaces allowed) of server certificates to trust; the marker of an untrusted server shows its thumbprint.'),
+  trust_on_first_use: z
+    .boolean()
+    .default(false)
+    .describe('Trust the certificate the server shows on the first secure connection and pin it; a different certificate later is refused. Default false: refuse until trusted.'),
 });
 
 // ---------------------------------------------------------------- receivers
@@ -189,6 +210,7 @@ export const OpcuaReceiverSchema = z
     protocol: z.literal('opcua'),
     read_mode: z.enum(['subscription', 'polling']).default('subscription').describe('subscription (default) or polling at poll_interval.'),
     sampling_interval_ms: z.number().int().min(0).default(1000).describe('Sampling interval of monitored items in milliseconds.'),
+    queue_size: z.number().int().min(1).max(10_000).default(10).describe('Values the server keeps per tag between two publishes (subscription), oldest discarded first. Default 10.'),
     connections: z.array(OpcuaConnectionSchema).min(1, 'an opcua receiver needs at least 1 connection'),
     streams: z.array(OpcuaStreamSchema).min(1, 'an opcua receiver needs at least 1 stream'),
   })

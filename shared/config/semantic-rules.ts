@@ -9,6 +9,10 @@ type ConvertTimestamps = z.infer<typeof ConvertTimestampsTransformSchema>;
 import { type JsonPath, type Violation, error, warning } from './violations.js';
 import { matchesStream, parseFilter } from './streams.js';
 import { transformRuleViolations } from './transform-rules.js';
+import { opcuaReceiverViolations } from './opcua-rules.js';
+import { sqlReceiverViolations } from './sql-rules.js';
+export { sqlPlaceholders } from './sql-rules.js';
+import { smbConnectionViolations } from './smb-rules.js';
 
 type MaybeList<T> = readonly (T | undefined)[];
 interface PartialConfiguration {
@@ -44,14 +48,6 @@ export function unknownStrptimeDirective(format: string): string | undefined {
     i = j;
   }
   return undefined;
-}
-
-/** Named placeholders (`:id`) in an SQL text, ignoring quoted strings and PostgreSQL `::` casts. */
-export function sqlPlaceholders(query: string): string[] {
-  const unquoted = query.replace(/'(?:[^']|'')*'|"(?:[^"])*"/g, ' ');
-  const names = new Set<string>();
-  for (const match of unquoted.matchAll(/(?<![:\w]):([A-Za-z_]\w*)/g)) names.add(match[1]!);
-  return [...names];
 }
 
 function duplicates<T>(items: MaybeList<T>, key: (item: T) => string | undefined, report: (index: number, firstIndex: number, value: string) => void): void {
@@ -177,34 +173,9 @@ function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
         out.push(warning([...base, 'connections', k, c.root_path !== undefined ? 'root_path' : 'data_directory'], `"${path}" is a relative path; it is read relative to the agent's working directory. Use an absolute path.`));
     });
   }
-  if (receiver.protocol === 'sql') {
-    receiver.streams.forEach((s, j) => {
-      const placeholders = sqlPlaceholders(s.query);
-      const columns = s.state_fields.map((f) => f.column_name);
-      for (const p of placeholders)
-        if (!columns.includes(p)) out.push(error([...base, 'streams', j, 'query'], `The placeholder :${p} has no state field: add {"column_name": "${p}", "data_type": …} to state_fields.`));
-      s.state_fields.forEach((f, k) => {
-        if (!placeholders.includes(f.column_name))
-          out.push(error([...base, 'streams', j, 'state_fields', k, 'column_name'], `The query has no placeholder :${f.column_name}; without it every poll reads the same rows again.`));
-      });
-      if (s.state_fields.length > 0 && !/\border\s+by\b/i.test(s.query))
-        out.push(warning([...base, 'streams', j, 'query'], 'The query has no ORDER BY: rows may come in any order and the remembered last value may skip rows. Order by the state column.'));
-    });
-  }
-  if (receiver.protocol === 'opcua') {
-    receiver.streams.forEach((s, j) => {
-      duplicates(s.opcua_tags, (t) => t.exportname, (k, first, value) =>
-        out.push(error([...base, 'streams', j, 'opcua_tags', k, 'exportname'], `The column name "${value}" is already used by tag ${first + 1} of this stream.`)));
-    });
-    receiver.connections.forEach((c, k) => {
-      const mode = c.security_mode;
-      const policy = c.security_policy;
-      if (mode && mode !== 'None' && policy === 'None')
-        out.push(error([...base, 'connections', k, 'security_policy'], `security_mode ${mode} needs a security policy such as Basic256Sha256.`));
-      if (mode === 'None' && policy && policy !== 'None')
-        out.push(error([...base, 'connections', k, 'security_mode'], `security_policy ${policy} needs security_mode Sign or SignAndEncrypt.`));
-    });
-  }
+  if (receiver.protocol === 'smb') out.push(...smbConnectionViolations(receiver.connections, base, isPrompt));
+  if (receiver.protocol === 'sql') out.push(...sqlReceiverViolations(receiver, base));
+  if (receiver.protocol === 'opcua') out.push(...opcuaReceiverViolations(receiver, base));
   return out;
 }
 

@@ -102,7 +102,20 @@ export const RECEIVER_TEMPLATES = {
     protocol: 'opcua',
     poll_interval: 5,
     read_mode: 'subscription',
-    connections: [{ host: prompt('OPC UA server name or IP address'), port: 4840, timeout: 10, security_mode: 'None', security_policy: 'None' }],
+    sampling_interval_ms: 1000,
+    queue_size: 10,
+    connections: [
+      {
+        host: prompt('OPC UA server name or IP address'),
+        port: 4840,
+        timeout: 10,
+        security_mode: 'SignAndEncrypt',
+        security_policy: 'Basic256Sha256',
+        // Empty: the first connection shows the server certificate's thumbprint in a marker; add it here once checked.
+        trusted_server_certificates: [],
+        trust_on_first_use: false,
+      },
+    ],
     streams: [
       {
         ...stream,
@@ -145,6 +158,6 @@ export function allTemplates(): Template[] {
     { name: 'Localfile', description: 'CSV files that machines drop into a folder on this PC, uploaded to the cloud.', configuration: templateFor('localfile')! },
     { name: 'SMB', description: 'CSV files on a Windows network share, uploaded to the cloud.', configuration: templateFor('smb')! },
     { name: 'SQL', description: 'New rows of an MS SQL Server, PostgreSQL or MySQL table, read incrementally by id.', configuration: templateFor('sql')! },
-    { name: 'OPCUA', description: 'Tags of an OPC UA server, read by subscription.', configuration: templateFor('opcua')! },
+    { name: 'OPCUA', description: 'Tags of an OPC UA server, read by subscription over an encrypted session (SignAndEncrypt).', configuration: templateFor('opcua')! },
   ] as Template[];
 }

@@ -16,6 +16,7 @@ import {
 } from '../../../shared/api/resources.js';
 import { ValidationResultSchema, ViolationSchema, type ValidationResult, type Violation } from '../../../shared/config/violations.js';
 import { ApiRequestError, UnauthorizedError } from './errors.js';
+import { KpiClient } from './kpi-client.js';
 import type { ApiRequest, Transport } from './transport.js';
 
 /** The saved configuration as the agent returns it (secrets masked), and its revision. */
@@ -42,6 +43,24 @@ export class ApiClient {
 
   get kind(): Transport['kind'] {
     return this.transport.kind;
+  }
+
+  /** The KPI endpoints (library, validation, evaluation). */
+  readonly kpis = new KpiClient(this);
+
+  /** One exchange with the envelope unparsed, for feature clients that read failures as answers. */
+  send(request: ApiRequest): Promise<{ status: number; envelope: Envelope }> {
+    return this.exchange(request);
+  }
+
+  /** A request whose failure is an error; the response parsed with `schema`. */
+  call<T>(schema: z.ZodType<T>, request: ApiRequest): Promise<{ response: T; meta: Record<string, unknown> }> {
+    return this.expect(schema, request);
+  }
+
+  /** The error of a failed envelope, with the agent's text. */
+  failure(status: number, envelope: Envelope): ApiRequestError {
+    return failure(status, envelope);
   }
 
   private async exchange(request: ApiRequest): Promise<{ status: number; envelope: Envelope }> {

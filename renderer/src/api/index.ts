@@ -7,4 +7,6 @@ export { bridgeOf, createIpcTransport } from './ipc-adapter.js';
 export { adoptTokenFromAddress, readToken, storeToken } from './token.js';
 export { queryKeys } from './query-keys.js';
 export * from './queries.js';
+export * from './kpi-queries.js';
+export { KpiInvalidError, type KpiSaveOutcome } from './kpi-client.js';
 export type { UsageSample } from './usage-history.js';

@@ -9,4 +9,7 @@ export const queryKeys = {
   validation: (text: string) => [...queryKeys.all, 'config', 'validation', text] as const,
   streams: () => [...queryKeys.all, 'streams'] as const,
   log: (name: LogName) => [...queryKeys.all, 'log', name] as const,
+  kpis: () => [...queryKeys.all, 'kpis'] as const,
+  kpiValidation: (text: string, original: string | null) => [...queryKeys.all, 'kpis', 'validation', original, text] as const,
+  kpiEvaluation: (request: unknown, run: number) => [...queryKeys.all, 'kpis', 'evaluation', request, run] as const,
 };

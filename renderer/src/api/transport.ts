@@ -1,6 +1,6 @@
 /** What the API client needs from a transport: one request in, HTTP status and JSON body out. */
 export interface ApiRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path with query string, e.g. /v1/log/stream/agent_web.log?lines=100. */
   path: string;
   body?: unknown;

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import type { RemoteDataPostTransmitSchema } from '../../../../shared/config/schema.js';
-import type { AgentRecord } from '../../../../shared/records/record.js';
 import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
 import { PART_FILE_NAME, PART_NAME } from './wire.js';
 import { WorkerClient } from '../../worker-client.js';

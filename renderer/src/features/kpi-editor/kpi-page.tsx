@@ -1,14 +1,13 @@
-/** Placeholder until the KPI issue: says what will live here. */
+import { lazy, Suspense } from 'react';
+
+// Monaco is large: the workspace (and the editor in it) loads only when this page is opened.
+const KpiWorkspace = lazy(() => import('./kpi-workspace.js').then((module) => ({ default: module.KpiWorkspace })));
+
+/** KPIs: the library, the editor with live validation, and a preview on this agent's recent data. */
 export function KpiPage() {
   return (
-    <section className="page" aria-labelledby="kpi-title">
-      <div className="page-head">
-        <h1 id="kpi-title">KPIs</h1>
-      </div>
-      <div className="card">
-        <p>KPI definitions (machine-type and line KPIs) will be written, validated and tried out here.</p>
-        <p className="muted">This page comes with the KPI feature.</p>
-      </div>
-    </section>
+    <Suspense fallback={<p className="muted">Loading the KPI editor…</p>}>
+      <KpiWorkspace />
+    </Suspense>
   );
 }

@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+// OPC UA benchmark: a real node-opcua server (this process) with 5,000 Double tags on 50 machines,
+// all changing every second, read by subscription at 1 s sampling by the real headless agent
+// (dist/electron/serve.js, a child process) into the csv transmit.
+// Usage: npm run build:node && node bench/opcua.mjs [--tags 5000 --machines 50 --seconds 30]
+// Reports the agent's CPU (% of one core, from /proc), peak RSS, values/s, and latency from the
+// server's source timestamp to the record being captured (capturetime) and to the row being in the
+// outbox CSV file (what a consumer sees; includes the csv transmit's 1 s poll).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { OpcuaTestServer } from '../dist/electron/agent/receivers/opcua/testing/opcua-test-server.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({ options: { tags: { type: 'string', default: '5000' }, machines: { type: 'string', default: '50' }, seconds: { type: 'string', default: '30' } } });
+const TAGS = Number(values.tags);
+const MACHINES = Number(values.machines);
+const SECONDS = Number(values.seconds);
+const PER_MACHINE = Math.ceil(TAGS / MACHINES);
+const TOKEN = 'bench-token-0123456789';
+const TICKS = 100;
+
+function procStats(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return { cpuSeconds: (Number(stat[11]) + Number(stat[12])) / TICKS, peakRss: Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024 };
+}
+const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
+const micros = (iso) => Date.parse(iso.slice(0, 23) + 'Z') * 1000 + Number(iso.slice(23, 26));
+
+const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-opcua-'));
+const plc = await OpcuaTestServer.start({ pkiFolder: path.join(dataDirectory, 'server-pki') });
+const machines = Array.from({ length: MACHINES }, (_, m) => plc.addDoubles(`M${m}_T`, PER_MACHINE).map((id) => id.slice('ns=2;s='.length)));
+let tick = 0;
+const ticker = setInterval(() => {
+  tick += 1;
+  const now = new Date();
+  machines.forEach((names) => names.forEach((name, i) => plc.set(name, Math.sin(tick / 10 + i) * 100, { sourceTimestamp: now })));
+}, 1000);
+
+const child = spawn(process.execPath, [path.join(ROOT, 'dist/electron/serve.js'), '--data-dir', dataDirectory, '--port', '0'], { env: { ...process.env, TRIBUTARY_API_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'inherit'] });
+const line = await new Promise((resolve) => {
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+    if (out.includes('\n')) resolve(out.split('\n')[0]);
+  });
+});
+const port = Number(/:(\d+)\//.exec(line)[1]);
+const api = (method, p, body) => fetch(`http://127.0.0.1:${port}${p}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) }).then((r) => r.json());
+const outbox = path.join(dataDirectory, 'outbox');
+const saved = await api('POST', '/v1/config', {
+  data_receiver: [
+    {
+      data_receiver_name: 'bench_plc',
+      protocol: 'opcua',
+      read_mode: 'subscription',
+      sampling_interval_ms: 1000,
+      connections: [{ host: '127.0.0.1', port: plc.port, timeout: 10 }],
+      streams: machines.map((names, m) => ({ asset: `Machine_${m}`, stream_type: 'process', opcua_tags: names.map((name) => ({ name: `ns=2;s=${name}`, exportname: name })) })),
+    },
+  ],
+  transforms: [],
+  data_transmit: [{ transmit_name: 'archive', transmit_type: 'csv', filter_stream: ['*'], directory: outbox, poll_interval: 1 }],
+});
+if (!saved.success) throw new Error(JSON.stringify(saved));
+
+// Rows appended to the outbox files since the last look, with the time we saw them.
+const offsets = new Map();
+function newRows() {
+  const rows = [];
+  if (!fs.existsSync(outbox)) return rows;
+  const seenAt = Date.now() * 1000;
+  for (const name of fs.readdirSync(outbox)) {
+    const file = path.join(outbox, name);
+    const start = offsets.get(name) ?? 0;
+    const size = fs.statSync(file).size;
+    if (size <= start) continue;
+    const text = fs.readFileSync(file).subarray(start, size).toString('utf8');
+    const complete = text.lastIndexOf('\n') + 1;
+    offsets.set(name, start + complete);
+    for (const row of text.slice(0, complete).split('\n')) {
+      if (!row || row.startsWith('timestamp,')) continue;
+      const [timestamp, capturetime] = row.split(',');
+      rows.push({ source: micros(timestamp), capture: micros(capturetime), seenAt, values: (row.split(',').length - 3) / 2 });
+    }
+  }
+  return rows;
+}
+
+process.stdout.write(`agent on port ${port}; waiting for all ${MACHINES} machines to deliver …\n`);
+const warmup = Date.now() + 120_000;
+while (Date.now() < warmup && (!fs.existsSync(outbox) || fs.readdirSync(outbox).length < MACHINES)) await new Promise((r) => setTimeout(r, 500));
+newRows();
+await new Promise((r) => setTimeout(r, 3000));
+newRows();
+
+const before = procStats(child.pid);
+const started = Date.now();
+const captured = [];
+const seen = [];
+let valuesCount = 0;
+let records = 0;
+while (Date.now() - started < SECONDS * 1000) {
+  await new Promise((r) => setTimeout(r, 200));
+  for (const row of newRows()) {
+    records += 1;
+    valuesCount += row.values;
+    captured.push((row.capture - row.source) / 1000);
+    seen.push((row.seenAt - row.source) / 1000);
+  }
+}
+const elapsed = (Date.now() - started) / 1000;
+const after = procStats(child.pid);
+captured.sort((a, b) => a - b);
+seen.sort((a, b) => a - b);
+const result = {
+  date: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, load: os.loadavg() },
+  tags: MACHINES * PER_MACHINE,
+  machines: MACHINES,
+  sampling_ms: 1000,
+  seconds: elapsed,
+  records_per_s: records / elapsed,
+  values_per_s: valuesCount / elapsed,
+  agent_cpu_percent_of_one_core: ((after.cpuSeconds - before.cpuSeconds) / elapsed) * 100,
+  agent_peak_rss_mb: after.peakRss / 1024 / 1024,
+  latency_ms_source_to_capture: { p50: percentile(captured, 50), p95: percentile(captured, 95), p99: percentile(captured, 99), max: captured.at(-1) },
+  latency_ms_source_to_outbox_file: { p50: percentile(seen, 50), p95: percentile(seen, 95), p99: percentile(seen, 99), max: seen.at(-1) },
+};
+console.table({
+  'tags / machines': `${result.tags} / ${MACHINES}`,
+  'values/s (expected)': `${result.values_per_s.toFixed(0)} (${result.tags})`,
+  'agent CPU (% of one core)': result.agent_cpu_percent_of_one_core.toFixed(1),
+  'agent peak RSS (MiB)': result.agent_peak_rss_mb.toFixed(0),
+  'source → capture p50/p95/p99 ms': `${result.latency_ms_source_to_capture.p50.toFixed(0)} / ${result.latency_ms_source_to_capture.p95.toFixed(0)} / ${result.latency_ms_source_to_capture.p99.toFixed(0)}`,
+  'source → outbox file p50/p95/p99 ms': `${result.latency_ms_source_to_outbox_file.p50.toFixed(0)} / ${result.latency_ms_source_to_outbox_file.p95.toFixed(0)} / ${result.latency_ms_source_to_outbox_file.p99.toFixed(0)}`,
+  'load average (1 min)': os.loadavg()[0].toFixed(2),
+});
+fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+const out = path.join(ROOT, 'bench/results', `opcua-${result.date.replace(/[:.]/g, '-')}.json`);
+fs.writeFileSync(out, JSON.stringify(result, null, 2));
+process.stdout.write(`written ${path.relative(ROOT, out)}\n`);
+
+clearInterval(ticker);
+child.kill('SIGTERM');
+await new Promise((r) => child.once('exit', r));
+await plc.stop();
+fs.rmSync(dataDirectory, { recursive: true, force: true });

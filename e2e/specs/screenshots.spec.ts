@@ -1,0 +1,25 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from '../fixtures/console-server.js';
+import { ConsoleApp, type PageName } from '../pages/console-app.js';
+
+const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'screenshots');
+
+/** Each page of the console with the demo plant running, for the README (docs/screenshots/). */
+test('screenshots of every page with the demo running', async ({ page, server }) => {
+  const app = new ConsoleApp(page);
+  await app.open(server);
+  // Let the demo line produce data first, so the pages show a plant at work.
+  await expect(async () => {
+    const response = await page.request.get(`${server.origin}/v1/status`, { headers: { authorization: `Bearer ${server.token}` } });
+    const status = (await response.json()) as { response: { last_data_transmit: Record<string, { records_sent: number }> } };
+    expect(Object.values(status.response.last_data_transmit).some((t) => t.records_sent > 0)).toBe(true);
+  }).toPass({ timeout: 20_000 });
+  const pages: PageName[] = ['Status', 'Configuration', 'Streams', 'Logs', 'KPIs'];
+  for (const name of pages) {
+    await app.goTo(name);
+    await expect(page.locator('main')).not.toBeEmpty();
+    await page.waitForLoadState('networkidle');
+    await page.screenshot({ path: path.join(OUT, `${name.toLowerCase()}.png`) });
+  }
+});

@@ -1,0 +1,191 @@
+import { z } from 'zod';
+import { formatSpecTimestamp, parseTimestampToMicros } from '../../../shared/api/envelope.js';
+import { ApiError } from '../../../shared/api/errors.js';
+import type { Violation } from '../../../shared/config/violations.js';
+import { EvaluateRequestSchema, parseBinSize, type KpiEvaluation, type KpiLibraryEntry } from '../../../shared/kpi/api.js';
+import { evaluateKpi } from '../../../shared/kpi/evaluate.js';
+import type { AliasEntry, KpiDefinition, KpiKind } from '../../../shared/kpi/schema.js';
+import { validateKpi, type KpiValidationOutcome } from '../../../shared/kpi/validate.js';
+import { isoMicros, type AgentRecord } from '../../../shared/records/record.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logging/logger.js';
+import { openKpiDatabase } from './kpi-database.js';
+import { KpiLibrary } from './kpi-library.js';
+import { DEFAULT_MAX_RECORDS, DEFAULT_RETENTION_MS, RecordHistory } from './record-history.js';
+
+export interface KpiServiceOptions {
+  /** `<data-dir>/state/kpi.db` */
+  file: string;
+  clock: Clock;
+  logger: Logger;
+  /** How long received records are kept for evaluation (default 7 days). */
+  retentionMs?: number;
+  maxRecords?: number;
+}
+
+export type KpiSaveOutcome =
+  | { status: 'passed'; entry: KpiLibraryEntry; violations: Violation[] }
+  | { status: 'failed'; violations: Violation[] };
+
+const DAY_MICROS = 24 * 3600 * 1_000_000;
+const MAX_BINS = 10_000;
+const MAX_RECORDS_PER_MACHINE = 1_000_000;
+
+/**
+ * KPIs on this edge PC: the library (validated saves), and evaluation of a saved or draft KPI on
+ * the recent records the agent keeps for it.
+ */
+export class KpiService {
+  private readonly db;
+  private readonly library: KpiLibrary;
+  private readonly history: RecordHistory;
+  private failedToRemember = false;
+
+  constructor(private readonly options: KpiServiceOptions) {
+    this.db = openKpiDatabase(options.file);
+    this.library = new KpiLibrary(this.db);
+    this.history = new RecordHistory(this.db, {
+      clock: options.clock,
+      retentionMs: options.retentionMs ?? DEFAULT_RETENTION_MS,
+      maxRecords: options.maxRecords ?? DEFAULT_MAX_RECORDS,
+    });
+    this.history.prune();
+  }
+
+  list(): KpiLibraryEntry[] {
+    return this.library.list();
+  }
+
+  get(name: string): KpiLibraryEntry | undefined {
+    return this.library.get(name);
+  }
+
+  /** Validates a definition; `original` is the library name of the KPI being edited, if any. */
+  validate(document: unknown, kind?: KpiKind, original?: string): KpiValidationOutcome {
+    return validateKpi(document, { kind, original, library: this.library.list() });
+  }
+
+  /**
+   * Validates and stores under `pathName`. A different `name` in the document renames the stored
+   * KPI `pathName` (refused when that name is taken); a new KPI must use its own name in the path.
+   */
+  save(pathName: string, document: unknown, kind?: KpiKind): KpiSaveOutcome {
+    const existing = this.library.get(pathName);
+    const outcome = this.validate(document, kind, pathName);
+    const violations = [...outcome.violations];
+    const name = (document as { name?: unknown } | null)?.name;
+    if (!existing && typeof name === 'string' && name !== pathName)
+      violations.unshift({ json_path: ['name'], level: 'error', description: `name "${name}" differs from the name in the path (/v1/kpis/${pathName}); save it as /v1/kpis/${name}.` });
+    if (outcome.status === 'failed' || !outcome.definition || violations.some((v) => v.level === 'error')) return { status: 'failed', violations };
+    const lastModified = formatSpecTimestamp(this.options.clock.nowMicros());
+    const entry = this.library.put(existing ? pathName : undefined, outcome.definition.name, outcome.kind, outcome.definition, lastModified);
+    const renamed = outcome.definition.name !== pathName ? ` (renamed from "${pathName}")` : '';
+    this.options.logger.info(`KPI "${entry.name}" saved${renamed}, ${outcome.kind === 'line' ? 'line' : 'machine-type'} KPI.`);
+    return { status: 'passed', entry, violations };
+  }
+
+  delete(name: string): boolean {
+    const deleted = this.library.delete(name);
+    if (deleted) this.options.logger.info(`KPI "${name}" deleted.`);
+    return deleted;
+  }
+
+  /** Observes committed records (the pipeline's tap). A failure here never affects the data path. */
+  remember(records: readonly AgentRecord[]): void {
+    try {
+      this.history.remember(records);
+      this.failedToRemember = false;
+    } catch (cause) {
+      if (!this.failedToRemember) this.options.logger.error('Recent records could not be kept for KPI evaluation', cause);
+      this.failedToRemember = true;
+    }
+  }
+
+  /** Records kept for evaluation (for tests and status). */
+  historySize(): number {
+    return this.history.count();
+  }
+
+  /** Evaluates a saved KPI (`name`) or a draft (`definition`) per machine and bin. Throws ApiError. */
+  evaluate(body: unknown): KpiEvaluation {
+    const parsed = EvaluateRequestSchema.safeParse(body ?? {});
+    if (!parsed.success) throw new ApiError(400, `The evaluation request is not valid: ${z.prettifyError(parsed.error)}`);
+    const request = parsed.data;
+    if ((request.name === undefined) === (request.definition === undefined)) throw new ApiError(400, 'Send either "name" (a KPI of the library) or "definition" (a KPI to try), not both or neither.');
+    let document = request.definition;
+    let kind = request.kind;
+    if (request.name !== undefined) {
+      const entry = this.library.get(request.name);
+      if (!entry) throw new ApiError(404, `There is no KPI "${request.name}" in the library.`);
+      document = entry.definition;
+      kind = entry.kind;
+    }
+    const outcome = validateKpi(document, { kind });
+    if (!outcome.definition) {
+      const errors = outcome.violations.filter((v) => v.level === 'error').length;
+      throw new ApiError(422, `The KPI definition has ${errors} error(s); it cannot be evaluated.`, { status: 'failed', violations: outcome.violations });
+    }
+    const { start, end, binSize } = this.range(request);
+    const definition = outcome.definition;
+    const machines = request.machines ?? (outcome.kind === 'line' ? lineMachines(definition) : this.history.machinesBetween(start, end));
+    const series = evaluateKpi({
+      definition,
+      kind: outcome.kind,
+      machines,
+      start,
+      end,
+      binSize,
+      records: (machine) => {
+        const rows = this.history.recordsOf(machine, start, end, MAX_RECORDS_PER_MACHINE + 1);
+        if (rows.length > MAX_RECORDS_PER_MACHINE) throw new ApiError(400, `${machine} has more than ${MAX_RECORDS_PER_MACHINE} records in this range; choose a shorter range.`);
+        return rows;
+      },
+    });
+    return {
+      name: definition.name,
+      display_name: definition.display_name,
+      kind: outcome.kind,
+      unit: definition.unit ?? null,
+      directionality: definition.directionality ?? null,
+      good_threshold: definition.good_threshold ?? null,
+      bad_threshold: definition.bad_threshold ?? null,
+      start: iso(start),
+      end: iso(end),
+      bin_size_seconds: binSize / 1_000_000,
+      machines: series,
+      violations: outcome.violations,
+    };
+  }
+
+  private range(request: { start?: string; end?: string; bin_size?: number | string }): { start: number; end: number; binSize: number } {
+    const time = (text: string | undefined, field: string): number | undefined => {
+      if (text === undefined) return undefined;
+      const micros = parseTimestampToMicros(text);
+      if (micros === undefined) throw new ApiError(400, `${field} must be a UTC time such as 2026-01-05T06:00:00Z or 2026-01-05 06:00:00, not "${text}".`);
+      return Number(micros);
+    };
+    const end = time(request.end, 'end') ?? Number(this.options.clock.nowMicros());
+    const start = time(request.start, 'start') ?? end - DAY_MICROS;
+    if (start >= end) throw new ApiError(400, 'start must be before end.');
+    const seconds = parseBinSize(request.bin_size ?? 3600);
+    if (seconds === undefined) throw new ApiError(400, `bin_size must be seconds (at least 1) or text such as "30s", "15m", "1h", "1d", not ${JSON.stringify(request.bin_size)}.`);
+    const binSize = seconds * 1_000_000;
+    if ((end - start) / binSize > MAX_BINS) throw new ApiError(400, `The range holds more than ${MAX_BINS} bins of ${seconds} s; choose a larger bin_size or a shorter range.`);
+    return { start, end, binSize };
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+/** The machines a line KPI names, in the order they first appear. */
+function lineMachines(definition: KpiDefinition): string[] {
+  const machines = new Set<string>();
+  for (const fieldMap of definition.field_maps) for (const entry of Object.values(fieldMap.alias_map as Record<string, AliasEntry>)) if (entry.machine) machines.add(entry.machine);
+  return [...machines];
+}
+
+function iso(micros: number): string {
+  return isoMicros(BigInt(Math.round(micros)));
+}

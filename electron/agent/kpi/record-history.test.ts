@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentRecord } from '../../../shared/records/record.js';
+import { tempDirectory } from '../../test-support/test-host.js';
+import type { Clock } from '../clock.js';
+import { openKpiDatabase } from './kpi-database.js';
+import { RecordHistory } from './record-history.js';
+
+class FakeClock implements Clock {
+  constructor(public ms: number) {}
+  nowMicros(): bigint {
+    return BigInt(this.ms) * 1000n;
+  }
+}
+
+const record = (id: string, asset: string, timestamp: string, fieldvalues: AgentRecord['fieldvalues']): AgentRecord => ({ asset, stream_type: 'cycle', timestamp, capturetime: timestamp, fieldvalues, record_id: id });
+const micros = (iso: string) => Date.parse(iso) * 1000;
+const DAY = 24 * 3600 * 1000;
+
+const open: { close(): void }[] = [];
+afterEach(() => open.splice(0).forEach((db) => db.close()));
+
+function history(clock: Clock, retentionMs = 7 * DAY, maxRecords = 1000) {
+  const db = openKpiDatabase(path.join(tempDirectory(), 'state', 'kpi.db'));
+  open.push(db);
+  return new RecordHistory(db, { clock, retentionMs, maxRecords });
+}
+
+describe('RecordHistory', () => {
+  it('keeps records per machine, once per record_id, and returns them by time range', () => {
+    const h = history(new FakeClock(Date.parse('2026-01-05T10:00:00Z')));
+    h.remember([record('a', 'M1', '2026-01-05T06:00:00.000000Z', { x: 1 }), record('b', 'M1', '2026-01-05T07:00:00.000000Z', { x: 2 }), record('c', 'M2', '2026-01-05T06:30:00.000000Z', { x: 3 })]);
+    h.remember([record('a', 'M1', '2026-01-05T06:00:00.000000Z', { x: 1 })]);
+    expect(h.count()).toBe(3);
+    expect(h.recordsOf('M1', micros('2026-01-05T06:00:00Z'), micros('2026-01-05T07:00:00Z'), 100)).toEqual([{ timestamp: micros('2026-01-05T06:00:00Z'), fieldvalues: { x: 1 } }]);
+    expect(h.machinesBetween(micros('2026-01-05T00:00:00Z'), micros('2026-01-06T00:00:00Z'))).toEqual(['M1', 'M2']);
+  });
+
+  it('forgets what was received longer ago than the retention (default 7 days), and the oldest beyond the limit', () => {
+    const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
+    const h = history(clock, 7 * DAY, 3);
+    h.remember([record('old', 'M1', '2025-06-01T00:00:00.000000Z', { x: 1 })]);
+    clock.ms += 6 * DAY;
+    h.remember([record('newer', 'M1', '2025-06-02T00:00:00.000000Z', { x: 2 })]);
+    clock.ms += 2 * DAY;
+    h.prune();
+    expect(h.count()).toBe(1);
+    h.remember([1, 2, 3].map((i) => record(`n${i}`, 'M1', '2025-06-03T00:00:00.000000Z', { x: i })));
+    h.prune();
+    expect(h.count()).toBe(3);
+    expect(h.recordsOf('M1', 0, micros('2030-01-01T00:00:00Z'), 10).map((r) => r.fieldvalues.x).sort()).toEqual([1, 2, 3]);
+  });
+});

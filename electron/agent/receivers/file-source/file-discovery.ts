@@ -1,0 +1,176 @@
+import type { FileStreamSchema, Parser } from '../../../../shared/config/schema.js';
+import { filterSelects, streamId } from '../../../../shared/config/streams.js';
+import type { z } from 'zod';
+import type { StreamKey } from '../../markers/marker-store.js';
+import { BufferFullError } from '../../pipeline/pipeline.js';
+import type { ComponentContext } from '../../supervisor/component.js';
+import { readFile } from './file-reader.js';
+import { globToRegExp, matchesAny } from './glob.js';
+import type { ParseWorkerClient } from './parse-worker-client.js';
+
+/** How long a file must stay unchanged before a last line without newline counts as complete. */
+export const SETTLE_MS = 10_000;
+/** Folder levels below a connection's folder that are listed. */
+export const MAX_DEPTH = 8;
+
+/** A configured stream of a file receiver, with its file_filter compiled. */
+export interface FileStream {
+  key: StreamKey;
+  patterns: RegExp[];
+  sources: string[];
+  parser: Parser | undefined;
+}
+
+/** The streams of a file receiver (localfile, smb) with their parser resolved. */
+export function fileStreams(config: { streams: readonly z.infer<typeof FileStreamSchema>[]; parsers: readonly Parser[] }, ignoreCase?: boolean): FileStream[] {
+  return config.streams.map((s) => ({
+    key: { asset: s.asset, stream_type: s.stream_type },
+    patterns: s.file_filter.map((f) => globToRegExp(f, ignoreCase)),
+    sources: s.file_filter,
+    parser: s.parser ? config.parsers.find((p) => p.parser_name === s.parser) : config.parsers.find((p) => filterSelects(p.filter_stream, streamId(s.asset, s.stream_type))),
+  }));
+}
+
+/** The first stream (in configuration order) whose file_filter matches the relative path. */
+export function streamOf(streams: readonly FileStream[], relative: string): FileStream | undefined {
+  return streams.find((s) => matchesAny(s.patterns, s.sources, relative));
+}
+
+/** One file as a listing saw it. `path` is its identity in progress and logs. */
+export interface ListedFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** How the bytes of a source are reached: a local folder or a network share. */
+export interface FileAccess {
+  readPrefix(path: string, length: number): Promise<Buffer>;
+  /** Remote sources hand bytes to the parse worker; without it the worker reads the local file. */
+  readRange?(path: string, offset: number, length: number): Promise<Buffer>;
+  exists(path: string): Promise<boolean>;
+  remove(path: string): Promise<void>;
+  /**
+   * Size and modification time looked up right before reading, where a listing may lag behind the
+   * file (Windows updates directory entries of open files late). Undefined: the file is gone.
+   */
+  confirm?(path: string): Promise<{ size: number; mtimeMs: number } | undefined>;
+  /** `source`: the whole source failed (connection lost): the error ends the scan. `busy`: look again later. */
+  classify?(error: unknown): 'source' | 'busy' | 'file';
+  /** Words for a failed delete that a plant engineer understands. */
+  describeDeleteError?(error: unknown): string;
+}
+
+interface Look {
+  size: number;
+  mtimeMs: number;
+  /** When the file was first seen at this size and mtime. */
+  unchangedSince: number;
+}
+
+/**
+ * What every file receiver does with a listed file: a file is read once its size and modification
+ * time were the same on two looks in a row (so a file still being written is not read half-way),
+ * from where its progress stopped; with delete_completed it is deleted once all of it is committed.
+ */
+export class FileDiscovery {
+  private readonly looks = new Map<string, Look>();
+  private readonly readLog;
+
+  constructor(
+    private readonly options: {
+      receiver: string;
+      pollIntervalSeconds: number;
+      deleteCompleted: boolean;
+      context: ComponentContext;
+      worker: ParseWorkerClient;
+      running: () => boolean;
+    },
+  ) {
+    this.readLog = options.context.logger.child(options.context.logger.component, options.worker.threadName);
+  }
+
+  /** Restream: forget the looks of these streams. */
+  purge(streams: readonly StreamKey[]): void {
+    for (const key of this.looks.keys()) if (streams.some((s) => key.startsWith(`${streamId(s.asset, s.stream_type)}\0`))) this.looks.delete(key);
+  }
+
+  /** Forget files no longer listed, so the map does not grow with every file ever seen. */
+  retain(seen: ReadonlySet<string>, under: string): void {
+    for (const key of this.looks.keys()) {
+      const file = key.slice(key.indexOf('\0') + 1);
+      if (file.startsWith(under) && !seen.has(file)) this.looks.delete(key);
+    }
+  }
+
+  /**
+   * Looks at one listed file and reads or deletes it when due. Returns true when the file is still
+   * changing (or was seen for the first time): the caller should look again soon.
+   */
+  async visit(stream: FileStream, file: ListedFile, access: FileAccess): Promise<boolean> {
+    const { context, receiver } = this.options;
+    const lookKey = `${streamId(stream.key.asset, stream.key.stream_type)}\0${file.path}`;
+    const previous = this.looks.get(lookKey);
+    const same = previous !== undefined && previous.size === file.size && previous.mtimeMs === file.mtimeMs;
+    const look = { size: file.size, mtimeMs: file.mtimeMs, unchangedSince: same ? previous.unchangedSince : Date.now() };
+    this.looks.set(lookKey, look);
+    const progress = context.store.fileProgress(receiver, stream.key, file.path);
+    const done = progress !== undefined && progress.size === file.size && progress.mtimeMs === file.mtimeMs && progress.offset >= file.size;
+    if (done && !this.options.deleteCompleted) return false;
+    if (!same && !done) return true; // still changing (or first look)
+    if (!stream.parser) return false;
+    try {
+      if (!done && access.confirm) {
+        const now = await access.confirm(file.path);
+        if (!now) return false; // gone since the listing
+        if (now.size !== file.size || now.mtimeMs !== file.mtimeMs) {
+          this.looks.set(lookKey, { ...now, unchangedSince: Date.now() });
+          return true;
+        }
+      }
+      const result = done
+        ? { complete: true, records: 0 }
+        : await readFile({
+            receiver,
+            stream: stream.key,
+            file: { path: file.path, size: file.size, mtimeMs: file.mtimeMs, settled: Date.now() - look.unchangedSince >= Math.max(SETTLE_MS, 3 * this.options.pollIntervalSeconds * 1000) },
+            parser: stream.parser,
+            context,
+            worker: this.options.worker,
+            readPrefix: (length) => access.readPrefix(file.path, length),
+            readRange: access.readRange ? (offset, length) => access.readRange!(file.path, offset, length) : undefined,
+            exists: (candidate) => access.exists(candidate),
+          });
+      if (result.records > 0) this.readLog.info(`${file.path}: ${result.records} record(s) read`);
+      context.markers.clear('read_failed', [stream.key]);
+      if (result.complete && this.options.deleteCompleted) await this.deleteCompleted(stream.key, file.path, access);
+      return false;
+    } catch (cause) {
+      if (!this.options.running()) return false;
+      if (cause instanceof BufferFullError) return false; // marked by the pipeline; the file waits
+      const kind = access.classify?.(cause) ?? 'file';
+      if (kind === 'source') throw cause;
+      if (kind === 'busy') return true;
+      const message = `Reading ${file.path} failed: ${(cause as Error).message}. It is tried again on the next look.`;
+      context.markers.raise([stream.key], 'error', 'read_failed', message);
+      context.logger.error(message);
+      return false;
+    }
+  }
+
+  private async deleteCompleted(stream: StreamKey, file: string, access: FileAccess): Promise<void> {
+    const { context, receiver } = this.options;
+    try {
+      await access.remove(file);
+      context.store.forgetFile(receiver, stream, file);
+      this.looks.delete(`${streamId(stream.asset, stream.stream_type)}\0${file}`);
+      context.logger.info(`${file} deleted after reading (delete_completed)`);
+      context.markers.clear('delete_failed', [stream]);
+    } catch (cause) {
+      if (access.classify?.(cause) === 'source') throw cause;
+      const message = `${file} was read but could not be deleted: ${access.describeDeleteError?.(cause) ?? (cause as Error).message}`;
+      context.markers.raise([stream], 'warning', 'delete_failed', message);
+      context.logger.warn(message);
+    }
+  }
+}

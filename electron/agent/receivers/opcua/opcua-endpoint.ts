@@ -1,0 +1,266 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  AttributeIds,
+  type ClientSession,
+  type EndpointDescription,
+  MessageSecurityMode,
+  OPCUACertificateManager,
+  OPCUAClient,
+  SecurityPolicy,
+  type UserIdentityInfo,
+  UserTokenType,
+} from 'node-opcua';
+import type { z } from 'zod';
+import type { OpcuaConnectionSchema } from '../../../../shared/config/schema.js';
+import { ServerTrust, UntrustedCertificateError, pemToDer, thumbprint } from './server-trust.js';
+
+export type OpcuaConnection = z.infer<typeof OpcuaConnectionSchema>;
+
+/** Operation limits of the server (OperationLimits), used to chunk requests. */
+export interface OperationLimits {
+  maxNodesPerRead: number;
+  maxMonitoredItemsPerCall: number;
+  maxNodesPerBrowse: number;
+}
+
+export interface OpenSession {
+  client: OPCUAClient;
+  session: ClientSession;
+  endpointUrl: string;
+  limits: OperationLimits;
+  /** Closes session and connection; bounded, never throws. */
+  close(): Promise<void>;
+}
+
+/** A connection attempt failed; `category` names the marker, `message` says what to do. */
+export class ConnectError extends Error {
+  constructor(
+    readonly category: 'connect_failed' | 'certificate_untrusted' | 'certificate_rejected' | 'login_failed' | 'endpoint_not_found',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const APPLICATION_NAME = 'Tributary';
+/** Chunk size when the server does not state a limit. */
+const DEFAULT_CHUNK = 1000;
+const LIMIT_NODES = { maxNodesPerRead: 'i=11705', maxNodesPerBrowse: 'i=11710', maxMonitoredItemsPerCall: 'i=11714' } as const;
+
+export function endpointUrlOf(connection: OpcuaConnection): string {
+  const host = connection.host.includes(':') && !connection.host.startsWith('[') ? `[${connection.host}]` : connection.host;
+  const suffix = connection.endpoint_path ? `/${connection.endpoint_path.replace(/^\/+/, '')}` : '';
+  return `opc.tcp://${host}:${connection.port}${suffix}`;
+}
+
+/** The effective security: policy Basic256Sha256 when a secure mode names none. */
+export function securityOf(connection: OpcuaConnection): { mode: 'None' | 'Sign' | 'SignAndEncrypt'; policy: keyof typeof SecurityPolicy } {
+  const mode = connection.security_mode ?? 'None';
+  const policy = mode === 'None' ? 'None' : connection.security_policy && connection.security_policy !== 'None' ? connection.security_policy : 'Basic256Sha256';
+  return { mode, policy };
+}
+
+/**
+ * One OPC UA server as this receiver talks to it: the application certificate (created once in
+ * `<component dir>/pki/own`, so a server that trusted it keeps trusting it), the trust list of
+ * server certificates (`pki/trusted`), endpoint selection, login, and operation limits.
+ */
+export class OpcuaEndpoint {
+  readonly url: string;
+  private readonly certificates: OPCUACertificateManager;
+  private readonly trust: ServerTrust;
+  private readonly timeoutMs: number;
+  private initialized = false;
+
+  constructor(
+    private readonly connection: OpcuaConnection,
+    readonly pkiFolder: string,
+  ) {
+    this.url = endpointUrlOf(connection);
+    this.timeoutMs = Math.max(1000, connection.timeout * 1000);
+    fs.mkdirSync(pkiFolder, { recursive: true });
+    this.certificates = new OPCUACertificateManager({ rootFolder: pkiFolder, automaticallyAcceptUnknownCertificate: false, name: 'PKI' });
+    this.trust = new ServerTrust(this.certificates, { trustedThumbprints: connection.trusted_server_certificates ?? [], trustOnFirstUse: connection.trust_on_first_use ?? false }, pkiFolder);
+  }
+
+  get certificateFile(): string {
+    return path.join(this.pkiFolder, 'own', 'certs', 'client_certificate.pem');
+  }
+
+  /** Creates the PKI folders and, the first time only, the application certificate. */
+  async init(): Promise<void> {
+    if (this.initialized) return;
+    try {
+      await this.certificates.initialize();
+      await this.createCertificate();
+    } catch (cause) {
+      throw new ConnectError('connect_failed', `Tributary could not create or read its application certificate in ${this.pkiFolder}: ${(cause as Error).message}.`);
+    }
+    this.initialized = true;
+  }
+
+  private async createCertificate(): Promise<void> {
+    if (fs.existsSync(this.certificateFile)) return;
+    const client = this.newClient('None', 'None');
+    try {
+      await client.createDefaultCertificate();
+    } finally {
+      await client.disconnect().catch(() => undefined);
+    }
+  }
+
+  /** Thumbprint of Tributary's application certificate, to trust on the server. */
+  ownThumbprint(): string | undefined {
+    try {
+      return thumbprint(pemToDer(fs.readFileSync(this.certificateFile, 'utf8')));
+    } catch {
+      return undefined;
+    }
+  }
+
+  async dispose(): Promise<void> {
+    await this.certificates.dispose().catch(() => undefined);
+  }
+
+  /**
+   * Finds the endpoint, checks the server certificate against the trust list, connects and logs in.
+   * Throws ConnectError with a marker category and an engineer's message.
+   */
+  async open(options: { keepSessionAlive: boolean; onTrust?: (how: string, print: string) => void }): Promise<OpenSession> {
+    const { mode, policy } = securityOf(this.connection);
+    const endpoint = await this.selectEndpoint(mode, policy);
+    if (mode !== 'None') {
+      try {
+        const how = await this.trust.check(Buffer.from(endpoint.serverCertificate), this.url);
+        if (how !== 'trusted') options.onTrust?.(how, thumbprint(Buffer.from(endpoint.serverCertificate)));
+      } catch (cause) {
+        if (cause instanceof UntrustedCertificateError) throw new ConnectError('certificate_untrusted', cause.message);
+        throw cause;
+      }
+    }
+    const client = this.newClient(mode, policy, options.keepSessionAlive);
+    const close = async () => {
+      await bounded(client.disconnect(), this.timeoutMs).catch(() => undefined);
+    };
+    try {
+      await bounded(client.connect(this.url), this.timeoutMs, `no answer from ${this.url} within ${this.connection.timeout} s`);
+    } catch (cause) {
+      await close();
+      throw this.explain(cause);
+    }
+    let session: ClientSession;
+    try {
+      session = await bounded(client.createSession(this.identity()), this.timeoutMs, `the server did not open a session within ${this.connection.timeout} s`);
+    } catch (cause) {
+      await close();
+      throw this.explain(cause);
+    }
+    const limits = await this.readLimits(session);
+    return {
+      client,
+      session,
+      endpointUrl: this.url,
+      limits,
+      close: async () => {
+        await bounded(session.close(true), this.timeoutMs).catch(() => undefined);
+        await close();
+      },
+    };
+  }
+
+  private identity(): UserIdentityInfo {
+    if (this.connection.username) return { type: UserTokenType.UserName, userName: this.connection.username, password: this.connection.password ?? '' };
+    return { type: UserTokenType.Anonymous };
+  }
+
+  private newClient(mode: string, policy: keyof typeof SecurityPolicy, keepSessionAlive = false): OPCUAClient {
+    return OPCUAClient.create({
+      applicationName: APPLICATION_NAME,
+      clientName: APPLICATION_NAME,
+      endpointMustExist: false,
+      // One attempt: the receiver owns retries and rebuilds session and subscriptions from scratch.
+      connectionStrategy: { maxRetry: 0, initialDelay: 200, maxDelay: 1000 },
+      securityMode: MessageSecurityMode[mode as keyof typeof MessageSecurityMode],
+      securityPolicy: SecurityPolicy[policy],
+      clientCertificateManager: this.certificates,
+      keepSessionAlive,
+      requestedSessionTimeout: 60_000,
+      transportTimeout: this.timeoutMs,
+      defaultTransactionTimeout: this.timeoutMs,
+    });
+  }
+
+  /** Asks the server which endpoints it offers (over an unsecured discovery channel, as UaExpert does). */
+  private async selectEndpoint(mode: string, policy: string): Promise<EndpointDescription> {
+    const discovery = this.newClient('None', 'None');
+    let endpoints: EndpointDescription[];
+    try {
+      await bounded(discovery.connect(this.url), this.timeoutMs, `no answer from ${this.url} within ${this.connection.timeout} s`);
+      endpoints = await bounded(discovery.getEndpoints(), this.timeoutMs, `no endpoint list from ${this.url} within ${this.connection.timeout} s`);
+    } catch (cause) {
+      throw this.explain(cause);
+    } finally {
+      await bounded(discovery.disconnect(), this.timeoutMs).catch(() => undefined);
+    }
+    const wanted = MessageSecurityMode[mode as keyof typeof MessageSecurityMode];
+    const match = endpoints.find((e) => e.securityMode === wanted && e.securityPolicyUri === SecurityPolicy[policy as keyof typeof SecurityPolicy]);
+    const offered = [...new Set(endpoints.map((e) => `${MessageSecurityMode[e.securityMode]}/${e.securityPolicyUri?.split('#')[1] ?? 'None'}`))].join(', ');
+    if (!match)
+      throw new ConnectError('endpoint_not_found', `The server at ${this.url} offers no endpoint with security_mode ${mode} and security_policy ${policy}. It offers: ${offered || 'nothing'}. Choose one of these.`);
+    const tokens = (match.userIdentityTokens ?? []).map((t) => t.tokenType);
+    if (this.connection.username && !tokens.includes(UserTokenType.UserName))
+      throw new ConnectError('login_failed', `The server at ${this.url} does not accept user name and password on this endpoint (security_mode ${mode}). Remove username/password or choose another security mode.`);
+    if (!this.connection.username && tokens.length > 0 && !tokens.includes(UserTokenType.Anonymous))
+      throw new ConnectError('login_failed', `The server at ${this.url} does not allow anonymous access on this endpoint: set username and password.`);
+    return match;
+  }
+
+  private async readLimits(session: ClientSession): Promise<OperationLimits> {
+    const keys = Object.keys(LIMIT_NODES) as (keyof OperationLimits)[];
+    const limits: OperationLimits = { maxNodesPerRead: DEFAULT_CHUNK, maxMonitoredItemsPerCall: DEFAULT_CHUNK, maxNodesPerBrowse: DEFAULT_CHUNK };
+    try {
+      const values = await bounded(session.read(keys.map((k) => ({ nodeId: LIMIT_NODES[k], attributeId: AttributeIds.Value }))), this.timeoutMs);
+      keys.forEach((key, i) => {
+        const value = Number(values[i]?.value?.value);
+        if (values[i]?.statusCode.isGood() && Number.isInteger(value) && value > 0) limits[key] = value;
+      });
+    } catch {
+      // Servers without OperationLimits: keep the defaults.
+    }
+    return limits;
+  }
+
+  /** Turns a library error into the marker an engineer can act on. */
+  explain(cause: unknown): ConnectError {
+    if (cause instanceof ConnectError) return cause;
+    const text = (cause as Error)?.message ?? String(cause);
+    if (/BadSecurityChecksFailed|BadCertificateUntrusted|BadCertificateInvalid|rejected by server/i.test(text)) {
+      const print = this.ownThumbprint();
+      return new ConnectError(
+        'certificate_rejected',
+        `The server at ${this.url} refused Tributary's application certificate (thumbprint ${print ?? 'unknown'}; file ${this.certificateFile}). ` +
+          `Trust it on the server — most servers list it among their rejected certificates now. Tributary tries again.`,
+      );
+    }
+    if (/BadUserAccessDenied|BadIdentityToken/i.test(text))
+      return new ConnectError('login_failed', `The server at ${this.url} refused the login of user "${this.connection.username ?? 'anonymous'}" (${/Bad\w+/.exec(text)?.[0]}). Check username and password.`);
+    const code = /\b(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|ECONNRESET|EAI_AGAIN)\b/.exec(text)?.[1];
+    const why = code === 'ECONNREFUSED' ? 'nothing listens on that port (is the server running?)' : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'the host name is unknown' : code ? code : text;
+    return new ConnectError('connect_failed', `Cannot connect to the OPC UA server at ${this.url}: ${why}.`);
+  }
+}
+
+/** Rejects when `work` takes longer than `ms` (the library's own timeouts are not always honoured). */
+export async function bounded<T>(work: Promise<T>, ms: number, message = `timed out after ${ms} ms`): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  work.catch(() => undefined); // a late failure after the timeout is not an unhandled rejection
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

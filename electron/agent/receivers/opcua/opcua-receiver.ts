@@ -1,0 +1,236 @@
+import path from 'node:path';
+import type { z } from 'zod';
+import type { OpcuaReceiverSchema } from '../../../../shared/config/schema.js';
+import { streamId } from '../../../../shared/config/streams.js';
+import type { StreamKey } from '../../markers/marker-store.js';
+import { BufferFullError } from '../../pipeline/pipeline.js';
+import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import { attachOpcuaLog } from './opcua-log.js';
+import { ConnectError, OpcuaEndpoint, type OpenSession, securityOf } from './opcua-endpoint.js';
+import { PollingReader } from './polling-reader.js';
+import { StreamRecords } from './stream-records.js';
+import { type ReaderEvents, SubscriptionReader } from './subscription-reader.js';
+import { type Sample, type WatchedNode, indexTags } from './tag-index.js';
+import { TagMarkers } from './tag-markers.js';
+
+export type OpcuaReceiverConfig = z.infer<typeof OpcuaReceiverSchema>;
+
+const CONNECTION_CATEGORIES = ['connect_failed', 'connection_lost', 'certificate_untrusted', 'certificate_rejected', 'login_failed', 'endpoint_not_found'] as const;
+const MAX_BACKOFF_MS = 10_000;
+/** Values kept in memory while the outbox is full; beyond this the oldest are dropped, loudly. */
+const MAX_PENDING_VALUES = 200_000;
+const RETRY_FULL_MS = 1000;
+const STOP_WAIT_MS = 5000;
+
+/** 1 s for the first attempts (a server that is just starting), then doubling up to 10 s. */
+function backoffMs(failures: number): number {
+  return failures <= 5 ? 1000 : Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (failures - 5));
+}
+
+/** Folder of a receiver's certificates, under its component directory. */
+export const pkiFolderOf = (componentDirectory: string) => path.join(componentDirectory, 'pki');
+
+/**
+ * Reads tags from one OPC UA server (the first connection; see docs/opcua.md). A connection loop
+ * opens a session, reads by subscription or polling until the session is gone, then closes
+ * everything and starts over with backoff: sessions and subscriptions are always rebuilt from
+ * scratch after a server restart or network cut, so no stale session can leave the receiver stuck.
+ * While disconnected the streams carry a marker and no values are recorded.
+ */
+export class OpcuaReceiver implements AgentComponent {
+  readonly kind = 'Receiver' as const;
+  readonly name: string;
+  /** New for every start: a stopped endpoint has released its certificate store. */
+  private endpoint!: OpcuaEndpoint;
+  private readonly streams: StreamKey[];
+  private readonly nodes: WatchedNode[];
+  private readonly tagMarkers: TagMarkers;
+  private records: StreamRecords[] = [];
+  private running = false;
+  private generation = 0;
+  private connected = false;
+  private loop: Promise<void> | undefined;
+  private reader: SubscriptionReader | PollingReader | undefined;
+  private wake: (() => void) | undefined;
+  private detachLog: (() => void) | undefined;
+  private lostSince: string | undefined;
+  private lastProblem = '';
+  private pending: Sample[] = [];
+  private retryTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly config: OpcuaReceiverConfig,
+    private readonly context: ComponentContext,
+  ) {
+    this.name = config.data_receiver_name;
+    this.streams = config.streams.map((s) => ({ asset: s.asset, stream_type: s.stream_type }));
+    const tags = config.streams.map((s) => s.opcua_tags.map((t) => ({ node: t.name, exportname: t.exportname })));
+    const { nodes, invalid } = indexTags(tags);
+    this.nodes = nodes;
+    this.tagMarkers = new TagMarkers(this.streams, context.markers, invalid);
+  }
+
+  async start(): Promise<void> {
+    this.detachLog = attachOpcuaLog(this.context.logger);
+    this.endpoint = new OpcuaEndpoint(this.config.connections[0]!, pkiFolderOf(this.context.dataDirectory));
+    this.running = true;
+    this.records = this.config.streams.map(
+      (s, i) => new StreamRecords(this.streams[i]!, s.opcua_tags.map((t) => ({ node: t.name, exportname: t.exportname })), (key) => this.context.store.streamState(this.name, this.streams[i]!, key)),
+    );
+    this.tagMarkers.showInvalid();
+    // Certificate creation (first start only) and connecting happen in the loop: start returns at once.
+    this.loop = this.connectLoop(this.endpoint, ++this.generation);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running && !this.loop) return;
+    this.running = false;
+    this.reader?.stop();
+    this.wake?.();
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    // A connection attempt in flight may take up to a few timeouts; the loop closes what it opened
+    // once that returns, so stop does not wait for it longer than STOP_WAIT_MS.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.loop, new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
+    clearTimeout(timer);
+    this.loop = undefined;
+    await this.endpoint?.dispose();
+    this.detachLog?.();
+    this.detachLog = undefined;
+  }
+
+  /** running: a session is open and values flow; unknown: trying to reach the server; stopped. */
+  status() {
+    if (!this.running) return 'stopped' as const;
+    return this.connected ? ('running' as const) : ('unknown' as const);
+  }
+
+  async purge(streams: readonly StreamKey[]): Promise<void> {
+    this.records.filter((r) => streams.some((s) => s.asset === r.stream.asset && s.stream_type === r.stream.stream_type)).forEach((r) => r.reset());
+  }
+
+  /** `generation` ends a loop that outlived a stop (slow connect) once a newer start runs. */
+  private async connectLoop(endpoint: OpcuaEndpoint, generation: number): Promise<void> {
+    const current = () => this.running && generation === this.generation;
+    let failures = 0;
+    while (current()) {
+      let open: OpenSession | undefined;
+      try {
+        await endpoint.init();
+        open = await endpoint.open({
+          keepSessionAlive: this.config.read_mode === 'polling',
+          onTrust: (how, print) =>
+            this.context.logger.info(`The server certificate ${print} of ${endpoint.url} was added to the trust list (${how === 'trusted_on_first_use' ? 'trust_on_first_use' : 'trusted_server_certificates'}).`),
+        });
+        if (!current()) break;
+        this.onConnected(open);
+        failures = 0;
+        const events: ReaderEvents = { values: (samples) => this.deliver(samples), nodeProblems: (problems) => this.tagMarkers.nodeProblems(problems) };
+        const timeoutMs = this.config.connections[0]!.timeout * 1000;
+        this.reader =
+          this.config.read_mode === 'polling'
+            ? new PollingReader(open, this.nodes, { pollIntervalMs: this.config.poll_interval * 1000, timeoutMs }, events)
+            : new SubscriptionReader(open, this.nodes, { samplingIntervalMs: this.config.sampling_interval_ms, queueSize: this.config.queue_size, timeoutMs }, events);
+        const reason = await this.reader.run();
+        this.reader = undefined;
+        this.connected = false;
+        if (current()) this.onLost(reason);
+        failures = 1;
+      } catch (cause) {
+        if (!current()) break;
+        this.connected = false;
+        failures += 1;
+        this.onFailed(endpoint.explain(cause));
+      } finally {
+        if (generation === this.generation) this.reader = undefined;
+        await open?.close();
+      }
+      if (current()) await this.pause(backoffMs(failures));
+    }
+    if (generation === this.generation) this.connected = false;
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private onConnected(open: OpenSession): void {
+    this.connected = true;
+    const { mode, policy } = securityOf(this.config.connections[0]!);
+    for (const category of CONNECTION_CATEGORIES) this.context.markers.clear(category);
+    const how = this.config.read_mode === 'polling' ? `polling every ${this.config.poll_interval} s` : `subscription, sampling every ${this.config.sampling_interval_ms} ms`;
+    this.context.logger.info(
+      `Connected to ${open.endpointUrl} (${mode}${mode === 'None' ? '' : `/${policy}`}, ${this.config.connections[0]!.username ? `user ${this.config.connections[0]!.username}` : 'anonymous'}${this.lostSince ? `; disconnected since ${this.lostSince}` : ''}); reading ${this.nodes.length} node(s) by ${how}.`,
+    );
+    this.lostSince = undefined;
+    this.lastProblem = '';
+  }
+
+  private onLost(reason: string): void {
+    this.lostSince = new Date().toISOString();
+    const message = `The connection to ${this.endpoint.url} was lost at ${this.lostSince} (${reason}). Tributary reconnects and rebuilds the session and subscription; no values are recorded for the gap.`;
+    this.raiseConnection('connection_lost', message);
+  }
+
+  private onFailed(error: ConnectError): void {
+    if (this.lostSince && error.category === 'connect_failed') {
+      this.raiseConnection('connection_lost', `No connection to ${this.endpoint.url} since ${this.lostSince}: ${error.message} Tributary keeps trying; no values are recorded for the gap.`);
+      return;
+    }
+    this.raiseConnection(error.category, `${error.message}${error.category === 'connect_failed' ? ' Tributary keeps trying.' : ''}`);
+  }
+
+  private raiseConnection(category: (typeof CONNECTION_CATEGORIES)[number], message: string): void {
+    for (const other of CONNECTION_CATEGORIES) if (other !== category) this.context.markers.clear(other);
+    this.context.markers.raise(this.streams, 'error', category, message);
+    if (message !== this.lastProblem) this.context.logger.warn(message);
+    this.lastProblem = message;
+  }
+
+  /** Values → records per stream → pipeline; kept in memory (bounded) while the outbox is full. */
+  private deliver(samples: Sample[]): void {
+    if (samples.length > 0) this.pending.push(...samples);
+    if (this.pending.length > MAX_PENDING_VALUES) {
+      const dropped = this.pending.length - MAX_PENDING_VALUES;
+      this.pending.splice(0, dropped);
+      const message = `The outbox stayed full: ${dropped} OPC UA value(s) were dropped (oldest first) because they cannot wait in memory any longer.`;
+      this.context.markers.raise(this.streams, 'error', 'values_dropped', message);
+      this.context.logger.error(message);
+    }
+    const waiting: Sample[] = [];
+    this.records.forEach((records, index) => {
+      const mine = this.pending.filter((s) => s.stream === index);
+      if (mine.length === 0) return;
+      const batch = records.build(mine, this.context.clock.nowMicros());
+      this.tagMarkers.values(index, batch.reports);
+      if (batch.records.length === 0) return;
+      try {
+        this.context.pipeline.submit(this.name, records.stream, batch.records, { state: batch.state });
+        records.committed(batch);
+        this.context.markers.clear('store_failed', [records.stream]);
+      } catch (cause) {
+        waiting.push(...mine);
+        if (!(cause instanceof BufferFullError)) {
+          const message = `Records of ${streamId(records.stream.asset, records.stream.stream_type)} could not be stored: ${(cause as Error).message}. They are tried again.`;
+          this.context.markers.raise([records.stream], 'error', 'store_failed', message);
+          this.context.logger.error(message);
+        }
+      }
+    });
+    this.pending = waiting;
+    if (waiting.length > 0 && !this.retryTimer && this.running) {
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = undefined;
+        this.deliver([]);
+      }, RETRY_FULL_MS);
+      this.retryTimer.unref?.();
+    }
+  }
+}

@@ -1,0 +1,161 @@
+import {
+  AttributeIds,
+  ClientMonitoredItemGroup,
+  ClientSubscription,
+  type DataValue,
+  TimestampsToReturn,
+} from 'node-opcua';
+import type { OpenSession } from './opcua-endpoint.js';
+import { type Sample, type WatchedNode, chunks, samplesOf } from './tag-index.js';
+import { describeStatus } from './values.js';
+
+export interface ReaderEvents {
+  values(samples: Sample[]): void;
+  /** Status per node that the server refused (node id unknown …); an empty map when all are fine. */
+  nodeProblems(problems: ReadonlyMap<WatchedNode, string>): void;
+}
+
+export interface SubscriptionSettings {
+  samplingIntervalMs: number;
+  queueSize: number;
+  timeoutMs: number;
+}
+
+/** Nodes the server refused are asked for again this often (a PLC download may add them). */
+const RETRY_NODES_MS = 30_000;
+
+/**
+ * Reads by subscription: one subscription, monitored items created in chunks of the server's
+ * MaxMonitoredItemsPerCall, values batched per publish response. `run` resolves with the reason
+ * when the session is gone (connection closed, subscription terminated, no publish response or
+ * keep-alive for too long) or `stop` was called; the receiver then rebuilds everything.
+ */
+export class SubscriptionReader {
+  private lose: ((reason: string) => void) | undefined;
+  private ended = false;
+  private readonly problems = new Map<WatchedNode, string>();
+  private pending: Sample[] = [];
+  private flushScheduled = false;
+  private lastActivity = Date.now();
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly open: OpenSession,
+    private readonly nodes: readonly WatchedNode[],
+    private readonly settings: SubscriptionSettings,
+    private readonly events: ReaderEvents,
+  ) {}
+
+  async run(): Promise<string> {
+    const lost = new Promise<string>((resolve) => {
+      this.lose = (reason) => {
+        if (this.ended) return;
+        this.ended = true;
+        resolve(reason);
+      };
+    });
+    const { client, session } = this.open;
+    client.on('close', () => this.lose?.('the connection was closed'));
+    client.on('connection_lost', () => this.lose?.('the connection was lost'));
+    session.on('session_closed', () => this.lose?.('the server closed the session'));
+    const publishingInterval = Math.min(10_000, Math.max(100, this.settings.samplingIntervalMs || 100));
+    const keepAliveCount = Math.max(2, Math.ceil(10_000 / publishingInterval));
+    const subscription = ClientSubscription.create(session, {
+      requestedPublishingInterval: publishingInterval,
+      requestedMaxKeepAliveCount: keepAliveCount,
+      requestedLifetimeCount: keepAliveCount * 6,
+      maxNotificationsPerPublish: 0,
+      publishingEnabled: true,
+      priority: 10,
+    });
+    subscription.on('keepalive', () => (this.lastActivity = Date.now()));
+    subscription.on('terminated', () => this.lose?.('the server ended the subscription'));
+    subscription.on('internal_error', (error: Error) => this.lose?.(`the subscription failed: ${error.message}`));
+    subscription.on('status_changed', (status) => {
+      if (describeStatus(status).quality === 'bad') this.lose?.(`the subscription reported ${describeStatus(status).name}`);
+    });
+    await new Promise<void>((resolve, reject) => {
+      subscription.once('started', () => resolve());
+      subscription.once('internal_error', reject);
+      this.later(() => reject(new Error('the server did not create the subscription in time')), this.settings.timeoutMs);
+    }).catch((cause: Error) => this.lose?.(cause.message));
+    await this.monitor(subscription, this.nodes);
+    this.events.nodeProblems(this.problems);
+    // Watchdog: a publish response (data or keep-alive) must come within the keep-alive period.
+    const silentLimit = publishingInterval * keepAliveCount + this.settings.timeoutMs + 5000;
+    const watchdog = setInterval(() => {
+      if (Date.now() - this.lastActivity > silentLimit) this.lose?.(`no answer from the server for ${Math.round(silentLimit / 1000)} s`);
+    }, 1000);
+    watchdog.unref();
+    const retry = setInterval(() => {
+      const missing = [...this.problems.keys()];
+      if (missing.length > 0) void this.monitor(subscription, missing).then(() => this.events.nodeProblems(this.problems));
+    }, RETRY_NODES_MS);
+    retry.unref();
+    try {
+      return await lost;
+    } finally {
+      clearInterval(watchdog);
+      clearInterval(retry);
+      for (const timer of this.timers) clearTimeout(timer);
+      this.flush();
+    }
+  }
+
+  stop(): void {
+    this.lose?.('stopped');
+  }
+
+  private later(fn: () => void, ms: number): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      fn();
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  private async monitor(subscription: ClientSubscription, nodes: readonly WatchedNode[]): Promise<void> {
+    for (const chunk of chunks(nodes, this.open.limits.maxMonitoredItemsPerCall)) {
+      if (this.ended) return;
+      const group = ClientMonitoredItemGroup.create(
+        subscription,
+        chunk.map((n) => ({ nodeId: n.nodeId, attributeId: AttributeIds.Value })),
+        { samplingInterval: this.settings.samplingIntervalMs, queueSize: this.settings.queueSize, discardOldest: true },
+        TimestampsToReturn.Both,
+      );
+      group.on('changed', (_item, dataValue: DataValue, index: number) => this.receive(chunk[index]!, dataValue));
+      const failure = await new Promise<string | undefined>((resolve) => {
+        group.once('initialized', () => resolve(undefined));
+        group.once('terminated', (error?: Error) => resolve(error?.message ?? 'terminated'));
+        this.later(() => resolve(`no answer within ${this.settings.timeoutMs / 1000} s`), this.settings.timeoutMs);
+      });
+      if (failure !== undefined) {
+        this.lose?.(`creating monitored items failed: ${failure}`);
+        return;
+      }
+      chunk.forEach((node, i) => {
+        const status = describeStatus(group.monitoredItems[i]?.statusCode);
+        if (status.quality === 'bad') this.problems.set(node, status.name);
+        else this.problems.delete(node);
+      });
+    }
+  }
+
+  private receive(node: WatchedNode, dataValue: DataValue): void {
+    this.lastActivity = Date.now();
+    this.pending.push(...samplesOf(node, dataValue));
+    // All changes of one publish response arrive in the same turn: deliver them together.
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    if (this.pending.length === 0) return;
+    const samples = this.pending;
+    this.pending = [];
+    this.events.values(samples);
+  }
+}

@@ -1,0 +1,75 @@
+import { streamId } from '../../../../shared/config/streams.js';
+import type { MarkerReporter, StreamKey } from '../../markers/marker-store.js';
+import type { Tag, TagReport } from './stream-records.js';
+import type { WatchedNode } from './tag-index.js';
+
+const describe = (tag: Tag) => `${tag.exportname} (${tag.node})`;
+const MAX_LISTED = 10;
+
+function list(items: string[]): string {
+  return items.length <= MAX_LISTED ? items.join('; ') : `${items.slice(0, MAX_LISTED).join('; ')}; and ${items.length - MAX_LISTED} more`;
+}
+
+/**
+ * Tag-level markers of the streams: node ids the server does not know (`node_not_found`) or will not
+ * let us read (`node_unreadable`), values of bad or uncertain quality (`bad_quality`, cleared when
+ * the tag is good again) and values that cannot go into a record (`unsupported_value`). One bad tag
+ * never stops the others: the markers name the tags, the rest of the stream flows.
+ */
+export class TagMarkers {
+  /** Latest report per stream and tag. */
+  private readonly latest: Map<string, TagReport>[];
+
+  constructor(
+    private readonly streams: readonly StreamKey[],
+    private readonly markers: MarkerReporter,
+    private readonly invalid: readonly { stream: number; tag: Tag; reason: string }[],
+  ) {
+    this.latest = streams.map(() => new Map());
+  }
+
+  showInvalid(): void {
+    this.streams.forEach((stream, index) => {
+      const mine = this.invalid.filter((i) => i.stream === index);
+      if (mine.length > 0)
+        this.markers.raise([stream], 'error', 'node_id_invalid', `Not a valid node id, so not read: ${list(mine.map((i) => `${describe(i.tag)}: ${i.reason}`))}. Use the form ns=2;s=Line1.Temperature or ns=0;i=2258.`);
+    });
+  }
+
+  nodeProblems(problems: ReadonlyMap<WatchedNode, string>): void {
+    this.streams.forEach((stream, index) => {
+      const unknown: string[] = [];
+      const unreadable: string[] = [];
+      for (const [node, status] of problems)
+        for (const reader of node.readers)
+          if (reader.stream === index) (/^BadNodeId/.test(status) ? unknown : unreadable).push(`${describe(reader.tag)}: ${status}`);
+      if (unknown.length > 0)
+        this.markers.raise([stream], 'error', 'node_not_found', `The server does not know these node ids, so they are not read (the other tags are): ${list(unknown)}. Check them with the tag browser; they are looked up again every 30 s and after each reconnect.`);
+      else this.markers.clear('node_not_found', [stream]);
+      if (unreadable.length > 0) this.markers.raise([stream], 'error', 'node_unreadable', `The server refuses to read these tags (the other tags are read): ${list(unreadable)}. Is each node a variable the user may read?`);
+      else this.markers.clear('node_unreadable', [stream]);
+    });
+  }
+
+  values(index: number, reports: readonly TagReport[]): void {
+    const latest = this.latest[index]!;
+    for (const report of reports) {
+      const previous = latest.get(report.tag.exportname);
+      if (!previous || previous.micros <= report.micros) latest.set(report.tag.exportname, report);
+    }
+    const stream = this.streams[index]!;
+    const poor = [...latest.values()].filter((r) => r.quality !== 'good');
+    if (poor.length > 0)
+      this.markers.raise(
+        [stream],
+        'warning',
+        'bad_quality',
+        `${streamId(stream.asset, stream.stream_type)}: values that are not good are recorded with their status in <column>_status: ${list(poor.map((r) => `${describe(r.tag)} is ${r.status}`))}.`,
+      );
+    else this.markers.clear('bad_quality', [stream]);
+    const rejected = [...latest.values()].filter((r) => r.rejected);
+    if (rejected.length > 0)
+      this.markers.raise([stream], 'warning', 'unsupported_value', `These tags hold values Tributary cannot put in a column, recorded as empty: ${list(rejected.map((r) => `${describe(r.tag)} holds ${r.rejected}`))}.`);
+    else this.markers.clear('unsupported_value', [stream]);
+  }
+}

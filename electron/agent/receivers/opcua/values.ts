@@ -1,0 +1,121 @@
+import { DataType, type DataValue, type StatusCode, type Variant, VariantArrayType } from 'node-opcua';
+import { type FieldValue, isoMicros } from '../../../../shared/records/record.js';
+
+/**
+ * Arrays: a one-dimensional array of at most this many elements is flattened into one column per
+ * element, `<exportname>_0`, `<exportname>_1`, …; anything larger, matrices and structures are
+ * rejected (see docs/opcua.md).
+ */
+export const MAX_ARRAY_ELEMENTS = 64;
+
+export type Quality = 'good' | 'uncertain' | 'bad';
+
+/** A value as it goes into a record. */
+export type Converted =
+  | { kind: 'scalar'; value: FieldValue }
+  | { kind: 'array'; values: FieldValue[] }
+  | { kind: 'rejected'; reason: string };
+
+/** OPC UA status: the symbolic name (Good, UncertainLastUsableValue, BadSensorFailure …) and its severity. */
+export function describeStatus(status: StatusCode | undefined): { name: string; quality: Quality } {
+  const value = status?.value ?? 0;
+  const severity = value >>> 30;
+  const name = status?.name && status.name !== 'Unknown' ? status.name : `0x${value.toString(16).padStart(8, '0').toUpperCase()}`;
+  return { name, quality: severity === 0 ? 'good' : severity === 1 ? 'uncertain' : 'bad' };
+}
+
+/**
+ * When the value was generated, in epoch microseconds: the source timestamp (with its
+ * picoseconds), else the server timestamp, else `fallback` (the capture time).
+ */
+export function sampleMicros(dataValue: DataValue, fallback: bigint): bigint {
+  const source = validDate(dataValue.sourceTimestamp);
+  if (source) return BigInt(source.getTime()) * 1000n + BigInt(Math.floor((dataValue.sourcePicoseconds ?? 0) / 1_000_000));
+  const server = validDate(dataValue.serverTimestamp);
+  if (server) return BigInt(server.getTime()) * 1000n + BigInt(Math.floor((dataValue.serverPicoseconds ?? 0) / 1_000_000));
+  return fallback;
+}
+
+/** OPC UA's "no time" is 1601-01-01 (or a null Date). */
+function validDate(date: Date | null | undefined): Date | undefined {
+  if (!date || Number.isNaN(date.getTime()) || date.getTime() <= -11644473600000) return undefined;
+  return date;
+}
+
+export function convertVariant(variant: Variant | undefined | null): Converted {
+  if (!variant || variant.dataType === DataType.Null) return { kind: 'scalar', value: null };
+  const type = DataType[variant.dataType] ?? String(variant.dataType);
+  if (variant.arrayType === VariantArrayType.Matrix) return { kind: 'rejected', reason: `a matrix of ${type} (dimensions ${JSON.stringify(variant.dimensions)})` };
+  if (variant.arrayType === VariantArrayType.Array) {
+    const items = Array.from(variant.value as ArrayLike<unknown>);
+    if (items.length > MAX_ARRAY_ELEMENTS) return { kind: 'rejected', reason: `an array of ${items.length} ${type} values (at most ${MAX_ARRAY_ELEMENTS} are flattened into columns)` };
+    const values: FieldValue[] = [];
+    for (const item of items) {
+      const one = convertScalar(variant.dataType, item);
+      if (one.kind === 'rejected') return { kind: 'rejected', reason: `an array of ${one.reason}` };
+      values.push(one.value);
+    }
+    return { kind: 'array', values };
+  }
+  return convertScalar(variant.dataType, variant.value);
+}
+
+function convertScalar(dataType: DataType, value: unknown): { kind: 'scalar'; value: FieldValue } | { kind: 'rejected'; reason: string } {
+  const scalar = (v: FieldValue) => ({ kind: 'scalar' as const, value: v });
+  if (value === null || value === undefined) return scalar(null);
+  switch (dataType) {
+    case DataType.Boolean:
+      return scalar(Boolean(value));
+    case DataType.SByte:
+    case DataType.Byte:
+    case DataType.Int16:
+    case DataType.UInt16:
+    case DataType.Int32:
+    case DataType.UInt32:
+    case DataType.Float:
+    case DataType.Double:
+      return scalar(finiteOrText(Number(value)));
+    case DataType.Int64:
+    case DataType.UInt64:
+      return scalar(int64(value, dataType === DataType.Int64));
+    case DataType.DateTime: {
+      const date = validDate(value as Date);
+      return scalar(date ? isoMicros(BigInt(date.getTime()) * 1000n) : null);
+    }
+    case DataType.String:
+    case DataType.XmlElement:
+    case DataType.Guid:
+      return scalar(String(value));
+    case DataType.ByteString:
+      return scalar(Buffer.isBuffer(value) ? value.toString('base64') : String(value));
+    case DataType.LocalizedText:
+      return scalar((value as { text?: string | null }).text ?? null);
+    case DataType.QualifiedName:
+      return scalar((value as { name?: string | null }).name ?? null);
+    case DataType.StatusCode:
+      return scalar(describeStatus(value as StatusCode).name);
+    case DataType.NodeId:
+    case DataType.ExpandedNodeId:
+      return scalar(String(value));
+    default:
+      return { kind: 'rejected', reason: `a ${DataType[dataType] ?? dataType} value (structures are not read; read their fields as separate tags)` };
+  }
+}
+
+/** NaN and infinities have no JSON number: they travel as text. */
+function finiteOrText(n: number): FieldValue {
+  return Number.isFinite(n) ? n : String(n);
+}
+
+/** node-opcua hands 64-bit integers as [high, low] words: a number when exact, else decimal text. */
+function int64(value: unknown, signed: boolean): FieldValue {
+  if (typeof value === 'number' || typeof value === 'bigint') return toFieldValue(BigInt(value));
+  const [high, low] = value as [number, number];
+  let big = (BigInt(high >>> 0) << 32n) | BigInt(low >>> 0);
+  if (signed && big >= 1n << 63n) big -= 1n << 64n;
+  return toFieldValue(big);
+}
+
+function toFieldValue(big: bigint): FieldValue {
+  return big <= BigInt(Number.MAX_SAFE_INTEGER) && big >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(big) : big.toString();
+}

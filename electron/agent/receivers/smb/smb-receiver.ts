@@ -1,0 +1,242 @@
+import type { z } from 'zod';
+import type { SmbReceiverSchema } from '../../../../shared/config/schema.js';
+import { parseSharedFolder, smbCredentials } from '../../../../shared/config/smb-rules.js';
+import type { StreamKey } from '../../markers/marker-store.js';
+import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, streamOf } from '../file-source/file-discovery.js';
+import { isTemporaryName } from '../file-source/glob.js';
+import { ParseWorkerClient } from '../file-source/parse-worker-client.js';
+import { SmbSession, type SmbTarget, isMissing } from './smb-client.js';
+import { CONNECTION_CATEGORIES, type ConnectionLabel, type ConnectionProblem, type Phase, classifyFileError, describeDeleteError, describeProblem } from './smb-problems.js';
+
+type SmbConfig = z.infer<typeof SmbReceiverSchema>;
+
+/** A server that stops answering fails the poll after this long; the next poll reconnects. */
+const ANSWER_TIMEOUT_MS = 20_000;
+/** Longest wait between attempts on a failing connection (unless poll_interval is longer). */
+const MAX_BACKOFF_SECONDS = 60;
+
+interface ConnectionState {
+  target: SmbTarget;
+  /** Share-relative folder, "\" separated, "" for the share's root. */
+  folder: string;
+  /** Identity prefix of its files: \\host\share\folder\ */
+  prefix: string;
+  label: ConnectionLabel;
+  failures: number;
+  retryAt: number;
+  problem: ConnectionProblem | undefined;
+}
+
+interface ListedEntry {
+  relative: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * Reads files from Windows network shares (SMB2) exactly as localfile reads a local folder: same
+ * discovery (FileDiscovery: two equal looks before reading, progress by path, size, mtime and bytes,
+ * rewrites, renames, delete_completed), same parse worker. Each poll opens one session per
+ * connection, lists the folder with one directory query per folder (size and time come with the
+ * listing, so unchanged files cost nothing), reads what is due and closes the session again: no
+ * handle outlives a poll. A failing connection gets a marker saying why and is retried with backoff.
+ * Files are identified as \\host\share\folder\file, which is also what logs and markers show.
+ */
+export class SmbReceiver implements AgentComponent {
+  readonly kind = 'Receiver' as const;
+  readonly name: string;
+  private readonly worker: ParseWorkerClient;
+  private readonly discovery: FileDiscovery;
+  private readonly streams: FileStream[];
+  private readonly keys: StreamKey[];
+  private readonly connections: ConnectionState[];
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private scanning: Promise<void> | undefined;
+  private rescanRequested = false;
+  private session: SmbSession | undefined;
+
+  constructor(
+    private readonly config: SmbConfig,
+    private readonly context: ComponentContext,
+  ) {
+    this.name = config.data_receiver_name;
+    this.worker = new ParseWorkerClient(`parse:${this.name}`, context.logger);
+    // Windows shares ignore case in names, so file_filter does too, whatever the agent's OS.
+    this.streams = fileStreams(config, true);
+    this.keys = this.streams.map((s) => s.key);
+    this.discovery = new FileDiscovery({
+      receiver: this.name,
+      pollIntervalSeconds: config.poll_interval,
+      deleteCompleted: config.delete_completed,
+      context,
+      worker: this.worker,
+      running: () => this.running,
+    });
+    this.connections = config.connections.map((c) => {
+      const { share, folder } = parseSharedFolder(c.shared_folder);
+      const { domain, username } = smbCredentials(c);
+      const unc = `\\\\${c.host}\\${[share, ...folder].join('\\')}`;
+      return {
+        target: { host: c.host, port: c.port, domain, username, password: c.password, share },
+        folder: folder.join('\\'),
+        prefix: `${unc}\\`,
+        label: { server: c.port === 445 ? c.host : `${c.host}:${c.port}`, unc, share, user: domain ? `${domain}\\${username}` : username },
+        failures: 0,
+        retryAt: 0,
+        problem: undefined,
+      };
+    });
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.session?.close(); // a call waiting on a silent server fails now, not after the timeout
+    await this.scanning?.catch(() => undefined);
+    await this.worker.close();
+  }
+
+  status() {
+    return this.running ? ('running' as const) : ('stopped' as const);
+  }
+
+  async purge(streams: readonly StreamKey[]): Promise<void> {
+    this.discovery.purge(streams);
+  }
+
+  private schedule(ms: number): void {
+    if (!this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.scanning = this.scan().finally(() => {
+        this.scanning = undefined;
+        const again = this.rescanRequested;
+        this.rescanRequested = false;
+        // A file that changed needs a second look before it is read: make it come sooner.
+        this.schedule(again ? Math.min(500, this.config.poll_interval * 1000) : this.nextPollMs());
+      });
+    }, ms);
+    this.timer.unref?.();
+  }
+
+  /** The poll interval, or sooner when a failing connection is due again. */
+  private nextPollMs(): number {
+    const interval = this.config.poll_interval * 1000;
+    const due = this.connections.filter((c) => c.retryAt > 0).map((c) => Math.max(0, c.retryAt - Date.now()));
+    return due.length === this.connections.length ? Math.max(Math.min(...due), 100) : interval;
+  }
+
+  private async scan(): Promise<void> {
+    let changed = false;
+    for (const connection of this.connections) {
+      if (!this.running) return;
+      if (Date.now() < connection.retryAt) continue;
+      const before = connection.problem;
+      await this.poll(connection);
+      if (connection.problem !== before) changed = true;
+    }
+    if (changed && this.running) this.showProblems();
+  }
+
+  /** One poll of one connection: connect, list, visit every matching file, disconnect. */
+  private async poll(connection: ConnectionState): Promise<void> {
+    let phase: Phase = 'connect';
+    let session: SmbSession | undefined;
+    try {
+      session = new SmbSession(connection.target, ANSWER_TIMEOUT_MS);
+      this.session = session; // stop() closes it, also while connecting
+      await session.connect();
+      phase = 'list';
+      const files = await this.list(session, connection);
+      if (connection.problem) {
+        // Connected and listed: the connection's marker goes now, not after the reading.
+        this.context.logger.info(`${connection.label.unc} is reachable again`);
+        connection.problem = undefined;
+        this.showProblems();
+      }
+      connection.failures = 0;
+      connection.retryAt = 0;
+      phase = 'read';
+      const access = this.access(session, connection);
+      const seen = new Set<string>();
+      for (const file of files) {
+        if (!this.running) return;
+        const stream = streamOf(this.streams, file.relative);
+        if (!stream) continue;
+        const path = connection.prefix + file.relative.replace(/\//g, '\\');
+        seen.add(path);
+        if (await this.discovery.visit(stream, { path, size: file.size, mtimeMs: file.mtimeMs }, access)) this.rescanRequested = true;
+      }
+      this.discovery.retain(seen, connection.prefix);
+      if (session.bytesRead > 0) this.context.logger.debug(`${connection.label.unc}: ${files.length} file(s) listed, ${session.bytesRead} byte(s) read`);
+    } catch (error) {
+      if (!this.running) return;
+      connection.failures += 1;
+      const backoff = Math.min(this.config.poll_interval * 2 ** (connection.failures - 1), Math.max(MAX_BACKOFF_SECONDS, this.config.poll_interval));
+      connection.retryAt = Date.now() + backoff * 1000;
+      connection.problem = describeProblem(error, phase, connection.label, Math.round(backoff));
+      this.context.logger.warn(connection.problem.message);
+    } finally {
+      session?.close();
+      if (this.session === session) this.session = undefined;
+    }
+  }
+
+  /** Files below the connection's folder (MAX_DEPTH levels), "/"-separated relative paths, sorted. */
+  private async list(session: SmbSession, connection: ConnectionState): Promise<ListedEntry[]> {
+    const found: ListedEntry[] = [];
+    const walk = async (folder: string, prefix: string, depth: number) => {
+      for (const entry of await session.list(folder)) {
+        if (isTemporaryName(entry.name)) continue;
+        const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+        if (entry.isDirectory) {
+          if (depth < MAX_DEPTH) await walk(folder ? `${folder}\\${entry.name}` : entry.name, relative, depth + 1);
+        } else found.push({ relative, size: entry.size, mtimeMs: entry.mtimeMs });
+      }
+    };
+    await walk(connection.folder, '', 0);
+    return found.sort((a, b) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0));
+  }
+
+  /** The share path of a file identity of this connection; undefined for another connection's file. */
+  private sharePath(connection: ConnectionState, identity: string): string | undefined {
+    if (!identity.startsWith(connection.prefix)) return undefined;
+    const relative = identity.slice(connection.prefix.length);
+    return connection.folder ? `${connection.folder}\\${relative}` : relative;
+  }
+
+  private access(session: SmbSession, connection: ConnectionState): FileAccess {
+    const at = (identity: string) => this.sharePath(connection, identity) ?? identity;
+    return {
+      readPrefix: async (file, length) => (length === 0 ? Buffer.alloc(0) : session.read(at(file), 0, length)),
+      readRange: (file, offset, length) => session.read(at(file), offset, length),
+      // Another connection's file is never taken for a renamed one of this connection.
+      exists: async (file) => {
+        const sharePath = this.sharePath(connection, file);
+        return sharePath === undefined ? true : session.exists(sharePath);
+      },
+      remove: (file) => session.remove(at(file)).catch((error) => (isMissing(error) ? undefined : Promise.reject(error))),
+      confirm: (file) => session.stat(at(file)).catch((error) => (isMissing(error) ? undefined : Promise.reject(error))),
+      classify: classifyFileError,
+      describeDeleteError: (error) => describeDeleteError(error, connection.label.user),
+    };
+  }
+
+  /** One marker per category on all streams, naming every connection that has that problem. */
+  private showProblems(): void {
+    for (const category of CONNECTION_CATEGORIES) {
+      const messages = this.connections.filter((c) => c.problem?.category === category).map((c) => c.problem!.message);
+      if (messages.length > 0) this.context.markers.raise(this.keys, 'error', category, messages.join(' '));
+      else this.context.markers.clear(category, this.keys);
+    }
+  }
+}

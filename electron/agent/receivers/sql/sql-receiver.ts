@@ -1,0 +1,222 @@
+import type { z } from 'zod';
+import type { SqlReceiverSchema } from '../../../../shared/config/schema.js';
+import { sqlStatementProblem } from '../../../../shared/config/sql-rules.js';
+import { streamId } from '../../../../shared/config/streams.js';
+import type { Logger } from '../../logging/logger.js';
+import type { StreamKey } from '../../markers/marker-store.js';
+import { BufferFullError } from '../../pipeline/pipeline.js';
+import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import { MssqlDriver } from './mssql-driver.js';
+import { MysqlDriver } from './mysql-driver.js';
+import { PostgresDriver } from './postgres-driver.js';
+import { CONNECTION_CATEGORIES, type SqlConnection, type SqlDriver, SqlError, connectionLabel, prepareStatement } from './sql-driver.js';
+import { MissingColumnError, type StreamPlan, pollStream } from './sql-poll.js';
+
+type SqlReceiverConfig = z.infer<typeof SqlReceiverSchema>;
+
+/** Pause between polls while a stream has a backlog (its last poll hit max_rows_per_poll). */
+const BACKLOG_PAUSE_MS = 200;
+/** Reconnect backoff: 1 s, 2 s, 4 s … at most this. */
+const MAX_BACKOFF_MS = 60_000;
+const STREAM_CATEGORIES = ['query_failed', 'query_refused', 'column_missing', 'state_not_unique'] as const;
+
+export function createSqlDriver(connection: SqlConnection, logger: Logger): SqlDriver {
+  switch (connection.database_type) {
+    case 'postgresql':
+      return new PostgresDriver(connection, logger);
+    case 'mysql':
+      return new MysqlDriver(connection, logger);
+    case 'mssql':
+      return new MssqlDriver(connection, logger);
+  }
+}
+
+interface Slot {
+  connection: SqlConnection;
+  label: string;
+  driver: SqlDriver | undefined;
+  streams: PlannedStream[];
+  failures: number;
+  /** Category of the connection problem currently marked, if any. */
+  down: string | undefined;
+}
+
+interface PlannedStream {
+  plan: StreamPlan;
+  /** Why the query is refused before it is sent (several statements, not a SELECT …). */
+  refused: string | undefined;
+  dueAt: number;
+}
+
+/**
+ * Reads new rows of MS SQL Server, PostgreSQL and MySQL/MariaDB tables: one query per stream, run
+ * every `poll_interval` with the last committed values of its state fields bound to its
+ * placeholders. One pooled connection per configured connection; streams of a receiver are polled
+ * one after the other, so the database sees at most one query of this receiver at a time.
+ */
+export class SqlReceiver implements AgentComponent {
+  readonly kind = 'Receiver' as const;
+  readonly name: string;
+  private readonly slots: Slot[];
+  private running = false;
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+
+  constructor(
+    private readonly config: SqlReceiverConfig,
+    private readonly context: ComponentContext,
+  ) {
+    this.name = config.data_receiver_name;
+    this.slots = config.connections.map((connection) => ({ connection, label: connectionLabel(connection), driver: undefined, streams: [], failures: 0, down: undefined }));
+    for (const s of config.streams) {
+      const slot = s.connection === undefined ? this.slots[0]! : this.slots.find((x) => x.connection.connection_name === s.connection);
+      if (!slot) continue; // refused by validation
+      const dialect = slot.connection.database_type;
+      const timestampColumn = s.timestamp_column ?? s.state_fields.find((f) => f.data_type === 'datetime')?.column_name;
+      slot.streams.push({
+        plan: {
+          key: { asset: s.asset, stream_type: s.stream_type },
+          fields: s.state_fields,
+          statement: prepareStatement(s.query, dialect, s.state_fields),
+          timestampExplicit: s.timestamp_column !== undefined,
+          ...(timestampColumn === undefined ? {} : { timestampColumn }),
+        },
+        refused: sqlStatementProblem(s.query, dialect),
+        dueAt: 0,
+      });
+    }
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+    for (const slot of this.slots) for (const s of slot.streams) s.dueAt = 0;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    // Closing the pools aborts a running query; what it had committed stays committed.
+    await Promise.all(this.slots.map((slot) => this.dropDriver(slot)));
+    await this.polling?.catch(() => undefined);
+  }
+
+  /** `unknown` while no connection of this receiver works (it runs and retries; the markers say why). */
+  status() {
+    if (!this.running) return 'stopped' as const;
+    return this.slots.every((slot) => slot.down !== undefined) ? ('unknown' as const) : ('running' as const);
+  }
+
+  async purge(_streams: readonly StreamKey[]): Promise<void> {
+    // State lives only in the agent store (purged by the supervisor); each poll reads it afresh.
+  }
+
+  private schedule(ms: number): void {
+    if (!this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.polling = this.round().finally(() => {
+        this.polling = undefined;
+        const next = Math.min(...this.slots.flatMap((slot) => slot.streams.map((s) => s.dueAt)));
+        this.schedule(Number.isFinite(next) ? Math.max(0, next - Date.now()) : this.config.poll_interval * 1000);
+      });
+    }, ms);
+  }
+
+  private async round(): Promise<void> {
+    for (const slot of this.slots) {
+      for (const stream of slot.streams) {
+        if (!this.running) return;
+        if (stream.dueAt > Date.now()) continue;
+        if (!(await this.poll(slot, stream))) break; // the connection is down: its other streams wait too
+      }
+    }
+  }
+
+  /** Polls one stream; false when the connection failed. */
+  private async poll(slot: Slot, stream: PlannedStream): Promise<boolean> {
+    const { markers, logger } = this.context;
+    const key = stream.plan.key;
+    const id = streamId(key.asset, key.stream_type);
+    const interval = this.config.poll_interval * 1000;
+    if (stream.refused) {
+      if (stream.dueAt === 0) {
+        const message = `${stream.refused} The query is not sent to ${slot.label}.`;
+        markers.raise([key], 'error', 'query_refused', message);
+        logger.error(`${id}: ${message}`);
+      }
+      stream.dueAt = Number.POSITIVE_INFINITY;
+      return true;
+    }
+    try {
+      slot.driver ??= createSqlDriver(slot.connection, logger);
+      const outcome = await pollStream({
+        receiver: this.name,
+        plan: stream.plan,
+        driver: slot.driver,
+        context: this.context,
+        maxRows: this.config.max_rows_per_poll,
+        timeZone: slot.connection.timezone ?? 'UTC',
+      });
+      if (!this.running) return true;
+      this.connectionUp(slot);
+      for (const category of STREAM_CATEGORIES) if (category !== 'state_not_unique' || !outcome.tiedPage) markers.clear(category, [key]);
+      if (outcome.tiedPage) {
+        const message = `All ${outcome.rows} rows of a poll share the same state values (${stream.plan.fields.map((f) => f.column_name).join(', ')}); they were sent, but rows with the same values beyond them may be skipped. Raise max_rows_per_poll or add a unique column (such as an id) to state_fields.`;
+        markers.raise([key], 'warning', 'state_not_unique', message);
+        logger.warn(`${id}: ${message}`);
+      }
+      if (outcome.rows > 0) logger.info(`${id}: ${outcome.committed} row(s) read${outcome.limited ? ` (max_rows_per_poll ${this.config.max_rows_per_poll} reached: reading on)` : ''}`);
+      stream.dueAt = Date.now() + (outcome.limited ? BACKLOG_PAUSE_MS : interval);
+      return true;
+    } catch (cause) {
+      if (!this.running) return true;
+      stream.dueAt = Date.now() + interval;
+      if (cause instanceof BufferFullError) return true; // marked by the pipeline; the rows wait in the database
+      if (cause instanceof MissingColumnError) {
+        markers.raise([key], 'error', 'column_missing', cause.message);
+        logger.error(`${id}: ${cause.message}`);
+        return true;
+      }
+      const problem = cause instanceof SqlError ? cause : new SqlError('query_failed', `Reading failed: ${(cause as Error).message}. Tried again every poll.`);
+      if (!problem.connectionLevel) {
+        markers.raise([key], 'error', 'query_failed', problem.message);
+        logger.error(`${id}: ${problem.message}`);
+        return true;
+      }
+      await this.connectionDown(slot, problem);
+      return false;
+    }
+  }
+
+  private connectionUp(slot: Slot): void {
+    if (slot.failures === 0 && slot.down === undefined) return;
+    if (slot.down) this.context.logger.info(`Connected to ${slot.label} again`);
+    slot.failures = 0;
+    slot.down = undefined;
+    const keys = slot.streams.map((s) => s.plan.key);
+    for (const category of CONNECTION_CATEGORIES) this.context.markers.clear(category, keys);
+  }
+
+  private async connectionDown(slot: Slot, problem: SqlError): Promise<void> {
+    slot.failures += 1;
+    const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (slot.failures - 1));
+    const keys = slot.streams.map((s) => s.plan.key);
+    for (const category of CONNECTION_CATEGORIES) if (category !== problem.category) this.context.markers.clear(category, keys);
+    const message = `${problem.message} Next attempt in ${Math.round(delay / 1000)} s.`;
+    this.context.markers.raise(keys, 'error', problem.category, message);
+    this.context.logger.warn(message);
+    slot.down = problem.category;
+    for (const s of slot.streams) if (Number.isFinite(s.dueAt)) s.dueAt = Date.now() + delay;
+    // A fresh pool on the next attempt: no half-open connection or failed login is reused.
+    await this.dropDriver(slot);
+  }
+
+  private async dropDriver(slot: Slot): Promise<void> {
+    const driver = slot.driver;
+    slot.driver = undefined;
+    await driver?.close().catch((cause) => this.context.logger.warn(`Closing the connection to ${slot.label} failed: ${(cause as Error).message}`));
+  }
+}

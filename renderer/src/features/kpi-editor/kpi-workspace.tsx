@@ -1,0 +1,166 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { kindOf, type KpiKind } from '../../../../shared/kpi/schema.js';
+import { KPI_TEMPLATES, kpiTemplate } from '../../../../shared/kpi/templates.js';
+import { errorText, useDeleteKpi, useKpis, useKpiValidation, useSaveKpi } from '../../api/index.js';
+import { useLeaveGuard } from '../../app/navigation.js';
+import { ConfirmDialog } from '../../components/confirm-dialog.js';
+import { ErrorNotice } from '../../components/error-notice.js';
+import { draftName, formatKpi, readKpiText } from './kpi-draft.js';
+import { KpiEditorPanel } from './kpi-editor-panel.js';
+import { KpiLibraryList } from './kpi-library-list.js';
+import { KpiPreview } from './kpi-preview.js';
+import './kpi-page.css';
+
+interface Draft {
+  /** A new key opens a new editor model. */
+  key: number;
+  /** Library name of the KPI being edited; null for a new one. */
+  original: string | null;
+  /** The text as opened or last saved: the baseline for "unsaved changes". */
+  baseline: string;
+}
+
+interface Notice {
+  tone: 'ok' | 'error' | 'warning';
+  text: string;
+}
+
+const VALIDATION_DELAY_MS = 350;
+
+function useSettled(value: string, delay: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delay);
+    return () => clearTimeout(timer);
+  }, [value, delay]);
+  return settled;
+}
+
+export function KpiWorkspace() {
+  const library = useKpis();
+  const save = useSaveKpi();
+  const remove = useDeleteKpi();
+  const keys = useRef(1);
+  const [draft, setDraft] = useState<Draft>(() => ({ key: 1, original: null, baseline: formatKpi(kpiTemplate('machine_type').definition) }));
+  const [text, setText] = useState(draft.baseline);
+  const [pendingOpen, setPendingOpen] = useState<Omit<Draft, 'key'> | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [notice, setNotice] = useState<Notice | null>(null);
+
+  const dirty = text !== draft.baseline;
+  useLeaveGuard(dirty ? 'Your changes to the KPI are not saved. They are lost if you leave this page.' : null);
+
+  const checkedText = useSettled(text, VALIDATION_DELAY_MS);
+  const checked = useMemo(() => readKpiText(checkedText), [checkedText]);
+  const validation = useKpiValidation(checkedText, checked.document, draft.original, checked.syntax.length === 0);
+  const pending = checkedText !== text || (checked.syntax.length === 0 && (validation.isFetching || !validation.data));
+  const violations = validation.data?.violations ?? [];
+  const valid = !pending && checked.syntax.length === 0 && validation.data?.status === 'passed';
+  const kind: KpiKind = kindOf(checked.document);
+
+  const load = (next: Omit<Draft, 'key'>) => {
+    keys.current += 1;
+    setDraft({ ...next, key: keys.current });
+    setText(next.baseline);
+    setNotice(null);
+  };
+  const open = (next: Omit<Draft, 'key'>) => (dirty ? setPendingOpen(next) : load(next));
+
+  const saveDraft = () => {
+    const current = readKpiText(text);
+    if (current.syntax.length > 0) return setNotice({ tone: 'error', text: 'Not saved: the text is not valid JSON; see the problems below the editor.' });
+    const name = draft.original ?? draftName(current.document);
+    if (!name) return setNotice({ tone: 'error', text: 'Not saved: give the KPI a name (its "name" field).' });
+    save.mutate(
+      { name, document: current.document },
+      {
+        onSuccess: (outcome) => {
+          if (outcome.kind === 'invalid') {
+            const errors = outcome.violations.filter((v) => v.level === 'error').length;
+            return setNotice({ tone: 'error', text: `Not saved: the KPI has ${errors} error(s); see the problems below the editor.` });
+          }
+          setDraft((previous) => ({ ...previous, original: outcome.name, baseline: text }));
+          const warned = outcome.warnings.length > 0 ? ` with ${outcome.warnings.length} warning(s)` : '';
+          setNotice({ tone: outcome.warnings.length > 0 ? 'warning' : 'ok', text: `Saved "${outcome.name}"${warned} at ${outcome.lastModified} UTC.` });
+        },
+        onError: (cause) => setNotice({ tone: 'error', text: `Not saved: ${errorText(cause)}` }),
+      },
+    );
+  };
+
+  const deleteDraft = () => {
+    if (!draft.original) return;
+    const name = draft.original;
+    remove.mutate(name, {
+      onSuccess: () => {
+        setConfirmDelete(false);
+        load({ original: null, baseline: formatKpi(kpiTemplate('machine_type').definition) });
+        setNotice({ tone: 'ok', text: `Deleted "${name}" from the library.` });
+      },
+      onError: (cause) => {
+        setConfirmDelete(false);
+        setNotice({ tone: 'error', text: `Not deleted: ${errorText(cause)}` });
+      },
+    });
+  };
+
+  return (
+    <section className="page" aria-labelledby="kpi-title">
+      <div className="page-head">
+        <h1 id="kpi-title">KPIs</h1>
+        <span className="muted small">
+          {draft.original ? <>Editing <strong className="mono">{draft.original}</strong></> : 'New KPI (not in the library yet)'}
+          {' · '}
+          {kind === 'line' ? 'line KPI' : 'machine-type KPI'}
+          {dirty && <strong className="unsaved"> · unsaved changes</strong>}
+        </span>
+      </div>
+      <div className="toolbar">
+        <div className="button-group" role="group" aria-label="New KPI from a template">
+          <span className="muted small">New from template:</span>
+          {KPI_TEMPLATES.map((template) => (
+            <button key={template.kind} type="button" className="button small" title={template.description} onClick={() => open({ original: null, baseline: formatKpi(template.definition) })}>
+              {template.label}
+            </button>
+          ))}
+        </div>
+        <span className="spacer" />
+        <button type="button" className="button" onClick={() => setConfirmDelete(true)} disabled={!draft.original || remove.isPending}>
+          Delete…
+        </button>
+        <button type="button" className="button button-primary" onClick={saveDraft} disabled={save.isPending || (!dirty && draft.original !== null)}>
+          Save
+        </button>
+      </div>
+      {notice && (
+        <div className={`notice notice-${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
+          {notice.text}
+        </div>
+      )}
+      {library.isError && <ErrorNotice title="The KPI library cannot be read" error={library.error} />}
+      <div className="kpi-layout">
+        <KpiLibraryList entries={library.data} loading={library.isPending} selected={draft.original} onOpen={(entry) => open({ original: entry.name, baseline: formatKpi(entry.definition) })} />
+        <KpiEditorPanel draftKey={draft.key} initial={draft.baseline} onChange={setText} syntax={checked.syntax} violations={violations} pending={pending} />
+      </div>
+      <KpiPreview document={checked.document} valid={valid} isLine={kind === 'line'} />
+      <ConfirmDialog
+        open={pendingOpen !== null}
+        title="Discard your changes?"
+        confirmLabel="Discard and open"
+        tone="danger"
+        onCancel={() => setPendingOpen(null)}
+        onConfirm={() => {
+          if (pendingOpen) load(pendingOpen);
+          setPendingOpen(null);
+        }}
+      >
+        <p>The KPI in the editor has changes that are not saved.</p>
+      </ConfirmDialog>
+      <ConfirmDialog open={confirmDelete} title="Delete this KPI?" confirmLabel="Delete" tone="danger" busy={remove.isPending} onCancel={() => setConfirmDelete(false)} onConfirm={deleteDraft}>
+        <p>
+          <strong className="mono">{draft.original}</strong> is removed from the library. This cannot be undone.
+        </p>
+      </ConfirmDialog>
+    </section>
+  );
+}

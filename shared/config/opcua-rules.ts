@@ -1,0 +1,72 @@
+/**
+ * Semantic rules of an `opcua` receiver: node id syntax, column names that would clash with the
+ * columns the receiver adds (`<exportname>_status`, flattened arrays), and security settings that
+ * do not fit together. Pure; reports at the exact json_path to change.
+ */
+import type { z } from 'zod';
+import type { OpcuaReceiverSchema } from './schema.js';
+import { type JsonPath, type Violation, error, warning } from './violations.js';
+
+type OpcuaReceiver = z.infer<typeof OpcuaReceiverSchema>;
+
+const TEMPLATE_PROMPT = '<fill in: ';
+/** Columns every record already has: a tag must not take their names. */
+const RECORD_COLUMNS = new Set(['timestamp', 'capturetime', 'record_id']);
+/** `ns=<index>;` (optional) then `i=<number>`, `s=<text>`, `g=<guid>` or `b=<base64>`. */
+const NODE_ID = /^(?:ns=\d+;)?(?:i=\d+|s=.+|g=[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|b=[A-Za-z0-9+/]+={0,2})$/;
+const THUMBPRINT = /^[0-9a-fA-F]{40}$/;
+
+/** True for node ids the receiver can read, e.g. `ns=2;s=Line1.Temp`, `i=2258`, `ns=3;g=…`, `ns=4;b=…`. */
+export function isNodeId(text: string): boolean {
+  return NODE_ID.test(text.trim());
+}
+
+export function opcuaReceiverViolations(receiver: OpcuaReceiver, base: JsonPath): Violation[] {
+  const out: Violation[] = [];
+  receiver.streams.forEach((stream, j) => {
+    const tagsPath: JsonPath = [...base, 'streams', j, 'opcua_tags'];
+    const columns = new Map<string, number>();
+    const nodes = new Map<string, number>();
+    stream.opcua_tags.forEach((tag, k) => {
+      if (tag.exportname.startsWith(TEMPLATE_PROMPT) || tag.name.startsWith(TEMPLATE_PROMPT)) return;
+      const first = columns.get(tag.exportname);
+      if (first !== undefined) out.push(error([...tagsPath, k, 'exportname'], `The column name "${tag.exportname}" is already used by tag ${first + 1} of this stream.`));
+      else columns.set(tag.exportname, k);
+      if (RECORD_COLUMNS.has(tag.exportname))
+        out.push(error([...tagsPath, k, 'exportname'], `"${tag.exportname}" is a column every record already has. Choose another column name.`));
+      if (!isNodeId(tag.name))
+        out.push(error([...tagsPath, k, 'name'], `"${tag.name}" is not a node id. Use the form ns=2;s=Line1.Temperature (string id) or ns=2;i=1001 (numeric id), as the tag browser shows it.`));
+      const sameNode = nodes.get(tag.name.trim());
+      if (sameNode !== undefined) out.push(warning([...tagsPath, k, 'name'], `The node ${tag.name} is already read by tag ${sameNode + 1} of this stream: both columns get the same values.`));
+      else nodes.set(tag.name.trim(), k);
+    });
+    // Each tag adds `<exportname>_status`: another tag must not be called that.
+    stream.opcua_tags.forEach((tag, k) => {
+      const owner = tag.exportname.endsWith('_status') ? columns.get(tag.exportname.slice(0, -'_status'.length)) : undefined;
+      if (owner !== undefined && owner !== k)
+        out.push(error([...tagsPath, k, 'exportname'], `"${tag.exportname}" is the status column of tag ${owner + 1} ("${tag.exportname.slice(0, -'_status'.length)}"). Choose another column name.`));
+    });
+  });
+  if (receiver.connections.length > 1)
+    out.push(warning([...base, 'connections', 1], 'An opcua receiver reads from one server: only the first connection is used. Add a receiver per server.'));
+  receiver.connections.forEach((c, k) => {
+    const path: JsonPath = [...base, 'connections', k];
+    const mode = c.security_mode ?? 'None';
+    const policy = c.security_policy;
+    if (mode !== 'None' && policy === 'None') out.push(error([...path, 'security_policy'], `security_mode ${mode} needs a security policy such as Basic256Sha256.`));
+    if (mode === 'None' && policy && policy !== 'None') out.push(error([...path, 'security_mode'], `security_policy ${policy} needs security_mode Sign or SignAndEncrypt.`));
+    if (c.username !== undefined && c.username !== '' && c.password === undefined)
+      out.push(error([...path, 'password'], 'A username needs a password. For anonymous access remove username.'));
+    if ((c.username === undefined || c.username === '') && c.password !== undefined && c.password !== '')
+      out.push(error([...path, 'username'], 'A password needs a username. For anonymous access remove password.'));
+    if (c.username && mode === 'None')
+      out.push(warning([...path, 'security_mode'], 'With security_mode None the session is not encrypted: use Sign or SignAndEncrypt so that the password and values are protected.'));
+    (c.trusted_server_certificates ?? []).forEach((print, t) => {
+      if (!print.startsWith(TEMPLATE_PROMPT) && !THUMBPRINT.test(print.replace(/[\s:]/g, '')))
+        out.push(error([...path, 'trusted_server_certificates', t], `"${print}" is not a certificate thumbprint: 40 hexadecimal digits (SHA-1), ":" and spaces allowed, as shown in the certificate_untrusted marker.`));
+    });
+    if (mode === 'None' && (c.trust_on_first_use || (c.trusted_server_certificates ?? []).length > 0))
+      out.push(warning([...path, c.trust_on_first_use ? 'trust_on_first_use' : 'trusted_server_certificates'], 'Server certificates are only checked with security_mode Sign or SignAndEncrypt; with None this setting has no effect.'));
+  });
+  return out;
+}

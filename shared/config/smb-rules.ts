@@ -1,0 +1,56 @@
+/**
+ * What an smb connection means beyond its schema: how shared_folder splits into share and folder,
+ * how a "DOMAIN\user" user name is read, and the semantic rules that catch the usual mistakes
+ * (a UNC path in shared_folder, a port in host).
+ */
+import type { z } from 'zod';
+import type { SmbConnectionSchema } from './schema.js';
+import { type JsonPath, type Violation, error } from './violations.js';
+
+type SmbConnection = z.infer<typeof SmbConnectionSchema>;
+
+/** Characters Windows does not allow in a share name. */
+const BAD_SHARE_CHARACTERS = /["[\]:|<>+=;,*?/\\]/;
+
+/**
+ * `machines/line1`, `machines\line1` or `/machines/line1/` → share `machines`, folder `["line1"]`.
+ * Empty segments are dropped; the share is the first one.
+ */
+export function parseSharedFolder(sharedFolder: string): { share: string; folder: string[] } {
+  const [share = '', ...folder] = sharedFolder.split(/[\\/]+/).filter((segment) => segment !== '');
+  return { share, folder };
+}
+
+/** `DOMAIN\user` in username counts as domain + user when the domain field is empty. */
+export function smbCredentials(connection: Pick<SmbConnection, 'username' | 'domain'>): { domain: string; username: string } {
+  const domain = connection.domain ?? '';
+  const slash = connection.username.indexOf('\\');
+  if (domain === '' && slash > 0) return { domain: connection.username.slice(0, slash), username: connection.username.slice(slash + 1) };
+  return { domain, username: connection.username };
+}
+
+/** Rules for the connections of an smb receiver; `isPrompt` skips values templates left to fill in. */
+export function smbConnectionViolations(connections: readonly SmbConnection[], base: JsonPath, isPrompt: (value: string) => boolean): Violation[] {
+  const out: Violation[] = [];
+  connections.forEach((c, k) => {
+    const at = [...base, 'connections', k];
+    if (!isPrompt(c.host)) {
+      if (/[\\/\s]/.test(c.host))
+        out.push(error([...at, 'host'], `"${c.host}" is not a server name: give only the name or IP address of the file server, e.g. fileserver01 or 192.168.10.5.`));
+      else if (/^[^:]+:\d+$/.test(c.host)) out.push(error([...at, 'host'], `Put the port in the port field, not in host ("${c.host.slice(0, c.host.indexOf(':'))}" and ${c.host.slice(c.host.indexOf(':') + 1)}).`));
+    }
+    if (!isPrompt(c.shared_folder)) {
+      const { share, folder } = parseSharedFolder(c.shared_folder);
+      if (/^(\\\\|\/\/)/.test(c.shared_folder.trim()))
+        out.push(error([...at, 'shared_folder'], `"${c.shared_folder}" is a full network path: give only the share name and sub-folder (e.g. machines/line1); the server goes into host.`));
+      else if (share === '') out.push(error([...at, 'shared_folder'], 'Name the share, optionally followed by a sub-folder, e.g. machines/line1.'));
+      else if (BAD_SHARE_CHARACTERS.test(share)) out.push(error([...at, 'shared_folder'], `"${share}" cannot be a share name: Windows share names contain none of " [ ] : | < > + = ; , * ?`));
+      else if (folder.some((segment) => segment === '..' || segment === '.'))
+        out.push(error([...at, 'shared_folder'], 'The sub-folder must not contain "." or ".." parts: name the folder inside the share directly.'));
+    }
+    const slash = c.username.indexOf('\\');
+    if (slash > 0 && c.domain && c.domain.toLowerCase() !== c.username.slice(0, slash).toLowerCase())
+      out.push(error([...at, 'username'], `The user name names the domain ${c.username.slice(0, slash)}, the domain field ${c.domain}: keep one.`));
+  });
+  return out;
+}

@@ -1,0 +1,168 @@
+/**
+ * The rules a schema cannot express: the formula and its references, dependencies mapped in every
+ * field map, line-KPI rules, row conditions, thresholds against directionality, unique names.
+ * Each violation points at the exact json_path of the value to change.
+ */
+import { closest, error, warning, type JsonPath, type Violation } from '../config/violations.js';
+import { FUNCTIONS, KEYWORDS } from './formula-ast.js';
+import { describeFormulaError, parseFormula } from './formula-parser.js';
+import { parseResultExpression, VALUE_OPTIONAL, valueProblem } from './row-conditions.js';
+import type { AliasEntry, KpiDefinition, KpiKind, LineKpi, RowConditions } from './schema.js';
+
+/** A KPI already in the library, for the uniqueness rules. */
+export interface LibraryEntryName {
+  name: string;
+  display_name: string;
+}
+
+export interface RuleContext {
+  library?: readonly LibraryEntryName[];
+  /** The library name of the KPI being edited (it may keep its own name). */
+  original?: string;
+}
+
+/** Names that would collide with the API's own paths under /v1/kpis/. */
+export const RESERVED_KPI_NAMES = ['validate', 'evaluate'];
+const KPI_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function nameRules(definition: { name: string; display_name: string }, context: RuleContext): Violation[] {
+  const out: Violation[] = [];
+  const { name } = definition;
+  if (!KPI_NAME.test(name)) out.push(error(['name'], `name "${name}" must be a raw field name: letters, digits, _ . - (no spaces), at most 100 characters, starting with a letter, digit or _.`));
+  else if (RESERVED_KPI_NAMES.includes(name)) out.push(error(['name'], `name "${name}" is reserved by the API (/v1/kpis/${name}); choose another name.`));
+  const others = (context.library ?? []).filter((entry) => entry.name !== context.original);
+  if (context.original !== undefined && name !== context.original && others.some((entry) => entry.name === name))
+    out.push(error(['name'], `name "${name}" is already used by another KPI in the library; KPI names must be unique.`));
+  else if (context.original === undefined && others.some((entry) => entry.name === name))
+    out.push(warning(['name'], `A KPI named "${name}" is already in the library: saving replaces it.`));
+  const sameDisplay = others.find((entry) => entry.name !== name && entry.display_name === definition.display_name);
+  if (sameDisplay) out.push(warning(['display_name'], `display_name "${definition.display_name}" is also shown for the KPI "${sameDisplay.name}"; it should be unique.`));
+  return out;
+}
+
+/** Formula syntax, and every formula variable a dependency and every dependency used. */
+export function formulaRules(formula: string, dependencies: readonly { name: string }[] | undefined): Violation[] {
+  const parsed = parseFormula(formula);
+  if (!parsed.ok) return [error(['formula'], `The formula cannot be read: ${describeFormulaError(parsed.error)}.`)];
+  if (!dependencies) return [];
+  const out: Violation[] = [];
+  const declared = dependencies.map((d) => d.name);
+  const reported = new Set<string>();
+  for (const reference of parsed.names) {
+    if (declared.includes(reference.name) || reported.has(reference.name)) continue;
+    reported.add(reference.name);
+    const hint = closest(reference.name, declared);
+    out.push(error(['formula'], `The formula uses "${reference.name}" (position ${reference.offset + 1}), which is not in dependencies.${hint ? ` Did you mean "${hint}"?` : ' Add it to dependencies or remove it from the formula.'}`));
+  }
+  const used = new Set(parsed.names.map((reference) => reference.name));
+  dependencies.forEach((dependency, i) => {
+    if (IDENTIFIER.test(dependency.name) && !isReservedWord(dependency.name) && !used.has(dependency.name))
+      out.push(error(['dependencies', i, 'name'], `Dependency "${dependency.name}" is not used in the formula; remove it or use it.`));
+  });
+  return out;
+}
+
+function isReservedWord(name: string): boolean {
+  return (KEYWORDS as readonly string[]).includes(name) || (FUNCTIONS as readonly string[]).includes(name);
+}
+
+export function dependencyRules(dependencies: readonly { name: string }[]): Violation[] {
+  const out: Violation[] = [];
+  const seen = new Map<string, number>();
+  dependencies.forEach((dependency, i) => {
+    const path: JsonPath = ['dependencies', i, 'name'];
+    if (!IDENTIFIER.test(dependency.name)) out.push(error(path, `Dependency name "${dependency.name}" must be usable in the formula: letters, digits and _, not starting with a digit.`));
+    else if (isReservedWord(dependency.name)) out.push(error(path, `"${dependency.name}" is a word of the formula language and cannot be a dependency name.`));
+    const first = seen.get(dependency.name);
+    if (first !== undefined) out.push(error(path, `Dependency "${dependency.name}" is already declared at dependencies[${first}].`));
+    else seen.set(dependency.name, i);
+  });
+  return out;
+}
+
+function rowConditionRules(conditions: RowConditions, path: JsonPath): Violation[] {
+  const out: Violation[] = [];
+  conditions.cases.forEach((rowCase, k) => {
+    const at: JsonPath = [...path, 'cases', k];
+    if (rowCase.value === undefined) {
+      if (!VALUE_OPTIONAL.includes(rowCase.op)) out.push(error([...at, 'value'], `value is required but missing: ${valueProblem(rowCase.op, undefined)}.`));
+    } else {
+      const problem = valueProblem(rowCase.op, rowCase.value);
+      if (problem) out.push(error([...at, 'value'], `${capitalize(problem)}.`));
+    }
+    if (!('then' in rowCase) || rowCase.then === undefined) out.push(error([...at, 'then'], 'then is required but missing: the value when the condition holds.'));
+    else out.push(...resultRules(rowCase.then, [...at, 'then']));
+  });
+  if ('else' in conditions && conditions.else !== undefined) out.push(...resultRules(conditions.else, [...path, 'else']));
+  return out;
+}
+
+/** `then` / `else`: a literal, a raw field name or an expression. */
+function resultRules(result: unknown, path: JsonPath): Violation[] {
+  const label = String(path[path.length - 1]);
+  if (result === null || typeof result === 'number' || typeof result === 'boolean') return [];
+  if (typeof result !== 'string') return [error(path, `${label} must be a number, true/false, null, a raw field name or an expression, not ${Array.isArray(result) ? 'a list' : 'an object'}.`)];
+  if (result.trim() === '') return [error(path, `${label} must not be empty text.`)];
+  const parsed = parseResultExpression(result);
+  if (parsed.ok) return [];
+  const spaced = /^\s*[A-Za-z_][\w ]*[A-Za-z0-9_]\s*$/.test(result) && /\s/.test(result.trim());
+  if (spaced) return [error(path, `${label} "${result}": a raw field name with whitespace must be written column['${result.trim()}'].`)];
+  return [error(path, `${label} cannot be read: ${describeFormulaError(parsed.error)}.`)];
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Every dependency mapped in every field map, nothing else mapped, alias entries per kind. */
+export function fieldMapRules(definition: KpiDefinition, kind: KpiKind): Violation[] {
+  const out: Violation[] = [];
+  const declared = definition.dependencies.map((d) => d.name);
+  definition.field_maps.forEach((fieldMap, j) => {
+    const base: JsonPath = ['field_maps', j];
+    const aliasMap = fieldMap.alias_map as Record<string, AliasEntry>;
+    for (const dependency of declared)
+      if (!Object.hasOwn(aliasMap, dependency)) out.push(error([...base, 'alias_map'], `field_maps[${j}] does not map dependency "${dependency}": add "${dependency}": {"name": "<raw field name>"} to its alias_map.`));
+    const machineTypes = fieldMap.machine_types;
+    if (kind === 'machine_type' && machineTypes !== undefined)
+      out.push(error([...base, 'machine_types'], 'machine_types belongs to line KPIs; remove it, or validate this definition as a line KPI (?kind=line).'));
+    const usedTypes = new Set<string>();
+    for (const [key, entry] of Object.entries(aliasMap)) {
+      const at: JsonPath = [...base, 'alias_map', key];
+      if (!declared.includes(key)) {
+        const hint = closest(key, declared);
+        out.push(error(at, `alias_map maps "${key}", which is not a dependency.${hint ? ` Did you mean "${hint}"?` : ''}`));
+      }
+      if (kind === 'machine_type' && entry.machine_type !== undefined)
+        out.push(warning([...at, 'machine_type'], 'machine_type is not used by machine-type KPIs (only line KPIs name the machine type of each entry); it is ignored.'));
+      if (kind === 'line' && entry.machine_type !== undefined && machineTypes) {
+        usedTypes.add(entry.machine_type);
+        if (!machineTypes.includes(entry.machine_type))
+          out.push(error([...at, 'machine_type'], `machine_type "${entry.machine_type}" is not in this field map's machine_types (${machineTypes.join(', ')}).`));
+      }
+      if (entry.row_conditions) out.push(...rowConditionRules(entry.row_conditions, [...at, 'row_conditions']));
+    }
+    if (kind === 'line' && machineTypes)
+      machineTypes.forEach((type, m) => {
+        if (!usedTypes.has(type)) out.push(warning([...base, 'machine_types', m], `Machine type "${type}" is listed but no alias entry of this field map uses it.`));
+      });
+  });
+  return out;
+}
+
+export function lineRules(definition: LineKpi): Violation[] {
+  return definition.rollups !== undefined ? [error(['rollups'], 'Line KPIs have no rollups (rollups are for machine-type KPIs on the homepage); remove it.')] : [];
+}
+
+/** good/bad thresholds must lie the way directionality says (a warning: the KPI still computes). */
+export function thresholdRules(definition: KpiDefinition): Violation[] {
+  const { good_threshold: good, bad_threshold: bad, directionality } = definition;
+  if (good === undefined || bad === undefined) return [];
+  if (good === bad) return [warning(['good_threshold'], `good_threshold and bad_threshold are both ${good}: a value cannot be told good or bad.`)];
+  if (directionality === 'positive' && good < bad)
+    return [warning(['good_threshold'], `good_threshold ${good} is below bad_threshold ${bad}, but directionality is positive (higher is better): swap them, or set directionality to negative.`)];
+  if (directionality === 'negative' && good > bad)
+    return [warning(['good_threshold'], `good_threshold ${good} is above bad_threshold ${bad}, but directionality is negative (lower is better): swap them, or set directionality to positive.`)];
+  return [];
+}

@@ -1,0 +1,87 @@
+/**
+ * Validation of a KPI definition: the schema of its kind (structure), then the rules. Pure: the
+ * same function runs in the agent (on save and on /v1/kpis/validate) and could run in the console.
+ */
+import type { z } from 'zod';
+import { error, sortViolations, violationsFromIssues, type JsonPath, type Violation } from '../config/violations.js';
+import { dependencyRules, fieldMapRules, formulaRules, lineRules, nameRules, thresholdRules, type RuleContext } from './rules.js';
+import { kindOf, schemaOfKind, type KpiDefinition, type KpiKind, type LineKpi } from './schema.js';
+
+export interface KpiValidationOptions extends RuleContext {
+  /** `line` or `machine_type`; detected from the document when absent. */
+  kind?: KpiKind;
+}
+
+export interface KpiValidationOutcome {
+  kind: KpiKind;
+  status: 'passed' | 'failed';
+  violations: Violation[];
+  /** The definition, when it has no errors. */
+  definition?: KpiDefinition;
+}
+
+/** The field names an object at `path` accepts (for "did you mean" on unknown fields). */
+function knownKeys(kind: KpiKind, path: JsonPath): string[] {
+  let schema: z.core.$ZodType | undefined = schemaOfKind(kind);
+  for (let i = 0; schema && i <= path.length; i += 1) {
+    let def = schema._zod.def as unknown as Record<string, unknown>;
+    while (def.type === 'optional') {
+      schema = def.innerType as z.core.$ZodType;
+      def = schema._zod.def as unknown as Record<string, unknown>;
+    }
+    if (i === path.length) return def.type === 'object' ? Object.keys(def.shape as object) : [];
+    if (def.type === 'object') schema = (def.shape as Record<string, z.core.$ZodType>)[String(path[i])];
+    else if (def.type === 'array') schema = def.element as z.core.$ZodType;
+    else if (def.type === 'record') schema = def.valueType as z.core.$ZodType;
+    else return [];
+  }
+  return [];
+}
+
+/** Validates a KPI definition. Never throws, whatever the input. */
+export function validateKpi(input: unknown, options: KpiValidationOptions = {}): KpiValidationOutcome {
+  const kind = kindOf(input, options.kind);
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    const given = input === null ? 'null' : Array.isArray(input) ? 'a list' : typeof input;
+    return { kind, status: 'failed', violations: [error([], `A KPI definition must be a JSON object with name, display_name, formula, dependencies and field_maps, but it is ${given}.`)] };
+  }
+  const parsed = schemaOfKind(kind).safeParse(input);
+  if (!parsed.success) {
+    const structural = violationsFromIssues(parsed.error.issues, input, (path) => knownKeys(kind, path));
+    const violations = sortViolations(dedupe([...structural, ...partialRules(input as Record<string, unknown>, structural)]));
+    return { kind, status: 'failed', violations };
+  }
+  const definition = parsed.data as KpiDefinition;
+  const violations = sortViolations(
+    dedupe([
+      ...nameRules(definition, options),
+      ...dependencyRules(definition.dependencies),
+      ...formulaRules(definition.formula, definition.dependencies),
+      ...fieldMapRules(definition, kind),
+      ...(kind === 'line' ? lineRules(definition as LineKpi) : []),
+      ...thresholdRules(definition),
+    ]),
+  );
+  const failed = hasErrors(violations);
+  return { kind, status: failed ? 'failed' : 'passed', violations, ...(failed ? {} : { definition }) };
+}
+
+/** On a structurally broken document, the formula is still worth checking (live feedback). */
+function partialRules(input: Record<string, unknown>, structural: readonly Violation[]): Violation[] {
+  if (typeof input.formula !== 'string' || input.formula === '') return [];
+  const dependenciesBroken = structural.some((v) => v.json_path[0] === 'dependencies');
+  const dependencies = !dependenciesBroken && Array.isArray(input.dependencies) ? (input.dependencies as { name: string }[]) : undefined;
+  return formulaRules(input.formula, dependencies);
+}
+
+const hasErrors = (violations: readonly Violation[]) => violations.some((v) => v.level === 'error');
+
+function dedupe(violations: Violation[]): Violation[] {
+  const seen = new Set<string>();
+  return violations.filter((v) => {
+    const key = `${v.level}|${JSON.stringify(v.json_path)}|${v.description}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
