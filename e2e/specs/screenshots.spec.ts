@@ -15,10 +15,20 @@ test('screenshots of every page with the demo running', async ({ page, server })
     const status = (await response.json()) as { response: { last_data_transmit: Record<string, { records_sent: number }> } };
     expect(Object.values(status.response.last_data_transmit).some((t) => t.records_sent > 0)).toBe(true);
   }).toPass({ timeout: 20_000 });
-  const pages: PageName[] = ['Status', 'Configuration', 'Streams', 'Logs', 'KPIs'];
-  for (const name of pages) {
+  // Fresh page data, so the first screenshot shows the records already sent.
+  await page.reload();
+  await expect(app.readyRoot).toBeVisible();
+  // What shows that each page has its content (editors load lazily).
+  const loaded: Record<PageName, string> = {
+    Status: 'main',
+    Configuration: '.monaco-editor',
+    Streams: 'tbody tr[data-stream]',
+    Logs: '.log-row',
+    KPIs: '.monaco-editor',
+  };
+  for (const name of Object.keys(loaded) as PageName[]) {
     await app.goTo(name);
-    await expect(page.locator('main')).not.toBeEmpty();
+    await expect(page.locator(loaded[name]).first()).toBeVisible({ timeout: 20_000 });
     await page.waitForLoadState('networkidle');
     await page.screenshot({ path: path.join(OUT, `${name.toLowerCase()}.png`) });
   }

@@ -10,7 +10,8 @@ test('an operator sees the demo streams with their markers and restreams one', a
   await app.goTo('Streams');
 
   const streams = new StreamsPage(page);
-  await expect(streams.rows).toHaveCount(2);
+  // Two CSV streams and two OPC UA machines.
+  await expect(streams.rows).toHaveCount(4);
   await expect(streams.row('Press_1:cycle')).toContainText('demo_plant_files');
   // The demo runs cleanly; the glitchy file's bad line shows up as a warning on its stream.
   await expect(streams.markers('Press_1:cycle').first()).toContainText('warning', { timeout: 20_000 });
