@@ -180,6 +180,18 @@ export function describeSqlReceiver(dialect: TestDialect): void {
       await waitFor(async () => !(await a.markers()).some((m) => m.category === 'query_failed'), 15_000, 'the marker to clear');
     });
 
+    it('marks a query with a syntax error, in the server\'s words, without stopping the agent', async () => {
+      const t = uniqueTable('syntax');
+      await db.exec(`CREATE TABLE ${t} (id ${ddl.id}, v int)`);
+      const a = await startAgent((url) =>
+        sqlConfiguration(dialect, url, [{ stream_type: 'typo', query: `SELECT id, v FORM ${t} WHERE id > :id ORDER BY id`, state_fields: [{ column_name: 'id', data_type: 'integer' }] }]),
+      );
+      const marker = await a.waitForMarker('query_failed', 'typo');
+      expect(marker.level).toBe('error');
+      expect(marker.message).toMatch(/syntax/i);
+      expect((await a.server!.call('GET', '/v1/status')).json.response.agent.status).toBe('running');
+    });
+
     it('marks a wrong password, an unknown database and an unreachable server, each in words', async () => {
       agent = await AgentUnderTest.create();
       const server = await agent.start();
