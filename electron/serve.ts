@@ -17,12 +17,20 @@ const USAGE = `Usage: npm run serve -- [options]
   --host H           address to listen on (default 127.0.0.1; 0.0.0.0 for remote access)
   --allow-host NAME  also accept requests for this host name (repeatable)
   --demo             seed a demo configuration, sample machine files and a simulated OPC UA server
+  --kpi-retention-days N  days of records kept for KPI previews (default 7)
   --help             show this text
 `;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${USAGE}`);
   process.exit(2);
+}
+
+function retentionDays(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const days = Number(text);
+  if (!Number.isFinite(days) || days <= 0 || days > 3650) fail(`--kpi-retention-days must be a number of days from 0 to 3650, not "${text}".`);
+  return days;
 }
 
 function parseCli(argv: string[]) {
@@ -36,6 +44,7 @@ function parseCli(argv: string[]) {
         host: { type: 'string' },
         'allow-host': { type: 'string', multiple: true },
         demo: { type: 'boolean' },
+        'kpi-retention-days': { type: 'string' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -56,6 +65,7 @@ function parseCli(argv: string[]) {
     port,
     host: values.host ?? '127.0.0.1',
     allowedHosts: (values['allow-host'] ?? []).flatMap((h) => h.split(',')).filter(Boolean),
+    kpiRetentionDays: retentionDays(values['kpi-retention-days']),
     demo: values.demo ?? false,
   };
 }
@@ -78,6 +88,7 @@ async function main(): Promise<void> {
   const host = await createHost({
     dataDirectory: cli.dataDirectory,
     http: { host: cli.host, port: cli.port, allowedHosts: cli.allowedHosts, consoleDirectory },
+    kpiRetentionMs: cli.kpiRetentionDays === undefined ? undefined : cli.kpiRetentionDays * 86_400_000,
   });
   if (cli.demo && !host.runtime.readConfig().lastModified) {
     const outcome = await host.runtime.saveConfig(demoConfiguration(cli.dataDirectory, { opcuaPort }));
