@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ConfigurationSchema, type Configuration, type DataReceiver } from './schema.js';
-import { type JsonPath, type Violation, sortViolations, violationsFromIssues } from './violations.js';
+import { type JsonPath, type Violation, dedupeViolations, hasErrors, sortViolations, violationsFromIssues } from './violations.js';
 import { semanticViolations } from './semantic-rules.js';
 
 /** Walks the zod schema along `path` (guided by the input for discriminated unions). */
@@ -79,7 +79,7 @@ export function validateConfiguration(input: unknown): ValidationOutcome {
     const structural = violationsFromIssues(parsed.error.issues, input, (path) => knownKeysAt(path, input));
     // Semantic rules on the parts that did parse still help (e.g. duplicate names), so run them on
     // receivers, transforms and transmits that are individually valid.
-    return { violations: sortViolations(dedupe([...structural, ...partialSemantic(input)])) };
+    return { violations: sortViolations(dedupeViolations([...structural, ...partialSemantic(input)])) };
   }
   return { violations: sortViolations(semanticViolations(parsed.data)), config: parsed.data };
 }
@@ -103,14 +103,4 @@ function partialSemantic(input: object): Violation[] {
   );
 }
 
-function dedupe(violations: Violation[]): Violation[] {
-  const seen = new Set<string>();
-  return violations.filter((v) => {
-    const key = `${v.level}|${JSON.stringify(v.json_path)}|${v.description}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-export const hasErrors = (violations: readonly Violation[]) => violations.some((v) => v.level === 'error');
+export { hasErrors };

@@ -192,3 +192,18 @@ export function sortViolations(violations: Violation[]): Violation[] {
     return a.level === b.level ? 0 : a.level === 'error' ? -1 : 1;
   });
 }
+
+/** The same violation reported twice (e.g. by schema and rule) is listed once. */
+export function dedupeViolations(violations: readonly Violation[]): Violation[] {
+  const seen = new Set<string>();
+  return violations.filter((v) => {
+    const key = `${v.level}|${JSON.stringify(v.json_path)}|${v.description}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** True when any violation is an error (warnings alone leave a document valid). */
+export const hasErrors = (violations: readonly Violation[]) => violations.some((v) => v.level === 'error');
+

@@ -3,7 +3,7 @@
  * same function runs in the agent (on save and on /v1/kpis/validate) and could run in the console.
  */
 import type { z } from 'zod';
-import { error, sortViolations, violationsFromIssues, type JsonPath, type Violation } from '../config/violations.js';
+import { dedupeViolations, error, hasErrors, sortViolations, violationsFromIssues, type JsonPath, type Violation } from '../config/violations.js';
 import { dependencyRules, fieldMapRules, formulaRules, lineRules, nameRules, thresholdRules, type RuleContext } from './rules.js';
 import { kindOf, schemaOfKind, type KpiDefinition, type KpiKind, type LineKpi } from './schema.js';
 
@@ -48,12 +48,12 @@ export function validateKpi(input: unknown, options: KpiValidationOptions = {}):
   const parsed = schemaOfKind(kind).safeParse(input);
   if (!parsed.success) {
     const structural = violationsFromIssues(parsed.error.issues, input, (path) => knownKeys(kind, path));
-    const violations = sortViolations(dedupe([...structural, ...partialRules(input as Record<string, unknown>, structural)]));
+    const violations = sortViolations(dedupeViolations([...structural, ...partialRules(input as Record<string, unknown>, structural)]));
     return { kind, status: 'failed', violations };
   }
   const definition = parsed.data as KpiDefinition;
   const violations = sortViolations(
-    dedupe([
+    dedupeViolations([
       ...nameRules(definition, options),
       ...dependencyRules(definition.dependencies),
       ...formulaRules(definition.formula, definition.dependencies),
@@ -74,14 +74,4 @@ function partialRules(input: Record<string, unknown>, structural: readonly Viola
   return formulaRules(input.formula, dependencies);
 }
 
-const hasErrors = (violations: readonly Violation[]) => violations.some((v) => v.level === 'error');
 
-function dedupe(violations: Violation[]): Violation[] {
-  const seen = new Set<string>();
-  return violations.filter((v) => {
-    const key = `${v.level}|${JSON.stringify(v.json_path)}|${v.description}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
