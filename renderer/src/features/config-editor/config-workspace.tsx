@@ -13,6 +13,7 @@ import { insertReceiver } from './insert-receiver.js';
 import { SaveDialog } from './save-dialog.js';
 import { useDebouncedValue } from './use-debounced-value.js';
 import { ViolationList, type ListedProblem } from './violation-list.js';
+import { JSON_EDITOR_OPTIONS } from '../../monaco/editor-options.js';
 
 export interface Notice {
   tone: 'ok' | 'error' | 'warning';
@@ -216,7 +217,7 @@ export function ConfigWorkspace({ saved, lastModified, notice, onNotice }: Works
               setMonaco(monacoInstance);
             }}
             loading={<p className="muted">Loading the editor…</p>}
-            options={{ minimap: { enabled: false }, tabSize: 2, insertSpaces: true, scrollBeyondLastLine: false, automaticLayout: true, fontSize: 13, renderValidationDecorations: 'on' }}
+            options={JSON_EDITOR_OPTIONS}
           />
         </div>
         <ViolationList problems={problems} pending={pending} onPick={jumpTo} />

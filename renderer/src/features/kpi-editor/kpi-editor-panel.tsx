@@ -7,6 +7,7 @@ import { rangeOfJsonPath } from '../../monaco/json-path-range.js';
 import { showViolationMarkers } from '../../monaco/violation-markers.js';
 import { pathText, type SyntaxProblem } from './kpi-draft.js';
 import { kpiModelUri, type monaco as MonacoNamespace } from './kpi-monaco.js';
+import { JSON_EDITOR_OPTIONS } from '../../monaco/editor-options.js';
 
 type Monaco = typeof MonacoNamespace;
 
@@ -61,7 +62,7 @@ export function KpiEditorPanel({ draftKey, initial, onChange, syntax, violations
             setMonaco(monacoInstance);
           }}
           loading={<p className="muted">Loading the editor…</p>}
-          options={{ minimap: { enabled: false }, tabSize: 2, insertSpaces: true, scrollBeyondLastLine: false, automaticLayout: true, fontSize: 13, renderValidationDecorations: 'on' }}
+          options={JSON_EDITOR_OPTIONS}
         />
       </div>
       <div className="kpi-validation" aria-live="polite">

@@ -1,0 +1,12 @@
+import type { editor } from 'monaco-editor';
+
+/** Options shared by the console's JSON editors (configuration, KPI). */
+export const JSON_EDITOR_OPTIONS: editor.IStandaloneEditorConstructionOptions = {
+  minimap: { enabled: false },
+  tabSize: 2,
+  insertSpaces: true,
+  scrollBeyondLastLine: false,
+  automaticLayout: true,
+  fontSize: 13,
+  renderValidationDecorations: 'on',
+};
