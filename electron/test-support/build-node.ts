@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
  * do not stop the tests (tsc still emits; `npm run typecheck` is the step that fails on them).
  */
 export default function setup(): void {
+  // For focused runs of tests that need no compiled files (e.g. while dist/ is being rebuilt elsewhere).
+  if (process.env.TRIBUTARY_TEST_NO_BUILD === '1') return;
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const tsc = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url));
   const result = spawnSync(process.execPath, [tsc, '-p', 'electron/tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
