@@ -12,7 +12,7 @@ import type { SecretCodec } from './config/secret-codec.js';
 import { LogFile } from './logging/log-file.js';
 import { readLastLines } from './logging/log-reader.js';
 import { Logger, Redactor } from './logging/logger.js';
-import { MarkerStore } from './markers/marker-store.js';
+import { MarkerStore, type StreamKey } from './markers/marker-store.js';
 import { MachineInfoSampler } from './status/machine-info.js';
 import type { ComponentRegistry } from './supervisor/component.js';
 import { builtInComponents } from './components.js';
@@ -20,6 +20,7 @@ import { type OpcuaBrowseNode, browseOpcua } from './receivers/opcua/index.js';
 import { AgentStore } from './store/agent-store.js';
 import { TransmitStatsBoard } from './pipeline/transmit-stats.js';
 import type { RecordTap } from './pipeline/pipeline.js';
+import type { AgentRecord } from '../../shared/records/record.js';
 import { Supervisor, configuredServices } from './supervisor/supervisor.js';
 import { SerialQueue } from './serial-queue.js';
 import { parseTimestampToMicros } from '../../shared/api/envelope.js';
@@ -107,7 +108,8 @@ export class AgentRuntime {
     this.machineInfo = new MachineInfoSampler(dir, this.coreLog.child('machine-info'), options.machineInfoIntervalMs);
     this.stateFile = path.join(dir, 'state', 'agent.json');
     this.kpis = new KpiService({ file: path.join(dir, 'state', 'kpi.db'), clock: this.clock, logger: this.coreLog.child('kpi'), retentionMs: options.kpiRetentionMs });
-    this.tapRecords((_receiver, _stream, records) => this.kpis.remember(records));
+    const kpis = this.kpis;
+    this.tapRecords(Object.assign((_receiver: string, _stream: StreamKey, records: readonly AgentRecord[]) => kpis.remember(records), { worker: kpis.historyTarget() }));
     fs.mkdirSync(path.dirname(this.stateFile), { recursive: true });
   }
 

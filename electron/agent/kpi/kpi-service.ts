@@ -102,6 +102,11 @@ export class KpiService {
   }
 
   /** Records kept for evaluation (for tests and status). */
+  /** Where and how a receiver's worker thread keeps records itself (the same database). */
+  historyTarget(): { file: string; retentionMs: number; maxRecords: number } {
+    return { file: this.options.file, retentionMs: this.options.retentionMs ?? DEFAULT_RETENTION_MS, maxRecords: this.options.maxRecords ?? DEFAULT_MAX_RECORDS };
+  }
+
   historySize(): number {
     return this.history.count();
   }

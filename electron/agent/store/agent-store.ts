@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentRecord } from '../../../shared/records/record.js';
 import type { StreamKey } from '../markers/marker-store.js';
+import { type OutboxFormat, decodeBatch } from './outbox-codec.js';
 
 /** Read progress of one file of one stream. */
 export interface FileProgress {
@@ -32,12 +33,18 @@ export interface CommitProgress {
   state?: Record<string, string>;
 }
 
-/** Records to queue for one transmit, stored in the same transaction as the source progress. */
+/**
+ * Records to queue for one transmit, stored in the same transaction as the source progress, already
+ * encoded in the transmit's outbox format (outbox-codec.ts).
+ */
 export interface OutboxEntry {
   transmit: string;
   asset: string;
   stream_type: string;
-  records: AgentRecord[];
+  format: OutboxFormat;
+  /** Number of records in the payload. */
+  records: number;
+  payload: Buffer;
 }
 
 const SCHEMA = `
@@ -54,7 +61,8 @@ CREATE TABLE IF NOT EXISTS stream_state (
 CREATE TABLE IF NOT EXISTS outbox (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   transmit TEXT NOT NULL, asset TEXT NOT NULL, stream_type TEXT NOT NULL,
-  record_count INTEGER NOT NULL, bytes INTEGER NOT NULL, payload BLOB NOT NULL, created_at INTEGER NOT NULL
+  record_count INTEGER NOT NULL, bytes INTEGER NOT NULL, payload BLOB NOT NULL, created_at INTEGER NOT NULL,
+  format TEXT NOT NULL DEFAULT 'json'
 );
 CREATE INDEX IF NOT EXISTS outbox_by_transmit ON outbox (transmit, id);
 `;
@@ -80,6 +88,9 @@ export class AgentStore {
     this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
+    // Stores made before outbox formats existed hold JSON batches.
+    const columns = this.db.prepare('PRAGMA table_info(outbox)').all() as { name: string }[];
+    if (!columns.some((c) => c.name === 'format')) this.db.exec("ALTER TABLE outbox ADD COLUMN format TEXT NOT NULL DEFAULT 'json'");
     this.statements = {
       getFile: this.db.prepare('SELECT path, size, mtime_ms AS mtimeMs, offset, fingerprint, parser_state AS parserState FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
       filesOf: this.db.prepare('SELECT path, size, mtime_ms AS mtimeMs, offset, fingerprint, parser_state AS parserState FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ?'),
@@ -92,10 +103,10 @@ export class AgentStore {
       purgeState: this.db.prepare('DELETE FROM stream_state WHERE receiver = ? AND asset = ? AND stream_type = ?'),
       getState: this.db.prepare('SELECT value FROM stream_state WHERE receiver = ? AND asset = ? AND stream_type = ? AND key = ?'),
       putState: this.db.prepare('INSERT INTO stream_state (receiver, asset, stream_type, key, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT (receiver, asset, stream_type, key) DO UPDATE SET value = excluded.value'),
-      enqueue: this.db.prepare('INSERT INTO outbox (transmit, asset, stream_type, record_count, bytes, payload, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)'),
-      peek: this.db.prepare('SELECT id, transmit, asset, stream_type, bytes, payload FROM outbox WHERE transmit = ? ORDER BY id LIMIT ?'),
+      enqueue: this.db.prepare('INSERT INTO outbox (transmit, asset, stream_type, record_count, bytes, payload, created_at, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      peek: this.db.prepare('SELECT id, transmit, asset, stream_type, bytes, payload, format FROM outbox WHERE transmit = ? ORDER BY id LIMIT ?'),
       peekMeta: this.db.prepare('SELECT id, record_count AS records, bytes FROM outbox WHERE transmit = ? ORDER BY id LIMIT ?'),
-      payload: this.db.prepare('SELECT payload FROM outbox WHERE id = ? AND transmit = ?'),
+      payload: this.db.prepare('SELECT payload, format FROM outbox WHERE id = ? AND transmit = ?'),
       ack: this.db.prepare('DELETE FROM outbox WHERE id = ? AND transmit = ?'),
       backlog: this.db.prepare('SELECT COUNT(*) AS batches, COALESCE(SUM(record_count), 0) AS records, COALESCE(SUM(bytes), 0) AS bytes FROM outbox WHERE transmit = ?'),
       totalBytes: this.db.prepare('SELECT COALESCE(SUM(bytes), 0) AS bytes FROM outbox'),
@@ -103,10 +114,9 @@ export class AgentStore {
     this.commitTransaction = this.db.transaction((receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress) => {
       const now = Date.now();
       for (const entry of entries) {
-        if (entry.records.length === 0) continue;
-        const payload = Buffer.from(JSON.stringify(entry.records));
-        this.statements.enqueue.run(entry.transmit, entry.asset, entry.stream_type, entry.records.length, payload.length, payload, now);
-        this.queuedBytes.set(entry.transmit, this.queuedBytesOf(entry.transmit) + payload.length);
+        if (entry.records === 0) continue;
+        this.statements.enqueue.run(entry.transmit, entry.asset, entry.stream_type, entry.records, entry.payload.length, entry.payload, now, entry.format);
+        this.queuedBytes.set(entry.transmit, this.queuedBytesOf(entry.transmit) + entry.payload.length);
       }
       if (progress.file) this.statements.putFile.run({ receiver, asset: stream.asset, stream_type: stream.stream_type, ...progress.file, now });
       for (const [key, value] of Object.entries(progress.state ?? {})) this.statements.putState.run(receiver, stream.asset, stream.stream_type, key, value);
@@ -149,13 +159,13 @@ export class AgentStore {
 
   /** The oldest queued batches of a transmit, at most `limit`. */
   peek(transmit: string, limit: number): OutboxBatch[] {
-    return (this.statements.peek.all(transmit, limit) as { id: number; transmit: string; asset: string; stream_type: string; bytes: number; payload: Buffer }[]).map((row) => ({
+    return (this.statements.peek.all(transmit, limit) as { id: number; transmit: string; asset: string; stream_type: string; bytes: number; payload: Buffer; format: OutboxFormat }[]).map((row) => ({
       id: row.id,
       transmit: row.transmit,
       asset: row.asset,
       stream_type: row.stream_type,
       bytes: row.bytes,
-      records: JSON.parse(row.payload.toString('utf8')) as AgentRecord[],
+      records: decodeBatch(row.format, row.payload),
     }));
   }
 
@@ -164,14 +174,26 @@ export class AgentStore {
     return this.statements.peekMeta.all(transmit, limit) as { id: number; records: number; bytes: number }[];
   }
 
-  /** The records of queued batches, by id, in the given order. */
-  recordsOf(transmit: string, ids: readonly number[]): AgentRecord[] {
-    const out: AgentRecord[] = [];
+  /** The stored payloads of queued batches, by id, in the given order (missing ids are left out). */
+  payloadsOf(transmit: string, ids: readonly number[]): { id: number; format: OutboxFormat; payload: Buffer }[] {
+    const out: { id: number; format: OutboxFormat; payload: Buffer }[] = [];
     for (const id of ids) {
-      const row = this.statements.payload.get(id, transmit) as { payload: Buffer } | undefined;
-      if (row) for (const record of JSON.parse(row.payload.toString('utf8')) as AgentRecord[]) out.push(record);
+      const row = this.statements.payload.get(id, transmit) as { payload: Buffer; format: OutboxFormat } | undefined;
+      if (row) out.push({ id, format: row.format, payload: row.payload });
     }
     return out;
+  }
+
+  /** The records of queued batches, by id, in the given order. */
+  recordsOf(transmit: string, ids: readonly number[]): AgentRecord[] {
+    return this.payloadsOf(transmit, ids).flatMap((row) => decodeBatch(row.format, row.payload));
+  }
+
+  /** Another connection (a receiver's worker thread) queued this many bytes for a transmit. */
+  noteQueued(transmit: string, bytes: number): void {
+    // Not cached yet: the first read of the database will include these bytes.
+    const cached = this.queuedBytes.get(transmit);
+    if (cached !== undefined) this.queuedBytes.set(transmit, cached + bytes);
   }
 
   /** The destination has these batches: remove them. */

@@ -139,6 +139,7 @@ export class Supervisor {
       name: t.transform_name,
       filter: t.filter_stream,
       transform: registry.transform(t.transform_type)?.(t),
+      config: t,
       markers: markers.reporter(t.transform_name, 'Transform'),
       logger: logger.child(`${SERVICE_PREFIX.Transform}:${t.transform_name}`),
     }));
@@ -149,6 +150,8 @@ export class Supervisor {
         name: t.transmit_name,
         filter: t.filter_stream,
         maxBufferBytes: t.max_buffer_mb * 1024 * 1024,
+        // Upload batches are stored as wire documents, encoded once when committed.
+        format: t.transmit_type === 'remotedatapost' ? ('bson' as const) : ('json' as const),
         markers: markers.reporter(t.transmit_name, 'Transmit'),
         logger: logger.child(`${SERVICE_PREFIX.Transmit}:${t.transmit_name}`),
       })),

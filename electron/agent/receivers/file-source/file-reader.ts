@@ -1,14 +1,14 @@
 import crypto from 'node:crypto';
 import type { Parser } from '../../../../shared/config/schema.js';
-import { type AgentRecord, isoMicros } from '../../../../shared/records/record.js';
 import type { ComponentContext } from '../../supervisor/component.js';
 import type { StreamKey } from '../../markers/marker-store.js';
 import type { FileProgress } from '../../store/agent-store.js';
 import type { ParseWorkerClient } from './parse-worker-client.js';
+import { recordIdPrefix } from './record-ids.js';
 
 /**
- * Bytes read and parsed per step: bounds memory whatever the file size, and bounds how long one
- * commit (transforms, outbox insert) holds the API thread: 256 KiB is a few thousand rows.
+ * Bytes read, parsed and committed per step (in the parse worker): bounds memory whatever the file
+ * size; 256 KiB is a few thousand rows, one outbox batch.
  */
 export const CHUNK_BYTES = 256 * 1024;
 /** Bytes at the start of a file whose hash tells a rewritten file from an appended one. */
@@ -36,7 +36,8 @@ export function fingerprintLength(fingerprint: string): number {
 
 /**
  * Reads one file of one stream from where its progress stopped, chunk by chunk through the parse
- * worker, handing records and the new position to the pipeline in one commit per chunk.
+ * worker, which commits the records and the new position in one transaction per chunk (following
+ * the pipeline's plan); this thread only handles markers, logs and the transmits' wake-up.
  * Returns whether the whole file is consumed.
  */
 export async function readFile(options: {
@@ -71,31 +72,29 @@ export async function readFile(options: {
   // The identity of the file as first read: record ids derive from it, so a replay after a crash
   // produces the same ids even if the file has grown since.
   const fingerprint = progress?.fingerprint ?? fingerprintOf(prefix);
+  const idPrefix = recordIdPrefix(stream, file.path, fingerprint);
   let records = 0;
   let chunkBytes = CHUNK_BYTES;
   while (offset < file.size) {
     const bytes = options.readRange ? await options.readRange(offset, Math.min(chunkBytes, file.size - offset)) : undefined;
-    const response = await options.worker.parse({ path: file.path, bytes, fileSize: file.size, offset, chunkBytes, parser: options.parser, state, final: file.settled });
-    if (!response.ok) throw Object.assign(new Error(response.error), { code: response.code });
-    const capturetime = isoMicros(context.clock.nowMicros());
-    const batch: AgentRecord[] = response.rows.map((row) => ({
-      asset: stream.asset,
-      stream_type: stream.stream_type,
-      timestamp: row.timestampMicros === null ? capturetime : isoMicros(BigInt(row.timestampMicros)),
-      capturetime,
-      fieldvalues: row.fieldvalues,
-      record_id: recordId(stream, file.path, fingerprint, row.line),
-    }));
-    const next: FileProgress = {
+    const plan = context.pipeline.workerPlan(receiver, stream, context.clock.nowMicros());
+    const response = await options.worker.parse({
       path: file.path,
-      size: file.size,
-      mtimeMs: file.mtimeMs,
-      offset: offset + response.consumedBytes,
-      fingerprint,
-      parserState: JSON.stringify(response.state),
-    };
-    context.pipeline.submit(receiver, stream, batch, { file: next });
-    records += batch.length;
+      bytes,
+      fileSize: file.size,
+      offset,
+      chunkBytes,
+      parser: options.parser,
+      state,
+      final: file.settled,
+      file: { size: file.size, mtimeMs: file.mtimeMs, fingerprint },
+      recordIdPrefix: idPrefix,
+      plan,
+    });
+    if (!response.ok) throw Object.assign(new Error(response.error), { code: response.code });
+    if (response.full) context.pipeline.refuseFromWorker(stream, response.full.transmit);
+    if (response.committed) context.pipeline.afterWorkerCommit(receiver, stream, response.committed);
+    records += response.rows;
     reportLines(context, stream, file.path, response.badLines, response.skippedLines);
     if (response.fatal) {
       const message = `${file.path} line ${response.fatal.line}: ${response.fatal.message}. bad_lines_action is "error": reading of this file stops here until the line is fixed.`;
@@ -132,11 +131,6 @@ async function adoptMovedFile(exists: (path: string) => Promise<boolean>, receiv
     return { ...candidate, path: file.path };
   }
   return undefined;
-}
-
-/** Stable across re-reads of the same bytes: asset, stream, file identity and line. */
-function recordId(stream: StreamKey, filePath: string, fingerprint: string, line: number): string {
-  return crypto.createHash('sha256').update(`${stream.asset}\0${stream.stream_type}\0${filePath}\0${fingerprint}\0${line}`).digest('hex').slice(0, 32);
 }
 
 function reportLines(context: ComponentContext, stream: StreamKey, filePath: string, bad: { line: number; message: string }[], skipped: number): void {

@@ -1,6 +1,10 @@
-import type { FieldValue } from '../../../../shared/records/record.js';
+import type { WorkerCommit, WorkerPlan } from '../../pipeline/pipeline.js';
 
-/** A chunk to parse: read from `path` at `offset`, or given as `bytes` (remote files). */
+/**
+ * A chunk to read, parse and commit: read from `path` at `offset`, or given as `bytes` (remote
+ * files); the worker turns its rows into records and commits them with the file's new position
+ * following `plan`.
+ */
 export interface ParseRequest {
   id: number;
   path: string;
@@ -12,20 +16,19 @@ export interface ParseRequest {
   state: unknown;
   /** The file is complete: a last line without a newline may be read. */
   final: boolean;
-}
-
-export interface ParsedRowMessage {
-  fieldvalues: Record<string, FieldValue>;
-  /** Epoch microseconds as text (bigint does not cross threads), or null. */
-  timestampMicros: string | null;
-  line: number;
+  /** The file's identity in its stored progress. */
+  file: { size: number; mtimeMs: number; fingerprint: string };
+  /** Prefix of the record ids of this file (record-ids.ts). */
+  recordIdPrefix: string;
+  plan: WorkerPlan;
 }
 
 export type ParseResponse =
   | {
       id: number;
       ok: true;
-      rows: ParsedRowMessage[];
+      /** Rows read from the chunk (before transforms). */
+      rows: number;
       badLines: { line: number; message: string }[];
       skippedLines: number;
       consumedBytes: number;
@@ -33,5 +36,9 @@ export type ParseResponse =
       fileSize: number;
       state: unknown;
       fatal?: { line: number; message: string };
+      /** The rows and the new position are committed. */
+      committed?: WorkerCommit;
+      /** A transmit's outbox has no room: nothing was committed. */
+      full?: { transmit: string; bytes: number };
     }
   | { id: number; ok: false; error: string; code?: string; thread: number };

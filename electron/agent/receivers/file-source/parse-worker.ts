@@ -1,13 +1,19 @@
 /**
- * Worker thread that reads and parses file chunks, so that big files never block the thread
+ * Worker thread that reads, parses and commits file chunks (rows → records → transforms → outbox,
+ * with the file's new position, in one transaction), so that big files never block the thread
  * serving the API and the console. One request at a time; answers carry the request id.
  */
 import fs from 'node:fs';
 import { parentPort, threadId } from 'node:worker_threads';
 import type { z } from 'zod';
 import type { SpreadsheetParserSchema } from '../../../../shared/config/schema.js';
+import { type AgentRecord, isoMicros } from '../../../../shared/records/record.js';
 import { SpreadsheetStateSchema, createSpreadsheetParser } from '../../parsers/spreadsheet/index.js';
+import { WorkerPipeline } from '../../pipeline/worker-pipeline.js';
 import type { ParseRequest, ParseResponse } from './parse-protocol.js';
+import { recordIdOf } from './record-ids.js';
+
+const pipeline = new WorkerPipeline();
 
 type ParserConfig = z.infer<typeof SpreadsheetParserSchema>;
 const parsers = new Map<string, ReturnType<typeof createSpreadsheetParser>>();
@@ -47,10 +53,24 @@ function handle(request: ParseRequest): ParseResponse {
   const parser = parserFor(request.parser as ParserConfig);
   const state = request.state ? SpreadsheetStateSchema.parse(request.state) : parser.initialState();
   const result = parser.parseChunk(chunk, state, request.final && atEnd);
+  const { asset, stream_type } = request.plan.stream;
+  const capturetime = isoMicros(BigInt(request.plan.nowMicros));
+  const records: AgentRecord[] = result.rows.map((row) => ({
+    asset,
+    stream_type,
+    timestamp: row.timestampMicros === null ? capturetime : isoMicros(row.timestampMicros),
+    capturetime,
+    fieldvalues: row.fieldvalues,
+    record_id: recordIdOf(request.recordIdPrefix, row.line),
+  }));
+  const outcome = pipeline.commit(request.plan, records, {
+    file: { path: request.path, ...request.file, offset: request.offset + result.consumedBytes, parserState: JSON.stringify(result.state) },
+  });
   return {
     id: request.id,
     ok: true,
-    rows: result.rows.map((row) => ({ fieldvalues: row.fieldvalues, timestampMicros: row.timestampMicros === null ? null : String(row.timestampMicros), line: row.line })),
+    rows: records.length,
+    ...outcome,
     badLines: result.badLines,
     skippedLines: result.skippedLines ?? 0,
     consumedBytes: result.consumedBytes,

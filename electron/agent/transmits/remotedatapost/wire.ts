@@ -10,7 +10,7 @@ export const PART_FILE_NAME = 'p.tmp';
 export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 
 /** One record as a BSON document: times become BSON dates (millisecond precision). */
-function toDocument(record: AgentRecord): Record<string, unknown> {
+export function toDocument(record: AgentRecord): Record<string, unknown> {
   return {
     asset: record.asset,
     stream_type: record.stream_type,

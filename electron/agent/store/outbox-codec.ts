@@ -1,0 +1,92 @@
+/**
+ * How a transmit's outbox batches are stored. `json` keeps records exactly (micro-second times) for
+ * transmits that write them out as they are (csv); `bson` stores the upload documents of the RDP2
+ * wire format, sorted as the wire wants them, so that records are encoded once, when they are
+ * committed (usually in a receiver's worker thread), and an upload only concatenates, compresses
+ * and encrypts.
+ */
+import { BSON } from 'bson';
+import { type AgentRecord, isoMicros } from '../../../shared/records/record.js';
+import { sortForUpload, toDocument } from '../transmits/remotedatapost/wire.js';
+
+export type OutboxFormat = 'json' | 'bson';
+
+export function encodeBatch(format: OutboxFormat, records: readonly AgentRecord[]): Buffer {
+  if (format === 'json') return Buffer.from(JSON.stringify(records));
+  return Buffer.concat(sortForUpload(records).map((record) => BSON.serialize(toDocument(record))));
+}
+
+/** Start and end of each BSON document in a concatenation (by their int32 length prefixes). */
+export function documentBounds(bytes: Uint8Array): { start: number; end: number }[] {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const bounds: { start: number; end: number }[] = [];
+  let offset = 0;
+  while (offset + 4 <= view.length) {
+    const size = view.readInt32LE(offset);
+    if (size < 5 || offset + size > view.length) throw new Error(`Corrupt outbox batch: a document of ${size} bytes at ${offset} of ${view.length}`);
+    bounds.push({ start: offset, end: offset + size });
+    offset += size;
+  }
+  if (offset !== view.length) throw new Error(`Corrupt outbox batch: ${view.length - offset} trailing bytes`);
+  return bounds;
+}
+
+/** The records of a stored batch (BSON times come back with millisecond precision). */
+export function decodeBatch(format: OutboxFormat, payload: Buffer): AgentRecord[] {
+  if (format === 'json') return JSON.parse(payload.toString('utf8')) as AgentRecord[];
+  return documentBounds(payload).map(({ start, end }) => {
+    const doc = BSON.deserialize(payload.subarray(start, end));
+    return {
+      asset: doc.asset as string,
+      stream_type: doc.stream_type as string,
+      timestamp: isoMicros(BigInt((doc.timestamp as Date).getTime()) * 1000n),
+      capturetime: isoMicros(BigInt((doc.capturetime as Date).getTime()) * 1000n),
+      record_id: doc.record_id as string,
+      fieldvalues: doc.fieldvalues as AgentRecord['fieldvalues'],
+    };
+  });
+}
+
+/** What the wire sorts upload documents by: asset, then timestamp (milliseconds on the wire). */
+export interface DocumentKey {
+  asset: string;
+  timestampMs: number;
+}
+
+/**
+ * Reads the sort key of one upload document without decoding all of it: walks the top-level
+ * elements until asset and timestamp are seen (toDocument writes them first).
+ */
+export function documentKey(bytes: Buffer, start: number): DocumentKey {
+  const end = start + bytes.readInt32LE(start) - 1;
+  let offset = start + 4;
+  const key: DocumentKey = { asset: '', timestampMs: 0 };
+  let found = 0;
+  while (offset < end && found < 2) {
+    const type = bytes[offset]!;
+    const nameEnd = bytes.indexOf(0, offset + 1);
+    const name = bytes.toString('latin1', offset + 1, nameEnd);
+    offset = nameEnd + 1;
+    if (type === 0x02) {
+      const length = bytes.readInt32LE(offset);
+      if (name === 'asset') {
+        key.asset = bytes.toString('utf8', offset + 4, offset + 4 + length - 1);
+        found += 1;
+      }
+      offset += 4 + length;
+    } else if (type === 0x09) {
+      if (name === 'timestamp') {
+        key.timestampMs = Number(bytes.readBigInt64LE(offset));
+        found += 1;
+      }
+      offset += 8;
+    } else break; // fieldvalues (an embedded document) comes after the key fields
+  }
+  return key;
+}
+
+/** Orders documents of several batches; equal keys keep their order (Array sort is stable). */
+export function compareKeys(a: DocumentKey, b: DocumentKey): number {
+  if (a.asset !== b.asset) return a.asset < b.asset ? -1 : 1;
+  return a.timestampMs - b.timestampMs;
+}
