@@ -6,12 +6,14 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS kpi_library (
   name TEXT PRIMARY KEY, kind TEXT NOT NULL, definition TEXT NOT NULL, last_modified TEXT NOT NULL
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS record_history (
-  record_id TEXT PRIMARY KEY, asset TEXT NOT NULL, stream_type TEXT NOT NULL,
-  ts INTEGER NOT NULL, received INTEGER NOT NULL, fields TEXT NOT NULL
+-- The per-record history of earlier versions (a cache: evaluation starts over with new data).
+DROP TABLE IF EXISTS record_history;
+CREATE TABLE IF NOT EXISTS history_batches (
+  id INTEGER PRIMARY KEY, signature TEXT NOT NULL UNIQUE, asset TEXT NOT NULL, stream_type TEXT NOT NULL,
+  ts_min INTEGER NOT NULL, ts_max INTEGER NOT NULL, received INTEGER NOT NULL, count INTEGER NOT NULL, records TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS record_history_by_asset_time ON record_history (asset, ts);
-CREATE INDEX IF NOT EXISTS record_history_by_received ON record_history (received);
+CREATE INDEX IF NOT EXISTS history_batches_by_asset_time ON history_batches (asset, ts_min);
+CREATE INDEX IF NOT EXISTS history_batches_by_received ON history_batches (received);
 `;
 
 /**

@@ -1,7 +1,8 @@
+import crypto from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { parseTimestampToMicros } from '../../../shared/api/envelope.js';
 import type { HistoryRecord } from '../../../shared/kpi/evaluate.js';
-import type { AgentRecord } from '../../../shared/records/record.js';
+import type { AgentRecord, FieldValue } from '../../../shared/records/record.js';
 import type { Clock } from '../clock.js';
 
 export interface RecordHistoryOptions {
@@ -16,11 +17,17 @@ export const DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000;
 export const DEFAULT_MAX_RECORDS = 5_000_000;
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
+/** A stored record: [timestamp in epoch microseconds, record_id, fieldvalues]. */
+type StoredRecord = [number, string, Record<string, FieldValue>];
+
 /**
- * Recent records, kept for KPI evaluation on this edge PC's own data. Fed by the pipeline's record
- * tap (after transforms). A record is stored once by its record_id, so a restream does not count
- * it twice. Retention runs on the time a record was received, not on its timestamp, so that a
- * back-filled file can be evaluated for as long as the retention lasts.
+ * Recent records, kept for KPI evaluation on this edge PC's own data. Fed by the pipeline (after
+ * transforms), usually from a receiver's worker thread. Records are stored per committed batch (one
+ * row per machine and batch, not per record: a row per record cost more than parsing it), with the
+ * batch's time range for lookups. A record is evaluated once by its record_id, so a restream does
+ * not count it twice; a batch read again with the same records replaces the stored one. Retention
+ * runs on the time a record was received, not on its timestamp, so that a back-filled file can be
+ * evaluated for as long as the retention lasts.
  */
 export class RecordHistory {
   private readonly insertMany: (records: readonly AgentRecord[], received: number) => number;
@@ -32,21 +39,38 @@ export class RecordHistory {
     private readonly options: RecordHistoryOptions,
   ) {
     this.statements = {
-      insert: db.prepare('INSERT OR REPLACE INTO record_history (record_id, asset, stream_type, ts, received, fields) VALUES (?, ?, ?, ?, ?, ?)'),
-      pruneOld: db.prepare('DELETE FROM record_history WHERE received < ?'),
-      count: db.prepare('SELECT COUNT(*) AS n FROM record_history'),
-      pruneExcess: db.prepare('DELETE FROM record_history WHERE record_id IN (SELECT record_id FROM record_history ORDER BY received LIMIT ?)'),
-      between: db.prepare('SELECT ts, fields FROM record_history WHERE asset = ? AND ts >= ? AND ts < ? LIMIT ?'),
-      machines: db.prepare('SELECT DISTINCT asset FROM record_history WHERE ts >= ? AND ts < ? ORDER BY asset'),
+      insert: db.prepare(
+        'INSERT OR REPLACE INTO history_batches (signature, asset, stream_type, ts_min, ts_max, received, count, records) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      pruneOld: db.prepare('DELETE FROM history_batches WHERE received < ?'),
+      count: db.prepare('SELECT COALESCE(SUM(count), 0) AS n FROM history_batches'),
+      oldest: db.prepare('SELECT id, count FROM history_batches ORDER BY received, id LIMIT 1000'),
+      deleteBatch: db.prepare('DELETE FROM history_batches WHERE id = ?'),
+      between: db.prepare('SELECT records FROM history_batches WHERE asset = ? AND ts_min < ? AND ts_max >= ? ORDER BY id'),
+      machines: db.prepare('SELECT DISTINCT asset FROM history_batches WHERE ts_min < ? AND ts_max >= ? ORDER BY asset'),
     };
     this.insertMany = db.transaction((records: readonly AgentRecord[], received: number) => {
+      const byAsset = new Map<string, { stream_type: string; rows: StoredRecord[]; ids: string[]; min: number; max: number }>();
+      const micros = timestampReader();
       let stored = 0;
       for (const record of records) {
-        const micros = parseTimestampToMicros(record.timestamp) ?? parseTimestampToMicros(record.capturetime);
-        if (micros === undefined) continue;
+        const ts = micros(record.timestamp) ?? micros(record.capturetime);
+        if (ts === undefined) continue;
         const id = record.record_id || `${record.asset}:${record.stream_type}:${record.timestamp}:${JSON.stringify(record.fieldvalues)}`;
-        this.statements.insert.run(id, record.asset, record.stream_type, Number(micros), received, JSON.stringify(record.fieldvalues));
+        let batch = byAsset.get(record.asset);
+        if (!batch) {
+          batch = { stream_type: record.stream_type, rows: [], ids: [], min: ts, max: ts };
+          byAsset.set(record.asset, batch);
+        }
+        batch.rows.push([ts, id, record.fieldvalues]);
+        batch.ids.push(id);
+        if (ts < batch.min) batch.min = ts;
+        if (ts > batch.max) batch.max = ts;
         stored += 1;
+      }
+      for (const [asset, batch] of byAsset) {
+        const signature = `${asset}\0${crypto.createHash('sha256').update(batch.ids.join('\0')).digest('hex')}`;
+        this.statements.insert.run(signature, asset, batch.stream_type, batch.min, batch.max, received, batch.rows.length, JSON.stringify(batch.rows));
       }
       return stored;
     });
@@ -69,22 +93,69 @@ export class RecordHistory {
     const now = this.nowMs();
     this.lastPrune = now;
     this.statements.pruneOld.run(now - this.options.retentionMs);
-    const { n } = this.statements.count.get() as { n: number };
-    if (n > this.options.maxRecords) this.statements.pruneExcess.run(n - this.options.maxRecords);
+    let excess = this.count() - this.options.maxRecords;
+    while (excess > 0) {
+      const oldest = this.statements.oldest.all() as { id: number; count: number }[];
+      if (oldest.length === 0) break;
+      for (const batch of oldest) {
+        if (excess <= 0) break;
+        this.statements.deleteBatch.run(batch.id);
+        excess -= batch.count;
+      }
+    }
   }
 
+  /** Records kept (a record stored again in a different batch counts twice here, never in evaluation). */
   count(): number {
     return (this.statements.count.get() as { n: number }).n;
   }
 
-  /** Records of one machine with start <= timestamp < end (epoch microseconds), at most `limit`. */
+  /** Records of one machine with start <= timestamp < end (epoch microseconds), at most `limit`, by time. */
   recordsOf(machine: string, start: number, end: number, limit: number): HistoryRecord[] {
-    const rows = this.statements.between.all(machine, Math.floor(start), Math.ceil(end), limit) as { ts: number; fields: string }[];
-    return rows.map((row) => ({ timestamp: row.ts, fieldvalues: JSON.parse(row.fields) as HistoryRecord['fieldvalues'] }));
+    const byId = new Map<string, HistoryRecord>();
+    for (const row of this.statements.between.iterate(machine, Math.ceil(end), Math.floor(start)) as IterableIterator<{ records: string }>) {
+      for (const [timestamp, id, fieldvalues] of JSON.parse(row.records) as StoredRecord[]) {
+        if (timestamp < start || timestamp >= end) continue;
+        // The latest reading of a record wins (as a restream replaces what was read before).
+        byId.delete(id);
+        byId.set(id, { timestamp, fieldvalues });
+      }
+      if (byId.size > limit) break;
+    }
+    return [...byId.values()].slice(0, limit).sort((a, b) => a.timestamp - b.timestamp);
   }
 
   /** Machines (assets) with records between start and end. */
   machinesBetween(start: number, end: number): string[] {
-    return (this.statements.machines.all(Math.floor(start), Math.ceil(end)) as { asset: string }[]).map((row) => row.asset);
+    return (this.statements.machines.all(Math.ceil(end), Math.floor(start)) as { asset: string }[]).map((row) => row.asset);
   }
+}
+
+/**
+ * Epoch microseconds of record time stamps (ISO UTC with six fraction digits, as records carry
+ * them), fast for runs of stamps in the same minute; other texts go through the general parser.
+ */
+function timestampReader(): (text: string) => number | undefined {
+  let minute = '';
+  let minuteMicros = 0;
+  return (text) => {
+    if (text.length === 27 && text.charCodeAt(10) === 84 /* T */ && text.charCodeAt(26) === 90 /* Z */ && text.charCodeAt(19) === 46 /* . */) {
+      const prefix = text.slice(0, 16);
+      if (prefix !== minute) {
+        const ms = Date.parse(`${prefix}:00Z`);
+        if (Number.isNaN(ms)) return slow(text);
+        minute = prefix;
+        minuteMicros = ms * 1000;
+      }
+      const seconds = Number(text.slice(17, 19));
+      const fraction = Number(text.slice(20, 26));
+      if (Number.isInteger(seconds) && Number.isInteger(fraction)) return minuteMicros + seconds * 1_000_000 + fraction;
+    }
+    return slow(text);
+  };
+}
+
+function slow(text: string): number | undefined {
+  const micros = parseTimestampToMicros(text);
+  return micros === undefined ? undefined : Number(micros);
 }
