@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // End-to-end throughput benchmark: folder → parse → convert_timestamps → encrypted remotedatapost →
 // acknowledged by a loopback ingest server, against the real headless server (dist/electron/serve.js).
-// Usage: npm run bench [-- --rows 100000,1000000,10000000 --files 4 --skip-breakdown]
+// Usage: npm run bench [-- --rows 100000,1000000,10000000 --files 4 --skip-breakdown --profile <dir>]
+// --profile writes a V8 CPU profile per server thread to <dir> (bench/profile-summary.mjs reads them).
 // Reports rows/s, MB/s, CPU seconds per million rows, peak RSS, API p50/p99 during the run, as a
 // table and as JSON in bench/results/.
 import { spawn } from 'node:child_process';
@@ -14,7 +15,7 @@ import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
 import { stageBreakdown } from './stages.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000,1000000' }, files: { type: 'string', default: '4' }, 'skip-breakdown': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000,1000000' }, files: { type: 'string', default: '4' }, 'skip-breakdown': { type: 'boolean', default: false }, profile: { type: 'string' } } });
 const sizes = values.rows.split(',').map(Number);
 const KEY_ID = 'bench@tributary.local';
 const API_KEY = 'bench-api-key';
@@ -66,7 +67,7 @@ async function runOnce(rows, files) {
     bytes += fs.statSync(file).size;
   }
   const ingest = await startIngestServer({ keys: { [KEY_ID]: API_KEY }, countOnly: true });
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/electron/serve.js'), '--data-dir', dataDirectory, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TRIBUTARY_API_TOKEN: 'bench' } });
+  const child = spawn(process.execPath, [...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : []), path.join(ROOT, 'dist/electron/serve.js'), '--data-dir', dataDirectory, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TRIBUTARY_API_TOKEN: 'bench' } });
   const port = await new Promise((resolve, reject) => {
     child.stdout.on('data', (d) => {
       const m = /:(\d+)\/\?token=/.exec(String(d));

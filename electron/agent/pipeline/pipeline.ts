@@ -3,8 +3,8 @@ import type { AgentRecord } from '../../../shared/records/record.js';
 import { filterSelects, streamId } from '../../../shared/config/streams.js';
 import type { Logger } from '../logging/logger.js';
 import type { MarkerReporter, StreamKey } from '../markers/marker-store.js';
-import type { AgentStore, CommitProgress, OutboxEntry } from '../store/agent-store.js';
-import { type OutboxFormat, encodeBatch } from '../store/outbox-codec.js';
+import { type AgentStore, type CommitProgress, type OutboxEntry, OutboxFullError } from '../store/agent-store.js';
+import { type OutboxFormat, encodeBatches } from '../store/outbox-codec.js';
 
 /** What the pipeline needs of a transform (electron/agent/transforms implements it). */
 export interface RecordTransformLike {
@@ -29,6 +29,8 @@ export interface TransmitRoute {
   maxBufferBytes: number;
   /** How its outbox batches are stored (outbox-codec.ts). */
   format: OutboxFormat;
+  /** Records per stored batch at most (upload batches are one request each). */
+  batchRecords: number;
   markers: MarkerReporter;
   logger: Logger;
 }
@@ -68,6 +70,25 @@ export function applyStages(stages: readonly { name: string; transform: RecordTr
   return { records: current, reports };
 }
 
+/** The outbox entries of one batch of records for each transmit, encoded in its format. */
+export function outboxEntries(stream: StreamKey, routes: readonly { transmit: string; format: OutboxFormat; batchRecords: number }[], records: readonly AgentRecord[]): OutboxEntry[] {
+  return routes.flatMap((route) =>
+    encodeBatches(route.format, records, route.batchRecords).map(({ payload, records: count }) => ({
+      transmit: route.transmit,
+      asset: stream.asset,
+      stream_type: stream.stream_type,
+      format: route.format,
+      records: count,
+      payload,
+    })),
+  );
+}
+
+/** Outbox limits by transmit, for AgentStore.commit. */
+export function limitsOf(routes: readonly { transmit: string; maxBufferBytes: number }[]): Map<string, number> {
+  return new Map(routes.map((route) => [route.transmit, route.maxBufferBytes]));
+}
+
 /** The KPI history a worker thread can keep itself (it opens the same database). */
 export interface WorkerHistory {
   file: string;
@@ -87,8 +108,8 @@ export interface WorkerPlan {
   receiver: string;
   stream: StreamKey;
   transforms: { name: string; config: Transform }[];
-  /** Free outbox bytes of each transmit that selects the stream. */
-  routes: { transmit: string; format: OutboxFormat; spaceBytes: number }[];
+  /** The transmits that select the stream, with their outbox limits. */
+  routes: { transmit: string; format: OutboxFormat; batchRecords: number; maxBufferBytes: number }[];
   history?: WorkerHistory;
   /** Some tap runs only on the main thread: the worker sends the committed records back. */
   returnRecords: boolean;
@@ -133,19 +154,15 @@ export class Pipeline {
     const stages = this.stagesFor(stream).filter((stage): stage is TransformStage & { transform: RecordTransformLike } => stage.transform !== undefined);
     const { records: current, reports } = applyStages(stages, records);
     this.report(stream, reports);
-    const entries: OutboxEntry[] =
-      current.length === 0
-        ? []
-        : this.routesFor(stream).map((route) => {
-            const payload = encodeBatch(route.format, current);
-            return { transmit: route.name, asset: stream.asset, stream_type: stream.stream_type, format: route.format, records: current.length, payload };
-          });
-    for (const entry of entries) {
-      const route = this.routes.find((r) => r.name === entry.transmit)!;
-      if (this.store.queuedBytesOf(route.name) + entry.payload.length > route.maxBufferBytes) this.refuse(route, stream);
+    const routes = this.routesFor(stream);
+    const entries = outboxEntries(stream, routes.map((route) => ({ transmit: route.name, format: route.format, batchRecords: route.batchRecords })), current);
+    try {
+      this.store.commit(receiver, stream, entries, progress, limitsOf(routes.map((route) => ({ transmit: route.name, maxBufferBytes: route.maxBufferBytes }))));
+    } catch (cause) {
+      if (cause instanceof OutboxFullError) this.refuse(routes.find((r) => r.name === cause.transmit)!, stream);
+      throw cause;
     }
-    this.store.commit(receiver, stream, entries, progress);
-    this.afterCommit(receiver, stream, current.length, entries.map((e) => e.transmit), current);
+    this.afterCommit(receiver, stream, current.length, [...new Set(entries.map((e) => e.transmit))], current);
   }
 
   /** The plan a worker thread follows to commit records of this stream itself. */
@@ -156,7 +173,7 @@ export class Pipeline {
       receiver,
       stream,
       transforms: this.stagesFor(stream).filter((stage) => stage.transform).map((stage) => ({ name: stage.name, config: stage.config })),
-      routes: this.routesFor(stream).map((route) => ({ transmit: route.name, format: route.format, spaceBytes: Math.max(0, route.maxBufferBytes - this.store.queuedBytesOf(route.name)) })),
+      routes: this.routesFor(stream).map((route) => ({ transmit: route.name, format: route.format, batchRecords: route.batchRecords, maxBufferBytes: route.maxBufferBytes })),
       history: taps.find((tap) => tap.worker)?.worker,
       returnRecords: taps.some((tap) => !tap.worker),
       nowMicros: String(nowMicros),
@@ -169,7 +186,7 @@ export class Pipeline {
     for (const queued of commit.queued) this.store.noteQueued(queued.transmit, queued.bytes);
     if (commit.historyError !== undefined && !this.historyFailed) this.logger.error(`Recent records could not be kept for KPI evaluation: ${commit.historyError}`);
     this.historyFailed = commit.historyError !== undefined;
-    this.afterCommit(receiver, stream, commit.records, commit.queued.filter((q) => q.records > 0).map((q) => q.transmit), commit.tapped, true);
+    this.afterCommit(receiver, stream, commit.records, [...new Set(commit.queued.filter((q) => q.records > 0).map((q) => q.transmit))], commit.tapped, true);
   }
 
   /** A worker found an outbox full and committed nothing: mark it and stop the reading. */
@@ -220,7 +237,7 @@ export class Pipeline {
    * position, nothing is dropped).
    */
   private refuse(route: TransmitRoute, stream: StreamKey): never {
-    const message = `The outbox of ${route.name} is full (${this.usage(route)}): reading pauses until uploads catch up. Nothing is dropped.`;
+    const message = `The outbox of ${route.name} is full (${this.usage(route, this.store.backlog(route.name).bytes)}): reading pauses until uploads catch up. Nothing is dropped.`;
     route.markers.raise([stream], 'error', 'buffer_full', message);
     route.logger.warn(message);
     throw new BufferFullError(message);
@@ -236,8 +253,8 @@ export class Pipeline {
     }
   }
 
-  private usage(route: TransmitRoute): string {
-    return `${(this.store.queuedBytesOf(route.name) / MB).toFixed(1)} of ${(route.maxBufferBytes / MB).toFixed(0)} MiB`;
+  private usage(route: TransmitRoute, queued = this.store.queuedBytesOf(route.name)): string {
+    return `${(queued / MB).toFixed(1)} of ${(route.maxBufferBytes / MB).toFixed(0)} MiB`;
   }
 
   private report(stream: StreamKey, reports: readonly StageReport[]): void {

@@ -7,10 +7,9 @@
 import type { AgentRecord } from '../../../shared/records/record.js';
 import { openKpiDatabase } from '../kpi/kpi-database.js';
 import { RecordHistory } from '../kpi/record-history.js';
-import { AgentStore, type CommitProgress, type OutboxEntry } from '../store/agent-store.js';
-import { encodeBatch } from '../store/outbox-codec.js';
+import { AgentStore, type CommitProgress, OutboxFullError } from '../store/agent-store.js';
 import { type RecordTransform, createTransform } from '../transforms/index.js';
-import { type WorkerCommit, type WorkerPlan, applyStages } from './pipeline.js';
+import { type WorkerCommit, type WorkerPlan, applyStages, limitsOf, outboxEntries } from './pipeline.js';
 
 export type WorkerOutcome = { committed: WorkerCommit } | { full: { transmit: string; bytes: number } };
 
@@ -26,12 +25,13 @@ export class WorkerPipeline {
       return transform ? [{ name, transform }] : [];
     });
     const { records: current, reports } = applyStages(stages, records);
-    const entries: OutboxEntry[] =
-      current.length === 0
-        ? []
-        : plan.routes.map((route) => ({ transmit: route.transmit, asset: plan.stream.asset, stream_type: plan.stream.stream_type, format: route.format, records: current.length, payload: encodeBatch(route.format, current) }));
-    for (const [i, entry] of entries.entries()) if (entry.payload.length > plan.routes[i]!.spaceBytes) return { full: { transmit: entry.transmit, bytes: entry.payload.length } };
-    this.storeFor(plan.storeFile).commit(plan.receiver, plan.stream, entries, progress);
+    const entries = outboxEntries(plan.stream, plan.routes, current);
+    try {
+      this.storeFor(plan.storeFile).commit(plan.receiver, plan.stream, entries, progress, limitsOf(plan.routes));
+    } catch (cause) {
+      if (cause instanceof OutboxFullError) return { full: { transmit: cause.transmit, bytes: cause.bytes } };
+      throw cause;
+    }
     const historyError = plan.history && current.length > 0 ? this.remember(plan.history, BigInt(plan.nowMicros), current) : undefined;
     return {
       committed: {

@@ -47,6 +47,17 @@ export interface OutboxEntry {
   payload: Buffer;
 }
 
+/** A commit would push a transmit's outbox past its limit: nothing was committed. */
+export class OutboxFullError extends Error {
+  constructor(
+    readonly transmit: string,
+    readonly queuedBytes: number,
+    readonly bytes: number,
+  ) {
+    super(`The outbox of ${transmit} holds ${queuedBytes} bytes; ${bytes} more would pass its limit.`);
+  }
+}
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS file_progress (
   receiver TEXT NOT NULL, asset TEXT NOT NULL, stream_type TEXT NOT NULL, path TEXT NOT NULL,
@@ -65,6 +76,7 @@ CREATE TABLE IF NOT EXISTS outbox (
   format TEXT NOT NULL DEFAULT 'json'
 );
 CREATE INDEX IF NOT EXISTS outbox_by_transmit ON outbox (transmit, id);
+CREATE INDEX IF NOT EXISTS outbox_bytes_by_transmit ON outbox (transmit, bytes);
 `;
 
 /**
@@ -78,7 +90,7 @@ export class AgentStore {
   private readonly statements;
   /** Outbox bytes per transmit, kept in memory so that back-pressure checks cost nothing. */
   private readonly queuedBytes = new Map<string, number>();
-  private readonly commitTransaction: (receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress) => void;
+  private readonly commitTransaction: Database.Transaction<(receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress, limits?: ReadonlyMap<string, number>) => void>;
 
   constructor(readonly file: string) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -110,9 +122,23 @@ export class AgentStore {
       ack: this.db.prepare('DELETE FROM outbox WHERE id = ? AND transmit = ?'),
       backlog: this.db.prepare('SELECT COUNT(*) AS batches, COALESCE(SUM(record_count), 0) AS records, COALESCE(SUM(bytes), 0) AS bytes FROM outbox WHERE transmit = ?'),
       totalBytes: this.db.prepare('SELECT COALESCE(SUM(bytes), 0) AS bytes FROM outbox'),
+      backlogBytes: this.db.prepare('SELECT COALESCE(SUM(bytes), 0) AS bytes FROM outbox WHERE transmit = ?'),
     };
-    this.commitTransaction = this.db.transaction((receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress) => {
+    this.commitTransaction = this.db.transaction((receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress, limits?: ReadonlyMap<string, number>) => {
       const now = Date.now();
+      if (limits) {
+        // Inside the (immediate) write transaction: other connections, e.g. another receiver's
+        // worker, cannot commit in between, so the limit holds exactly.
+        const adding = new Map<string, number>();
+        for (const entry of entries) adding.set(entry.transmit, (adding.get(entry.transmit) ?? 0) + entry.payload.length);
+        for (const [transmit, bytes] of adding) {
+          const limit = limits.get(transmit);
+          if (limit === undefined) continue;
+          const queued = (this.statements.backlogBytes.get(transmit) as { bytes: number }).bytes;
+          // An empty outbox takes any batch, however big: reading can always go on.
+          if (queued > 0 && queued + bytes > limit) throw new OutboxFullError(transmit, queued, bytes);
+        }
+      }
       for (const entry of entries) {
         if (entry.records === 0) continue;
         this.statements.enqueue.run(entry.transmit, entry.asset, entry.stream_type, entry.records, entry.payload.length, entry.payload, now, entry.format);
@@ -137,10 +163,11 @@ export class AgentStore {
 
   /**
    * Atomically: queue the records for their transmits and record how far the source was read.
-   * Either both happen or neither (crash, power cut).
+   * Either both happen or neither (crash, power cut). With `limits` (outbox bytes per transmit),
+   * throws OutboxFullError and commits nothing when an outbox would pass its limit.
    */
-  commit(receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress): void {
-    this.commitTransaction(receiver, stream, entries, progress);
+  commit(receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress, limits?: ReadonlyMap<string, number>): void {
+    this.commitTransaction.immediate(receiver, stream, entries, progress, limits);
   }
 
   forgetFile(receiver: string, stream: StreamKey, filePath: string): void {

@@ -150,8 +150,9 @@ export class Supervisor {
         name: t.transmit_name,
         filter: t.filter_stream,
         maxBufferBytes: t.max_buffer_mb * 1024 * 1024,
-        // Upload batches are stored as wire documents, encoded once when committed.
-        format: t.transmit_type === 'remotedatapost' ? ('bson' as const) : ('json' as const),
+        // Upload batches are stored as request bodies (before encryption), encoded once when committed.
+        format: t.transmit_type === 'remotedatapost' ? ('upload' as const) : ('json' as const),
+        batchRecords: 'max_request_records' in t && typeof t.max_request_records === 'number' ? t.max_request_records : Number.POSITIVE_INFINITY,
         markers: markers.reporter(t.transmit_name, 'Transmit'),
         logger: logger.child(`${SERVICE_PREFIX.Transmit}:${t.transmit_name}`),
       })),

@@ -75,7 +75,6 @@ interface Look {
  */
 export class FileDiscovery {
   private readonly looks = new Map<string, Look>();
-  private readonly readLog;
 
   constructor(
     private readonly options: {
@@ -86,9 +85,7 @@ export class FileDiscovery {
       worker: ParseWorkerClient;
       running: () => boolean;
     },
-  ) {
-    this.readLog = options.context.logger.child(options.context.logger.component, options.worker.threadName);
-  }
+  ) {}
 
   /** Restream: forget the looks of these streams. */
   purge(streams: readonly StreamKey[]): void {
@@ -107,7 +104,7 @@ export class FileDiscovery {
    * Looks at one listed file and reads or deletes it when due. Returns true when the file is still
    * changing (or was seen for the first time): the caller should look again soon.
    */
-  async visit(stream: FileStream, file: ListedFile, access: FileAccess): Promise<boolean> {
+  async visit(stream: FileStream, file: ListedFile, access: FileAccess, worker: ParseWorkerClient = this.options.worker): Promise<boolean> {
     const { context, receiver } = this.options;
     const lookKey = `${streamId(stream.key.asset, stream.key.stream_type)}\0${file.path}`;
     const previous = this.looks.get(lookKey);
@@ -136,12 +133,12 @@ export class FileDiscovery {
             file: { path: file.path, size: file.size, mtimeMs: file.mtimeMs, settled: Date.now() - look.unchangedSince >= Math.max(SETTLE_MS, 3 * this.options.pollIntervalSeconds * 1000) },
             parser: stream.parser,
             context,
-            worker: this.options.worker,
+            worker,
             readPrefix: (length) => access.readPrefix(file.path, length),
             readRange: access.readRange ? (offset, length) => access.readRange!(file.path, offset, length) : undefined,
             exists: (candidate) => access.exists(candidate),
           });
-      if (result.records > 0) this.readLog.info(`${file.path}: ${result.records} record(s) read`);
+      if (result.records > 0) context.logger.child(context.logger.component, worker.threadName).info(`${file.path}: ${result.records} record(s) read`);
       context.markers.clear('read_failed', [stream.key]);
       if (result.complete && this.options.deleteCompleted) await this.deleteCompleted(stream.key, file.path, access);
       return false;

@@ -1,5 +1,6 @@
 import chokidar, { type FSWatcher } from 'chokidar';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { LocalfileReceiverSchema } from '../../../../shared/config/schema.js';
@@ -10,6 +11,12 @@ import { isTemporaryName } from '../file-source/glob.js';
 import { ParseWorkerClient } from '../file-source/parse-worker-client.js';
 
 type LocalfileConfig = z.infer<typeof LocalfileReceiverSchema>;
+
+/**
+ * Parse workers per receiver: different files are read in parallel (each worker reads, parses and
+ * commits whole files); one file is always read by one worker, chunk after chunk.
+ */
+const PARSE_WORKERS = Math.max(1, Math.min(2, os.availableParallelism()));
 
 /** Local files: the worker reads them itself; paths are the identity. */
 const localAccess: FileAccess = {
@@ -22,12 +29,13 @@ const localAccess: FileAccess = {
  * Reads files that machines drop into local folders. A poll every `poll_interval` finds new and
  * grown files (chokidar makes the next look come sooner); a file is read once its size and
  * modification time were the same on two looks in a row, so a file still being written is not read
- * half-way (FileDiscovery, shared with the smb receiver). Reading and parsing run in a worker thread.
+ * half-way (FileDiscovery, shared with the smb receiver). Reading, parsing and committing run in
+ * worker threads, different files in parallel.
  */
 export class LocalfileReceiver implements AgentComponent {
   readonly kind = 'Receiver' as const;
   readonly name: string;
-  private readonly worker: ParseWorkerClient;
+  private readonly workers: ParseWorkerClient[];
   private readonly discovery: FileDiscovery;
   private readonly streams: FileStream[];
   private watcher: FSWatcher | undefined;
@@ -41,14 +49,14 @@ export class LocalfileReceiver implements AgentComponent {
     private readonly context: ComponentContext,
   ) {
     this.name = config.data_receiver_name;
-    this.worker = new ParseWorkerClient(`parse:${this.name}`, context.logger);
+    this.workers = Array.from({ length: PARSE_WORKERS }, (_, i) => new ParseWorkerClient(i === 0 ? `parse:${this.name}` : `parse:${this.name}:${i + 1}`, context.logger));
     this.streams = fileStreams(config);
     this.discovery = new FileDiscovery({
       receiver: this.name,
       pollIntervalSeconds: config.poll_interval,
       deleteCompleted: config.delete_completed,
       context,
-      worker: this.worker,
+      worker: this.workers[0]!,
       running: () => this.running,
     });
   }
@@ -72,7 +80,7 @@ export class LocalfileReceiver implements AgentComponent {
     await this.watcher?.close();
     this.watcher = undefined;
     await this.scanning?.catch(() => undefined);
-    await this.worker.close();
+    await Promise.all(this.workers.map((worker) => worker.close()));
   }
 
   status() {
@@ -105,16 +113,25 @@ export class LocalfileReceiver implements AgentComponent {
   }
 
   private async scan(): Promise<void> {
+    const visits: { stream: FileStream; file: string }[] = [];
     for (const folder of this.folders()) {
       if (!this.running) return;
       const files = await this.list(folder);
       if (!files) continue;
       for (const relative of files) {
-        if (!this.running) return;
         const stream = streamOf(this.streams, relative);
-        if (stream) await this.visit(stream, path.join(folder, ...relative.split('/')));
+        if (stream) visits.push({ stream, file: path.join(folder, ...relative.split('/')) });
       }
     }
+    // One lane per worker; each takes the next file in name order.
+    let next = 0;
+    const lane = async (worker: ParseWorkerClient) => {
+      while (this.running && next < visits.length) {
+        const { stream, file } = visits[next++]!;
+        await this.visit(stream, file, worker);
+      }
+    };
+    await Promise.all(this.workers.map(lane));
   }
 
   /** Files under the folder, relative with "/" separators; undefined (and a marker) when unreadable. */
@@ -143,14 +160,14 @@ export class LocalfileReceiver implements AgentComponent {
     }
   }
 
-  private async visit(stream: FileStream, file: string): Promise<void> {
+  private async visit(stream: FileStream, file: string, worker: ParseWorkerClient): Promise<void> {
     let stat: fs.Stats;
     try {
       stat = await fs.promises.stat(file);
     } catch {
       return; // vanished between listing and stat
     }
-    if (await this.discovery.visit(stream, { path: file, size: stat.size, mtimeMs: stat.mtimeMs }, localAccess)) this.rescanRequested = true;
+    if (await this.discovery.visit(stream, { path: file, size: stat.size, mtimeMs: stat.mtimeMs }, localAccess, worker)) this.rescanRequested = true;
   }
 }
 

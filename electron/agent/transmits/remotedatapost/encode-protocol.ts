@@ -4,6 +4,8 @@ export interface EncodeRequest {
   transmit: string;
   /** Outbox batch ids, oldest first. */
   ids: number[];
+  /** Records in those batches. */
+  records: number;
   maxRecords: number;
   apiKey: string;
   useEncryption: boolean;

@@ -1,15 +1,14 @@
 /**
  * Worker thread that turns queued outbox batches into upload bodies, so that encoding never blocks
- * the thread serving the API. Batches are stored as wire documents (outbox-codec.ts): the worker
- * concatenates them (merging several batches by asset and timestamp), then gzips and encrypts. It
- * reads the outbox through its own SQLite connection (WAL allows it); only ids and finished bodies
- * cross threads.
+ * the thread serving the API. A batch is stored as the body of one request before encryption
+ * (outbox-codec.ts): one batch → encrypt and done. Several small batches in one request (e.g. from
+ * frequent SQL polls) are merged by asset and timestamp and compressed again. It reads the outbox
+ * through its own SQLite connection (WAL allows it); only ids and finished bodies cross threads.
  */
 import { BSON } from 'bson';
-import zlib from 'node:zlib';
 import { parentPort } from 'node:worker_threads';
 import { AgentStore } from '../../store/agent-store.js';
-import { compareKeys, decodeBatch, documentBounds, documentKey } from '../../store/outbox-codec.js';
+import { type OutboxFormat, compareKeys, decodeBatch, documentKey, documentsOf, gzipDocuments } from '../../store/outbox-codec.js';
 import { fernetEncrypt, fernetKeyFromApiKey } from './fernet.js';
 import { MAX_REQUEST_BYTES, sortForUpload, toDocument } from './wire.js';
 import type { EncodeRequest, EncodeResponse } from './encode-protocol.js';
@@ -18,12 +17,14 @@ const MULTIPART_OVERHEAD = 512;
 let store: AgentStore | undefined;
 let storeFile: string | undefined;
 
+type Body = { body: Uint8Array; records: number };
+
 /** The documents of the batches, in upload order. */
-function documentsOf(batches: { format: 'json' | 'bson'; payload: Buffer }[]): Buffer[] {
+function mergedDocuments(batches: { format: OutboxFormat; payload: Buffer }[]): Buffer[] {
   const documents: Buffer[] = [];
   for (const batch of batches) {
-    if (batch.format === 'bson') for (const { start, end } of documentBounds(batch.payload)) documents.push(batch.payload.subarray(start, end));
-    // Batches queued before outbox formats existed (JSON).
+    if (batch.format === 'upload') documents.push(...documentsOf(batch.payload));
+    // Batches of a transmit that stored JSON (written before upload batches existed).
     else for (const record of sortForUpload(decodeBatch('json', batch.payload))) documents.push(Buffer.from(BSON.serialize(toDocument(record))));
   }
   if (batches.length < 2) return documents;
@@ -32,22 +33,34 @@ function documentsOf(batches: { format: 'json' | 'bson'; payload: Buffer }[]): B
   return keyed.map((k) => k.document);
 }
 
-function encode(documents: Buffer[], request: EncodeRequest): Buffer {
-  const gzipped = zlib.gzipSync(Buffer.concat(documents));
+function seal(gzipped: Buffer, request: EncodeRequest): Buffer {
   return request.useEncryption ? fernetEncrypt(fernetKeyFromApiKey(request.apiKey), gzipped) : gzipped;
 }
 
-function bodies(documents: Buffer[], request: EncodeRequest, out: { body: Uint8Array; records: number }[]): void {
+/** Bodies of at most maxRecords documents and 4 MiB each (halving until they fit). */
+function bodies(documents: Buffer[], request: EncodeRequest, out: Body[]): void {
   for (let i = 0; i < documents.length; i += request.maxRecords) {
     const slice = documents.slice(i, i + request.maxRecords);
-    const body = encode(slice, request);
+    const body = seal(gzipDocuments(slice), request);
     if (body.length + MULTIPART_OVERHEAD > MAX_REQUEST_BYTES && slice.length > 1) {
-      // Too big for one request: halve until each body fits in 4 MiB.
       const half = Math.ceil(slice.length / 2);
       bodies(slice.slice(0, half), { ...request, maxRecords: half }, out);
       bodies(slice.slice(half), { ...request, maxRecords: half }, out);
     } else out.push({ body, records: slice.length });
   }
+}
+
+function encode(request: EncodeRequest): Body[] {
+  const batches = store!.payloadsOf(request.transmit, request.ids);
+  const only = batches.length === 1 ? batches[0]! : undefined;
+  const fits = (payload: Buffer) => payload.length + 64 + MULTIPART_OVERHEAD < MAX_REQUEST_BYTES * 0.75;
+  if (only?.format === 'upload' && request.records <= request.maxRecords && fits(only.payload)) {
+    // The stored batch is the request body: only encryption is left.
+    return [{ body: seal(only.payload, request), records: request.records }];
+  }
+  const out: Body[] = [];
+  bodies(mergedDocuments(batches), request, out);
+  return out;
 }
 
 parentPort?.on('message', (request: EncodeRequest) => {
@@ -58,8 +71,8 @@ parentPort?.on('message', (request: EncodeRequest) => {
       store = new AgentStore(request.storeFile);
       storeFile = request.storeFile;
     }
-    const out: { body: Uint8Array; records: number }[] = [];
-    bodies(documentsOf(store!.payloadsOf(request.transmit, request.ids)), request, out);
+    // Own ArrayBuffers (not Buffer's shared pool, nor a database row's memory) so they can move.
+    const out = encode(request).map(({ body, records }) => ({ body: new Uint8Array(body), records }));
     response = { id: request.id, ok: true, bodies: out };
     parentPort!.postMessage(response, out.map((b) => b.body.buffer as ArrayBuffer));
   } catch (cause) {

@@ -102,6 +102,7 @@ export class RemoteDataPostTransmit implements AgentComponent {
           storeFile: this.context.store.file,
           transmit: this.name,
           ids: chosen.map((row) => row.id),
+          records: count,
           maxRecords: this.config.max_request_records,
           apiKey: this.config.API_key,
           useEncryption: this.config.use_encryption,

@@ -137,7 +137,8 @@ describe('remotedatapost to a real ingest server', () => {
     ingest = await startIngestServer({ keys: { [KEY_ID]: API_KEY }, faults: { answer: 503 } });
     const plant = uploadPlant(ingest.url, { max_buffer_mb: 1, max_request_records: 3000 });
     await start(plant);
-    const big = Array.from({ length: 30 }, (_, f) => HEADER + rows(f * 1000, f * 1000 + 1000));
+    // Upload batches are stored compressed (~20 bytes a row here): 90,000 rows are more than 1 MiB.
+    const big = Array.from({ length: 30 }, (_, f) => HEADER + rows(f * 3000, f * 3000 + 3000));
     big.forEach((text, f) => plant.write(`press_${String(f).padStart(2, '0')}.csv`, text));
     const full = await waitFor(async () => (await markersOf('buffer_full'))[0], 20_000, 'a buffer_full marker');
     expect(full.message).toMatch(/Nothing is dropped/);
@@ -146,7 +147,7 @@ describe('remotedatapost to a real ingest server', () => {
     const backlog = (await server!.call('GET', '/v1/status')).json.response.last_data_transmit.cloud.backlog_bytes;
     expect(backlog).toBeLessThanOrEqual(1024 * 1024);
     ingest.setFaults({});
-    await waitFor(() => new Set(parts(ingest!.records(), 'Press_1')).size === 30_000, 60_000, 'all 30000 rows');
+    await waitFor(() => new Set(parts(ingest!.records(), 'Press_1')).size === 90_000, 60_000, 'all 90000 rows');
   }, 90_000);
 });
 
