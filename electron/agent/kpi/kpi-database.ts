@@ -10,7 +10,8 @@ CREATE TABLE IF NOT EXISTS kpi_library (
 DROP TABLE IF EXISTS record_history;
 CREATE TABLE IF NOT EXISTS history_batches (
   id INTEGER PRIMARY KEY, signature TEXT NOT NULL UNIQUE, asset TEXT NOT NULL, stream_type TEXT NOT NULL,
-  ts_min INTEGER NOT NULL, ts_max INTEGER NOT NULL, received INTEGER NOT NULL, count INTEGER NOT NULL, records TEXT NOT NULL
+  ts_min INTEGER NOT NULL, ts_max INTEGER NOT NULL, received INTEGER NOT NULL, count INTEGER NOT NULL,
+  format TEXT NOT NULL, records BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS history_batches_by_asset_time ON history_batches (asset, ts_min);
 CREATE INDEX IF NOT EXISTS history_batches_by_received ON history_batches (received);

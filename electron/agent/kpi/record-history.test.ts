@@ -4,6 +4,7 @@ import type { AgentRecord } from '../../../shared/records/record.js';
 import { tempDirectory } from '../../test-support/test-host.js';
 import type { Clock } from '../clock.js';
 import { openKpiDatabase } from './kpi-database.js';
+import { encodeBatches } from '../store/outbox-codec.js';
 import { RecordHistory } from './record-history.js';
 
 class FakeClock implements Clock {
@@ -54,5 +55,20 @@ describe('RecordHistory', () => {
     h.prune();
     expect(h.count()).toBe(3);
     expect(h.recordsOf('M1', 0, micros('2030-01-01T00:00:00Z'), 10).map((r) => r.fieldvalues.x).sort()).toEqual([1, 2, 3]);
+  });
+
+  it('keeps upload bodies as they are and reads them back like other batches', () => {
+    const h = history(new FakeClock(Date.parse('2026-01-05T10:00:00Z')));
+    const records = [3, 1, 2].map((i) => record(`u${i}`, 'M1', `2026-01-05T06:0${i}:00.000000Z`, { x: i, state: 'running' }));
+    const encoded = () => encodeBatches('upload', records, 2).map((b) => ({ asset: 'M1', stream_type: 'cycle', payload: b.payload, count: b.records, first: b.first, last: b.last }));
+    expect(h.rememberEncoded(encoded())).toBe(3);
+    // Read again (a restream): the same batches replace themselves.
+    h.rememberEncoded(encoded());
+    expect(h.count()).toBe(3);
+    expect(h.recordsOf('M1', micros('2026-01-05T06:02:00Z'), micros('2026-01-05T07:00:00Z'), 100)).toEqual([
+      { timestamp: micros('2026-01-05T06:02:00Z'), fieldvalues: { x: 2, state: 'running' } },
+      { timestamp: micros('2026-01-05T06:03:00Z'), fieldvalues: { x: 3, state: 'running' } },
+    ]);
+    expect(h.machinesBetween(micros('2026-01-05T06:00:00Z'), micros('2026-01-05T06:02:00Z'))).toEqual(['M1']);
   });
 });

@@ -1,9 +1,23 @@
-import crypto from 'node:crypto';
+import { BSON } from 'bson';
 import type Database from 'better-sqlite3';
 import { parseTimestampToMicros } from '../../../shared/api/envelope.js';
 import type { HistoryRecord } from '../../../shared/kpi/evaluate.js';
 import type { AgentRecord, FieldValue } from '../../../shared/records/record.js';
 import type { Clock } from '../clock.js';
+import { documentsOf } from '../store/outbox-codec.js';
+
+/**
+ * A batch already encoded as an upload body (gzip of sorted BSON documents, outbox-codec.ts) for
+ * one machine: kept as it is, so that keeping records for KPIs costs no encoding at all.
+ */
+export interface EncodedHistoryBatch {
+  asset: string;
+  stream_type: string;
+  payload: Buffer;
+  count: number;
+  first: AgentRecord;
+  last: AgentRecord;
+}
 
 export interface RecordHistoryOptions {
   clock: Clock;
@@ -24,13 +38,15 @@ type StoredRecord = [number, string, Record<string, FieldValue>];
  * Recent records, kept for KPI evaluation on this edge PC's own data. Fed by the pipeline (after
  * transforms), usually from a receiver's worker thread. Records are stored per committed batch (one
  * row per machine and batch, not per record: a row per record cost more than parsing it), with the
- * batch's time range for lookups. A record is evaluated once by its record_id, so a restream does
- * not count it twice; a batch read again with the same records replaces the stored one. Retention
+ * batch's time range for lookups: as the compressed upload body when the records go to an upload
+ * anyway, else as JSON. A record is evaluated once by its record_id, so a restream does not count it
+ * twice; a batch read again (same first and last record_id and count) replaces the stored one. Retention
  * runs on the time a record was received, not on its timestamp, so that a back-filled file can be
  * evaluated for as long as the retention lasts.
  */
 export class RecordHistory {
   private readonly insertMany: (records: readonly AgentRecord[], received: number) => number;
+  private readonly insertEncoded: (batches: readonly EncodedHistoryBatch[], received: number) => number;
   private readonly statements;
   private lastPrune = 0;
 
@@ -40,17 +56,30 @@ export class RecordHistory {
   ) {
     this.statements = {
       insert: db.prepare(
-        'INSERT OR REPLACE INTO history_batches (signature, asset, stream_type, ts_min, ts_max, received, count, records) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT OR REPLACE INTO history_batches (signature, asset, stream_type, ts_min, ts_max, received, count, format, records) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       pruneOld: db.prepare('DELETE FROM history_batches WHERE received < ?'),
       count: db.prepare('SELECT COALESCE(SUM(count), 0) AS n FROM history_batches'),
       oldest: db.prepare('SELECT id, count FROM history_batches ORDER BY received, id LIMIT 1000'),
       deleteBatch: db.prepare('DELETE FROM history_batches WHERE id = ?'),
-      between: db.prepare('SELECT records FROM history_batches WHERE asset = ? AND ts_min < ? AND ts_max >= ? ORDER BY id'),
+      between: db.prepare('SELECT format, records FROM history_batches WHERE asset = ? AND ts_min < ? AND ts_max >= ? ORDER BY id'),
       machines: db.prepare('SELECT DISTINCT asset FROM history_batches WHERE ts_min < ? AND ts_max >= ? ORDER BY asset'),
     };
+    this.insertEncoded = db.transaction((batches: readonly EncodedHistoryBatch[], received: number) => {
+      const micros = timestampReader();
+      let stored = 0;
+      for (const batch of batches) {
+        const min = micros(batch.first.timestamp);
+        const max = micros(batch.last.timestamp);
+        if (min === undefined || max === undefined) continue;
+        const signature = signatureOf(batch.asset, batch.first.record_id, batch.last.record_id, batch.count);
+        this.statements.insert.run(signature, batch.asset, batch.stream_type, Math.min(min, max), Math.max(min, max), received, batch.count, 'upload', batch.payload);
+        stored += batch.count;
+      }
+      return stored;
+    });
     this.insertMany = db.transaction((records: readonly AgentRecord[], received: number) => {
-      const byAsset = new Map<string, { stream_type: string; rows: StoredRecord[]; ids: string[]; min: number; max: number }>();
+      const byAsset = new Map<string, { stream_type: string; rows: StoredRecord[]; min: number; max: number }>();
       const micros = timestampReader();
       let stored = 0;
       for (const record of records) {
@@ -59,18 +88,17 @@ export class RecordHistory {
         const id = record.record_id || `${record.asset}:${record.stream_type}:${record.timestamp}:${JSON.stringify(record.fieldvalues)}`;
         let batch = byAsset.get(record.asset);
         if (!batch) {
-          batch = { stream_type: record.stream_type, rows: [], ids: [], min: ts, max: ts };
+          batch = { stream_type: record.stream_type, rows: [], min: ts, max: ts };
           byAsset.set(record.asset, batch);
         }
         batch.rows.push([ts, id, record.fieldvalues]);
-        batch.ids.push(id);
         if (ts < batch.min) batch.min = ts;
         if (ts > batch.max) batch.max = ts;
         stored += 1;
       }
       for (const [asset, batch] of byAsset) {
-        const signature = `${asset}\0${crypto.createHash('sha256').update(batch.ids.join('\0')).digest('hex')}`;
-        this.statements.insert.run(signature, asset, batch.stream_type, batch.min, batch.max, received, batch.rows.length, JSON.stringify(batch.rows));
+        const signature = signatureOf(asset, batch.rows[0]![1], batch.rows[batch.rows.length - 1]![1], batch.rows.length);
+        this.statements.insert.run(signature, asset, batch.stream_type, batch.min, batch.max, received, batch.rows.length, 'json', JSON.stringify(batch.rows));
       }
       return stored;
     });
@@ -84,6 +112,14 @@ export class RecordHistory {
   remember(records: readonly AgentRecord[]): number {
     const now = this.nowMs();
     const stored = this.insertMany(records, now);
+    if (now - this.lastPrune >= PRUNE_EVERY_MS) this.prune();
+    return stored;
+  }
+
+  /** Keeps committed upload batches as they are. Returns how many records were stored. */
+  rememberEncoded(batches: readonly EncodedHistoryBatch[]): number {
+    const now = this.nowMs();
+    const stored = this.insertEncoded(batches, now);
     if (now - this.lastPrune >= PRUNE_EVERY_MS) this.prune();
     return stored;
   }
@@ -113,8 +149,8 @@ export class RecordHistory {
   /** Records of one machine with start <= timestamp < end (epoch microseconds), at most `limit`, by time. */
   recordsOf(machine: string, start: number, end: number, limit: number): HistoryRecord[] {
     const byId = new Map<string, HistoryRecord>();
-    for (const row of this.statements.between.iterate(machine, Math.ceil(end), Math.floor(start)) as IterableIterator<{ records: string }>) {
-      for (const [timestamp, id, fieldvalues] of JSON.parse(row.records) as StoredRecord[]) {
+    for (const row of this.statements.between.iterate(machine, Math.ceil(end), Math.floor(start)) as IterableIterator<{ format: string; records: string | Buffer }>) {
+      for (const [timestamp, id, fieldvalues] of storedRecords(row.format, row.records)) {
         if (timestamp < start || timestamp >= end) continue;
         // The latest reading of a record wins (as a restream replaces what was read before).
         byId.delete(id);
@@ -129,6 +165,19 @@ export class RecordHistory {
   machinesBetween(start: number, end: number): string[] {
     return (this.statements.machines.all(Math.ceil(end), Math.floor(start)) as { asset: string }[]).map((row) => row.asset);
   }
+}
+
+/** Identity of a batch: read again (a restream, a replay after a crash), it replaces itself. */
+function signatureOf(asset: string, firstId: string, lastId: string, count: number): string {
+  return `${asset}\0${firstId}\0${lastId}\0${count}`;
+}
+
+function storedRecords(format: string, records: string | Buffer): StoredRecord[] {
+  if (format === 'json') return JSON.parse(records as string) as StoredRecord[];
+  return documentsOf(records as Buffer).map((document) => {
+    const doc = BSON.deserialize(document);
+    return [(doc.timestamp as Date).getTime() * 1000, doc.record_id as string, doc.fieldvalues as Record<string, FieldValue>];
+  });
 }
 
 /**

@@ -73,13 +73,15 @@ export function applyStages(stages: readonly { name: string; transform: RecordTr
 /** The outbox entries of one batch of records for each transmit, encoded in its format. */
 export function outboxEntries(stream: StreamKey, routes: readonly { transmit: string; format: OutboxFormat; batchRecords: number }[], records: readonly AgentRecord[]): OutboxEntry[] {
   return routes.flatMap((route) =>
-    encodeBatches(route.format, records, route.batchRecords).map(({ payload, records: count }) => ({
+    encodeBatches(route.format, records, route.batchRecords).map(({ payload, records: count, first, last }) => ({
       transmit: route.transmit,
       asset: stream.asset,
       stream_type: stream.stream_type,
       format: route.format,
       records: count,
       payload,
+      first,
+      last,
     })),
   );
 }

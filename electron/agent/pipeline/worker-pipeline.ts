@@ -7,7 +7,7 @@
 import type { AgentRecord } from '../../../shared/records/record.js';
 import { openKpiDatabase } from '../kpi/kpi-database.js';
 import { RecordHistory } from '../kpi/record-history.js';
-import { AgentStore, type CommitProgress, OutboxFullError } from '../store/agent-store.js';
+import { AgentStore, type CommitProgress, type OutboxEntry, OutboxFullError } from '../store/agent-store.js';
 import { type RecordTransform, createTransform } from '../transforms/index.js';
 import { type WorkerCommit, type WorkerPlan, applyStages, limitsOf, outboxEntries } from './pipeline.js';
 
@@ -32,7 +32,7 @@ export class WorkerPipeline {
       if (cause instanceof OutboxFullError) return { full: { transmit: cause.transmit, bytes: cause.bytes } };
       throw cause;
     }
-    const historyError = plan.history && current.length > 0 ? this.remember(plan.history, BigInt(plan.nowMicros), current) : undefined;
+    const historyError = plan.history && current.length > 0 ? this.remember(plan.history, BigInt(plan.nowMicros), current, entries) : undefined;
     return {
       committed: {
         historyError,
@@ -64,7 +64,7 @@ export class WorkerPipeline {
   }
 
   /** The KPI history is a cache of delivered data: a failure here never stops the data path. */
-  private remember(options: NonNullable<WorkerPlan['history']>, nowMicros: bigint, records: AgentRecord[]): string | undefined {
+  private remember(options: NonNullable<WorkerPlan['history']>, nowMicros: bigint, records: AgentRecord[], entries: readonly OutboxEntry[]): string | undefined {
     try {
       if (this.history?.file !== options.file) {
         this.history?.close();
@@ -74,7 +74,12 @@ export class WorkerPipeline {
         this.history = { file: options.file, history: new RecordHistory(db, { clock, retentionMs: options.retentionMs, maxRecords: options.maxRecords }), close: () => db.close() };
       }
       this.clockMicros = nowMicros;
-      this.history.history.remember(records);
+      // The upload bodies of the first upload transmit hold exactly these records: keep those.
+      const upload = entries.find((entry) => entry.format === 'upload');
+      const encoded = upload ? entries.filter((entry) => entry.transmit === upload.transmit) : [];
+      if (encoded.length > 0)
+        this.history.history.rememberEncoded(encoded.map((entry) => ({ asset: entry.asset, stream_type: entry.stream_type, payload: entry.payload, count: entry.records, first: entry.first!, last: entry.last! })));
+      else this.history.history.remember(records);
       return undefined;
     } catch (cause) {
       return (cause as Error).message;

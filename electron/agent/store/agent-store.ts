@@ -45,6 +45,9 @@ export interface OutboxEntry {
   /** Number of records in the payload. */
   records: number;
   payload: Buffer;
+  /** First and last record in stored order (not stored; the KPI history uses them). */
+  first?: AgentRecord;
+  last?: AgentRecord;
 }
 
 /** A commit would push a transmit's outbox past its limit: nothing was committed. */
@@ -214,6 +217,11 @@ export class AgentStore {
   /** The records of queued batches, by id, in the given order. */
   recordsOf(transmit: string, ids: readonly number[]): AgentRecord[] {
     return this.payloadsOf(transmit, ids).flatMap((row) => decodeBatch(row.format, row.payload));
+  }
+
+  /** Another connection removed batches of a transmit: read its outbox size again when asked. */
+  forgetQueued(transmit: string): void {
+    this.queuedBytes.delete(transmit);
   }
 
   /** Another connection (a receiver's worker thread) queued this many bytes for a transmit. */

@@ -16,18 +16,26 @@ export type OutboxFormat = 'json' | 'upload';
  * The payloads of one committed batch: one for json; for upload, as many as needed so that none
  * holds more than `maxRecords` (each payload is one request), split evenly.
  */
-export function encodeBatches(format: OutboxFormat, records: readonly AgentRecord[], maxRecords = Infinity): { payload: Buffer; records: number }[] {
+export interface EncodedBatch {
+  payload: Buffer;
+  records: number;
+  /** First and last record in stored order (for upload: the earliest and latest of one asset). */
+  first: AgentRecord;
+  last: AgentRecord;
+}
+
+export function encodeBatches(format: OutboxFormat, records: readonly AgentRecord[], maxRecords = Infinity): EncodedBatch[] {
   if (records.length === 0) return [];
-  if (format === 'json') return [{ payload: Buffer.from(JSON.stringify(records)), records: records.length }];
+  if (format === 'json') return [{ payload: Buffer.from(JSON.stringify(records)), records: records.length, first: records[0]!, last: records[records.length - 1]! }];
   const sorted = sortForUpload(records);
   const parts = Math.max(1, Math.ceil(sorted.length / Math.max(1, maxRecords)));
-  const out: { payload: Buffer; records: number }[] = [];
+  const out: EncodedBatch[] = [];
   let start = 0;
   for (let part = 0; part < parts; part += 1) {
     const size = Math.floor(sorted.length / parts) + (part < sorted.length % parts ? 1 : 0);
     const slice = sorted.slice(start, start + size);
     start += size;
-    out.push({ payload: gzipDocuments(slice.map((record) => BSON.serialize(toDocument(record)))), records: slice.length });
+    out.push({ payload: gzipDocuments(slice.map((record) => BSON.serialize(toDocument(record)))), records: slice.length, first: slice[0]!, last: slice[slice.length - 1]! });
   }
   return out;
 }

@@ -1,5 +1,7 @@
 export interface EncodeRequest {
   id: number;
+  /** `encode`: build the bodies of these batches; `ack`: delete them from the outbox (delivered). */
+  kind: 'encode' | 'ack';
   storeFile: string;
   transmit: string;
   /** Outbox batch ids, oldest first. */

@@ -71,6 +71,13 @@ parentPort?.on('message', (request: EncodeRequest) => {
       store = new AgentStore(request.storeFile);
       storeFile = request.storeFile;
     }
+    if (request.kind === 'ack') {
+      // Deleting delivered batches is a write: here it never makes the API thread wait for the
+      // write lock that the parse workers' commits hold.
+      store!.ack(request.transmit, request.ids);
+      parentPort!.postMessage({ id: request.id, ok: true, bodies: [] } satisfies EncodeResponse);
+      return;
+    }
     // Own ArrayBuffers (not Buffer's shared pool, nor a database row's memory) so they can move.
     const out = encode(request).map(({ body, records }) => ({ body: new Uint8Array(body), records }));
     response = { id: request.id, ok: true, bodies: out };

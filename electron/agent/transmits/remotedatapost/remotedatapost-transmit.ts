@@ -98,7 +98,7 @@ export class RemoteDataPostTransmit implements AgentComponent {
         count += row.records;
       }
       try {
-        const encoded = await this.encoder.request({
+        const request = {
           storeFile: this.context.store.file,
           transmit: this.name,
           ids: chosen.map((row) => row.id),
@@ -106,14 +106,17 @@ export class RemoteDataPostTransmit implements AgentComponent {
           maxRecords: this.config.max_request_records,
           apiKey: this.config.API_key,
           useEncryption: this.config.use_encryption,
-        });
+        };
+        const encoded = await this.encoder.request({ ...request, kind: 'encode' });
         if (!encoded.ok) throw new Error(`Encoding the upload failed: ${encoded.error}`);
         let bytes = 0;
         for (const part of encoded.bodies) {
           await this.upload(Buffer.from(part.body.buffer, part.body.byteOffset, part.body.byteLength), part.records);
           bytes += part.body.byteLength;
         }
-        this.context.store.ack(this.name, chosen.map((row) => row.id));
+        const acked = await this.encoder.request({ ...request, kind: 'ack' });
+        if (!acked.ok) throw new Error(`Removing delivered records from the outbox failed: ${acked.error}`);
+        this.context.store.forgetQueued(this.name);
         this.context.stats.success(this.name, count, bytes);
         if (this.failures > 0) this.context.logger.info(`Uploads to ${this.url} work again`);
         this.failures = 0;
