@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { decodeUpload } from '../agent/transmits/remotedatapost/wire.js';
+import { countUpload, decodeUpload } from '../agent/transmits/remotedatapost/wire.js';
 
 export interface IngestOptions {
   port?: number;
@@ -13,7 +13,7 @@ export interface IngestOptions {
   encrypted?: boolean;
   /** Append each received record as a JSON line to this file. */
   outputFile?: string;
-  /** Decode and count, but do not keep records in memory (benchmarks with millions of rows). */
+  /** Verify and count uploads (documents by their length prefixes, the first one decoded), keep no records (benchmarks). */
   countOnly?: boolean;
   /** Fault injection for tests and trials. */
   faults?: {
@@ -88,11 +88,13 @@ export async function startIngestServer(options: IngestOptions): Promise<IngestS
       if (!part || typeof part === 'string') return answer(400, { success: false, error: 'no sslog part' });
       const bytes = Buffer.from(await part.arrayBuffer());
       if (!options.countOnly) rawParts.push(bytes);
-      const records = decodeUpload(bytes, { apiKey, encrypted: options.encrypted ?? true });
-      received += records.length;
-      uploads.push({ keyId, bytes: bytes.length, records: options.countOnly ? [] : records });
+      const encrypted = options.encrypted ?? true;
+      const records = options.countOnly ? [] : decodeUpload(bytes, { apiKey, encrypted });
+      const count = options.countOnly ? countUpload(bytes, { apiKey, encrypted }) : records.length;
+      received += count;
+      uploads.push({ keyId, bytes: bytes.length, records });
       if (options.outputFile) fs.appendFileSync(options.outputFile, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-      answer(200, { success: true, id: crypto.randomUUID(), records: records.length });
+      answer(200, { success: true, id: crypto.randomUUID(), records: count });
     } catch (cause) {
       answer(400, { success: false, error: (cause as Error).message });
     }

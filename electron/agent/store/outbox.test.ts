@@ -4,7 +4,8 @@ import { BSON } from 'bson';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentRecord } from '../../../shared/records/record.js';
 import { tempDirectory } from '../../test-support/test-host.js';
-import { sortForUpload } from '../transmits/remotedatapost/wire.js';
+import { fernetEncrypt, fernetKeyFromApiKey } from '../transmits/remotedatapost/fernet.js';
+import { countUpload, decodeUpload, sortForUpload } from '../transmits/remotedatapost/wire.js';
 import { AgentStore, OutboxFullError } from './agent-store.js';
 import { compareKeys, decodeBatch, documentKey, documentsOf, encodeBatches } from './outbox-codec.js';
 
@@ -42,6 +43,15 @@ describe('upload batches in the outbox', () => {
     const documents = [...a, ...b].flatMap((batch) => documentsOf(batch.payload));
     const merged = documents.map((d) => ({ d, key: documentKey(d, 0) })).sort((x, y) => compareKeys(x.key, y.key));
     expect(merged.map((m) => BSON.deserialize(m.d).record_id)).toEqual(['id000004', 'id000001', 'id000003', 'id000002']);
+  });
+
+  it('are upload bodies once encrypted: decoded and counted like any upload', () => {
+    const records = Array.from({ length: 5 }, (_, i) => record('M1', i, i));
+    const [batch] = encodeBatches('upload', records, 3000);
+    const body = fernetEncrypt(fernetKeyFromApiKey('secret'), batch!.payload);
+    expect(decodeUpload(body, { apiKey: 'secret', encrypted: true }).map((d) => d.record_id)).toEqual(records.map((r) => r.record_id));
+    expect(countUpload(body, { apiKey: 'secret', encrypted: true })).toBe(5);
+    expect(() => countUpload(body, { apiKey: 'wrong', encrypted: true })).toThrow();
   });
 
   it('json batches keep records exactly', () => {

@@ -53,3 +53,23 @@ export function decodeUpload(part: Buffer, options: { apiKey: string; encrypted:
   }
   return documents;
 }
+
+/**
+ * Verifies an upload (Fernet signature, gzip) and counts its documents by their length prefixes,
+ * decoding only the first: what a benchmark's ingest server needs without spending its CPU on
+ * decoding every record.
+ */
+export function countUpload(part: Buffer, options: { apiKey: string; encrypted: boolean }): number {
+  const gzipped = options.encrypted ? fernetDecrypt(fernetKeyFromApiKey(options.apiKey), part) : part;
+  const bytes = zlib.gunzipSync(gzipped);
+  let count = 0;
+  let offset = 0;
+  while (offset < bytes.length) {
+    const size = bytes.readInt32LE(offset);
+    if (size < 5 || offset + size > bytes.length) throw new Error(`Corrupt upload: a document of ${size} bytes at ${offset}`);
+    if (count === 0) BSON.deserialize(bytes.subarray(offset, offset + size));
+    offset += size;
+    count += 1;
+  }
+  return count;
+}
