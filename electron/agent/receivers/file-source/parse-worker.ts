@@ -4,6 +4,8 @@
  * serving the API and the console. One request at a time; answers carry the request id.
  */
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { parentPort, threadId } from 'node:worker_threads';
 import type { z } from 'zod';
 import type { SpreadsheetParserSchema } from '../../../../shared/config/schema.js';
@@ -14,6 +16,21 @@ import type { ParseRequest, ParseResponse } from './parse-protocol.js';
 import { recordIdOf } from './record-ids.js';
 
 const pipeline = new WorkerPipeline();
+lowerThreadPriority();
+
+/**
+ * Bulk reading yields to everything else on the edge PC, the API thread of this process included:
+ * on Linux this thread (only) gets nice 10. Elsewhere the priority stays as it is.
+ */
+function lowerThreadPriority(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    const tid = Number(path.basename(fs.readlinkSync('/proc/thread-self')));
+    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, 10);
+  } catch {
+    // Not permitted or not available: run at normal priority.
+  }
+}
 
 type ParserConfig = z.infer<typeof SpreadsheetParserSchema>;
 const parsers = new Map<string, ReturnType<typeof createSpreadsheetParser>>();
