@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ChecksumRecordTransformSchema } from '../../../../shared/config/schema.js';
 import { record } from '../test-records.js';
-import { canonicalJson, createChecksumRecordTransform } from './checksum-record-transform.js';
+import { canonicalJson, createChecksumRecordTransform, recordChecksum } from './checksum-record-transform.js';
 
 const checksum = (extra: Record<string, unknown> = {}) =>
   createChecksumRecordTransform(ChecksumRecordTransformSchema.parse({ transform_name: 'c', transform_type: 'checksum_record', filter_stream: ['*'], ...extra }));
@@ -46,5 +47,21 @@ describe('checksum_record', () => {
     const once = checksum().apply([record({ a: 1 })]).records;
     const twice = checksum().apply(once).records;
     expect(twice[0]!.fieldvalues.factorytx_checksum).toBe(once[0]!.fieldvalues.factorytx_checksum);
+  });
+
+  it('is recordChecksum of the record without its output column, for any columns and parts', () => {
+    const name = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('factorytx_checksum', 'sum', '1', '10', '__proto__', 'é', '\u{1F600}'));
+    const value = fc.oneof(fc.string(), fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined));
+    const parts = fc.uniqueArray(fc.constantFrom('asset', 'stream_type', 'timestamp', 'fieldvalues'), { minLength: 1 });
+    fc.assert(
+      fc.property(fc.dictionary(name, value, { maxKeys: 8 }), parts, fc.constantFrom(undefined, 'sum', '__proto__'), fc.option(fc.string()), (fieldvalues, keys, output, asset) => {
+        const input = record(fieldvalues as never, asset === null ? {} : { asset });
+        const transform = checksum({ record_keys: keys, ...(output ? { output_field: output } : {}) });
+        const field = output ?? 'factorytx_checksum';
+        const { [field]: _previous, ...others } = input.fieldvalues;
+        expect(transform.apply([input]).records[0]!.fieldvalues[field]).toBe(recordChecksum({ ...input, fieldvalues: others }, keys as never));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -1,6 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ConvertTimestampsTransformSchema } from '../../../../shared/config/schema.js';
-import type { FieldValue } from '../../../../shared/records/record.js';
+import { type FieldValue, isoMicros } from '../../../../shared/records/record.js';
+import { guessDateTime, parseStrptime } from '../../time/strptime.js';
+import { wallTimeToUtcMicros } from '../../time/zoned.js';
 import { record } from '../test-records.js';
 import { createConvertTimestampsTransform } from './convert-timestamps-transform.js';
 
@@ -36,6 +39,57 @@ describe('convert_timestamps', () => {
     expect(converted({ format: '%d.%m.%Y', timezone: 'Europe/Berlin' }, '2026-01-05T06:00:00.000000Z')).toBe('2026-01-05T06:00:00.000000Z');
     expect(converted({ unit: 's', timezone: 'Europe/Berlin' }, '2026-01-05T06:00:00Z')).toBe('2026-01-05T06:00:00.000000Z');
     expect(converted({ timezone: 'Asia/Tokyo' }, '2026-01-05T06:00:00.5Z')).toBe('2026-01-05T06:00:00.500000Z');
+  });
+
+  it('passes records whose values are ISO UTC texts already on as they are, without copying', () => {
+    const input = [record({ t: '2026-01-05T06:00:00.000000Z', x: 1 }, { timestamp: '2026-01-05T06:00:00.000000Z' }), record({ t: '2026-01-05T06:00:00.5Z' })];
+    const { records, problems } = convert({ field_names: 't', format: '%Y-%m-%d %H:%M', timezone: 'Europe/Berlin' }).apply(input);
+    expect(records[0]).toBe(input[0]);
+    expect(records[1]).not.toBe(input[1]);
+    expect(records[1]!.fieldvalues).toEqual({ t: '2026-01-05T06:00:00.500000Z' });
+    expect(input[1]!.fieldvalues.t).toBe('2026-01-05T06:00:00.5Z');
+    expect(problems).toEqual([]);
+  });
+
+  it('reads a fixed-width format as parseStrptime and wallTimeToUtcMicros do, fast reader or not', () => {
+    const format = '%Y-%m-%d %H:%M:%S.%f';
+    const zone = 'America/Chicago';
+    const texts = ['2026-03-08 02:30:00.123456', '2026-3-8 2:30:00.123456', '2026-03-08  02:30:00.5', '2026-11-01 01:30:00.000001', '1850-01-01 00:00:00.000001', '0001-01-01 00:00:00.000001', '2026-02-29 00:00:00.0'];
+    const { records, problems } = convert({ field_names: 't', format, timezone: zone }).apply(texts.map((t, i) => record({ t }, { timestamp: i === 0 ? t : 'x' })));
+    const general = (text: string) => {
+      const wall = parseStrptime(text, format);
+      return wall ? isoMicros(wallTimeToUtcMicros(wall, zone).micros) : text;
+    };
+    expect(records.map((r) => r.fieldvalues.t)).toEqual(texts.map(general));
+    expect(records[0]!.fieldvalues.t).toBe('2026-03-08T08:30:00.123456Z');
+    expect(records[0]!.timestamp).toBe('2026-03-08T08:30:00.123456Z');
+    expect(problems.map((p) => p.message)).toEqual([
+      expect.stringContaining('1 value could not be read'),
+      expect.stringContaining('3 local times fell into a daylight-saving gap'),
+      expect.stringContaining('1 local time fell into the repeated hour'),
+    ]);
+  });
+
+  it('guesses year-month-day texts as guessDateTime and wallTimeToUtcMicros do, fast reader or not', () => {
+    const two = fc.oneof(fc.integer({ min: 0, max: 99 }), fc.integer({ min: 1, max: 12 }));
+    const text = fc
+      .tuple(fc.integer({ min: 0, max: 9999 }), two, two, fc.constantFrom('T', ' ', '  ', 't', ', '), two, two, fc.option(two), fc.option(fc.integer({ min: 0, max: 99_999_999 }).map(String)), fc.constantFrom('', '', ' ', '+01:00', ' pm'))
+      .map(([y, mo, d, t, h, mi, s, f, tail]) => {
+        const p2 = (n: number) => String(n).padStart(2, '0');
+        const time = h === 99 ? '' : `${t}${p2(h)}:${p2(mi)}${s === null ? '' : `:${p2(s)}${f === null ? '' : `.${f}`}`}`;
+        return `${String(y).padStart(4, '0')}-${p2(mo)}-${p2(d)}${time}${tail}`;
+      });
+    fc.assert(
+      fc.property(fc.constantFrom('UTC', 'Europe/Berlin', 'America/Chicago'), fc.array(text, { minLength: 1, maxLength: 10 }), (timezone, texts) => {
+        const { records } = convert({ field_names: 't', timezone }).apply(texts.map((t) => record({ t })));
+        const general = (value: string) => {
+          const wall = guessDateTime(value);
+          return wall ? isoMicros(wallTimeToUtcMicros(wall, timezone).micros) : value;
+        };
+        expect(records.map((r) => r.fieldvalues.t)).toEqual(texts.map(general));
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('accepts field_names as a list and field_name as an alias', () => {

@@ -8,6 +8,7 @@ import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared
 import { guessDateTime, parseStrptime } from '../../time/strptime.js';
 import { wallTimeToUtcMicros } from '../../time/zoned.js';
 import type { RecordTransform, TransformProblem } from '../transform.js';
+import { type FixedWall, ZoneMinutes, compileFixedFormat, fastIsoUtc, isoFromMsAndMicros, naiveMs } from './fast-paths.js';
 
 export type ConvertTimestampsConfig = z.infer<typeof ConvertTimestampsTransformSchema>;
 
@@ -28,6 +29,12 @@ function isoUtcMicros(text: string): bigint | undefined {
   return BigInt(date.getTime()) * 1000n + BigInt((fraction ?? '').slice(0, 6).padEnd(6, '0'));
 }
 
+/**
+ * Without a format, texts of these shapes are read as guessDateTime reads them (its first shape:
+ * year-month-day, then T or spaces and the time), by the fixed-width readers; others are guessed.
+ */
+const GUESSED_FIXED_FORMATS = ['%Y-%m-%d %H:%M:%S.%f', '%Y-%m-%d %H:%M:%S', '%Y-%m-%d %H:%M', '%Y-%m-%dT%H:%M:%S.%f', '%Y-%m-%dT%H:%M:%S', '%Y-%m-%dT%H:%M', '%Y-%m-%d'];
+
 interface Conversion {
   micros?: bigint;
   dst?: 'gap' | 'overlap';
@@ -43,11 +50,16 @@ export function convertedFields(config: ConvertTimestampsConfig): string[] {
  * Creates the transform. A value that cannot be converted stays as it was; each batch reports
  * at most one problem per kind (with a count and an example), not one per record. When the first
  * converted column is what the record's `timestamp` was taken from (it equals the column's old
- * value), the timestamp follows the conversion.
+ * value), the timestamp follows the conversion. A record with nothing to change (e.g. its values
+ * are ISO UTC texts already, as parsers write them) is passed on as it is, not copied.
  */
 export function createConvertTimestampsTransform(config: ConvertTimestampsConfig): RecordTransform {
   const fields = convertedFields(config);
   const timeZone = config.timezone ?? 'UTC';
+  // Fast paths for text in a fixed-width format (fast-paths.ts); other values take convert().
+  const readers = config.unit !== undefined ? [] : (config.format !== undefined ? [config.format] : GUESSED_FIXED_FORMATS).flatMap((format) => compileFixedFormat(format) ?? []);
+  const zone = new ZoneMinutes(timeZone);
+  const wall: FixedWall = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0, microsecond: 0 };
 
   function convert(value: FieldValue): Conversion | null {
     if (typeof value === 'string') {
@@ -62,9 +74,9 @@ export function createConvertTimestampsTransform(config: ConvertTimestampsConfig
       return { micros: BigInt(Math.floor(micros)) };
     }
     if (typeof value !== 'string') return null;
-    const wall = config.format !== undefined ? parseStrptime(value.trim(), config.format) : guessDateTime(value);
-    if (!wall) return null;
-    return wallTimeToUtcMicros(wall, timeZone);
+    const parsed = config.format !== undefined ? parseStrptime(value.trim(), config.format) : guessDateTime(value);
+    if (!parsed) return null;
+    return wallTimeToUtcMicros(parsed, timeZone);
   }
 
   return {
@@ -74,30 +86,53 @@ export function createConvertTimestampsTransform(config: ConvertTimestampsConfig
       let example: string | undefined;
       let missing = 0;
       const dst = { gap: 0, overlap: 0 };
-      const out = records.map((record): AgentRecord => {
+      const out: AgentRecord[] = new Array<AgentRecord>(records.length);
+      for (let r = 0; r < records.length; r += 1) {
+        const record = records[r]!;
+        const values = record.fieldvalues;
         let fieldvalues: Record<string, FieldValue> | undefined;
         let timestamp = record.timestamp;
-        fields.forEach((field, index) => {
-          if (!Object.hasOwn(record.fieldvalues, field)) {
+        for (let index = 0; index < fields.length; index += 1) {
+          const field = fields[index]!;
+          if (!Object.hasOwn(values, field)) {
             missing += 1;
-            return;
+            continue;
           }
-          const previous = record.fieldvalues[field]!;
-          if (previous === null) return;
-          const converted = convert(previous);
-          if (converted?.micros === undefined) {
-            failed += 1;
-            example ??= `${field}=${JSON.stringify(previous)}`;
-            return;
+          const previous = values[field]!;
+          if (previous === null) continue;
+          let iso: string | undefined;
+          if (typeof previous === 'string') {
+            iso = fastIsoUtc(previous);
+            // A text ending in Z may be an ISO instant the general path reads its own way.
+            if (iso === undefined && readers.length > 0 && previous.charCodeAt(previous.length - 1) !== 90) {
+              for (const read of readers) {
+                if (!read(previous, wall)) continue;
+                const naive = naiveMs(wall);
+                const chosen = zone.offsetFor(wall, naive);
+                if (chosen.dst) dst[chosen.dst] += 1;
+                iso = isoFromMsAndMicros(naive - chosen.offsetMs + Math.floor(wall.microsecond / 1000), wall.microsecond % 1000);
+                break;
+              }
+            }
           }
-          if (converted.dst) dst[converted.dst] += 1;
-          const iso = isoMicros(converted.micros);
-          fieldvalues ??= { ...record.fieldvalues };
+          if (iso === undefined) {
+            const converted = convert(previous);
+            if (converted?.micros === undefined) {
+              failed += 1;
+              example ??= `${field}=${JSON.stringify(previous)}`;
+              continue;
+            }
+            if (converted.dst) dst[converted.dst] += 1;
+            iso = isoMicros(converted.micros);
+          }
+          // Already in its converted form (an ISO UTC instant is kept as it is): nothing to copy.
+          if (iso === previous) continue;
+          fieldvalues ??= { ...values };
           fieldvalues[field] = iso;
           if (index === 0 && record.timestamp === String(previous)) timestamp = iso;
-        });
-        return fieldvalues ? { ...record, timestamp, fieldvalues } : record;
-      });
+        }
+        out[r] = fieldvalues ? { ...record, timestamp, fieldvalues } : record;
+      }
 
       const problems: TransformProblem[] = [];
       const how = config.unit !== undefined ? `epoch ${config.unit}` : config.format !== undefined ? `the format ${config.format}` : 'any known date format';

@@ -1,0 +1,501 @@
+/**
+ * A fast BSON encoder for records: byte for byte what `BSON.serialize(toDocument(record))` in
+ * wire.ts produces (js-bson 6), written straight into one growing Buffer for a whole batch.
+ *
+ * The fast path covers what records carry: string `asset`, `stream_type`, `record_id`, string
+ * `timestamp`/`capturetime`, and `fieldvalues` a plain object of strings, numbers, booleans and
+ * null (undefined is skipped, as js-bson does). js-bson's rules are reproduced exactly: a number is
+ * an int32 when it is a safe integer in int32 range and not -0, else a double (NaN, ±Infinity and
+ * -0 included); a date is int64 milliseconds, 0 for an invalid date. Anything else (a key with a
+ * NUL, a `_bsontype` column, another value type, a patched prototype, a huge document) goes
+ * through js-bson itself, so the result, or the error, is the same.
+ *
+ * Reading back: `splitDocuments` finds the documents in a concatenation, `documentSortKey` reads
+ * asset, timestamp and record_id without deserializing, and `sortDocuments` merges several
+ * encoded batches into the upload order of wire.ts's sortForUpload (see its comment for the one
+ * way the orders can differ: time stamps within the same millisecond).
+ */
+import { BSON } from 'bson';
+import os from 'node:os';
+import type { AgentRecord } from '../../../../shared/records/record.js';
+import { toDocument } from './wire.js';
+
+/** Documents back to back in `bytes`; document i is `bytes.subarray(i ? ends[i - 1] : 0, ends[i])`. */
+export interface EncodedRecords {
+  bytes: Buffer;
+  ends: Uint32Array;
+}
+
+/** What sortForUpload orders by, as stored in a document (the time only to the millisecond). */
+export interface DocumentSortKey {
+  asset: string;
+  timestampMs: number;
+  recordId: string;
+}
+
+// js-bson serializes into a 17 MiB scratch buffer; leave documents anywhere near that to it.
+const MAX_FAST_DOCUMENT = 16 * 1024 * 1024;
+const LITTLE_ENDIAN = os.endianness() === 'LE';
+const FLOAT = new Float64Array(1);
+const FLOAT_BYTES = new Uint8Array(FLOAT.buffer);
+const TWO_32 = 4_294_967_296;
+
+const keyBytes = (type: number, key: string) => Uint8Array.from([type, ...Buffer.from(key, 'latin1'), 0]);
+const ASSET = keyBytes(0x02, 'asset');
+const STREAM_TYPE = keyBytes(0x02, 'stream_type');
+const TIMESTAMP = keyBytes(0x09, 'timestamp');
+const CAPTURETIME = keyBytes(0x09, 'capturetime');
+const RECORD_ID = keyBytes(0x02, 'record_id');
+const FIELDVALUES = keyBytes(0x03, 'fieldvalues');
+
+
+// ------------------------------------------------------------------ ISO time stamps
+
+/** Epoch ms of `YYYY-MM-DDTHH:MM:SS[.f{1,9}]Z` with every field in range, else NaN (not decided here). */
+function fastIsoMs(text: string): number {
+  const n = text.length;
+  if (n < 20 || n > 30 || text.charCodeAt(n - 1) !== 90 /* Z */) return Number.NaN;
+  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58)
+    return Number.NaN;
+  const y0 = text.charCodeAt(0) - 48, y1 = text.charCodeAt(1) - 48, y2 = text.charCodeAt(2) - 48, y3 = text.charCodeAt(3) - 48;
+  const mo0 = text.charCodeAt(5) - 48, mo1 = text.charCodeAt(6) - 48, d0 = text.charCodeAt(8) - 48, d1 = text.charCodeAt(9) - 48;
+  const h0 = text.charCodeAt(11) - 48, h1 = text.charCodeAt(12) - 48, mi0 = text.charCodeAt(14) - 48, mi1 = text.charCodeAt(15) - 48;
+  const s0 = text.charCodeAt(17) - 48, s1 = text.charCodeAt(18) - 48;
+  // A non-digit is negative here (high bits set) or above 9.
+  if (((y0 | y1 | y2 | y3 | mo0 | mo1 | d0 | d1 | h0 | h1 | mi0 | mi1 | s0 | s1) & ~15) !== 0) return Number.NaN;
+  if (y0 > 9 || y1 > 9 || y2 > 9 || y3 > 9 || mo0 > 9 || mo1 > 9 || d0 > 9 || d1 > 9 || h0 > 9 || h1 > 9 || mi0 > 9 || mi1 > 9 || s0 > 9 || s1 > 9)
+    return Number.NaN;
+  const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
+  const month = mo0 * 10 + mo1;
+  const day = d0 * 10 + d1;
+  const hour = h0 * 10 + h1;
+  const minute = mi0 * 10 + mi1;
+  const second = s0 * 10 + s1;
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return Number.NaN;
+  if (day > 28 && day > daysInMonth(year, month)) return Number.NaN;
+  let millis = 0;
+  if (n > 20) {
+    if (text.charCodeAt(19) !== 46 /* . */ || n === 21) return Number.NaN;
+    // Date keeps the first three fraction digits and drops the rest.
+    for (let i = 20; i < n - 1; i += 1) {
+      const digit = text.charCodeAt(i) - 48;
+      if (digit >>> 0 > 9) return Number.NaN;
+      if (i < 23) millis = millis * 10 + digit;
+    }
+    if (n === 22) millis *= 100;
+    else if (n === 23) millis *= 10;
+  }
+  return daysFromCivil(year, month, day) * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000 + millis;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
+}
+
+// The fast reading must agree with this engine's Date (fraction digits beyond 3 are not standard).
+const FAST_ISO_OK = [
+  '2026-01-01T00:00:01.000000Z',
+  '2026-01-01T00:00:01.999999Z',
+  '2024-02-29T23:59:59.123456789Z',
+  '0001-01-01T00:00:00Z',
+  '1969-12-31T23:59:59.9Z',
+  '9999-12-31T23:59:59.99Z',
+].every((text) => fastIsoMs(text) === new Date(text).getTime());
+
+/** `new Date(text).getTime()` (NaN when invalid), without Date's parser for plain ISO UTC texts. */
+export function isoToEpochMs(text: string): number {
+  if (FAST_ISO_OK) {
+    const ms = fastIsoMs(text);
+    if (ms === ms) return ms;
+  }
+  return new Date(text).getTime();
+}
+
+// ------------------------------------------------------------------ encoding
+
+/** A prototype patch that changes what js-bson does (toBSON, _bsontype, enumerable additions). */
+function prototypesArePatched(): boolean {
+  for (const proto of [Object.prototype, String.prototype, Number.prototype, Boolean.prototype, Date.prototype]) {
+    if ('toBSON' in proto || '_bsontype' in proto) return true;
+  }
+  for (const _key in Object.prototype) return true;
+  return false;
+}
+
+// writeRecord's answers besides an end offset.
+const NEED_ROOM = -1;
+const USE_BSON = -2;
+
+function putInt32(buf: Buffer, at: number, value: number): void {
+  buf[at] = value;
+  buf[at + 1] = value >> 8;
+  buf[at + 2] = value >> 16;
+  buf[at + 3] = value >> 24;
+}
+
+function putBytes(buf: Buffer, pos: number, bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; i += 1) buf[pos + i] = bytes[i]!;
+  return pos + bytes.length;
+}
+
+/** A string value: int32 length (with the NUL), UTF-8 bytes, NUL. Room for 3 bytes a code unit + 5. */
+function putString(buf: Buffer, pos: number, text: string): number {
+  const n = text.length;
+  const at = pos + 4;
+  let i = 0;
+  if (n <= 48) {
+    for (; i < n; i += 1) {
+      const code = text.charCodeAt(i);
+      if (code > 127) break;
+      buf[at + i] = code;
+    }
+  }
+  const written = i === n ? n : buf.write(text, at, 'utf8');
+  buf[at + written] = 0;
+  putInt32(buf, pos, written + 1);
+  return at + written + 1;
+}
+
+/** An element name and its NUL; USE_BSON when the name holds a NUL (js-bson throws for that). */
+function putKey(buf: Buffer, pos: number, key: string): number {
+  const n = key.length;
+  for (let i = 0; i < n; i += 1) {
+    const code = key.charCodeAt(i);
+    if (code === 0) return USE_BSON;
+    if (code > 127) {
+      if (key.includes('\0')) return USE_BSON;
+      const end = pos + buf.write(key, pos, 'utf8');
+      buf[end] = 0;
+      return end + 1;
+    }
+    buf[pos + i] = code;
+  }
+  buf[pos + n] = 0;
+  return pos + n + 1;
+}
+
+/** int64 milliseconds as js-bson's Long.fromNumber writes them (0 for NaN). */
+function putDate(buf: Buffer, pos: number, ms: number): number {
+  if (ms === ms) {
+    putInt32(buf, pos, ms >>> 0);
+    putInt32(buf, pos + 4, Math.floor(ms / TWO_32) | 0);
+  } else {
+    putInt32(buf, pos, 0);
+    putInt32(buf, pos + 4, 0);
+  }
+  return pos + 8;
+}
+
+function putDouble(buf: Buffer, pos: number, value: number): number {
+  if (!LITTLE_ENDIAN) return buf.writeDoubleLE(value, pos);
+  FLOAT[0] = value;
+  for (let i = 0; i < 8; i += 1) buf[pos + i] = FLOAT_BYTES[i]!;
+  return pos + 8;
+}
+
+// The last texts read: a batch's records often share their capturetime (one read), or their time.
+let lastTimestamp = '';
+let lastTimestampMs = Number.NaN;
+let lastCapturetime = '';
+let lastCapturetimeMs = Number.NaN;
+
+/** The record's document at `pos`: its end, NEED_ROOM (nothing counts) or USE_BSON. */
+function writeRecord(buf: Buffer, pos: number, record: AgentRecord): number {
+  const { asset, stream_type: streamType, timestamp, capturetime, record_id: recordId, fieldvalues } = record;
+  if (typeof asset !== 'string' || typeof streamType !== 'string' || typeof timestamp !== 'string' || typeof capturetime !== 'string') return USE_BSON;
+  if (typeof recordId !== 'string' || typeof fieldvalues !== 'object' || fieldvalues === null) return USE_BSON;
+  const proto: unknown = Object.getPrototypeOf(fieldvalues);
+  if ((proto !== Object.prototype && proto !== null) || (fieldvalues as { _bsontype?: unknown })._bsontype != null) return USE_BSON;
+  const limit = buf.length;
+  if (pos + 160 + 3 * (asset.length + streamType.length + recordId.length) > limit) return NEED_ROOM;
+
+  const start = pos;
+  pos = putString(buf, putBytes(buf, pos + 4, ASSET), asset);
+  pos = putString(buf, putBytes(buf, pos, STREAM_TYPE), streamType);
+  if (timestamp !== lastTimestamp) lastTimestampMs = isoToEpochMs((lastTimestamp = timestamp));
+  pos = putDate(buf, putBytes(buf, pos, TIMESTAMP), lastTimestampMs);
+  if (capturetime !== lastCapturetime) lastCapturetimeMs = isoToEpochMs((lastCapturetime = capturetime));
+  pos = putDate(buf, putBytes(buf, pos, CAPTURETIME), lastCapturetimeMs);
+  pos = putString(buf, putBytes(buf, pos, RECORD_ID), recordId);
+  pos = putBytes(buf, pos, FIELDVALUES);
+  const fieldsStart = pos;
+  pos += 4;
+  for (const key in fieldvalues) {
+    const value = fieldvalues[key];
+    if (value === undefined) {
+      if (key.includes('\0')) return USE_BSON;
+      continue;
+    }
+    const type = typeof value;
+    // Element: type, name (3 bytes a code unit), NUL, value (at most 8 bytes, or 5 + 3 a code unit); 2 more for the ends.
+    if (pos + 16 + 3 * key.length + (type === 'string' ? 3 * (value as string).length : 0) > limit) return NEED_ROOM;
+    const typeAt = pos;
+    pos = putKey(buf, pos + 1, key);
+    if (pos < 0) return USE_BSON;
+    if (type === 'string') {
+      buf[typeAt] = 0x02;
+      pos = putString(buf, pos, value as string);
+    } else if (type === 'number') {
+      const number = value as number;
+      if ((number | 0) === number && (number !== 0 || 1 / number > 0)) {
+        buf[typeAt] = 0x10;
+        putInt32(buf, pos, number);
+        pos += 4;
+      } else {
+        buf[typeAt] = 0x01;
+        pos = putDouble(buf, pos, number);
+      }
+    } else if (type === 'boolean') {
+      buf[typeAt] = 0x08;
+      buf[pos++] = value ? 1 : 0;
+    } else if (value === null) {
+      buf[typeAt] = 0x0a;
+    } else {
+      return USE_BSON;
+    }
+  }
+  buf[pos++] = 0;
+  putInt32(buf, fieldsStart, pos - fieldsStart);
+  buf[pos++] = 0;
+  putInt32(buf, start, pos - start);
+  return pos;
+}
+
+/**
+ * Appends record documents to one growing Buffer: reuse one writer for a stream of records, or
+ * use `encodeRecords` for a batch.
+ */
+export class RecordBsonWriter {
+  private buf: Buffer;
+  private pos = 0;
+  private ends: Uint32Array;
+  private count = 0;
+  private patched = prototypesArePatched();
+
+  constructor(initialBytes = 64 * 1024, initialRecords = 256) {
+    this.buf = Buffer.allocUnsafe(Math.max(256, initialBytes));
+    this.ends = new Uint32Array(Math.max(1, initialRecords));
+  }
+
+  /** Bytes written so far. */
+  get length(): number {
+    return this.pos;
+  }
+
+  /** Documents written so far. */
+  get documents(): number {
+    return this.count;
+  }
+
+  /** Makes room for `bytes` more bytes at once (growing is automatic, this only saves copies). */
+  reserve(bytes: number): void {
+    const needed = this.pos + bytes;
+    if (needed <= this.buf.length) return;
+    let size = Math.max(256, this.buf.length * 2);
+    while (size < needed) size *= 2;
+    this.resize(size);
+  }
+
+  /** Encodes one record after the previous ones; returns the end offset of its document. */
+  append(record: AgentRecord): number {
+    const start = this.pos;
+    let end = this.patched ? USE_BSON : writeRecord(this.buf, start, record);
+    while (end === NEED_ROOM) {
+      this.resize(Math.max(256, this.buf.length * 2));
+      end = writeRecord(this.buf, start, record);
+    }
+    if (end === USE_BSON || end - start > MAX_FAST_DOCUMENT) {
+      const document = BSON.serialize(toDocument(record));
+      this.reserve(document.length);
+      this.buf.set(document, start);
+      end = start + document.length;
+    }
+    this.pos = end;
+    if (this.count === this.ends.length) {
+      const ends = new Uint32Array(this.ends.length * 2);
+      ends.set(this.ends);
+      this.ends = ends;
+    }
+    this.ends[this.count++] = end;
+    return end;
+  }
+
+  /** The documents so far (copied to their size when that saves much memory); the writer starts over. */
+  finish(): EncodedRecords {
+    const bytes = this.pos < this.buf.length * 0.75 ? Buffer.from(this.buf.subarray(0, this.pos)) : this.buf.subarray(0, this.pos);
+    const ends = this.count === this.ends.length ? this.ends : this.ends.slice(0, this.count);
+    // Fresh storage on the next append: the caller owns what was returned.
+    this.buf = Buffer.alloc(0);
+    this.ends = new Uint32Array(Math.min(Math.max(this.ends.length, 1), 256));
+    this.pos = 0;
+    this.count = 0;
+    this.patched = prototypesArePatched();
+    return { bytes, ends };
+  }
+
+  private resize(size: number): void {
+    const bigger = Buffer.allocUnsafe(size);
+    this.buf.copy(bigger, 0, 0, this.pos);
+    this.buf = bigger;
+  }
+}
+
+/** All records' documents, back to back, in the order given. */
+export function encodeRecords(records: readonly AgentRecord[]): EncodedRecords {
+  const writer = new RecordBsonWriter(records.length > 0 ? 1024 : 256, records.length);
+  for (let i = 0; i < records.length; i += 1) {
+    writer.append(records[i]!);
+    // Size the buffer for the whole batch from its first documents: no copies as it grows.
+    if (i === 7) writer.reserve(Math.ceil((writer.length / 8) * (records.length - 8) * 1.1) + 512);
+  }
+  return writer.finish();
+}
+
+/** One record's document (a fresh Buffer); for many records, encodeRecords is faster. */
+export function encodeRecord(record: AgentRecord): Buffer {
+  const writer = new RecordBsonWriter(512, 1);
+  writer.append(record);
+  return writer.finish().bytes;
+}
+
+// ------------------------------------------------------------------ reading back
+
+const readInt32 = (bytes: Uint8Array, at: number) => bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24);
+
+/** End offsets of the documents in a concatenation (as in EncodedRecords); throws if malformed. */
+export function splitDocuments(bytes: Uint8Array): Uint32Array {
+  let ends = new Uint32Array(64);
+  let count = 0;
+  let at = 0;
+  while (at < bytes.length) {
+    const size = at + 4 <= bytes.length ? readInt32(bytes, at) : -1;
+    if (size < 5 || at + size > bytes.length || bytes[at + size - 1] !== 0) throw new RangeError(`No BSON document at byte ${at}`);
+    at += size;
+    if (count === ends.length) {
+      const bigger = new Uint32Array(count * 2);
+      bigger.set(ends);
+      ends = bigger;
+    }
+    ends[count++] = at;
+  }
+  return ends.slice(0, count);
+}
+
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+function readCString(bytes: Uint8Array, at: number, end: number): number {
+  while (at < end && bytes[at] !== 0) at += 1;
+  if (at >= end) throw new RangeError('Unterminated BSON element name');
+  return at;
+}
+
+function decodeString(bytes: Uint8Array, start: number, end: number): string {
+  if (end - start <= 32) {
+    let text = '';
+    for (let i = start; i < end; i += 1) {
+      const code = bytes[i]!;
+      if (code > 127) return decoder.decode(bytes.subarray(start, end));
+      text += String.fromCharCode(code);
+    }
+    return text;
+  }
+  return decoder.decode(bytes.subarray(start, end));
+}
+
+/** Whether bytes[at..] spells `name` (ASCII) followed by the name's NUL at `nul`. */
+function nameIs(bytes: Uint8Array, at: number, nul: number, name: string): boolean {
+  if (nul - at !== name.length) return false;
+  for (let i = 0; i < name.length; i += 1) if (bytes[at + i] !== name.charCodeAt(i)) return false;
+  return true;
+}
+
+/** Size in bytes of an element value of `type` at `at` (the types js-bson writes). */
+function valueSize(bytes: Uint8Array, type: number, at: number, end: number): number {
+  switch (type) {
+    case 0x01: case 0x09: case 0x11: case 0x12: return 8;
+    case 0x02: case 0x0d: case 0x0e: return 4 + readInt32(bytes, at);
+    case 0x03: case 0x04: case 0x0f: return readInt32(bytes, at);
+    case 0x05: return 5 + readInt32(bytes, at);
+    case 0x06: case 0x0a: case 0x7f: case 0xff: return 0;
+    case 0x07: return 12;
+    case 0x08: return 1;
+    case 0x0b: { const first = readCString(bytes, at, end); return readCString(bytes, first + 1, end) + 1 - at; }
+    case 0x0c: return 4 + readInt32(bytes, at) + 12;
+    case 0x10: return 4;
+    case 0x13: return 16;
+    default: throw new RangeError(`Unknown BSON type 0x${type.toString(16)}`);
+  }
+}
+
+/**
+ * asset, timestamp (epoch ms) and record_id of the record document at `start`, read without
+ * deserializing it. Throws when the document is not a record document.
+ */
+export function documentSortKey(bytes: Uint8Array, start: number): DocumentSortKey {
+  const end = start + readInt32(bytes, start) - 1;
+  let asset: string | undefined;
+  let recordId: string | undefined;
+  let timestampMs: number | undefined;
+  let at = start + 4;
+  while (at < end && (asset === undefined || recordId === undefined || timestampMs === undefined)) {
+    const type = bytes[at]!;
+    const nameAt = at + 1;
+    const nul = readCString(bytes, nameAt, end);
+    const valueAt = nul + 1;
+    if (type === 0x02 && asset === undefined && nameIs(bytes, nameAt, nul, 'asset')) {
+      asset = decodeString(bytes, valueAt + 4, valueAt + 3 + readInt32(bytes, valueAt));
+    } else if (type === 0x02 && recordId === undefined && nameIs(bytes, nameAt, nul, 'record_id')) {
+      recordId = decodeString(bytes, valueAt + 4, valueAt + 3 + readInt32(bytes, valueAt));
+    } else if (type === 0x09 && timestampMs === undefined && nameIs(bytes, nameAt, nul, 'timestamp')) {
+      timestampMs = readInt32(bytes, valueAt + 4) * TWO_32 + (readInt32(bytes, valueAt) >>> 0);
+    }
+    at = valueAt + valueSize(bytes, type, valueAt, end);
+  }
+  if (asset === undefined || recordId === undefined || timestampMs === undefined) throw new RangeError(`No record document at byte ${start}`);
+  return { asset, timestampMs, recordId };
+}
+
+/** sortForUpload's order on keys: asset, then time, then record_id. */
+export function compareDocumentSortKeys(a: DocumentSortKey, b: DocumentSortKey): number {
+  if (a.asset !== b.asset) return a.asset < b.asset ? -1 : 1;
+  if (a.timestampMs !== b.timestampMs) return a.timestampMs < b.timestampMs ? -1 : 1;
+  return a.recordId < b.recordId ? -1 : a.recordId > b.recordId ? 1 : 0;
+}
+
+/**
+ * The documents of all parts in one Buffer, sorted like sortForUpload sorts their records; ties
+ * keep the order of the parts and, within a part, of the documents (the sort is stable).
+ *
+ * sortForUpload compares the time stamp texts, a document holds milliseconds: the orders are the
+ * same when the texts are ISO UTC with a fixed number of fraction digits (as records carry them)
+ * and two records of one asset in the same millisecond have the same text. Records within one
+ * millisecond but with different microseconds come here in record_id order instead.
+ */
+export function sortDocuments(parts: readonly EncodedRecords[]): Buffer {
+  const entries: { key: DocumentSortKey; bytes: Buffer; start: number; end: number }[] = [];
+  for (const { bytes, ends } of parts) {
+    let start = 0;
+    for (const end of ends) {
+      entries.push({ key: documentSortKey(bytes, start), bytes, start, end });
+      start = end;
+    }
+  }
+  entries.sort((a, b) => compareDocumentSortKeys(a.key, b.key));
+  let total = 0;
+  for (const entry of entries) total += entry.end - entry.start;
+  const out = Buffer.allocUnsafe(total);
+  let at = 0;
+  for (const entry of entries) at += entry.bytes.copy(out, at, entry.start, entry.end);
+  return out;
+}
