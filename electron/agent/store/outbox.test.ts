@@ -7,7 +7,8 @@ import { tempDirectory } from '../../test-support/test-host.js';
 import { fernetEncrypt, fernetKeyFromApiKey } from '../transmits/remotedatapost/fernet.js';
 import { countUpload, decodeUpload, sortForUpload } from '../transmits/remotedatapost/wire.js';
 import { AgentStore, OutboxFullError } from './agent-store.js';
-import { compareKeys, decodeBatch, documentKey, documentsOf, encodeBatches } from './outbox-codec.js';
+import { sortDocuments, splitDocuments } from '../transmits/remotedatapost/record-bson.js';
+import { decodeBatch, documentSlices, documentsOf, encodeBatches } from './outbox-codec.js';
 
 const record = (asset: string, second: number, i: number): AgentRecord => ({
   asset,
@@ -31,18 +32,21 @@ describe('upload batches in the outbox', () => {
     const records = Array.from({ length: 7 }, (_, i) => record(i % 2 ? 'M2' : 'M1', 50 - i, i));
     const batches = encodeBatches('upload', records, 3);
     expect(batches.map((b) => b.records)).toEqual([3, 2, 2]);
-    const decoded = batches.flatMap((b) => zlib.gunzipSync(b.payload).length && documentsOf(b.payload).map((d) => BSON.deserialize(d)));
+    const decoded = batches.flatMap((b) => documentsOf(b.payload).map((d) => BSON.deserialize(d)));
     expect(decoded.map((d) => d.record_id)).toEqual(sortForUpload(records).map((r) => r.record_id));
     expect(decoded[0]).toMatchObject({ asset: 'M1', stream_type: 'cycle', fieldvalues: { part: 6, state: 'stopped', ok: true, note: null } });
     expect(decodeBatch('upload', batches[0]!.payload)[0]).toEqual(sortForUpload(records)[0]);
   });
 
-  it('can be merged across batches by the key read from each document', () => {
+  it('can be merged across batches in upload order', () => {
     const a = encodeBatches('upload', [record('M1', 10, 1), record('M1', 30, 2)]);
     const b = encodeBatches('upload', [record('M1', 20, 3), record('M0', 40, 4)]);
-    const documents = [...a, ...b].flatMap((batch) => documentsOf(batch.payload));
-    const merged = documents.map((d) => ({ d, key: documentKey(d, 0) })).sort((x, y) => compareKeys(x.key, y.key));
-    expect(merged.map((m) => BSON.deserialize(m.d).record_id)).toEqual(['id000004', 'id000001', 'id000003', 'id000002']);
+    const parts = [...a, ...b].map((batch) => {
+      const bytes = zlib.gunzipSync(batch.payload);
+      return { bytes, ends: splitDocuments(bytes) };
+    });
+    const merged = documentSlices(sortDocuments(parts));
+    expect(merged.map((d) => BSON.deserialize(d).record_id)).toEqual(['id000004', 'id000001', 'id000003', 'id000002']);
   });
 
   it('are upload bodies once encrypted: decoded and counted like any upload', () => {

@@ -5,12 +5,13 @@
  * frequent SQL polls) are merged by asset and timestamp and compressed again. It reads the outbox
  * through its own SQLite connection (WAL allows it); only ids and finished bodies cross threads.
  */
-import { BSON } from 'bson';
+import zlib from 'node:zlib';
 import { parentPort } from 'node:worker_threads';
 import { AgentStore } from '../../store/agent-store.js';
-import { type OutboxFormat, compareKeys, decodeBatch, documentKey, documentsOf, gzipDocuments } from '../../store/outbox-codec.js';
+import { type OutboxFormat, decodeBatch, documentSlices, gzipDocuments } from '../../store/outbox-codec.js';
 import { fernetEncrypt, fernetKeyFromApiKey } from './fernet.js';
-import { MAX_REQUEST_BYTES, sortForUpload, toDocument } from './wire.js';
+import { type EncodedRecords, encodeRecords, sortDocuments, splitDocuments } from './record-bson.js';
+import { MAX_REQUEST_BYTES, sortForUpload } from './wire.js';
 import type { EncodeRequest, EncodeResponse } from './encode-protocol.js';
 
 const MULTIPART_OVERHEAD = 512;
@@ -21,16 +22,15 @@ type Body = { body: Uint8Array; records: number };
 
 /** The documents of the batches, in upload order. */
 function mergedDocuments(batches: { format: OutboxFormat; payload: Buffer }[]): Buffer[] {
-  const documents: Buffer[] = [];
-  for (const batch of batches) {
-    if (batch.format === 'upload') documents.push(...documentsOf(batch.payload));
+  const parts: EncodedRecords[] = batches.map((batch) => {
+    if (batch.format === 'upload') {
+      const bytes = zlib.gunzipSync(batch.payload);
+      return { bytes, ends: splitDocuments(bytes) };
+    }
     // Batches of a transmit that stored JSON (written before upload batches existed).
-    else for (const record of sortForUpload(decodeBatch('json', batch.payload))) documents.push(Buffer.from(BSON.serialize(toDocument(record))));
-  }
-  if (batches.length < 2) return documents;
-  const keyed = documents.map((document) => ({ document, key: documentKey(document, 0) }));
-  keyed.sort((a, b) => compareKeys(a.key, b.key));
-  return keyed.map((k) => k.document);
+    return encodeRecords(sortForUpload(decodeBatch('json', batch.payload)));
+  });
+  return documentSlices(parts.length === 1 ? parts[0]!.bytes : sortDocuments(parts));
 }
 
 function seal(gzipped: Buffer, request: EncodeRequest): Buffer {
