@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isoMicros } from './record.js';
+import { isoFromMicros, isoMicros } from './record.js';
 
 /** The straightforward formatting, with bigint arithmetic throughout. */
 function reference(epochMicros: bigint): string {
@@ -28,6 +28,7 @@ describe('isoMicros', () => {
           t += BigInt(step);
           if (t < -30_610_224_000_000_000n || t > 253_402_300_799_999_999n) continue;
           expect(isoMicros(t)).toBe(reference(t));
+          if (t >= BigInt(Number.MIN_SAFE_INTEGER) && t <= BigInt(Number.MAX_SAFE_INTEGER)) expect(isoFromMicros(Number(t))).toBe(reference(t));
         }
       }),
       { numRuns: 2000 },

@@ -22,20 +22,28 @@ export type AgentRecord = z.infer<typeof AgentRecordSchema>;
 
 const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
 const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
+/** "ss.000000Z" for each second: the whole rest of a time stamp without a fraction. */
+const WHOLE_SECOND_SUFFIX = TWO_DIGITS.slice(0, 60).map((ss) => `${ss}.000000Z`);
+// Rows of a file mostly share the day and minute of the row before.
 let cachedDay = Number.NaN;
 let cachedDate = '';
+let cachedMinute = Number.NaN;
+let cachedMinuteText = '';
 
-/** `YYYY-MM-DDTHH:MM:SS` of an epoch second (the date part is computed once per day). */
-function secondText(second: number): string {
-  const day = Math.floor(second / 86_400);
-  if (day !== cachedDay) {
-    cachedDate = new Date(day * 86_400_000).toISOString().slice(0, 10);
-    cachedDay = day;
+/** `YYYY-MM-DDTHH:MM:` of a minute since the epoch (the date part is computed once per day). */
+function minuteText(minute: number): string {
+  if (minute !== cachedMinute) {
+    const day = Math.floor(minute / 1440);
+    if (day !== cachedDay) {
+      cachedDate = new Date(day * 86_400_000).toISOString().slice(0, 11);
+      cachedDay = day;
+    }
+    const ofDay = minute - day * 1440;
+    const hour = Math.floor(ofDay / 60);
+    cachedMinuteText = `${cachedDate}${TWO_DIGITS[hour]}:${TWO_DIGITS[ofDay - hour * 60]}:`;
+    cachedMinute = minute;
   }
-  const time = second - day * 86_400;
-  const hours = Math.floor(time / 3600);
-  const minutes = Math.floor((time - hours * 3600) / 60);
-  return `${cachedDate}T${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[time - hours * 3600 - minutes * 60]}`;
+  return cachedMinuteText;
 }
 
 /** ISO 8601 UTC with six fraction digits from epoch microseconds. */
@@ -45,17 +53,27 @@ export function isoMicros(epochMicros: bigint): string {
     const iso = new Date(Number((epochMicros - fraction) / 1000n)).toISOString();
     return `${iso.slice(0, 19)}.${String(fraction).padStart(6, '0')}Z`;
   }
-  // Years 1685–2255 (exact as doubles): no bigint arithmetic, and the date text is reused within a day.
-  const micros = Number(epochMicros);
-  let second = Math.floor(micros / 1_000_000);
-  let fraction = micros - second * 1_000_000;
-  if (fraction < 0) {
-    second -= 1;
-    fraction += 1_000_000;
-  } else if (fraction >= 1_000_000) {
-    second += 1;
-    fraction -= 1_000_000;
+  return isoFromMicros(Number(epochMicros));
+}
+
+/**
+ * isoMicros of epoch microseconds given as a number (hot loops avoid bigint): exact for safe
+ * integers, i.e. the years 1685–2255; other values go through isoMicros.
+ */
+export function isoFromMicros(micros: number): string {
+  if (!Number.isSafeInteger(micros)) return isoMicros(BigInt(Math.round(micros)));
+  const minute = Math.floor(micros / 60_000_000);
+  let rest = micros - minute * 60_000_000;
+  let text = minuteText(minute);
+  if (rest < 0 || rest >= 60_000_000) {
+    // Division rounding near a minute boundary: correct by one minute.
+    const adjusted = rest < 0 ? minute - 1 : minute + 1;
+    rest = micros - adjusted * 60_000_000;
+    text = minuteText(adjusted);
   }
+  const second = Math.floor(rest / 1_000_000);
+  const fraction = rest - second * 1_000_000;
+  if (fraction === 0) return text + WHOLE_SECOND_SUFFIX[second]!;
   const digits = String(fraction);
-  return `${secondText(second)}.${'000000'.slice(digits.length)}${digits}Z`;
+  return `${text}${TWO_DIGITS[second]}.${'000000'.slice(digits.length)}${digits}Z`;
 }

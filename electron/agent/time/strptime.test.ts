@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseStrptime } from './strptime.js';
+import { parseStrptime, parseStrptimeByRegex, strptimeReader } from './strptime.js';
 
 const wall = (year: number, month: number, day: number, hour = 0, minute = 0, second = 0, microsecond = 0) => ({ year, month, day, hour, minute, second, microsecond });
 
@@ -89,5 +90,121 @@ describe('parseStrptime', () => {
   it('backtracks across alternatives like Python (%d%m reads 111 only one way)', () => {
     // Python: strptime('1112026', '%d%m%Y') → 11 Jan 2026 (first alternative that completes the match).
     expect(parseStrptime('1112026', '%d%m%Y')).toEqual(wall(2026, 1, 11));
+  });
+});
+
+describe('parseStrptime fast reader', () => {
+  // Formats the fast reader takes (numeric fields, literals, whitespace) and ones it must leave to
+  // the regex (names, 12-hour clock, offsets, adjacent fields, digit literals, week numbers).
+  const FORMATS = [
+    '%Y-%m-%d %H:%M:%S',
+    '%Y-%m-%d %H:%M',
+    '%Y-%m-%dT%H:%M:%S.%f',
+    '%d.%m.%Y %H:%M',
+    '%-d.%-m.%Y',
+    '%m/%d/%y %H:%M:%S',
+    '%Y/%m/%d  %H:%M:%S,%f',
+    'DATE=%Y-%m-%d',
+    '%Y-%m-%d , %H:%M',
+    '%d.%m.%Y %H:%M Uhr',
+    '%H:%M',
+    '%Y',
+    '%y',
+    '%%%Y-%m-%d%%',
+    '%x %X',
+    '%Y-%m-%d %H:%M:%S%z',
+    '%Y-%m-%d %H:%M %Z',
+    '%Y-%m-%d %I:%M:%S %p',
+    '%b %d %Y',
+    '%d%m%Y',
+    '%Y%m%d%H%M%S',
+    '%Y-%m-%d 0%H',
+    '%Y %j',
+    '%Y %W %w',
+    '%Y %Y',
+  ];
+
+  /** The format's pieces: a directive (with its flag) or one character. */
+  function pieces(format: string): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < format.length; i += 1) {
+      if (format[i] !== '%') {
+        out.push(format[i]!);
+        continue;
+      }
+      const flag = format[i + 1] === '-' || format[i + 1] === '#' ? 1 : 0;
+      out.push(format.slice(i, i + 2 + flag));
+      i += 1 + flag;
+    }
+    return out;
+  }
+
+  const digits = (minLength: number, maxLength: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength, maxLength });
+  const DIGITS_BY_FIELD: Record<string, [number, number]> = { Y: [4, 4], y: [2, 2], f: [1, 6] };
+  /** Values each numeric field accepts, to make texts that are mostly right. */
+  const RANGE_BY_FIELD: Record<string, [number, number]> = { Y: [1, 9999], y: [0, 99], m: [1, 12], d: [1, 31], H: [0, 23], I: [1, 12], M: [0, 59], S: [0, 59] };
+  const padded = (min: number, max: number, width: number) => fc.integer({ min, max }).map((n) => String(n).padStart(width, '0'));
+
+  /** Text close to what the format reads: mostly right pieces, with some out-of-range values, odd spacing and mutations. */
+  const textFor = (format: string): fc.Arbitrary<string> =>
+    fc
+      .tuple(
+        ...pieces(format).map((piece): fc.Arbitrary<string> => {
+          if (piece.startsWith('%') && piece.length > 1) {
+            const letter = piece[piece.length - 1]!;
+            const [min, max] = DIGITS_BY_FIELD[letter] ?? [1, 2];
+            const range = RANGE_BY_FIELD[letter];
+            const right = letter === 'f' ? digits(1, 6) : range ? fc.oneof({ weight: 4, arbitrary: padded(range[0], range[1], letter === 'Y' ? 4 : 2) }, padded(range[0], range[1], 0)) : digits(min, max);
+            return fc.oneof(
+              { weight: 24, arbitrary: right },
+              { weight: 2, arbitrary: digits(0, 7) },
+              // Small values zero-padded to any width: 5, 05, 005, 0012 …
+              { weight: 2, arbitrary: fc.tuple(fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 5 })).map(([n, width]) => String(n).padStart(width, '0')) },
+              { weight: 1, arbitrary: digits(1, 1).map((d) => ` ${d}`) },
+              { weight: 1, arbitrary: fc.constant('') },
+              { weight: 1, arbitrary: fc.constantFrom('%', 'Jan', 'oct', 'PM', 'am', '+0200', '-05:30', 'Z', 'UTC', 'mon', '\u0661') },
+            );
+          }
+          if (/\s/.test(piece)) return fc.oneof({ weight: 8, arbitrary: fc.constant(' ') }, fc.constantFrom('  ', '\t', '\u00a0', '', ' \n', '\u3000'));
+          return fc.oneof({ weight: 12, arbitrary: fc.constant(piece) }, fc.constantFrom(piece.toLowerCase(), piece.toUpperCase(), '', '-', '0', ' '));
+        }),
+      )
+      .map((parts) => parts.join(''));
+
+  const noise = fc.string({ unit: fc.constantFrom(...'0123456789 -:./T\tZ+%aPm\u00a0'), maxLength: 24 });
+
+  it('reads every text exactly as the regex alone does', () => {
+    const readers = new Map(FORMATS.map((format) => [format, strptimeReader(format)]));
+    const cases = fc.oneof(...FORMATS.map((format) => fc.tuple(fc.constant(format), fc.oneof({ weight: 4, arbitrary: textFor(format) }, { weight: 1, arbitrary: noise }))));
+    fc.assert(
+      fc.property(cases, ([format, text]) => {
+        const expected = parseStrptimeByRegex(text, format);
+        expect(parseStrptime(text, format)).toEqual(expected);
+        expect(readers.get(format)!(text)).toEqual(expected);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('reads well-formed time stamps of every valid date and time like the regex', () => {
+    const format = '%Y-%m-%d %H:%M:%S.%f';
+    const read = strptimeReader(format);
+    const stamp = fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), fc.integer({ min: 0, max: 24 }), fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 61 }), digits(1, 6));
+    fc.assert(
+      fc.property(stamp, ([y, mo, d, h, mi, s, f]) => {
+        const p = (n: number, width = 2) => String(n).padStart(width, '0');
+        const text = `${p(y, 4)}-${p(mo)}-${p(d)} ${p(h)}:${p(mi)}:${p(s)}.${f}`;
+        expect(read(text)).toEqual(parseStrptimeByRegex(text, format));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('leaves the cases it does not know to the regex', () => {
+    expect(parseStrptime('2026-01- 5', '%Y-%m-%d')).toEqual(wall(2026, 1, 5));
+    expect(parseStrptime('2026-01-05t06:00', '%Y-%m-%dT%H:%M')).toEqual(wall(2026, 1, 5, 6));
+    expect(parseStrptime('2026-01-05\u00a006:00', '%Y-%m-%d %H:%M')).toEqual(wall(2026, 1, 5, 6));
+    expect(parseStrptime('5.1.2026', '%d.%m.%Y')).toEqual(wall(2026, 1, 5));
+    expect(parseStrptime('2026-02-29', '%Y-%m-%d')).toBeNull();
   });
 });

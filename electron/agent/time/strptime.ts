@@ -2,6 +2,13 @@
  * Python-compatible strptime. Like CPython's `_strptime`, a format is turned into one anchored,
  * case-insensitive regular expression (so alternation order and backtracking behave the same way:
  * `%b %d %Y` reads `Jan 1 2000`), and the captured parts are then combined into a wall time.
+ *
+ * Formats made only of numeric fields (%Y %y %m %d %H %M %S %f), literals and whitespace, with
+ * no field directly after another, also get a fast reader that walks the text once without the
+ * regex. Each field there is followed by something that cannot start with a digit, so the regex
+ * can only give a field its whole run of digits: the fast reader takes the run, accepts exactly
+ * the lengths and values the field's pattern accepts, and hands anything else (a space-padded day,
+ * a letter in another case, Unicode whitespace, a mismatch) to the regex, which decides.
  */
 import { type WallTime, isValidWallTime, parseOffset } from './wall-time.js';
 
@@ -48,7 +55,35 @@ interface CompiledFormat {
   regex: RegExp;
   /** Capture-group number of each directive letter present in the format. */
   group: Partial<Record<string, number>>;
+  /** Steps of the fast reader, or null when the format needs the regex for every text. */
+  fast: FastStep[] | null;
 }
+
+const enum StepKind {
+  Literal,
+  Space,
+  Field,
+}
+
+const enum Field {
+  Year,
+  ShortYear,
+  Month,
+  Day,
+  Hour,
+  Minute,
+  Second,
+  Fraction,
+}
+
+/** One element of a fast format: a literal code unit, a run of whitespace, or a numeric field. */
+interface FastStep {
+  kind: StepKind;
+  /** The code unit of a literal, the Field of a field. */
+  value: number;
+}
+
+const FAST_FIELDS: Partial<Record<string, Field>> = { Y: Field.Year, y: Field.ShortYear, m: Field.Month, d: Field.Day, H: Field.Hour, M: Field.Minute, S: Field.Second, f: Field.Fraction };
 
 const compiled = new Map<string, CompiledFormat | null>();
 
@@ -72,10 +107,13 @@ function expandComposites(format: string): string {
   return out;
 }
 
+const isDigitCode = (code: number) => code >= 0x30 && code <= 0x39;
+
 function compile(format: string): CompiledFormat | null {
   const group: Partial<Record<string, number>> = {};
   let groups = 0;
   let source = '';
+  let fast: FastStep[] | null = [];
   const expanded = expandComposites(format);
   for (let i = 0; i < expanded.length; i += 1) {
     const char = expanded[i]!;
@@ -89,12 +127,17 @@ function compile(format: string): CompiledFormat | null {
       i += 1;
       if (letter === '%') {
         source += '%';
+        fast?.push({ kind: StepKind.Literal, value: 0x25 });
       } else if (letter !== undefined && DIRECTIVE_PATTERNS[letter] !== undefined) {
         groups += 1;
         // A repeated directive (CPython refuses those) would need the values to agree; refuse it too.
         if (group[letter] !== undefined) return null;
         group[letter] = groups;
         source += `(${DIRECTIVE_PATTERNS[letter]})`;
+        const field = FAST_FIELDS[letter];
+        // A field right after another could end anywhere in a run of digits: only the regex knows.
+        if (field === undefined || fast?.[fast.length - 1]?.kind === StepKind.Field) fast = null;
+        else fast?.push({ kind: StepKind.Field, value: field });
       } else {
         return null;
       }
@@ -102,11 +145,16 @@ function compile(format: string): CompiledFormat | null {
       // CPython replaces each run of format whitespace with \s+.
       while (i + 1 < expanded.length && /\s/.test(expanded[i + 1]!)) i += 1;
       source += '\\s+';
+      fast?.push({ kind: StepKind.Space, value: 0 });
     } else {
       source += escapeLiteral(char);
+      const code = char.charCodeAt(0);
+      // A digit literal could be taken into the field before it.
+      if (isDigitCode(code)) fast = null;
+      else fast?.push({ kind: StepKind.Literal, value: code });
     }
   }
-  return { regex: new RegExp(`^${source}$`, 'i'), group };
+  return { regex: new RegExp(`^${source}$`, 'i'), group, fast };
 }
 
 function compiledFormat(format: string): CompiledFormat | null {
@@ -137,6 +185,104 @@ function weekday(year: number, month: number, day: number): number {
   return (((epochDay(year, month, day) + 3) % 7) + 7) % 7;
 }
 
+const isAsciiSpace = (code: number) => code === 0x20 || (code >= 0x09 && code <= 0x0d);
+const FRACTION_SCALE = [0, 100_000, 10_000, 1000, 100, 10, 1];
+
+/**
+ * The fast reading of `text`: a wall time, null for an impossible date, or undefined when the
+ * text is not in the plain shape the fast reader knows (the regex then decides).
+ */
+function readFast(text: string, steps: FastStep[]): WallTime | null | undefined {
+  const length = text.length;
+  let pos = 0;
+  let year = -1;
+  let shortYear = -1;
+  let month = -1;
+  let day = -1;
+  let hour = -1;
+  let minute = -1;
+  let second = -1;
+  let microsecond = -1;
+  for (let s = 0; s < steps.length; s += 1) {
+    const step = steps[s]!;
+    if (step.kind === StepKind.Literal) {
+      if (pos >= length || text.charCodeAt(pos) !== step.value) return undefined;
+      pos += 1;
+    } else if (step.kind === StepKind.Space) {
+      const start = pos;
+      while (pos < length && isAsciiSpace(text.charCodeAt(pos))) pos += 1;
+      if (pos === start) return undefined;
+    } else {
+      const start = pos;
+      let value = 0;
+      while (pos < length) {
+        const code = text.charCodeAt(pos);
+        if (!isDigitCode(code)) break;
+        value = value * 10 + (code - 0x30);
+        pos += 1;
+      }
+      const digits = pos - start;
+      // Exactly the digit strings each field's pattern in DIRECTIVE_PATTERNS matches whole.
+      switch (step.value) {
+        case Field.Year:
+          if (digits !== 4) return undefined;
+          year = value;
+          break;
+        case Field.ShortYear:
+          if (digits !== 2) return undefined;
+          shortYear = value;
+          break;
+        case Field.Month:
+          if (digits === 0 || digits > 2 || value < 1 || value > 12) return undefined;
+          month = value;
+          break;
+        case Field.Day:
+          if (digits === 0 || digits > 2 || value < 1 || value > 31) return undefined;
+          day = value;
+          break;
+        case Field.Hour:
+          if (digits === 0 || digits > 2 || value > 23) return undefined;
+          hour = value;
+          break;
+        case Field.Minute:
+          if (digits === 0 || digits > 2 || value > 59) return undefined;
+          minute = value;
+          break;
+        case Field.Second:
+          if (digits === 0 || digits > 2 || value > 61) return undefined;
+          second = value;
+          break;
+        default:
+          if (digits === 0 || digits > 6) return undefined;
+          microsecond = value * FRACTION_SCALE[digits]!;
+      }
+    }
+  }
+  if (pos !== length) return undefined;
+  // The same defaults and rules as the regex reading below.
+  let fullYear = 1900;
+  if (shortYear >= 0) fullYear = shortYear <= 68 ? 2000 + shortYear : 1900 + shortYear;
+  if (year >= 0) fullYear = year;
+  const wall: WallTime = {
+    year: fullYear,
+    month: month >= 0 ? month : 1,
+    day: day >= 0 ? day : 1,
+    hour: hour >= 0 ? hour : 0,
+    minute: minute >= 0 ? minute : 0,
+    second: second >= 0 ? second : 0,
+    microsecond: microsecond >= 0 ? microsecond : 0,
+  };
+  return isValidWallTime(wall) ? wall : null;
+}
+
+function parseCompiled(text: string, entry: CompiledFormat): WallTime | null {
+  if (entry.fast !== null) {
+    const wall = readFast(text, entry.fast);
+    if (wall !== undefined) return wall;
+  }
+  return parseByRegex(text, entry);
+}
+
 /**
  * Parses `text` with a Python strptime `format`. Returns null when the text does not match the whole
  * format or names an impossible date. Missing parts default like Python's (1900-01-01 00:00:00).
@@ -144,7 +290,22 @@ function weekday(year: number, month: number, day: number): number {
  */
 export function parseStrptime(text: string, format: string): WallTime | null {
   const entry = compiledFormat(format);
-  if (!entry) return null;
+  return entry ? parseCompiled(text, entry) : null;
+}
+
+/** parseStrptime for one format, compiled once: for reading many texts in the same format. */
+export function strptimeReader(format: string): (text: string) => WallTime | null {
+  const entry = compile(format);
+  return entry ? (text) => parseCompiled(text, entry) : () => null;
+}
+
+/** parseStrptime through the regex alone (no fast reader): the reference the fast reader must equal. */
+export function parseStrptimeByRegex(text: string, format: string): WallTime | null {
+  const entry = compiledFormat(format);
+  return entry ? parseByRegex(text, entry) : null;
+}
+
+function parseByRegex(text: string, entry: CompiledFormat): WallTime | null {
   const match = entry.regex.exec(text);
   if (!match) return null;
   const g = entry.group;

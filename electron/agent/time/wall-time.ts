@@ -17,7 +17,21 @@ export interface WallTime {
 /** Days in a month of the proleptic Gregorian calendar. */
 export function daysInMonth(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/**
+ * Days since 1970-01-01 of a proleptic Gregorian date, by arithmetic (no Date object): month must
+ * be 1..12; a day beyond the month's end counts on into the next months, as Date does.
+ */
+export function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const shiftedMonth = month > 2 ? month - 3 : month + 9;
+  const dayOfYear = Math.floor((153 * shiftedMonth + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }
 
 /** True when every field is in range (seconds 0..59: leap seconds are refused, as by Python's datetime). */

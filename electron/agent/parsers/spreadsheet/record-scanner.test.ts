@@ -1,5 +1,60 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scanRecords, splitCells } from './record-scanner.js';
+import { RecordCursor, type ScanResult, type ScannedRecord, scanRecords, splitCells } from './record-scanner.js';
+
+/** The scanner before the cursor and its fast path, verbatim: one state machine over all records. */
+function referenceScan(bytes: Buffer, from: number, separator: number[], width: 1 | 2, littleEndian: boolean, final: boolean): ScanResult {
+  const readUnit = (i: number) => (width === 1 ? bytes[i]! : littleEndian ? bytes[i]! | (bytes[i + 1]! << 8) : (bytes[i]! << 8) | bytes[i + 1]!);
+  const separatorAt = (i: number) => {
+    for (let k = 0; k < separator.length; k += 1) {
+      const at = i + k * width;
+      if (at + width > bytes.length || readUnit(at) !== separator[k]) return false;
+    }
+    return true;
+  };
+  const [CellStart, Unquoted, Quoted, QuoteInQuoted] = [0, 1, 2, 3];
+  const records: ScannedRecord[] = [];
+  const limit = bytes.length - ((bytes.length - from) % width);
+  let state = CellStart;
+  let start = from;
+  let newlines = 0;
+  let i = from;
+  while (i < limit) {
+    const unit = readUnit(i);
+    if (unit === 0x0a) {
+      newlines += 1;
+      if (state !== Quoted) {
+        const end = i + width;
+        const hasCr = i - width >= start && readUnit(i - width) === 0x0d;
+        records.push({ start, contentEnd: hasCr ? i - width : i, end, newlines, unterminatedQuote: false });
+        start = end;
+        newlines = 0;
+        state = CellStart;
+      }
+      i += width;
+      continue;
+    }
+    if (state === Quoted) {
+      if (unit === 0x22) state = QuoteInQuoted;
+      i += width;
+      continue;
+    }
+    if (unit === separator[0] && separatorAt(i)) {
+      state = CellStart;
+      i += separator.length * width;
+      continue;
+    }
+    if (state === CellStart) state = unit === 0x22 ? Quoted : Unquoted;
+    else if (state === QuoteInQuoted) state = unit === 0x22 ? Quoted : Unquoted;
+    i += width;
+  }
+  if (final && start < bytes.length) {
+    const hasCr = limit - width >= start && readUnit(limit - width) === 0x0d;
+    records.push({ start, contentEnd: hasCr ? limit - width : limit, end: bytes.length, newlines, unterminatedQuote: state === Quoted });
+    start = bytes.length;
+  }
+  return { records, consumed: start };
+}
 
 const comma = [0x2c];
 const scan = (text: string, final = false) => {
@@ -54,5 +109,49 @@ describe('splitCells', () => {
     ['a;;b;;"c;;d"', ';;', ['a', 'b', 'c;;d']],
   ])('%j split by %j', (text, separator, cells) => {
     expect(splitCells(text, separator)).toEqual(cells);
+  });
+});
+
+describe('scanRecords against the single state machine it replaced', () => {
+  const text = fc.string({ unit: fc.constantFrom('a', '1', ',', ',', ';', '"', '"', '\n', '\n', '\r', 'é', '€', ' ', '\t'), maxLength: 60 });
+  const layout = fc.record({
+    text,
+    encoding: fc.constantFrom('utf8', 'latin1', 'utf16le', 'utf16be'),
+    separator: fc.constantFrom(',', ';', '\t', ';;', ',\n', '"'),
+    final: fc.boolean(),
+    from: fc.nat(6),
+    oddTail: fc.boolean(),
+  });
+  const encode = (value: string, encoding: string) => {
+    if (encoding === 'utf16be') return Buffer.from(value, 'utf16le').swap16();
+    return Buffer.from(value, encoding as BufferEncoding);
+  };
+
+  it('finds the same records, offsets, newlines and open quotes', () => {
+    fc.assert(
+      fc.property(layout, ({ text: value, encoding, separator, final, from, oddTail }) => {
+        const width = encoding.startsWith('utf16') ? 2 : 1;
+        let bytes = encode(value, encoding);
+        if (oddTail) bytes = Buffer.concat([bytes, Buffer.from([0x41])]);
+        const start = Math.min(from * width, bytes.length);
+        const units = width === 2 ? [...separator].map((c) => c.charCodeAt(0)) : [...encode(separator, encoding)];
+        const littleEndian = encoding !== 'utf16be';
+        expect(scanRecords(bytes, start, units, width, littleEndian, final)).toEqual(referenceScan(bytes, start, units, width, littleEndian, final));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('says a record has no quote only when it has none', () => {
+    fc.assert(
+      fc.property(text, fc.boolean(), (value, final) => {
+        const bytes = Buffer.from(value);
+        const cursor = new RecordCursor(bytes, 0, [0x2c], 1, true, final);
+        while (cursor.next()) {
+          if (!cursor.mayHaveQuote) expect(bytes.subarray(cursor.start, cursor.end).includes(0x22)).toBe(false);
+        }
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

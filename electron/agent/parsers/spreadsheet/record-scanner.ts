@@ -57,54 +57,118 @@ function separatorAt(bytes: Buffer, i: number, separator: number[], width: 1 | 2
 }
 
 /**
+ * Walks the complete records of `bytes[from..]` one at a time, without allocating: after next()
+ * returns true, the fields describe the record (as in ScannedRecord). A record is complete when its
+ * newline (LF, CRLF) outside quotes is in the buffer; when `final` is set the rest of the buffer is
+ * a record too.
+ */
+export class RecordCursor {
+  start = 0;
+  contentEnd = 0;
+  end = 0;
+  newlines = 0;
+  unterminatedQuote = false;
+  /** False when the record certainly holds no quote character (its cells split plainly). */
+  mayHaveQuote = true;
+  /** Offset just after the last complete record. */
+  consumed: number;
+
+  private readonly limit: number;
+  private readonly separatorLength: number;
+  private readonly firstSeparatorUnit: number;
+  /** Single-byte units and a separator without LF: a record without quotes ends at its first LF. */
+  private readonly plain: boolean;
+  /** Offset of the next quote byte at or after `consumed` (width 1), -1 for none, -2 before the first search. */
+  private nextQuote = -2;
+
+  constructor(
+    private readonly bytes: Buffer,
+    from: number,
+    private readonly separator: number[],
+    private readonly width: 1 | 2,
+    private readonly littleEndian: boolean,
+    private readonly final: boolean,
+  ) {
+    this.consumed = from;
+    this.limit = bytes.length - ((bytes.length - from) % width);
+    this.separatorLength = separator.length * width;
+    this.firstSeparatorUnit = separator[0]!;
+    this.plain = width === 1 && !separator.includes(LF);
+  }
+
+  next(): boolean {
+    const bytes = this.bytes;
+    const start = this.consumed;
+    if (this.plain) {
+      // Most records hold no quote: then the first LF ends the record, and memchr finds it.
+      if (this.nextQuote !== -1 && this.nextQuote < start) this.nextQuote = bytes.indexOf(QUOTE, start);
+      const lf = start < this.limit ? bytes.indexOf(LF, start) : -1;
+      if (this.nextQuote === -1 || (lf !== -1 && this.nextQuote > lf)) {
+        this.mayHaveQuote = false;
+        if (lf !== -1) return this.found(start, lf, lf + 1, 1, false);
+        return this.final && start < bytes.length ? this.found(start, this.limit, bytes.length, 0, false) : false;
+      }
+    }
+    this.mayHaveQuote = true;
+    return this.walk(start);
+  }
+
+  /** Sets the fields for the record [start, end) whose content ends at `at` (its LF, or the end of the units), before a CR there. */
+  private found(start: number, at: number, end: number, newlines: number, unterminatedQuote: boolean): boolean {
+    const { bytes, width, littleEndian } = this;
+    const hasCr = at - width >= start && readUnit(bytes, at - width, width, littleEndian) === CR;
+    this.start = start;
+    this.contentEnd = hasCr ? at - width : at;
+    this.end = end;
+    this.newlines = newlines;
+    this.unterminatedQuote = unterminatedQuote;
+    this.consumed = end;
+    return true;
+  }
+
+  /** The quote-aware state machine, from the start of a record. */
+  private walk(start: number): boolean {
+    const { bytes, width, littleEndian, separator, separatorLength, firstSeparatorUnit, limit } = this;
+    let state = State.CellStart;
+    let newlines = 0;
+    let i = start;
+    while (i < limit) {
+      const unit = width === 1 ? bytes[i]! : readUnit(bytes, i, width, littleEndian);
+      if (unit === LF) {
+        newlines += 1;
+        if (state !== State.Quoted) return this.found(start, i, i + width, newlines, false);
+        i += width;
+        continue;
+      }
+      if (state === State.Quoted) {
+        if (unit === QUOTE) state = State.QuoteInQuoted;
+        i += width;
+        continue;
+      }
+      if (unit === firstSeparatorUnit && separatorAt(bytes, i, separator, width, littleEndian)) {
+        state = State.CellStart;
+        i += separatorLength;
+        continue;
+      }
+      if (state === State.CellStart) state = unit === QUOTE ? State.Quoted : State.Unquoted;
+      else if (state === State.QuoteInQuoted) state = unit === QUOTE ? State.Quoted : State.Unquoted;
+      i += width;
+    }
+    return this.final && start < bytes.length ? this.found(start, limit, bytes.length, newlines, state === State.Quoted) : false;
+  }
+}
+
+/**
  * Finds the complete records in `bytes[from..]`. A record is complete when its newline (LF, CRLF)
  * outside quotes is in the buffer; when `final` is set the rest of the buffer is a record too.
  */
 export function scanRecords(bytes: Buffer, from: number, separator: number[], width: 1 | 2, littleEndian: boolean, final: boolean): ScanResult {
   const records: ScannedRecord[] = [];
-  const limit = bytes.length - ((bytes.length - from) % width);
-  const separatorLength = separator.length * width;
-  const firstSeparatorUnit = separator[0]!;
-  let state = State.CellStart;
-  let start = from;
-  let newlines = 0;
-  let i = from;
-  while (i < limit) {
-    const unit = width === 1 ? bytes[i]! : readUnit(bytes, i, width, littleEndian);
-    if (unit === LF) {
-      newlines += 1;
-      if (state !== State.Quoted) {
-        const end = i + width;
-        const hasCr = i - width >= start && readUnit(bytes, i - width, width, littleEndian) === CR;
-        records.push({ start, contentEnd: hasCr ? i - width : i, end, newlines, unterminatedQuote: false });
-        start = end;
-        newlines = 0;
-        state = State.CellStart;
-      }
-      i += width;
-      continue;
-    }
-    if (state === State.Quoted) {
-      if (unit === QUOTE) state = State.QuoteInQuoted;
-      i += width;
-      continue;
-    }
-    if (unit === firstSeparatorUnit && separatorAt(bytes, i, separator, width, littleEndian)) {
-      state = State.CellStart;
-      i += separatorLength;
-      continue;
-    }
-    if (state === State.CellStart) state = unit === QUOTE ? State.Quoted : State.Unquoted;
-    else if (state === State.QuoteInQuoted) state = unit === QUOTE ? State.Quoted : State.Unquoted;
-    i += width;
+  const cursor = new RecordCursor(bytes, from, separator, width, littleEndian, final);
+  while (cursor.next()) {
+    records.push({ start: cursor.start, contentEnd: cursor.contentEnd, end: cursor.end, newlines: cursor.newlines, unterminatedQuote: cursor.unterminatedQuote });
   }
-  if (final && start < bytes.length) {
-    const end = bytes.length;
-    const hasCr = limit - width >= start && readUnit(bytes, limit - width, width, littleEndian) === CR;
-    records.push({ start, contentEnd: hasCr ? limit - width : limit, end, newlines, unterminatedQuote: state === State.Quoted });
-    start = end;
-  }
-  return { records, consumed: start };
+  return { records, consumed: cursor.consumed };
 }
 
 /** Splits the decoded text of one record (without its newline) into cells. */

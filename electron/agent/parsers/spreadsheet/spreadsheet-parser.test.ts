@@ -1,6 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { SpreadsheetParserSchema } from '../../../../shared/config/schema.js';
+import { isoMicros } from '../../../../shared/records/record.js';
+import { parseStrptime } from '../../time/strptime.js';
+import { wallTimeToUtcMicros } from '../../time/zoned.js';
+import { cellValue } from './cell-values.js';
 import { type ChunkResult, SpreadsheetStateSchema, createSpreadsheetParser } from './spreadsheet-parser.js';
 
 type Input = z.input<typeof SpreadsheetParserSchema>;
@@ -262,5 +267,71 @@ describe('spreadsheet parser: persisted state', () => {
     expect(SpreadsheetStateSchema.parse(JSON.parse(JSON.stringify(state)))).toEqual(state);
     expect(SpreadsheetStateSchema.safeParse({ header: null, rowsSeen: -1, counter: 0, encoding: null }).success).toBe(false);
     expect(SpreadsheetStateSchema.safeParse({ header: null, rowsSeen: 0, counter: 0, encoding: 'utf-32' }).success).toBe(false);
+  });
+});
+
+describe('spreadsheet parser: rows against their definition', () => {
+  const ZONES = ['UTC', 'Europe/Berlin', 'America/Chicago', 'Australia/Lord_Howe'];
+  const FORMATS = ['%Y-%m-%d %H:%M:%S', '%d.%m.%Y %H:%M', '%Y-%m-%dT%H:%M:%S.%f', '%Y-%m-%d %H:%M:%S%z', '%b %d %Y %H:%M'];
+  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+  const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  // Wall times as text, many near DST changes, some impossible, some not time stamps at all.
+  const stamp = fc.record({
+    year: fc.oneof(fc.constant(2026), fc.integer({ min: 1960, max: 2100 })),
+    month: fc.oneof(fc.constantFrom(3, 4, 10, 11), fc.integer({ min: 1, max: 12 })),
+    day: fc.integer({ min: 1, max: 31 }),
+    hour: fc.oneof(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 23 })),
+    minute: fc.oneof(fc.constantFrom(0, 15, 30, 45), fc.integer({ min: 0, max: 59 })),
+    second: fc.integer({ min: 0, max: 59 }),
+    fraction: fc.integer({ min: 0, max: 999_999 }),
+    offset: fc.constantFrom('Z', '+0200', '-05:30'),
+  });
+  const render = (format: string, t: typeof stamp extends fc.Arbitrary<infer T> ? T : never) =>
+    format
+      .replace('%Y', pad(t.year, 4))
+      .replace('%m', pad(t.month))
+      .replace('%d', pad(t.day))
+      .replace('%H', pad(t.hour))
+      .replace('%M', pad(t.minute))
+      .replace('%S', pad(t.second))
+      .replace('%f', String(t.fraction))
+      .replace('%z', t.offset)
+      .replace('%b', MONTHS[t.month - 1]!);
+  const cell = fc.oneof(fc.constantFrom('', '1', '-2.5', '007', 'true', 'ok', ' 12 ', '1e3'), fc.string({ unit: fc.constantFrom('a', '1', '.', '-', 'e', ' '), maxLength: 6 }));
+
+  it('reads time stamps like parseStrptime + wallTimeToUtcMicros + isoMicros, and other cells like cellValue', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ZONES),
+        fc.constantFrom(...FORMATS),
+        fc.array(fc.tuple(fc.oneof({ weight: 9, arbitrary: stamp }, { weight: 1, arbitrary: fc.constantFrom('', 'x', '2026-02-30 00:00:00') }), cell), { minLength: 1, maxLength: 30 }),
+        (zone, format, rows) => {
+          const lines = rows.map(([time, value]) => `${typeof time === 'string' ? time : render(format, time)},${value}`);
+          const result = parseAll(`t,v\n${lines.join('\n')}\n`, { parse_timestamps: [{ field_name: 't', format }] }, { options: { localtz: zone } });
+          const expected: { fieldvalues: Record<string, unknown>; timestampMicros: bigint | null; line: number }[] = [];
+          const dst = { gap: 0, overlap: 0 };
+          let badLines = 0;
+          lines.forEach((line, index) => {
+            const [text, value] = [line.slice(0, line.lastIndexOf(',')), line.slice(line.lastIndexOf(',') + 1)];
+            if (text.trim() === '') {
+              expected.push({ fieldvalues: { t: null, v: cellValue(value) }, timestampMicros: null, line: index + 2 });
+              return;
+            }
+            const wall = parseStrptime(text.trim(), format);
+            if (!wall) {
+              badLines += 1;
+              return;
+            }
+            const zoned = wallTimeToUtcMicros(wall, zone);
+            if (zoned.dst) dst[zoned.dst] += 1;
+            expected.push({ fieldvalues: { t: isoMicros(zoned.micros), v: cellValue(value) }, timestampMicros: zoned.micros, line: index + 2 });
+          });
+          expect(result.rows).toEqual(expected);
+          expect(result.dstAdjusted).toEqual(dst);
+          expect(result.badLines).toHaveLength(badLines);
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 });

@@ -6,12 +6,13 @@
  */
 import { z } from 'zod';
 import type { SpreadsheetParserSchema } from '../../../../shared/config/schema.js';
-import { type FieldValue, isoMicros } from '../../../../shared/records/record.js';
-import { guessDateTime, parseStrptime } from '../../time/strptime.js';
+import type { FieldValue } from '../../../../shared/records/record.js';
+import { isoFromUtcMs, microsFromUtcMs } from '../../time/iso-format.js';
+import { guessDateTime, strptimeReader } from '../../time/strptime.js';
 import type { WallTime } from '../../time/wall-time.js';
-import { wallTimeToUtcMicros } from '../../time/zoned.js';
-import { cellValue, columnNames } from './cell-values.js';
-import { scanRecords, splitCells } from './record-scanner.js';
+import { offsetResolver, wallNaiveMs } from '../../time/zoned.js';
+import { cellValue, cellValueAt, columnNames } from './cell-values.js';
+import { RecordCursor, splitCells } from './record-scanner.js';
 import { decodeBytes, detectEncoding, separatorUnits, unitWidth } from './text-encoding.js';
 
 export type SpreadsheetParserConfig = z.infer<typeof SpreadsheetParserSchema>;
@@ -78,6 +79,20 @@ interface TimeColumn {
   describe: string;
 }
 
+/** What a header means for building rows, worked out once per header instead of once per row. */
+interface RowPlan {
+  header: string[];
+  /** Per column: a time column, whose cell becomes a time stamp instead of a cell value. */
+  isTime: boolean[];
+  /** Per time column (in timeColumns order): its index in the header (-1 when it is not there). */
+  timeIndexes: number[];
+  /**
+   * An object with the header's names in order, cloned for each row (much cheaper than adding the
+   * names one by one); null when a name is "__proto__", which only plain assignment treats as before.
+   */
+  template: Record<string, FieldValue> | null;
+}
+
 /** Separator from config; the two characters `\t` typed literally mean a tab too. */
 function separatorOf(config: SpreadsheetParserConfig): string {
   const separator = config.options?.parse?.separator ?? ',';
@@ -95,11 +110,33 @@ export function createSpreadsheetParser(config: SpreadsheetParserConfig): Spread
   const dayfirst = parse.dayfirst ?? false;
 
   const timeColumns: TimeColumn[] = [
-    ...(parse.parse_timestamps ?? []).map((ts) => ({ name: ts.field_name, read: (text: string) => parseStrptime(text, ts.format), describe: `the format ${ts.format}` })),
+    ...(parse.parse_timestamps ?? []).map((ts) => ({ name: ts.field_name, read: strptimeReader(ts.format), describe: `the format ${ts.format}` })),
     ...(parse.parse_dates ?? [])
       .filter((name) => !(parse.parse_timestamps ?? []).some((ts) => ts.field_name === name))
       .map((name) => ({ name, read: (text: string) => guessDateTime(text, { dayfirst }), describe: 'any known date format' })),
   ];
+
+  const resolveOffset = offsetResolver(timeZone);
+  /** A one-character separator: lines without quotes are then read in place (see findCells). */
+  const oneUnitSeparator = separator.length === 1;
+  let lastPlan: RowPlan | null = null;
+  /** Scratch: where each cell of a plain line starts (grown as needed). */
+  let cellStarts = new Int32Array(64);
+  /** Scratch: the text of each time column's cell in the row being built (undefined when not in the header). */
+  const timeTexts: (string | undefined)[] = timeColumns.map(() => undefined);
+
+  function planFor(header: string[]): RowPlan {
+    if (lastPlan !== null && lastPlan.header.length === header.length && lastPlan.header.every((name, c) => name === header[c])) return lastPlan;
+    const timeIndexes = timeColumns.map((column) => header.indexOf(column.name));
+    const isTime = header.map((_, c) => timeIndexes.includes(c));
+    let template: Record<string, FieldValue> | null = null;
+    if (!header.includes('__proto__')) {
+      template = {};
+      for (const name of header) template[name] = null;
+    }
+    lastPlan = { header: [...header], isTime, timeIndexes, template };
+    return lastPlan;
+  }
 
   function initialState(): SpreadsheetState {
     return { header: null, rowsSeen: 0, linesSeen: 0, counter: 0, encoding: null };
@@ -119,79 +156,150 @@ export function createSpreadsheetParser(config: SpreadsheetParserConfig): Spread
     }
     const encoding = state.encoding;
     const width = unitWidth(encoding);
-    const scan = scanRecords(chunk, from, separatorUnits(separator, encoding), width, encoding !== 'utf-16be', final);
+    const cursor = new RecordCursor(chunk, from, separatorUnits(separator, encoding), width, encoding !== 'utf-16be', final);
+    let plan = state.header === null ? null : planFor(state.header);
 
-    for (const record of scan.records) {
+    /** Handles a bad line by bad_lines_action; true when parsing must stop here. */
+    const bad = (line: number, message: string): boolean => {
+      if (badLinesAction === 'error') {
+        result.fatal = { line, message };
+        return true;
+      }
+      if (badLinesAction === 'warn') result.badLines.push({ line, message });
+      else result.skippedLines += 1;
+      return false;
+    };
+    /** Takes a built row, or handles the message of why its line is bad; true when parsing must stop here. */
+    const take = (row: ParsedRow | string, line: number): boolean => {
+      if (typeof row === 'string') return bad(line, row);
+      state.counter += 1;
+      if (withCounter) row.fieldvalues.counter = state.counter;
+      result.rows.push(row);
+      return false;
+    };
+
+    while (cursor.next()) {
       const line = state.linesSeen + 1;
-      const text = decodeBytes(chunk, record.start, record.contentEnd, encoding);
-      const bad = (message: string): boolean => {
-        if (badLinesAction === 'error') {
-          result.fatal = { line, message };
-          return true;
-        }
-        if (badLinesAction === 'warn') result.badLines.push({ line, message });
-        else result.skippedLines += 1;
-        return false;
-      };
+      const text = decodeBytes(chunk, cursor.start, cursor.contentEnd, encoding);
       if (text.length === 0) {
         // Blank lines are not rows (pandas skip_blank_lines), and not bad either.
-        state.linesSeen += record.newlines;
-        result.consumedBytes = record.end;
+        state.linesSeen += cursor.newlines;
+        result.consumedBytes = cursor.end;
         continue;
       }
-      const cells = splitCells(text, separator);
-      if (state.header === null) {
-        if (state.rowsSeen === headerIndex) {
-          const header = columnNames(cells);
-          const missing = timeColumns.find((column) => !header.includes(column.name));
-          if (missing) {
-            // A bad option, not a bad line: stop before the header so a fixed config reads it again.
-            result.fatal = { line, message: `The time stamp column "${missing.name}" is not in the header (line ${line}). Columns: ${header.join(', ')}.` };
-            return result;
-          }
-          state.header = header;
+      if (!cursor.mayHaveQuote && oneUnitSeparator && plan !== null && plan.template !== null) {
+        // The common line: no quote, a one-character separator, a known header. Its cells are
+        // found by position and read in place; only text and time cells become strings.
+        const count = findCells(text);
+        if (count !== plan.header.length) {
+          if (bad(line, `Line ${line} has ${count} cells, the header has ${plan.header.length}.`)) return result;
+        } else if (take(buildPlainRow(plan, text, line, result), line)) {
+          return result;
         }
-      } else if (record.unterminatedQuote) {
-        if (bad(`Line ${line}: a quoted cell is not closed before the end of the file.`)) return result;
-      } else if (cells.length !== state.header.length) {
-        if (bad(`Line ${line} has ${cells.length} cells, the header has ${state.header.length}.`)) return result;
       } else {
-        const row = buildRow(state.header, cells, line, result);
-        if (typeof row === 'string') {
-          if (bad(row)) return result;
-        } else {
-          state.counter += 1;
-          if (withCounter) row.fieldvalues.counter = state.counter;
-          result.rows.push(row);
+        // A record without any quote splits plainly (what splitCells does for it too, after a search).
+        const cells = cursor.mayHaveQuote ? splitCells(text, separator) : text.split(separator);
+        if (state.header === null || plan === null) {
+          if (state.rowsSeen === headerIndex) {
+            const header = columnNames(cells);
+            const missing = timeColumns.find((column) => !header.includes(column.name));
+            if (missing) {
+              // A bad option, not a bad line: stop before the header so a fixed config reads it again.
+              result.fatal = { line, message: `The time stamp column "${missing.name}" is not in the header (line ${line}). Columns: ${header.join(', ')}.` };
+              return result;
+            }
+            state.header = header;
+            plan = planFor(header);
+          }
+        } else if (cursor.unterminatedQuote) {
+          if (bad(line, `Line ${line}: a quoted cell is not closed before the end of the file.`)) return result;
+        } else if (cells.length !== plan.header.length) {
+          if (bad(line, `Line ${line} has ${cells.length} cells, the header has ${plan.header.length}.`)) return result;
+        } else if (take(buildRow(plan, cells, line, result), line)) {
+          return result;
         }
       }
       state.rowsSeen += 1;
-      state.linesSeen += record.newlines;
-      result.consumedBytes = record.end;
+      state.linesSeen += cursor.newlines;
+      result.consumedBytes = cursor.end;
     }
     return result;
   }
 
-  /** A row, or the message of why its line is bad. */
-  function buildRow(header: string[], cells: string[], line: number, result: ChunkResult): ParsedRow | string {
-    const fieldvalues: Record<string, FieldValue> = {};
-    for (let c = 0; c < header.length; c += 1) fieldvalues[header[c]!] = cellValue(cells[c]!);
+  /** Finds where the cells of a line start (into cellStarts) for a one-character separator; returns their count, as split() would. */
+  function findCells(text: string): number {
+    cellStarts[0] = 0;
+    let count = 1;
+    for (let i = text.indexOf(separator); i !== -1; i = text.indexOf(separator, i + 1)) {
+      if (count === cellStarts.length) {
+        const grown = new Int32Array(count * 2);
+        grown.set(cellStarts);
+        cellStarts = grown;
+      }
+      cellStarts[count] = i + 1;
+      count += 1;
+    }
+    return count;
+  }
+
+  /** A row from its cells, or the message of why its line is bad. */
+  function buildRow(plan: RowPlan, cells: string[], line: number, result: ChunkResult): ParsedRow | string {
+    const { header, isTime, timeIndexes, template } = plan;
+    let fieldvalues: Record<string, FieldValue>;
+    if (template !== null) {
+      // Every name of the template is assigned, in the same order as into an empty object. A time
+      // column's cell is only a placeholder here, keeping the column order: it is replaced below.
+      fieldvalues = { ...template };
+      for (let c = 0; c < header.length; c += 1) fieldvalues[header[c]!] = isTime[c] ? cells[c]! : cellValue(cells[c]!);
+    } else {
+      // A "__proto__" column: plain assignment of every value, whatever that does to the object.
+      fieldvalues = {};
+      for (let c = 0; c < header.length; c += 1) fieldvalues[header[c]!] = cellValue(cells[c]!);
+    }
+    for (let t = 0; t < timeColumns.length; t += 1) timeTexts[t] = cells[timeIndexes[t]!];
+    return withTimes(fieldvalues, line, result);
+  }
+
+  /**
+   * buildRow for a line without quotes split at the one-character separator, its cells starting
+   * at cellStarts (as many as the header has): the same row, read from the line in place.
+   */
+  function buildPlainRow(plan: RowPlan, text: string, line: number, result: ChunkResult): ParsedRow | string {
+    const { header, isTime, timeIndexes } = plan;
+    const count = header.length;
+    const fieldvalues: Record<string, FieldValue> = { ...plan.template };
+    for (let c = 0; c < count; c += 1) {
+      const end = c + 1 < count ? cellStarts[c + 1]! - 1 : text.length;
+      fieldvalues[header[c]!] = isTime[c] ? null : cellValueAt(text, cellStarts[c]!, end);
+    }
+    for (let t = 0; t < timeColumns.length; t += 1) {
+      const c = timeIndexes[t]!;
+      timeTexts[t] = c < 0 ? undefined : text.slice(cellStarts[c]!, c + 1 < count ? cellStarts[c + 1]! - 1 : text.length);
+    }
+    return withTimes(fieldvalues, line, result);
+  }
+
+  /** Fills in the time columns (their texts in timeTexts) and makes the row, or the message of why its line is bad. */
+  function withTimes(fieldvalues: Record<string, FieldValue>, line: number, result: ChunkResult): ParsedRow | string {
     let timestampMicros: bigint | null = null;
-    let first = true;
-    for (const column of timeColumns) {
-      const text = cells[header.indexOf(column.name)]!;
-      if (text.trim() === '') {
+    for (let t = 0; t < timeColumns.length; t += 1) {
+      const column = timeColumns[t]!;
+      // A time column missing from a persisted header fails here, as it always has.
+      const text = timeTexts[t]!;
+      const trimmed = text.trim();
+      if (trimmed === '') {
         // A missing time is a missing value (null), as pandas reads it (NaT), not a bad line.
         fieldvalues[column.name] = null;
       } else {
-        const wall = column.read(text.trim());
+        const wall = column.read(trimmed);
         if (!wall) return `Line ${line}: "${text}" in column ${column.name} does not match ${column.describe}.`;
-        const zoned = wallTimeToUtcMicros(wall, timeZone);
-        if (zoned.dst) result.dstAdjusted[zoned.dst] += 1;
-        fieldvalues[column.name] = isoMicros(zoned.micros);
-        if (first) timestampMicros = zoned.micros;
+        const naive = wallNaiveMs(wall);
+        const offset = resolveOffset(wall, naive);
+        if (offset.dst) result.dstAdjusted[offset.dst] += 1;
+        const utcMs = naive - offset.offsetMs;
+        fieldvalues[column.name] = isoFromUtcMs(utcMs, wall.microsecond);
+        if (t === 0) timestampMicros = microsFromUtcMs(utcMs, wall.microsecond);
       }
-      first = false;
     }
     return { fieldvalues, timestampMicros, line };
   }
