@@ -2,6 +2,15 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from './logging/logger.js';
 
 /**
+ * Heap limits of worker threads. V8's defaults (up to 3 x 16 MiB of young generation, and an old
+ * generation that grows far before it is collected) are sized for throughput on big machines; the
+ * workers' batches are short-lived and small, so tighter limits cost little time and keep the
+ * agent's memory low (docs/performance.md). A worker that passes the limit (a CSV line of tens of
+ * MiB) ends with an error that its caller reports and retries; nothing is lost.
+ */
+export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 64 };
+
+/**
  * Request/response over one worker thread, correlated by id. The worker is started on first use
  * and again after it died; requests in flight when it dies fail (callers retry).
  */
@@ -14,6 +23,7 @@ export class WorkerClient<TRequest extends { id: number }, TResponse extends { i
     private readonly script: string,
     readonly threadName: string,
     private readonly logger: Logger,
+    private readonly resourceLimits: import('node:worker_threads').ResourceLimits = WORKER_LIMITS,
   ) {}
 
   request(message: Omit<TRequest, 'id'>, transfer: ArrayBuffer[] = []): Promise<TResponse> {
@@ -34,7 +44,7 @@ export class WorkerClient<TRequest extends { id: number }, TResponse extends { i
 
   private ensure(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(this.script, { name: this.threadName });
+    const worker = new Worker(this.script, { name: this.threadName, resourceLimits: this.resourceLimits });
     worker.on('message', (response: TResponse) => {
       const waiter = this.pending.get(response.id);
       this.pending.delete(response.id);
