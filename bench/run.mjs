@@ -17,6 +17,8 @@ import { stageBreakdown } from './stages.mjs';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000,1000000' }, files: { type: 'string', default: '4' }, 'skip-breakdown': { type: 'boolean', default: false }, profile: { type: 'string' } } });
 const sizes = values.rows.split(',').map(Number);
+// As `npm run serve` starts the server (package.json): a small young generation for the API thread.
+const SERVE_FLAGS = ['--max-semi-space-size=4'];
 const KEY_ID = 'bench@tributary.local';
 const API_KEY = 'bench-api-key';
 const TICKS = 100; // clock ticks per second on Linux (/proc stat units)
@@ -67,7 +69,7 @@ async function runOnce(rows, files) {
     bytes += fs.statSync(file).size;
   }
   const ingest = await startIngestServer({ keys: { [KEY_ID]: API_KEY }, countOnly: true });
-  const child = spawn(process.execPath, [...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : []), path.join(ROOT, 'dist/electron/serve.js'), '--data-dir', dataDirectory, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TRIBUTARY_API_TOKEN: 'bench' } });
+  const child = spawn(process.execPath, [...SERVE_FLAGS, ...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : []), path.join(ROOT, 'dist/electron/serve.js'), '--data-dir', dataDirectory, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TRIBUTARY_API_TOKEN: 'bench' } });
   const port = await new Promise((resolve, reject) => {
     child.stdout.on('data', (d) => {
       const m = /:(\d+)\/\?token=/.exec(String(d));
