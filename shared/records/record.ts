@@ -77,3 +77,11 @@ export function isoFromMicros(micros: number): string {
   const digits = String(fraction);
   return `${text}${TWO_DIGITS[second]}.${'000000'.slice(digits.length)}${digits}Z`;
 }
+
+/**
+ * A copy of a record with other field values (and time stamp). Written out property by property:
+ * object spread of records measured ~3 µs a record in V8, 10x this.
+ */
+export function withFieldvalues(record: AgentRecord, fieldvalues: AgentRecord['fieldvalues'], timestamp = record.timestamp): AgentRecord {
+  return { asset: record.asset, stream_type: record.stream_type, timestamp, capturetime: record.capturetime, fieldvalues, record_id: record.record_id };
+}

@@ -6,7 +6,7 @@
 import crypto, { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { ChecksumRecordTransformSchema } from '../../../../shared/config/schema.js';
-import type { AgentRecord } from '../../../../shared/records/record.js';
+import { type AgentRecord, withFieldvalues } from '../../../../shared/records/record.js';
 import type { RecordTransform } from '../transform.js';
 
 export type ChecksumRecordConfig = z.infer<typeof ChecksumRecordTransformSchema>;
@@ -86,7 +86,7 @@ export function createChecksumRecordTransform(config: ChecksumRecordConfig): Rec
       for (let r = 0; r < records.length; r += 1) {
         const record = records[r]!;
         const checksum = sha256Hex(checksumText(record, parts, config.output_field, quoted));
-        out[r] = { ...record, fieldvalues: { ...record.fieldvalues, [config.output_field]: checksum } };
+        out[r] = withFieldvalues(record, { ...record.fieldvalues, [config.output_field]: checksum });
       }
       return { records: out, problems: [] };
     },

@@ -1,7 +1,7 @@
 /** `rename`: renames columns; names not present in a record are ignored. */
 import type { z } from 'zod';
 import type { RenameTransformSchema } from '../../../../shared/config/schema.js';
-import type { FieldValue } from '../../../../shared/records/record.js';
+import { type FieldValue, withFieldvalues } from '../../../../shared/records/record.js';
 import type { RecordTransform } from '../transform.js';
 
 export type RenameConfig = z.infer<typeof RenameTransformSchema>;
@@ -91,7 +91,7 @@ export function createRenameTransform(config: RenameConfig): RecordTransform {
           const name = names[i]!;
           if (name !== null) fieldvalues[name] = values[keys[i]!]!;
         }
-        out[r] = { ...record, fieldvalues };
+        out[r] = withFieldvalues(record, fieldvalues);
       }
       return { records: out, problems: [] };
     },
