@@ -6,9 +6,10 @@ import type { Logger } from './logging/logger.js';
  * generation that grows far before it is collected) are sized for throughput on big machines; the
  * workers' batches are short-lived and small, so tighter limits cost little time and keep the
  * agent's memory low (docs/performance.md). A worker that passes the limit (a CSV line of tens of
- * MiB) ends with an error that its caller reports and retries; nothing is lost.
+ * MiB) ends with an error that its caller reports and retries; nothing is lost. Lines longer than
+ * MAX_LINE_BYTES (file-reader.ts) never reach a worker whole.
  */
-export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 64 };
+export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 128 };
 
 /**
  * Request/response over one worker thread, correlated by id. The worker is started on first use

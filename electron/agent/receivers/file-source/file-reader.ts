@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import type { Parser } from '../../../../shared/config/schema.js';
 import type { ComponentContext } from '../../supervisor/component.js';
 import type { StreamKey } from '../../markers/marker-store.js';
@@ -11,6 +12,11 @@ import { recordIdPrefix } from './record-ids.js';
  * size; 256 KiB is a few thousand rows, one outbox batch.
  */
 export const CHUNK_BYTES = 256 * 1024;
+/**
+ * Longest line read: a longer one is a bad line (bad_lines_action) and skipped unread, so that one
+ * broken file (a missing newline, binary data) cannot exhaust the parse worker's memory.
+ */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 /** Bytes at the start of a file whose hash tells a rewritten file from an appended one. */
 export const FINGERPRINT_BYTES = 4096;
 /** A renamed file is recognised only by a prefix this long: short prefixes (a bare header) are not unique. */
@@ -76,21 +82,20 @@ export async function readFile(options: {
   let records = 0;
   let chunkBytes = CHUNK_BYTES;
   while (offset < file.size) {
-    const bytes = options.readRange ? await options.readRange(offset, Math.min(chunkBytes, file.size - offset)) : undefined;
-    const plan = context.pipeline.workerPlan(receiver, stream, context.clock.nowMicros());
-    const response = await options.worker.parse({
+    const request = (length: number) => ({
       path: file.path,
-      bytes,
       fileSize: file.size,
       offset,
-      chunkBytes,
+      chunkBytes: length,
       parser: options.parser,
       state,
       final: file.settled,
       file: { size: file.size, mtimeMs: file.mtimeMs, fingerprint },
       recordIdPrefix: idPrefix,
-      plan,
+      plan: context.pipeline.workerPlan(receiver, stream, context.clock.nowMicros()),
     });
+    const bytes = options.readRange ? await options.readRange(offset, Math.min(chunkBytes, file.size - offset)) : undefined;
+    const response = await options.worker.parse({ ...request(chunkBytes), bytes });
     if (!response.ok) throw Object.assign(new Error(response.error), { code: response.code });
     if (response.full) context.pipeline.refuseFromWorker(stream, response.full.transmit);
     if (response.committed) context.pipeline.afterWorkerCommit(receiver, stream, response.committed);
@@ -105,7 +110,26 @@ export async function readFile(options: {
     if (response.consumedBytes === 0) {
       // A line longer than the chunk: read a bigger chunk, up to the rest of the file.
       if (response.chunkBytes >= file.size - offset) return { complete: false, records };
-      chunkBytes *= 2;
+      if (chunkBytes < MAX_LINE_BYTES) {
+        chunkBytes *= 2;
+        continue;
+      }
+      const lineEnd = await findLineEnd(options.readRange ?? localReader(file.path), offset + chunkBytes, file);
+      if (lineEnd === undefined) return { complete: false, records }; // may still be written
+      const skipped = await options.worker.parse({ ...request(0), skipTo: lineEnd });
+      if (!skipped.ok) throw Object.assign(new Error(skipped.error), { code: skipped.code });
+      if (skipped.full) context.pipeline.refuseFromWorker(stream, skipped.full.transmit);
+      if (skipped.committed) context.pipeline.afterWorkerCommit(receiver, stream, skipped.committed);
+      reportLines(context, stream, file.path, skipped.badLines, skipped.skippedLines);
+      if (skipped.fatal) {
+        const message = `${file.path} line ${skipped.fatal.line}: ${skipped.fatal.message}`;
+        context.markers.raise([stream], 'error', 'parse_error', message);
+        context.logger.error(message);
+        return { complete: false, records };
+      }
+      chunkBytes = CHUNK_BYTES;
+      offset = lineEnd;
+      state = skipped.state;
       continue;
     }
     chunkBytes = CHUNK_BYTES;
@@ -114,6 +138,34 @@ export async function readFile(options: {
   }
   context.markers.clear('parse_error', [stream]);
   return { complete: offset >= file.size, records };
+}
+
+/** Reads bytes of a local file. */
+function localReader(filePath: string): (offset: number, length: number) => Promise<Buffer> {
+  return async (offset, length) => {
+    const handle = await fs.promises.open(filePath, 'r');
+    try {
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, offset);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  };
+}
+
+/**
+ * The offset after the first newline at or after `from`; at the end of a settled file, the file's
+ * end (its last line has no newline); undefined while the line may still be written.
+ */
+async function findLineEnd(read: (offset: number, length: number) => Promise<Buffer>, from: number, file: FileSnapshot): Promise<number | undefined> {
+  const STEP = 1024 * 1024;
+  for (let at = from; at < file.size; at += STEP) {
+    const piece = await read(at, Math.min(STEP, file.size - at));
+    const newline = piece.indexOf(10);
+    if (newline >= 0) return at + newline + 1;
+  }
+  return file.settled ? file.size : undefined;
 }
 
 /**

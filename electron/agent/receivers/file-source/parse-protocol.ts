@@ -21,6 +21,11 @@ export interface ParseRequest {
   /** Prefix of the record ids of this file (record-ids.ts). */
   recordIdPrefix: string;
   plan: WorkerPlan;
+  /**
+   * The line at `offset` is longer than MAX_LINE_BYTES and ends right before this offset: handle it
+   * as a bad line (bad_lines_action) instead of reading it.
+   */
+  skipTo?: number;
 }
 
 export type ParseResponse =

@@ -13,6 +13,7 @@ import { type AgentRecord, isoMicros } from '../../../../shared/records/record.j
 import { SpreadsheetStateSchema, createSpreadsheetParser } from '../../parsers/spreadsheet/index.js';
 import { WorkerPipeline } from '../../pipeline/worker-pipeline.js';
 import type { ParseRequest, ParseResponse } from './parse-protocol.js';
+import { MAX_LINE_BYTES } from './file-reader.js';
 import { recordIdOf } from './record-ids.js';
 
 const pipeline = new WorkerPipeline();
@@ -64,7 +65,37 @@ function readChunk(request: ParseRequest): { chunk: Buffer; size: number } {
   }
 }
 
+/**
+ * A line longer than MAX_LINE_BYTES (file-reader.ts): a bad line under bad_lines_action, skipped
+ * unread up to `skipTo` (its end). The header, and lines of UTF-16 files (whose newline the skip
+ * cannot find byte-wise), stop the file instead.
+ */
+function skipLongLine(request: ParseRequest & { skipTo: number }): ParseResponse {
+  const config = request.parser as ParserConfig;
+  const parser = parserFor(config);
+  const state = request.state ? SpreadsheetStateSchema.parse(request.state) : parser.initialState();
+  const line = state.linesSeen + 1;
+  const action = config.options?.parse?.bad_lines_action ?? 'warn';
+  const message = `Line ${line} is longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB (no line break): not a line of this CSV file.`;
+  const answer = { id: request.id, ok: true as const, rows: 0, badLines: [] as { line: number; message: string }[], skippedLines: 0, consumedBytes: 0, chunkBytes: 0, fileSize: request.fileSize ?? 0, state };
+  if (action === 'error' || state.header === null || state.encoding === null || state.encoding.startsWith('utf-16'))
+    return { ...answer, fatal: { line, message: `${message} Reading of this file stops here until the line is fixed.` } };
+  const next = { ...state, linesSeen: state.linesSeen + 1, rowsSeen: state.rowsSeen + 1 };
+  const outcome = pipeline.commit(request.plan, [], {
+    file: { path: request.path, ...request.file, offset: request.skipTo, parserState: JSON.stringify(next) },
+  });
+  return {
+    ...answer,
+    ...outcome,
+    state: next,
+    consumedBytes: request.skipTo - request.offset,
+    badLines: action === 'warn' ? [{ line, message }] : [],
+    skippedLines: action === 'skip' ? 1 : 0,
+  };
+}
+
 function handle(request: ParseRequest): ParseResponse {
+  if (request.skipTo !== undefined) return skipLongLine({ ...request, skipTo: request.skipTo });
   const { chunk, size } = readChunk(request);
   const atEnd = request.offset + chunk.length >= size;
   const parser = parserFor(request.parser as ParserConfig);

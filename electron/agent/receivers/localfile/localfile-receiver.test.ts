@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_LINE_BYTES } from '../file-source/file-reader.js';
 import { filePlant, waitFor } from '../../../test-support/file-plant.js';
 import { type TestServer, startTestServer, tempDirectory } from '../../../test-support/test-host.js';
 
@@ -147,6 +148,17 @@ describe('localfile receiver → csv transmit', () => {
     expect(marker.level).toBe('error');
     expect(marker.message).toMatch(/line 4/);
     expect(strict.delivered('Press_1', 'cycle')).toHaveLength(2);
+  });
+
+  it('skips a line longer than 16 MiB as a bad line without exhausting memory, and reads on', async () => {
+    const plant = filePlant({ parse: { bad_lines_action: 'warn' } });
+    await start(plant);
+    const huge = `${'x'.repeat(MAX_LINE_BYTES + 1024 * 1024)}\n`;
+    plant.write('press_1.csv', HEADER + rows(0, 2) + huge + rows(2, 4));
+    await waitFor(() => plant.delivered('Press_1', 'cycle').length === 4, 30_000, 'the rows around the long line');
+    const streams = (await server!.call('GET', '/v1/streams')).json.response;
+    expect(streams[0].markers.find((m: { category: string }) => m.category === 'bad_lines')?.message).toMatch(/line 4: Line 4 is longer than 16 MiB/);
+    expect((await server!.call('GET', '/v1/status')).json.response.agent.status).toBe('running');
   });
 
   it('logs with the worker as thread name', async () => {
