@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseStrptime, parseStrptimeByRegex, strptimeReader } from './strptime.js';
+import { fixedWidthReader, parseStrptime, parseStrptimeByRegex, strptimeReader } from './strptime.js';
 
 const wall = (year: number, month: number, day: number, hour = 0, minute = 0, second = 0, microsecond = 0) => ({ year, month, day, hour, minute, second, microsecond });
 
@@ -118,6 +118,10 @@ describe('parseStrptime fast reader', () => {
     '%b %d %Y',
     '%d%m%Y',
     '%Y%m%d%H%M%S',
+    '%Y%m%dT%H%M%S.%f',
+    '%y%m%d %H%M',
+    '%H%M%S%f',
+    '%f%S',
     '%Y-%m-%d 0%H',
     '%Y %j',
     '%Y %W %w',
@@ -206,5 +210,63 @@ describe('parseStrptime fast reader', () => {
     expect(parseStrptime('2026-01-05\u00a006:00', '%Y-%m-%d %H:%M')).toEqual(wall(2026, 1, 5, 6));
     expect(parseStrptime('5.1.2026', '%d.%m.%Y')).toEqual(wall(2026, 1, 5));
     expect(parseStrptime('2026-02-29', '%Y-%m-%d')).toBeNull();
+  });
+});
+
+describe('fixedWidthReader', () => {
+  const pad = (n: number, width: number) => String(n).padStart(width, '0');
+  const directive = fc.constantFrom('%Y', '%y', '%m', '%d', '%H', '%M', '%S', '%f', '%-d', '%#H');
+  const literal = fc.constantFrom('-', '.', ':', '/', 'T', ' ', '  ', '\t', '%%', ',', 'x', '0');
+  const format = fc.oneof(
+    fc.constantFrom('%d.%m.%Y %H:%M:%S', '%Y-%m-%d %H:%M:%S.%f', '%Y%m%d%H%M%S', '%m/%d/%y %H:%M', '%H:%M:%S', '%Y-%m-%dT%H:%M:%S.%f'),
+    fc.array(fc.oneof(directive, literal), { minLength: 1, maxLength: 10 }).map((parts) => parts.join('')),
+  );
+  /** A text for the format: fields of random values and widths, whitespace of random kinds. */
+  const textFor = (fmt: string) =>
+    fc
+      .record({
+        values: fc.array(fc.oneof(fc.integer({ min: 0, max: 99 }), fc.integer({ min: 0, max: 9999 })), { minLength: 10, maxLength: 10 }),
+        narrow: fc.boolean(),
+        space: fc.constantFrom(' ', '  ', '\t', '\u00a0'),
+        tail: fc.constantFrom('', '', ' ', '1'),
+      })
+      .map(({ values, narrow, space, tail }) => {
+        let n = 0;
+        return (
+          fmt.replace(/%[-#]?(.)|\s+/g, (token, letter: string | undefined) => {
+            if (letter === undefined) return space;
+            const value = values[n++ % values.length]!;
+            if (letter === '%') return '%';
+            if (letter === 'Y') return pad(value, 4);
+            if (letter === 'f') return String(value);
+            return narrow ? String(value % 100) : pad(value % 100, 2);
+          }) + tail
+        );
+      });
+
+  it('reads exactly what the regex reads, or gives null', () => {
+    let read = 0;
+    fc.assert(
+      fc.property(
+        format.chain((fmt) => fc.tuple(fc.constant(fmt), textFor(fmt))),
+        ([fmt, text]) => {
+          const wall = fixedWidthReader(fmt)?.(text) ?? null;
+          if (wall !== null) {
+            read += 1;
+            expect(wall).toEqual(parseStrptimeByRegex(text, fmt));
+          }
+        },
+      ),
+      { numRuns: 20_000 },
+    );
+    expect(read).toBeGreaterThan(500);
+  });
+
+  it('takes only numeric formats, and only the fixed-width spelling', () => {
+    for (const fmt of ['%b %d %Y', '%Y-%m-%d %z', '%I:%M %p', '%j', '%Y%Y', '%c', '%', '%Y-%m-%d 0%H']) expect(fixedWidthReader(fmt)).toBeUndefined();
+    expect(fixedWidthReader('%d.%m.%Y %H:%M:%S')!('05.01.2026 07:00:00')).toEqual(wall(2026, 1, 5, 7));
+    expect(fixedWidthReader('%Y%m%d%H%M%S')!('20260105070809')).toEqual(wall(2026, 1, 5, 7, 8, 9));
+    expect(fixedWidthReader('%Y-%m-%d %H:%M:%S.%f')!('2026-01-05 07:00:00.5')).toEqual(wall(2026, 1, 5, 7, 0, 0, 500_000));
+    for (const text of ['5.1.2026 07:00:00', '05.01.2026 7:00:00', '05.01.2026 07:00:0', '30.02.2026 07:00:00', '05.01.2026\u00a007:00:00']) expect(fixedWidthReader('%d.%m.%Y %H:%M:%S')!(text)).toBeNull();
   });
 });

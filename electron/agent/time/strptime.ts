@@ -3,12 +3,15 @@
  * case-insensitive regular expression (so alternation order and backtracking behave the same way:
  * `%b %d %Y` reads `Jan 1 2000`), and the captured parts are then combined into a wall time.
  *
- * Formats made only of numeric fields (%Y %y %m %d %H %M %S %f), literals and whitespace, with
- * no field directly after another, also get a fast reader that walks the text once without the
- * regex. Each field there is followed by something that cannot start with a digit, so the regex
- * can only give a field its whole run of digits: the fast reader takes the run, accepts exactly
- * the lengths and values the field's pattern accepts, and hands anything else (a space-padded day,
- * a letter in another case, Unicode whitespace, a mismatch) to the regex, which decides.
+ * Formats made only of numeric fields (%Y %y %m %d %H %M %S %f), non-digit literals and
+ * whitespace also get a fast reader that walks the text once without the regex. A field followed
+ * by something that cannot start with a digit can only get its whole run of digits from the regex:
+ * the fast reader takes the run and accepts exactly the lengths and values the field's pattern
+ * accepts. A field directly followed by another one (%Y%m%d) gets its full width (four digits for
+ * %Y, up to six for %f, two for the others) or nothing: that is the regex's first choice (every
+ * pattern tries its two-digit alternatives before its one-digit ones), so when the rest of the
+ * text then matches, it is the regex's reading. Anything else (a space-padded day, a letter in
+ * another case, Unicode whitespace, a mismatch, a short field) goes to the regex, which decides.
  */
 import { type WallTime, isValidWallTime, parseOffset } from './wall-time.js';
 
@@ -81,7 +84,12 @@ interface FastStep {
   kind: StepKind;
   /** The code unit of a literal, the Field of a field. */
   value: number;
+  /** A field's digits: 0 for its whole run, else its full width (FULL_WIDTH), exactly (%f: 1 up to 6). */
+  width: number;
 }
+
+/** Digits of each Field at its full width, the first choice of its pattern. */
+const FULL_WIDTH = [4, 2, 2, 2, 2, 2, 2, 6];
 
 const FAST_FIELDS: Partial<Record<string, Field>> = { Y: Field.Year, y: Field.ShortYear, m: Field.Month, d: Field.Day, H: Field.Hour, M: Field.Minute, S: Field.Second, f: Field.Fraction };
 
@@ -127,7 +135,7 @@ function compile(format: string): CompiledFormat | null {
       i += 1;
       if (letter === '%') {
         source += '%';
-        fast?.push({ kind: StepKind.Literal, value: 0x25 });
+        fast?.push({ kind: StepKind.Literal, value: 0x25, width: 0 });
       } else if (letter !== undefined && DIRECTIVE_PATTERNS[letter] !== undefined) {
         groups += 1;
         // A repeated directive (CPython refuses those) would need the values to agree; refuse it too.
@@ -135,9 +143,13 @@ function compile(format: string): CompiledFormat | null {
         group[letter] = groups;
         source += `(${DIRECTIVE_PATTERNS[letter]})`;
         const field = FAST_FIELDS[letter];
-        // A field right after another could end anywhere in a run of digits: only the regex knows.
-        if (field === undefined || fast?.[fast.length - 1]?.kind === StepKind.Field) fast = null;
-        else fast?.push({ kind: StepKind.Field, value: field });
+        if (field === undefined) fast = null;
+        else if (fast) {
+          // A field right after another ends where its full width does (see the module comment).
+          const previous = fast[fast.length - 1];
+          if (previous?.kind === StepKind.Field) previous.width = FULL_WIDTH[previous.value]!;
+          fast.push({ kind: StepKind.Field, value: field, width: 0 });
+        }
       } else {
         return null;
       }
@@ -145,13 +157,13 @@ function compile(format: string): CompiledFormat | null {
       // CPython replaces each run of format whitespace with \s+.
       while (i + 1 < expanded.length && /\s/.test(expanded[i + 1]!)) i += 1;
       source += '\\s+';
-      fast?.push({ kind: StepKind.Space, value: 0 });
+      fast?.push({ kind: StepKind.Space, value: 0, width: 0 });
     } else {
       source += escapeLiteral(char);
       const code = char.charCodeAt(0);
       // A digit literal could be taken into the field before it.
       if (isDigitCode(code)) fast = null;
-      else fast?.push({ kind: StepKind.Literal, value: code });
+      else fast?.push({ kind: StepKind.Literal, value: code, width: 0 });
     }
   }
   return { regex: new RegExp(`^${source}$`, 'i'), group, fast };
@@ -214,14 +226,16 @@ function readFast(text: string, steps: FastStep[]): WallTime | null | undefined 
       if (pos === start) return undefined;
     } else {
       const start = pos;
+      const end = step.width === 0 ? length : Math.min(length, pos + step.width);
       let value = 0;
-      while (pos < length) {
+      while (pos < end) {
         const code = text.charCodeAt(pos);
         if (!isDigitCode(code)) break;
         value = value * 10 + (code - 0x30);
         pos += 1;
       }
       const digits = pos - start;
+      if (step.width !== 0 && digits !== step.width && step.value !== Field.Fraction) return undefined;
       // Exactly the digit strings each field's pattern in DIRECTIVE_PATTERNS matches whole.
       switch (step.value) {
         case Field.Year:
@@ -297,6 +311,20 @@ export function parseStrptime(text: string, format: string): WallTime | null {
 export function strptimeReader(format: string): (text: string) => WallTime | null {
   const entry = compile(format);
   return entry ? (text) => parseCompiled(text, entry) : () => null;
+}
+
+/**
+ * A reader of `format` that reads only its fixed-width spelling: every numeric field at its full
+ * width (%Y four digits, %f one to six, the others two), ASCII whitespace, literals in their own
+ * case. What it reads, it reads as parseStrptime does; any other text gives null, though
+ * parseStrptime may read it. Undefined for a format that is not only numeric fields (%Y %y %m %d
+ * %H %M %S %f), non-digit literals and whitespace.
+ */
+export function fixedWidthReader(format: string): ((text: string) => WallTime | null) | undefined {
+  const steps = compile(format)?.fast;
+  if (!steps) return undefined;
+  const fixed = steps.map((step) => (step.kind === StepKind.Field ? { ...step, width: FULL_WIDTH[step.value]! } : step));
+  return (text) => readFast(text, fixed) ?? null;
 }
 
 /** parseStrptime through the regex alone (no fast reader): the reference the fast reader must equal. */

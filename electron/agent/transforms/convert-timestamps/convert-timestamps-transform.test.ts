@@ -70,13 +70,61 @@ describe('convert_timestamps', () => {
     ]);
   });
 
+  it('reads texts in a format as parseStrptime and wallTimeToUtcMicros do, around DST changes too', () => {
+    // Days of DST changes and ordinary days; formats of every kind the fast path meets.
+    const days = [[2026, 3, 29], [2026, 10, 25], [2026, 3, 8], [2026, 11, 1], [2026, 4, 5], [2026, 10, 4], [2026, 6, 15], [1900, 1, 1], [9999, 12, 31]] as const;
+    const zones = ['UTC', 'Europe/Berlin', 'America/Chicago', 'Australia/Lord_Howe', 'Asia/Kolkata'];
+    const formats = ['%d.%m.%Y %H:%M:%S', '%Y-%m-%d %H:%M:%S.%f', '%Y%m%d%H%M%S', '%m/%d/%y %I:%M %p', '%Y-%m-%dT%H:%M:%S%z', '%b %d %Y %H:%M', '%H:%M', ' %d.%m.%Y %H:%M ', '%Y-%m-%dT%H:%M:%SZ'];
+    const p2 = (n: number) => String(n).padStart(2, '0');
+    const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+    const write = (format: string, [y, mo, d]: readonly number[], h: number, mi: number, s: number, f: number) =>
+      format
+        .replace('%Y', String(y).padStart(4, '0'))
+        .replace('%y', p2(y! % 100))
+        .replace('%m', p2(mo!))
+        .replace('%b', month[mo! - 1]!)
+        .replace('%d', p2(d!))
+        .replace('%H', p2(h))
+        .replace('%I', p2(h % 12 || 12))
+        .replace('%p', h < 12 ? 'AM' : 'PM')
+        .replace('%M', p2(mi))
+        .replace('%S', p2(s))
+        .replace('%f', String(f).padStart(6, '0').slice(0, 1 + (f % 6)))
+        .replace('%z', f % 3 === 0 ? '+05:30' : '-0100');
+    const time = fc.tuple(fc.constantFrom(...days), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 999_999 }), fc.constantFrom('', '', ' ', 'x'));
+    fc.assert(
+      fc.property(fc.constantFrom(...zones), fc.constantFrom(...formats), fc.array(time, { minLength: 1, maxLength: 30 }), (timezone, format, times) => {
+        const texts = times.map(([day, h, mi, s, f, extra]) => (extra === 'x' ? `${write(format, day, h, mi, s, f)}x` : `${extra}${write(format, day, h, mi, s, f)}${extra}`));
+        const { records, problems } = convert({ field_names: 't', format, timezone }).apply(texts.map((t) => record({ t })));
+        const dst = { gap: 0, overlap: 0 };
+        let failed = 0;
+        const general = (text: string) => {
+          // An ISO UTC text is an instant already, whatever the format says.
+          if (/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(text.trim())) return `${text.trim().slice(0, 19)}.000000Z`;
+          const wall = parseStrptime(text.trim(), format);
+          if (!wall) {
+            failed += 1;
+            return text;
+          }
+          const result = wallTimeToUtcMicros(wall, timezone);
+          if (result.dst) dst[result.dst] += 1;
+          return isoMicros(result.micros);
+        };
+        expect(records.map((r) => r.fieldvalues.t)).toEqual(texts.map(general));
+        expect(problems.map((p) => Number(p.message.split(' ')[0]))).toEqual([failed, dst.gap, dst.overlap].filter((n) => n > 0));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('guesses year-month-day texts as guessDateTime and wallTimeToUtcMicros do, fast reader or not', () => {
-    const two = fc.oneof(fc.integer({ min: 0, max: 99 }), fc.integer({ min: 1, max: 12 }));
+    // Two-digit fields, mostly zero-padded, sometimes not padded or padded with a space.
+    const two = fc.tuple(fc.oneof(fc.integer({ min: 0, max: 99 }), fc.integer({ min: 1, max: 12 })), fc.constantFrom('0', '0', '0', '0', '', ' '));
     const text = fc
-      .tuple(fc.integer({ min: 0, max: 9999 }), two, two, fc.constantFrom('T', ' ', '  ', 't', ', '), two, two, fc.option(two), fc.option(fc.integer({ min: 0, max: 99_999_999 }).map(String)), fc.constantFrom('', '', ' ', '+01:00', ' pm'))
+      .tuple(fc.integer({ min: 0, max: 9999 }), two, two, fc.constantFrom('T', ' ', '  ', 't', ', ', '\t', '\u00a0'), two, two, fc.option(two), fc.option(fc.integer({ min: 0, max: 99_999_999 }).map(String)), fc.constantFrom('', '', ' ', '+01:00', ' pm'))
       .map(([y, mo, d, t, h, mi, s, f, tail]) => {
-        const p2 = (n: number) => String(n).padStart(2, '0');
-        const time = h === 99 ? '' : `${t}${p2(h)}:${p2(mi)}${s === null ? '' : `:${p2(s)}${f === null ? '' : `.${f}`}`}`;
+        const p2 = ([n, padding]: [number, string]) => String(n).padStart(2, padding || '0').slice(padding === '' ? -1 : -2);
+        const time = h[0] === 99 ? '' : `${t}${p2(h)}:${p2(mi)}${s === null ? '' : `:${p2(s)}${f === null ? '' : `.${f}`}`}`;
         return `${String(y).padStart(4, '0')}-${p2(mo)}-${p2(d)}${time}${tail}`;
       });
     fc.assert(

@@ -4,11 +4,12 @@
  */
 import type { z } from 'zod';
 import type { ConvertTimestampsTransformSchema } from '../../../../shared/config/schema.js';
-import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
-import { guessDateTime, parseStrptime } from '../../time/strptime.js';
-import { wallTimeToUtcMicros } from '../../time/zoned.js';
+import { type AgentRecord, type FieldValue, isoMicros, withFieldvalues } from '../../../../shared/records/record.js';
+import { isoFromUtcMs } from '../../time/iso-format.js';
+import { type WallTime, fixedWidthReader, guessDateTime, parseStrptime, strptimeReader } from '../../time/strptime.js';
+import { offsetResolver, wallNaiveMs, wallTimeToUtcMicros } from '../../time/zoned.js';
 import type { RecordTransform, TransformProblem } from '../transform.js';
-import { type FixedWall, ZoneMinutes, compileFixedFormat, fastIsoUtc, isoFromMsAndMicros, naiveMs } from './fast-paths.js';
+import { fastIsoUtc } from './fast-paths.js';
 
 export type ConvertTimestampsConfig = z.infer<typeof ConvertTimestampsTransformSchema>;
 
@@ -30,8 +31,9 @@ function isoUtcMicros(text: string): bigint | undefined {
 }
 
 /**
- * Without a format, texts of these shapes are read as guessDateTime reads them (its first shape:
- * year-month-day, then T or spaces and the time), by the fixed-width readers; others are guessed.
+ * Without a format, texts of these shapes in their fixed-width spelling (fixedWidthReader) are read
+ * as guessDateTime reads them (its first shape: year-month-day, then T or spaces and the time), so
+ * they take those readers; others are guessed.
  */
 const GUESSED_FIXED_FORMATS = ['%Y-%m-%d %H:%M:%S.%f', '%Y-%m-%d %H:%M:%S', '%Y-%m-%d %H:%M', '%Y-%m-%dT%H:%M:%S.%f', '%Y-%m-%dT%H:%M:%S', '%Y-%m-%dT%H:%M', '%Y-%m-%d'];
 
@@ -56,10 +58,11 @@ export function convertedFields(config: ConvertTimestampsConfig): string[] {
 export function createConvertTimestampsTransform(config: ConvertTimestampsConfig): RecordTransform {
   const fields = convertedFields(config);
   const timeZone = config.timezone ?? 'UTC';
-  // Fast paths for text in a fixed-width format (fast-paths.ts); other values take convert().
-  const readers = config.unit !== undefined ? [] : (config.format !== undefined ? [config.format] : GUESSED_FIXED_FORMATS).flatMap((format) => compileFixedFormat(format) ?? []);
-  const zone = new ZoneMinutes(timeZone);
-  const wall: FixedWall = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0, microsecond: 0 };
+  // Fast paths for text (ISO UTC already: fast-paths.ts; with the format, or in a guessed shape:
+  // its reader, the zone's cached offsets, ISO text without BigInt); other values take convert().
+  let readers: ((text: string) => WallTime | null)[] = [];
+  if (config.unit === undefined) readers = config.format !== undefined ? [strptimeReader(config.format)] : GUESSED_FIXED_FORMATS.flatMap((format) => fixedWidthReader(format) ?? []);
+  const resolveOffset = offsetResolver(timeZone);
 
   function convert(value: FieldValue): Conversion | null {
     if (typeof value === 'string') {
@@ -103,14 +106,16 @@ export function createConvertTimestampsTransform(config: ConvertTimestampsConfig
           let iso: string | undefined;
           if (typeof previous === 'string') {
             iso = fastIsoUtc(previous);
+            const text = iso === undefined && readers.length > 0 ? previous.trim() : '';
             // A text ending in Z may be an ISO instant the general path reads its own way.
-            if (iso === undefined && readers.length > 0 && previous.charCodeAt(previous.length - 1) !== 90) {
+            if (text !== '' && text.charCodeAt(text.length - 1) !== 90 /* Z */) {
               for (const read of readers) {
-                if (!read(previous, wall)) continue;
-                const naive = naiveMs(wall);
-                const chosen = zone.offsetFor(wall, naive);
+                const wall = read(text);
+                if (!wall) continue;
+                const naive = wallNaiveMs(wall);
+                const chosen = resolveOffset(wall, naive);
                 if (chosen.dst) dst[chosen.dst] += 1;
-                iso = isoFromMsAndMicros(naive - chosen.offsetMs + Math.floor(wall.microsecond / 1000), wall.microsecond % 1000);
+                iso = isoFromUtcMs(naive - chosen.offsetMs, wall.microsecond);
                 break;
               }
             }
@@ -131,7 +136,7 @@ export function createConvertTimestampsTransform(config: ConvertTimestampsConfig
           fieldvalues[field] = iso;
           if (index === 0 && record.timestamp === String(previous)) timestamp = iso;
         }
-        out[r] = fieldvalues ? { ...record, timestamp, fieldvalues } : record;
+        out[r] = fieldvalues ? withFieldvalues(record, fieldvalues, timestamp) : record;
       }
 
       const problems: TransformProblem[] = [];
