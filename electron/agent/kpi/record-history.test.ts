@@ -57,6 +57,12 @@ describe('RecordHistory', () => {
     expect(h.recordsOf('M1', 0, micros('2030-01-01T00:00:00Z'), 10).map((r) => r.fieldvalues.x).sort()).toEqual([1, 2, 3]);
   });
 
+  it('reads a record with an impossible time stamp at its capture time, not at a made-up time', () => {
+    const h = history(new FakeClock(Date.parse('2026-01-05T10:00:00Z')));
+    h.remember([{ ...record('bad', 'M1', '2026-01-05T06:00:99.000000Z', { x: 1 }), capturetime: '2026-01-05T09:00:00.000000Z' }]);
+    expect(h.recordsOf('M1', 0, micros('2027-01-01T00:00:00Z'), 10)).toEqual([{ timestamp: micros('2026-01-05T09:00:00Z'), fieldvalues: { x: 1 } }]);
+  });
+
   it('keeps upload bodies as they are and reads them back like other batches', () => {
     const h = history(new FakeClock(Date.parse('2026-01-05T10:00:00Z')));
     const records = [3, 1, 2].map((i) => record(`u${i}`, 'M1', `2026-01-05T06:0${i}:00.000000Z`, { x: i, state: 'running' }));

@@ -180,6 +180,8 @@ function storedRecords(format: string, records: string | Buffer): StoredRecord[]
   });
 }
 
+const SECONDS_AND_FRACTION = /^:\d{2}\.\d{6}Z$/;
+
 /**
  * Epoch microseconds of record time stamps (ISO UTC with six fraction digits, as records carry
  * them), fast for runs of stamps in the same minute; other texts go through the general parser.
@@ -188,7 +190,7 @@ function timestampReader(): (text: string) => number | undefined {
   let minute = '';
   let minuteMicros = 0;
   return (text) => {
-    if (text.length === 27 && text.charCodeAt(10) === 84 /* T */ && text.charCodeAt(26) === 90 /* Z */ && text.charCodeAt(19) === 46 /* . */) {
+    if (text.length === 27 && text.charCodeAt(10) === 84 /* T */ && SECONDS_AND_FRACTION.test(text.slice(16))) {
       const prefix = text.slice(0, 16);
       if (prefix !== minute) {
         const ms = Date.parse(`${prefix}:00Z`);
@@ -197,8 +199,7 @@ function timestampReader(): (text: string) => number | undefined {
         minuteMicros = ms * 1000;
       }
       const seconds = Number(text.slice(17, 19));
-      const fraction = Number(text.slice(20, 26));
-      if (Number.isInteger(seconds) && Number.isInteger(fraction)) return minuteMicros + seconds * 1_000_000 + fraction;
+      if (seconds < 60) return minuteMicros + seconds * 1_000_000 + Number(text.slice(20, 26));
     }
     return slow(text);
   };
