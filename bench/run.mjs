@@ -132,7 +132,7 @@ for (const rows of sizes) {
   process.stderr.write(`bench: ${rows} rows …\n`);
   results.push(await runOnce(rows, Number(values.files)));
 }
-const breakdown = values['skip-breakdown'] ? undefined : await stageBreakdown(20_000);
+const breakdown = values['skip-breakdown'] ? undefined : await stageBreakdown(200_000);
 const machine = { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 1e9), node: process.version, date: new Date().toISOString() };
 fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
 const out = path.join(ROOT, 'bench', 'results', `bench-${machine.date.slice(0, 19).replace(/[:T]/g, '-')}.json`);
