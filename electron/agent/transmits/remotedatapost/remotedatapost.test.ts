@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { AgentStore } from '../../store/agent-store.js';
 import { type IngestServer, startIngestServer } from '../../../ingest/ingest-server.js';
 import { filePlant, waitFor } from '../../../test-support/file-plant.js';
 import { type TestServer, startTestServer, tempDirectory } from '../../../test-support/test-host.js';
@@ -131,6 +133,18 @@ describe('remotedatapost to a real ingest server', () => {
     server = await startTestServer({ dataDirectory });
     await waitFor(() => ingest!.records().length >= 120, 20_000);
     expect(parts(ingest.records(), 'Press_1')).toEqual(Array.from({ length: 120 }, (_, i) => i));
+  });
+
+  it('uploads JSON batches that an earlier build left in the outbox, sorted by time', async () => {
+    ingest = await startIngestServer({ keys: { [KEY_ID]: API_KEY } });
+    const dataDirectory = tempDirectory();
+    const old = new AgentStore(path.join(dataDirectory, 'state', 'agent.db'));
+    const records = [3, 1, 2].map((i) => ({ asset: 'Press_1', stream_type: 'cycle', timestamp: `2026-03-29T00:00:0${i}.000000Z`, capturetime: '2026-03-29T01:00:00.000000Z', record_id: `old${i}`, fieldvalues: { part: 1000 + i } }));
+    old.commit('earlier', { asset: 'Press_1', stream_type: 'cycle' }, [{ transmit: 'cloud', asset: 'Press_1', stream_type: 'cycle', format: 'json', records: 3, payload: Buffer.from(JSON.stringify(records)) }], {});
+    old.close();
+    await start(uploadPlant(ingest.url), dataDirectory);
+    await waitFor(() => ingest!.records().length >= 3, 20_000, 'the records of the earlier build');
+    expect(ingest.records().map((r) => (r.fieldvalues as { part: number }).part)).toEqual([1001, 1002, 1003]);
   });
 
   it('pauses reading when the outbox is full, drops nothing, and catches up afterwards', async () => {
