@@ -8,7 +8,8 @@
 import { BSON } from 'bson';
 import zlib from 'node:zlib';
 import { type AgentRecord, isoMicros } from '../../../shared/records/record.js';
-import { encodeRecords, splitDocuments } from '../transmits/remotedatapost/record-bson.js';
+import { splitDocuments } from '../transmits/remotedatapost/bson-documents.js';
+import { encodeRecords } from '../transmits/remotedatapost/record-bson.js';
 import { GZIP_LEVEL, sortForUpload } from '../transmits/remotedatapost/wire.js';
 
 export type OutboxFormat = 'json' | 'upload';

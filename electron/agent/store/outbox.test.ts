@@ -7,7 +7,7 @@ import { tempDirectory } from '../../test-support/test-host.js';
 import { fernetEncrypt, fernetKeyFromApiKey } from '../transmits/remotedatapost/fernet.js';
 import { countUpload, decodeUpload, sortForUpload } from '../transmits/remotedatapost/wire.js';
 import { AgentStore, OutboxFullError } from './agent-store.js';
-import { sortDocuments, splitDocuments } from '../transmits/remotedatapost/record-bson.js';
+import { sortDocuments, splitDocuments } from '../transmits/remotedatapost/bson-documents.js';
 import { decodeBatch, documentSlices, documentsOf, encodeBatches } from './outbox-codec.js';
 
 const record = (asset: string, second: number, i: number): AgentRecord => ({

@@ -10,7 +10,8 @@ import { parentPort } from 'node:worker_threads';
 import { AgentStore } from '../../store/agent-store.js';
 import { type OutboxFormat, decodeBatch, documentSlices, gzipDocuments } from '../../store/outbox-codec.js';
 import { fernetEncrypt, fernetKeyFromApiKey } from './fernet.js';
-import { type EncodedRecords, encodeRecords, sortDocuments, splitDocuments } from './record-bson.js';
+import { sortDocuments, splitDocuments } from './bson-documents.js';
+import { type EncodedRecords, encodeRecords } from './record-bson.js';
 import { MAX_REQUEST_BYTES, sortForUpload } from './wire.js';
 import type { EncodeRequest, EncodeResponse } from './encode-protocol.js';
 

@@ -3,27 +3,10 @@ import fc from 'fast-check';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { AgentRecord, FieldValue } from '../../../../shared/records/record.js';
-import {
-  RecordBsonWriter,
-  compareDocumentSortKeys,
-  documentSortKey,
-  encodeRecord,
-  encodeRecords,
-  isoToEpochMs,
-  sortDocuments,
-  splitDocuments,
-} from './record-bson.js';
-import { encodeUpload, sortForUpload } from './wire.js';
+import { compareDocumentSortKeys, documentSortKey, sortDocuments, splitDocuments } from './bson-documents.js';
+import { RecordBsonWriter, encodeRecord, encodeRecords, isoToEpochMs } from './record-bson.js';
+import { encodeUpload, sortForUpload, toDocument } from './wire.js';
 
-/** wire.ts's toDocument (not exported there; the encodeUpload test below keeps the two in step). */
-const toDocument = (record: AgentRecord) => ({
-  asset: record.asset,
-  stream_type: record.stream_type,
-  timestamp: new Date(record.timestamp),
-  capturetime: new Date(record.capturetime),
-  record_id: record.record_id,
-  fieldvalues: record.fieldvalues,
-});
 
 type Outcome = { bytes: string } | { error: string };
 const outcome = (encode: () => Uint8Array): Outcome => {
