@@ -13,7 +13,7 @@
  * text then matches, it is the regex's reading. Anything else (a space-padded day, a letter in
  * another case, Unicode whitespace, a mismatch, a short field) goes to the regex, which decides.
  */
-import { type WallTime, isValidWallTime, parseOffset } from './wall-time.js';
+import { type WallTime, civilFromDays, daysFromCivil, isValidWallTime, parseOffset, weekdayOf } from './wall-time.js';
 
 export type { WallTime } from './wall-time.js';
 export { guessDateTime } from './guess-date-time.js';
@@ -177,24 +177,6 @@ function compiledFormat(format: string): CompiledFormat | null {
     compiled.set(format, entry);
   }
   return entry;
-}
-
-/** Days since 1970-01-01 of a proleptic Gregorian date. */
-function epochDay(year: number, month: number, day: number): number {
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  return Math.floor(date.getTime() / 86_400_000);
-}
-
-function fromEpochDay(days: number): { year: number; month: number; day: number } {
-  const date = new Date(days * 86_400_000);
-  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
-}
-
-/** Monday = 0 … Sunday = 6, as Python's date.weekday(). */
-function weekday(year: number, month: number, day: number): number {
-  // 1970-01-01 was a Thursday (3).
-  return (((epochDay(year, month, day) + 3) % 7) + 7) % 7;
 }
 
 const isAsciiSpace = (code: number) => code === 0x20 || (code >= 0x09 && code <= 0x0d);
@@ -393,23 +375,23 @@ function calendarDate(part: (letter: string) => string | undefined, year: number
   if (part('u') !== undefined) dayOfWeek = num('u') - 1;
 
   if (part('j') !== undefined) {
-    const date = fromEpochDay(epochDay(year, 1, 1) + num('j') - 1);
+    const date = civilFromDays(daysFromCivil(year, 1, 1) + num('j') - 1);
     return date.year === year ? date : null;
   }
   if (part('G') !== undefined && part('V') !== undefined && dayOfWeek !== undefined) {
     const isoYear = num('G');
-    const week1Monday = epochDay(isoYear, 1, 4) - weekday(isoYear, 1, 4);
-    return fromEpochDay(week1Monday + (num('V') - 1) * 7 + dayOfWeek);
+    const week1Monday = daysFromCivil(isoYear, 1, 4) - weekdayOf(isoYear, 1, 4);
+    return civilFromDays(week1Monday + (num('V') - 1) * 7 + dayOfWeek);
   }
   if ((part('U') !== undefined || part('W') !== undefined) && dayOfWeek !== undefined && part('Y') !== undefined && part('d') === undefined) {
     const sundayStarts = part('U') !== undefined;
     const week = sundayStarts ? num('U') : num('W');
-    const firstWeekday = weekday(year, 1, 1);
+    const firstWeekday = weekdayOf(year, 1, 1);
     const weekStart = sundayStarts ? (firstWeekday + 1) % 7 : firstWeekday;
     const dayInWeek = sundayStarts ? (dayOfWeek + 1) % 7 : dayOfWeek;
     const daysToWeek1 = (7 - weekStart) % 7;
     const ordinal = week === 0 ? dayInWeek - weekStart : daysToWeek1 + (week - 1) * 7 + dayInWeek;
-    return fromEpochDay(epochDay(year, 1, 1) + ordinal);
+    return civilFromDays(daysFromCivil(year, 1, 1) + ordinal);
   }
   return undefined;
 }

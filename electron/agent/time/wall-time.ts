@@ -34,6 +34,18 @@ export function daysFromCivil(year: number, month: number, day: number): number 
   return era * 146_097 + dayOfEra - 719_468;
 }
 
+/** The proleptic Gregorian date `days` after 1970-01-01 (the inverse of daysFromCivil). */
+export function civilFromDays(days: number): { year: number; month: number; day: number } {
+  const date = new Date(days * 86_400_000);
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+}
+
+/** Monday = 0 … Sunday = 6, as Python's date.weekday(). */
+export function weekdayOf(year: number, month: number, day: number): number {
+  // 1970-01-01 was a Thursday (3).
+  return (((daysFromCivil(year, month, day) + 3) % 7) + 7) % 7;
+}
+
 /** True when every field is in range (seconds 0..59: leap seconds are refused, as by Python's datetime). */
 export function isValidWallTime(wall: WallTime): boolean {
   return (
