@@ -9,9 +9,11 @@ import { recordIdPrefix } from './record-ids.js';
 
 /**
  * Bytes read, parsed and committed per step (in the parse worker): bounds memory whatever the file
- * size; 256 KiB is a few thousand rows, one outbox batch.
+ * size. 128 KiB is about 2,000 rows, one outbox batch, whose records fit the worker's young
+ * generation (WORKER_LIMITS) and die there: with 256 KiB and the same heap they outlived it and
+ * the worker spent a quarter more CPU, mostly in garbage collection (docs/performance.md).
  */
-export const CHUNK_BYTES = 256 * 1024;
+export const CHUNK_BYTES = 128 * 1024;
 /**
  * Longest line read: a longer one is a bad line (bad_lines_action) and skipped unread, so that one
  * broken file (a missing newline, binary data) cannot exhaust the parse worker's memory.
