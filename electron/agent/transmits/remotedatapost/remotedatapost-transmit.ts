@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { RemoteDataPostTransmitSchema } from '../../../../shared/config/schema.js';
 import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import { putMultipart } from './http-upload.js';
 import { PART_FILE_NAME, PART_NAME } from './wire.js';
 import { WorkerClient } from '../../worker-client.js';
 import { workerScript } from '../../worker-script.js';
@@ -30,7 +31,7 @@ export class UploadError extends Error {
 export class RemoteDataPostTransmit implements AgentComponent {
   readonly kind = 'Transmit' as const;
   readonly name: string;
-  private readonly url: string;
+  private readonly url: URL;
   private running = false;
   private draining: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -43,10 +44,9 @@ export class RemoteDataPostTransmit implements AgentComponent {
   constructor(
     private readonly config: Config,
     private readonly context: ComponentContext,
-    private readonly fetchImpl: typeof fetch = fetch,
   ) {
     this.name = config.transmit_name;
-    this.url = `${config.base_url.replace(/\/+$/, '')}/v1/rdp2/sslogs`;
+    this.url = new URL(`${config.base_url.replace(/\/+$/, '')}/v1/rdp2/sslogs`);
     this.encoder = new WorkerClient(workerScript(import.meta.url, 'encode-worker.js'), `encode:${this.name}`, context.logger);
   }
 
@@ -135,39 +135,31 @@ export class RemoteDataPostTransmit implements AgentComponent {
   }
 
   private async upload(body: Buffer, count: number): Promise<void> {
-    const form = new FormData();
-    form.append(PART_NAME, new Blob([body], { type: 'application/octet-stream' }), PART_FILE_NAME);
     const controller = new AbortController();
     this.inFlight = controller;
     const timer = setTimeout(() => controller.abort(new Error('timeout')), this.config.timeout * 1000);
     const started = Date.now();
     try {
-      const response = await this.fetchImpl(this.url, {
-        method: 'PUT',
-        headers: { 'X-SM-API-Key-ID': this.config.API_key_ID },
-        body: form,
-        redirect: 'manual',
-        signal: controller.signal,
-      });
-      const text = await response.text();
+      const { status, text } = await putMultipart(this.url, { 'X-SM-API-Key-ID': this.config.API_key_ID }, { name: PART_NAME, fileName: PART_FILE_NAME, body }, controller.signal);
       let acknowledged = false;
       try {
         acknowledged = (JSON.parse(text) as { success?: unknown }).success === true;
       } catch {
         acknowledged = false;
       }
-      if (response.status >= 200 && response.status < 300 && acknowledged) {
+      if (status >= 200 && status < 300 && acknowledged) {
         const ms = Date.now() - started;
         this.context.logger.info(`Uploaded ${count} record(s), ${(body.length / 1024).toFixed(1)} KiB in ${ms} ms`);
         return;
       }
-      throw this.explain(response.status, text);
+      throw this.explain(status, text);
     } catch (cause) {
       if (cause instanceof UploadError) throw cause;
       if (controller.signal.aborted && this.running)
-        throw new UploadError(`${this.url} did not answer within ${this.config.timeout} s (timeout).`, 'timeout');
-      const code = (cause as { cause?: { code?: string } }).cause?.code ?? (cause as Error).message;
-      throw new UploadError(`Cannot reach ${this.url} (${code}): check the network, DNS and proxy of this PC.`, 'unreachable');
+        throw new UploadError(`${this.url.href} did not answer within ${this.config.timeout} s (timeout).`, 'timeout');
+      const error = cause as NodeJS.ErrnoException;
+      const code = error.code ?? (error.cause as { code?: string } | undefined)?.code ?? error.message;
+      throw new UploadError(`Cannot reach ${this.url.href} (${code}): check the network, DNS and proxy of this PC.`, 'unreachable');
     } finally {
       clearTimeout(timer);
       this.inFlight = undefined;

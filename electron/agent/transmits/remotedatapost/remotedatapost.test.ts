@@ -105,6 +105,20 @@ describe('remotedatapost to a real ingest server', () => {
     for (const ids of idsByPart.values()) expect(ids.size).toBe(1);
   }, 45_000);
 
+  it('explains a server that is down, keeps the records and delivers them once it is up', async () => {
+    // A port that nothing listens on: the ingest server starts there later.
+    const probe = await startIngestServer({ keys: { [KEY_ID]: API_KEY } });
+    const port = probe.port;
+    await probe.close();
+    const plant = uploadPlant(`http://127.0.0.1:${port}`);
+    await start(plant);
+    plant.write('press_a.csv', HEADER + rows(0, 5));
+    const marker = await waitFor(async () => (await markersOf('upload_failed'))[0], 15_000, 'an upload_failed marker');
+    expect(marker.message).toMatch(/Cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/rdp2\/sslogs \(ECONNREFUSED\).*records are kept \(5 waiting\)/);
+    ingest = await startIngestServer({ keys: { [KEY_ID]: API_KEY }, port });
+    await waitFor(() => new Set(parts(ingest!.records(), 'Press_1')).size === 5, 30_000, 'all 5 rows');
+  }, 45_000);
+
   it.each([
     [403, /refused the API key \(HTTP 403\)/],
     [400, /probably misconfigured \(HTTP 400\)|HTTP 400\): the API key is probably misconfigured/],
