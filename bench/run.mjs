@@ -5,7 +5,7 @@
 // --profile writes a V8 CPU profile per server thread to <dir> (bench/profile-summary.mjs reads them).
 // Reports rows/s, MB/s, CPU seconds per million rows, peak RSS, API p50/p99 during the run, as a
 // table and as JSON in bench/results/.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,24 +22,6 @@ const SERVE_FLAGS = ['--max-semi-space-size=4'];
 const KEY_ID = 'bench@tributary.local';
 const API_KEY = 'bench-api-key';
 const TICKS = 100; // clock ticks per second on Linux (/proc stat units)
-
-/** 8 columns: time, machine state, 4 floats, an integer counter, a short text. */
-function writeCsv(file, from, count) {
-  const fd = fs.openSync(file, 'w');
-  fs.writeSync(fd, 'time,part_id,temp_c,pressure_bar,speed_rpm,torque_nm,counter,status\n');
-  const start = Date.UTC(2026, 0, 1);
-  let buffer = '';
-  for (let i = from; i < from + count; i += 1) {
-    const t = new Date(start + i * 1000).toISOString();
-    buffer += `${t.slice(0, 10)} ${t.slice(11, 19)},P${i},${(180 + (i % 97) * 0.1).toFixed(2)},${(6 + (i % 13) * 0.01).toFixed(3)},${1400 + (i % 50)},${(52.5 + (i % 7) * 0.25).toFixed(2)},${i},${i % 31 === 0 ? 'warn' : 'ok'}\n`;
-    if (buffer.length > 1 << 20) {
-      fs.writeSync(fd, buffer);
-      buffer = '';
-    }
-  }
-  fs.writeSync(fd, buffer);
-  fs.closeSync(fd);
-}
 
 function procStats(pid) {
   try {
@@ -65,7 +47,7 @@ async function runOnce(rows, files) {
   let bytes = 0;
   for (let f = 0; f < files; f += 1) {
     const file = path.join(dataDirectory, `m${f}.csv.tmp`);
-    writeCsv(file, f * perFile, Math.min(perFile, rows - f * perFile));
+    execFileSync(process.execPath, [path.join(ROOT, 'bench', 'csv-data.mjs'), file, String(f * perFile), String(Math.min(perFile, rows - f * perFile))]);
     bytes += fs.statSync(file).size;
   }
   const ingest = await startIngestServer({ keys: { [KEY_ID]: API_KEY }, countOnly: true });
@@ -91,6 +73,7 @@ async function runOnce(rows, files) {
   if (!saved.success) throw new Error(JSON.stringify(saved));
   const before = procStats(child.pid);
   const started = performance.now();
+  const benchCpu = process.cpuUsage();
   for (let f = 0; f < files; f += 1) fs.renameSync(path.join(dataDirectory, `m${f}.csv.tmp`), path.join(drop, `m${f}.csv`));
   const latencies = [];
   let polling = true;
@@ -104,6 +87,7 @@ async function runOnce(rows, files) {
   })();
   while (ingest.receivedCount() < rows) await new Promise((r) => setTimeout(r, 100));
   const seconds = (performance.now() - started) / 1000;
+  const benchCpuUsed = process.cpuUsage(benchCpu);
   polling = false;
   await poller;
   const after = procStats(child.pid);
@@ -120,6 +104,7 @@ async function runOnce(rows, files) {
     rows_per_second: Math.round(rows / seconds),
     mb_per_second: +(bytes / 1e6 / seconds).toFixed(2),
     cpu_seconds_per_million_rows: after && before ? +(((after.cpuSeconds - before.cpuSeconds) / rows) * 1e6).toFixed(2) : null,
+    bench_cpu_seconds_per_million_rows: +(((benchCpuUsed.user + benchCpuUsed.system) / 1e6 / rows) * 1e6).toFixed(2),
     peak_rss_mb: after ? Math.round(after.peakRss / 1e6) : null,
     api_p50_ms: +percentile(latencies, 50).toFixed(1),
     api_p99_ms: +percentile(latencies, 99).toFixed(1),
