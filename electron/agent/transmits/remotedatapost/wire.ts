@@ -61,7 +61,8 @@ export function decodeUpload(part: Buffer, options: { apiKey: string; encrypted:
  */
 export function countUpload(part: Buffer, options: { apiKey: string; encrypted: boolean }): number {
   const gzipped = options.encrypted ? fernetDecrypt(fernetKeyFromApiKey(options.apiKey), part) : part;
-  const bytes = zlib.gunzipSync(gzipped);
+  // One output buffer for a usual request (~1 MiB of documents) instead of 16 KiB pieces and a copy.
+  const bytes = zlib.gunzipSync(gzipped, { chunkSize: 1024 * 1024 });
   let count = 0;
   let offset = 0;
   while (offset < bytes.length) {
