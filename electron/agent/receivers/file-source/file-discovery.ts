@@ -66,12 +66,16 @@ interface Look {
   mtimeMs: number;
   /** When the file was first seen at this size and mtime. */
   unchangedSince: number;
+  /** When it was last read, or first seen. */
+  readAt: number;
 }
 
 /**
  * What every file receiver does with a listed file: a file is read once its size and modification
- * time were the same on two looks in a row (so a file still being written is not read half-way),
- * from where its progress stopped; with delete_completed it is deleted once all of it is committed.
+ * time were the same on two looks in a row (a copy in progress is read when it is done), and a file
+ * that keeps changing (a logger appending all the time) once every poll interval meanwhile, its
+ * complete lines only; reading goes on from where its progress stopped. With delete_completed a
+ * file is deleted once all of it is committed.
  */
 export class FileDiscovery {
   private readonly looks = new Map<string, Look>();
@@ -108,23 +112,28 @@ export class FileDiscovery {
     const { context, receiver } = this.options;
     const lookKey = `${streamId(stream.key.asset, stream.key.stream_type)}\0${file.path}`;
     const previous = this.looks.get(lookKey);
+    const now = Date.now();
     const same = previous !== undefined && previous.size === file.size && previous.mtimeMs === file.mtimeMs;
-    const look = { size: file.size, mtimeMs: file.mtimeMs, unchangedSince: same ? previous.unchangedSince : Date.now() };
+    // Changing since the last read for a poll interval: read what is complete of it anyway.
+    const due = same || (previous !== undefined && now - previous.readAt >= Math.max(1000, this.options.pollIntervalSeconds * 1000));
+    const look = { size: file.size, mtimeMs: file.mtimeMs, unchangedSince: same ? previous.unchangedSince : now, readAt: previous?.readAt ?? now };
     this.looks.set(lookKey, look);
     const progress = context.store.fileProgress(receiver, stream.key, file.path);
     const done = progress !== undefined && progress.size === file.size && progress.mtimeMs === file.mtimeMs && progress.offset >= file.size;
     if (done && !this.options.deleteCompleted) return false;
-    if (!same && !done) return true; // still changing (or first look)
+    if (!due && !done) return true; // still changing (or first look)
     if (!stream.parser) return false;
     try {
-      if (!done && access.confirm) {
-        const now = await access.confirm(file.path);
-        if (!now) return false; // gone since the listing
-        if (now.size !== file.size || now.mtimeMs !== file.mtimeMs) {
-          this.looks.set(lookKey, { ...now, unchangedSince: Date.now() });
+      if (!done && same && access.confirm) {
+        // The listing said unchanged: the file itself may say otherwise (a late directory entry).
+        const confirmed = await access.confirm(file.path);
+        if (!confirmed) return false; // gone since the listing
+        if (confirmed.size !== file.size || confirmed.mtimeMs !== file.mtimeMs) {
+          this.looks.set(lookKey, { ...confirmed, unchangedSince: Date.now(), readAt: look.readAt });
           return true;
         }
       }
+      if (!done) look.readAt = now;
       const result = done
         ? { complete: true, records: 0 }
         : await readFile({

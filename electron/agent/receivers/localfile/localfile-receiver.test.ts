@@ -53,6 +53,22 @@ describe('localfile receiver → csv transmit', () => {
     expect(delivered[8]!.force).toBe('12');
   });
 
+  it('reads a file that a logger appends to all the time while it keeps growing', async () => {
+    const plant = filePlant();
+    await start(plant);
+    plant.write('press_1.csv', HEADER);
+    let next = 0;
+    const started = Date.now();
+    // A row every 100 ms: the file is never the same on two looks, and each change must not postpone the next look.
+    const appending = setInterval(() => plant.append('press_1.csv', rows(next, ++next)), 100);
+    try {
+      await waitFor(() => plant.delivered('Press_1', 'cycle').length >= 5, 4000, 'rows while the file keeps changing');
+      expect(Date.now() - started).toBeLessThan(4000);
+    } finally {
+      clearInterval(appending);
+    }
+  });
+
   it('reads a rewritten file again from the start', async () => {
     const plant = filePlant();
     await start(plant);

@@ -17,6 +17,8 @@ type LocalfileConfig = z.infer<typeof LocalfileReceiverSchema>;
  * commits whole files); one file is always read by one worker, chunk after chunk.
  */
 const PARSE_WORKERS = Math.max(1, Math.min(2, os.availableParallelism()));
+/** A change in a watched folder is looked at this soon (changes within it make one scan). */
+const CHANGE_DELAY_MS = 200;
 
 /** Local files: the worker reads them itself; paths are the identity. */
 const localAccess: FileAccess = {
@@ -39,6 +41,8 @@ export class LocalfileReceiver implements AgentComponent {
   private readonly discovery: FileDiscovery;
   private readonly streams: FileStream[];
   private watcher: FSWatcher | undefined;
+  /** When the scheduled scan runs (epoch ms). */
+  private dueAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private scanning: Promise<void> | undefined;
@@ -91,22 +95,28 @@ export class LocalfileReceiver implements AgentComponent {
     this.discovery.purge(streams);
   }
 
-  /** A change was seen: look again shortly (settling needs a second look anyway). */
+  /**
+   * A change was seen: look again shortly (a burst of changes makes one scan; settling needs a
+   * second look anyway). A scan already due sooner is not postponed, so a file that changes all
+   * the time is still read every CHANGE_DELAY_MS.
+   */
   private soon(): void {
+    const delay = Math.min(this.config.poll_interval * 1000, CHANGE_DELAY_MS);
     if (this.scanning) this.rescanRequested = true;
-    else this.schedule(Math.min(this.config.poll_interval * 1000, 500));
+    else if (!this.timer || this.dueAt > Date.now() + delay) this.schedule(delay);
   }
 
   private schedule(ms: number): void {
     if (!this.running) return;
     if (this.timer) clearTimeout(this.timer);
+    this.dueAt = Date.now() + ms;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.scanning = this.scan().finally(() => {
         this.scanning = undefined;
         const again = this.rescanRequested;
         this.rescanRequested = false;
-        this.schedule(again ? 500 : this.config.poll_interval * 1000);
+        this.schedule(again ? CHANGE_DELAY_MS : this.config.poll_interval * 1000);
       });
     }, ms);
     this.timer.unref?.();
