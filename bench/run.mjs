@@ -71,6 +71,14 @@ async function runOnce(rows, files) {
   };
   const saved = await (await api('POST', '/v1/config', config)).json();
   if (!saved.success) throw new Error(JSON.stringify(saved));
+  // The drop arrives at a running, idle agent (as in a plant): wait until its services run and
+  // their start-up (threads, folder watcher) is over, instead of timing the start-up too.
+  for (;;) {
+    const services = Object.values((await (await api('GET', '/v1/status')).json()).response?.agent?.services ?? {});
+    if (services.length > 0 && services.every((s) => s.status === 'running')) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await new Promise((r) => setTimeout(r, 2000));
   const before = procStats(child.pid);
   const started = performance.now();
   const benchCpu = process.cpuUsage();

@@ -29,6 +29,14 @@ export class WorkerClient<TRequest extends { id: number }, TResponse extends { i
     private readonly resourceLimits: import('node:worker_threads').ResourceLimits = WORKER_LIMITS,
   ) {}
 
+  /**
+   * Starts the thread ahead of the first request (a component's start), so that loading its modules
+   * does not delay the first data; it is started on demand anyway.
+   */
+  start(): void {
+    this.ensure();
+  }
+
   request(message: Omit<TRequest, 'id'>, transfer: ArrayBuffer[] = []): Promise<TResponse> {
     const worker = this.ensure();
     const id = this.nextId++;

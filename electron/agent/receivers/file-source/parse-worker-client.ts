@@ -14,6 +14,11 @@ export class ParseWorkerClient {
     this.client = new WorkerClient(workerScript(import.meta.url, 'parse-worker.js'), threadName, logger);
   }
 
+  /** Starts the thread now rather than on the first chunk. */
+  start(): void {
+    this.client.start();
+  }
+
   parse(request: Omit<ParseRequest, 'id'>): Promise<ParseResponse> {
     // Remote bytes move to the worker instead of being copied.
     return this.client.request(request, request.bytes ? [request.bytes.buffer as ArrayBuffer] : []);

@@ -71,6 +71,7 @@ export class LocalfileReceiver implements AgentComponent {
 
   async start(): Promise<void> {
     this.running = true;
+    for (const worker of this.workers) worker.start();
     this.watcher = chokidar.watch(this.folders(), { ignoreInitial: true, depth: MAX_DEPTH, ignorePermissionErrors: true });
     this.watcher.on('all', () => this.soon());
     this.watcher.on('error', (error) => this.context.logger.warn(`watching failed, polling continues: ${(error as Error).message}`));

@@ -92,6 +92,7 @@ export class SmbReceiver implements AgentComponent {
 
   async start(): Promise<void> {
     this.running = true;
+    this.worker.start();
     this.schedule(0);
   }
 

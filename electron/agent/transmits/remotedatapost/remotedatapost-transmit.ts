@@ -52,6 +52,7 @@ export class RemoteDataPostTransmit implements AgentComponent {
 
   async start(): Promise<void> {
     this.running = true;
+    this.encoder.start();
     this.unsubscribe = this.context.pipeline.onQueued((transmit) => {
       if (transmit === this.name && this.failures === 0) this.kick();
     });

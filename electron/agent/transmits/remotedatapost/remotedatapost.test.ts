@@ -66,7 +66,11 @@ describe('remotedatapost to a real ingest server', () => {
       const keys = upload.records.map((r) => `${r.asset}|${(r.timestamp as Date).toISOString()}`);
       expect(keys).toEqual([...keys].sort());
     }
-    const status = (await server!.call('GET', '/v1/status')).json.response.last_data_transmit.cloud;
+    // The agent counts an upload once it has read the server's answer: shortly after the server has the records.
+    const status = await waitFor(async () => {
+      const cloud = (await server!.call('GET', '/v1/status')).json.response.last_data_transmit.cloud;
+      return cloud.records_sent === 230 && cloud;
+    }, 10_000, 'records_sent 230 in the status');
     expect(status).toMatchObject({ transmit_type: 'remotedatapost', records_sent: 230, backlog_records: 0, last_error: null });
     expect(status.bytes_sent).toBeGreaterThan(0);
   });
