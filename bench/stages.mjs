@@ -15,6 +15,8 @@ import { encodeRecords } from '../dist/electron/agent/transmits/remotedatapost/r
 import { fernetEncrypt, fernetKeyFromApiKey } from '../dist/electron/agent/transmits/remotedatapost/fernet.js';
 import { GZIP_LEVEL, sortForUpload } from '../dist/electron/agent/transmits/remotedatapost/wire.js';
 import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
+import { putMultipart } from '../dist/electron/agent/transmits/remotedatapost/http-upload.js';
+import { CHUNK_BYTES } from '../dist/electron/agent/receivers/file-source/file-reader.js';
 import { isoFromMicros } from '../dist/shared/records/record.js';
 
 const BATCH = 3000;
@@ -48,9 +50,9 @@ export async function stageBreakdown(rows) {
   const prefix = recordIdPrefix(stream, file, '4096:abc');
   const bodies = [];
   let state = parser.initialState();
-  // Chunk by chunk, as a parse worker runs them (256 KiB, batches of max_request_records).
+  // Chunk by chunk, as a parse worker runs them (CHUNK_BYTES, batches of max_request_records).
   for (let offset = 0; offset < bytes.length; ) {
-    const chunk = bytes.subarray(offset, offset + 256 * 1024);
+    const chunk = bytes.subarray(offset, offset + CHUNK_BYTES);
     const parsed = add('parse', () => parser.parseChunk(chunk, state, offset + chunk.length >= bytes.length));
     offset += parsed.consumedBytes;
     state = parsed.state;
@@ -74,11 +76,8 @@ export async function stageBreakdown(rows) {
   db.close();
   const ingest = await startIngestServer({ keys: { id: 'k' }, countOnly: true });
   const t0 = process.hrtime.bigint();
-  for (const body of bodies) {
-    const form = new FormData();
-    form.append('sslog', new Blob([body]), 'p.tmp');
-    await fetch(`${ingest.url}/v1/rdp2/sslogs`, { method: 'PUT', headers: { 'X-SM-API-Key-ID': 'id' }, body: form });
-  }
+  const url = new URL(`${ingest.url}/v1/rdp2/sslogs`);
+  for (const body of bodies) await putMultipart(url, { 'X-SM-API-Key-ID': 'id' }, { name: 'sslog', fileName: 'p.tmp', body }, new AbortController().signal);
   stages['upload (incl. server verify)'] = Number(process.hrtime.bigint() - t0) / 1e6;
   await ingest.close();
   fs.rmSync(dir, { recursive: true, force: true });
