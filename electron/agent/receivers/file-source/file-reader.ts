@@ -10,8 +10,9 @@ import { recordIdPrefix } from './record-ids.js';
 /**
  * Bytes read, parsed and committed per step (in the parse worker): bounds memory whatever the file
  * size. 128 KiB is about 2,000 rows, one outbox batch, whose records fit the worker's young
- * generation (WORKER_LIMITS) and die there: with 256 KiB and the same heap they outlived it and
- * the worker spent a quarter more CPU, mostly in garbage collection (docs/performance.md).
+ * generation (WORKER_LIMITS) and die there: with 256 KiB chunks and an 8 MiB young generation they
+ * outlived it and the worker spent ~30 % more CPU, mostly in garbage collection
+ * (docs/performance.md).
  */
 export const CHUNK_BYTES = 128 * 1024;
 /**
