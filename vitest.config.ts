@@ -7,7 +7,7 @@ export default defineConfig({
     alias: { electron: fileURLToPath(new URL('./electron/test-support/electron-forbidden.ts', import.meta.url)) },
   },
   test: {
-    include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'renderer/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'dist/**', 'e2e/**'],
     globalSetup: ['electron/test-support/build-node.ts'],
     testTimeout: 30_000,

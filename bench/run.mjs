@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // End-to-end throughput benchmark: folder → parse → convert_timestamps → encrypted remotedatapost →
 // acknowledged by a loopback ingest server, against the real headless server (dist/electron/serve.js).
-// Usage: npm run bench [-- --rows 100000,1000000,10000000 --files 4 --skip-breakdown --profile <dir>]
+// Usage: npm run bench [-- --rows 100000,1000000,10000000 --files 4 --skip-breakdown --profile <dir> --out <file>]
 // --profile writes a V8 CPU profile per server thread to <dir> (bench/profile-summary.mjs reads them).
 // Reports rows/s, MB/s, CPU seconds per million rows, peak RSS, API p50/p99 during the run, as a
 // table and as JSON in bench/results/.
@@ -15,7 +15,7 @@ import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
 import { stageBreakdown } from './stages.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000,1000000' }, files: { type: 'string', default: '4' }, 'skip-breakdown': { type: 'boolean', default: false }, profile: { type: 'string' } } });
+const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000,1000000' }, files: { type: 'string', default: '4' }, 'skip-breakdown': { type: 'boolean', default: false }, profile: { type: 'string' }, out: { type: 'string' } } });
 const sizes = values.rows.split(',').map(Number);
 // As `npm run serve` starts the server (package.json): a small young generation for the API thread.
 const SERVE_FLAGS = ['--max-semi-space-size=4'];
@@ -128,7 +128,7 @@ for (const rows of sizes) {
 const breakdown = values['skip-breakdown'] ? undefined : await stageBreakdown(200_000);
 const machine = { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 1e9), node: process.version, date: new Date().toISOString() };
 fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
-const out = path.join(ROOT, 'bench', 'results', `bench-${machine.date.slice(0, 19).replace(/[:T]/g, '-')}.json`);
+const out = values.out ? path.resolve(values.out) : path.join(ROOT, 'bench', 'results', `bench-${machine.date.slice(0, 19).replace(/[:T]/g, '-')}.json`);
 fs.writeFileSync(out, JSON.stringify({ machine, results, breakdown }, null, 2));
 console.table(results);
 if (breakdown) console.table(breakdown);
