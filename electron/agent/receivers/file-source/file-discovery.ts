@@ -72,10 +72,10 @@ interface Look {
 
 /**
  * What every file receiver does with a listed file: a file is read once its size and modification
- * time were the same on two looks in a row (a copy in progress is read when it is done), and a file
- * that keeps changing (a logger appending all the time) once every poll interval meanwhile, its
- * complete lines only; reading goes on from where its progress stopped. With delete_completed a
- * file is deleted once all of it is committed.
+ * time were the same on two looks in a row, and a file that keeps changing (a logger appending all
+ * the time, a long copy) once every poll interval meanwhile, its complete lines only; reading goes on
+ * from where its progress stopped. With delete_completed a file is deleted once all of it is
+ * committed and it was the same on two looks (never while it is still being written).
  */
 export class FileDiscovery {
   private readonly looks = new Map<string, Look>();
@@ -124,13 +124,19 @@ export class FileDiscovery {
     if (!due && !done) return true; // still changing (or first look)
     if (!stream.parser) return false;
     try {
-      if (!done && same && access.confirm) {
-        // The listing said unchanged: the file itself may say otherwise (a late directory entry).
+      let snapshot: { size: number; mtimeMs: number } = file;
+      if (access.confirm && (!done || same)) {
+        // The listing may lag behind the file (Windows updates the entry of an open file late): ask
+        // the file itself before reading it or deleting it.
         const confirmed = await access.confirm(file.path);
         if (!confirmed) return false; // gone since the listing
         if (confirmed.size !== file.size || confirmed.mtimeMs !== file.mtimeMs) {
-          this.looks.set(lookKey, { ...confirmed, unchangedSince: Date.now(), readAt: look.readAt });
-          return true;
+          if (same || done) {
+            // Said unchanged, but it is not: look again.
+            this.looks.set(lookKey, { ...confirmed, unchangedSince: Date.now(), readAt: look.readAt });
+            return true;
+          }
+          snapshot = confirmed; // changing and due: read what is there now
         }
       }
       if (!done) look.readAt = now;
@@ -139,7 +145,7 @@ export class FileDiscovery {
         : await readFile({
             receiver,
             stream: stream.key,
-            file: { path: file.path, size: file.size, mtimeMs: file.mtimeMs, settled: Date.now() - look.unchangedSince >= Math.max(SETTLE_MS, 3 * this.options.pollIntervalSeconds * 1000) },
+            file: { path: file.path, size: snapshot.size, mtimeMs: snapshot.mtimeMs, settled: Date.now() - look.unchangedSince >= Math.max(SETTLE_MS, 3 * this.options.pollIntervalSeconds * 1000) },
             parser: stream.parser,
             context,
             worker,
@@ -149,7 +155,12 @@ export class FileDiscovery {
           });
       if (result.records > 0) context.logger.child(context.logger.component, worker.threadName).info(`${file.path}: ${result.records} record(s) read`);
       context.markers.clear('read_failed', [stream.key]);
-      if (result.complete && this.options.deleteCompleted) await this.deleteCompleted(stream.key, file.path, access);
+      if (result.complete && this.options.deleteCompleted) {
+        // Only a file that was the same on two looks is deleted: one still being written (read because
+        // it keeps changing) waits until it is quiet, so nothing written after the read is lost.
+        if (!same || snapshot !== file) return true;
+        await this.deleteCompleted(stream.key, file.path, access);
+      }
       return false;
     } catch (cause) {
       if (!this.options.running()) return false;

@@ -131,6 +131,22 @@ describe('localfile receiver → csv transmit', () => {
     await waitFor(() => !fs.existsSync(path.join(plant.drop, 'press_1.csv')), 10_000, 'the file to be deleted');
   });
 
+  it('with delete_completed, does not delete a file that is still being appended to', async () => {
+    const plant = filePlant({ deleteCompleted: true });
+    await start(plant);
+    plant.write('press_1.csv', HEADER);
+    let next = 0;
+    // Appends for 3 s: the file is read meanwhile (it keeps changing), but deleted only once quiet.
+    const appending = setInterval(() => plant.append('press_1.csv', rows(next, ++next)), 100);
+    await new Promise((r) => setTimeout(r, 3000));
+    clearInterval(appending);
+    const total = next;
+    const file = path.join(plant.drop, 'press_1.csv');
+    await waitFor(() => !fs.existsSync(file), 15_000, 'the file to be deleted once quiet');
+    const delivered = await waitFor(() => plant.delivered('Press_1', 'cycle').length >= total && plant.delivered('Press_1', 'cycle'));
+    expect(delivered.map((r) => Number(r.part))).toEqual(Array.from({ length: total }, (_, i) => i));
+  });
+
   it('marks the streams while the folder is missing and reads it once it appears', async () => {
     const plant = filePlant();
     fs.rmSync(plant.drop, { recursive: true });

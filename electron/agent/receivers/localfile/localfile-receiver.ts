@@ -17,8 +17,10 @@ type LocalfileConfig = z.infer<typeof LocalfileReceiverSchema>;
  * commits whole files); one file is always read by one worker, chunk after chunk.
  */
 const PARSE_WORKERS = Math.max(1, Math.min(2, os.availableParallelism()));
-/** A change in a watched folder is looked at this soon (changes within it make one scan). */
+/** A change in a watched folder is looked at this soon (changes within it make one scan)… */
 const CHANGE_DELAY_MS = 200;
+/** …and files still changing are looked at again this soon, not sooner. */
+const RESCAN_MS = 500;
 
 /** Local files: the worker reads them itself; paths are the identity. */
 const localAccess: FileAccess = {
@@ -41,8 +43,9 @@ export class LocalfileReceiver implements AgentComponent {
   private readonly discovery: FileDiscovery;
   private readonly streams: FileStream[];
   private watcher: FSWatcher | undefined;
-  /** When the scheduled scan runs (epoch ms). */
+  /** When the scheduled scan runs, and when the last one ended (epoch ms). */
   private dueAt = 0;
+  private lastScanAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private scanning: Promise<void> | undefined;
@@ -98,13 +101,15 @@ export class LocalfileReceiver implements AgentComponent {
 
   /**
    * A change was seen: look again shortly (a burst of changes makes one scan; settling needs a
-   * second look anyway). A scan already due sooner is not postponed, so a file that changes all
-   * the time is still read every CHANGE_DELAY_MS.
+   * second look anyway), but not sooner than RESCAN_MS after the last scan, so that a file changing
+   * all the time does not make the folder be listed over and over. A scan already due sooner is
+   * never postponed.
    */
   private soon(): void {
-    const delay = Math.min(this.config.poll_interval * 1000, CHANGE_DELAY_MS);
+    const now = Date.now();
+    const delay = Math.min(this.config.poll_interval * 1000, Math.max(CHANGE_DELAY_MS, this.lastScanAt + RESCAN_MS - now));
     if (this.scanning) this.rescanRequested = true;
-    else if (!this.timer || this.dueAt > Date.now() + delay) this.schedule(delay);
+    else if (!this.timer || this.dueAt > now + delay) this.schedule(delay);
   }
 
   private schedule(ms: number): void {
@@ -115,9 +120,10 @@ export class LocalfileReceiver implements AgentComponent {
       this.timer = undefined;
       this.scanning = this.scan().finally(() => {
         this.scanning = undefined;
+        this.lastScanAt = Date.now();
         const again = this.rescanRequested;
         this.rescanRequested = false;
-        this.schedule(again ? CHANGE_DELAY_MS : this.config.poll_interval * 1000);
+        this.schedule(again ? Math.min(this.config.poll_interval * 1000, RESCAN_MS) : this.config.poll_interval * 1000);
       });
     }, ms);
     this.timer.unref?.();
