@@ -21,7 +21,7 @@ export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 32, maxOldGenerationSiz
 export class WorkerClient<TRequest extends { id: number }, TResponse extends { id: number }> {
   private worker: Worker | undefined;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (r: TResponse) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, { worker: Worker; resolve: (r: TResponse) => void; reject: (e: Error) => void }>();
 
   constructor(
     private readonly script: string,
@@ -42,7 +42,7 @@ export class WorkerClient<TRequest extends { id: number }, TResponse extends { i
     const worker = this.ensure();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { worker, resolve, reject });
       worker.postMessage({ ...message, id }, transfer);
     });
   }
@@ -50,7 +50,7 @@ export class WorkerClient<TRequest extends { id: number }, TResponse extends { i
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
-    this.failAll(new Error(`worker ${this.threadName} closed`));
+    this.fail(undefined, new Error(`worker ${this.threadName} closed`));
     if (worker) await worker.terminate();
   }
 
@@ -62,21 +62,27 @@ export class WorkerClient<TRequest extends { id: number }, TResponse extends { i
       this.pending.delete(response.id);
       waiter?.resolve(response);
     });
+    // Error and exit of a thread come in separate ticks, and a new thread may be serving requests
+    // by the time the old one's exit arrives: each event concerns only its own thread's requests.
     worker.on('error', (error) => {
       this.logger.error(`worker ${this.threadName} failed`, error);
-      this.failAll(error);
+      this.fail(worker, error);
     });
     worker.on('exit', (code) => {
-      if (this.worker === worker) this.worker = undefined;
-      if (code !== 0) this.failAll(new Error(`worker ${this.threadName} exited with code ${code}`));
+      if (code !== 0) this.fail(worker, new Error(`worker ${this.threadName} exited with code ${code}`));
+      else if (this.worker === worker) this.worker = undefined;
     });
     this.worker = worker;
     return worker;
   }
 
-  private failAll(error: Error): void {
-    for (const waiter of this.pending.values()) waiter.reject(error);
-    this.pending.clear();
-    this.worker = undefined;
+  /** Rejects the requests in flight on `worker` (all of them without one); it is not used again. */
+  private fail(worker: Worker | undefined, error: Error): void {
+    for (const [id, waiter] of this.pending) {
+      if (worker !== undefined && waiter.worker !== worker) continue;
+      this.pending.delete(id);
+      waiter.reject(error);
+    }
+    if (worker === undefined || this.worker === worker) this.worker = undefined;
   }
 }
