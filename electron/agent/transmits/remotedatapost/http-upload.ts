@@ -86,7 +86,9 @@ function attempt(url: URL, headers: Record<string, string>, part: FilePart, sign
 /**
  * PUTs `part` as multipart/form-data to `url`. Rejects with the network error (its `code`, e.g.
  * ECONNREFUSED) or, after `signal` aborted, with an abort error. A kept-alive connection that the
- * server closed just as it was reused is retried once on a new one, as fetch does.
+ * server closed just as it was reused is retried once on a new one (Node's documented pattern for
+ * `request.reusedSocket`); should the server have kept the first one, the batch arrives twice with
+ * the same record ids, which at-least-once delivery allows.
  */
 export async function putMultipart(url: URL, headers: Record<string, string>, part: FilePart, signal: AbortSignal): Promise<HttpAnswer> {
   try {

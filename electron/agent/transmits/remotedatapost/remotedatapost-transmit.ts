@@ -112,6 +112,8 @@ export class RemoteDataPostTransmit implements AgentComponent {
         if (!encoded.ok) throw new Error(`Encoding the upload failed: ${encoded.error}`);
         let bytes = 0;
         for (const part of encoded.bodies) {
+          // Stopped meanwhile (e.g. during encoding): no new request; the batch stays queued.
+          if (!this.running) return;
           await this.upload(Buffer.from(part.body.buffer, part.body.byteOffset, part.body.byteLength), part.records);
           bytes += part.body.byteLength;
         }
