@@ -104,6 +104,11 @@ export class FileDiscovery {
     }
   }
 
+  /** Whether the file was looked at before (a new one is read on its second look). */
+  seen(stream: FileStream, path: string): boolean {
+    return this.looks.has(`${streamId(stream.key.asset, stream.key.stream_type)}\0${path}`);
+  }
+
   /**
    * Looks at one listed file and reads or deletes it when due. Returns true when the file is still
    * changing (or was seen for the first time): the caller should look again soon.

@@ -19,7 +19,7 @@ type LocalfileConfig = z.infer<typeof LocalfileReceiverSchema>;
 const PARSE_WORKERS = Math.max(1, Math.min(2, os.availableParallelism()));
 /** A change in a watched folder is looked at this soon (changes within it make one scan)… */
 const CHANGE_DELAY_MS = 200;
-/** …and files still changing are looked at again this soon, not sooner. */
+/** …and files still changing are looked at again this soon, not sooner (a new file: CHANGE_DELAY_MS). */
 const RESCAN_MS = 500;
 
 /** Local files: the worker reads them itself; paths are the identity. */
@@ -46,6 +46,7 @@ export class LocalfileReceiver implements AgentComponent {
   /** When the scheduled scan runs, and when the last one ended (epoch ms). */
   private dueAt = 0;
   private lastScanAt = 0;
+  private newFileSeen = false;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private scanning: Promise<void> | undefined;
@@ -122,8 +123,10 @@ export class LocalfileReceiver implements AgentComponent {
         this.scanning = undefined;
         this.lastScanAt = Date.now();
         const again = this.rescanRequested;
+        const soon = this.newFileSeen ? CHANGE_DELAY_MS : RESCAN_MS;
         this.rescanRequested = false;
-        this.schedule(again ? Math.min(this.config.poll_interval * 1000, RESCAN_MS) : this.config.poll_interval * 1000);
+        this.newFileSeen = false;
+        this.schedule(again ? Math.min(this.config.poll_interval * 1000, soon) : this.config.poll_interval * 1000);
       });
     }, ms);
     this.timer.unref?.();
@@ -184,7 +187,12 @@ export class LocalfileReceiver implements AgentComponent {
     } catch {
       return; // vanished between listing and stat
     }
-    if (await this.discovery.visit(stream, { path: file, size: stat.size, mtimeMs: stat.mtimeMs }, localAccess, worker)) this.rescanRequested = true;
+    const seen = this.discovery.seen(stream, file);
+    if (await this.discovery.visit(stream, { path: file, size: stat.size, mtimeMs: stat.mtimeMs }, localAccess, worker)) {
+      this.rescanRequested = true;
+      // A new file gets its second look soon; files still changing every RESCAN_MS.
+      if (!seen) this.newFileSeen = true;
+    }
   }
 }
 
