@@ -61,6 +61,9 @@ export interface FileAccess {
   describeDeleteError?(error: unknown): string;
 }
 
+/** A file's entry in the looks: its stream, then its path. */
+const lookKeyOf = (stream: StreamKey, path: string) => `${streamId(stream.asset, stream.stream_type)}\0${path}`;
+
 interface Look {
   size: number;
   mtimeMs: number;
@@ -93,7 +96,7 @@ export class FileDiscovery {
 
   /** Restream: forget the looks of these streams. */
   purge(streams: readonly StreamKey[]): void {
-    for (const key of this.looks.keys()) if (streams.some((s) => key.startsWith(`${streamId(s.asset, s.stream_type)}\0`))) this.looks.delete(key);
+    for (const key of this.looks.keys()) if (streams.some((s) => key.startsWith(lookKeyOf(s, '')))) this.looks.delete(key);
   }
 
   /** Forget files no longer listed, so the map does not grow with every file ever seen. */
@@ -106,7 +109,7 @@ export class FileDiscovery {
 
   /** Whether the file was looked at before (a new one is read on its second look). */
   seen(stream: FileStream, path: string): boolean {
-    return this.looks.has(`${streamId(stream.key.asset, stream.key.stream_type)}\0${path}`);
+    return this.looks.has(lookKeyOf(stream.key, path));
   }
 
   /**
@@ -115,7 +118,7 @@ export class FileDiscovery {
    */
   async visit(stream: FileStream, file: ListedFile, access: FileAccess, worker: ParseWorkerClient = this.options.worker): Promise<boolean> {
     const { context, receiver } = this.options;
-    const lookKey = `${streamId(stream.key.asset, stream.key.stream_type)}\0${file.path}`;
+    const lookKey = lookKeyOf(stream.key, file.path);
     const previous = this.looks.get(lookKey);
     const now = Date.now();
     const same = previous !== undefined && previous.size === file.size && previous.mtimeMs === file.mtimeMs;
@@ -185,7 +188,7 @@ export class FileDiscovery {
     try {
       await access.remove(file);
       context.store.forgetFile(receiver, stream, file);
-      this.looks.delete(`${streamId(stream.asset, stream.stream_type)}\0${file}`);
+      this.looks.delete(lookKeyOf(stream, file));
       context.logger.info(`${file} deleted after reading (delete_completed)`);
       context.markers.clear('delete_failed', [stream]);
     } catch (cause) {
