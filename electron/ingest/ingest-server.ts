@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { countUpload, decodeUpload } from '../agent/transmits/remotedatapost/wire.js';
+import { PART_NAME, countUpload, decodeUpload } from '../agent/transmits/remotedatapost/wire.js';
 
 export interface IngestOptions {
   port?: number;
@@ -61,17 +61,19 @@ export function partOf(contentType: string, body: Buffer, name: string): Buffer 
   const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
   if (!boundary) return undefined;
   const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`, 'latin1');
+  const partEnd = Buffer.concat([Buffer.from('\r\n', 'latin1'), delimiter]);
+  const named = `name="${name}"`;
   let at = body.indexOf(delimiter);
   while (at !== -1) {
     const headersStart = at + delimiter.length + 2;
     if (body[at + delimiter.length] === 0x2d /* "--": the last delimiter */) return undefined;
     const headersEnd = body.indexOf('\r\n\r\n', headersStart, 'latin1');
     if (headersEnd === -1) return undefined;
-    const next = body.indexOf(Buffer.concat([Buffer.from('\r\n', 'latin1'), delimiter]), headersEnd + 4);
+    const next = body.indexOf(partEnd, headersEnd + 4);
     if (next === -1) return undefined;
     const headers = body.toString('latin1', headersStart, headersEnd);
     const disposition = /^content-disposition:\s*form-data;(.*)$/im.exec(headers)?.[1] ?? '';
-    if (new RegExp(`(?:^|;)\\s*name="${name}"(?:;|$)`).test(disposition.trim())) return body.subarray(headersEnd + 4, next);
+    if (disposition.split(';').some((parameter) => parameter.trim() === named)) return body.subarray(headersEnd + 4, next);
     at = next + 2;
   }
   return undefined;
@@ -114,8 +116,10 @@ export async function startIngestServer(options: IngestOptions): Promise<IngestS
     const apiKey = options.keys[keyId];
     if (!apiKey) return answer(403, { success: false, error: 'unknown API key id' });
     try {
-      const bytes = options.countOnly ? partOf(String(request.headers['content-type']), Buffer.concat(chunks), 'sslog') : await formPart(String(request.headers['content-type']), Buffer.concat(chunks), 'sslog');
-      if (!bytes) return answer(400, { success: false, error: 'no sslog part' });
+      const contentType = String(request.headers['content-type']);
+      const body = Buffer.concat(chunks);
+      const bytes = options.countOnly ? partOf(contentType, body, PART_NAME) : await formPart(contentType, body, PART_NAME);
+      if (!bytes) return answer(400, { success: false, error: `no ${PART_NAME} part` });
       if (!options.countOnly) rawParts.push(bytes);
       const encrypted = options.encrypted ?? true;
       const records = options.countOnly ? [] : decodeUpload(bytes, { apiKey, encrypted });
