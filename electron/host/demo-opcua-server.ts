@@ -92,7 +92,7 @@ export class DemoOpcuaPlant {
   private constructor(
     private readonly opcua: Opcua,
     private readonly server: OPCUAServer,
-    private readonly certificates: OPCUACertificateManager,
+    private readonly certificates: readonly OPCUACertificateManager[],
     readonly port: number,
   ) {}
 
@@ -104,11 +104,16 @@ export class DemoOpcuaPlant {
     const { MessageSecurityMode, OPCUACertificateManager, OPCUAServer, SecurityPolicy } = opcua;
     const certificates = new OPCUACertificateManager({ rootFolder: path.join(dataDirectory, 'demo', 'opcua-server-pki'), automaticallyAcceptUnknownCertificate: true });
     await certificates.initialize();
+    // Its own user PKI: node-opcua's default one in ~/.config is shared by every process and hangs
+    // when two initialize it at once.
+    const userCertificates = new OPCUACertificateManager({ rootFolder: path.join(dataDirectory, 'demo', 'opcua-user-pki'), automaticallyAcceptUnknownCertificate: false });
+    await userCertificates.initialize();
     const server = new OPCUAServer({
       port,
       hostname: '127.0.0.1',
       alternateHostname: ['127.0.0.1'],
       serverCertificateManager: certificates,
+      userCertificateManager: userCertificates,
       securityModes: [MessageSecurityMode.None, MessageSecurityMode.SignAndEncrypt],
       securityPolicies: [SecurityPolicy.None, SecurityPolicy.Basic256Sha256],
       allowAnonymous: true,
@@ -120,9 +125,10 @@ export class DemoOpcuaPlant {
     } catch (cause) {
       await server.shutdown(0).catch(() => undefined);
       await certificates.dispose();
+      await userCertificates.dispose();
       throw cause;
     }
-    const plant = new DemoOpcuaPlant(opcua, server, certificates, server.endpoints[0]!.port);
+    const plant = new DemoOpcuaPlant(opcua, server, [certificates, userCertificates], server.endpoints[0]!.port);
     plant.build();
     return plant;
   }
@@ -171,6 +177,6 @@ export class DemoOpcuaPlant {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     await this.server.shutdown(0).catch(() => undefined);
-    await this.certificates.dispose().catch(() => undefined);
+    for (const manager of this.certificates) await manager.dispose().catch(() => undefined);
   }
 }

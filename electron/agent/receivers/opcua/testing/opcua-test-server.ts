@@ -48,6 +48,7 @@ export interface TestServerOptions {
 export class OpcuaTestServer {
   private server: OPCUAServer | undefined;
   private certificates: OPCUACertificateManager | undefined;
+  private userCertificates: OPCUACertificateManager | undefined;
   private readonly variables = new Map<string, UAVariable>();
   port = 0;
 
@@ -101,7 +102,9 @@ export class OpcuaTestServer {
     await this.server?.shutdown(0);
     this.server = undefined;
     await this.certificates?.dispose();
+    await this.userCertificates?.dispose();
     this.certificates = undefined;
+    this.userCertificates = undefined;
     this.variables.clear();
   }
 
@@ -124,11 +127,16 @@ export class OpcuaTestServer {
     const { secure = false, users = {}, acceptClients = true } = this.options;
     this.certificates = new OPCUACertificateManager({ rootFolder: this.options.pkiFolder, automaticallyAcceptUnknownCertificate: acceptClients });
     await this.certificates.initialize();
+    // Without its own user PKI, node-opcua shares ~/.config/node-opcua-default-nodejs between
+    // processes; servers initializing it at once on a fresh machine wait on its mutex forever.
+    this.userCertificates = new OPCUACertificateManager({ rootFolder: `${this.options.pkiFolder}-users`, automaticallyAcceptUnknownCertificate: false });
+    await this.userCertificates.initialize();
     const server = new OPCUAServer({
       port,
       hostname: '127.0.0.1',
       alternateHostname: ['127.0.0.1'],
       serverCertificateManager: this.certificates,
+      userCertificateManager: this.userCertificates,
       securityModes: secure ? [MessageSecurityMode.SignAndEncrypt] : [MessageSecurityMode.None, MessageSecurityMode.SignAndEncrypt],
       securityPolicies: secure ? [SecurityPolicy.Basic256Sha256] : [SecurityPolicy.None, SecurityPolicy.Basic256Sha256],
       allowAnonymous: !secure,
