@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatSpecTimestamp } from '../../../shared/api/envelope.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../time/clock.js';
 import { type SecretCodec, openSecrets, sealSecrets } from './secret-codec.js';
 
 export const CONFIG_FILE_NAME = 'tributary.json';

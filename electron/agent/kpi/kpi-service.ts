@@ -7,7 +7,7 @@ import { evaluateKpi } from '../../../shared/kpi/evaluate.js';
 import type { AliasEntry, KpiDefinition, KpiKind } from '../../../shared/kpi/schema.js';
 import { validateKpi, type KpiValidationOutcome } from '../../../shared/kpi/validate.js';
 import { isoMicros, type AgentRecord } from '../../../shared/records/record.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../time/clock.js';
 import type { Logger } from '../logging/logger.js';
 import { openKpiDatabase } from './kpi-database.js';
 import { KpiLibrary } from './kpi-library.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentRecord } from '../../../shared/records/record.js';
 import { tempDirectory } from '../../testing/test-host.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../time/clock.js';
 import { openKpiDatabase } from './kpi-database.js';
 import { encodeBatches } from '../store/outbox-codec.js';
 import { RecordHistory } from './record-history.js';

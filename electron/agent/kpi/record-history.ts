@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { parseTimestampToMicros } from '../../../shared/api/envelope.js';
 import type { HistoryRecord } from '../../../shared/kpi/evaluate.js';
 import type { AgentRecord, FieldValue } from '../../../shared/records/record.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../time/clock.js';
 import { documentsOf } from '../store/outbox-codec.js';
 
 /**

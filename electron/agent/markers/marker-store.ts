@@ -1,6 +1,6 @@
 import { formatSpecTimestamp } from '../../../shared/api/envelope.js';
 import type { ComponentType, Marker } from '../../../shared/api/resources.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../time/clock.js';
 
 export interface StreamKey {
   asset: string;

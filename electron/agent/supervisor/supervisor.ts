@@ -2,13 +2,13 @@ import path from 'node:path';
 import type { Configuration } from '../../../shared/config/schema.js';
 import { filterSelects, streamId } from '../../../shared/config/streams.js';
 import type { ComponentType, ServiceStatus } from '../../../shared/api/resources.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../time/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { MarkerStore, StreamKey } from '../markers/marker-store.js';
 import { Pipeline, type RecordTap, type TransformStage } from '../pipeline/pipeline.js';
 import type { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
 import type { AgentStore } from '../store/agent-store.js';
-import type { AgentComponent, ComponentContext, ComponentRegistry } from './component.js';
+import type { AgentComponent, ComponentContext, ComponentRegistry } from '../components/registry.js';
 import { TransformService } from './transform-service.js';
 import { UnimplementedComponent } from './unimplemented.js';
 

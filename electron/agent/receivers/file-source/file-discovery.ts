@@ -3,7 +3,7 @@ import { filterSelects, streamId } from '../../../../shared/config/streams.js';
 import type { z } from 'zod';
 import type { StreamKey } from '../../markers/marker-store.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';
-import type { ComponentContext } from '../../supervisor/component.js';
+import type { ComponentContext } from '../../components/registry.js';
 import { readFile } from './file-reader.js';
 import { globToRegExp, matchesAny } from './glob.js';
 import type { ParseWorkerClient } from './parse-worker-client.js';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { Parser } from '../../../../shared/config/schema.js';
-import type { ComponentContext } from '../../supervisor/component.js';
+import type { ComponentContext } from '../../components/registry.js';
 import type { StreamKey } from '../../markers/marker-store.js';
 import type { FileProgress } from '../../store/agent-store.js';
 import type { ParseWorkerClient } from './parse-worker-client.js';

@@ -1,6 +1,6 @@
 import type { Logger } from '../../logging/logger.js';
-import { WorkerClient } from '../../worker-client.js';
-import { workerScript } from '../../worker-script.js';
+import { WorkerClient } from '../../workers/worker-client.js';
+import { workerScript } from '../../workers/worker-script.js';
 import type { ParseRequest, ParseResponse } from './parse-protocol.js';
 
 /** Talks to one parse worker (reading and CSV parsing off the API thread); restarts it if it dies. */

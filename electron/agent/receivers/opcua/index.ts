@@ -5,7 +5,7 @@
  */
 import type { ServiceStatus } from '../../../../shared/api/resources.js';
 import type { StreamKey } from '../../markers/marker-store.js';
-import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import type { AgentComponent, ComponentContext } from '../../components/registry.js';
 import type { BrowseOptions, OpcuaBrowseNode } from './opcua-browse.js';
 import type { OpcuaReceiver, OpcuaReceiverConfig } from './opcua-receiver.js';
 

@@ -4,7 +4,7 @@ import type { OpcuaReceiverSchema } from '../../../../shared/config/schema.js';
 import { streamId } from '../../../../shared/config/streams.js';
 import type { StreamKey } from '../../markers/marker-store.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';
-import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import type { AgentComponent, ComponentContext } from '../../components/registry.js';
 import { attachOpcuaLog } from './opcua-log.js';
 import { ConnectError, OpcuaEndpoint, type OpenSession, securityOf } from './opcua-endpoint.js';
 import { PollingReader } from './polling-reader.js';

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { SmbReceiverSchema } from '../../../../shared/config/schema.js';
 import { parseSharedFolder, smbCredentials } from '../../../../shared/config/smb-rules.js';
 import type { StreamKey } from '../../markers/marker-store.js';
-import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import type { AgentComponent, ComponentContext } from '../../components/registry.js';
 import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, streamOf } from '../file-source/file-discovery.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import { ParseWorkerClient } from '../file-source/parse-worker-client.js';

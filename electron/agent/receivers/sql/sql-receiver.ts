@@ -5,7 +5,7 @@ import { streamId } from '../../../../shared/config/streams.js';
 import type { Logger } from '../../logging/logger.js';
 import type { StreamKey } from '../../markers/marker-store.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';
-import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import type { AgentComponent, ComponentContext } from '../../components/registry.js';
 import { MssqlDriver } from './mssql-driver.js';
 import { MysqlDriver } from './mysql-driver.js';
 import { PostgresDriver } from './postgres-driver.js';

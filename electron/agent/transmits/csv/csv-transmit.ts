@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import type { CsvTransmitSchema } from '../../../../shared/config/schema.js';
 import type { AgentRecord, FieldValue } from '../../../../shared/records/record.js';
-import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import type { AgentComponent, ComponentContext } from '../../components/registry.js';
 
 type CsvTransmitConfig = z.infer<typeof CsvTransmitSchema>;
 

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { RemoteDataPostTransmitSchema } from '../../../../shared/config/schema.js';
-import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import type { AgentComponent, ComponentContext } from '../../components/registry.js';
 import { putMultipart } from './http-upload.js';
 import { PART_FILE_NAME, PART_NAME } from './wire.js';
-import { WorkerClient } from '../../worker-client.js';
-import { workerScript } from '../../worker-script.js';
+import { WorkerClient } from '../../workers/worker-client.js';
+import { workerScript } from '../../workers/worker-script.js';
 import type { EncodeRequest, EncodeResponse } from './encode-protocol.js';
 
 type Config = z.infer<typeof RemoteDataPostTransmitSchema>;

@@ -1,5 +1,5 @@
 import type { ComponentType, ServiceStatus } from '../../../shared/api/resources.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../time/clock.js';
 import type { Logger } from '../logging/logger.js';
 import type { MarkerReporter, StreamKey } from '../markers/marker-store.js';
 import type { Pipeline, RecordTransformLike } from '../pipeline/pipeline.js';

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { Logger } from './logging/logger.js';
+import type { Logger } from '../logging/logger.js';
 
 /**
  * Heap limits of worker threads. V8's defaults (up to 3 x 16 MiB of young generation, and an old

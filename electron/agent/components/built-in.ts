@@ -2,14 +2,14 @@
  * The component types this build can run: one registry line each. Adding a protocol or transmit
  * type adds a folder and a line here, nothing else.
  */
-import { CsvTransmit } from './transmits/csv/csv-transmit.js';
-import { RemoteDataPostTransmit } from './transmits/remotedatapost/remotedatapost-transmit.js';
-import { LocalfileReceiver } from './receivers/localfile/localfile-receiver.js';
-import { OpcuaComponent } from './receivers/opcua/index.js';
-import { SmbReceiver } from './receivers/smb/smb-receiver.js';
-import { SqlReceiver } from './receivers/sql/index.js';
-import { ComponentRegistry } from './supervisor/component.js';
-import { createTransform } from './transforms/index.js';
+import { CsvTransmit } from '../transmits/csv/csv-transmit.js';
+import { RemoteDataPostTransmit } from '../transmits/remotedatapost/remotedatapost-transmit.js';
+import { LocalfileReceiver } from '../receivers/localfile/localfile-receiver.js';
+import { OpcuaComponent } from '../receivers/opcua/index.js';
+import { SmbReceiver } from '../receivers/smb/smb-receiver.js';
+import { SqlReceiver } from '../receivers/sql/index.js';
+import { ComponentRegistry } from './registry.js';
+import { createTransform } from '../transforms/index.js';
 
 export function builtInComponents(): ComponentRegistry {
   const registry = new ComponentRegistry()
