@@ -2,9 +2,9 @@
 export { AgentRuntime, RestreamError, type AgentRuntimeOptions, type SaveOutcome } from './runtime/agent-runtime.js';
 export { ConfigUnreadableError } from './config/config-store.js';
 export { KpiService, type KpiSaveOutcome } from './kpi/index.js';
-export { ComponentRegistry, type AgentComponent, type ComponentContext, type ComponentFactory } from './components/registry.js';
+export { ComponentRegistry } from './components/registry.js';
+export type { AgentComponent, ComponentContext, ComponentFactory, StreamKey } from './components/contract.js';
 export type { Logger } from './logging/logger.js';
 export { SystemClock, type Clock } from './time/clock.js';
 export type { RecordTap } from './pipeline/pipeline.js';
-export type { StreamKey } from './markers/marker-store.js';
 export type { SecretCodec } from './config/secret-codec.js';

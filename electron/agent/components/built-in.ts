@@ -1,25 +1,34 @@
 /**
- * The component types this build can run: one registry line each. Adding a protocol or transmit
- * type adds a folder and a line here, nothing else.
+ * The component types this build can run: one registry line each (docs/architecture.md, "How to
+ * add a receiver, transform or transmit"). The main thread and every worker thread build their
+ * registry here, so what is registered runs wherever records are committed. Receivers and transmit
+ * services are loaded on first use (a parse worker never loads them); transforms and outbox codecs
+ * are imported here because parse workers run them.
  */
-import { CsvTransmit } from '../transmits/csv/csv-transmit.js';
-import { RemoteDataPostTransmit } from '../transmits/remotedatapost/remotedatapost-transmit.js';
-import { LocalfileReceiver } from '../receivers/localfile/localfile-receiver.js';
-import { OpcuaComponent } from '../receivers/opcua/index.js';
-import { SmbReceiver } from '../receivers/smb/smb-receiver.js';
-import { SqlReceiver } from '../receivers/sql/index.js';
+import {
+  ChecksumRecordTransformSchema,
+  ConvertTimestampsTransformSchema,
+  FilterTransformSchema,
+  RenameTransformSchema,
+} from '../../../shared/config/schema.js';
+import { createChecksumRecordTransform } from '../transforms/checksum-record/checksum-record-transform.js';
+import { createConvertTimestampsTransform } from '../transforms/convert-timestamps/convert-timestamps-transform.js';
+import { createFilterTransform } from '../transforms/filter/filter-transform.js';
+import { createRenameTransform } from '../transforms/rename/rename-transform.js';
+import { UPLOAD_OUTBOX } from '../transmits/remotedatapost/upload-outbox.js';
+import { RECORDS_JSON } from './records-json-codec.js';
 import { ComponentRegistry } from './registry.js';
-import { createTransform } from '../transforms/index.js';
 
 export function builtInComponents(): ComponentRegistry {
-  const registry = new ComponentRegistry()
-    .register('Receiver', 'localfile', (config: ConstructorParameters<typeof LocalfileReceiver>[0], context) => new LocalfileReceiver(config, context))
-    .register('Receiver', 'opcua', (config: ConstructorParameters<typeof OpcuaComponent>[0], context) => new OpcuaComponent(config, context))
-    .register('Receiver', 'smb', (config: ConstructorParameters<typeof SmbReceiver>[0], context) => new SmbReceiver(config, context))
-    .register('Receiver', 'sql', (config: ConstructorParameters<typeof SqlReceiver>[0], context) => new SqlReceiver(config, context))
-    .register('Transmit', 'csv', (config: ConstructorParameters<typeof CsvTransmit>[0], context) => new CsvTransmit(config, context))
-    .register('Transmit', 'remotedatapost', (config: ConstructorParameters<typeof RemoteDataPostTransmit>[0], context) => new RemoteDataPostTransmit(config, context));
-  for (const type of ['convert_timestamps', 'rename', 'filter', 'checksum_record'])
-    registry.registerTransform(type, (config) => createTransform(config as Parameters<typeof createTransform>[0]));
-  return registry;
+  return new ComponentRegistry()
+    .receiver('localfile', () => import('../receivers/localfile/index.js'))
+    .receiver('smb', () => import('../receivers/smb/index.js'))
+    .receiver('sql', () => import('../receivers/sql/index.js'))
+    .receiver('opcua', () => import('../receivers/opcua/index.js'))
+    .transform('convert_timestamps', ConvertTimestampsTransformSchema, createConvertTimestampsTransform)
+    .transform('rename', RenameTransformSchema, createRenameTransform)
+    .transform('filter', FilterTransformSchema, createFilterTransform)
+    .transform('checksum_record', ChecksumRecordTransformSchema, createChecksumRecordTransform)
+    .transmit('csv', RECORDS_JSON, () => import('../transmits/csv/index.js'))
+    .transmit('remotedatapost', UPLOAD_OUTBOX, () => import('../transmits/remotedatapost/index.js'));
 }

@@ -6,7 +6,9 @@ import { EvaluateRequestSchema, parseBinSize, type KpiEvaluation, type KpiLibrar
 import { evaluateKpi } from '../../../shared/kpi/evaluate.js';
 import type { AliasEntry, KpiDefinition, KpiKind } from '../../../shared/kpi/schema.js';
 import { validateKpi, type KpiValidationOutcome } from '../../../shared/kpi/validate.js';
-import { isoMicros, type AgentRecord } from '../../../shared/records/record.js';
+import type { AgentRecord } from '../../../shared/records/record.js';
+import type { HistoryTarget } from '../pipeline/batch-committer.js';
+import { isoFromMicros } from '../time/iso-time.js';
 import type { Clock } from '../time/clock.js';
 import type { Logger } from '../logging/logger.js';
 import { openKpiDatabase } from './kpi-database.js';
@@ -21,6 +23,8 @@ export interface KpiServiceOptions {
   /** How long received records are kept for evaluation (default 7 days). */
   retentionMs?: number;
   maxRecords?: number;
+  /** Reads records the history kept in a transmit's outbox format (the component registry's decoding). */
+  decode: (format: string, payload: Buffer) => AgentRecord[];
 }
 
 export type KpiSaveOutcome =
@@ -39,7 +43,6 @@ export class KpiService {
   private readonly db;
   private readonly library: KpiLibrary;
   private readonly history: RecordHistory;
-  private failedToRemember = false;
 
   constructor(private readonly options: KpiServiceOptions) {
     this.db = openKpiDatabase(options.file);
@@ -48,6 +51,7 @@ export class KpiService {
       clock: options.clock,
       retentionMs: options.retentionMs ?? DEFAULT_RETENTION_MS,
       maxRecords: options.maxRecords ?? DEFAULT_MAX_RECORDS,
+      decode: options.decode,
     });
     this.history.prune();
   }
@@ -90,23 +94,20 @@ export class KpiService {
     return deleted;
   }
 
-  /** Observes committed records (the pipeline's tap). A failure here never affects the data path. */
-  remember(records: readonly AgentRecord[]): void {
-    try {
-      this.history.remember(records);
-      this.failedToRemember = false;
-    } catch (cause) {
-      if (!this.failedToRemember) this.options.logger.error('Recent records could not be kept for KPI evaluation', cause);
-      this.failedToRemember = true;
-    }
-  }
-
-  /** Records kept for evaluation (for tests and status). */
-  /** Where and how a receiver's worker thread keeps records itself (the same database). */
-  historyTarget(): { file: string; retentionMs: number; maxRecords: number } {
+  /**
+   * Where committed records are kept for evaluation: every commit, on this thread or in a parse
+   * worker (its own connection to the same database), writes there.
+   */
+  historyTarget(): HistoryTarget {
     return { file: this.options.file, retentionMs: this.options.retentionMs ?? DEFAULT_RETENTION_MS, maxRecords: this.options.maxRecords ?? DEFAULT_MAX_RECORDS };
   }
 
+  /** This thread's writer of the history (the pipeline's commits on the main thread). */
+  get recordHistory(): RecordHistory {
+    return this.history;
+  }
+
+  /** Records kept for evaluation (for tests and status). */
   historySize(): number {
     return this.history.count();
   }
@@ -154,8 +155,8 @@ export class KpiService {
       directionality: definition.directionality ?? null,
       good_threshold: definition.good_threshold ?? null,
       bad_threshold: definition.bad_threshold ?? null,
-      start: iso(start),
-      end: iso(end),
+      start: isoFromMicros(start),
+      end: isoFromMicros(end),
       bin_size_seconds: binSize / 1_000_000,
       machines: series,
       violations: outcome.violations,
@@ -191,6 +192,4 @@ function lineMachines(definition: KpiDefinition): string[] {
   return [...machines];
 }
 
-function iso(micros: number): string {
-  return isoMicros(BigInt(Math.round(micros)));
-}
+

@@ -1,11 +1,7 @@
 import { formatSpecTimestamp } from '../../../shared/api/envelope.js';
 import type { ComponentType, Marker } from '../../../shared/api/resources.js';
+import type { StreamKey } from '../components/contract.js';
 import type { Clock } from '../time/clock.js';
-
-export interface StreamKey {
-  asset: string;
-  stream_type: string;
-}
 
 /** What a component uses to raise and clear markers on the streams it works on. */
 export interface MarkerReporter {

@@ -12,7 +12,7 @@ import type { SecretCodec } from '../config/secret-codec.js';
 import { LogFile } from '../logging/log-file.js';
 import { readLastLines } from '../logging/log-reader.js';
 import { Logger, Redactor } from '../logging/logger.js';
-import { MarkerStore, type StreamKey } from '../markers/marker-store.js';
+import { MarkerStore } from '../markers/marker-store.js';
 import { MachineInfoSampler } from '../status/machine-info.js';
 import type { ComponentRegistry } from '../components/registry.js';
 import { builtInComponents } from '../components/built-in.js';
@@ -20,7 +20,6 @@ import { type OpcuaBrowseNode, browseOpcua } from '../receivers/opcua/index.js';
 import { AgentStore } from '../store/agent-store.js';
 import { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
 import type { RecordTap } from '../pipeline/pipeline.js';
-import type { AgentRecord } from '../../../shared/records/record.js';
 import { Supervisor, configuredServices } from '../supervisor/supervisor.js';
 import { SerialQueue } from './serial-queue.js';
 import { parseTimestampToMicros } from '../../../shared/api/envelope.js';
@@ -93,11 +92,20 @@ export class AgentRuntime {
     this.markers = new MarkerStore(this.clock);
     this.store = new AgentStore(path.join(dir, 'state', 'agent.db'));
     this.registry = options.registry ?? builtInComponents();
+    const registry = this.registry;
+    this.kpis = new KpiService({
+      file: path.join(dir, 'state', 'kpi.db'),
+      clock: this.clock,
+      logger: this.coreLog.child('kpi'),
+      retentionMs: options.kpiRetentionMs,
+      decode: (format, payload) => registry.decode(format, payload),
+    });
     this.supervisor = new Supervisor({
       registry: this.registry,
       store: this.store,
       stats: this.stats,
       taps: this.taps,
+      history: { target: this.kpis.historyTarget(), writer: this.kpis.recordHistory },
       agentDataDirectory: dir,
       markers: this.markers,
       logger: this.coreLog.child('supervisor'),
@@ -107,13 +115,13 @@ export class AgentRuntime {
     });
     this.machineInfo = new MachineInfoSampler(dir, this.coreLog.child('machine-info'), options.machineInfoIntervalMs);
     this.stateFile = path.join(dir, 'state', 'agent.json');
-    this.kpis = new KpiService({ file: path.join(dir, 'state', 'kpi.db'), clock: this.clock, logger: this.coreLog.child('kpi'), retentionMs: options.kpiRetentionMs });
-    const kpis = this.kpis;
-    this.tapRecords(Object.assign((_receiver: string, _stream: StreamKey, records: readonly AgentRecord[]) => kpis.remember(records), { worker: kpis.historyTarget() }));
     fs.mkdirSync(path.dirname(this.stateFile), { recursive: true });
   }
 
-  /** Observes every batch of records the pipeline commits (after transforms). Returns an unsubscribe. */
+  /**
+   * Observes every batch of records the pipeline commits (after transforms; from parse workers too,
+   * which then send the records back). Returns an unsubscribe.
+   */
   tapRecords(tap: RecordTap): () => void {
     this.taps.add(tap);
     return () => this.taps.delete(tap);

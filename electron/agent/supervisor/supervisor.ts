@@ -4,11 +4,14 @@ import { filterSelects, streamId } from '../../../shared/config/streams.js';
 import type { ComponentType, ServiceStatus } from '../../../shared/api/resources.js';
 import type { Clock } from '../time/clock.js';
 import type { Logger } from '../logging/logger.js';
-import type { MarkerStore, StreamKey } from '../markers/marker-store.js';
-import { Pipeline, type RecordTap, type TransformStage } from '../pipeline/pipeline.js';
+import type { MarkerStore } from '../markers/marker-store.js';
+import type { AgentComponent, ComponentContext, StreamKey } from '../components/contract.js';
+import type { ComponentRegistry } from '../components/registry.js';
+import type { HistoryTarget } from '../pipeline/batch-committer.js';
+import type { RecordHistory } from '../kpi/record-history.js';
+import { Pipeline, type RecordTap, type TransformStage, type TransmitRoute } from '../pipeline/pipeline.js';
 import type { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
 import type { AgentStore } from '../store/agent-store.js';
-import type { AgentComponent, ComponentContext, ComponentRegistry } from '../components/registry.js';
 import { TransformService } from './transform-service.js';
 import { UnimplementedComponent } from './unimplemented.js';
 
@@ -22,8 +25,10 @@ export interface SupervisorOptions {
   agentDataDirectory: string;
   store: AgentStore;
   stats: TransmitStatsBoard;
-  /** Observers of committed records (KPI history). */
+  /** Observers of committed records. */
   taps: ReadonlySet<RecordTap>;
+  /** The KPI history every commit keeps records in. */
+  history?: { target: HistoryTarget; writer: RecordHistory };
   /** A component that does not stop within this time is logged and abandoned. */
   stopTimeoutMs?: number;
 }
@@ -67,7 +72,7 @@ export class Supervisor {
   async start(config: Configuration): Promise<void> {
     await this.stop();
     this.options.markers.clearAll();
-    this.services = this.build(config);
+    this.services = await this.build(config);
     for (const service of this.services) {
       try {
         await service.component.start();
@@ -129,7 +134,7 @@ export class Supervisor {
     return this.contextFor(service).streams;
   }
 
-  private build(config: Configuration): Service[] {
+  private async build(config: Configuration): Promise<Service[]> {
     this.contexts.clear();
     const { registry, markers, logger, store, stats } = this.options;
     const allStreams: StreamKey[] = config.data_receiver.flatMap((r) => r.streams.map((s) => ({ asset: s.asset, stream_type: s.stream_type })));
@@ -138,28 +143,29 @@ export class Supervisor {
     const stages: TransformStage[] = config.transforms.map((t) => ({
       name: t.transform_name,
       filter: t.filter_stream,
-      transform: registry.transform(t.transform_type)?.(t),
       config: t,
       markers: markers.reporter(t.transform_name, 'Transform'),
       logger: logger.child(`${SERVICE_PREFIX.Transform}:${t.transform_name}`),
     }));
-    const pipeline = new Pipeline(
+    const routes: TransmitRoute[] = config.data_transmit.map((t) => ({
+      name: t.transmit_name,
+      type: t.transmit_type,
+      filter: t.filter_stream,
+      options: registry.outbox(t.transmit_type).options(t),
+      maxBufferBytes: t.max_buffer_mb * 1024 * 1024,
+      markers: markers.reporter(t.transmit_name, 'Transmit'),
+      logger: logger.child(`${SERVICE_PREFIX.Transmit}:${t.transmit_name}`),
+    }));
+    const pipeline = new Pipeline({
       store,
-      stages,
-      config.data_transmit.map((t) => ({
-        name: t.transmit_name,
-        filter: t.filter_stream,
-        maxBufferBytes: t.max_buffer_mb * 1024 * 1024,
-        // Upload batches are stored as request bodies (before encryption), encoded once when committed.
-        format: t.transmit_type === 'remotedatapost' ? ('upload' as const) : ('json' as const),
-        batchRecords: 'max_request_records' in t && typeof t.max_request_records === 'number' ? t.max_request_records : Number.POSITIVE_INFINITY,
-        markers: markers.reporter(t.transmit_name, 'Transmit'),
-        logger: logger.child(`${SERVICE_PREFIX.Transmit}:${t.transmit_name}`),
-      })),
-      logger.child('pipeline'),
-      markers.reporter('pipeline', 'Transmit'),
-      this.options.taps,
-    );
+      registry,
+      clock: this.options.clock,
+      logger: logger.child('pipeline'),
+      markers: markers.reporter('pipeline', 'Transmit'),
+      taps: this.options.taps,
+      history: this.options.history,
+    });
+    pipeline.configure(stages, routes);
     stats.retain(config.data_transmit.map((t) => t.transmit_name));
     for (const t of config.data_transmit) stats.register(t.transmit_name, t.transmit_type);
 
@@ -174,7 +180,8 @@ export class Supervisor {
         streams: r.streams.map((s) => ({ asset: s.asset, stream_type: s.stream_type })),
       })),
     ];
-    return entries.map((entry) => {
+    const services: Service[] = [];
+    for (const entry of entries) {
       const id = `${SERVICE_PREFIX[entry.kind]}:${entry.name}`;
       const context: ComponentContext = {
         logger: logger.child(id),
@@ -186,18 +193,19 @@ export class Supervisor {
         pipeline,
         store,
         stats,
+        decodeBatch: (format, payload) => registry.decode(format, payload),
       };
       this.contexts.set(id, context);
       let component: AgentComponent;
       if (entry.kind === 'Transform') {
-        const stage = stages.find((s) => s.name === entry.name);
-        component = stage?.transform ? new TransformService(entry.name) : new UnimplementedComponent(entry.kind, entry.name, entry.type, context);
+        component = registry.has('Transform', entry.type) ? new TransformService(entry.name) : new UnimplementedComponent(entry.kind, entry.name, entry.type, context);
       } else {
-        const factory = registry.get(entry.kind, entry.type);
+        const factory = await registry.factory(entry.kind, entry.type);
         component = factory ? factory(entry.block, context) : new UnimplementedComponent(entry.kind, entry.name, entry.type, context);
       }
-      return { id, component, failed: false };
-    });
+      services.push({ id, component, failed: false });
+    }
+    return services;
   }
 }
 

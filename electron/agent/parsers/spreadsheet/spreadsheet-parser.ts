@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { SpreadsheetParserSchema } from '../../../../shared/config/schema.js';
 import type { FieldValue } from '../../../../shared/records/record.js';
-import { isoFromUtcMs, microsFromUtcMs } from '../../time/iso-format.js';
+import { isoFromUtcMs, microsFromUtcMs } from '../../time/iso-time.js';
 import { guessDateTime, strptimeReader } from '../../time/strptime.js';
 import type { WallTime } from '../../time/wall-time.js';
 import { offsetResolver, wallNaiveMs } from '../../time/zoned.js';

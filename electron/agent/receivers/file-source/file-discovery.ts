@@ -1,9 +1,9 @@
 import type { FileStreamSchema, Parser } from '../../../../shared/config/schema.js';
 import { filterSelects, streamId } from '../../../../shared/config/streams.js';
 import type { z } from 'zod';
-import type { StreamKey } from '../../markers/marker-store.js';
+import type { StreamKey } from '../../components/contract.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';
-import type { ComponentContext } from '../../components/registry.js';
+import type { ComponentContext } from '../../components/contract.js';
 import { readFile } from './file-reader.js';
 import { globToRegExp, matchesAny } from './glob.js';
 import type { ParseWorkerClient } from './parse-worker-client.js';

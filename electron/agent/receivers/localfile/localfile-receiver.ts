@@ -4,13 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { LocalfileReceiverSchema } from '../../../../shared/config/schema.js';
-import type { StreamKey } from '../../markers/marker-store.js';
-import type { AgentComponent, ComponentContext } from '../../components/registry.js';
+import type { StreamKey } from '../../components/contract.js';
+import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, streamOf } from '../file-source/file-discovery.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import { ParseWorkerClient } from '../file-source/parse-worker-client.js';
 
-type LocalfileConfig = z.infer<typeof LocalfileReceiverSchema>;
+export type LocalfileConfig = z.infer<typeof LocalfileReceiverSchema>;
 
 /**
  * Parse workers per receiver: different files are read in parallel (each worker reads, parses and

@@ -1,15 +1,15 @@
 import type { z } from 'zod';
 import type { SmbReceiverSchema } from '../../../../shared/config/schema.js';
 import { parseSharedFolder, smbCredentials } from '../../../../shared/config/smb-rules.js';
-import type { StreamKey } from '../../markers/marker-store.js';
-import type { AgentComponent, ComponentContext } from '../../components/registry.js';
+import type { StreamKey } from '../../components/contract.js';
+import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, streamOf } from '../file-source/file-discovery.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import { ParseWorkerClient } from '../file-source/parse-worker-client.js';
 import { SmbSession, type SmbTarget, isMissing } from './smb-client.js';
 import { CONNECTION_CATEGORIES, type ConnectionLabel, type ConnectionProblem, type Phase, classifyFileError, describeDeleteError, describeProblem } from './smb-problems.js';
 
-type SmbConfig = z.infer<typeof SmbReceiverSchema>;
+export type SmbConfig = z.infer<typeof SmbReceiverSchema>;
 
 /** A server that stops answering fails the poll after this long; the next poll reconnects. */
 const ANSWER_TIMEOUT_MS = 20_000;

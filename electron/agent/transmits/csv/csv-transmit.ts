@@ -3,9 +3,9 @@ import path from 'node:path';
 import type { z } from 'zod';
 import type { CsvTransmitSchema } from '../../../../shared/config/schema.js';
 import type { AgentRecord, FieldValue } from '../../../../shared/records/record.js';
-import type { AgentComponent, ComponentContext } from '../../components/registry.js';
+import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 
-type CsvTransmitConfig = z.infer<typeof CsvTransmitSchema>;
+export type CsvTransmitConfig = z.infer<typeof CsvTransmitSchema>;
 
 const FIXED_COLUMNS = ['timestamp', 'capturetime', 'record_id'] as const;
 const BATCHES_PER_ROUND = 50;
@@ -89,8 +89,9 @@ export class CsvTransmit implements AgentComponent {
         let records = 0;
         const touched = new Set<number>();
         for (const batch of batches) {
-          bytes += this.append(batch.asset, batch.stream_type, batch.records, touched);
-          records += batch.records.length;
+          const rows = this.context.decodeBatch(batch.format, batch.payload);
+          bytes += this.append(batch.asset, batch.stream_type, rows, touched);
+          records += rows.length;
         }
         for (const fd of touched) {
           fs.fsyncSync(fd);

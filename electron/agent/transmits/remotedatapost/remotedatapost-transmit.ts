@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import type { RemoteDataPostTransmitSchema } from '../../../../shared/config/schema.js';
-import type { AgentComponent, ComponentContext } from '../../components/registry.js';
+import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import { putMultipart } from './http-upload.js';
 import { PART_FILE_NAME, PART_NAME } from './wire.js';
 import { WorkerClient } from '../../workers/worker-client.js';
 import { workerScript } from '../../workers/worker-script.js';
 import type { EncodeRequest, EncodeResponse } from './encode-protocol.js';
 
-type Config = z.infer<typeof RemoteDataPostTransmitSchema>;
+export type RemoteDataPostConfig = z.infer<typeof RemoteDataPostTransmitSchema>;
 
 const MAX_BACKOFF_MS = 60_000;
 const OUTBOX_ROWS_PER_ROUND = 500;
@@ -42,7 +42,7 @@ export class RemoteDataPostTransmit implements AgentComponent {
   private readonly encoder: WorkerClient<EncodeRequest, EncodeResponse>;
 
   constructor(
-    private readonly config: Config,
+    private readonly config: RemoteDataPostConfig,
     private readonly context: ComponentContext,
   ) {
     this.name = config.transmit_name;
