@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import { formatSpecTimestamp, parseTimestampToMicros } from '../../../shared/api/envelope.js';
 import { ApiError } from '../../../shared/api/errors.js';
 import type { Violation } from '../../../shared/config/violations.js';
-import { EvaluateRequestSchema, parseBinSize, type KpiEvaluation, type KpiLibraryEntry } from '../../../shared/kpi/api.js';
+import { parseBinSize, type EvaluateRequest, type KpiEvaluation, type KpiLibraryEntry } from '../../../shared/kpi/api.js';
 import { evaluateKpi } from '../../../shared/kpi/evaluate.js';
 import type { AliasEntry, KpiDefinition, KpiKind } from '../../../shared/kpi/schema.js';
 import { validateKpi, type KpiValidationOutcome } from '../../../shared/kpi/validate.js';
@@ -113,10 +112,7 @@ export class KpiService {
   }
 
   /** Evaluates a saved KPI (`name`) or a draft (`definition`) per machine and bin. Throws ApiError. */
-  evaluate(body: unknown): KpiEvaluation {
-    const parsed = EvaluateRequestSchema.safeParse(body ?? {});
-    if (!parsed.success) throw new ApiError(400, `The evaluation request is not valid: ${z.prettifyError(parsed.error)}`);
-    const request = parsed.data;
+  evaluate(request: EvaluateRequest): KpiEvaluation {
     if ((request.name === undefined) === (request.definition === undefined)) throw new ApiError(400, 'Send either "name" (a KPI of the library) or "definition" (a KPI to try), not both or neither.');
     let document = request.definition;
     let kind = request.kind;

@@ -1,12 +1,8 @@
 import { ApiError } from '../../../shared/api/errors.js';
 import { allTemplates, templateFor } from '../../../shared/config/templates.js';
 import { ConfigUnreadableError } from '../../agent/index.js';
-import type { Handler, HandlerContext } from '../router.js';
-
-function requireBody(context: HandlerContext): unknown {
-  if (context.body === undefined) throw new ApiError(400, 'Send the configuration as a JSON object in the request body (Content-Type: application/json).');
-  return context.body;
-}
+import type { RouteId } from '../../../shared/api/routes.js';
+import type { HandlerContext, Handlers } from '../router.js';
 
 /** If-Match carries the last_modified the client loaded; quotes (ETag form) are optional. */
 function expectedRevision(context: HandlerContext): string | undefined {
@@ -30,12 +26,12 @@ export const configRoutes = {
   listTemplates: () => ({ response: allTemplates() }),
 
   getTemplate: ({ params }) => {
-    const template = templateFor(params.protocol ?? '');
+    const template = templateFor(params.protocol);
     return template ? { response: template } : { success: false, status: 404, response: 'Requested configuration is not available' };
   },
 
   saveConfig: async (context) => {
-    const outcome = await context.runtime.saveConfig(requireBody(context), expectedRevision(context));
+    const outcome = await context.runtime.saveConfig(context.body, expectedRevision(context as HandlerContext));
     if (outcome.status === 'failed') {
       const errors = outcome.violations.filter((v) => v.level === 'error').length;
       return {
@@ -50,8 +46,8 @@ export const configRoutes = {
     return { response: outcome.config, meta, headers: etag(outcome.lastModified) };
   },
 
-  validateConfig: (context) => {
-    const result = context.runtime.validate(requireBody(context));
+  validateConfig: ({ runtime, body }) => {
+    const result = runtime.validate(body);
     return { success: result.status === 'passed', response: result };
   },
-} satisfies Record<string, Handler>;
+} satisfies Partial<Handlers<RouteId>>;
