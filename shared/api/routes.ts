@@ -52,7 +52,10 @@ export interface RouteContract {
   meta?: z.ZodType;
 }
 
-const LastModifiedMetaSchema = z.object({ last_modified: z.string().nullable().describe('UTC, YYYY-MM-DD HH:MM:SS.ffffff; null when nothing was saved yet.') });
+const LastModifiedMetaSchema = z.object({
+  last_modified: z.string().nullable().describe('UTC, YYYY-MM-DD HH:MM:SS.ffffff; null when nothing was saved yet.'),
+  revision: z.number().int().nullable().describe('Counts saves; also the ETag. Send it back as If-Match to refuse overwriting a newer save (409). null when nothing was saved yet.'),
+});
 const SavedMetaSchema = LastModifiedMetaSchema.extend({ violations: z.array(ViolationSchema).optional().describe('Warnings of a save that passed.') });
 /** A configuration as it travels: any JSON (validation judges it and answers with violations); OpenAPI shows the schema. */
 const ConfigDocument = z.unknown().describe('the configuration');
@@ -74,7 +77,7 @@ export const ROUTES = [
   { id: 'getTemplate', method: 'GET', path: '/v1/config/templates/:protocol', summary: 'The template configuration of one protocol (basic, localfile, smb, sql, opcua).', response: SavedConfigDocument, responseDocument: ConfigurationSchema, failure: z.string() },
   {
     id: 'saveConfig', method: 'POST', path: '/v1/config', summary: 'Validate and save the configuration.',
-    description: 'Atomic; the previous versions are kept. "********" for a secret keeps the saved value. Send If-Match with the last_modified you loaded to refuse overwriting a newer save (409).',
+    description: 'Atomic; the previous versions are kept. "********" for a secret keeps the saved value. Send If-Match with the revision (ETag) you loaded to refuse overwriting a newer save (409).',
     body: ConfigDocument, bodyDocument: ConfigurationSchema, response: SavedConfigDocument, responseDocument: ConfigurationSchema, failure: ValidationResultSchema, meta: SavedMetaSchema,
   },
   {

@@ -7,7 +7,7 @@ import { collectSecrets, maskSecrets, unmaskSecrets } from '../../../shared/conf
 import { hasErrors, validateConfiguration } from '../../../shared/config/validate.js';
 import type { Violation } from '../../../shared/config/violations.js';
 import { type Clock, SystemClock } from '../time/clock.js';
-import { ConfigStore } from '../config/config-store.js';
+import { ConfigStore, type StoredConfig } from '../config/config-store.js';
 import type { SecretCodec } from '../config/secret-codec.js';
 import { LogFile } from '../logging/log-file.js';
 import { readLastLines } from '../logging/log-reader.js';
@@ -47,6 +47,7 @@ export interface SaveOutcome {
   violations: Violation[];
   config?: unknown;
   lastModified?: string;
+  revision?: number;
 }
 
 /** A restream that names something not configured, or that failed. Nothing was restreamed. */
@@ -155,44 +156,46 @@ export class AgentRuntime {
   // ------------------------------------------------------------ configuration
 
   /** The saved configuration with secrets masked; an empty one when nothing was saved yet. */
-  readConfig(): { config: unknown; lastModified: string | null } {
+  readConfig(): { config: unknown; lastModified: string | null; revision: number | null } {
     const stored = this.configStore.load();
-    if (!stored) return { config: { data_receiver: [], transforms: [], data_transmit: [] }, lastModified: null };
-    return { config: maskSecrets(stored.config), lastModified: stored.lastModified };
+    if (!stored) return { config: { data_receiver: [], transforms: [], data_transmit: [] }, lastModified: null, revision: null };
+    return { config: maskSecrets(stored.config), lastModified: stored.lastModified, revision: stored.revision };
   }
 
   /** Validates a document as it would be saved (masked secrets resolved against the saved ones). */
   validate(document: unknown): { status: 'passed' | 'failed'; violations: Violation[] } {
-    const { violations } = this.check(document);
+    const { violations } = this.check(document, safely(() => this.configStore.load()));
     return { status: hasErrors(violations) ? 'failed' : 'passed', violations };
   }
 
   /**
-   * Validates and saves atomically. With `expectedRevision` (the last_modified the client loaded)
-   * a save over someone else's newer save is refused with 409. A running agent reloads.
+   * Validates and saves atomically. With `expectedRevision` (the revision the client loaded, its
+   * ETag) a save over someone else's newer save is refused with 409. A running agent applies the
+   * configuration. The saved file is read, parsed and validated once per save.
    */
   saveConfig(document: unknown, expectedRevision?: string): Promise<SaveOutcome> {
     return this.queue.run(async () => {
       const current = this.configStore.load();
-      if (expectedRevision !== undefined && expectedRevision !== (current?.lastModified ?? '')) {
-        throw new ApiError(409, `The configuration was changed at ${current?.lastModified ?? 'an unknown time'} after you loaded it (${expectedRevision}). Reload it and apply your change again.`);
+      if (expectedRevision !== undefined && expectedRevision !== String(current?.revision ?? '')) {
+        const saved = current ? `revision ${current.revision}, saved at ${current.lastModified} UTC` : 'nothing';
+        throw new ApiError(409, `The configuration was changed after you loaded it (you have revision ${expectedRevision}; saved is ${saved}). Reload it and apply your change again.`);
       }
-      const { violations, resolved } = this.check(document);
-      if (hasErrors(violations)) return { status: 'failed', violations };
-      const stored = this.configStore.save(resolved);
-      this.refreshSecrets();
-      this.coreLog.info(`Configuration saved (${stored.lastModified}).`);
-      if (this.state === 'running') await this.startLocked();
+      const { violations, resolved, config } = this.check(document, current);
+      if (hasErrors(violations) || !config) return { status: 'failed', violations };
+      const stored = this.configStore.save(resolved, current);
+      this.redactor.setSecrets(collectSecrets(stored.config));
+      this.coreLog.info(`Configuration saved (revision ${stored.revision}, ${stored.lastModified}).`);
+      if (this.state === 'running') await this.startLocked(config);
       else await this.supervisor.clear();
-      return { status: 'passed', violations, config: maskSecrets(stored.config), lastModified: stored.lastModified };
+      return { status: 'passed', violations, config: maskSecrets(stored.config), lastModified: stored.lastModified, revision: stored.revision };
     });
   }
 
-  private check(document: unknown): { violations: Violation[]; resolved: unknown } {
-    const stored = safely(() => this.configStore.load()?.config);
-    const unmasked = unmaskSecrets(document, stored);
-    const { violations } = validateConfiguration(unmasked.config);
-    return { violations: [...unmasked.violations, ...violations], resolved: unmasked.config };
+  /** A document as it would be saved over `current`: masked secrets resolved, validated, parsed. */
+  private check(document: unknown, current: StoredConfig | undefined): { violations: Violation[]; resolved: unknown; config: Configuration | undefined } {
+    const unmasked = unmaskSecrets(document, current?.config);
+    const { violations, config } = validateConfiguration(unmasked.config);
+    return { violations: [...unmasked.violations, ...violations], resolved: unmasked.config, config };
   }
 
   private refreshSecrets(): void {
@@ -233,9 +236,10 @@ export class AgentRuntime {
     return this.failure;
   }
 
-  private async startLocked(): Promise<AgentStatus> {
+  /** Starts (or reconfigures) the services: with `given`, that parsed configuration, else the saved one. */
+  private async startLocked(given?: Configuration): Promise<AgentStatus> {
     try {
-      const config = this.loadValidConfig();
+      const config = given ?? this.loadValidConfig();
       if (config) await this.supervisor.start(config);
       else {
         await this.supervisor.clear();

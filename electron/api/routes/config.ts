@@ -4,19 +4,19 @@ import { ConfigUnreadableError } from '../../agent/index.js';
 import type { RouteId } from '../../../shared/api/routes.js';
 import type { HandlerContext, Handlers } from '../router.js';
 
-/** If-Match carries the last_modified the client loaded; quotes (ETag form) are optional. */
+/** If-Match carries the revision the client loaded (its ETag); quotes are optional. */
 function expectedRevision(context: HandlerContext): string | undefined {
   const header = context.headers['if-match'];
   return header === undefined || header === '*' ? undefined : header.replace(/^W\//, '').replace(/^"|"$/g, '');
 }
 
-const etag = (lastModified: string | null | undefined): Record<string, string> => (lastModified ? { ETag: `"${lastModified}"` } : {});
+const etag = (revision: number | null | undefined): Record<string, string> => (revision ? { ETag: `"${revision}"` } : {});
 
 export const configRoutes = {
   getConfig: ({ runtime }) => {
     try {
-      const { config, lastModified } = runtime.readConfig();
-      return { response: config, meta: { last_modified: lastModified }, headers: etag(lastModified) };
+      const { config, lastModified, revision } = runtime.readConfig();
+      return { response: config, meta: { last_modified: lastModified, revision }, headers: etag(revision) };
     } catch (cause) {
       if (cause instanceof ConfigUnreadableError) throw new ApiError(500, cause.message);
       throw cause;
@@ -41,9 +41,9 @@ export const configRoutes = {
         errorText: `The configuration has ${errors} error(s); nothing was saved.`,
       };
     }
-    const meta: Record<string, unknown> = { last_modified: outcome.lastModified };
+    const meta: Record<string, unknown> = { last_modified: outcome.lastModified, revision: outcome.revision };
     if (outcome.violations.length > 0) meta.violations = outcome.violations;
-    return { response: outcome.config, meta, headers: etag(outcome.lastModified) };
+    return { response: outcome.config, meta, headers: etag(outcome.revision) };
   },
 
   validateConfig: ({ runtime, body }) => {

@@ -41,7 +41,7 @@ describe('the console client, derived from the route table', () => {
       () => undefined,
     );
     expect(await client.saveConfig({}, null)).toEqual({ kind: 'invalid', violations });
-    expect(await client.saveConfig({}, '7')).toEqual({ kind: 'conflict', message: 'changed elsewhere' });
+    expect(await client.saveConfig({}, 7)).toEqual({ kind: 'conflict', message: 'changed elsewhere' });
     const refused = await client.restream({ x: [{ asset: 'a', stream_type: 'b' }] }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ApiRequestError);
     expect((refused as ApiRequestError).status).toBe(500);

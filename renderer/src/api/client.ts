@@ -18,10 +18,12 @@ import type { ApiRequest, Transport } from './transport.js';
 export interface LoadedConfig {
   document: Record<string, unknown>;
   lastModified: string | null;
+  /** Counts saves (the ETag): a save sends it back to refuse overwriting a newer one. */
+  revision: number | null;
 }
 
 export type SaveOutcome =
-  | { kind: 'saved'; document: Record<string, unknown>; lastModified: string | null; warnings: Violation[] }
+  | { kind: 'saved'; document: Record<string, unknown>; lastModified: string | null; revision: number | null; warnings: Violation[] }
   | { kind: 'invalid'; violations: Violation[] }
   | { kind: 'conflict'; message: string };
 
@@ -109,7 +111,7 @@ export class ApiClient {
 
   async config(): Promise<LoadedConfig> {
     const { response, meta } = await this.call('getConfig');
-    return { document: response, lastModified: meta.last_modified };
+    return { document: response, lastModified: meta.last_modified, revision: meta.revision };
   }
 
   /** A failed validation is an answer, not an error: status "failed" and the violations. */
@@ -117,17 +119,17 @@ export class ApiClient {
     return (await this.route('validateConfig', { body: document })).response;
   }
 
-  /** Saves; `expectedRevision` (the last_modified that was loaded) refuses overwriting a newer save. */
-  async saveConfig(document: unknown, expectedRevision: string | null): Promise<SaveOutcome> {
+  /** Saves; `expectedRevision` (the revision that was loaded) refuses overwriting a newer save. */
+  async saveConfig(document: unknown, expectedRevision: number | null): Promise<SaveOutcome> {
     let answer;
     try {
-      answer = await this.route('saveConfig', { body: document, headers: expectedRevision ? { 'If-Match': `"${expectedRevision}"` } : {} });
+      answer = await this.route('saveConfig', { body: document, headers: expectedRevision === null ? {} : { 'If-Match': `"${expectedRevision}"` } });
     } catch (cause) {
       if (cause instanceof ApiRequestError && cause.status === 409) return { kind: 'conflict', message: cause.message };
       throw cause;
     }
     if (!answer.success) return { kind: 'invalid', violations: answer.response.violations };
-    return { kind: 'saved', document: answer.response, lastModified: answer.meta.last_modified, warnings: savedWarnings(answer.meta) };
+    return { kind: 'saved', document: answer.response, lastModified: answer.meta.last_modified, revision: answer.meta.revision, warnings: answer.meta.violations ?? [] };
   }
 
   async status(): Promise<Status> {
@@ -150,11 +152,6 @@ export class ApiClient {
   async log(name: LogName, options: { lines?: number; since?: string } = {}): Promise<string[]> {
     return (await this.call('namedLog', { params: { log_filename: name }, query: options })).response;
   }
-}
-
-/** Warnings of a save that passed (meta.violations). */
-function savedWarnings(meta: Record<string, unknown>): Violation[] {
-  return Array.isArray(meta.violations) ? (meta.violations as Violation[]) : [];
 }
 
 function failureText(status: number, envelope: Envelope): string {

@@ -81,10 +81,10 @@ export function useSaveConfig() {
   const api = useApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ document, expectedRevision }: { document: unknown; expectedRevision: string | null }) => api.saveConfig(document, expectedRevision),
+    mutationFn: ({ document, expectedRevision }: { document: unknown; expectedRevision: number | null }) => api.saveConfig(document, expectedRevision),
     onSuccess: (outcome) => {
       if (outcome.kind !== 'saved') return;
-      queryClient.setQueryData<LoadedConfig>(queryKeys.config(), { document: outcome.document, lastModified: outcome.lastModified });
+      queryClient.setQueryData<LoadedConfig>(queryKeys.config(), { document: outcome.document, lastModified: outcome.lastModified, revision: outcome.revision });
       void queryClient.invalidateQueries({ queryKey: queryKeys.streams() });
       void queryClient.invalidateQueries({ queryKey: queryKeys.status() });
     },

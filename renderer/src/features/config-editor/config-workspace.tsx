@@ -23,13 +23,15 @@ export interface Notice {
 interface WorkspaceProps {
   saved: string;
   lastModified: string | null;
+  /** The saved revision: a save sends it back (If-Match), so that a newer save elsewhere is not overwritten. */
+  revision: number | null;
   notice: Notice | null;
   onNotice: (notice: Notice | null) => void;
 }
 
 const VALIDATION_DELAY_MS = 400;
 
-export function ConfigWorkspace({ saved, lastModified, notice, onNotice }: WorkspaceProps) {
+export function ConfigWorkspace({ saved, lastModified, revision, notice, onNotice }: WorkspaceProps) {
   const [text, setText] = useState(saved);
   const [reviewing, setReviewing] = useState(false);
   const [conflict, setConflict] = useState<string | null>(null);
@@ -136,7 +138,7 @@ export function ConfigWorkspace({ saved, lastModified, notice, onNotice }: Works
 
   const confirmSave = () => {
     save.mutate(
-      { document: readDocument(text).document, expectedRevision: lastModified },
+      { document: readDocument(text).document, expectedRevision: revision },
       {
         onSuccess: (outcome) => {
           setReviewing(false);
