@@ -43,6 +43,11 @@ export class ConfigPage {
     return this.violations.filter({ hasText: text });
   }
 
+  /** In the save dialog: the services of one group (restart, start, stop, keep running). */
+  deployGroup(label: 'Restart (configuration changed)' | 'Start' | 'Stop (no longer configured)' | 'Keep running untouched'): Locator {
+    return this.page.getByRole('dialog', { name: 'Save these changes?' }).getByRole('list', { name: label, exact: true }).getByRole('listitem');
+  }
+
   dialogSave(): Locator {
     return this.page.getByRole('dialog', { name: 'Save these changes?' }).getByRole('button', { name: 'Save', exact: true });
   }

@@ -196,7 +196,11 @@ describe('POST /v1/config/validate (5)', () => {
   it('passes a valid configuration with an empty violations list', async () => {
     const { status, json } = await server.call('POST', '/v1/config/validate', specExampleConfiguration());
     expect(status).toBe(200);
-    expect(json).toEqual({ success: true, response: { status: 'passed', violations: [] } });
+    // Nothing runs yet: saving would start every service.
+    expect(json).toEqual({
+      success: true,
+      response: { status: 'passed', violations: [], changes: { start: ['transmit:cloud', 'transform:to_utc', 'receiver:plant_csv'], restart: [], stop: [], keep: [] } },
+    });
   });
 
   it('fails with every violation and saves nothing', async () => {

@@ -46,6 +46,24 @@ export type Status = z.infer<typeof StatusSchema>;
 export const ComponentTypeSchema = z.enum(['Receiver', 'Transmit', 'Transform']);
 export type ComponentType = z.infer<typeof ComponentTypeSchema>;
 
+const serviceIds = z.array(z.string()).describe('Service ids as in status.agent.services: receiver:<name>, transform:<name>, transmit:<name>.');
+/**
+ * What saving a configuration does to the running agent (POST /v1/config/validate: would do;
+ * POST /v1/config meta.changes: did). Services whose configuration is unchanged keep running, with
+ * their connections and sessions. All lists are empty when the agent does not run.
+ */
+export const ConfigChangesSchema = z.object({
+  start: serviceIds.describe('New services, and services that were not running (their start had failed).'),
+  restart: serviceIds.describe('Running services whose configuration changed.'),
+  stop: serviceIds.describe('Running services that are no longer configured.'),
+  keep: serviceIds.describe('Running services whose configuration is unchanged: they keep running untouched.'),
+});
+export type ConfigChanges = z.infer<typeof ConfigChangesSchema>;
+
+/** POST /v1/config/validate: the validation, and when it found no errors, what saving would change. */
+export const ConfigValidationSchema = ValidationResultSchema.extend({ changes: ConfigChangesSchema.optional() });
+export type ConfigValidation = z.infer<typeof ConfigValidationSchema>;
+
 export const MarkerSchema = z.object({
   component: z.string(),
   component_type: ComponentTypeSchema,

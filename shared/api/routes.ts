@@ -10,6 +10,8 @@ import { EvaluateRequestSchema, KpiEvaluationSchema, KpiLibraryEntrySchema, KpiM
 import { LineKpiSchema, MachineTypeKpiSchema } from '../kpi/schema.js';
 import {
   AgentStatusSchema,
+  ConfigChangesSchema,
+  ConfigValidationSchema,
   MetaDetailSchema,
   MetaObjectSchema,
   RestreamRequestSchema,
@@ -56,7 +58,10 @@ const LastModifiedMetaSchema = z.object({
   last_modified: z.string().nullable().describe('UTC, YYYY-MM-DD HH:MM:SS.ffffff; null when nothing was saved yet.'),
   revision: z.number().int().nullable().describe('Counts saves; also the ETag. Send it back as If-Match to refuse overwriting a newer save (409). null when nothing was saved yet.'),
 });
-const SavedMetaSchema = LastModifiedMetaSchema.extend({ violations: z.array(ViolationSchema).optional().describe('Warnings of a save that passed.') });
+const SavedMetaSchema = LastModifiedMetaSchema.extend({
+  violations: z.array(ViolationSchema).optional().describe('Warnings of a save that passed.'),
+  changes: ConfigChangesSchema.describe('What the save did to the running agent.'),
+});
 /** A configuration as it travels: any JSON (validation judges it and answers with violations); OpenAPI shows the schema. */
 const ConfigDocument = z.unknown().describe('the configuration');
 const SavedConfigDocument = z.record(z.string(), z.unknown());
@@ -82,7 +87,8 @@ export const ROUTES = [
   },
   {
     id: 'validateConfig', method: 'POST', path: '/v1/config/validate', summary: 'Validate a configuration without saving it.',
-    body: ConfigDocument, bodyDocument: ConfigurationSchema, response: ValidationResultSchema, failure: ValidationResultSchema,
+    description: 'When there are no errors, `changes` says what saving it would do to the running agent: which services start, restart, stop, and which keep running untouched.',
+    body: ConfigDocument, bodyDocument: ConfigurationSchema, response: ConfigValidationSchema, failure: ConfigValidationSchema,
   },
   { id: 'restartAgent', method: 'POST', path: '/v1/agent/restart', summary: 'Restart the agent.', response: AgentStatusSchema, failure: AgentStatusSchema },
   { id: 'startAgent', method: 'POST', path: '/v1/agent/start', summary: 'Start the agent.', response: AgentStatusSchema, failure: AgentStatusSchema },

@@ -54,6 +54,12 @@ export class MarkerStore {
     this.markers.clear();
   }
 
+  /** Forgets the markers of streams that are no longer configured. */
+  retainStreams(streams: readonly StreamKey[]): void {
+    const kept = new Set(streams.map((s) => JSON.stringify([s.asset, s.stream_type])));
+    for (const [key, marker] of this.markers) if (!kept.has(JSON.stringify([marker.asset, marker.stream_type]))) this.markers.delete(key);
+  }
+
   private trim(): void {
     const perStream = new Map<string, number>();
     for (const [key, marker] of [...this.markers].reverse()) {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError } from '../../../shared/api/errors.js';
-import type { AgentStatus, LogName, RestreamRequest, Status, StreamRecord } from '../../../shared/api/resources.js';
+import type { AgentStatus, ConfigChanges, ConfigValidation, LogName, RestreamRequest, Status, StreamRecord } from '../../../shared/api/resources.js';
 import type { Configuration } from '../../../shared/config/schema.js';
 import { collectSecrets, maskSecrets, unmaskSecrets } from '../../../shared/config/secrets.js';
 import { hasErrors, validateConfiguration } from '../../../shared/config/validate.js';
@@ -48,7 +48,11 @@ export interface SaveOutcome {
   config?: unknown;
   lastModified?: string;
   revision?: number;
+  /** What the save did to the running agent. */
+  changes?: ConfigChanges;
 }
+
+const NOTHING_CHANGES: ConfigChanges = { start: [], restart: [], stop: [], keep: [] };
 
 /** A restream that names something not configured, or that failed. Nothing was restreamed. */
 export class RestreamError extends Error {}
@@ -162,10 +166,14 @@ export class AgentRuntime {
     return { config: maskSecrets(stored.config), lastModified: stored.lastModified, revision: stored.revision };
   }
 
-  /** Validates a document as it would be saved (masked secrets resolved against the saved ones). */
-  validate(document: unknown): { status: 'passed' | 'failed'; violations: Violation[] } {
-    const { violations } = this.check(document, safely(() => this.configStore.load()));
-    return { status: hasErrors(violations) ? 'failed' : 'passed', violations };
+  /**
+   * Validates a document as it would be saved (masked secrets resolved against the saved ones). A
+   * document without errors also says what saving it would do to the running agent.
+   */
+  validate(document: unknown): ConfigValidation {
+    const { violations, config } = this.check(document, safely(() => this.configStore.load()));
+    if (hasErrors(violations) || !config) return { status: 'failed', violations };
+    return { status: 'passed', violations, changes: this.state === 'running' ? this.supervisor.plan(config) : { ...NOTHING_CHANGES } };
   }
 
   /**
@@ -185,9 +193,10 @@ export class AgentRuntime {
       const stored = this.configStore.save(resolved, current);
       this.redactor.setSecrets(collectSecrets(stored.config));
       this.coreLog.info(`Configuration saved (revision ${stored.revision}, ${stored.lastModified}).`);
-      if (this.state === 'running') await this.startLocked(config);
+      let changes = { ...NOTHING_CHANGES };
+      if (this.state === 'running') changes = await this.applyLocked(config);
       else await this.supervisor.clear();
-      return { status: 'passed', violations, config: maskSecrets(stored.config), lastModified: stored.lastModified, revision: stored.revision };
+      return { status: 'passed', violations, config: maskSecrets(stored.config), lastModified: stored.lastModified, revision: stored.revision, changes };
     });
   }
 
@@ -236,10 +245,21 @@ export class AgentRuntime {
     return this.failure;
   }
 
-  /** Starts (or reconfigures) the services: with `given`, that parsed configuration, else the saved one. */
-  private async startLocked(given?: Configuration): Promise<AgentStatus> {
+  /** A running agent takes a saved configuration: only the services whose configuration changed restart. */
+  private async applyLocked(config: Configuration): Promise<ConfigChanges> {
     try {
-      const config = given ?? this.loadValidConfig();
+      return await this.supervisor.apply(config);
+    } catch (cause) {
+      this.state = 'failed';
+      this.failure = `The agent failed to apply the configuration: ${(cause as Error).message}`;
+      this.coreLog.error(this.failure);
+      return { ...NOTHING_CHANGES };
+    }
+  }
+
+  private async startLocked(): Promise<AgentStatus> {
+    try {
+      const config = this.loadValidConfig();
       if (config) await this.supervisor.start(config);
       else {
         await this.supervisor.clear();

@@ -41,7 +41,7 @@ export const configRoutes = {
         errorText: `The configuration has ${errors} error(s); nothing was saved.`,
       };
     }
-    const meta: Record<string, unknown> = { last_modified: outcome.lastModified, revision: outcome.revision };
+    const meta: Record<string, unknown> = { last_modified: outcome.lastModified, revision: outcome.revision, changes: outcome.changes };
     if (outcome.violations.length > 0) meta.violations = outcome.violations;
     return { response: outcome.config, meta, headers: etag(outcome.revision) };
   },

@@ -51,6 +51,9 @@ export class OpcuaTestServer {
   private userCertificates: OPCUACertificateManager | undefined;
   private readonly variables = new Map<string, UAVariable>();
   port = 0;
+  /** Sessions clients created and closed on this server since it started (a client that keeps its session creates one). */
+  sessionsCreated = 0;
+  sessionsClosed = 0;
 
   private constructor(private readonly options: TestServerOptions) {}
 
@@ -144,6 +147,8 @@ export class OpcuaTestServer {
       serverInfo: { applicationName: { text: 'Tributary test server' } },
     });
     await server.initialize();
+    server.on('create_session', () => (this.sessionsCreated += 1));
+    server.on('session_closed', () => (this.sessionsClosed += 1));
     const addressSpace = server.engine.addressSpace!;
     const namespace = addressSpace.registerNamespace('urn:tributary:test');
     const plant = namespace.addObject({ organizedBy: addressSpace.rootFolder.objects, browseName: 'Plant', nodeId: 's=Plant' });

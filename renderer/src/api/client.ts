@@ -6,10 +6,10 @@
  */
 import { z } from 'zod';
 import { AnyEnvelopeSchema, type Envelope } from '../../../shared/api/envelope.js';
-import type { AgentStatus, LogName, RestreamRequest, Status, StreamRecord } from '../../../shared/api/resources.js';
+import type { AgentStatus, ConfigChanges, ConfigValidation, LogName, RestreamRequest, Status, StreamRecord } from '../../../shared/api/resources.js';
 import { type BodyInputOf, type FailureOf, type MetaOf, type PathParams, type ResponseOf, type RouteOf, pathOf } from '../../../shared/api/route-types.js';
 import { ROUTES, type RouteContract, type RouteId } from '../../../shared/api/routes.js';
-import type { ValidationResult, Violation } from '../../../shared/config/violations.js';
+import type { Violation } from '../../../shared/config/violations.js';
 import { ApiRequestError, UnauthorizedError } from './errors.js';
 import { KpiClient } from './kpi-client.js';
 import type { ApiRequest, Transport } from './transport.js';
@@ -23,7 +23,7 @@ export interface LoadedConfig {
 }
 
 export type SaveOutcome =
-  | { kind: 'saved'; document: Record<string, unknown>; lastModified: string | null; revision: number | null; warnings: Violation[] }
+  | { kind: 'saved'; document: Record<string, unknown>; lastModified: string | null; revision: number | null; warnings: Violation[]; changes: ConfigChanges }
   | { kind: 'invalid'; violations: Violation[] }
   | { kind: 'conflict'; message: string };
 
@@ -114,8 +114,11 @@ export class ApiClient {
     return { document: response, lastModified: meta.last_modified, revision: meta.revision };
   }
 
-  /** A failed validation is an answer, not an error: status "failed" and the violations. */
-  async validate(document: unknown): Promise<ValidationResult> {
+  /**
+   * A failed validation is an answer, not an error: status "failed" and the violations. Without
+   * errors, `changes` says what saving would do to the running agent.
+   */
+  async validate(document: unknown): Promise<ConfigValidation> {
     return (await this.route('validateConfig', { body: document })).response;
   }
 
@@ -129,7 +132,7 @@ export class ApiClient {
       throw cause;
     }
     if (!answer.success) return { kind: 'invalid', violations: answer.response.violations };
-    return { kind: 'saved', document: answer.response, lastModified: answer.meta.last_modified, revision: answer.meta.revision, warnings: answer.meta.violations ?? [] };
+    return { kind: 'saved', document: answer.response, lastModified: answer.meta.last_modified, revision: answer.meta.revision, warnings: answer.meta.violations ?? [], changes: answer.meta.changes };
   }
 
   async status(): Promise<Status> {
