@@ -54,6 +54,8 @@ export class OpcuaTestServer {
   /** Sessions clients created and closed on this server since it started (a client that keeps its session creates one). */
   sessionsCreated = 0;
   sessionsClosed = 0;
+  /** Read requests served (a polling client sends one per poll, per chunk of nodes). */
+  readRequests = 0;
 
   private constructor(private readonly options: TestServerOptions) {}
 
@@ -149,6 +151,9 @@ export class OpcuaTestServer {
     await server.initialize();
     server.on('create_session', () => (this.sessionsCreated += 1));
     server.on('session_closed', () => (this.sessionsClosed += 1));
+    server.on('request', (request: { schema?: { name?: string } }) => {
+      if (request.schema?.name === 'ReadRequest') this.readRequests += 1;
+    });
     const addressSpace = server.engine.addressSpace!;
     const namespace = addressSpace.registerNamespace('urn:tributary:test');
     const plant = namespace.addObject({ organizedBy: addressSpace.rootFolder.objects, browseName: 'Plant', nodeId: 's=Plant' });

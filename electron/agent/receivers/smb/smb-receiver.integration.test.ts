@@ -4,6 +4,7 @@
  * outbox exactly once.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type ReadFile, waitUntilRead } from '../../../testing/agent-state.js';
 import { waitFor } from '../../../testing/file-plant.js';
 import { CHUNK_BYTES } from '../file-source/file-reader.js';
 import { type TestServer, startTestServer, tempDirectory } from '../../../testing/test-host.js';
@@ -26,6 +27,9 @@ const rows = (from: number, to: number, pad = '') =>
   Array.from({ length: to - from }, (_, k) => `2026-01-05 06:${String(Math.floor((from + k) / 60) % 60).padStart(2, '0')}:${String((from + k) % 60).padStart(2, '0')},${from + k},${(from + k) * 1.5}${pad}\n`).join('');
 const HEADER = 'time,part,force\n';
 const numbers = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => String(from + i));
+const PRESS = { asset: 'Press_1', stream_type: 'cycle' };
+/** The share's files as the agent must have read them (see waitUntilRead). */
+const readOf = (share: ReturnType<typeof sambaPlant>, name: string, unread = 0): ReadFile => ({ stream: PRESS, file: share.local(name), identity: share.identity(name), unread });
 
 function plant(options: Parameters<typeof sambaPlant>[0] = {}) {
   if (sambaMissing) throw sambaMissing;
@@ -42,7 +46,7 @@ async function start(config: unknown, dataDirectory = tempDirectory()) {
 }
 
 async function markersOf(asset: string, category: string) {
-  const streams: { asset: string; markers: { category: string; message: string; level: string }[] }[] = (await server!.call('GET', '/v1/streams')).json.response;
+  const streams: { asset: string; markers: { category: string; message: string; level: string; timestamp: string }[] }[] = (await server!.call('GET', '/v1/streams')).json.response;
   return streams.find((s) => s.asset === asset)?.markers.find((m) => m.category === category);
 }
 
@@ -88,9 +92,10 @@ describe('smb receiver (Samba) → csv transmit', { timeout: 90_000 }, () => {
     await start(share.config);
     share.write('press_1.csv', HEADER + rows(0, 5));
     await waitFor(() => share.delivered('Press_1', 'cycle').length === 5);
-    share.append('press_1.csv', rows(5, 8) + '2026-01-05 06:00:08,8,');
-    await waitFor(() => share.delivered('Press_1', 'cycle').length === 8);
-    await new Promise((r) => setTimeout(r, 1500));
+    const partial = '2026-01-05 06:00:08,8,';
+    share.append('press_1.csv', rows(5, 8) + partial);
+    // The agent read the grown file and committed its position right before the half-written line.
+    await waitUntilRead(server!, 'plant', [readOf(share, 'press_1.csv', partial.length)]);
     expect(share.delivered('Press_1', 'cycle')).toHaveLength(8);
     share.append('press_1.csv', '12\n' + rows(9, 10));
     const delivered = await waitFor(() => share.delivered('Press_1', 'cycle').length === 10 && share.delivered('Press_1', 'cycle'));
@@ -116,8 +121,7 @@ describe('smb receiver (Samba) → csv transmit', { timeout: 90_000 }, () => {
     share.rename('press_1.csv', 'press_1_archived.csv');
     share.append('press_1_archived.csv', rows(20, 22));
     share.write('press_2.csv', HEADER + rows(50, 52));
-    await waitFor(() => share.delivered('Press_1', 'cycle').length >= 24);
-    await new Promise((r) => setTimeout(r, 1500));
+    await waitUntilRead(server!, 'plant', [readOf(share, 'press_1_archived.csv'), readOf(share, 'press_2.csv')]);
     const parts = share.delivered('Press_1', 'cycle').map((r) => r.part);
     expect(parts.sort((a, b) => Number(a) - Number(b))).toEqual([...numbers(0, 22), '50', '51']);
   });
@@ -201,7 +205,8 @@ describe('smb receiver (Samba) → csv transmit', { timeout: 90_000 }, () => {
     const marker = await waitForMarker('Press_1', 'delete_failed');
     expect(marker.level).toBe('warning');
     expect(marker.message).toMatch(/"tributary_ro" may not delete it \(access denied\)/);
-    await new Promise((r) => setTimeout(r, 2000));
+    // The delete is tried again on a later look (the marker is raised anew): still one reading.
+    await waitFor(async () => (await markersOf('Press_1', 'delete_failed'))?.timestamp !== (marker as { timestamp?: string }).timestamp, 20_000, 'a second delete attempt');
     expect(share.exists('press_1.csv')).toBe(true);
     expect(share.delivered('Press_1', 'cycle')).toHaveLength(3);
   });
@@ -221,7 +226,7 @@ describe('smb receiver (Samba) → csv transmit', { timeout: 90_000 }, () => {
     });
     const delivered = await waitFor(() => share.delivered('Press_1', 'cycle').length >= total && share.delivered('Press_1', 'cycle'), 60_000, `${total} rows`);
     expect(restarted).toBe(true);
-    await new Promise((r) => setTimeout(r, 1500));
+    await waitUntilRead(server!, 'plant', [readOf(share, 'press_1.csv')], 30_000);
     expect(share.delivered('Press_1', 'cycle')).toHaveLength(total);
     expect(delivered.map((r) => r.part)).toEqual(numbers(0, total));
     expect(new Set(delivered.map((r) => r.record_id)).size).toBe(total);

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { specExampleConfiguration } from '../shared/testing/config-fixtures.js';
+import { waitFor } from './testing/file-plant.js';
 import { SERVE_SCRIPT, type ServeProcess, serveProcess } from './testing/serve-process.js';
 import { tempDirectory } from './testing/test-host.js';
 
@@ -24,12 +25,12 @@ describe('npm run serve (headless entry)', () => {
   it('prints exactly one console line with a token it stores 0600, and serves the API', async () => {
     const dataDirectory = tempDirectory();
     const started = await serve(['--data-dir', dataDirectory, '--port', '0']);
-    await new Promise((r) => setTimeout(r, 200));
+    // Once it has served a request its start-up is over: still that one line.
+    expect((await api(started, 'GET', '/v1/status')).json.response.agent.status).toBe('running');
     expect(started.stdout().trim().split('\n')).toHaveLength(1);
     const tokenFile = path.join(dataDirectory, 'api-token');
     expect(fs.readFileSync(tokenFile, 'utf8').trim()).toBe(started.token);
     if (process.platform !== 'win32') expect(fs.statSync(tokenFile).mode & 0o777).toBe(0o600);
-    expect((await api(started, 'GET', '/v1/status')).json.response.agent.status).toBe('running');
     started.child.kill('SIGTERM');
     const code = await new Promise((r) => started.child.on('exit', r));
     expect(code).toBe(0);
@@ -47,22 +48,23 @@ describe('npm run serve (headless entry)', () => {
     const config = await api(started, 'GET', '/v1/config');
     expect(config.json.response.data_receiver.length).toBeGreaterThan(0);
     const validation = await api(started, 'POST', '/v1/config/validate', config.json.response);
-    expect(validation.json.response).toEqual({ status: 'passed', violations: [] });
+    // The running demo's own configuration: saving it again would keep every service running.
+    expect(validation.json.response).toEqual({
+      status: 'passed',
+      violations: [],
+      changes: { start: [], restart: [], stop: [], keep: ['transmit:archive', 'transform:rename_columns', 'receiver:demo_plant_files', 'receiver:demo_plant_opcua'] },
+    });
     expect((await api(started, 'GET', '/v1/streams')).json.response.length).toBeGreaterThan(0);
   });
 
   it('runs the demo line end to end: machine rows land in <data-dir>/outbox as CSV', async () => {
     const dataDirectory = tempDirectory();
     const started = await serve(['--data-dir', dataDirectory, '--port', '0', '--demo']);
-    const outbox = path.join(dataDirectory, 'outbox');
-    const deadline = Date.now() + 20_000;
-    let press = '';
-    while (Date.now() < deadline) {
-      const file = path.join(outbox, 'Press_1__cycle.csv');
-      press = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-      if (press.split('\n').length > 3) break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    const file = path.join(dataDirectory, 'outbox', 'Press_1__cycle.csv');
+    const press = await waitFor(() => {
+      const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+      return text.split('\n').length > 3 && text;
+    }, 20_000, 'press rows in the outbox');
     const [header, first] = press.split('\n');
     expect(header).toBe('timestamp,capturetime,record_id,time,part_id,cycle_time_s,force_kN,ok');
     expect(first).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.000000Z,/);
@@ -78,8 +80,7 @@ describe('npm run serve (headless entry)', () => {
       const file = path.join(dataDirectory, 'outbox', `${asset}__process.csv`);
       return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n') : [];
     };
-    const deadline = Date.now() + 40_000;
-    while (Date.now() < deadline && (rows('Extruder_1').length < 3 || rows('Molder_2').length < 3)) await new Promise((r) => setTimeout(r, 250));
+    await waitFor(() => rows('Extruder_1').length >= 3 && rows('Molder_2').length >= 3, 40_000, 'rows of both machines in the outbox');
     const [header, first] = rows('Extruder_1');
     expect(header).toBe('timestamp,capturetime,record_id,temperature_C,temperature_C_status,speed_rpm,speed_rpm_status,state,state_status,part_counter,part_counter_status');
     expect(first).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z,.*,Good,.*,Good,(Running|Idle|Fault),Good,\d+,Good$/);
@@ -115,6 +116,7 @@ describe('npm run serve (headless entry)', () => {
         posted.add(JSON.stringify(config));
         saves.push(api(started, 'POST', '/v1/config', config).catch(() => undefined));
       }
+      // Killed at a random moment of the saves (not a wait for anything).
       await new Promise((r) => setTimeout(r, 30 + Math.random() * 400));
       started.child.kill('SIGKILL');
       await new Promise((r) => started.child.on('exit', r));

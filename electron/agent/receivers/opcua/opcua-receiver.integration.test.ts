@@ -83,16 +83,18 @@ describe('opcua receiver (subscription)', () => {
     expect(marker.message).toContain(plc.url);
     expect(await agent.serviceStatus()).toBe('unknown');
     const countWhileDown = agent.records.length;
-    await new Promise((r) => setTimeout(r, 1500));
+    // A reconnect attempt failed meanwhile (the marker says so): the receiver went on while the
+    // server was down and recorded nothing for the gap.
+    await waitFor(async () => (await agent!.markers('connection_lost')).some((m) => m.message.startsWith('No connection to')), 30_000, 'a failed reconnect attempt');
     expect(agent.records.length).toBe(countWhileDown);
     await plc.restart();
     await waitFor(async () => (await agent!.markers('connection_lost')).length === 0, 30_000, 'reconnection');
     await waitFor(async () => (await agent!.serviceStatus()) === 'running', 10_000, 'running again');
+    // Each value once the previous one is recorded, so that sampling sees every one of them.
     for (let i = 100; i < 110; i += 1) {
       plc.set('Counter', i);
-      await new Promise((r) => setTimeout(r, 150));
+      await waitFor(() => agent!.valuesOf('counter').some((r) => r.fieldvalues.counter === i), 20_000, `value ${i} after the restart`);
     }
-    await waitFor(() => agent!.valuesOf('counter').some((r) => r.fieldvalues.counter === 109), 20_000, 'values after the restart');
     const after = agent.valuesOf('counter').map((r) => r.fieldvalues.counter).filter((v) => (v as number) >= 100);
     expect(after).toEqual([100, 101, 102, 103, 104, 105, 106, 107, 108, 109]);
   }, 90_000);
@@ -106,7 +108,9 @@ describe('opcua receiver (polling)', () => {
     const record = await waitFor(() => agent!.records.find((r) => r.fieldvalues.double === 42.5), 20_000, 'polled value');
     expect(record.timestamp).toBe('2026-03-02T08:00:00.000000Z');
     expect((await agent.marker('node_not_found')).message).toContain('nope (ns=2;s=Nope)');
-    await new Promise((r) => setTimeout(r, 2500));
+    // Two more polls read the same value (the server counts them): it is still recorded once.
+    const reads = plc.readRequests;
+    await waitFor(() => plc.readRequests >= reads + 2, 10_000, 'two more polls');
     expect(agent.records.filter((r) => r.fieldvalues.double === 42.5)).toHaveLength(1);
   });
 });
