@@ -22,6 +22,7 @@ import { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
 import type { RecordTap } from '../pipeline/pipeline.js';
 import { Supervisor, configuredServices } from '../supervisor/supervisor.js';
 import { SerialQueue } from './serial-queue.js';
+import { configuredStreams, unconfigured } from './configured-streams.js';
 import { parseTimestampToMicros } from '../../../shared/api/envelope.js';
 import { writeFileAtomic } from '../config/config-store.js';
 import { KpiService } from '../kpi/index.js';
@@ -313,37 +314,13 @@ export class AgentRuntime {
   }
 
   streams(): StreamRecord[] {
-    const raw = safely(() => this.configStore.load()?.config) as { data_receiver?: unknown } | undefined;
-    const out: StreamRecord[] = [];
-    for (const receiver of Array.isArray(raw?.data_receiver) ? raw.data_receiver : []) {
-      const r = receiver as { data_receiver_name?: unknown; streams?: unknown };
-      if (typeof r.data_receiver_name !== 'string' || !Array.isArray(r.streams)) continue;
-      for (const stream of r.streams as { asset?: unknown; stream_type?: unknown }[]) {
-        if (typeof stream?.asset !== 'string' || typeof stream.stream_type !== 'string') continue;
-        out.push({
-          stream: `${stream.asset}:${stream.stream_type}`,
-          asset: stream.asset,
-          stream_type: stream.stream_type,
-          data_receiver: r.data_receiver_name,
-          markers: this.markers.forStream(stream.asset, stream.stream_type).filter((m) => m.component_type !== 'Receiver' || m.component === r.data_receiver_name),
-        });
-      }
-    }
-    return out;
+    return configuredStreams(safely(() => this.configStore.load()?.config), (asset, streamType) => this.markers.forStream(asset, streamType));
   }
 
   /** Forgets read progress of the named streams so that their data is read and sent again. */
   restream(request: RestreamRequest): Promise<string> {
     return this.queue.run(async () => {
-      const configured = this.streams();
-      const unknown: string[] = [];
-      for (const [receiver, streams] of Object.entries(request)) {
-        if (!configured.some((s) => s.data_receiver === receiver)) unknown.push(`receiver "${receiver}"`);
-        else
-          for (const s of streams)
-            if (!configured.some((c) => c.data_receiver === receiver && c.asset === s.asset && c.stream_type === s.stream_type))
-              unknown.push(`stream "${s.asset}:${s.stream_type}" of receiver "${receiver}"`);
-      }
+      const unknown = unconfigured(request, this.streams());
       if (unknown.length > 0) throw new RestreamError(`Nothing was restreamed: not configured: ${unknown.join(', ')}.`);
       const running = this.state === 'running' && Object.keys(this.supervisor.serviceStates()).length > 0;
       const done: string[] = [];
