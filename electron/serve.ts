@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createHost, defaultDataDirectory } from './host/host.js';
+import { TokenError, createHost, defaultDataDirectory } from './host/host.js';
 import { DemoLine, demoConfiguration } from './host/demo.js';
 import { DemoOpcuaPlant, demoOpcuaPort } from './host/demo-opcua-server.js';
 
@@ -72,6 +72,9 @@ function parseCli(argv: string[]) {
 
 async function main(): Promise<void> {
   const cli = parseCli(process.argv.slice(2));
+  // Files the agent creates are for its user (and group) only: configuration, state and logs hold
+  // plant data and credentials.
+  process.umask(0o027);
   const consoleDirectory = fileURLToPath(new URL('../renderer/', import.meta.url));
   const demoLine = cli.demo ? new DemoLine(cli.dataDirectory) : undefined;
   demoLine?.start();
@@ -114,11 +117,17 @@ async function main(): Promise<void> {
         () => process.exit(1),
       );
   };
+  // Last line of defence for "never kill": a promise nobody handled is logged, not fatal.
+  process.on('unhandledRejection', (reason) => host.runtime.webLog.error('A background task failed unexpectedly (the agent keeps running)', reason));
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
 main().catch((cause: NodeJS.ErrnoException) => {
+  if (cause instanceof TokenError) {
+    process.stderr.write(`Tributary: ${cause.message}\n`);
+    process.exit(2);
+  }
   if (cause?.code === 'EADDRINUSE') process.stderr.write(`Tributary: the port is already in use (${cause.message}). Choose another with --port.\n`);
   else if (cause?.code === 'EACCES') process.stderr.write(`Tributary: not allowed: ${cause.message}\n`);
   else process.stderr.write(`Tributary could not start: ${cause?.stack ?? String(cause)}\n`);

@@ -26,6 +26,8 @@ import { SerialQueue } from './serial-queue.js';
 import { parseTimestampToMicros } from '../../shared/api/envelope.js';
 import { writeFileAtomic } from './config/config-store.js';
 import { KpiService } from './kpi/index.js';
+import { StorageHealth } from './storage/storage-health.js';
+import { StorageRecovery } from './storage/storage-recovery.js';
 
 export interface AgentRuntimeOptions {
   /** Root of everything the agent keeps: conf.d/, logs/, state/. */
@@ -41,6 +43,10 @@ export interface AgentRuntimeOptions {
   stopTimeoutMs?: number;
   /** How long received records are kept for KPI evaluation (default 7 days). */
   kpiRetentionMs?: number;
+  /** Values never written to a log verbatim besides the configuration's secrets (the API token). */
+  logSecrets?: readonly string[];
+  /** How often writes that failed (full disk) are tried again, in ms (default 5000). */
+  storageRetryMs?: number;
 }
 
 export interface SaveOutcome {
@@ -63,7 +69,10 @@ export class AgentRuntime {
   readonly webLog: Logger;
   private readonly coreLog: Logger;
   private readonly logFiles: Record<LogName, LogFile>;
-  private readonly redactor = new Redactor();
+  private readonly redactor: Redactor;
+  /** What the agent cannot write right now (full disk …): status shows it, recovery retries it. */
+  private readonly storage: StorageHealth;
+  private readonly recovery: StorageRecovery;
   private readonly configStore: ConfigStore;
   private readonly markers: MarkerStore;
   private readonly supervisor: Supervisor;
@@ -82,17 +91,23 @@ export class AgentRuntime {
   constructor(private readonly options: AgentRuntimeOptions) {
     const dir = options.dataDirectory;
     this.clock = options.clock ?? new SystemClock();
-    const logLimits = { maxBytes: options.logMaxBytes ?? 10 * 1024 * 1024, keep: options.logKeep ?? 5 };
+    this.redactor = new Redactor(options.logSecrets);
+    this.storage = new StorageHealth(this.clock);
+    this.recovery = new StorageRecovery(this.storage, options.storageRetryMs);
     this.logFiles = {
-      'agent_core.log': new LogFile(path.join(dir, 'logs', 'agent_core.log'), logLimits),
-      'agent_web.log': new LogFile(path.join(dir, 'logs', 'agent_web.log'), logLimits),
+      'agent_core.log': this.logFile(path.join(dir, 'logs', 'agent_core.log')),
+      'agent_web.log': this.logFile(path.join(dir, 'logs', 'agent_web.log')),
     };
     this.coreLog = new Logger(this.logFiles['agent_core.log'], this.redactor, this.clock, 'agent');
     this.webLog = new Logger(this.logFiles['agent_web.log'], this.redactor, this.clock, 'api', 'http');
+    this.storage.onChange((problem, resolved) => {
+      if (resolved) this.coreLog.info(`Writing to ${problem.path} works again (${problem.area}).`);
+      else this.coreLog.error(problem.message);
+    });
     this.configStore = new ConfigStore(path.join(dir, 'conf.d'), this.clock, 50, options.secretCodec);
     this.markers = new MarkerStore(this.clock);
-    this.store = new AgentStore(path.join(dir, 'state', 'agent.db'));
-    this.registry = options.registry ?? builtInComponents();
+    this.store = new AgentStore(path.join(dir, 'state', 'agent.db'), this.storage);
+    this.registry = options.registry ?? builtInComponents({ storage: this.storage });
     this.supervisor = new Supervisor({
       registry: this.registry,
       store: this.store,
@@ -110,7 +125,28 @@ export class AgentRuntime {
     this.kpis = new KpiService({ file: path.join(dir, 'state', 'kpi.db'), clock: this.clock, logger: this.coreLog.child('kpi'), retentionMs: options.kpiRetentionMs });
     const kpis = this.kpis;
     this.tapRecords(Object.assign((_receiver: string, _stream: StreamKey, records: readonly AgentRecord[]) => kpis.remember(records), { worker: kpis.historyTarget() }));
-    fs.mkdirSync(path.dirname(this.stateFile), { recursive: true });
+  }
+
+  /** A log file whose failures (full disk, failed rotation) show in status and resolve by themselves. */
+  private logFile(file: string): LogFile {
+    const area = `logs:${path.basename(file)}`;
+    const folder = path.dirname(file);
+    const log: LogFile = new LogFile(file, {
+      maxBytes: this.options.logMaxBytes ?? 10 * 1024 * 1024,
+      keep: this.options.logKeep ?? 5,
+      events: {
+        failed: (cause, during) => {
+          this.storage.report(area, folder, cause, during === 'rotate' ? `the rotated copy of ${path.basename(file)} (it grows past its size limit meanwhile)` : `the log ${path.basename(file)}`);
+          this.recovery.retry(area, () => log.retry());
+        },
+        recovered: ({ kept, dropped }) => {
+          this.storage.resolve(area);
+          if (kept > 0 || dropped > 0)
+            this.coreLog.warn(`${path.basename(file)} could not be written for a while: ${kept} line(s) were kept in memory and written late, ${dropped} line(s) were lost.`);
+        },
+      },
+    });
+    return log;
   }
 
   /** Observes every batch of records the pipeline commits (after transforms). Returns an unsubscribe. */
@@ -135,6 +171,7 @@ export class AgentRuntime {
 
   async dispose(): Promise<void> {
     await this.queue.run(async () => {
+      this.recovery.stop();
       await this.supervisor.stop();
       this.machineInfo.stop();
       this.store.close();
@@ -171,13 +208,25 @@ export class AgentRuntime {
       }
       const { violations, resolved } = this.check(document);
       if (hasErrors(violations)) return { status: 'failed', violations };
-      const stored = this.configStore.save(resolved);
+      const stored = this.saveConfigFile(resolved);
       this.refreshSecrets();
       this.coreLog.info(`Configuration saved (${stored.lastModified}).`);
       if (this.state === 'running') await this.startLocked();
       else await this.supervisor.clear();
       return { status: 'passed', violations, config: maskSecrets(stored.config), lastModified: stored.lastModified };
     });
+  }
+
+  /** Saves the file; a full disk is a 507 that says where, not an unexpected error. */
+  private saveConfigFile(config: unknown) {
+    try {
+      const stored = this.configStore.save(config);
+      this.storage.resolve('config');
+      return stored;
+    } catch (cause) {
+      const problem = this.storage.report('config', this.configStore.directory, cause, 'the configuration');
+      throw new ApiError(problem.category === 'disk_full' ? 507 : 500, `${problem.message} Nothing was saved; the agent keeps the configuration it has.`);
+    }
   }
 
   private check(document: unknown): { violations: Violation[]; resolved: unknown } {
@@ -260,8 +309,24 @@ export class AgentRuntime {
     return saved?.desired === 'stopped' ? 'stopped' : 'running';
   }
 
+  /**
+   * Remembers whether the agent should run after a restart. On a full disk the choice is kept in
+   * memory, shown in status, and written as soon as there is room again.
+   */
   private saveDesiredState(desired: AgentStatus): void {
-    writeFileAtomic(this.stateFile, JSON.stringify({ desired }));
+    const write = () => {
+      fs.mkdirSync(path.dirname(this.stateFile), { recursive: true, mode: 0o700 });
+      writeFileAtomic(this.stateFile, JSON.stringify({ desired }));
+      return true;
+    };
+    if (this.desiredState() === desired && !this.storage.problem('state')) return;
+    try {
+      write();
+      this.storage.resolve('state');
+    } catch (cause) {
+      this.storage.report('state', path.dirname(this.stateFile), cause, `the agent's state (${path.basename(this.stateFile)}: ${desired})`);
+      this.recovery.retry('state', write);
+    }
   }
 
   // ------------------------------------------------------------ status, streams, logs
@@ -274,9 +339,10 @@ export class AgentRuntime {
     }
     return {
       backup: { config: this.configStore.backupState() },
-      last_data_transmit: this.stats.snapshot(this.store),
+      // Backlogs come from the store; one that cannot be opened (full disk) must not fail status.
+      last_data_transmit: safely(() => this.stats.snapshot(this.store)) ?? this.stats.snapshot(undefined),
       machine_info: this.machineInfo.current(),
-      agent: { status: this.state, services },
+      agent: { status: this.state, services, problems: this.storage.problems() },
     };
   }
 

@@ -97,7 +97,7 @@ describe('GET /v1/status (13)', () => {
     }
     expect(status.machine_info.memory.total_gb).toBeGreaterThan(0);
     expect(status.machine_info.memory.percent_used + status.machine_info.memory.percent_free).toBeCloseTo(100, 0);
-    expect(status.agent).toEqual({ status: 'running', services: {} });
+    expect(status.agent).toEqual({ status: 'running', services: {}, problems: [] });
   });
 
   it('reports component types this build cannot run as unknown, never as running', async () => {

@@ -23,12 +23,20 @@ CREATE INDEX IF NOT EXISTS history_batches_by_received ON history_batches (recei
  * records that evaluation reads.
  */
 export function openKpiDatabase(file: string): Database.Database {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  // Recent plant records: only the agent's user reads them (SQLite's -wal and -shm files follow).
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  if (process.platform !== 'win32') fs.chmodSync(file, 0o600);
   const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  // NORMAL: the history is a cache of data that was delivered anyway; library saves switch to FULL.
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
-  db.exec(SCHEMA);
+  try {
+    db.pragma('journal_mode = WAL');
+    // NORMAL: the history is a cache of data that was delivered anyway; library saves switch to FULL.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    db.exec(SCHEMA);
+  } catch (cause) {
+    db.close();
+    throw cause;
+  }
   return db;
 }

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { LocalfileReceiverSchema } from '../../../../shared/config/schema.js';
 import type { StreamKey } from '../../markers/marker-store.js';
 import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import type { StorageHealth } from '../../storage/storage-health.js';
 import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, streamOf } from '../file-source/file-discovery.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import { ParseWorkerClient } from '../file-source/parse-worker-client.js';
@@ -55,6 +56,7 @@ export class LocalfileReceiver implements AgentComponent {
   constructor(
     private readonly config: LocalfileConfig,
     private readonly context: ComponentContext,
+    services?: { storage?: StorageHealth },
   ) {
     this.name = config.data_receiver_name;
     this.workers = Array.from({ length: PARSE_WORKERS }, (_, i) => new ParseWorkerClient(i === 0 ? `parse:${this.name}` : `parse:${this.name}:${i + 1}`, context.logger));
@@ -66,6 +68,7 @@ export class LocalfileReceiver implements AgentComponent {
       context,
       worker: this.workers[0]!,
       running: () => this.running,
+      storage: services?.storage,
     });
   }
 

@@ -3,6 +3,7 @@ import type { SmbReceiverSchema } from '../../../../shared/config/schema.js';
 import { parseSharedFolder, smbCredentials } from '../../../../shared/config/smb-rules.js';
 import type { StreamKey } from '../../markers/marker-store.js';
 import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import type { StorageHealth } from '../../storage/storage-health.js';
 import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, streamOf } from '../file-source/file-discovery.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import { ParseWorkerClient } from '../file-source/parse-worker-client.js';
@@ -60,6 +61,7 @@ export class SmbReceiver implements AgentComponent {
   constructor(
     private readonly config: SmbConfig,
     private readonly context: ComponentContext,
+    services?: { storage?: StorageHealth },
   ) {
     this.name = config.data_receiver_name;
     this.worker = new ParseWorkerClient(`parse:${this.name}`, context.logger);
@@ -73,6 +75,7 @@ export class SmbReceiver implements AgentComponent {
       context,
       worker: this.worker,
       running: () => this.running,
+      storage: services?.storage,
     });
     this.connections = config.connections.map((c) => {
       const { share, folder } = parseSharedFolder(c.shared_folder);
