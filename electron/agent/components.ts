@@ -11,11 +11,14 @@ import { SqlReceiver } from './receivers/sql/index.js';
 import { ComponentRegistry } from './supervisor/component.js';
 import { createTransform } from './transforms/index.js';
 import type { StorageHealth } from './storage/storage-health.js';
+import type { ParseWorkerPool } from './receivers/file-source/parse-worker-pool.js';
 
 /** What the agent shares with the components it runs, besides their per-component context. */
 export interface AgentServices {
   /** Where writes fail for lack of space (file receivers, csv output report here). */
   storage: StorageHealth;
+  /** The parse threads every file receiver shares (started with the first, closed with the agent). */
+  parseWorkers: ParseWorkerPool;
 }
 
 export function builtInComponents(services: AgentServices): ComponentRegistry {

@@ -28,6 +28,7 @@ import { writeFileAtomic } from './config/config-store.js';
 import { KpiService } from './kpi/index.js';
 import { StorageHealth } from './storage/storage-health.js';
 import { StorageRecovery } from './storage/storage-recovery.js';
+import { ParseWorkerPool } from './receivers/file-source/parse-worker-pool.js';
 
 export interface AgentRuntimeOptions {
   /** Root of everything the agent keeps: conf.d/, logs/, state/. */
@@ -73,6 +74,7 @@ export class AgentRuntime {
   /** What the agent cannot write right now (full disk …): status shows it, recovery retries it. */
   private readonly storage: StorageHealth;
   private readonly recovery: StorageRecovery;
+  private readonly parseWorkers: ParseWorkerPool;
   private readonly configStore: ConfigStore;
   private readonly markers: MarkerStore;
   private readonly supervisor: Supervisor;
@@ -107,7 +109,8 @@ export class AgentRuntime {
     this.configStore = new ConfigStore(path.join(dir, 'conf.d'), this.clock, 50, options.secretCodec);
     this.markers = new MarkerStore(this.clock);
     this.store = new AgentStore(path.join(dir, 'state', 'agent.db'), this.storage);
-    this.registry = options.registry ?? builtInComponents({ storage: this.storage });
+    this.parseWorkers = new ParseWorkerPool(this.coreLog.child('parse-threads'));
+    this.registry = options.registry ?? builtInComponents({ storage: this.storage, parseWorkers: this.parseWorkers });
     this.supervisor = new Supervisor({
       registry: this.registry,
       store: this.store,
@@ -173,6 +176,7 @@ export class AgentRuntime {
     await this.queue.run(async () => {
       this.recovery.stop();
       await this.supervisor.stop();
+      await this.parseWorkers.close();
       this.machineInfo.stop();
       this.store.close();
       this.kpis.close();

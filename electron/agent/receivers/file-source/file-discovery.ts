@@ -7,7 +7,7 @@ import { BufferFullError } from '../../pipeline/pipeline.js';
 import type { ComponentContext } from '../../supervisor/component.js';
 import { readFile } from './file-reader.js';
 import { globToRegExp, matchesAny } from './glob.js';
-import type { ParseWorkerClient } from './parse-worker-client.js';
+import type { ParseWorkers } from './parse-worker-pool.js';
 import { type StorageHealth, isDiskFull } from '../../storage/storage-health.js';
 import { STORE_AREA } from '../../store/agent-store.js';
 
@@ -92,8 +92,10 @@ export class FileDiscovery {
       pollIntervalSeconds: number;
       deleteCompleted: boolean;
       context: ComponentContext;
-      worker: ParseWorkerClient;
+      worker: ParseWorkers;
       running: () => boolean;
+      /** Aborted when the receiver stops (chunks still waiting for a parse thread are dropped). */
+      signal?: () => AbortSignal | undefined;
       /** Where a full disk is reported (status), besides this receiver's markers. */
       storage?: StorageHealth;
     },
@@ -124,7 +126,7 @@ export class FileDiscovery {
    * Looks at one listed file and reads or deletes it when due. Returns true when the file is still
    * changing (or was seen for the first time): the caller should look again soon.
    */
-  async visit(stream: FileStream, file: ListedFile, access: FileAccess, worker: ParseWorkerClient = this.options.worker): Promise<boolean> {
+  async visit(stream: FileStream, file: ListedFile, access: FileAccess, worker: ParseWorkers = this.options.worker): Promise<boolean> {
     const { context, receiver } = this.options;
     const lookKey = lookKeyOf(stream.key, file.path);
     const previous = this.looks.get(lookKey);
@@ -165,11 +167,12 @@ export class FileDiscovery {
             parser: stream.parser,
             context,
             worker,
+            signal: this.options.signal?.(),
             readPrefix: (length) => access.readPrefix(file.path, length),
             readRange: access.readRange ? (offset, length) => access.readRange!(file.path, offset, length) : undefined,
             exists: (candidate) => access.exists(candidate),
           });
-      if (result.records > 0) context.logger.child(context.logger.component, worker.threadName).info(`${file.path}: ${result.records} record(s) read`);
+      if (result.records > 0) context.logger.child(context.logger.component, 'thread' in result ? result.thread : context.logger.thread).info(`${file.path}: ${result.records} record(s) read`);
       context.markers.clear('read_failed', [stream.key]);
       if (!done) this.storedAgain(stream.key);
       if (result.complete && this.options.deleteCompleted) {
