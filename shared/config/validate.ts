@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ConfigurationSchema, type Configuration, type DataReceiver } from './schema.js';
 import { type JsonPath, type Violation, dedupeViolations, hasErrors, sortViolations, violationsFromIssues } from './violations.js';
 import { semanticViolations } from './semantic-rules.js';
+import { limitViolations } from './limits.js';
 
 /** Walks the zod schema along `path` (guided by the input for discriminated unions). */
 function schemaAt(schema: z.core.$ZodType, path: JsonPath, input: unknown): z.core.$ZodType | undefined {
@@ -74,6 +75,9 @@ export function validateConfiguration(input: unknown): ValidationOutcome {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     return { violations: [{ json_path: [], level: 'error', description: `The configuration must be a JSON object with data_receiver, transforms and data_transmit, but it is ${input === null ? 'null' : Array.isArray(input) ? 'a list' : typeof input}.` }] };
   }
+  // Lists beyond the limits are refused before anything else looks at their items.
+  const tooBig = limitViolations(input);
+  if (tooBig.length > 0) return { violations: tooBig };
   const parsed = ConfigurationSchema.safeParse(input);
   if (!parsed.success) {
     const structural = violationsFromIssues(parsed.error.issues, input, (path) => knownKeysAt(path, input));

@@ -1,0 +1,13 @@
+import type { Configuration } from '../../../shared/config/schema.js';
+import type { Violation } from '../../../shared/config/violations.js';
+
+export interface ValidateRequest {
+  id: number;
+  document: unknown;
+  /** Send the parsed configuration (defaults filled in) back, not only the violations. */
+  wantConfig: boolean;
+}
+
+export type ValidateResponse =
+  | { id: number; ok: true; violations: Violation[]; config?: Configuration }
+  | { id: number; ok: false; error: string };
