@@ -1,10 +1,12 @@
 /**
  * Secret masking. GET /v1/config shows every `password` and `API_key` as "********"; a save that
- * sends "********" back keeps the stored value. Which stored value is found by the owner's identity:
- * a receiver by data_receiver_name and connection position, a transmit by transmit_name.
+ * sends "********" back keeps the stored value while its target is unchanged (secret-targets.ts).
+ * Which stored value is found by the owner's identity: a receiver by data_receiver_name, a
+ * transmit by transmit_name, a connection by connection_name (else by position).
  */
 import { SECRET_KEYS, SECRET_MASK } from './schema.js';
 import { type JsonPath, type Violation, error } from './violations.js';
+import { type TargetField, secretTargetAt } from './secret-targets.js';
 
 type Json = unknown;
 
@@ -15,7 +17,7 @@ export function maskSecrets<T>(config: T): T {
     if (node && typeof node === 'object') {
       const out: Record<string, Json> = {};
       for (const [key, value] of Object.entries(node)) {
-        out[key] = SECRET_KEYS.has(key) && typeof value === 'string' && value !== '' ? SECRET_MASK : visit(value);
+        setOwn(out, key, SECRET_KEYS.has(key) && typeof value === 'string' && value !== '' ? SECRET_MASK : visit(value));
       }
       return out;
     }
@@ -41,40 +43,103 @@ export function collectSecrets(config: unknown): string[] {
 
 const asRecord = (v: unknown): Record<string, unknown> | undefined =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/**
+ * Sets an own property, whatever the key: `out[key] = …` with key "__proto__" would replace the
+ * prototype instead (the API refuses such keys; this keeps copies honest anyway).
+ */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Lists whose items are matched by name, not by position: reordering keeps their secrets. */
+const IDENTITY: Record<string, string> = {
+  data_receiver: 'data_receiver_name',
+  data_transmit: 'transmit_name',
+  transforms: 'transform_name',
+  connections: 'connection_name',
+};
+
+interface Counterpart {
+  stored: Record<string, unknown> | undefined;
+  /** The top-level items (receiver, transmit) holding both, for defaults that depend on them. */
+  incomingOwner: Record<string, unknown> | undefined;
+  storedOwner: Record<string, unknown> | undefined;
+}
 
 /** Finds the stored object that the incoming object at `path` stands for. */
-function storedCounterpart(stored: unknown, path: JsonPath, incomingRoot: unknown): unknown {
-  const [section, index, ...rest] = path;
-  const incomingItem = asRecord(asList(asRecord(incomingRoot)?.[String(section)])[Number(index)]);
-  const storedList = asList(asRecord(stored)?.[String(section)]);
-  let node: unknown;
-  if (section === 'data_receiver') node = storedList.find((r) => asRecord(r)?.data_receiver_name === incomingItem?.data_receiver_name);
-  else if (section === 'data_transmit') node = storedList.find((t) => asRecord(t)?.transmit_name === incomingItem?.transmit_name);
-  else node = storedList[Number(index)];
-  for (const part of rest) node = Array.isArray(node) ? node[Number(part)] : asRecord(node)?.[String(part)];
-  return node;
+function counterpartOf(incomingRoot: unknown, storedRoot: unknown, path: JsonPath): Counterpart {
+  let incoming: unknown = incomingRoot;
+  let stored: unknown = storedRoot;
+  const owners: { incoming?: unknown; stored?: unknown } = {};
+  path.forEach((part, depth) => {
+    if (typeof part === 'number') {
+      const item = Array.isArray(incoming) ? incoming[part] : undefined;
+      const idKey = IDENTITY[String(path[depth - 1])];
+      const id = idKey ? asRecord(item)?.[idKey] : undefined;
+      const list = Array.isArray(stored) ? stored : [];
+      stored = typeof id === 'string' ? list.find((candidate) => asRecord(candidate)?.[idKey!] === id) : list[part];
+      incoming = item;
+    } else {
+      incoming = asRecord(incoming)?.[part];
+      stored = asRecord(stored)?.[part];
+    }
+    if (depth === 1) {
+      owners.incoming = incoming;
+      owners.stored = stored;
+    }
+  });
+  return { stored: asRecord(stored), incomingOwner: asRecord(owners.incoming), storedOwner: asRecord(owners.stored) };
+}
+
+const shown = (value: unknown) => (value === undefined ? '(none)' : JSON.stringify(value));
+
+/** The target fields that differ between the incoming and the stored holder, in words. */
+function targetChanges(holderPath: JsonPath, key: string, incoming: Record<string, unknown>, found: Counterpart): string[] {
+  const stored = found.stored!;
+  const row = secretTargetAt(holderPath, key);
+  const fields: TargetField[] =
+    row?.fields.slice() ??
+    // No row for this place: every other plain field of the holder counts.
+    [...new Set([...Object.keys(incoming), ...Object.keys(stored)])].filter((name) => !SECRET_KEYS.has(name) && asRecord(incoming[name]) === undefined && !Array.isArray(incoming[name])).map((name) => ({ name }));
+  const changes: string[] = [];
+  for (const field of fields) {
+    const before = field.read ? field.read(stored, found.storedOwner) : stored[field.name];
+    const after = field.read ? field.read(incoming, found.incomingOwner) : incoming[field.name];
+    if (JSON.stringify(before) !== JSON.stringify(after)) changes.push(`${field.name} ${shown(stored[field.name])} → ${shown(incoming[field.name])}`);
+  }
+  return changes;
 }
 
 /**
- * Replaces every mask in `incoming` by the stored secret it stands for. A mask with no stored
- * counterpart (a new receiver, a renamed transmit) is an error at its json_path.
+ * Replaces every mask in `incoming` by the stored secret it stands for, but only while the target
+ * the secret authenticates to is unchanged (SECRET_TARGETS). A mask with no stored counterpart (a
+ * new receiver, a renamed transmit), or whose target changed, is an error at its json_path.
  */
 export function unmaskSecrets(incoming: unknown, stored: unknown): { config: unknown; violations: Violation[] } {
   const violations: Violation[] = [];
   const visit = (node: Json, path: JsonPath): Json => {
     if (Array.isArray(node)) return node.map((item, i) => visit(item, [...path, i]));
     if (node && typeof node === 'object') {
+      const holder = node as Record<string, unknown>;
       const out: Record<string, Json> = {};
-      for (const [key, value] of Object.entries(node)) {
-        if (SECRET_KEYS.has(key) && value === SECRET_MASK) {
-          const original = asRecord(storedCounterpart(stored, path, incoming))?.[key];
-          if (typeof original === 'string') out[key] = original;
-          else {
-            out[key] = value;
-            violations.push(error([...path, key], `${key} is "${SECRET_MASK}" but no saved value belongs here (new or renamed entry): type the real ${key}.`));
-          }
-        } else out[key] = visit(value, [...path, key]);
+      for (const [key, value] of Object.entries(holder)) {
+        if (!(SECRET_KEYS.has(key) && value === SECRET_MASK)) {
+          setOwn(out, key, visit(value, [...path, key]));
+          continue;
+        }
+        setOwn(out, key, value);
+        const found = counterpartOf(incoming, stored, path);
+        const original = found.stored?.[key];
+        if (typeof original !== 'string') {
+          violations.push(error([...path, key], `${key} is "${SECRET_MASK}" but no saved value belongs here (new or renamed entry): type the real ${key}.`));
+          continue;
+        }
+        const changes = targetChanges(path, key, holder, found);
+        if (changes.length > 0) {
+          const target = secretTargetAt(path, key)?.target ?? 'what it belongs to';
+          violations.push(error([...path, key], `Re-enter the ${key}: ${target} changed (${changes.join(', ')}). A saved ${key} is only used for the target it was saved for.`));
+        } else setOwn(out, key, original);
       }
       return out;
     }
