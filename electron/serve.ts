@@ -16,6 +16,7 @@ const USAGE = `Usage: npm run serve -- [options]
   --port N           HTTP port (default 4900; 0 picks a free port)
   --host H           address to listen on (default 127.0.0.1; 0.0.0.0 for remote access)
   --allow-host NAME  also accept requests for this host name (repeatable)
+  --allow-write DIR  let csv transmits write into DIR besides the data directory (repeatable)
   --demo             seed a demo configuration, sample machine files and a simulated OPC UA server
   --kpi-retention-days N  days of records kept for KPI previews (default 7)
   --help             show this text
@@ -43,6 +44,7 @@ function parseCli(argv: string[]) {
         port: { type: 'string' },
         host: { type: 'string' },
         'allow-host': { type: 'string', multiple: true },
+        'allow-write': { type: 'string', multiple: true },
         demo: { type: 'boolean' },
         'kpi-retention-days': { type: 'string' },
         help: { type: 'boolean' },
@@ -65,6 +67,7 @@ function parseCli(argv: string[]) {
     port,
     host: values.host ?? '127.0.0.1',
     allowedHosts: (values['allow-host'] ?? []).flatMap((h) => h.split(',')).filter(Boolean),
+    allowWrite: (values['allow-write'] ?? []).filter(Boolean).map((folder) => path.resolve(folder)),
     kpiRetentionDays: retentionDays(values['kpi-retention-days']),
     demo: values.demo ?? false,
   };
@@ -92,6 +95,7 @@ async function main(): Promise<void> {
     dataDirectory: cli.dataDirectory,
     http: { host: cli.host, port: cli.port, allowedHosts: cli.allowedHosts, consoleDirectory },
     kpiRetentionMs: cli.kpiRetentionDays === undefined ? undefined : cli.kpiRetentionDays * 86_400_000,
+    allowWrite: cli.allowWrite,
   });
   if (cli.demo && !host.runtime.readConfig().lastModified) {
     const outcome = await host.runtime.saveConfig(demoConfiguration(cli.dataDirectory, { opcuaPort }));

@@ -12,6 +12,7 @@ import { ComponentRegistry } from './supervisor/component.js';
 import { createTransform } from './transforms/index.js';
 import type { StorageHealth } from './storage/storage-health.js';
 import type { ParseWorkerPool } from './receivers/file-source/parse-worker-pool.js';
+import type { WritePolicy } from './storage/write-policy.js';
 
 /** What the agent shares with the components it runs, besides their per-component context. */
 export interface AgentServices {
@@ -19,6 +20,8 @@ export interface AgentServices {
   storage: StorageHealth;
   /** The parse threads every file receiver shares (started with the first, closed with the agent). */
   parseWorkers: ParseWorkerPool;
+  /** Where transmits may write files (the data directory and the operator's --allow-write folders). */
+  writePolicy: WritePolicy;
 }
 
 export function builtInComponents(services: AgentServices): ComponentRegistry {

@@ -28,6 +28,7 @@ import { StorageHealth } from './storage/storage-health.js';
 import { StorageRecovery } from './storage/storage-recovery.js';
 import { ParseWorkerPool } from './receivers/file-source/parse-worker-pool.js';
 import { ConfigValidator } from './config/config-validator.js';
+import { WritePolicy } from './storage/write-policy.js';
 
 export interface AgentRuntimeOptions {
   /** Root of everything the agent keeps: conf.d/, logs/, state/. */
@@ -47,6 +48,8 @@ export interface AgentRuntimeOptions {
   logSecrets?: readonly string[];
   /** How often writes that failed (full disk) are tried again, in ms (default 5000). */
   storageRetryMs?: number;
+  /** Folders besides the data directory where CSV output may go (`--allow-write`). */
+  allowWrite?: readonly string[];
 }
 
 export interface SaveOutcome {
@@ -116,8 +119,13 @@ export class AgentRuntime {
     this.markers = new MarkerStore(this.clock);
     this.store = new AgentStore(path.join(dir, 'state', 'agent.db'), this.storage);
     this.parseWorkers = new ParseWorkerPool(this.coreLog.child('parse-threads'));
-    this.validator = new ConfigValidator(this.coreLog.child('validate'));
-    this.registry = options.registry ?? builtInComponents({ storage: this.storage, parseWorkers: this.parseWorkers });
+    const allowWrite = (options.allowWrite ?? []).map((folder) => path.resolve(folder));
+    this.validator = new ConfigValidator(this.coreLog.child('validate'), {
+      dataDirectory: path.resolve(dir),
+      allowWrite,
+      flavour: process.platform === 'win32' ? 'win32' : 'posix',
+    });
+    this.registry = options.registry ?? builtInComponents({ storage: this.storage, parseWorkers: this.parseWorkers, writePolicy: new WritePolicy(dir, allowWrite) });
     this.supervisor = new Supervisor({
       registry: this.registry,
       store: this.store,

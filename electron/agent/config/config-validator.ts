@@ -1,6 +1,7 @@
 import { capViolations } from '../../../shared/config/limits.js';
 import { type ValidationOutcome, validateConfiguration } from '../../../shared/config/validate.js';
 import type { Logger } from '../logging/logger.js';
+import type { PathContext } from '../../../shared/config/path-policy.js';
 import { WorkerClient } from '../worker-client.js';
 import { workerScript } from '../worker-script.js';
 import type { ValidateRequest, ValidateResponse } from './validate-protocol.js';
@@ -39,17 +40,21 @@ export function valuesUpTo(document: unknown, limit: number): number {
 export class ConfigValidator {
   private worker: WorkerClient<ValidateRequest, ValidateResponse> | undefined;
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    /** Where the agent runs: the path rules (CSV output confined to the data directory …). */
+    private readonly context?: PathContext,
+  ) {}
 
   async validate(document: unknown, options: { wantConfig?: boolean } = {}): Promise<ValidationOutcome> {
     if (valuesUpTo(document, INLINE_VALUES) <= INLINE_VALUES) {
-      const outcome = validateConfiguration(document);
+      const outcome = validateConfiguration(document, this.context);
       return { ...outcome, violations: capViolations(outcome.violations) };
     }
     this.worker ??= new WorkerClient<ValidateRequest, ValidateResponse>(workerScript(import.meta.url, 'validate-worker.js'), 'validate', this.logger, VALIDATOR_LIMITS);
     let response: ValidateResponse;
     try {
-      response = await this.worker.request({ document, wantConfig: options.wantConfig ?? false });
+      response = await this.worker.request({ document, wantConfig: options.wantConfig ?? false, context: this.context });
     } catch (cause) {
       response = { id: 0, ok: false, error: (cause as Error).message };
     }

@@ -5,6 +5,7 @@ import type { CsvTransmitSchema } from '../../../../shared/config/schema.js';
 import type { AgentRecord, FieldValue } from '../../../../shared/records/record.js';
 import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
 import { type StorageHealth, describeWriteFailure, isDiskFull } from '../../storage/storage-health.js';
+import type { WritePolicy } from '../../storage/write-policy.js';
 
 type CsvTransmitConfig = z.infer<typeof CsvTransmitSchema>;
 
@@ -54,11 +55,12 @@ export class CsvTransmit implements AgentComponent {
   private draining: Promise<void> | undefined;
   private unsubscribe: (() => void) | undefined;
   private readonly area: string;
+  private lastRefusal: string | undefined;
 
   constructor(
     private readonly config: CsvTransmitConfig,
     private readonly context: ComponentContext,
-    private readonly services?: { storage?: StorageHealth },
+    private readonly services?: { storage?: StorageHealth; writePolicy?: WritePolicy },
   ) {
     this.name = config.transmit_name;
     this.directory = path.resolve(context.agentDataDirectory, config.directory ?? 'outbox');
@@ -104,6 +106,11 @@ export class CsvTransmit implements AgentComponent {
       try {
         const batches = this.context.store.peek(this.name, BATCHES_PER_ROUND);
         if (batches.length === 0) return;
+        const refused = this.services?.writePolicy?.refuse(this.directory);
+        if (refused) {
+          this.refused(refused);
+          return;
+        }
         // Created here, not at start: a folder that cannot be created yet (full disk) is retried.
         fs.mkdirSync(this.directory, { recursive: true, mode: 0o750 });
         let bytes = 0;
@@ -117,6 +124,8 @@ export class CsvTransmit implements AgentComponent {
         this.closeAll(round);
         this.context.stats.success(this.name, records, bytes);
         this.context.markers.clear('write_failed');
+        this.context.markers.clear('write_refused');
+        this.lastRefusal = undefined;
         if (this.services?.storage?.problem(this.area)) this.services.storage.resolve(this.area);
       } catch (cause) {
         this.takeBack(round);
@@ -126,6 +135,15 @@ export class CsvTransmit implements AgentComponent {
       }
       await new Promise((resolve) => setImmediate(resolve)); // let the API breathe between rounds
     }
+  }
+
+  /** The folder is off limits (path policy): nothing is written, the records wait in the outbox. */
+  private refused(reason: string): void {
+    const message = `CSV files are not written: ${reason} The records stay queued.`;
+    this.context.stats.failure(this.name, message);
+    this.context.markers.raise(this.context.streams, 'error', 'write_refused', message);
+    if (message !== this.lastRefusal) this.context.logger.error(message);
+    this.lastRefusal = message;
   }
 
   private failed(cause: unknown): void {
