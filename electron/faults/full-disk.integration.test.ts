@@ -94,6 +94,13 @@ describe.skipIf(unavailable !== undefined)(`full disk${unavailable ? ` (skipped:
     agent = await serveProcess(['--data-dir', dataDirectory, '--port', '0']);
     await waitFor(async () => (await timedStatus(agent!)).json.agent.problems.some((p: { category: string; path: string }) => p.category === 'disk_full' && p.path.startsWith(disk.directory)), 20_000, 'disk_full after the restart');
     expect((await timedStatus(agent)).ms).toBeLessThan(1000);
+    // machine_info.disk is the data directory's file system (24 MB, full), not the system disk.
+    const usage = await waitFor(async () => {
+      const sample = (await timedStatus(agent!)).json.machine_info.disk;
+      return sample.total_gb > 0 && sample;
+    }, 15_000, 'a disk sample');
+    expect(usage.total_gb).toBeLessThan(0.03);
+    expect(usage.available_gb).toBeLessThan(0.001);
 
     // Space returns: the agent resumes by itself and every row arrives.
     disk.free();
