@@ -49,7 +49,8 @@ const asRecord = (v: unknown): Record<string, unknown> | undefined =>
  * prototype instead (the API refuses such keys; this keeps copies honest anyway).
  */
 function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** Lists whose items are matched by name, not by position: reordering keeps their secrets. */

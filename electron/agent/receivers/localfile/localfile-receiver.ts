@@ -10,6 +10,9 @@ import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams
 import { isTemporaryName } from '../file-source/glob.js';
 import type { ParseWorkerPool } from '../file-source/parse-worker-pool.js';
 
+/** Why a receiver's waiting chunks are dropped (one reason for all: no DOMException per stop). */
+const STOPPED = Object.assign(new Error('reading stopped'), { code: 'ABORT_ERR' });
+
 type LocalfileConfig = z.infer<typeof LocalfileReceiverSchema>;
 
 /** A change in a watched folder is looked at this soon (changes within it make one scan)… */
@@ -86,7 +89,7 @@ export class LocalfileReceiver implements AgentComponent {
 
   async stop(): Promise<void> {
     this.running = false;
-    this.run?.abort();
+    this.run?.abort(STOPPED);
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     await this.watcher?.close();

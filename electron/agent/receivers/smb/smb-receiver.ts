@@ -10,6 +10,9 @@ import type { ParseWorkerPool } from '../file-source/parse-worker-pool.js';
 import { SmbSession, type SmbTarget, isMissing } from './smb-client.js';
 import { CONNECTION_CATEGORIES, type ConnectionLabel, type ConnectionProblem, type Phase, classifyFileError, describeDeleteError, describeProblem } from './smb-problems.js';
 
+/** Why a receiver's waiting chunks are dropped (one reason for all: no DOMException per stop). */
+const STOPPED = Object.assign(new Error('reading stopped'), { code: 'ABORT_ERR' });
+
 type SmbConfig = z.infer<typeof SmbReceiverSchema>;
 
 /** A server that stops answering fails the poll after this long; the next poll reconnects. */
@@ -105,7 +108,7 @@ export class SmbReceiver implements AgentComponent {
 
   async stop(): Promise<void> {
     this.running = false;
-    this.run?.abort();
+    this.run?.abort(STOPPED);
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.session?.close(); // a call waiting on a silent server fails now, not after the timeout
