@@ -206,8 +206,12 @@ export class AgentRuntime {
       }
       const { violations, resolved } = await this.check(document);
       if (hasErrors(violations)) return { status: 'failed', violations };
+      // Each step of a big save is tens of milliseconds: the API answers in between.
+      await breathe();
       const stored = this.saveConfigFile(resolved);
+      await breathe();
       this.refreshSecrets();
+      await breathe();
       this.coreLog.info(`Configuration saved (${stored.lastModified}).`);
       // A valid save also brings back an agent that failed to start (e.g. on a broken configuration),
       // unless an operator had stopped it.
@@ -231,6 +235,7 @@ export class AgentRuntime {
 
   private async check(document: unknown): Promise<{ violations: Violation[]; resolved: unknown }> {
     const stored = safely(() => this.configStore.load()?.config);
+    await breathe();
     const unmasked = unmaskSecrets(document, stored);
     const { violations } = await this.validator.validate(unmasked.config);
     return { violations: capViolations([...unmasked.violations, ...violations]), resolved: unmasked.config };
@@ -401,6 +406,9 @@ export class AgentRuntime {
     return this.logs.read(name, lines, since);
   }
 }
+
+/** Lets the event loop run (pending API requests) between two long steps. */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function safely<T>(read: () => T): T | undefined {
   try {

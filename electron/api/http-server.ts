@@ -93,7 +93,8 @@ function readJsonBody(request: http.IncomingMessage, limit: number): Promise<Bod
       if (done) return;
       done = true;
       const text = Buffer.concat(chunks).toString('utf8');
-      if (text.replace(/^\uFEFF/, '').trim() === '') return resolve({ ok: true, value: undefined });
+      // Empty (or only a byte order mark and white space): no body. Searched, not copied.
+      if (!/[^\s\uFEFF]/.test(text)) return resolve({ ok: true, value: undefined });
       const type = request.headers['content-type'] ?? '';
       if (type !== '' && !/^application\/(.+\+)?json\b/i.test(type))
         return resolve({ ok: false, response: failure(415, `Send JSON with Content-Type: application/json, not ${type}.`) });

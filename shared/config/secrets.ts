@@ -10,34 +10,57 @@ import { type TargetField, secretTargetAt } from './secret-targets.js';
 
 type Json = unknown;
 
-/** A deep copy of `config` with every secret replaced by the mask (non-empty values only). */
-export function maskSecrets<T>(config: T): T {
-  const visit = (node: Json): Json => {
-    if (Array.isArray(node)) return node.map(visit);
-    if (node && typeof node === 'object') {
-      const out: Record<string, Json> = {};
-      for (const [key, value] of Object.entries(node)) {
-        setOwn(out, key, SECRET_KEYS.has(key) && typeof value === 'string' && value !== '' ? SECRET_MASK : visit(value));
-      }
-      return out;
+/**
+ * `node` with every non-empty secret value replaced by `transform(value)`. Only the objects on the
+ * way to a secret are copied; everything else is shared with `node` (a configuration of thousands of
+ * receivers holds a handful of secrets: copying all of it cost ~100 ms).
+ */
+export function mapSecretValues(node: Json, transform: (value: string) => string): Json {
+  if (Array.isArray(node)) {
+    let out: Json[] | undefined;
+    for (let i = 0; i < node.length; i += 1) {
+      const mapped = mapSecretValues(node[i], transform);
+      if (mapped !== node[i]) (out ??= node.slice())[i] = mapped;
     }
-    return node;
-  };
-  return visit(config) as T;
+    return out ?? node;
+  }
+  if (node && typeof node === 'object') {
+    const holder = node as Record<string, Json>;
+    let out: Record<string, Json> | undefined;
+    for (const key of Object.keys(holder)) {
+      const value = holder[key];
+      const mapped = SECRET_KEYS.has(key) && typeof value === 'string' && value !== '' ? transform(value) : mapSecretValues(value, transform);
+      if (mapped === value) continue;
+      if (!out) {
+        out = {};
+        for (const k of Object.keys(holder)) setOwn(out, k, holder[k]);
+      }
+      setOwn(out, key, mapped);
+    }
+    return out ?? node;
+  }
+  return node;
+}
+
+/** `config` with every secret replaced by the mask (non-empty values only); `config` is not changed. */
+export function maskSecrets<T>(config: T): T {
+  return mapSecretValues(config, () => SECRET_MASK) as T;
 }
 
 /** Every secret value in a configuration, for redaction from logs. */
 export function collectSecrets(config: unknown): string[] {
   const found = new Set<string>();
-  const visit = (node: Json) => {
-    if (Array.isArray(node)) node.forEach(visit);
+  const stack: Json[] = [config];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) for (const item of node) stack.push(item);
     else if (node && typeof node === 'object')
-      for (const [key, value] of Object.entries(node)) {
+      for (const key of Object.keys(node)) {
+        const value = (node as Record<string, Json>)[key];
         if (SECRET_KEYS.has(key) && typeof value === 'string' && value !== '' && value !== SECRET_MASK) found.add(value);
-        else visit(value);
+        else if (value && typeof value === 'object') stack.push(value);
       }
-  };
-  visit(config);
+  }
   return [...found];
 }
 
@@ -115,36 +138,47 @@ function targetChanges(holderPath: JsonPath, key: string, incoming: Record<strin
 /**
  * Replaces every mask in `incoming` by the stored secret it stands for, but only while the target
  * the secret authenticates to is unchanged (SECRET_TARGETS). A mask with no stored counterpart (a
- * new receiver, a renamed transmit), or whose target changed, is an error at its json_path.
+ * new receiver, a renamed transmit), or whose target changed, is an error at its json_path (and
+ * stays a mask). Works on `incoming` itself, which must be the caller's own copy (a parsed request
+ * body): a configuration of thousands of receivers is walked, not copied.
  */
 export function unmaskSecrets(incoming: unknown, stored: unknown): { config: unknown; violations: Violation[] } {
   const violations: Violation[] = [];
-  const visit = (node: Json, path: JsonPath): Json => {
-    if (Array.isArray(node)) return node.map((item, i) => visit(item, [...path, i]));
-    if (node && typeof node === 'object') {
-      const holder = node as Record<string, unknown>;
-      const out: Record<string, Json> = {};
-      for (const [key, value] of Object.entries(holder)) {
-        if (!(SECRET_KEYS.has(key) && value === SECRET_MASK)) {
-          setOwn(out, key, visit(value, [...path, key]));
-          continue;
-        }
-        setOwn(out, key, value);
-        const found = counterpartOf(incoming, stored, path);
-        const original = found.stored?.[key];
-        if (typeof original !== 'string') {
-          violations.push(error([...path, key], `${key} is "${SECRET_MASK}" but no saved value belongs here (new or renamed entry): type the real ${key}.`));
-          continue;
-        }
-        const changes = targetChanges(path, key, holder, found);
-        if (changes.length > 0) {
-          const target = secretTargetAt(path, key)?.target ?? 'what it belongs to';
-          violations.push(error([...path, key], `Re-enter the ${key}: ${target} changed (${changes.join(', ')}). A saved ${key} is only used for the target it was saved for.`));
-        } else setOwn(out, key, original);
-      }
-      return out;
+  const path: JsonPath = [];
+  const resolve = (holder: Record<string, unknown>, key: string) => {
+    const here = [...path];
+    const found = counterpartOf(incoming, stored, here);
+    const original = found.stored?.[key];
+    if (typeof original !== 'string') {
+      violations.push(error([...here, key], `${key} is "${SECRET_MASK}" but no saved value belongs here (new or renamed entry): type the real ${key}.`));
+      return;
     }
-    return node;
+    const changes = targetChanges(here, key, holder, found);
+    if (changes.length > 0) {
+      const target = secretTargetAt(here, key)?.target ?? 'what it belongs to';
+      violations.push(error([...here, key], `Re-enter the ${key}: ${target} changed (${changes.join(', ')}). A saved ${key} is only used for the target it was saved for.`));
+    } else setOwn(holder, key, original);
   };
-  return { config: visit(incoming, []), violations };
+  const visit = (node: Json): void => {
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i += 1) {
+        path.push(i);
+        visit(node[i]);
+        path.pop();
+      }
+    } else if (node && typeof node === 'object') {
+      const holder = node as Record<string, unknown>;
+      for (const key of Object.keys(holder)) {
+        const value = holder[key];
+        if (SECRET_KEYS.has(key) && value === SECRET_MASK) resolve(holder, key);
+        else if (value && typeof value === 'object') {
+          path.push(key);
+          visit(value);
+          path.pop();
+        }
+      }
+    }
+  };
+  visit(incoming);
+  return { config: incoming, violations };
 }
