@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Configuration } from '../../../shared/config/schema.js';
-import { filterSelects, streamId } from '../../../shared/config/streams.js';
+import { StreamSelector, streamId } from '../../../shared/config/streams.js';
 import type { ComponentType, ServiceStatus } from '../../../shared/api/resources.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logging/logger.js';
@@ -153,7 +153,8 @@ export class Supervisor {
     this.contexts.clear();
     const { registry, markers, logger, store, stats } = this.options;
     const allStreams: StreamKey[] = config.data_receiver.flatMap((r) => r.streams.map((s) => ({ asset: s.asset, stream_type: s.stream_type })));
-    const matched = (filter: readonly string[] | undefined) => allStreams.filter((s) => filterSelects(filter, streamId(s.asset, s.stream_type)));
+    const selector = new StreamSelector(allStreams);
+    const matched = (filter: readonly string[] | undefined) => selector.select(filter);
 
     const stages: TransformStage[] = config.transforms.map((t) => ({
       name: t.transform_name,
