@@ -88,6 +88,12 @@ describe.skipIf(unavailable !== undefined)(`full disk${unavailable ? ` (skipped:
     expect(json.agent.status).toBe('running');
     expect(agent.child.exitCode).toBeNull();
     expect(deliveredParts(dataDirectory).length).toBe(1000);
+    // A save on the full disk is refused in words, and the saved configuration stays as it was.
+    const saved = fs.readFileSync(path.join(dataDirectory, 'conf.d', 'tributary.json'), 'utf8');
+    const save = await agent.call('POST', '/v1/config', { ...configuration(drop), transforms: [] });
+    expect(save.status).toBe(507);
+    expect(save.json.error.text).toMatch(new RegExp(`^Disk full at ${disk.directory}/data/conf.d: the configuration cannot be written`));
+    expect(fs.readFileSync(path.join(dataDirectory, 'conf.d', 'tributary.json'), 'utf8')).toBe(saved);
 
     // A restart on the full disk comes up and says so.
     await agent.crash();
@@ -109,5 +115,43 @@ describe.skipIf(unavailable !== undefined)(`full disk${unavailable ? ` (skipped:
     await waitFor(async () => (await timedStatus(agent!)).json.agent.problems.length === 0, 20_000, 'no problems left');
     const streams = (await agent.call('GET', '/v1/streams')).json.response;
     expect(streams[0].markers.filter((m: { category: string }) => m.category === 'disk_full')).toEqual([]);
+  }, 120_000);
+
+  it('takes a csv round back whole when its folder fills up, and writes every row exactly once after', async () => {
+    const output = mountSmallDisk(1);
+    disks.push(output);
+    const folder = path.join(output.directory, 'archive');
+    const dataDirectory = tempDirectory();
+    const drop = tempDirectory('tributary-drop-');
+    agent = await serveProcess(['--data-dir', dataDirectory, '--port', '0', '--allow-write', output.directory]);
+    const config = configuration(drop);
+    config.data_transmit = [{ transmit_name: 'archive', transmit_type: 'csv', filter_stream: ['*'], poll_interval: 1, directory: folder } as never];
+    expect((await agent.call('POST', '/v1/config', config)).status).toBe(200);
+    const parts = () => {
+      if (!fs.existsSync(folder)) return [];
+      return fs.readdirSync(folder).flatMap((name) => {
+        const [header, ...lines] = fs.readFileSync(path.join(folder, name), 'utf8').split('\n');
+        expect(lines.at(-1)).toBe(''); // every file ends with a whole line
+        const columns = header!.split(',');
+        return lines.slice(0, -1).map((line) => {
+          expect(line.split(',')).toHaveLength(columns.length);
+          return Number(line.split(',')[columns.indexOf('part')]);
+        });
+      });
+    };
+    fs.writeFileSync(path.join(drop, 'press_00.csv'), HEADER + rows(0, 1000));
+    await waitFor(() => parts().length === 1000, 20_000, 'the first rows');
+    output.fill();
+    fs.writeFileSync(path.join(drop, 'press_01.csv'), HEADER + rows(1000, 3000));
+    const marker = await waitFor(async () => (await agent!.call('GET', '/v1/streams')).json.response[0].markers.find((m: { category: string }) => m.category === 'write_failed'), 20_000, 'a write_failed marker');
+    expect(marker.message).toMatch(new RegExp(`^Disk full at ${folder}: CSV files cannot be written`));
+    const status = (await agent.call('GET', '/v1/status')).json.response;
+    expect(status.agent.problems).toContainEqual(expect.objectContaining({ area: 'output:archive', category: 'disk_full', path: folder }));
+    // Everything read meanwhile waits in the outbox.
+    await waitFor(async () => (await agent!.call('GET', '/v1/status')).json.response.last_data_transmit.archive.backlog_records === 2000, 20_000, '2000 rows queued');
+    output.free();
+    await waitFor(() => parts().length >= 3000, 30_000, 'all rows');
+    expect(parts().sort((a, b) => a - b)).toEqual(Array.from({ length: 3000 }, (_, i) => i));
+    await waitFor(async () => (await agent!.call('GET', '/v1/status')).json.response.agent.problems.length === 0, 20_000, 'no problems left');
   }, 120_000);
 });
