@@ -98,7 +98,10 @@ function readJsonBody(request: http.IncomingMessage, limit: number): Promise<Bod
       const type = request.headers['content-type'] ?? '';
       if (type !== '' && !/^application\/(.+\+)?json\b/i.test(type))
         return resolve({ ok: false, response: failure(415, `Send JSON with Content-Type: application/json, not ${type}.`) });
-      void parseJsonBody(text).then((parsed) => resolve(parsed.ok ? parsed : { ok: false, response: failure(parsed.status, parsed.message) }));
+      parseJsonBody(text).then(
+        (parsed) => resolve(parsed.ok ? parsed : { ok: false, response: failure(parsed.status, parsed.message) }),
+        (cause: Error) => resolve({ ok: false, response: failure(400, `The request body could not be read: ${cause.message}`) }),
+      );
     });
   });
 }
