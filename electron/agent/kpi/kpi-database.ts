@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensurePrivateFile } from '../storage/private-file.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS kpi_library (
@@ -24,9 +25,7 @@ CREATE INDEX IF NOT EXISTS history_batches_by_received ON history_batches (recei
  */
 export function openKpiDatabase(file: string): Database.Database {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  // Recent plant records: only the agent's user reads them (SQLite's -wal and -shm files follow).
-  fs.closeSync(fs.openSync(file, 'a', 0o600));
-  if (process.platform !== 'win32') fs.chmodSync(file, 0o600);
+  ensurePrivateFile(file);
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');

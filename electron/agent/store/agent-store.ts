@@ -5,6 +5,7 @@ import type { AgentRecord } from '../../../shared/records/record.js';
 import type { StreamKey } from '../markers/marker-store.js';
 import { type OutboxFormat, decodeBatch } from './outbox-codec.js';
 import { type StorageHealth, describeWriteFailure, errorCode, isDiskFull } from '../storage/storage-health.js';
+import { ensurePrivateFile } from '../storage/private-file.js';
 
 /** The StorageHealth area of the agent's database. */
 export const STORE_AREA = 'store';
@@ -91,10 +92,7 @@ type OpenStore = ReturnType<typeof openStore>;
 
 function openStore(file: string) {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  // The store holds what was read from the plant: only the agent's user may read it. SQLite gives
-  // its -wal and -shm files the mode of the database file.
-  fs.closeSync(fs.openSync(file, 'a', 0o600));
-  if (process.platform !== 'win32') fs.chmodSync(file, 0o600);
+  ensurePrivateFile(file);
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');
