@@ -14,6 +14,7 @@ import {
   ConfigValidationSchema,
   MetaDetailSchema,
   MetaObjectSchema,
+  RestreamBodySchema,
   RestreamRequestSchema,
   StatusSchema,
   StreamRecordSchema,
@@ -106,7 +107,7 @@ export const ROUTES = [
   {
     id: 'restream', method: 'POST', path: '/v1/restream', summary: 'Read and send the named streams again.',
     description: 'Naming a receiver or stream that is not configured fails with HTTP 500 and nothing is restreamed.',
-    body: RestreamRequestSchema.describe('{"<data_receiver_name>": [{"asset": "…", "stream_type": "…"}], …}'), response: z.string(), failure: z.string(),
+    body: RestreamBodySchema, bodyDocument: RestreamRequestSchema, response: z.string(), failure: z.string(),
   },
   {
     id: 'browseOpcua', method: 'GET', path: '/v1/opcua/browse', summary: 'Child nodes of an OPC UA node, through a saved opcua receiver (tag picker).',

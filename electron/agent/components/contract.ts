@@ -11,6 +11,9 @@ import type { Logger } from '../logging/logger.js';
 import type { MarkerReporter } from '../markers/marker-store.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import type { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
+import type { ParseWorkerPool } from '../receivers/file-source/parse-worker-pool.js';
+import type { StorageHealth } from '../storage/storage-health.js';
+import type { WritePolicy } from '../storage/write-policy.js';
 import type { AgentStore } from '../store/agent-store.js';
 import type { Clock } from '../time/clock.js';
 
@@ -46,6 +49,16 @@ export interface CommitProgress {
 
 // ------------------------------------------------------------------ components
 
+/** What the agent shares with every component it runs (one of each for the whole agent). */
+export interface AgentServices {
+  /** Where writes fail for lack of space (file receivers, csv output report here). */
+  storage: StorageHealth;
+  /** The parse threads every file receiver shares (started with the first, closed with the agent). */
+  parseWorkers: ParseWorkerPool;
+  /** Where transmits may write files (the data directory and the operator's --allow-write folders). */
+  writePolicy: WritePolicy;
+}
+
 /** What every component gets from the supervisor. */
 export interface ComponentContext {
   logger: Logger;
@@ -68,6 +81,8 @@ export interface ComponentContext {
   stats: TransmitStatsBoard;
   /** The records of a stored outbox batch, read with the codec that wrote it (its `format`). */
   decodeBatch(format: string, payload: Buffer): AgentRecord[];
+  /** What the agent shares with all its components. */
+  services: AgentServices;
 }
 
 /**

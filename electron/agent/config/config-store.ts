@@ -50,14 +50,22 @@ function fsyncDirectory(dir: string): void {
 export function writeFileAtomic(target: string, data: string): void {
   const dir = path.dirname(target);
   const temp = path.join(dir, `.${path.basename(target)}.${process.pid}.${Date.now()}.tmp`);
-  const fd = fs.openSync(temp, 'w', 0o600);
   try {
-    fs.writeSync(fd, data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
+    const fd = fs.openSync(temp, 'w', 0o600);
+    try {
+      const bytes = Buffer.from(data, 'utf8');
+      let written = 0;
+      while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, target);
+  } catch (cause) {
+    // A full disk leaves a half-written temp file: it would only take more of the space.
+    fs.rmSync(temp, { force: true });
+    throw cause;
   }
-  fs.renameSync(temp, target);
   fsyncDirectory(dir);
 }
 
@@ -80,10 +88,14 @@ export class ConfigStore {
   ) {
     this.file = path.join(directory, CONFIG_FILE_NAME);
     this.historyDir = path.join(directory, HISTORY_DIR);
-    fs.mkdirSync(this.historyDir, { recursive: true, mode: 0o700 });
-    this.removeStrayTempFiles();
-    const newest = this.history().at(-1);
-    if (newest) this.backup.last_success = new Date(Number(fs.statSync(newest).mtimeMs)).toISOString();
+    try {
+      fs.mkdirSync(this.historyDir, { recursive: true, mode: 0o700 });
+      this.removeStrayTempFiles();
+      const newest = this.history().at(-1);
+      if (newest) this.backup.last_success = new Date(Number(fs.statSync(newest).mtimeMs)).toISOString();
+    } catch {
+      // A full disk or a folder that cannot be created: the agent still starts, and a save says why.
+    }
   }
 
   /** Temp files left by a crash in the middle of a save: the save never happened. */
@@ -152,10 +164,16 @@ export class ConfigStore {
   save(config: unknown, previous?: StoredConfig): StoredConfig {
     const text = `${JSON.stringify(this.codec ? sealSecrets(config, this.codec) : config, null, 2)}\n`;
     const revision = (previous?.revision ?? this.readRevision().revision) + 1;
+    fs.mkdirSync(this.historyDir, { recursive: true, mode: 0o700 });
     this.writeHistory(text);
     writeFileAtomic(this.file, text);
-    // After the file: a crash in between leaves the old counter, and load() counts the new file one more.
-    writeFileAtomic(path.join(this.directory, REVISION_FILE_NAME), `${JSON.stringify({ revision, sha256: sha256(text) })}\n`);
+    // After the file: a crash in between (or no room for the counter) leaves the old counter, and
+    // load() counts the new file one more: the save stands.
+    try {
+      writeFileAtomic(path.join(this.directory, REVISION_FILE_NAME), `${JSON.stringify({ revision, sha256: sha256(text) })}\n`);
+    } catch {
+      // See above.
+    }
     const micros = fs.statSync(this.file, { bigint: true }).mtimeNs / 1000n;
     return { config, lastModifiedMicros: micros, lastModified: formatSpecTimestamp(micros), revision };
   }
@@ -166,6 +184,7 @@ export class ConfigStore {
 
   /** Saved versions, oldest first. */
   history(): string[] {
+    if (!fs.existsSync(this.historyDir)) return [];
     return fs
       .readdirSync(this.historyDir)
       .filter((name) => name.endsWith('.json'))

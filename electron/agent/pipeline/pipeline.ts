@@ -47,8 +47,8 @@ export interface PipelineOptions {
   /** Markers of the pipeline itself (a stream no transmit selects). */
   markers: MarkerReporter;
   taps?: ReadonlySet<RecordTap>;
-  /** The KPI history: where worker threads keep records, and this thread's writer of it. */
-  history?: { target: HistoryTarget; writer: RecordHistory };
+  /** The KPI history: where worker threads keep records, and this thread's writer of it (opened on use). */
+  history?: { target: HistoryTarget; writer: () => RecordHistory };
 }
 
 const WARN_AT = 0.8;
@@ -79,7 +79,7 @@ export class Pipeline {
       store: () => options.store,
       history: () => {
         if (!options.history) throw new Error('no KPI history on this pipeline');
-        return options.history.writer;
+        return options.history.writer();
       },
     });
   }

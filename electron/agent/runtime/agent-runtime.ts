@@ -1,17 +1,17 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError } from '../../../shared/api/errors.js';
 import type { AgentStatus, ConfigChanges, ConfigValidation, LogName, RestreamRequest, Status, StreamRecord } from '../../../shared/api/resources.js';
 import type { Configuration } from '../../../shared/config/schema.js';
 import { collectSecrets, maskSecrets, unmaskSecrets } from '../../../shared/config/secrets.js';
-import { hasErrors, validateConfiguration } from '../../../shared/config/validate.js';
+import { hasErrors } from '../../../shared/config/validate.js';
+import { capViolations } from '../../../shared/config/limits.js';
 import type { Violation } from '../../../shared/config/violations.js';
 import { type Clock, SystemClock } from '../time/clock.js';
 import { ConfigStore, type StoredConfig } from '../config/config-store.js';
 import type { SecretCodec } from '../config/secret-codec.js';
-import { LogFile } from '../logging/log-file.js';
-import { readLastLines } from '../logging/log-reader.js';
-import { Logger, Redactor } from '../logging/logger.js';
+import type { Logger } from '../logging/logger.js';
+import { AgentLogs } from '../logging/agent-logs.js';
+import { DesiredState } from '../storage/desired-state.js';
 import { MarkerStore } from '../markers/marker-store.js';
 import { MachineInfoSampler } from '../status/machine-info.js';
 import type { ComponentRegistry } from '../components/registry.js';
@@ -22,10 +22,13 @@ import { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
 import type { RecordTap } from '../pipeline/pipeline.js';
 import { Supervisor, configuredServices } from '../supervisor/supervisor.js';
 import { SerialQueue } from './serial-queue.js';
-import { configuredStreams, unconfigured } from './configured-streams.js';
-import { parseTimestampToMicros } from '../../../shared/api/envelope.js';
-import { writeFileAtomic } from '../config/config-store.js';
+import { configuredStreams, streamRecords, unconfigured } from './configured-streams.js';
 import { KpiService } from '../kpi/index.js';
+import { StorageHealth } from '../storage/storage-health.js';
+import { StorageRecovery } from '../storage/storage-recovery.js';
+import { ParseWorkerPool } from '../receivers/file-source/parse-worker-pool.js';
+import { ConfigValidator } from '../config/config-validator.js';
+import { WritePolicy } from '../storage/write-policy.js';
 
 export interface AgentRuntimeOptions {
   /** Root of everything the agent keeps: conf.d/, logs/, state/. */
@@ -41,6 +44,12 @@ export interface AgentRuntimeOptions {
   stopTimeoutMs?: number;
   /** How long received records are kept for KPI evaluation (default 7 days). */
   kpiRetentionMs?: number;
+  /** Values never written to a log verbatim besides the configuration's secrets (the API token). */
+  logSecrets?: readonly string[];
+  /** How often writes that failed (full disk) are tried again, in ms (default 5000). */
+  storageRetryMs?: number;
+  /** Folders besides the data directory where CSV output may go (`--allow-write`). */
+  allowWrite?: readonly string[];
 }
 
 export interface SaveOutcome {
@@ -67,14 +76,18 @@ export class AgentRuntime {
   /** Logger of the web side (agent_web.log); the API adapters log requests through it. */
   readonly webLog: Logger;
   private readonly coreLog: Logger;
-  private readonly logFiles: Record<LogName, LogFile>;
-  private readonly redactor = new Redactor();
+  private readonly logs: AgentLogs;
+  /** What the agent cannot write right now (full disk …): status shows it, recovery retries it. */
+  private readonly storage: StorageHealth;
+  private readonly recovery: StorageRecovery;
+  private readonly parseWorkers: ParseWorkerPool;
+  private readonly validator: ConfigValidator;
   private readonly configStore: ConfigStore;
   private readonly markers: MarkerStore;
   private readonly supervisor: Supervisor;
   private readonly machineInfo: MachineInfoSampler;
   private readonly queue = new SerialQueue();
-  private readonly stateFile: string;
+  private readonly desired: DesiredState;
   private readonly store: AgentStore;
   private readonly stats = new TransmitStatsBoard();
   private readonly registry: ComponentRegistry;
@@ -87,16 +100,33 @@ export class AgentRuntime {
   constructor(private readonly options: AgentRuntimeOptions) {
     const dir = options.dataDirectory;
     this.clock = options.clock ?? new SystemClock();
-    const logLimits = { maxBytes: options.logMaxBytes ?? 10 * 1024 * 1024, keep: options.logKeep ?? 5 };
-    this.logFiles = {
-      'agent_core.log': new LogFile(path.join(dir, 'logs', 'agent_core.log'), logLimits),
-      'agent_web.log': new LogFile(path.join(dir, 'logs', 'agent_web.log'), logLimits),
-    };
-    this.coreLog = new Logger(this.logFiles['agent_core.log'], this.redactor, this.clock, 'agent');
-    this.webLog = new Logger(this.logFiles['agent_web.log'], this.redactor, this.clock, 'api', 'http');
+    this.storage = new StorageHealth(this.clock);
+    this.recovery = new StorageRecovery(this.storage, options.storageRetryMs);
+    this.logs = new AgentLogs({
+      directory: path.join(dir, 'logs'),
+      clock: this.clock,
+      storage: this.storage,
+      recovery: this.recovery,
+      maxBytes: options.logMaxBytes,
+      keep: options.logKeep,
+      secrets: options.logSecrets,
+    });
+    this.coreLog = this.logs.core;
+    this.webLog = this.logs.web;
+    this.storage.onChange((problem, resolved) => {
+      if (resolved) this.coreLog.info(`Writing to ${problem.path} works again (${problem.area}).`);
+      else this.coreLog.error(problem.message);
+    });
     this.configStore = new ConfigStore(path.join(dir, 'conf.d'), this.clock, 50, options.secretCodec);
     this.markers = new MarkerStore(this.clock);
-    this.store = new AgentStore(path.join(dir, 'state', 'agent.db'));
+    this.store = new AgentStore(path.join(dir, 'state', 'agent.db'), this.storage);
+    this.parseWorkers = new ParseWorkerPool(this.coreLog.child('parse-threads'));
+    const allowWrite = (options.allowWrite ?? []).map((folder) => path.resolve(folder));
+    this.validator = new ConfigValidator(this.coreLog.child('validate'), {
+      dataDirectory: path.resolve(dir),
+      allowWrite,
+      flavour: process.platform === 'win32' ? 'win32' : 'posix',
+    });
     this.registry = options.registry ?? builtInComponents();
     const registry = this.registry;
     this.kpis = new KpiService({
@@ -106,22 +136,23 @@ export class AgentRuntime {
       retentionMs: options.kpiRetentionMs,
       decode: (format, payload) => registry.decode(format, payload),
     });
+    const kpis = this.kpis;
     this.supervisor = new Supervisor({
       registry: this.registry,
       store: this.store,
       stats: this.stats,
       taps: this.taps,
-      history: { target: this.kpis.historyTarget(), writer: this.kpis.recordHistory },
       agentDataDirectory: dir,
       markers: this.markers,
       logger: this.coreLog.child('supervisor'),
       clock: this.clock,
       componentsDirectory: path.join(dir, 'components'),
       stopTimeoutMs: options.stopTimeoutMs,
+      history: { target: kpis.historyTarget(), writer: () => kpis.recordHistory },
+      services: { storage: this.storage, parseWorkers: this.parseWorkers, writePolicy: new WritePolicy(dir, allowWrite) },
     });
     this.machineInfo = new MachineInfoSampler(dir, this.coreLog.child('machine-info'), options.machineInfoIntervalMs);
-    this.stateFile = path.join(dir, 'state', 'agent.json');
-    fs.mkdirSync(path.dirname(this.stateFile), { recursive: true });
+    this.desired = new DesiredState(path.join(dir, 'state', 'agent.json'), this.storage, this.recovery);
   }
 
   /**
@@ -143,18 +174,21 @@ export class AgentRuntime {
     this.machineInfo.start();
     this.refreshSecrets();
     this.coreLog.info(`Tributary agent starting, data directory ${this.options.dataDirectory}`);
-    if (this.desiredState() === 'stopped') this.coreLog.info('The agent was stopped by an operator before; it stays stopped until started.');
+    if (this.desired.read() === 'stopped') this.coreLog.info('The agent was stopped by an operator before; it stays stopped until started.');
     else await this.start();
   }
 
   async dispose(): Promise<void> {
     await this.queue.run(async () => {
+      this.recovery.stop();
       await this.supervisor.stop();
+      await this.parseWorkers.close();
+      await this.validator.close();
       this.machineInfo.stop();
       this.store.close();
       this.kpis.close();
       this.coreLog.info('Tributary agent shut down');
-      for (const file of Object.values(this.logFiles)) file.close();
+      this.logs.close();
     });
   }
 
@@ -171,8 +205,8 @@ export class AgentRuntime {
    * Validates a document as it would be saved (masked secrets resolved against the saved ones). A
    * document without errors also says what saving it would do to the running agent.
    */
-  validate(document: unknown): ConfigValidation {
-    const { violations, config } = this.check(document, safely(() => this.configStore.load()));
+  async validate(document: unknown): Promise<ConfigValidation> {
+    const { violations, config } = await this.check(document, safely(() => this.configStore.load()));
     if (hasErrors(violations) || !config) return { status: 'failed', violations };
     return { status: 'passed', violations, changes: this.state === 'running' ? this.supervisor.plan(config) : { ...NOTHING_CHANGES } };
   }
@@ -180,7 +214,8 @@ export class AgentRuntime {
   /**
    * Validates and saves atomically. With `expectedRevision` (the revision the client loaded, its
    * ETag) a save over someone else's newer save is refused with 409. A running agent applies the
-   * configuration. The saved file is read, parsed and validated once per save.
+   * configuration, restarting only what changed. The saved file is read, parsed and validated once
+   * per save.
    */
   saveConfig(document: unknown, expectedRevision?: string): Promise<SaveOutcome> {
     return this.queue.run(async () => {
@@ -189,27 +224,48 @@ export class AgentRuntime {
         const saved = current ? `revision ${current.revision}, saved at ${current.lastModified} UTC` : 'nothing';
         throw new ApiError(409, `The configuration was changed after you loaded it (you have revision ${expectedRevision}; saved is ${saved}). Reload it and apply your change again.`);
       }
-      const { violations, resolved, config } = this.check(document, current);
+      const { violations, resolved, config } = await this.check(document, current);
       if (hasErrors(violations) || !config) return { status: 'failed', violations };
-      const stored = this.configStore.save(resolved, current);
-      this.redactor.setSecrets(collectSecrets(stored.config));
+      // Each step of a big save is tens of milliseconds: the API answers in between.
+      await breathe();
+      const stored = this.saveConfigFile(resolved, current);
+      await breathe();
+      this.logs.redactor.setSecrets(collectSecrets(stored.config));
+      await breathe();
       this.coreLog.info(`Configuration saved (revision ${stored.revision}, ${stored.lastModified}).`);
       let changes = { ...NOTHING_CHANGES };
       if (this.state === 'running') changes = await this.applyLocked(config);
-      else await this.supervisor.clear();
+      // A valid save also brings back an agent that failed to start (e.g. on a broken configuration),
+      // unless an operator had stopped it: everything starts.
+      else if (this.state === 'failed' && this.desired.read() === 'running') {
+        if ((await this.startLocked(config)) === 'running') changes = { ...NOTHING_CHANGES, start: Object.keys(this.supervisor.serviceStates()) };
+      } else await this.supervisor.clear();
       return { status: 'passed', violations, config: maskSecrets(stored.config), lastModified: stored.lastModified, revision: stored.revision, changes };
     });
   }
 
+  /** Saves the file; a full disk is a 507 that says where, not an unexpected error. */
+  private saveConfigFile(config: unknown, previous: StoredConfig | undefined): StoredConfig {
+    try {
+      const stored = this.configStore.save(config, previous);
+      this.storage.resolve('config');
+      return stored;
+    } catch (cause) {
+      const problem = this.storage.report('config', this.configStore.directory, cause, 'the configuration');
+      throw new ApiError(problem.category === 'disk_full' ? 507 : 500, `${problem.message} Nothing was saved; the agent keeps the configuration it has.`);
+    }
+  }
+
   /** A document as it would be saved over `current`: masked secrets resolved, validated, parsed. */
-  private check(document: unknown, current: StoredConfig | undefined): { violations: Violation[]; resolved: unknown; config: Configuration | undefined } {
+  private async check(document: unknown, current: StoredConfig | undefined): Promise<{ violations: Violation[]; resolved: unknown; config: Configuration | undefined }> {
+    await breathe();
     const unmasked = unmaskSecrets(document, current?.config);
-    const { violations, config } = validateConfiguration(unmasked.config);
-    return { violations: [...unmasked.violations, ...violations], resolved: unmasked.config, config };
+    const { violations, config } = await this.validator.validate(unmasked.config, { wantConfig: true });
+    return { violations: capViolations([...unmasked.violations, ...violations]), resolved: unmasked.config, config };
   }
 
   private refreshSecrets(): void {
-    this.redactor.setSecrets(collectSecrets(safely(() => this.configStore.load()?.config)));
+    this.logs.redactor.setSecrets(collectSecrets(safely(() => this.configStore.load()?.config)));
   }
 
   // ------------------------------------------------------------ agent state
@@ -223,7 +279,7 @@ export class AgentRuntime {
       try {
         await this.supervisor.stop();
         this.state = 'stopped';
-        this.saveDesiredState('stopped');
+        this.desired.save('stopped');
         this.coreLog.info('Agent stopped by operator');
       } catch (cause) {
         this.state = 'failed';
@@ -258,16 +314,17 @@ export class AgentRuntime {
     }
   }
 
-  private async startLocked(): Promise<AgentStatus> {
+  /** Starts every service from scratch: with `given`, that parsed configuration, else the saved one. */
+  private async startLocked(given?: Configuration): Promise<AgentStatus> {
     try {
-      const config = this.loadValidConfig();
+      const config = given ?? (await this.loadValidConfig());
       if (config) await this.supervisor.start(config);
       else {
         await this.supervisor.clear();
         this.coreLog.info('Agent running without a configuration: nothing to collect until one is saved.');
       }
       this.state = 'running';
-      this.saveDesiredState('running');
+      this.desired.save('running');
     } catch (cause) {
       this.state = 'failed';
       this.failure = `The agent failed to start: ${(cause as Error).message}`;
@@ -276,25 +333,16 @@ export class AgentRuntime {
     return this.state;
   }
 
-  private loadValidConfig(): Configuration | undefined {
+  private async loadValidConfig(): Promise<Configuration | undefined> {
     const stored = this.configStore.load();
     if (!stored) return undefined;
-    const { violations, config } = validateConfiguration(stored.config);
+    const { violations, config } = await this.validator.validate(stored.config, { wantConfig: true });
     const errors = violations.filter((v) => v.level === 'error');
     if (!config || errors.length > 0) {
       const first = errors[0];
       throw new Error(`the saved configuration has ${errors.length} error(s); first at ${JSON.stringify(first?.json_path)}: ${first?.description}`);
     }
     return config;
-  }
-
-  private desiredState(): AgentStatus {
-    const saved = safely(() => JSON.parse(fs.readFileSync(this.stateFile, 'utf8')) as { desired?: AgentStatus });
-    return saved?.desired === 'stopped' ? 'stopped' : 'running';
-  }
-
-  private saveDesiredState(desired: AgentStatus): void {
-    writeFileAtomic(this.stateFile, JSON.stringify({ desired }));
   }
 
   // ------------------------------------------------------------ status, streams, logs
@@ -307,21 +355,27 @@ export class AgentRuntime {
     }
     return {
       backup: { config: this.configStore.backupState() },
-      last_data_transmit: this.stats.snapshot(this.store),
+      // Backlogs come from the store; one that cannot be opened (full disk) must not fail status.
+      last_data_transmit: safely(() => this.stats.snapshot(this.store)) ?? this.stats.snapshot(undefined),
       machine_info: this.machineInfo.current(),
-      agent: { status: this.state, services },
+      agent: { status: this.state, services, problems: this.storage.problems() },
     };
   }
 
   streams(): StreamRecord[] {
-    return configuredStreams(safely(() => this.configStore.load()?.config), (asset, streamType) => this.markers.forStream(asset, streamType));
+    return streamRecords(this.configuredStreams(), (asset, streamType) => this.markers.forStream(asset, streamType));
+  }
+
+  /** The streams of the saved configuration with their receiver, read defensively. */
+  private configuredStreams() {
+    return configuredStreams(safely(() => this.configStore.load()?.config));
   }
 
   /** Forgets read progress of the named streams so that their data is read and sent again. */
   restream(request: RestreamRequest): Promise<string> {
     return this.queue.run(async () => {
-      const unknown = unconfigured(request, this.streams());
-      if (unknown.length > 0) throw new RestreamError(`Nothing was restreamed: not configured: ${unknown.join(', ')}.`);
+      const unknown = unconfigured(request, this.configuredStreams());
+      if (unknown !== undefined) throw new RestreamError(`Nothing was restreamed: not configured: ${unknown}.`);
       const running = this.state === 'running' && Object.keys(this.supervisor.serviceStates()).length > 0;
       const done: string[] = [];
       for (const [receiver, streams] of Object.entries(request)) {
@@ -351,14 +405,12 @@ export class AgentRuntime {
 
   /** The last `lines` lines of a log, optionally only those after `since`. */
   readLog(name: LogName, lines: number, since?: string): string[] {
-    let sinceMicros: bigint | undefined;
-    if (since !== undefined) {
-      sinceMicros = parseTimestampToMicros(since);
-      if (sinceMicros === undefined) throw new ApiError(400, `since must be a time such as 2024-05-01 12:00:00.000000 (UTC) or ISO 8601, not "${since}".`);
-    }
-    return readLastLines(this.logFiles[name].generations(), lines, sinceMicros);
+    return this.logs.read(name, lines, since);
   }
 }
+
+/** Lets the event loop run (pending API requests) between two long steps. */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function safely<T>(read: () => T): T | undefined {
   try {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ConfigChanges, ServiceStatus } from '../../../shared/api/resources.js';
 import type { Configuration } from '../../../shared/config/schema.js';
 import { streamId } from '../../../shared/config/streams.js';
-import type { AgentComponent, ComponentContext, StreamKey } from '../components/contract.js';
+import type { AgentComponent, AgentServices, ComponentContext, StreamKey } from '../components/contract.js';
 import type { ComponentRegistry } from '../components/registry.js';
 import type { RecordHistory } from '../kpi/record-history.js';
 import type { Logger } from '../logging/logger.js';
@@ -28,8 +28,10 @@ export interface SupervisorOptions {
   stats: TransmitStatsBoard;
   /** Observers of committed records. */
   taps: ReadonlySet<RecordTap>;
-  /** The KPI history every commit keeps records in. */
-  history?: { target: HistoryTarget; writer: RecordHistory };
+  /** The KPI history every commit keeps records in (its writer opened on use). */
+  history?: { target: HistoryTarget; writer: () => RecordHistory };
+  /** What the agent shares with every component (parse threads, storage health, write policy). */
+  services: AgentServices;
   /** A component that does not stop within this time is logged and abandoned. */
   stopTimeoutMs?: number;
 }
@@ -44,6 +46,20 @@ interface Service extends RunningService {
 }
 
 const NO_CHANGES: ConfigChanges = { start: [], restart: [], stop: [], keep: [] };
+
+/**
+ * Lets the event loop run (the API answers) once `sliceMs` of work went by: starting or stopping
+ * thousands of services one after the other is otherwise one long task, since a start that needs no
+ * I/O resolves at once.
+ */
+function breather(sliceMs = 20): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < sliceMs) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    since = performance.now();
+  };
+}
 
 /** Runs `work`, but gives up waiting after `ms`; reports whether it finished in time. */
 async function withTimeout(work: Promise<void>, ms: number): Promise<boolean> {
@@ -81,7 +97,11 @@ export class Supervisor {
     this.pipeline = this.newPipeline();
     this.reconfigure(config);
     const specs = serviceSpecs(config);
-    for (const spec of specs) await this.launch(spec);
+    const breathe = breather();
+    for (const spec of specs) {
+      await breathe();
+      await this.launch(spec);
+    }
     this.options.logger.info(`Started ${specs.length} service(s): ${specs.map((s) => s.id).join(', ') || 'none'}`);
   }
 
@@ -104,13 +124,21 @@ export class Supervisor {
     const changes = planDeploy(specs, this.services);
     const leaving = new Set([...changes.stop, ...changes.restart, ...changes.start]);
     const stopping = [...this.services.values()].filter((service) => leaving.has(service.spec.id)).reverse();
+    const breathe = breather();
     // Receivers first, so that nothing produces for a transform or transmit that is going away;
     // then the pipeline takes the new transforms and transmits (kept receivers commit through them
     // from their next batch on); then the transforms and transmits that go.
-    for (const service of stopping.filter((s) => s.spec.kind === 'Receiver')) await this.retire(service);
+    for (const service of stopping.filter((s) => s.spec.kind === 'Receiver')) {
+      await breathe();
+      await this.retire(service);
+    }
     this.reconfigure(config);
-    for (const service of stopping.filter((s) => s.spec.kind !== 'Receiver')) await this.retire(service);
-    const kept = new Map(specs.filter((spec) => changes.keep.includes(spec.id)).map((spec) => [spec.id, spec]));
+    for (const service of stopping.filter((s) => s.spec.kind !== 'Receiver')) {
+      await breathe();
+      await this.retire(service);
+    }
+    const keep = new Set(changes.keep);
+    const kept = new Map(specs.filter((spec) => keep.has(spec.id)).map((spec) => [spec.id, spec]));
     for (const [id, spec] of kept) {
       const service = this.services.get(id)!;
       service.spec = spec;
@@ -118,6 +146,7 @@ export class Supervisor {
     }
     const order = new Map<string, Service>();
     for (const spec of specs) {
+      if (!kept.has(spec.id)) await breathe();
       const service = kept.has(spec.id) ? this.services.get(spec.id)! : await this.launch(spec);
       order.set(spec.id, service);
     }
@@ -132,7 +161,11 @@ export class Supervisor {
 
   /** Stops every service, newest first. Idempotent. */
   async stop(): Promise<void> {
-    for (const service of [...this.services.values()].reverse()) await this.stopService(service);
+    const breathe = breather();
+    for (const service of [...this.services.values()].reverse()) {
+      await breathe();
+      await this.stopService(service);
+    }
   }
 
   /** Stops the services and forgets them (configuration removed, or not applied). */
@@ -205,6 +238,7 @@ export class Supervisor {
       store,
       stats,
       decodeBatch: (format, payload) => registry.decode(format, payload),
+      services: this.options.services,
     };
     let component: AgentComponent;
     if (spec.kind === 'Transform') {

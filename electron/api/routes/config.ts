@@ -46,8 +46,8 @@ export const configRoutes = {
     return { response: outcome.config, meta, headers: etag(outcome.revision) };
   },
 
-  validateConfig: ({ runtime, body }) => {
-    const result = runtime.validate(body);
+  validateConfig: async ({ runtime, body }) => {
+    const result = await runtime.validate(body);
     return { success: result.status === 'passed', response: result };
   },
 } satisfies Partial<Handlers<RouteId>>;

@@ -2,5 +2,5 @@
 import type { ComponentFactory } from '../../components/contract.js';
 import { type LocalfileConfig, LocalfileReceiver } from './localfile-receiver.js';
 
-const createLocalfileReceiver: ComponentFactory<LocalfileConfig> = (config, context) => new LocalfileReceiver(config, context);
+const createLocalfileReceiver: ComponentFactory<LocalfileConfig> = (config, context) => new LocalfileReceiver(config, context, context.services);
 export default createLocalfileReceiver;

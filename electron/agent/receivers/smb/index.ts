@@ -2,5 +2,5 @@
 import type { ComponentFactory } from '../../components/contract.js';
 import { type SmbConfig, SmbReceiver } from './smb-receiver.js';
 
-const createSmbReceiver: ComponentFactory<SmbConfig> = (config, context) => new SmbReceiver(config, context);
+const createSmbReceiver: ComponentFactory<SmbConfig> = (config, context) => new SmbReceiver(config, context, context.services);
 export default createSmbReceiver;

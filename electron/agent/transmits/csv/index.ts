@@ -2,5 +2,5 @@
 import type { ComponentFactory } from '../../components/contract.js';
 import { type CsvTransmitConfig, CsvTransmit } from './csv-transmit.js';
 
-const createCsvTransmit: ComponentFactory<CsvTransmitConfig> = (config, context) => new CsvTransmit(config, context);
+const createCsvTransmit: ComponentFactory<CsvTransmitConfig> = (config, context) => new CsvTransmit(config, context, context.services);
 export default createCsvTransmit;
