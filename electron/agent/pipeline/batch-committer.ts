@@ -88,8 +88,11 @@ interface PreparedPlan {
   limits: Map<string, number>;
 }
 
-/** Plans prepared and kept: more than the streams a worker meets between two configurations. */
-const PREPARED_PLANS = 64;
+/**
+ * Plans prepared and kept: the parse threads serve every file receiver, so more than the streams a
+ * thread meets between two configurations (a plan is a few small objects).
+ */
+const PREPARED_PLANS = 1024;
 
 /** The databases a committer writes: the main thread's own, or a worker's connections. */
 export interface CommitTargets {
