@@ -77,7 +77,16 @@ const streamIdentity = {
 
 export const FileStreamSchema = z.strictObject({
   ...streamIdentity,
-  file_filter: z.array(z.string().min(1)).min(1).describe('Glob patterns of file names, e.g. ["*.csv"].'),
+  file_filter: z
+    .array(z.string().min(1))
+    .min(1)
+    .optional()
+    .describe('Patterns of file names: globs such as "*.csv" (* ? [a-z] **), or regular expressions written "regex:<expression>" (the whole name must match). A pattern with "/" is matched against the path below the folder. Exactly one of file_filter and path_filter.'),
+  path_filter: z
+    .array(z.string().min(1))
+    .min(1)
+    .optional()
+    .describe('Like file_filter, but every pattern is matched against the path below the connection\'s folder ("/" separated), e.g. "line1/**/*.csv" or "regex:line[0-9]/.*\\.csv". Exactly one of file_filter and path_filter.'),
   parser: z.string().min(1).optional().describe('parser_name of the parser for this stream; default: the first parser whose filter_stream matches.'),
 });
 

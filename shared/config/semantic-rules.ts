@@ -13,6 +13,7 @@ import { opcuaReceiverViolations } from './opcua-rules.js';
 import { sqlReceiverViolations } from './sql-rules.js';
 export { sqlPlaceholders } from './sql-rules.js';
 import { smbConnectionViolations } from './smb-rules.js';
+import { fileFilterViolations } from './file-filter-rules.js';
 
 type MaybeList<T> = readonly (T | undefined)[];
 interface PartialConfiguration {
@@ -152,6 +153,7 @@ function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
         if (bad) out.push(error([...base, 'parsers', k, 'options', 'parse', 'parse_timestamps', t, 'format'], `"${bad}" is not a time format directive. Use e.g. %Y-%m-%d %H:%M:%S.`));
       });
     });
+    out.push(...fileFilterViolations(receiver.streams, base));
     const parserNames = receiver.parsers.map((p) => p.parser_name);
     receiver.streams.forEach((s, j) => {
       const stream = `${s.asset}:${s.stream_type}`;
