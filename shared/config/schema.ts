@@ -53,9 +53,10 @@ export const SpreadsheetParserSchema = z
     filter_stream: FilterStreamSchema.optional(),
     file_format: z.enum(['csv']).default('csv').describe('File format; csv is supported.'),
     file_encoding: z
-      .enum(['utf-8', 'utf-16', 'utf-16le', 'utf-16be', 'latin1'])
+      .string()
+      .min(1)
       .default('utf-8')
-      .describe('Text encoding of the files (default utf-8). A byte order mark, when present, wins.'),
+      .describe('Text encoding of the files by its Python codec name (default utf-8), e.g. cp1252 (windows-1252), latin-1, iso8859-15, cp850, shift_jis, cp932, gbk, big5, euc_kr, utf-8-sig, utf-16, utf-16-le, utf-16-be. A byte order mark, when present, wins.'),
     options: z
       .strictObject({
         localtz: z.string().min(1).optional().describe('IANA time zone of local times in the files, e.g. Europe/Berlin. Default UTC.'),

@@ -14,6 +14,7 @@ import { sqlReceiverViolations } from './sql-rules.js';
 export { sqlPlaceholders } from './sql-rules.js';
 import { smbConnectionViolations } from './smb-rules.js';
 import { fileFilterViolations } from './file-filter-rules.js';
+import { parserViolations } from './parser-rules.js';
 
 type MaybeList<T> = readonly (T | undefined)[];
 interface PartialConfiguration {
@@ -146,6 +147,7 @@ function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
     duplicates(receiver.parsers, (p) => p.parser_name, (k, first, value) =>
       out.push(error([...base, 'parsers', k, 'parser_name'], `The parser name "${value}" is already used by parser ${first + 1} of this receiver.`)));
     receiver.parsers.forEach((p, k) => {
+      out.push(...parserViolations(p, [...base, 'parsers', k]));
       const zone = p.options?.localtz;
       if (zone && !isValidTimeZone(zone)) out.push(error([...base, 'parsers', k, 'options', 'localtz'], `"${zone}" is not a known time zone. Use an IANA name such as Europe/Berlin or America/Chicago.`));
       p.options?.parse?.parse_timestamps?.forEach((ts, t) => {

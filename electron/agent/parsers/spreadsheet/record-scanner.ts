@@ -88,6 +88,8 @@ export class RecordCursor {
     private readonly width: 1 | 2,
     private readonly littleEndian: boolean,
     private readonly final: boolean,
+    /** Double-byte code pages: a lead byte takes the next byte with it (whatever that byte is). */
+    private readonly leadByte: ((byte: number) => boolean) | null = null,
   ) {
     this.consumed = from;
     this.limit = bytes.length - ((bytes.length - from) % width);
@@ -110,7 +112,7 @@ export class RecordCursor {
       }
     }
     this.mayHaveQuote = true;
-    return this.walk(start);
+    return this.leadByte === null ? this.walk(start) : this.walkDoubleByte(start, this.leadByte);
   }
 
   /** Sets the fields for the record [start, end) whose content ends at `at` (its LF, or the end of the units), before a CR there. */
@@ -151,6 +153,40 @@ export class RecordCursor {
         continue;
       }
       if (state === State.CellStart) state = unit === QUOTE ? State.Quoted : State.Unquoted;
+      else if (state === State.QuoteInQuoted) state = unit === QUOTE ? State.Quoted : State.Unquoted;
+      i += width;
+    }
+    return this.final && start < bytes.length ? this.found(start, limit, bytes.length, newlines, state === State.Quoted) : false;
+  }
+
+  /**
+   * walk() for double-byte code pages (Shift_JIS, GBK, Big5, UHC), whose second byte may equal a
+   * separator such as "|" (Shift_JIS "ポ" is 0x83 0x7C): a lead byte and its second byte are one
+   * character of a cell. Newline and quote are never second bytes, so records still end at LF.
+   */
+  private walkDoubleByte(start: number, leadByte: (byte: number) => boolean): boolean {
+    const { bytes, separator, separatorLength, firstSeparatorUnit, limit } = this;
+    let state = State.CellStart;
+    let newlines = 0;
+    let i = start;
+    while (i < limit) {
+      const unit = bytes[i]!;
+      if (unit === LF) {
+        newlines += 1;
+        if (state !== State.Quoted) return this.found(start, i, i + 1, newlines, false);
+        i += 1;
+        continue;
+      }
+      if (state !== State.Quoted && unit === firstSeparatorUnit && separatorAt(bytes, i, separator, 1, true)) {
+        state = State.CellStart;
+        i += separatorLength;
+        continue;
+      }
+      // A second byte in the valid range (0x40 and up) belongs to its lead byte.
+      const width = leadByte(unit) && i + 1 < limit && bytes[i + 1]! >= 0x40 ? 2 : 1;
+      if (state === State.Quoted) {
+        if (unit === QUOTE) state = State.QuoteInQuoted;
+      } else if (state === State.CellStart) state = unit === QUOTE ? State.Quoted : State.Unquoted;
       else if (state === State.QuoteInQuoted) state = unit === QUOTE ? State.Quoted : State.Unquoted;
       i += width;
     }

@@ -5,6 +5,7 @@
  * stopped and memory is bounded by the chunk size, whatever the size of the file.
  */
 import { z } from 'zod';
+import { lookupEncoding } from '../../../../shared/config/encodings.js';
 import type { SpreadsheetParserSchema } from '../../../../shared/config/schema.js';
 import type { FieldValue } from '../../../../shared/records/record.js';
 import { isoFromUtcMs, microsFromUtcMs } from '../../time/iso-format.js';
@@ -13,7 +14,7 @@ import type { WallTime } from '../../time/wall-time.js';
 import { offsetResolver, wallNaiveMs } from '../../time/zoned.js';
 import { cellValue, cellValueAt, columnNames } from './cell-values.js';
 import { RecordCursor, splitCells } from './record-scanner.js';
-import { decodeBytes, detectEncoding, separatorUnits, unitWidth } from './text-encoding.js';
+import { type FileEncoding, decodeBytes, detectEncoding, resolveEncoding, separatorUnits } from './text-encoding.js';
 
 export type SpreadsheetParserConfig = z.infer<typeof SpreadsheetParserSchema>;
 
@@ -30,8 +31,11 @@ export const SpreadsheetStateSchema = z.object({
   linesSeen: z.number().int().min(0).default(0),
   /** Data rows produced so far: the last value of the `counter` column. */
   counter: z.number().int().min(0),
-  /** Decided at the start of the file (byte order mark or file_encoding); null before that. */
-  encoding: z.enum(['utf-8', 'utf-16le', 'utf-16be', 'latin1']).nullable(),
+  /**
+   * Python codec name decided at the start of the file (byte order mark or file_encoding); null
+   * before that. Earlier versions stored utf-8, utf-16le, utf-16be or latin1: aliases of the same.
+   */
+  encoding: z.string().refine((name) => lookupEncoding(name) !== undefined, 'not a supported encoding').nullable(),
 });
 export type SpreadsheetState = z.infer<typeof SpreadsheetStateSchema>;
 
@@ -138,6 +142,17 @@ export function createSpreadsheetParser(config: SpreadsheetParserConfig): Spread
     return lastPlan;
   }
 
+  /** The persisted codec name as the scanner and decoder use it (looked up once per name). */
+  const encodings = new Map<string, FileEncoding>();
+  function encodingOf(codec: string): FileEncoding {
+    let encoding = encodings.get(codec);
+    if (!encoding) {
+      encoding = resolveEncoding(codec);
+      encodings.set(codec, encoding);
+    }
+    return encoding;
+  }
+
   function initialState(): SpreadsheetState {
     return { header: null, rowsSeen: 0, linesSeen: 0, counter: 0, encoding: null };
   }
@@ -150,13 +165,12 @@ export function createSpreadsheetParser(config: SpreadsheetParserConfig): Spread
       if (chunk.length === 0) return result;
       const detected = detectEncoding(chunk, config.file_encoding, final);
       if (!detected) return result;
-      state.encoding = detected.encoding;
+      state.encoding = detected.encoding.codec;
       from = detected.bomLength;
       result.consumedBytes = from;
     }
-    const encoding = state.encoding;
-    const width = unitWidth(encoding);
-    const cursor = new RecordCursor(chunk, from, separatorUnits(separator, encoding), width, encoding !== 'utf-16be', final);
+    const encoding = encodingOf(state.encoding);
+    const cursor = new RecordCursor(chunk, from, separatorUnits(separator, encoding), encoding.width, encoding.littleEndian, final, encoding.leadByte);
     let plan = state.header === null ? null : planFor(state.header);
 
     /** Handles a bad line by bad_lines_action; true when parsing must stop here. */
