@@ -5,6 +5,7 @@
  * half of validation (see validate.ts for the semantic half). Field names follow the spec verbatim.
  */
 import { z } from 'zod';
+import { SpreadsheetParseOptionsSchema } from './csv-options.js';
 
 const name = (what: string) => z.string().min(1, `${what} must not be empty`);
 
@@ -28,46 +29,39 @@ const deleteCompleted = z
 
 // ---------------------------------------------------------------- parsers
 
-export const ParseTimestampSchema = z.strictObject({
-  field_name: name('field_name').describe('Column holding the time stamp.'),
-  format: name('format').describe("Python strptime format, e.g. '%Y-%m-%d %H:%M:%S' or '%b %d %Y'."),
-});
+export { BadLinesActionSchema, ParseTimestampSchema, SpreadsheetParseOptionsSchema } from './csv-options.js';
 
-export const BadLinesActionSchema = z
-  .enum(['error', 'warn', 'skip'])
-  .describe('What to do with a line that does not fit the header: error (stop the file and mark the stream), warn (skip it with a marker), skip (skip it silently).');
-
-export const SpreadsheetParseOptionsSchema = z.strictObject({
-  separator: z.string().min(1).optional().describe('Column separator, default ",". Use "\\t" for tab-separated files.'),
-  header: z.number().int().min(0).optional().describe('Zero-based row number of the header row, default 0.'),
-  parse_timestamps: z.array(ParseTimestampSchema).optional().describe('Columns to read as time stamps with an explicit format.'),
-  parse_dates: z.array(z.string().min(1)).optional().describe('Columns to read as dates, format guessed.'),
-  dayfirst: z.boolean().optional().describe('For guessed dates: read 01/02/2024 as 1 February.'),
-  bad_lines_action: BadLinesActionSchema.optional(),
-});
+const parserFields = {
+  parser_name: name('parser_name').describe('Name that streams refer to.'),
+  filter_stream: FilterStreamSchema.optional(),
+  file_format: z.enum(['csv']).default('csv').describe('File format; csv is supported.'),
+  file_encoding: z
+    .string()
+    .min(1)
+    .default('utf-8')
+    .describe('Text encoding of the files by its Python codec name (default utf-8), e.g. cp1252 (windows-1252), latin-1, iso8859-15, cp850, shift_jis, cp932, gbk, big5, euc_kr, utf-8-sig, utf-16, utf-16-le, utf-16-be. A byte order mark, when present, wins.'),
+  options: z
+    .strictObject({
+      localtz: z.string().min(1).optional().describe('IANA time zone of local times in the files, e.g. Europe/Berlin. Default UTC.'),
+      counter: z.boolean().optional().describe('Add a running counter column to each record.'),
+      parse: SpreadsheetParseOptionsSchema.optional(),
+    })
+    .optional(),
+};
 
 export const SpreadsheetParserSchema = z
-  .strictObject({
-    parser_name: name('parser_name').describe('Name that streams refer to.'),
-    parser_type: z.literal('spreadsheet'),
-    filter_stream: FilterStreamSchema.optional(),
-    file_format: z.enum(['csv']).default('csv').describe('File format; csv is supported.'),
-    file_encoding: z
-      .string()
-      .min(1)
-      .default('utf-8')
-      .describe('Text encoding of the files by its Python codec name (default utf-8), e.g. cp1252 (windows-1252), latin-1, iso8859-15, cp850, shift_jis, cp932, gbk, big5, euc_kr, utf-8-sig, utf-16, utf-16-le, utf-16-be. A byte order mark, when present, wins.'),
-    options: z
-      .strictObject({
-        localtz: z.string().min(1).optional().describe('IANA time zone of local times in the files, e.g. Europe/Berlin. Default UTC.'),
-        counter: z.boolean().optional().describe('Add a running counter column to each record.'),
-        parse: SpreadsheetParseOptionsSchema.optional(),
-      })
-      .optional(),
-  })
+  .strictObject({ ...parserFields, parser_type: z.literal('spreadsheet') })
   .describe('Reads delimiter-separated text files (CSV) into records.');
 
-export const ParserSchema = z.discriminatedUnion('parser_type', [SpreadsheetParserSchema]);
+export const CsvParserSchema = z
+  .strictObject({
+    ...parserFields,
+    parser_type: z.literal('csv'),
+    separator: z.string().min(1).optional().describe('Column separator, default ","; "\\t" for tab-separated files, "|" for pipes. Same as options.parse.separator.'),
+  })
+  .describe('The product family\'s csv parser: the spreadsheet parser with the separator at the top level.');
+
+export const ParserSchema = z.discriminatedUnion('parser_type', [SpreadsheetParserSchema, CsvParserSchema]);
 
 // ---------------------------------------------------------------- streams
 

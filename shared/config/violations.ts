@@ -167,7 +167,8 @@ export function violationsFromIssues(issues: readonly z.core.$ZodIssue[], input:
         break;
       }
       case 'too_big':
-        out.push(error(path, `${label} must be at most ${String(issue.maximum)}, but it is ${describeType(value)}.`));
+        if (issue.origin === 'string') out.push(error(path, `${label} must be at most ${String(issue.maximum)} character${Number(issue.maximum) === 1 ? '' : 's'} long, but it is ${describeType(value)}.`));
+        else out.push(error(path, `${label} must be at most ${String(issue.maximum)}, but it is ${describeType(value)}.`));
         break;
       case 'not_multiple_of':
         out.push(error(path, `${label} must be a multiple of ${String(issue.divisor)}.`));

@@ -6,17 +6,17 @@
  */
 import { z } from 'zod';
 import { lookupEncoding } from '../../../../shared/config/encodings.js';
-import type { SpreadsheetParserSchema } from '../../../../shared/config/schema.js';
+import type { Parser } from '../../../../shared/config/schema.js';
 import type { FieldValue } from '../../../../shared/records/record.js';
-import { isoFromUtcMs, microsFromUtcMs } from '../../time/iso-format.js';
-import { guessDateTime, strptimeReader } from '../../time/strptime.js';
-import type { WallTime } from '../../time/wall-time.js';
-import { offsetResolver, wallNaiveMs } from '../../time/zoned.js';
 import { cellValue, cellValueAt, columnNames } from './cell-values.js';
+import { createOptionsParser } from './options-parser.js';
+import { readOptionsOf } from './read-options.js';
 import { RecordCursor, splitCells } from './record-scanner.js';
 import { type FileEncoding, decodeBytes, detectEncoding, resolveEncoding, separatorUnits } from './text-encoding.js';
+import { createTimeStamper } from './time-columns.js';
 
-export type SpreadsheetParserConfig = z.infer<typeof SpreadsheetParserSchema>;
+/** A spreadsheet or csv parser's configuration (the csv type has its separator at the top level). */
+export type SpreadsheetParserConfig = Parser;
 
 /**
  * Per-file parser state; JSON-serializable, persisted together with the file's byte offset. Parse
@@ -77,12 +77,6 @@ export interface SpreadsheetParser {
   parseChunk(chunk: Buffer, state: SpreadsheetState, final: boolean): ChunkResult;
 }
 
-interface TimeColumn {
-  name: string;
-  read: (text: string) => WallTime | null;
-  describe: string;
-}
-
 /** What a header means for building rows, worked out once per header instead of once per row. */
 interface RowPlan {
   header: string[];
@@ -97,30 +91,21 @@ interface RowPlan {
   template: Record<string, FieldValue> | null;
 }
 
-/** Separator from config; the two characters `\t` typed literally mean a tab too. */
-function separatorOf(config: SpreadsheetParserConfig): string {
-  const separator = config.options?.parse?.separator ?? ',';
-  return separator === '\\t' ? '\t' : separator;
-}
-
-/** Creates a parser for one spreadsheet parser configuration. */
+/**
+ * Creates a parser for one spreadsheet (or csv) parser configuration. Files that use pandas
+ * read_csv options beyond separator, header and encoding are read by the general path
+ * (options-parser.ts); the rest by this one, tuned for speed (docs/performance.md).
+ */
 export function createSpreadsheetParser(config: SpreadsheetParserConfig): SpreadsheetParser {
+  const options = readOptionsOf(config);
+  if (options.general) return createOptionsParser(config, options);
   const parse = config.options?.parse ?? {};
-  const separator = separatorOf(config);
-  const headerIndex = parse.header ?? 0;
-  const badLinesAction = parse.bad_lines_action ?? 'warn';
-  const timeZone = config.options?.localtz ?? 'UTC';
+  const separator = options.separator;
+  const headerIndex = options.header ?? 0;
+  const badLinesAction = options.badLinesAction;
   const withCounter = config.options?.counter ?? false;
-  const dayfirst = parse.dayfirst ?? false;
-
-  const timeColumns: TimeColumn[] = [
-    ...(parse.parse_timestamps ?? []).map((ts) => ({ name: ts.field_name, read: strptimeReader(ts.format), describe: `the format ${ts.format}` })),
-    ...(parse.parse_dates ?? [])
-      .filter((name) => !(parse.parse_timestamps ?? []).some((ts) => ts.field_name === name))
-      .map((name) => ({ name, read: (text: string) => guessDateTime(text, { dayfirst }), describe: 'any known date format' })),
-  ];
-
-  const resolveOffset = offsetResolver(timeZone);
+  const stamper = createTimeStamper(parse, config.options?.localtz ?? 'UTC');
+  const timeColumns = stamper.columns;
   /** A one-character separator: lines without quotes are then read in place (see findCells). */
   const oneUnitSeparator = separator.length === 1;
   let lastPlan: RowPlan | null = null;
@@ -163,7 +148,7 @@ export function createSpreadsheetParser(config: SpreadsheetParserConfig): Spread
     let from = 0;
     if (state.encoding === null) {
       if (chunk.length === 0) return result;
-      const detected = detectEncoding(chunk, config.file_encoding, final);
+      const detected = detectEncoding(chunk, options.encoding, final);
       if (!detected) return result;
       state.encoding = detected.encoding.codec;
       from = detected.bomLength;
@@ -271,7 +256,7 @@ export function createSpreadsheetParser(config: SpreadsheetParserConfig): Spread
       for (let c = 0; c < header.length; c += 1) fieldvalues[header[c]!] = cellValue(cells[c]!);
     }
     for (let t = 0; t < timeColumns.length; t += 1) timeTexts[t] = cells[timeIndexes[t]!];
-    return withTimes(fieldvalues, line, result);
+    return stamper.stamp(fieldvalues, timeTexts, line, result);
   }
 
   /**
@@ -290,32 +275,7 @@ export function createSpreadsheetParser(config: SpreadsheetParserConfig): Spread
       const c = timeIndexes[t]!;
       timeTexts[t] = c < 0 ? undefined : text.slice(cellStarts[c]!, c + 1 < count ? cellStarts[c + 1]! - 1 : text.length);
     }
-    return withTimes(fieldvalues, line, result);
-  }
-
-  /** Fills in the time columns (their texts in timeTexts) and makes the row, or the message of why its line is bad. */
-  function withTimes(fieldvalues: Record<string, FieldValue>, line: number, result: ChunkResult): ParsedRow | string {
-    let timestampMicros: bigint | null = null;
-    for (let t = 0; t < timeColumns.length; t += 1) {
-      const column = timeColumns[t]!;
-      // A time column missing from a persisted header fails here, as it always has.
-      const text = timeTexts[t]!;
-      const trimmed = text.trim();
-      if (trimmed === '') {
-        // A missing time is a missing value (null), as pandas reads it (NaT), not a bad line.
-        fieldvalues[column.name] = null;
-      } else {
-        const wall = column.read(trimmed);
-        if (!wall) return `Line ${line}: "${text}" in column ${column.name} does not match ${column.describe}.`;
-        const naive = wallNaiveMs(wall);
-        const offset = resolveOffset(wall, naive);
-        if (offset.dst) result.dstAdjusted[offset.dst] += 1;
-        const utcMs = naive - offset.offsetMs;
-        fieldvalues[column.name] = isoFromUtcMs(utcMs, wall.microsecond);
-        if (t === 0) timestampMicros = microsFromUtcMs(utcMs, wall.microsecond);
-      }
-    }
-    return { fieldvalues, timestampMicros, line };
+    return stamper.stamp(fieldvalues, timeTexts, line, result);
   }
 
   return { initialState, parseChunk };
