@@ -1,7 +1,8 @@
 /**
- * Secret masking. GET /v1/config shows every `password` and `API_key` as "********"; a save that
- * sends "********" back keeps the stored value. Which stored value is found by the owner's identity:
- * a receiver by data_receiver_name and connection position, a transmit by transmit_name.
+ * Secret masking. GET /v1/config shows every `password`, `API_key` and (sight_machine_cloud)
+ * `api_key` as "********"; a save that sends "********" back keeps the stored value. Which stored
+ * value is found by the owner's identity: a receiver by data_receiver_name and connection position,
+ * a transmit by transmit_name, sight_machine_cloud by its path.
  */
 import { SECRET_KEYS, SECRET_MASK } from './schema.js';
 import { type JsonPath, type Violation, error } from './violations.js';
@@ -46,6 +47,12 @@ const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 /** Finds the stored object that the incoming object at `path` stands for. */
 function storedCounterpart(stored: unknown, path: JsonPath, incomingRoot: unknown): unknown {
   const [section, index, ...rest] = path;
+  // A top-level object such as sight_machine_cloud: the stored one, by path.
+  if (!Array.isArray(asRecord(incomingRoot)?.[String(section)])) {
+    let node: unknown = asRecord(stored)?.[String(section)];
+    for (const part of path.slice(1)) node = Array.isArray(node) ? node[Number(part)] : asRecord(node)?.[String(part)];
+    return node;
+  }
   const incomingItem = asRecord(asList(asRecord(incomingRoot)?.[String(section)])[Number(index)]);
   const storedList = asList(asRecord(stored)?.[String(section)]);
   let node: unknown;

@@ -43,6 +43,33 @@ export function streamOf(streams: readonly FileStream[], relative: string): File
   return streams.find((s) => s.filters.some((filter) => filter.matches(relative)));
 }
 
+/** A listed file waiting for its visit in a scan. */
+export interface ScanEntry {
+  /** Path below its connection's folder, "/" separated. */
+  relative: string;
+  /** Position of its connection in the configuration. */
+  connection: number;
+  mtimeMs: number;
+}
+
+/**
+ * The order files are read in (the product family's flags): by name, or oldest modification time
+ * first (process_files_alphabetically false); connection after connection, or the files of all
+ * connections in one order (process_ordered_connections false). Unset flags: name order,
+ * connection after connection.
+ */
+export function orderFiles<T extends ScanEntry>(entries: T[], flags: { process_files_alphabetically?: boolean; process_ordered_connections?: boolean }): T[] {
+  const byName = flags.process_files_alphabetically !== false;
+  const byConnection = flags.process_ordered_connections !== false;
+  const names = (a: T, b: T) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0);
+  return entries.sort((a, b) => (byConnection ? a.connection - b.connection : 0) || (byName ? 0 : a.mtimeMs - b.mtimeMs) || names(a, b) || a.connection - b.connection);
+}
+
+/** Explicit order flags read one file at a time, so that each is read before the next one starts. */
+export function strictOrder(flags: { process_files_alphabetically?: boolean; process_ordered_connections?: boolean }): boolean {
+  return flags.process_files_alphabetically !== undefined || flags.process_ordered_connections !== undefined;
+}
+
 /** One file as a listing saw it. `path` is its identity in progress and logs. */
 export interface ListedFile {
   path: string;
