@@ -72,7 +72,12 @@ export function parserViolations(parser: Parser, base: JsonPath): Violation[] {
   const characters: [string, string | null | undefined][] = [['decimal', parse.decimal], ['thousands', parse.thousands], ['quotechar', parse.quotechar], ['comment', parse.comment]];
   characters.forEach(([key, value], i) => {
     if (value === undefined || value === null) return;
-    if (value.charCodeAt(0) > 0x7e || value === '\n' || value === '\r') out.push(error(at(key), `${key} must be a printable ASCII character.`));
+    // Quotes and comments are found in the file's bytes: one ASCII character. Decimal marks and
+    // thousands separators are read in the text: any character but a line break (French exports
+    // group thousands with a no-break space).
+    const ascii = key === 'quotechar' || key === 'comment';
+    if (value === '\n' || value === '\r' || (ascii && (value.charCodeAt(0) > 0x7e || value.charCodeAt(0) < 0x20)))
+      out.push(error(at(key), `${key} must be ${ascii ? 'a printable ASCII character' : 'a character other than a line break'}.`));
     else if (separator.length === 1 && value === separator) out.push(error(at(key), `${key} "${value}" is also the separator; they must differ.`));
     else {
       const same = characters.slice(0, i).find(([, other]) => other === value);
