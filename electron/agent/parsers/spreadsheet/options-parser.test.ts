@@ -79,6 +79,13 @@ describe('pandas read_csv options', () => {
     expect(rows(read('a,b\n# x\n1,2\n', { comment: '#', skip_blank_lines: false }))).toEqual([{ a: 1, b: 2 }]);
   });
 
+  it('quotechar and comment in UTF-16 and in Shift_JIS files', () => {
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("a;b # Kopf\r\n'x;\ny';1 # Rest 'offen\r\n2;3\r\n", 'utf16le')]);
+    expect(rows(read(utf16, { sep: ';', quotechar: "'", comment: '#' }))).toEqual([{ a: 'x;\ny', b: 1 }, { a: 2, b: 3 }]);
+    const sjis = iconv.encode("名前|値\n'ポ|'|1 # メモ 'x\n表|2\n", 'shift_jis');
+    expect(rows(read(sjis, { sep: '|', quotechar: "'", comment: '#' }, { file_encoding: 'shift_jis' }))).toEqual([{ 名前: 'ポ|', 値: 1 }, { 名前: '表', 値: 2 }]);
+  });
+
   it('dtype for every column or per column', () => {
     expect(rows(read('a,b\n007,1\n', { dtype: 'str' }))).toEqual([{ a: '007', b: '1' }]);
     expect(rows(read('a,b,c,d\n007,1.0,True,yes\n', { dtype: { a: 'int64', b: 'float', c: 'bool', d: 'str' } }))).toEqual([{ a: 7, b: 1, c: true, d: 'yes' }]);
