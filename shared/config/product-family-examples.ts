@@ -150,7 +150,7 @@ export const OWN_EXAMPLES: CorpusExample[] = [
     warnings: [],
   },
   {
-    name: 'path_filter, regular expressions, the order of files, sub-second polling',
+    name: 'path_filter, regular expressions and the order of files',
     source: 'own',
     document: localfile(
       [{ parser_name: 'p', parser_type: 'csv' }],
@@ -159,9 +159,9 @@ export const OWN_EXAMPLES: CorpusExample[] = [
         { asset: 'Press_2', stream_type: 'cycle', path_filter: ['regex:press2/\\d{4}-\\d{2}/.*\\.csv'] },
         { asset: 'Oven_1', stream_type: 'process', file_filter: ['regex:(?i)oven_?1_.*\\.CSV'] },
       ],
-      { process_files_alphabetically: false, process_ordered_connections: true, poll_interval: 0.5 },
+      { process_files_alphabetically: false, process_ordered_connections: true },
     ),
-    warnings: [['data_receiver', 0, 'poll_interval']], // sub-second polling is allowed, with a word about its cost
+    warnings: [],
   },
   {
     name: 'sight_machine_cloud with the transmit\'s spelling of the keys, two transmits using it',

@@ -14,10 +14,11 @@ const name = (what: string) => z.string().min(1, `${what} must not be empty`);
 
 const pollInterval = z
   .number()
-  .min(0.1)
+  .int()
+  .min(1)
   .max(65535)
   .default(5)
-  .describe('Seconds between two looks at the source (0.1..65535, default 5; sub-second as in the product family).');
+  .describe('Seconds between two looks at the source (1..65535, default 5).');
 
 const deleteCompleted = z
   .boolean()

@@ -139,8 +139,6 @@ export function semanticViolations(config: PartialConfiguration, options: { part
 function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
   const out: Violation[] = [];
   const base: JsonPath = ['data_receiver', r];
-  if (receiver.poll_interval < 1)
-    out.push(warning([...base, 'poll_interval'], `Looking at the source every ${receiver.poll_interval} s costs CPU on this PC and load on the source; 1 s or more is enough for most plants.`));
   duplicates<{ asset: string; stream_type: string }>(receiver.streams, (s) => `${s.asset}:${s.stream_type}`, (j, first, value) =>
     out.push(error([...base, 'streams', j], `The stream "${value}" is defined twice in this receiver (also stream ${first + 1}).`)));
   receiver.streams.forEach((s, j) => {
