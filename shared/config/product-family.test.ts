@@ -60,6 +60,21 @@ describe('sight_machine_cloud and remotedatapost defaults', () => {
     expect(config.sight_machine_cloud.api_key).toBe('cloud-key');
     expect(collectSecrets(stored)).toEqual(['cloud-key']);
   });
+
+  it('refuses the masked cloud api_key when the block points at another tenant or key id', () => {
+    const stored = { data_transmit: [{ transmit_name: 'a' }], sight_machine_cloud: CLOUD };
+    for (const change of [{ base_url: 'https://attacker.example.com' }, { api_key_id: 'someone_else' }]) {
+      const incoming = maskSecrets(stored);
+      Object.assign(incoming.sight_machine_cloud, change);
+      const { violations } = unmaskSecrets(incoming, stored);
+      expect(violations).toEqual([expect.objectContaining({ json_path: ['sight_machine_cloud', 'api_key'], level: 'error' })]);
+    }
+    // The same account written with the other spelling of the key id keeps it.
+    const respelled = maskSecrets(stored) as any;
+    respelled.sight_machine_cloud.API_key_ID = respelled.sight_machine_cloud.api_key_id;
+    delete respelled.sight_machine_cloud.api_key_id;
+    expect(unmaskSecrets(respelled, stored).violations).toEqual([]);
+  });
 });
 
 describe('what the product family has and Tributary has not', () => {

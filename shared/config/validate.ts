@@ -9,6 +9,8 @@ import { explainUnsupported } from './product-family.js';
 import { transmitCredentials } from './transmit-rules.js';
 import { type JsonPath, type Violation, dedupeViolations, hasErrors, sortViolations, violationsFromIssues, warning } from './violations.js';
 import { semanticViolations } from './semantic-rules.js';
+import { limitViolations } from './limits.js';
+import { type PathContext, pathViolations } from './path-policy.js';
 
 /** Walks the zod schema along `path` (guided by the input for discriminated unions). */
 function schemaAt(schema: z.core.$ZodType, path: JsonPath, input: unknown): z.core.$ZodType | undefined {
@@ -67,30 +69,34 @@ export interface ValidationOutcome {
 
 /**
  * Validates a configuration document. Structural errors come from the schema; when the structure
- * is sound the semantic rules run too. Never throws, whatever the input.
+ * is sound the semantic rules run too. `context` (the agent's data directory and the folders the
+ * operator allowed) adds the path rules that depend on where the agent runs. Never throws.
  */
-export function validateConfiguration(input: unknown): ValidationOutcome {
+export function validateConfiguration(input: unknown, context?: PathContext): ValidationOutcome {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     return { violations: [{ json_path: [], level: 'error', description: `The configuration must be a JSON object with data_receiver, transforms and data_transmit, but it is ${input === null ? 'null' : Array.isArray(input) ? 'a list' : typeof input}.` }] };
   }
+  // Lists beyond the limits are refused before anything else looks at their items.
+  const tooBig = limitViolations(input);
+  if (tooBig.length > 0) return { violations: tooBig };
   const parsed = ConfigurationSchema.safeParse(input);
   if (!parsed.success) {
     const structural = explainUnsupported(violationsFromIssues(parsed.error.issues, input, (path) => knownKeysAt(path, input)), input);
     // Semantic rules on the parts that did parse still help (e.g. duplicate names), so run them on
     // receivers, transforms and transmits that are individually valid.
-    return { violations: sortViolations(dedupeViolations([...structural, ...partialSemantic(input)])) };
+    return { violations: sortViolations(dedupeViolations([...structural, ...partialSemantic(input, context)])) };
   }
-  const semantic = semanticViolations(parsed.data);
+  const semantic = [...semanticViolations(parsed.data), ...pathViolations(parsed.data, context)];
   // Left out (as in the product family's receiver examples), not written as []: say what it means.
   if (!('data_transmit' in input) && parsed.data.data_receiver.length > 0)
     semantic.push(warning(['data_transmit'], 'There is no data_transmit: records are read (and kept for KPI previews) but sent nowhere. Add a remotedatapost or csv transmit.'));
-  const violations = sortViolations(dedupeViolations(semantic));
-  return { violations, ...(hasErrors(violations) ? {} : { config: resolveConfiguration(parsed.data) }) };
+  return { violations: sortViolations(dedupeViolations(semantic)), config: resolveConfiguration(parsed.data) };
 }
 
 /**
  * The configuration as the agent runs it: each remotedatapost transmit with the base_url, API_key
- * and API_key_ID it uses (its own, else sight_machine_cloud's). Call on a document without errors.
+ * and API_key_ID it uses (its own, else sight_machine_cloud's; empty when neither has it, which
+ * validation reports as an error).
  */
 export function resolveConfiguration(document: ConfigurationDocument): Configuration {
   return {
@@ -104,7 +110,7 @@ export function resolveConfiguration(document: ConfigurationDocument): Configura
 }
 
 /** Runs the semantic rules on whatever pieces of a structurally broken document are valid. */
-function partialSemantic(input: object): Violation[] {
+function partialSemantic(input: object, context?: PathContext): Violation[] {
   const doc = input as Record<string, unknown>;
   const keep = <T>(list: unknown, schema: z.ZodType<T>): (T | undefined)[] =>
     Array.isArray(list) ? list.map((item) => { const r = schema.safeParse(item); return r.success ? r.data : undefined; }) : [];
@@ -113,15 +119,13 @@ function partialSemantic(input: object): Violation[] {
   const transforms = keep(doc.transforms, shape.transforms.unwrap().element);
   const transmits = keep(doc.data_transmit, shape.data_transmit.unwrap().element);
   const cloud = shape.sight_machine_cloud.unwrap().safeParse(doc.sight_machine_cloud);
-  return semanticViolations(
-    {
-      data_receiver: receivers as DataReceiver[],
-      transforms: transforms as ConfigurationDocument['transforms'],
-      data_transmit: transmits as ConfigurationDocument['data_transmit'],
-      sight_machine_cloud: cloud.success ? cloud.data : undefined,
-    },
-    { partial: true },
-  );
+  const pieces = {
+    data_receiver: receivers as DataReceiver[],
+    transforms: transforms as ConfigurationDocument['transforms'],
+    data_transmit: transmits as ConfigurationDocument['data_transmit'],
+    sight_machine_cloud: cloud.success ? cloud.data : undefined,
+  };
+  return [...semanticViolations(pieces, { partial: true }), ...pathViolations(pieces, context)];
 }
 
 export { hasErrors };
