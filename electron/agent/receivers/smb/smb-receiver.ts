@@ -3,7 +3,7 @@ import type { SmbReceiverSchema } from '../../../../shared/config/schema.js';
 import { parseSharedFolder, smbCredentials } from '../../../../shared/config/smb-rules.js';
 import type { AgentComponent, ComponentContext, StreamKey } from '../../components/contract.js';
 import type { StorageHealth } from '../../storage/storage-health.js';
-import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, streamOf } from '../file-source/file-discovery.js';
+import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, orderFiles, streamOf } from '../file-source/file-discovery.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import type { ParseWorkerPool } from '../file-source/parse-worker-pool.js';
 import { SmbSession, type SmbTarget, isMissing } from './smb-client.js';
@@ -178,7 +178,8 @@ export class SmbReceiver implements AgentComponent {
       phase = 'read';
       const access = this.access(session, connection);
       const seen = new Set<string>();
-      for (const file of files) {
+      // Name order, or oldest first (process_files_alphabetically false); connections are read one after the other anyway.
+      for (const file of orderFiles(files.map((f) => ({ ...f, connection: 0 })), this.config)) {
         if (!this.running) return;
         const stream = streamOf(this.streams, file.relative);
         if (!stream) continue;

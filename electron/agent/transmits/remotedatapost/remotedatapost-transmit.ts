@@ -1,5 +1,4 @@
-import type { z } from 'zod';
-import type { RemoteDataPostTransmitSchema } from '../../../../shared/config/schema.js';
+import { MAX_REQUEST_SIZE_BYTES, type RemoteDataPostTransmit as RemoteDataPostTransmitConfig } from '../../../../shared/config/schema.js';
 import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import { putMultipart } from './http-upload.js';
 import { PART_FILE_NAME, PART_NAME } from './wire.js';
@@ -7,7 +6,7 @@ import { WorkerClient } from '../../workers/worker-client.js';
 import { workerScript } from '../../workers/worker-script.js';
 import type { EncodeRequest, EncodeResponse } from './encode-protocol.js';
 
-export type RemoteDataPostConfig = z.infer<typeof RemoteDataPostTransmitSchema>;
+export type RemoteDataPostConfig = RemoteDataPostTransmitConfig;
 
 const MAX_BACKOFF_MS = 60_000;
 const OUTBOX_ROWS_PER_ROUND = 500;
@@ -115,6 +114,8 @@ export class RemoteDataPostTransmit implements AgentComponent {
           ids: chosen.map((row) => row.id),
           records: count,
           maxRecords: this.config.max_request_records,
+          // The product family's cap: 4 MiB whatever max_request_size_bytes says.
+          maxRequestBytes: Math.min(this.config.max_request_size_bytes ?? MAX_REQUEST_SIZE_BYTES, MAX_REQUEST_SIZE_BYTES),
           apiKey: this.config.API_key,
           useEncryption: this.config.use_encryption,
         };
