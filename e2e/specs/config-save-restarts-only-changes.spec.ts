@@ -11,8 +11,7 @@ test('an engineer changes one receiver, sees before saving that only it restarts
   const config = new ConfigPage(page);
   await expect(config.editorText).toContainText('demo_plant_files');
   // The file receiver's poll_interval 2 → 3: only that receiver's configuration changes.
-  await config.valueToken('"poll_interval": 2,', '2').dblclick();
-  await page.keyboard.insertText('3');
+  await config.retypeValue('"poll_interval": 2,', '2', '3');
   await expect(config.line('"poll_interval": 3,')).toBeVisible();
 
   await config.save.click();
