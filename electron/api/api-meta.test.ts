@@ -68,7 +68,7 @@ describe('GET /v1/openapi.json', () => {
       const openPath = route.path.replace(/:(\w+)/g, '{$1}');
       expect(doc.paths[openPath]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
     }
-    expect(ROUTES).toHaveLength(23);
+    expect(ROUTES).toHaveLength(24);
     const { $schema: _dialect, ...configuration } = configurationJsonSchema();
     expect(doc.components.schemas.Configuration).toEqual(configuration);
   });

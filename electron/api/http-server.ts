@@ -21,6 +21,8 @@ export interface HttpServerOptions {
   consoleDirectory?: string;
   log: Logger;
   maxBodyBytes?: number;
+  /** GET /metrics (Prometheus text format), behind the same token as /v1. */
+  metrics?: { render(): Promise<{ contentType: string; body: string }> };
 }
 
 export interface RunningHttpServer {
@@ -119,6 +121,15 @@ function send(response: http.ServerResponse, result: ApiResponse, close = false)
   response.end(body);
 }
 
+/** Prometheus scrapes: GET (or HEAD) only, never cached. */
+async function sendMetrics(request: http.IncomingMessage, response: http.ServerResponse, method: string, metrics: NonNullable<HttpServerOptions['metrics']>): Promise<void> {
+  request.resume();
+  if (method !== 'GET' && method !== 'HEAD') return send(response, failure(405, `${method} is not allowed on /metrics; use GET.`, {}, { Allow: 'GET, HEAD' }));
+  const { contentType, body } = await metrics.render();
+  response.writeHead(200, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+  response.end(method === 'HEAD' ? undefined : body);
+}
+
 /** Path and query for the web log, with the console's token removed from the query. */
 function loggablePath(url: URL): string {
   const query = new URLSearchParams(url.search);
@@ -143,7 +154,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         request.resume();
         return send(response, failure(403, `Requests for host "${request.headers.host ?? ''}" are refused. Use ${options.host}, localhost or 127.0.0.1, or start with --allow-host.`));
       }
-      if (url.pathname !== '/v1' && !url.pathname.startsWith('/v1/')) {
+      const metrics = url.pathname === '/metrics' ? options.metrics : undefined;
+      if (!metrics && url.pathname !== '/v1' && !url.pathname.startsWith('/v1/')) {
         request.resume();
         return serveStatic(request, response, url.pathname, options.consoleDirectory);
       }
@@ -151,6 +163,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         request.resume();
         return send(response, failure(401, 'Missing or wrong API token: send Authorization: Bearer <token>. The token is in <data-dir>/api-token or TRIBUTARY_API_TOKEN.', {}, { 'WWW-Authenticate': 'Bearer' }));
       }
+      if (metrics) return await sendMetrics(request, response, method, metrics);
       const body = await readJsonBody(request, limit);
       if (!body.ok) return send(response, body.response, body.response.status === 413);
       const result = await options.router.dispatch({

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { AgentRuntime, type AgentRuntimeOptions } from '../agent/index.js';
 import { Router } from '../api/router.js';
 import { type RunningHttpServer, startHttpServer } from '../api/http-server.js';
+import { MetricsExporter } from '../api/metrics.js';
 
 /** Where Tributary keeps its data when --data-dir is not given. */
 export function defaultDataDirectory(): string {
@@ -86,7 +87,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   let http: RunningHttpServer | undefined;
   try {
     if (options.http)
-      http = await startHttpServer({ router, token, log: runtime.webLog, ...options.http });
+      http = await startHttpServer({ router, token, log: runtime.webLog, metrics: new MetricsExporter(runtime), ...options.http });
   } catch (cause) {
     await runtime.dispose();
     throw cause;

@@ -42,9 +42,31 @@ export const StorageProblemSchema = z.object({
 });
 export type StorageProblem = z.infer<typeof StorageProblemSchema>;
 
+/** One transmit in status.last_data_transmit: deliveries, backlog, and how fast it drains. */
+export const TransmitStatsSchema = z
+  .object({
+    transmit_type: z.string(),
+    last_success: z.string().nullable().describe('ISO 8601 UTC time of the last delivery; null if none since the agent started.'),
+    records_sent: z.number().int().describe('Records delivered since the agent started.'),
+    bytes_sent: z.number().int(),
+    backlog_records: z.number().int().describe('Records waiting in the outbox.'),
+    backlog_bytes: z.number().int(),
+    last_error: z.string().nullable(),
+    last_error_at: z.string().nullable(),
+    upload_errors: z.number().int().describe('Failed deliveries since the agent started (each is retried; nothing is dropped).'),
+    records_per_minute: z.number().describe('Records delivered per minute, mean over the last 5 minutes (or since the agent started, if shorter).'),
+    lag_seconds: z.number().nullable().describe('Age in seconds of the oldest record still in the outbox (since it was queued); null when the outbox is empty.'),
+    drain_seconds: z
+      .number()
+      .nullable()
+      .describe('Estimated seconds until the outbox is empty at the delivery rate of the last 5 minutes: 0 when it is empty; null when records wait but none were delivered in that time.'),
+  })
+  .catchall(z.unknown());
+export type TransmitStats = z.infer<typeof TransmitStatsSchema>;
+
 export const StatusSchema = z.object({
   backup: z.record(z.string(), BackupFeatureSchema),
-  last_data_transmit: z.record(z.string(), z.unknown()).describe('Per transmit: last success, records and bytes sent, backlog, last error.'),
+  last_data_transmit: z.record(z.string(), TransmitStatsSchema).describe('Per transmit: last success, records and bytes sent, backlog, last error, rate, lag and drain estimate.'),
   machine_info: MachineInfoSchema,
   agent: z.object({
     status: AgentStatusSchema,
@@ -90,12 +112,30 @@ export const MarkerSchema = z.object({
 });
 export type Marker = z.infer<typeof MarkerSchema>;
 
+export const FileReadingSchema = z.object({
+  path: z.string().describe('The file being read (as the receiver names it: a local path, or the path on the share).'),
+  bytes_read: z.number().int().describe('Bytes of it read and committed so far.'),
+  size: z.number().int().describe('Its size when this read began.'),
+});
+export type FileReading = z.infer<typeof FileReadingSchema>;
+
+/** The flow of one stream since the agent started (counted per committed batch, not per record). */
+export const StreamStatsSchema = z.object({
+  records_read: z.number().int().describe('Records read and committed since the agent started.'),
+  last_record_at: z.string().nullable().describe('ISO 8601 UTC time the newest record of this stream was read; null if none since the agent started.'),
+  last_record_timestamp: z.string().nullable().describe("The newest record's own timestamp (ISO 8601 UTC); null if none since the agent started."),
+  records_per_minute: z.number().describe('Mean over the last 5 minutes (or since the agent started, if shorter).'),
+  reading: FileReadingSchema.nullable().describe('The file of this stream being read now (also during a restream); null when none is.'),
+});
+export type StreamStats = z.infer<typeof StreamStatsSchema>;
+
 export const StreamRecordSchema = z.object({
   stream: z.string(),
   asset: z.string(),
   stream_type: z.string(),
   data_receiver: z.string(),
   markers: z.array(MarkerSchema),
+  stats: StreamStatsSchema,
 });
 export type StreamRecord = z.infer<typeof StreamRecordSchema>;
 

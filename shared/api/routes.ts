@@ -19,6 +19,7 @@ import {
   StatusSchema,
   StreamRecordSchema,
 } from './resources.js';
+import { FlowHistorySchema, historyQuery } from './history.js';
 
 /** A query parameter: always text on the wire, parsed (coerced) by its schema. */
 export interface QueryParameter {
@@ -103,7 +104,16 @@ export const ROUTES = [
     response: MetaDetailSchema,
   },
   { id: 'getStatus', method: 'GET', path: '/v1/status', summary: 'Agent, services, machine, backup and transmit status.', response: StatusSchema },
-  { id: 'listStreams', method: 'GET', path: '/v1/streams', summary: 'Configured streams with their warning and error markers.', response: z.array(StreamRecordSchema) },
+  {
+    id: 'listStreams', method: 'GET', path: '/v1/streams', summary: 'Configured streams with their warning and error markers and their data flow.',
+    description: '`stats`: records read since the agent started, the newest record (when read, and its own timestamp), records per minute over the last 5 minutes, and the file being read now (bytes read of its size), also during a restream.',
+    response: z.array(StreamRecordSchema),
+  },
+  {
+    id: 'getHistory', method: 'GET', path: '/v1/history', summary: 'The data flow per minute: records in per stream, records out and backlog per transmit.',
+    description: 'Kept for 24 hours in the agent\'s database (state/flow-history.db), across restarts. The current minute is included with what it has so far.',
+    query: historyQuery, response: FlowHistorySchema,
+  },
   {
     id: 'restream', method: 'POST', path: '/v1/restream', summary: 'Read and send the named streams again.',
     description: 'Naming a receiver or stream that is not configured fails with HTTP 500 and nothing is restreamed.',

@@ -51,6 +51,10 @@ export interface StageReport {
 export interface CommitOutcome {
   /** Records after transforms. */
   records: number;
+  /** Records the receiver handed over (before transforms): the stream's records_read. */
+  read: number;
+  /** The own timestamp of the batch's last record (after transforms when one is left): the stream's newest. */
+  lastTimestamp?: string;
   reports: StageReport[];
   queued: { transmit: string; bytes: number; records: number }[];
   /** The committed records, when the plan asked for them (or on the main thread). */
@@ -131,6 +135,8 @@ export class BatchCommitter {
       committed: {
         historyError,
         records: current.length,
+        read: records.length,
+        lastTimestamp: (current[current.length - 1] ?? records[records.length - 1])?.timestamp,
         reports,
         queued: entries.map((entry) => ({ transmit: entry.transmit, bytes: entry.payload.length, records: entry.records })),
         tapped: plan.returnRecords ? current : undefined,

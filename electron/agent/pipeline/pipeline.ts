@@ -9,6 +9,7 @@ import type { Logger } from '../logging/logger.js';
 import type { MarkerReporter } from '../markers/marker-store.js';
 import type { AgentStore } from '../store/agent-store.js';
 import type { Clock } from '../time/clock.js';
+import type { StreamFlowBoard } from '../flow/stream-flow.js';
 import { BatchCommitter, type CommitPlan, type CommitResult, type HistoryTarget, type StageReport } from './batch-committer.js';
 
 export interface TransformStage {
@@ -49,6 +50,8 @@ export interface PipelineOptions {
   taps?: ReadonlySet<RecordTap>;
   /** The KPI history: where worker threads keep records, and this thread's writer of it (opened on use). */
   history?: { target: HistoryTarget; writer: () => RecordHistory };
+  /** Per-stream counters (records read, newest record, file being read): fed once per commit. */
+  flow?: StreamFlowBoard;
 }
 
 const WARN_AT = 0.8;
@@ -130,7 +133,8 @@ export class Pipeline {
   afterCommit(receiver: string, stream: StreamKey, result: CommitResult): void {
     if ('full' in result) this.refuse(stream, result.full.transmit);
     const commit = result.committed;
-    const { store, logger, markers, taps } = this.options;
+    const { store, logger, markers, taps, flow } = this.options;
+    flow?.committed(receiver, stream, commit.read, commit.lastTimestamp);
     this.report(stream, commit.reports);
     for (const queued of commit.queued) store.noteQueued(queued.transmit, queued.bytes);
     if (commit.historyError !== undefined && !this.historyFailed) logger.error(`Recent records could not be kept for KPI evaluation: ${commit.historyError}`);
@@ -155,6 +159,14 @@ export class Pipeline {
     }
     const queuedFor = new Set(commit.queued.filter((q) => q.records > 0).map((q) => q.transmit));
     for (const transmit of queuedFor) for (const listener of this.listeners) listener(transmit);
+  }
+
+  /**
+   * A file receiver reads `path` of this stream: committed up to `bytesRead` of `size` bytes (once
+   * per chunk); null once it is done with the file (GET /v1/streams stats.reading).
+   */
+  reading(receiver: string, stream: StreamKey, path: string, progress: { bytesRead: number; size: number } | null): void {
+    this.options.flow?.reading(receiver, stream, path, progress);
   }
 
   /** Transmits subscribe to learn that records were queued for them. */

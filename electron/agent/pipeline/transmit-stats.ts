@@ -1,34 +1,42 @@
+import type { TransmitStats } from '../../../shared/api/resources.js';
+import { MINUTE_MS, MinuteCounts } from '../flow/minute-counts.js';
 import type { AgentStore } from '../store/agent-store.js';
 
-/** One entry of status.last_data_transmit. */
-export interface TransmitStats {
+export type { TransmitStats };
+
+interface Entry {
   transmit_type: string;
   last_success: string | null;
   records_sent: number;
   bytes_sent: number;
-  backlog_records: number;
-  backlog_bytes: number;
   last_error: string | null;
   last_error_at: string | null;
+  upload_errors: number;
+  /** Records delivered per minute (rate, history). */
+  readonly sent: MinuteCounts;
 }
 
-/** What each transmit reports about its deliveries, read by GET /v1/status. */
+/** What each transmit reports about its deliveries, read by GET /v1/status, GET /metrics and the history. */
 export class TransmitStatsBoard {
-  private readonly entries = new Map<string, Omit<TransmitStats, 'backlog_records' | 'backlog_bytes'>>();
+  private readonly entries = new Map<string, Entry>();
+  private readonly startedMs = Date.now();
 
   /** A transmit of the configuration: its counts go on across saves, unless its type changed. */
   register(name: string, type: string): void {
     if (this.entries.get(name)?.transmit_type !== type)
-      this.entries.set(name, { transmit_type: type, last_success: null, records_sent: 0, bytes_sent: 0, last_error: null, last_error_at: null });
+      this.entries.set(name, { transmit_type: type, last_success: null, records_sent: 0, bytes_sent: 0, last_error: null, last_error_at: null, upload_errors: 0, sent: new MinuteCounts() });
   }
 
+  /** One delivery (a batch): counted once, whatever its number of records. */
   success(name: string, records: number, bytes: number): void {
     const entry = this.entries.get(name);
     if (!entry) return;
-    entry.last_success = new Date().toISOString();
+    const now = Date.now();
+    entry.last_success = new Date(now).toISOString();
     entry.records_sent += records;
     entry.bytes_sent += bytes;
     entry.last_error = null;
+    entry.sent.add(records, now);
   }
 
   failure(name: string, message: string): void {
@@ -36,6 +44,7 @@ export class TransmitStatsBoard {
     if (!entry) return;
     entry.last_error = message;
     entry.last_error_at = new Date().toISOString();
+    entry.upload_errors += 1;
   }
 
   /** Keeps only the transmits of the current configuration. */
@@ -43,12 +52,38 @@ export class TransmitStatsBoard {
     for (const name of this.entries.keys()) if (!names.includes(name)) this.entries.delete(name);
   }
 
-  snapshot(store: AgentStore | undefined): Record<string, TransmitStats> {
+  /** The transmits of the configuration. */
+  names(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  /** Records delivered per minute of the minutes after `afterMinute` (history). */
+  sentSince(name: string, afterMinute: number): { minute: number; count: number }[] {
+    return this.entries.get(name)?.sent.since(afterMinute) ?? [];
+  }
+
+  snapshot(store: AgentStore | undefined, nowMs = Date.now()): Record<string, TransmitStats> {
     const out: Record<string, TransmitStats> = {};
-    for (const [name, entry] of this.entries) {
+    for (const [name, { sent, ...entry }] of this.entries) {
       const backlog = store?.backlog(name) ?? { records: 0, bytes: 0 };
-      out[name] = { ...entry, backlog_records: backlog.records, backlog_bytes: backlog.bytes };
+      const oldest = backlog.records > 0 ? store?.oldestQueuedAt(name) : undefined;
+      const records_per_minute = sent.perMinute(nowMs, this.startedMs);
+      out[name] = {
+        ...entry,
+        backlog_records: backlog.records,
+        backlog_bytes: backlog.bytes,
+        records_per_minute,
+        lag_seconds: oldest === undefined ? null : Math.max(0, Math.round((nowMs - oldest) / 100) / 10),
+        drain_seconds: drainSeconds(backlog.records, records_per_minute),
+      };
     }
     return out;
   }
+}
+
+/** Time to deliver the backlog at the recent rate; unknown (null) when nothing was delivered lately. */
+function drainSeconds(backlog: number, perMinute: number): number | null {
+  if (backlog === 0) return 0;
+  if (perMinute <= 0) return null;
+  return Math.ceil((backlog / perMinute) * (MINUTE_MS / 1000));
 }

@@ -18,7 +18,7 @@ import type { ComponentRegistry } from '../components/registry.js';
 import { builtInComponents } from '../components/built-in.js';
 import { type OpcuaBrowseNode, browseOpcua } from '../receivers/opcua/index.js';
 import { AgentStore } from '../store/agent-store.js';
-import { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
+import { DataFlow } from '../flow/data-flow.js';
 import type { RecordTap } from '../pipeline/pipeline.js';
 import { Supervisor, configuredServices } from '../supervisor/supervisor.js';
 import { SerialQueue } from './serial-queue.js';
@@ -89,7 +89,8 @@ export class AgentRuntime {
   private readonly queue = new SerialQueue();
   private readonly desired: DesiredState;
   private readonly store: AgentStore;
-  private readonly stats = new TransmitStatsBoard();
+  /** Per-stream and per-transmit counters and their per-minute history (GET /v1/streams, /v1/history, /metrics). */
+  readonly flow: DataFlow;
   private readonly registry: ComponentRegistry;
   private readonly taps = new Set<RecordTap>();
   /** KPI library, validation, and evaluation on the recent records this agent committed. */
@@ -120,6 +121,7 @@ export class AgentRuntime {
     this.configStore = new ConfigStore(path.join(dir, 'conf.d'), this.clock, 50, options.secretCodec);
     this.markers = new MarkerStore(this.clock);
     this.store = new AgentStore(path.join(dir, 'state', 'agent.db'), this.storage);
+    this.flow = new DataFlow({ clock: this.clock, historyFile: path.join(dir, 'state', 'flow-history.db'), store: this.store, logger: this.coreLog.child('flow') });
     this.parseWorkers = new ParseWorkerPool(this.coreLog.child('parse-threads'));
     const allowWrite = (options.allowWrite ?? []).map((folder) => path.resolve(folder));
     this.validator = new ConfigValidator(this.coreLog.child('validate'), {
@@ -140,7 +142,8 @@ export class AgentRuntime {
     this.supervisor = new Supervisor({
       registry: this.registry,
       store: this.store,
-      stats: this.stats,
+      stats: this.flow.transmits,
+      flow: this.flow.streams,
       taps: this.taps,
       agentDataDirectory: dir,
       markers: this.markers,
@@ -172,6 +175,7 @@ export class AgentRuntime {
   /** Starts sampling and, unless an operator stopped the agent before, the agent itself. */
   async init(): Promise<void> {
     this.machineInfo.start();
+    this.flow.start();
     this.refreshSecrets();
     this.coreLog.info(`Tributary agent starting, data directory ${this.options.dataDirectory}`);
     if (this.desired.read() === 'stopped') this.coreLog.info('The agent was stopped by an operator before; it stays stopped until started.');
@@ -185,6 +189,7 @@ export class AgentRuntime {
       await this.parseWorkers.close();
       await this.validator.close();
       this.machineInfo.stop();
+      this.flow.stop();
       this.store.close();
       this.kpis.close();
       this.coreLog.info('Tributary agent shut down');
@@ -356,14 +361,15 @@ export class AgentRuntime {
     return {
       backup: { config: this.configStore.backupState() },
       // Backlogs come from the store; one that cannot be opened (full disk) must not fail status.
-      last_data_transmit: safely(() => this.stats.snapshot(this.store)) ?? this.stats.snapshot(undefined),
+      last_data_transmit: safely(() => this.flow.transmits.snapshot(this.store)) ?? this.flow.transmits.snapshot(undefined),
       machine_info: this.machineInfo.current(),
       agent: { status: this.state, services, problems: this.storage.problems() },
     };
   }
 
   streams(): StreamRecord[] {
-    return streamRecords(this.configuredStreams(), (asset, streamType) => this.markers.forStream(asset, streamType));
+    const flow = this.flow.streams;
+    return streamRecords(this.configuredStreams(), (asset, streamType) => this.markers.forStream(asset, streamType), (receiver, stream) => flow.stats(receiver, stream));
   }
 
   /** The streams of the saved configuration with their receiver, read defensively. */

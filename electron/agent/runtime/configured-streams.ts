@@ -1,4 +1,4 @@
-import type { Marker, RestreamRequest, StreamRecord } from '../../../shared/api/resources.js';
+import type { Marker, RestreamRequest, StreamRecord, StreamStats } from '../../../shared/api/resources.js';
 
 /** A stream of the saved configuration with its receiver. */
 export interface ConfiguredStream {
@@ -23,14 +23,19 @@ export function configuredStreams(raw: unknown): ConfiguredStream[] {
   return out;
 }
 
-/** GET /v1/streams: each stream with its markers (of its receiver only, among receivers). */
-export function streamRecords(streams: readonly ConfiguredStream[], markersOf: (asset: string, streamType: string) => Marker[]): StreamRecord[] {
+/** GET /v1/streams: each stream with its markers (of its receiver only, among receivers) and its flow. */
+export function streamRecords(
+  streams: readonly ConfiguredStream[],
+  markersOf: (asset: string, streamType: string) => Marker[],
+  statsOf: (receiver: string, stream: { asset: string; stream_type: string }) => StreamStats,
+): StreamRecord[] {
   return streams.map(({ receiver, asset, stream_type }) => ({
     stream: `${asset}:${stream_type}`,
     asset,
     stream_type,
     data_receiver: receiver,
     markers: markersOf(asset, stream_type).filter((m) => m.component_type !== 'Receiver' || m.component === receiver),
+    stats: statsOf(receiver, { asset, stream_type }),
   }));
 }
 

@@ -106,6 +106,7 @@ function openStore(file: string) {
     backlog: db.prepare('SELECT COUNT(*) AS batches, COALESCE(SUM(record_count), 0) AS records, COALESCE(SUM(bytes), 0) AS bytes FROM outbox WHERE transmit = ?'),
     totalBytes: db.prepare('SELECT COALESCE(SUM(bytes), 0) AS bytes FROM outbox'),
     backlogBytes: db.prepare('SELECT COALESCE(SUM(bytes), 0) AS bytes FROM outbox WHERE transmit = ?'),
+    oldest: db.prepare('SELECT created_at AS createdAt FROM outbox WHERE transmit = ? ORDER BY id LIMIT 1'),
   };
   const commit = db.transaction((receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress, limits?: ReadonlyMap<string, number>) => {
     const now = Date.now();
@@ -305,6 +306,11 @@ export class AgentStore {
 
   backlog(transmit: string): { batches: number; records: number; bytes: number } {
     return this.statements.backlog.get(transmit) as { batches: number; records: number; bytes: number };
+  }
+
+  /** When the oldest batch still queued for a transmit was committed (epoch ms), or undefined when none is. */
+  oldestQueuedAt(transmit: string): number | undefined {
+    return (this.statements.oldest.get(transmit) as { createdAt: number } | undefined)?.createdAt;
   }
 
   outboxBytes(): number {

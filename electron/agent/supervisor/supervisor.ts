@@ -10,6 +10,7 @@ import type { MarkerStore } from '../markers/marker-store.js';
 import type { HistoryTarget } from '../pipeline/batch-committer.js';
 import { Pipeline, type RecordTap, type TransformStage, type TransmitRoute } from '../pipeline/pipeline.js';
 import type { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
+import type { StreamFlowBoard } from '../flow/stream-flow.js';
 import type { AgentStore } from '../store/agent-store.js';
 import type { Clock } from '../time/clock.js';
 import { type RunningService, SERVICE_PREFIX, type ServiceSpec, planDeploy, serviceSpecs } from './deploy-plan.js';
@@ -26,6 +27,8 @@ export interface SupervisorOptions {
   agentDataDirectory: string;
   store: AgentStore;
   stats: TransmitStatsBoard;
+  /** Per-stream counters the pipeline feeds per commit. */
+  flow?: StreamFlowBoard;
   /** Observers of committed records. */
   taps: ReadonlySet<RecordTap>;
   /** The KPI history every commit keeps records in (its writer opened on use). */
@@ -196,8 +199,8 @@ export class Supervisor {
   }
 
   private newPipeline(): Pipeline {
-    const { store, registry, clock, logger, markers, taps, history } = this.options;
-    return new Pipeline({ store, registry, clock, logger: logger.child('pipeline'), markers: markers.reporter('pipeline', 'Transmit'), taps, history });
+    const { store, registry, clock, logger, markers, taps, history, flow } = this.options;
+    return new Pipeline({ store, registry, clock, logger: logger.child('pipeline'), markers: markers.reporter('pipeline', 'Transmit'), taps, history, flow });
   }
 
   /** The pipeline and the transmit statistics take the configuration's transforms and transmits. */

@@ -6,6 +6,7 @@ import type { Handlers } from '../router.js';
 export const statusRoutes = {
   getStatus: ({ runtime }) => ({ response: runtime.status() }),
   listStreams: ({ runtime }) => ({ response: runtime.streams() }),
+  getHistory: ({ runtime, query }) => ({ response: runtime.flow.history(query.minutes) }),
   restream: async ({ runtime, body }) => {
     if (Object.keys(body).length === 0) throw new ApiError(400, 'Send {"<data_receiver_name>": [{"asset": "…", "stream_type": "…"}], …} naming at least one stream.');
     try {

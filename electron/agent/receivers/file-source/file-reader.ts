@@ -87,65 +87,73 @@ export async function readFile(options: {
   const idPrefix = recordIdPrefix(stream, file.path, fingerprint);
   let records = 0;
   let chunkBytes = CHUNK_BYTES;
-  while (offset < file.size) {
-    const request = (length: number) => ({
-      path: file.path,
-      fileSize: file.size,
-      offset,
-      chunkBytes: length,
-      parser: options.parser,
-      state,
-      final: file.settled,
-      file: { size: file.size, mtimeMs: file.mtimeMs, fingerprint },
-      recordIdPrefix: idPrefix,
-      // Built once per configuration: a save that changes transforms or transmits applies from the next chunk.
-      plan: context.pipeline.plan(receiver, stream),
-      nowMicros: String(context.clock.nowMicros()),
-    });
-    const bytes = options.readRange ? await options.readRange(offset, Math.min(chunkBytes, file.size - offset)) : undefined;
-    const response = await options.worker.parse({ ...request(chunkBytes), bytes }, options.signal);
-    thread = response.threadName;
-    if (!response.ok) throw Object.assign(new Error(response.error), { code: response.code });
-    if (response.commit) context.pipeline.afterCommit(receiver, stream, response.commit);
-    records += response.rows;
-    reportLines(context, logger(), stream, file.path, response.badLines, response.skippedLines);
-    if (response.fatal) {
-      const message = `${file.path} line ${response.fatal.line}: ${response.fatal.message}. bad_lines_action is "error": reading of this file stops here until the line is fixed.`;
-      context.markers.raise([stream], 'error', 'parse_error', message);
-      logger().error(message);
-      return { complete: false, records, thread };
-    }
-    if (response.consumedBytes === 0) {
-      // A line longer than the chunk: read a bigger chunk, up to the rest of the file.
-      if (response.chunkBytes >= file.size - offset) return { complete: false, records, thread };
-      if (chunkBytes < MAX_LINE_BYTES) {
-        chunkBytes *= 2;
-        continue;
-      }
-      const lineEnd = await findLineEnd(options.readRange ?? localReader(file.path), offset + chunkBytes, file);
-      if (lineEnd === undefined) return { complete: false, records, thread }; // may still be written
-      const skipped = await options.worker.parse({ ...request(0), skipTo: lineEnd }, options.signal);
-      thread = skipped.threadName;
-      if (!skipped.ok) throw Object.assign(new Error(skipped.error), { code: skipped.code });
-      if (skipped.commit) context.pipeline.afterCommit(receiver, stream, skipped.commit);
-      reportLines(context, logger(), stream, file.path, skipped.badLines, skipped.skippedLines);
-      if (skipped.fatal) {
-        const message = `${file.path} line ${skipped.fatal.line}: ${skipped.fatal.message}`;
+  // Shown in GET /v1/streams (stats.reading) while this file is read: updated once per chunk.
+  const shown = offset < file.size;
+  if (shown) context.pipeline.reading(receiver, stream, file.path, { bytesRead: offset, size: file.size });
+  try {
+    while (offset < file.size) {
+      const request = (length: number) => ({
+        path: file.path,
+        fileSize: file.size,
+        offset,
+        chunkBytes: length,
+        parser: options.parser,
+        state,
+        final: file.settled,
+        file: { size: file.size, mtimeMs: file.mtimeMs, fingerprint },
+        recordIdPrefix: idPrefix,
+        // Built once per configuration: a save that changes transforms or transmits applies from the next chunk.
+        plan: context.pipeline.plan(receiver, stream),
+        nowMicros: String(context.clock.nowMicros()),
+      });
+      const bytes = options.readRange ? await options.readRange(offset, Math.min(chunkBytes, file.size - offset)) : undefined;
+      const response = await options.worker.parse({ ...request(chunkBytes), bytes }, options.signal);
+      thread = response.threadName;
+      if (!response.ok) throw Object.assign(new Error(response.error), { code: response.code });
+      if (response.commit) context.pipeline.afterCommit(receiver, stream, response.commit);
+      records += response.rows;
+      reportLines(context, logger(), stream, file.path, response.badLines, response.skippedLines);
+      if (response.fatal) {
+        const message = `${file.path} line ${response.fatal.line}: ${response.fatal.message}. bad_lines_action is "error": reading of this file stops here until the line is fixed.`;
         context.markers.raise([stream], 'error', 'parse_error', message);
         logger().error(message);
         return { complete: false, records, thread };
       }
+      if (response.consumedBytes === 0) {
+        // A line longer than the chunk: read a bigger chunk, up to the rest of the file.
+        if (response.chunkBytes >= file.size - offset) return { complete: false, records, thread };
+        if (chunkBytes < MAX_LINE_BYTES) {
+          chunkBytes *= 2;
+          continue;
+        }
+        const lineEnd = await findLineEnd(options.readRange ?? localReader(file.path), offset + chunkBytes, file);
+        if (lineEnd === undefined) return { complete: false, records, thread }; // may still be written
+        const skipped = await options.worker.parse({ ...request(0), skipTo: lineEnd }, options.signal);
+        thread = skipped.threadName;
+        if (!skipped.ok) throw Object.assign(new Error(skipped.error), { code: skipped.code });
+        if (skipped.commit) context.pipeline.afterCommit(receiver, stream, skipped.commit);
+        reportLines(context, logger(), stream, file.path, skipped.badLines, skipped.skippedLines);
+        if (skipped.fatal) {
+          const message = `${file.path} line ${skipped.fatal.line}: ${skipped.fatal.message}`;
+          context.markers.raise([stream], 'error', 'parse_error', message);
+          logger().error(message);
+          return { complete: false, records, thread };
+        }
+        chunkBytes = CHUNK_BYTES;
+        offset = lineEnd;
+        state = skipped.state;
+        continue;
+      }
       chunkBytes = CHUNK_BYTES;
-      offset = lineEnd;
-      state = skipped.state;
-      continue;
+      offset += response.consumedBytes;
+      state = response.state;
+      if (shown) context.pipeline.reading(receiver, stream, file.path, { bytesRead: offset, size: file.size });
     }
-    chunkBytes = CHUNK_BYTES;
-    offset += response.consumedBytes;
-    state = response.state;
+    context.markers.clear('parse_error', [stream]);
+    return { complete: offset >= file.size, records, thread };
+  } finally {
+    if (shown) context.pipeline.reading(receiver, stream, file.path, null);
   }
-  context.markers.clear('parse_error', [stream]);
-  return { complete: offset >= file.size, records, thread };
 }
 
 /** Reads bytes of a local file. */

@@ -1,0 +1,65 @@
+import type { FlowHistory } from '../../../shared/api/history.js';
+import type { Logger } from '../logging/logger.js';
+import { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
+import type { AgentStore } from '../store/agent-store.js';
+import { FlowHistoryStore } from '../store/flow-history-store.js';
+import type { Clock } from '../time/clock.js';
+import { FlowRecorder } from './flow-recorder.js';
+import { type StreamFlow, StreamFlowBoard } from './stream-flow.js';
+
+export interface DataFlowOptions {
+  clock: Clock;
+  /** The history database (state/flow-history.db). */
+  historyFile: string;
+  /** The outbox, for the backlog written to the history each minute. */
+  store: AgentStore;
+  logger: Logger;
+}
+
+/**
+ * What the agent knows about its data flow: per-stream counters (fed by the pipeline per commit),
+ * per-transmit deliveries (fed by the transmits per batch), and the per-minute history of both.
+ * Started and stopped with the agent process (the runtime's init and dispose), not with the
+ * services: the history has a point for each minute the agent ran.
+ */
+export class DataFlow {
+  readonly streams: StreamFlowBoard;
+  readonly transmits = new TransmitStatsBoard();
+  private readonly recorder: FlowRecorder;
+
+  constructor(options: DataFlowOptions) {
+    this.streams = new StreamFlowBoard(options.clock);
+    this.recorder = new FlowRecorder({
+      store: new FlowHistoryStore(options.historyFile),
+      flow: this.streams,
+      transmits: this.transmits,
+      backlog: (transmit) => {
+        try {
+          return options.store.backlog(transmit).records;
+        } catch {
+          return undefined;
+        }
+      },
+      logger: options.logger,
+    });
+  }
+
+  start(): void {
+    this.recorder.start();
+  }
+
+  /** Writes the current minute to the history and closes it. */
+  stop(): void {
+    this.recorder.stop();
+  }
+
+  /** GET /v1/history: the last `minutes` minutes. */
+  history(minutes: number): FlowHistory {
+    return this.recorder.history(minutes);
+  }
+
+  /** Every stream that read something since the agent started (GET /metrics). */
+  streamFlows(): StreamFlow[] {
+    return [...this.streams.all()];
+  }
+}

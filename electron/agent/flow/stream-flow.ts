@@ -1,0 +1,84 @@
+import type { FileReading, StreamStats } from '../../../shared/api/resources.js';
+import type { StreamKey } from '../components/contract.js';
+import type { Clock } from '../time/clock.js';
+import { MinuteCounts } from './minute-counts.js';
+
+/** What the agent knows about the flow of one stream of one receiver since it started. */
+export interface StreamFlow {
+  receiver: string;
+  asset: string;
+  stream_type: string;
+  recordsRead: number;
+  /** Epoch ms of the last commit with records. */
+  lastRecordAt: number | undefined;
+  lastRecordTimestamp: string | undefined;
+  readonly minutes: MinuteCounts;
+  /** Files of this stream being read now, by path (two parse threads may read two files at once). */
+  readonly reading: Map<string, FileReading>;
+}
+
+const keyOf = (receiver: string, stream: StreamKey) => `${receiver}\0${stream.asset}\0${stream.stream_type}`;
+
+/**
+ * Per-stream counters (records read, the newest record, the rate, the file being read), fed by the
+ * pipeline once per committed batch or file chunk on the main thread: the cost is a few additions
+ * per 128 KiB chunk, nothing per record. Read by GET /v1/streams, GET /metrics and the history.
+ */
+export class StreamFlowBoard {
+  private readonly flows = new Map<string, StreamFlow>();
+  readonly startedMs: number;
+
+  constructor(private readonly clock: Clock) {
+    this.startedMs = this.nowMs();
+  }
+
+  nowMs(): number {
+    return Number(this.clock.nowMicros() / 1000n);
+  }
+
+  /** A batch of `count` records of this stream was committed; `lastTimestamp` is its last record's. */
+  committed(receiver: string, stream: StreamKey, count: number, lastTimestamp: string | undefined): void {
+    if (count === 0) return;
+    const flow = this.flow(receiver, stream);
+    const now = this.nowMs();
+    flow.recordsRead += count;
+    flow.lastRecordAt = now;
+    if (lastTimestamp !== undefined) flow.lastRecordTimestamp = lastTimestamp;
+    flow.minutes.add(count, now);
+  }
+
+  /** A file of this stream is being read up to `bytesRead` of `size`; null: done with that file. */
+  reading(receiver: string, stream: StreamKey, path: string, progress: { bytesRead: number; size: number } | null): void {
+    const flow = this.flow(receiver, stream);
+    if (progress) flow.reading.set(path, { path, bytes_read: progress.bytesRead, size: progress.size });
+    else flow.reading.delete(path);
+  }
+
+  /** `stats` of GET /v1/streams for one stream (zeros when nothing was read since the start). */
+  stats(receiver: string, stream: StreamKey): StreamStats {
+    const flow = this.flows.get(keyOf(receiver, stream));
+    if (!flow) return { records_read: 0, last_record_at: null, last_record_timestamp: null, records_per_minute: 0, reading: null };
+    return {
+      records_read: flow.recordsRead,
+      last_record_at: flow.lastRecordAt === undefined ? null : new Date(flow.lastRecordAt).toISOString(),
+      last_record_timestamp: flow.lastRecordTimestamp ?? null,
+      records_per_minute: flow.minutes.perMinute(this.nowMs(), this.startedMs),
+      reading: flow.reading.values().next().value ?? null,
+    };
+  }
+
+  /** Every stream that read something or is reading (metrics, history). */
+  all(): IterableIterator<StreamFlow> {
+    return this.flows.values();
+  }
+
+  private flow(receiver: string, stream: StreamKey): StreamFlow {
+    const key = keyOf(receiver, stream);
+    let flow = this.flows.get(key);
+    if (!flow) {
+      flow = { receiver, asset: stream.asset, stream_type: stream.stream_type, recordsRead: 0, lastRecordAt: undefined, lastRecordTimestamp: undefined, minutes: new MinuteCounts(), reading: new Map() };
+      this.flows.set(key, flow);
+    }
+    return flow;
+  }
+}

@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitUntilRead } from '../testing/agent-state.js';
+import { filePlant, waitFor } from '../testing/file-plant.js';
+import { type TestServer, startTestServer, tempDirectory } from '../testing/test-host.js';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const HEADER = 'time,part,force\n';
+const PRESS = { asset: 'Press_1', stream_type: 'cycle' };
+/** Rows one second apart from 2026-01-05 06:00:00 on. */
+const rows = (from: number, to: number) =>
+  Array.from({ length: to - from }, (_, k) => {
+    const at = new Date(Date.UTC(2026, 0, 5, 6) + (from + k) * 1000).toISOString().slice(0, 19).replace('T', ' ');
+    return `${at},${from + k},${((from + k) * 1.5).toFixed(1)}\n`;
+  }).join('');
+
+async function start(plant: ReturnType<typeof filePlant>, dataDirectory = tempDirectory()) {
+  server = await startTestServer({ dataDirectory });
+  const saved = await server.call('POST', '/v1/config', plant.config);
+  expect(saved.json.success, JSON.stringify(saved.json)).toBe(true);
+  return server;
+}
+
+async function streamStats(started: TestServer, asset: string) {
+  const { json } = await started.call('GET', '/v1/streams');
+  return (json.response as { asset: string; data_receiver: string; stats: any }[]).find((s) => s.asset === asset)!.stats;
+}
+
+describe('GET /v1/streams stats', () => {
+  it('counts the records of a dropped file, its newest record and the rate; a stream with nothing read shows zeros', async () => {
+    const plant = filePlant();
+    const started = await start(plant);
+    plant.write('press_1.csv', HEADER + rows(0, 2500));
+    await waitUntilRead(started, 'plant', [{ stream: PRESS, file: path.join(plant.drop, 'press_1.csv') }]);
+    const delivered = plant.delivered('Press_1', 'cycle');
+    expect(delivered).toHaveLength(2500);
+    const stats = await streamStats(started, 'Press_1');
+    expect(stats.records_read).toBe(delivered.length);
+    expect(stats.last_record_timestamp).toBe('2026-01-05T06:41:39.000000Z');
+    expect(Date.now() - Date.parse(stats.last_record_at)).toBeLessThan(60_000);
+    expect(stats.records_per_minute).toBeGreaterThan(0);
+    expect(stats.reading).toBeNull();
+    expect(await streamStats(started, 'Oven_2')).toEqual({ records_read: 0, last_record_at: null, last_record_timestamp: null, records_per_minute: 0, reading: null });
+
+    const archive = (await started.call('GET', '/v1/status')).json.response.last_data_transmit.archive;
+    expect(archive).toMatchObject({ records_sent: 2500, backlog_records: 0, upload_errors: 0, lag_seconds: null, drain_seconds: 0 });
+    expect(archive.records_per_minute).toBeGreaterThan(0);
+  });
+
+  it('shows the file being read, advancing chunk by chunk, then null; again during a restream', async () => {
+    const plant = filePlant();
+    const started = await start(plant);
+    // About 12 MB: some 95 chunks of 128 KiB, read for a few seconds.
+    const file = path.join(plant.drop, 'press_1.csv');
+    const block = rows(0, 10_000);
+    fs.writeFileSync(file, HEADER);
+    for (let i = 0; i < 30; i++) fs.appendFileSync(file, block);
+    const size = fs.statSync(file).size;
+
+    const watchReading = async () => {
+      const seen: number[] = [];
+      await waitFor(
+        async () => {
+          const { reading } = await streamStats(started, 'Press_1');
+          if (reading) {
+            expect(reading).toMatchObject({ path: file, size });
+            if (seen.at(-1) !== reading.bytes_read) seen.push(reading.bytes_read);
+          }
+          return seen.length >= 3;
+        },
+        60_000,
+        'three different positions of the file being read',
+      );
+      return seen;
+    };
+    const first = await watchReading();
+    expect(first).toEqual([...first].sort((a, b) => a - b));
+    expect(first.at(-1)!).toBeLessThan(size);
+    await waitUntilRead(started, 'plant', [{ stream: PRESS, file }], 120_000);
+    expect((await streamStats(started, 'Press_1')).reading).toBeNull();
+    expect((await streamStats(started, 'Press_1')).records_read).toBe(300_000);
+
+    expect((await started.call('POST', '/v1/restream', { plant: [PRESS] })).json.success).toBe(true);
+    const again = await watchReading();
+    expect(again[0]!).toBeLessThan(size / 2);
+    await waitUntilRead(started, 'plant', [{ stream: PRESS, file }], 120_000);
+    const after = await streamStats(started, 'Press_1');
+    expect(after.reading).toBeNull();
+    expect(after.records_read).toBe(600_000);
+  }, 300_000);
+});
+
+describe('GET /v1/history', () => {
+  it('keeps records in per stream and records out and backlog per transmit per minute, across a restart', async () => {
+    const plant = filePlant();
+    const dataDirectory = tempDirectory();
+    let started = await start(plant, dataDirectory);
+    plant.write('press_1.csv', HEADER + rows(0, 300));
+    await waitUntilRead(started, 'plant', [{ stream: PRESS, file: path.join(plant.drop, 'press_1.csv') }]);
+    await started.close();
+    server = started = await startTestServer({ dataDirectory });
+
+    const { status, json } = await started.call('GET', '/v1/history?minutes=30');
+    expect(status).toBe(200);
+    const history = json.response;
+    expect(Date.parse(history.end) - Date.parse(history.start)).toBe(29 * 60_000);
+    const press = history.streams.find((s: any) => s.asset === 'Press_1');
+    expect(press).toMatchObject({ data_receiver: 'plant', stream_type: 'cycle' });
+    expect(press.points.reduce((n: number, p: any) => n + p.records_in, 0)).toBe(300);
+    for (const point of press.points) expect(Date.parse(point.minute) % 60_000).toBe(0);
+    const archive = history.transmits.find((t: any) => t.transmit === 'archive');
+    expect(archive.points.reduce((n: number, p: any) => n + p.records_out, 0)).toBe(300);
+    expect(archive.points.at(-1).backlog_records).toBe(0);
+    // Nothing of the restarted agent's own is counted twice.
+    expect((await streamStats(started, 'Press_1')).records_read).toBe(0);
+  });
+
+  it('refuses a number of minutes outside 1..1440 with 400', async () => {
+    server = await startTestServer();
+    for (const minutes of ['0', '1441', 'ten']) {
+      const { status, json } = await server.call('GET', `/v1/history?minutes=${minutes}`);
+      expect(status).toBe(400);
+      expect(json.error.text).toContain('minutes must be a whole number from 1 to 1440');
+    }
+    const empty = (await server.call('GET', '/v1/history')).json.response;
+    expect(Date.parse(empty.end) - Date.parse(empty.start)).toBe(59 * 60_000);
+    expect(empty.streams).toEqual([]);
+  });
+});
