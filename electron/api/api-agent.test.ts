@@ -129,7 +129,10 @@ describe('GET /v1/status (13)', () => {
     await server.call('POST', '/v1/config', specExampleConfiguration());
     const { last_data_transmit } = (await server.call('GET', '/v1/status')).json.response;
     expect(last_data_transmit).toEqual({
-      cloud: { transmit_type: 'remotedatapost', last_success: null, records_sent: 0, bytes_sent: 0, backlog_records: 0, backlog_bytes: 0, last_error: null, last_error_at: null },
+      cloud: {
+        transmit_type: 'remotedatapost', last_success: null, records_sent: 0, bytes_sent: 0, backlog_records: 0, backlog_bytes: 0, last_error: null, last_error_at: null,
+        upload_errors: 0, records_per_minute: 0, lag_seconds: null, drain_seconds: 0,
+      },
     });
   });
 });

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { AnyEnvelopeSchema, type Envelope } from '../../../shared/api/envelope.js';
+import type { FlowHistory } from '../../../shared/api/history.js';
 import type { AgentStatus, ConfigChanges, ConfigValidation, LogName, RestreamRequest, Status, StreamRecord } from '../../../shared/api/resources.js';
 import { type BodyInputOf, type FailureOf, type MetaOf, type PathParams, type ResponseOf, type RouteOf, pathOf } from '../../../shared/api/route-types.js';
 import { ROUTES, type RouteContract, type RouteId } from '../../../shared/api/routes.js';
@@ -146,6 +147,11 @@ export class ApiClient {
 
   async streams(): Promise<StreamRecord[]> {
     return (await this.call('listStreams')).response;
+  }
+
+  /** The data flow per minute over the last `minutes` minutes (current minute included). */
+  async history(minutes: number): Promise<FlowHistory> {
+    return (await this.call('getHistory', { query: { minutes } })).response;
   }
 
   async restream(request: RestreamRequest): Promise<string> {

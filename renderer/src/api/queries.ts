@@ -11,6 +11,9 @@ import { appendLogLines, lastTimestamp } from './log-buffer.js';
 
 const STATUS_REFRESH_MS = 3000;
 const STREAMS_REFRESH_MS = 5000;
+/** While a file is read, its progress bar moves at this pace. */
+const READING_REFRESH_MS = 1000;
+const HISTORY_REFRESH_MS = 15_000;
 const LOG_FOLLOW_MS = 2000;
 /** Lines fetched when a log is first opened. */
 export const LOG_INITIAL_LINES = 2000;
@@ -93,7 +96,17 @@ export function useSaveConfig() {
 
 export function useStreams() {
   const api = useApi();
-  return useQuery({ queryKey: queryKeys.streams(), queryFn: () => api.streams(), refetchInterval: STREAMS_REFRESH_MS });
+  return useQuery({
+    queryKey: queryKeys.streams(),
+    queryFn: () => api.streams(),
+    refetchInterval: (query) => (query.state.data?.some((s) => s.stats.reading !== null) ? READING_REFRESH_MS : STREAMS_REFRESH_MS),
+  });
+}
+
+/** Records in and out and backlogs per minute (GET /v1/history), for the data-flow charts. */
+export function useFlowHistory(minutes = 60) {
+  const api = useApi();
+  return useQuery({ queryKey: queryKeys.history(minutes), queryFn: () => api.history(minutes), refetchInterval: HISTORY_REFRESH_MS, placeholderData: keepPreviousData });
 }
 
 export function useRestream() {

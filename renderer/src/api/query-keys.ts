@@ -8,6 +8,7 @@ export const queryKeys = {
   config: () => [...queryKeys.all, 'config'] as const,
   validation: (text: string) => [...queryKeys.all, 'config', 'validation', text] as const,
   streams: () => [...queryKeys.all, 'streams'] as const,
+  history: (minutes: number) => [...queryKeys.all, 'history', minutes] as const,
   log: (name: LogName) => [...queryKeys.all, 'log', name] as const,
   kpis: () => [...queryKeys.all, 'kpis'] as const,
   kpiValidation: (text: string, original: string | null) => [...queryKeys.all, 'kpis', 'validation', original, text] as const,
