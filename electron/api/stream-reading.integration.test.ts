@@ -1,0 +1,75 @@
+/**
+ * stats.reading of GET /v1/streams while a big file is read and restreamed: a few seconds of
+ * reading (12 MB), kept out of the quick unit run.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitUntilRead } from '../testing/agent-state.js';
+import { filePlant, waitFor } from '../testing/file-plant.js';
+import { type TestServer, startTestServer } from '../testing/test-host.js';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const HEADER = 'time,part,force\n';
+const PRESS = { asset: 'Press_1', stream_type: 'cycle' };
+/** Rows one second apart from 2026-01-05 06:00:00 on. */
+const rows = (from: number, to: number) =>
+  Array.from({ length: to - from }, (_, k) => {
+    const at = new Date(Date.UTC(2026, 0, 5, 6) + (from + k) * 1000).toISOString().slice(0, 19).replace('T', ' ');
+    return `${at},${from + k},${((from + k) * 1.5).toFixed(1)}\n`;
+  }).join('');
+
+async function streamStats(started: TestServer, asset: string) {
+  const { json } = await started.call('GET', '/v1/streams');
+  return (json.response as { asset: string; stats: any }[]).find((s) => s.asset === asset)!.stats;
+}
+
+describe('GET /v1/streams stats.reading', () => {
+  it('shows the file being read, advancing chunk by chunk, then null; again during a restream', async () => {
+    const plant = filePlant();
+    const started = (server = await startTestServer());
+    expect((await started.call('POST', '/v1/config', plant.config)).json.success).toBe(true);
+    // About 12 MB: some 95 chunks of 128 KiB, read for a few seconds.
+    const file = path.join(plant.drop, 'press_1.csv');
+    const block = rows(0, 10_000);
+    fs.writeFileSync(file, HEADER);
+    for (let i = 0; i < 30; i++) fs.appendFileSync(file, block);
+    const size = fs.statSync(file).size;
+
+    const watchReading = async () => {
+      const seen: number[] = [];
+      await waitFor(
+        async () => {
+          const { reading } = await streamStats(started, 'Press_1');
+          if (reading) {
+            expect(reading).toMatchObject({ path: file, size });
+            if (seen.at(-1) !== reading.bytes_read) seen.push(reading.bytes_read);
+          }
+          return seen.length >= 3;
+        },
+        60_000,
+        'three different positions of the file being read',
+      );
+      return seen;
+    };
+    const first = await watchReading();
+    expect(first).toEqual([...first].sort((a, b) => a - b));
+    expect(first.at(-1)!).toBeLessThan(size);
+    await waitUntilRead(started, 'plant', [{ stream: PRESS, file }], 120_000);
+    expect((await streamStats(started, 'Press_1')).reading).toBeNull();
+    expect((await streamStats(started, 'Press_1')).records_read).toBe(300_000);
+
+    expect((await started.call('POST', '/v1/restream', { plant: [PRESS] })).json.success).toBe(true);
+    const again = await watchReading();
+    expect(again[0]!).toBeLessThan(size / 2);
+    await waitUntilRead(started, 'plant', [{ stream: PRESS, file }], 120_000);
+    const after = await streamStats(started, 'Press_1');
+    expect(after.reading).toBeNull();
+    expect(after.records_read).toBe(600_000);
+  }, 300_000);
+});
