@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { backlogSeries, duration, freshness, percentRead, pollIntervals, streamSeries } from './data-flow.js';
+
+const NOW = Date.parse('2026-11-24T14:00:30Z');
+
+describe('freshness of a stream', () => {
+  it('is fresh within 5 poll intervals, stale after, dead after an hour or with its receiver down', () => {
+    const ago = (seconds: number) => new Date(NOW - seconds * 1000).toISOString();
+    expect(freshness(ago(3), NOW, 2, true)).toBe('fresh');
+    expect(freshness(ago(11), NOW, 2, true)).toBe('stale');
+    expect(freshness(ago(11), NOW, 5, true)).toBe('fresh');
+    expect(freshness(ago(3601), NOW, 5, true)).toBe('dead');
+    expect(freshness(ago(3), NOW, 5, false)).toBe('dead');
+    expect(freshness(null, NOW, 5, true)).toBe('none');
+  });
+
+  it('takes each receiver poll_interval from the configuration, 5 s when not given', () => {
+    expect(pollIntervals({ data_receiver: [{ data_receiver_name: 'a', poll_interval: 2 }, { data_receiver_name: 'b' }, { nothing: 1 }] })).toEqual(new Map([['a', 2], ['b', 5]]));
+    expect(pollIntervals(undefined).size).toBe(0);
+  });
+});
+
+describe('history series', () => {
+  const history = {
+    start: '2026-11-24T13:58:00.000Z',
+    end: '2026-11-24T14:00:00.000Z',
+    streams: [{ data_receiver: 'files', asset: 'Press_1', stream_type: 'cycle', points: [{ minute: '2026-11-24T13:58:00.000Z', records_in: 60 }, { minute: '2026-11-24T14:00:00.000Z', records_in: 30 }] }],
+    transmits: [{ transmit: 'archive', points: [{ minute: '2026-11-24T13:59:00.000Z', records_out: 5, backlog_records: 7 }] }],
+  };
+
+  it('fills the minutes without records with 0 for a stream sparkline', () => {
+    expect(streamSeries(history, 'files', 'Press_1', 'cycle', 3)).toEqual({
+      times: [Date.parse('2026-11-24T13:58:00Z'), Date.parse('2026-11-24T13:59:00Z'), Date.parse('2026-11-24T14:00:00Z')],
+      values: [60, 0, 30],
+    });
+    expect(streamSeries(history, 'files', 'Oven_2', 'process', 3).values).toEqual([0, 0, 0]);
+  });
+
+  it('gives a transmit backlog per minute the agent ran', () => {
+    expect(backlogSeries(history, 'archive')).toEqual({ times: [Date.parse('2026-11-24T13:59:00Z')], values: [7] });
+  });
+});
+
+describe('words and numbers', () => {
+  it('says how long draining takes and how much of a file is read', () => {
+    expect(duration(0.2)).toBe('1 s');
+    expect(duration(150)).toBe('3 min');
+    expect(duration(7500)).toBe('2 h 5 min');
+    expect(percentRead({ bytes_read: 512, size: 1024 })).toBe(50);
+    expect(percentRead({ bytes_read: 0, size: 0 })).toBe(100);
+  });
+});
