@@ -1,6 +1,7 @@
 import type { FileStreamSchema, Parser } from '../../../../shared/config/schema.js';
 import { filterSelects, streamId } from '../../../../shared/config/streams.js';
 import type { z } from 'zod';
+import { ReadSummary } from '../../logging/read-summary.js';
 import type { StreamKey } from '../../markers/marker-store.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';
 import type { ComponentContext } from '../../supervisor/component.js';
@@ -82,6 +83,8 @@ interface Look {
  */
 export class FileDiscovery {
   private readonly looks = new Map<string, Look>();
+  /** Reads per file, logged as a summary per minute rather than a line per poll. */
+  private readonly reads = new ReadSummary();
 
   constructor(
     private readonly options: {
@@ -93,6 +96,11 @@ export class FileDiscovery {
       running: () => boolean;
     },
   ) {}
+
+  /** Writes the read summaries that are due (after a scan), or all of them (`all`, when stopping). */
+  flushReadLog(all = false): void {
+    this.reads.flush(all);
+  }
 
   /** Restream: forget the looks of these streams. */
   purge(streams: readonly StreamKey[]): void {
@@ -161,7 +169,7 @@ export class FileDiscovery {
             readRange: access.readRange ? (offset, length) => access.readRange!(file.path, offset, length) : undefined,
             exists: (candidate) => access.exists(candidate),
           });
-      if (result.records > 0) context.logger.child(context.logger.component, worker.threadName).info(`${file.path}: ${result.records} record(s) read`);
+      if (result.records > 0) this.reads.note(file.path, result.records, context.logger.child(context.logger.component, worker.threadName));
       context.markers.clear('read_failed', [stream.key]);
       if (result.complete && this.options.deleteCompleted) {
         // Only a file that was the same on two looks is deleted: one still being written (read because

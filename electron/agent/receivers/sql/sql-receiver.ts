@@ -3,6 +3,7 @@ import type { SqlReceiverSchema } from '../../../../shared/config/schema.js';
 import { sqlStatementProblem } from '../../../../shared/config/sql-rules.js';
 import { streamId } from '../../../../shared/config/streams.js';
 import type { Logger } from '../../logging/logger.js';
+import { ReadSummary } from '../../logging/read-summary.js';
 import type { StreamKey } from '../../markers/marker-store.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';
 import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
@@ -61,6 +62,8 @@ export class SqlReceiver implements AgentComponent {
   private running = false;
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
+  /** Rows per stream, logged as a summary per minute rather than a line per poll. */
+  private readonly reads = new ReadSummary();
 
   constructor(
     private readonly config: SqlReceiverConfig,
@@ -100,6 +103,7 @@ export class SqlReceiver implements AgentComponent {
     // Closing the pools aborts a running query; what it had committed stays committed.
     await Promise.all(this.slots.map((slot) => this.dropDriver(slot)));
     await this.polling?.catch(() => undefined);
+    this.reads.flush(true);
   }
 
   /** `unknown` while no connection of this receiver works (it runs and retries; the markers say why). */
@@ -119,6 +123,7 @@ export class SqlReceiver implements AgentComponent {
       this.timer = undefined;
       this.polling = this.round().finally(() => {
         this.polling = undefined;
+        this.reads.flush(false);
         const next = Math.min(...this.slots.flatMap((slot) => slot.streams.map((s) => s.dueAt)));
         this.schedule(Number.isFinite(next) ? Math.max(0, next - Date.now()) : this.config.poll_interval * 1000);
       });
@@ -168,7 +173,7 @@ export class SqlReceiver implements AgentComponent {
         markers.raise([key], 'warning', 'state_not_unique', message);
         logger.warn(`${id}: ${message}`);
       }
-      if (outcome.rows > 0) logger.info(`${id}: ${outcome.committed} row(s) read${outcome.limited ? ` (max_rows_per_poll ${this.config.max_rows_per_poll} reached: reading on)` : ''}`);
+      this.reads.note(id, outcome.committed, logger);
       stream.dueAt = Date.now() + (outcome.limited ? BACKLOG_PAUSE_MS : interval);
       return true;
     } catch (cause) {
