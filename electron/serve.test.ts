@@ -85,7 +85,7 @@ describe('npm run serve (headless entry)', () => {
     expect(first).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z,.*,Good,.*,Good,(Running|Idle|Fault),Good,\d+,Good$/);
     expect(rows('Molder_2').length).toBeGreaterThanOrEqual(3);
     const status = await api(started, 'GET', '/v1/status');
-    expect(status.json.response.agent.services['receiver:demo_plant_opcua']).toEqual({ status: 'running' });
+    expect(status.json.response.agent.services['receiver:demo_plant_opcua']).toEqual({ status: 'running', health: 'ok', reason: null });
     const browse = await api(started, 'GET', `/v1/opcua/browse?receiver=demo_plant_opcua&node=${encodeURIComponent('ns=2;s=Extruder_1')}`);
     expect(browse.json.response.map((n: { browse_name: string }) => n.browse_name).sort()).toEqual(['PartCounter', 'Speed', 'State', 'Temperature']);
   }, 60_000);

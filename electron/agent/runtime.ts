@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError } from '../../shared/api/errors.js';
-import type { AgentStatus, LogName, RestreamRequest, Status, StreamRecord } from '../../shared/api/resources.js';
+import type { AgentStatus, ComponentType, LogName, RestreamRequest, ServiceState, ServiceStatus, Status, StreamRecord } from '../../shared/api/resources.js';
 import type { Configuration } from '../../shared/config/schema.js';
 import { collectSecrets, maskSecrets, unmaskSecrets } from '../../shared/config/secrets.js';
 import { hasErrors, validateConfiguration } from '../../shared/config/validate.js';
@@ -276,8 +276,25 @@ export class AgentRuntime {
       backup: { config: this.configStore.backupState() },
       last_data_transmit: this.stats.snapshot(this.store),
       machine_info: this.machineInfo.current(),
-      agent: { status: this.state, services },
+      agent: { status: this.state, services: this.withHealth(services) },
     };
+  }
+
+  /**
+   * Each service's health next to its spec status: `degraded` while the component has current
+   * error markers (a missing folder, a refused login …), with the newest one's message as reason.
+   */
+  private withHealth(services: Record<string, { status: ServiceStatus }>): Record<string, ServiceState> {
+    const out: Record<string, ServiceState> = {};
+    for (const [id, service] of Object.entries(services)) {
+      const colon = id.indexOf(':');
+      const kind = SERVICE_KINDS[id.slice(0, colon)];
+      const errors = kind && service.status !== 'stopped' ? this.markers.ofComponent(id.slice(colon + 1), kind, 'error') : [];
+      const messages = [...new Set(errors.map((m) => m.message))];
+      const more = messages.length > 1 ? ` (and ${messages.length - 1} more problem${messages.length > 2 ? 's' : ''}; see Streams)` : '';
+      out[id] = { status: service.status, health: messages.length > 0 ? 'degraded' : 'ok', reason: messages.length > 0 ? `${messages[0]}${more}` : null };
+    }
+    return out;
   }
 
   streams(): StreamRecord[] {
@@ -350,6 +367,8 @@ export class AgentRuntime {
     return readLastLines(this.logFiles[name].generations(), lines, sinceMicros);
   }
 }
+
+const SERVICE_KINDS: Record<string, ComponentType | undefined> = { receiver: 'Receiver', transform: 'Transform', transmit: 'Transmit' };
 
 function safely<T>(read: () => T): T | undefined {
   try {

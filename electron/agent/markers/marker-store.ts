@@ -54,6 +54,11 @@ export class MarkerStore {
     return [...this.markers.values()].filter((m) => m.asset === asset && m.stream_type === streamType).reverse();
   }
 
+  /** Current markers of one component at one level, newest first (the service health). */
+  ofComponent(component: string, componentType: ComponentType, level: Marker['level']): Marker[] {
+    return [...this.markers.values()].filter((m) => m.component === component && m.component_type === componentType && m.level === level).reverse();
+  }
+
   clearAll(): void {
     this.markers.clear();
   }

@@ -35,7 +35,7 @@ describe('localfile receiver → csv transmit', () => {
     expect(delivered[3]!.force).toBe('4.5');
     expect(new Set(delivered.map((r) => r.record_id)).size).toBe(25);
     const services = (await server!.call('GET', '/v1/status')).json.response.agent.services;
-    expect(services).toEqual({ 'transmit:archive': { status: 'running' }, 'receiver:plant': { status: 'running' } });
+    expect(services).toEqual({ 'transmit:archive': { status: 'running', health: 'ok', reason: null }, 'receiver:plant': { status: 'running', health: 'ok', reason: null } });
   });
 
   it('reads appended rows once, and not a half-written last line until it is complete', async () => {

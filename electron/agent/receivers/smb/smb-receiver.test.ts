@@ -74,7 +74,7 @@ describe('smb receiver (Samba) → csv transmit', { timeout: 90_000 }, () => {
     expect(press.find((r) => r.part === '0')!.timestamp).toBe('2026-01-05T06:00:00.000000Z');
     expect(new Set(press.map((r) => r.record_id)).size).toBe(28);
     const services = (await server!.call('GET', '/v1/status')).json.response.agent.services;
-    expect(services['receiver:plant']).toEqual({ status: 'running' });
+    expect(services['receiver:plant']).toEqual({ status: 'running', health: 'ok', reason: null });
 
     const { json } = await server!.call('POST', '/v1/restream', { plant: [{ asset: 'Oven_2', stream_type: 'process' }] });
     expect(json.success).toBe(true);
