@@ -5,7 +5,7 @@ import type { AgentStatus, ComponentType, LogName, RestreamRequest, ServiceState
 import type { Configuration } from '../../shared/config/schema.js';
 import { collectSecrets, maskSecrets, unmaskSecrets } from '../../shared/config/secrets.js';
 import { hasErrors, validateConfiguration } from '../../shared/config/validate.js';
-import type { Violation } from '../../shared/config/violations.js';
+import { sortViolations, type Violation } from '../../shared/config/violations.js';
 import { type Clock, SystemClock } from './clock.js';
 import { ConfigStore } from './config/config-store.js';
 import type { SecretCodec } from './config/secret-codec.js';
@@ -26,6 +26,7 @@ import { SerialQueue } from './serial-queue.js';
 import { parseTimestampToMicros } from '../../shared/api/envelope.js';
 import { writeFileAtomic } from './config/config-store.js';
 import { KpiService } from './kpi/index.js';
+import { SourceChecks } from './inspect/source-checks.js';
 
 export interface AgentRuntimeOptions {
   /** Root of everything the agent keeps: conf.d/, logs/, state/. */
@@ -74,6 +75,7 @@ export class AgentRuntime {
   private readonly stats = new TransmitStatsBoard();
   private readonly registry: ComponentRegistry;
   private readonly taps = new Set<RecordTap>();
+  private readonly sourceChecks = new SourceChecks();
   /** KPI library, validation, and evaluation on the recent records this agent committed. */
   readonly kpis: KpiService;
   private state: AgentStatus = 'stopped';
@@ -153,9 +155,12 @@ export class AgentRuntime {
     return { config: maskSecrets(stored.config), lastModified: stored.lastModified };
   }
 
-  /** Validates a document as it would be saved (masked secrets resolved against the saved ones). */
-  validate(document: unknown): { status: 'passed' | 'failed'; violations: Violation[] } {
-    const { violations } = this.check(document);
+  /**
+   * Validates a document as it would be saved (masked secrets resolved against the saved ones),
+   * including what needs the file system: folders that do not exist, streams no file matches yet.
+   */
+  async validate(document: unknown): Promise<{ status: 'passed' | 'failed'; violations: Violation[] }> {
+    const { violations } = await this.checkWithSources(document);
     return { status: hasErrors(violations) ? 'failed' : 'passed', violations };
   }
 
@@ -169,7 +174,7 @@ export class AgentRuntime {
       if (expectedRevision !== undefined && expectedRevision !== (current?.lastModified ?? '')) {
         throw new ApiError(409, `The configuration was changed at ${current?.lastModified ?? 'an unknown time'} after you loaded it (${expectedRevision}). Reload it and apply your change again.`);
       }
-      const { violations, resolved } = this.check(document);
+      const { violations, resolved } = await this.checkWithSources(document);
       if (hasErrors(violations)) return { status: 'failed', violations };
       const stored = this.configStore.save(resolved);
       this.refreshSecrets();
@@ -180,11 +185,19 @@ export class AgentRuntime {
     });
   }
 
-  private check(document: unknown): { violations: Violation[]; resolved: unknown } {
+  private check(document: unknown): { violations: Violation[]; resolved: unknown; config?: Configuration } {
     const stored = safely(() => this.configStore.load()?.config);
     const unmasked = unmaskSecrets(document, stored);
-    const { violations } = validateConfiguration(unmasked.config);
-    return { violations: [...unmasked.violations, ...violations], resolved: unmasked.config };
+    const { violations, config } = validateConfiguration(unmasked.config);
+    return { violations: [...unmasked.violations, ...violations], resolved: unmasked.config, config };
+  }
+
+  /** check(), plus the warnings about folders and files (SourceChecks) when the structure is sound. */
+  private async checkWithSources(document: unknown): Promise<{ violations: Violation[]; resolved: unknown }> {
+    const checked = this.check(document);
+    if (!checked.config) return checked;
+    const found = await this.sourceChecks.warnings(checked.config, checked.violations);
+    return { violations: sortViolations([...checked.violations, ...found]), resolved: checked.resolved };
   }
 
   private refreshSecrets(): void {

@@ -50,8 +50,8 @@ export const configRoutes = {
     return { response: outcome.config, meta, headers: etag(outcome.lastModified) };
   },
 
-  validateConfig: (context) => {
-    const result = context.runtime.validate(requireBody(context));
+  validateConfig: async (context) => {
+    const result = await context.runtime.validate(requireBody(context));
     return { success: result.status === 'passed', response: result };
   },
 } satisfies Record<string, Handler>;
