@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError } from '../../shared/api/errors.js';
-import type { AgentStatus, ComponentType, LogName, RestreamRequest, ServiceState, ServiceStatus, Status, StreamRecord } from '../../shared/api/resources.js';
+import type { AgentStatus, LogName, RestreamRequest, Status, StreamRecord } from '../../shared/api/resources.js';
 import type { Configuration } from '../../shared/config/schema.js';
 import { collectSecrets, maskSecrets, unmaskSecrets } from '../../shared/config/secrets.js';
 import { hasErrors, validateConfiguration } from '../../shared/config/validate.js';
@@ -14,6 +14,7 @@ import { readLastLines } from './logging/log-reader.js';
 import { Logger, Redactor } from './logging/logger.js';
 import { MarkerStore, type StreamKey } from './markers/marker-store.js';
 import { MachineInfoSampler } from './status/machine-info.js';
+import { withHealth } from './status/service-health.js';
 import type { ComponentRegistry } from './supervisor/component.js';
 import { builtInComponents } from './components.js';
 import { type OpcuaBrowseNode, browseOpcua } from './receivers/opcua/index.js';
@@ -27,6 +28,9 @@ import { parseTimestampToMicros } from '../../shared/api/envelope.js';
 import { writeFileAtomic } from './config/config-store.js';
 import { KpiService } from './kpi/index.js';
 import { SourceChecks } from './inspect/source-checks.js';
+import { previewConfiguration } from './inspect/config-preview.js';
+import { PreviewRequestSchema, type PreviewResult } from '../../shared/api/preview.js';
+import { z } from 'zod';
 
 export interface AgentRuntimeOptions {
   /** Root of everything the agent keeps: conf.d/, logs/, state/. */
@@ -185,6 +189,22 @@ export class AgentRuntime {
     });
   }
 
+  /**
+   * What a receiver of an unsaved configuration would read (POST /v1/config/preview): the first
+   * records of each stream. Reads only; nothing is committed. Throws ApiError (400, 404, 422).
+   */
+  preview(body: unknown): Promise<PreviewResult> {
+    const request = PreviewRequestSchema.safeParse(body);
+    if (!request.success) throw new ApiError(400, `Send {"configuration": {…}, "receiver": "<data_receiver_name>", "rows": 10}: ${z.prettifyError(request.error)}`);
+    const { resolved, violations } = this.check(request.data.configuration);
+    return previewConfiguration(resolved, violations, { receiver: request.data.receiver, rows: request.data.rows }, {
+      agentDataDirectory: this.options.dataDirectory,
+      logger: this.coreLog,
+      clock: this.clock,
+      savedState: (receiver, key, column) => this.store.streamState(receiver, key, column),
+    });
+  }
+
   private check(document: unknown): { violations: Violation[]; resolved: unknown; config?: Configuration } {
     const stored = safely(() => this.configStore.load()?.config);
     const unmasked = unmaskSecrets(document, stored);
@@ -289,25 +309,8 @@ export class AgentRuntime {
       backup: { config: this.configStore.backupState() },
       last_data_transmit: this.stats.snapshot(this.store),
       machine_info: this.machineInfo.current(),
-      agent: { status: this.state, services: this.withHealth(services) },
+      agent: { status: this.state, services: withHealth(services, this.markers) },
     };
-  }
-
-  /**
-   * Each service's health next to its spec status: `degraded` while the component has current
-   * error markers (a missing folder, a refused login …), with the newest one's message as reason.
-   */
-  private withHealth(services: Record<string, { status: ServiceStatus }>): Record<string, ServiceState> {
-    const out: Record<string, ServiceState> = {};
-    for (const [id, service] of Object.entries(services)) {
-      const colon = id.indexOf(':');
-      const kind = SERVICE_KINDS[id.slice(0, colon)];
-      const errors = kind && service.status !== 'stopped' ? this.markers.ofComponent(id.slice(colon + 1), kind, 'error') : [];
-      const messages = [...new Set(errors.map((m) => m.message))];
-      const more = messages.length > 1 ? ` (and ${messages.length - 1} more problem${messages.length > 2 ? 's' : ''}; see Streams)` : '';
-      out[id] = { status: service.status, health: messages.length > 0 ? 'degraded' : 'ok', reason: messages.length > 0 ? `${messages[0]}${more}` : null };
-    }
-    return out;
   }
 
   streams(): StreamRecord[] {
@@ -380,8 +383,6 @@ export class AgentRuntime {
     return readLastLines(this.logFiles[name].generations(), lines, sinceMicros);
   }
 }
-
-const SERVICE_KINDS: Record<string, ComponentType | undefined> = { receiver: 'Receiver', transform: 'Transform', transmit: 'Transmit' };
 
 function safely<T>(read: () => T): T | undefined {
   try {

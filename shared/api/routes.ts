@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ConfigurationSchema } from '../config/schema.js';
 import { TemplateSchema } from '../config/templates.js';
 import { ValidationResultSchema } from '../config/violations.js';
+import { PreviewRequestSchema, PreviewResultSchema } from './preview.js';
 import { EvaluateRequestSchema, KpiEvaluationSchema, KpiLibraryEntrySchema, KpiMetaSchema } from '../kpi/api.js';
 import { LineKpiSchema, MachineTypeKpiSchema } from '../kpi/schema.js';
 import {
@@ -49,6 +50,12 @@ export const ROUTES = [
     body: ConfigDocument, response: z.union([ConfigDocument, ValidationResultSchema]), meta: LastModifiedMetaSchema,
   },
   { id: 'validateConfig', method: 'POST', path: '/v1/config/validate', summary: 'Validate a configuration without saving it.', body: ConfigDocument, response: ValidationResultSchema },
+  {
+    id: 'previewConfig', method: 'POST', path: '/v1/config/preview', summary: 'What a receiver of an unsaved configuration would read: the first records of each stream.',
+    description:
+      'Files (localfile, smb): the first rows of the first file each stream matches, through its parser and the transforms that select the stream. SQL: the first rows of each query with the state it would bind now. OPC UA: the current value of each tag. Nothing is committed, no progress moves, nothing is sent. 422 with violations when the receiver or the transforms have errors; 404 for an unknown receiver.',
+    body: PreviewRequestSchema, response: z.union([PreviewResultSchema, ValidationResultSchema]),
+  },
   { id: 'restartAgent', method: 'POST', path: '/v1/agent/restart', summary: 'Restart the agent.', response: AgentStatusSchema },
   { id: 'startAgent', method: 'POST', path: '/v1/agent/start', summary: 'Start the agent.', response: AgentStatusSchema },
   { id: 'stopAgent', method: 'POST', path: '/v1/agent/stop', summary: 'Stop the agent (data collection and upload pause).', response: AgentStatusSchema },

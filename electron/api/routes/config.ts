@@ -50,6 +50,8 @@ export const configRoutes = {
     return { response: outcome.config, meta, headers: etag(outcome.lastModified) };
   },
 
+  previewConfig: async (context) => ({ response: await context.runtime.preview(context.body) }),
+
   validateConfig: async (context) => {
     const result = await context.runtime.validate(requireBody(context));
     return { success: result.status === 'passed', response: result };
