@@ -359,7 +359,10 @@ export class AgentRuntime {
       }
       this.coreLog.info(`Restream requested for ${done.join('; ')}`);
       const count = Object.values(request).reduce((n, list) => n + list.length, 0);
-      return `Restream complete for ${count} stream(s) (${done.join('; ')}): their data will be read and sent again.`;
+      const what = `${count} stream${count === 1 ? '' : 's'} (${done.join('; ')})`;
+      return running
+        ? `Restream accepted for ${what}: their data is being read again from the start and sent again.`
+        : `Restream accepted for ${what}: the agent is stopped; their data is read again from the start when it starts.`;
     });
   }
 

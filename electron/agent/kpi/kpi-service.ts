@@ -78,7 +78,9 @@ export class KpiService {
       violations.unshift({ json_path: ['name'], level: 'error', description: `name "${name}" differs from the name in the path (/v1/kpis/${pathName}); save it as /v1/kpis/${name}.` });
     if (outcome.status === 'failed' || !outcome.definition || violations.some((v) => v.level === 'error')) return { status: 'failed', violations };
     const lastModified = formatSpecTimestamp(this.options.clock.nowMicros());
-    const entry = this.library.put(existing ? pathName : undefined, outcome.definition.name, outcome.kind, outcome.definition, lastModified);
+    // The document as written (its key order and formatting choices), not the parsed form: the
+    // editor opens it again the way the engineer wrote it. It passed validation.
+    const entry = this.library.put(existing ? pathName : undefined, outcome.definition.name, outcome.kind, document, lastModified);
     const renamed = outcome.definition.name !== pathName ? ` (renamed from "${pathName}")` : '';
     this.options.logger.info(`KPI "${entry.name}" saved${renamed}, ${outcome.kind === 'line' ? 'line' : 'machine-type'} KPI.`);
     return { status: 'passed', entry, violations };
