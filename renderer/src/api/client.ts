@@ -15,6 +15,7 @@ import {
   type StreamRecord,
 } from '../../../shared/api/resources.js';
 import { ValidationResultSchema, ViolationSchema, type ValidationResult, type Violation } from '../../../shared/config/violations.js';
+import { PreviewResultSchema, type PreviewRequest, type PreviewResult } from '../../../shared/api/preview.js';
 import { ApiRequestError, UnauthorizedError } from './errors.js';
 import { KpiClient } from './kpi-client.js';
 import type { ApiRequest, Transport } from './transport.js';
@@ -24,6 +25,9 @@ export interface LoadedConfig {
   document: Record<string, unknown>;
   lastModified: string | null;
 }
+
+/** A preview, or why the receiver cannot be previewed yet (its errors). */
+export type PreviewOutcome = { kind: 'result'; result: PreviewResult } | { kind: 'invalid'; message: string; violations: Violation[] };
 
 export type SaveOutcome =
   | { kind: 'saved'; document: Record<string, unknown>; lastModified: string | null; warnings: Violation[] }
@@ -125,6 +129,18 @@ export class ApiClient {
     const meta = this.parse(ConfigMetaSchema, envelope.meta ?? {}, request, status);
     const document_ = this.parse(ConfigDocumentSchema, envelope.response, request, status);
     return { kind: 'saved', document: document_, lastModified: meta.last_modified ?? null, warnings: meta.violations ?? [] };
+  }
+
+  /** What a receiver of the (unsaved) document would read; nothing is saved or committed. */
+  async preview(request: PreviewRequest): Promise<PreviewOutcome> {
+    const call: ApiRequest = { method: 'POST', path: '/v1/config/preview', body: request };
+    const { status, envelope } = await this.exchange(call);
+    if (!envelope.success) {
+      const refused = ValidationResultSchema.safeParse(envelope.response);
+      if (status === 422 && refused.success) return { kind: 'invalid', message: envelope.error?.text ?? 'The receiver has errors.', violations: refused.data.violations };
+      throw failure(status, envelope);
+    }
+    return { kind: 'result', result: this.parse(PreviewResultSchema, envelope.response, call, status) };
   }
 
   async status(): Promise<Status> {
