@@ -11,7 +11,7 @@ function setup() {
   const file = new LogFile(path.join(tempDirectory(), 'logs', 'agent_core.log'), { maxBytes: 1_000_000, keep: 1 });
   const logger = new Logger(file, new Redactor(), new SystemClock(), 'receiver:files', 'parse:files');
   let now = 1_000_000;
-  const summary = new ReadSummary(() => now, 60_000);
+  const summary = new ReadSummary('record', () => now, 60_000);
   const lines = () => (fs.existsSync(file.filePath) ? fs.readFileSync(file.filePath, 'utf8').trimEnd().split('\n').map((l) => l.split(' | ').slice(1).join(' | ')) : []);
   return { logger, summary, lines, advance: (ms: number) => (now += ms) };
 }
@@ -33,7 +33,7 @@ describe('ReadSummary', () => {
     // …and the minute's reads are one line.
     expect(lines()).toEqual([
       'parse:files | receiver:files | INFO | /drop/press1.csv: 3 records read',
-      'parse:files | receiver:files | INFO | /drop/press1.csv: 60 records read in the last 60 s (60 reads)',
+      'parse:files | receiver:files | INFO | /drop/press1.csv: 60 records read in the last 60 s (60 reads, at most 1 in one)',
     ]);
   });
 

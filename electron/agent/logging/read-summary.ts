@@ -8,6 +8,8 @@ interface Window {
   since: number;
   records: number;
   reads: number;
+  /** Most records one read gave: how the reading was batched. */
+  most: number;
   logger: Logger;
 }
 
@@ -24,6 +26,8 @@ export class ReadSummary {
   private readonly windows = new Map<string, Window>();
 
   constructor(
+    /** What is counted: record (files), row (queries). */
+    private readonly noun = 'record',
     private readonly now: () => number = Date.now,
     private readonly windowMs = READ_SUMMARY_MS,
   ) {}
@@ -33,12 +37,13 @@ export class ReadSummary {
     if (records <= 0) return;
     const window = this.windows.get(source);
     if (!window) {
-      logger.info(`${source}: ${plural(records, 'record')} read`);
-      this.windows.set(source, { since: this.now(), records: 0, reads: 0, logger });
+      logger.info(`${source}: ${plural(records, this.noun)} read`);
+      this.windows.set(source, { since: this.now(), records: 0, reads: 0, most: 0, logger });
       return;
     }
     window.records += records;
     window.reads += 1;
+    window.most = Math.max(window.most, records);
     window.logger = logger;
     this.flush(false);
   }
@@ -50,11 +55,12 @@ export class ReadSummary {
       if (!all && now - window.since < this.windowMs) continue;
       if (window.records > 0) {
         const seconds = Math.max(1, Math.round((now - window.since) / 1000));
-        window.logger.info(`${source}: ${plural(window.records, 'record')} read in the last ${seconds} s (${plural(window.reads, 'read')})`);
+        const detail = window.reads === 1 ? '1 read' : `${plural(window.reads, 'read')}, at most ${window.most.toLocaleString('en-US')} in one`;
+        window.logger.info(`${source}: ${plural(window.records, this.noun)} read in the last ${seconds} s (${detail})`);
       }
       // A quiet source is forgotten; one that keeps being read starts a new window.
       if (window.records === 0 || all) this.windows.delete(source);
-      else this.windows.set(source, { since: now, records: 0, reads: 0, logger: window.logger });
+      else this.windows.set(source, { since: now, records: 0, reads: 0, most: 0, logger: window.logger });
     }
   }
 }

@@ -228,7 +228,7 @@ describe('smb receiver (Samba) → csv transmit', { timeout: 90_000 }, () => {
     const lines = await logLines();
     expect(lines.some((l) => /WARNING \| The connection to 127\.0\.0\.1:4445 was lost/.test(l))).toBe(true);
     // The read after reconnecting started at the committed chunk: it read fewer rows than the file has.
-    const resumed = lines.map((l) => /press_1\.csv: (\d+) record\(s\) read/.exec(l)?.[1]).filter((n) => n !== undefined).map(Number);
+    const resumed = lines.map((l) => /press_1\.csv: (\d+) records? read/.exec(l)?.[1]).filter((n) => n !== undefined).map(Number);
     expect(resumed.length).toBeGreaterThan(0);
     expect(Math.max(...resumed)).toBeLessThan(total);
   });

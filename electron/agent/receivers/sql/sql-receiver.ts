@@ -63,7 +63,9 @@ export class SqlReceiver implements AgentComponent {
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
   /** Rows per stream, logged as a summary per minute rather than a line per poll. */
-  private readonly reads = new ReadSummary();
+  private readonly reads = new ReadSummary('row');
+  /** Streams whose last poll hit max_rows_per_poll: reading a backlog, said once when it starts and ends. */
+  private readonly backlogs = new Set<string>();
 
   constructor(
     private readonly config: SqlReceiverConfig,
@@ -174,6 +176,10 @@ export class SqlReceiver implements AgentComponent {
         logger.warn(`${id}: ${message}`);
       }
       this.reads.note(id, outcome.committed, logger);
+      if (outcome.limited && !this.backlogs.has(id)) {
+        this.backlogs.add(id);
+        logger.info(`${id}: a backlog is waiting (max_rows_per_poll ${this.config.max_rows_per_poll} reached: reading on in polls of ${this.config.max_rows_per_poll} rows)`);
+      } else if (!outcome.limited && this.backlogs.delete(id)) logger.info(`${id}: the backlog is read; polling every ${this.config.poll_interval} s again`);
       stream.dueAt = Date.now() + (outcome.limited ? BACKLOG_PAUSE_MS : interval);
       return true;
     } catch (cause) {

@@ -14,7 +14,8 @@ const LOGS: { name: LogName; label: string }[] = [
 export function LogsPage() {
   const [name, setName] = useState<LogName>('agent_core.log');
   const [follow, setFollow] = useState(true);
-  const [minimumLevel, setMinimumLevel] = useState('');
+  // DEBUG holds the libraries' detail (node-opcua, per-poll counts): an operator starts without it.
+  const [minimumLevel, setMinimumLevel] = useState('INFO');
   const [component, setComponent] = useState('');
   const [search, setSearch] = useState('');
   const log = useLog(name, follow);
