@@ -4,6 +4,8 @@ import { expect, test } from '../fixtures/console-server.js';
 
 // The browser logs the refused polls while the server is down.
 test.use({ expectedConsoleErrors: [/ERR_CONNECTION_REFUSED|Failed to load resource|Failed to fetch/] });
+// Two server starts (each with the demo's OPC UA plant) and a shutdown.
+test.setTimeout(120_000);
 
 test('the server dies: every page says so within 10 s, greys what it shows, and recovers by itself', async ({ page, server }) => {
   const app = new ConsoleApp(page);
