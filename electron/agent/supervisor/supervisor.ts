@@ -78,7 +78,8 @@ export class Supervisor {
         this.contextFor(service).markers.raise(this.streamsOf(service), 'error', 'start_failed', message);
       }
     }
-    this.options.logger.info(`Started ${this.services.length} service(s): ${this.services.map((s) => s.id).join(', ') || 'none'}`);
+    const count = this.services.length;
+    this.options.logger.info(`Started ${count} ${count === 1 ? 'service' : 'services'}: ${this.services.map((s) => s.id).join(', ') || 'none'}`);
   }
 
   /** Stops every service, newest first. Idempotent. */

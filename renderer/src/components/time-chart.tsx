@@ -40,6 +40,24 @@ export interface TimeChartProps {
   testId?: string;
 }
 
+/** Tick steps of the time axis in seconds: whole seconds at least, then minutes, hours, days. */
+const TIME_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 2 * 86_400, 7 * 86_400, 14 * 86_400, 30 * 86_400];
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** Time tick labels in local time, as the rest of the console writes times: 10:29:50, 10:30, 11-24 (2026-11-24 at day steps). */
+function timeTicks(seconds: readonly number[], step: number): string[] {
+  return seconds.map((s, i) => {
+    const d = new Date(s * 1000);
+    const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+    if (step >= 86_400) return i === 0 ? `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` : `${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+    // A new day within the range is named at its first tick.
+    const dayChanged = i > 0 && new Date(seconds[i - 1]! * 1000).getDate() !== d.getDate();
+    const label = step < 60 ? `${time}:${pad(d.getSeconds())}` : time;
+    return dayChanged ? `${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${label}` : label;
+  });
+}
+
 const BAND_FILL = { good: '--ok-bg', bad: '--error-bg' } as const;
 const LINE = { good: '--ok', bad: '--error' } as const;
 
@@ -86,7 +104,7 @@ export function TimeChart({ label, times, series, yRange, unit, xRange, bands = 
         y: yRange ? { range: [yRange[0], yRange[1]] } : { auto: true },
       },
       axes: [
-        { ...axis },
+        { ...axis, space: 70, incrs: TIME_STEPS, values: (_u, ticks, _axis, _space, step) => timeTicks(ticks, step) },
         { ...axis, size: 56, values: (_u, ticks) => ticks.map((v) => `${Number(v.toPrecision(6))}${unit ? ` ${unit}` : ''}`) },
       ],
       series: [

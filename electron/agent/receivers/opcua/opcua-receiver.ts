@@ -175,7 +175,7 @@ export class OpcuaReceiver implements AgentComponent {
     for (const category of CONNECTION_CATEGORIES) this.context.markers.clear(category);
     const how = this.config.read_mode === 'polling' ? `polling every ${this.config.poll_interval} s` : `subscription, sampling every ${this.config.sampling_interval_ms} ms`;
     this.context.logger.info(
-      `Connected to ${open.endpointUrl} (${mode}${mode === 'None' ? '' : `/${policy}`}, ${this.config.connections[0]!.username ? `user ${this.config.connections[0]!.username}` : 'anonymous'}${this.lostSince ? `; disconnected since ${this.lostSince}` : ''}); reading ${this.nodes.length} node(s) by ${how}.`,
+      `Connected to ${open.endpointUrl} (${mode}${mode === 'None' ? '' : `/${policy}`}, ${this.config.connections[0]!.username ? `user ${this.config.connections[0]!.username}` : 'anonymous'}${this.lostSince ? `; disconnected since ${this.lostSince}` : ''}); reading ${this.nodes.length} ${this.nodes.length === 1 ? 'node' : 'nodes'} by ${how}.`,
     );
     this.lostSince = undefined;
     this.lastProblem = '';

@@ -4,10 +4,16 @@ import type { UsageSample } from '../../api/index.js';
 import { TimeChart, type ChartSeries } from '../../components/time-chart.js';
 
 const PERCENT: readonly [number, number] = [0, 100];
+/** The chart shows the last three minutes, filling from the right as samples arrive. */
+const WINDOW_MS = 3 * 60_000;
 
 /** CPU, memory and disk now, and their course since this console opened (one chart, 0–100 %). */
 export function MachineLoad({ machine, history }: { machine: MachineInfo; history: readonly UsageSample[] }) {
   const times = useMemo(() => history.map((s) => s.at), [history]);
+  const xRange = useMemo(() => {
+    const last = history.at(-1)?.at ?? Date.now();
+    return [last - WINDOW_MS, last] as const;
+  }, [history]);
   const series = useMemo<ChartSeries[]>(
     () => [
       { label: 'CPU', color: 'var(--accent)', values: history.map((s) => s.cpu) },
@@ -28,8 +34,9 @@ export function MachineLoad({ machine, history }: { machine: MachineInfo; histor
         <p className="muted small">The chart of the last minutes fills in as the console samples the load.</p>
       ) : (
         <TimeChart
-          label={`Machine load history: CPU, memory and disk in percent over the last ${history.length} samples`}
+          label={`Machine load history: CPU, memory and disk in percent over the last three minutes (${history.length} samples)`}
           times={times}
+          xRange={xRange}
           series={series}
           yRange={PERCENT}
           unit="%"
