@@ -28,6 +28,14 @@ describe('bench', () => {
     expect(shares).toBeCloseTo(100, 0);
   }, 120_000);
 
+  it('sends hostile bodies to the real server and reports how long its event loop was blocked', () => {
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-test-')), 'hostile.json');
+    run('hostile-bodies.mjs', ['--out', out]);
+    const { results } = JSON.parse(fs.readFileSync(out, 'utf8'));
+    expect(results.map((r: { status: number }) => r.status)).toEqual([413, 422, 413, 500, 400, 200]);
+    for (const result of results) for (const key of ['ms', 'max_event_loop_block_ms', 'server_cpu_ms']) expect(result[key], key).toBeGreaterThanOrEqual(0);
+  }, 60_000);
+
   it('times one parse worker alone', () => {
     const table = run('worker-cpu.mjs', ['20000', '1']);
     expect(table).toMatch(/20000\s*│\s*[\d.]+\s*│\s*\d+\s*│\s*[\d.]+/);

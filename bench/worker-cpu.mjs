@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ParseWorkerClient } from '../dist/electron/agent/receivers/file-source/parse-worker-client.js';
+import { ParseWorkerPool } from '../dist/electron/agent/receivers/file-source/parse-worker-pool.js';
 import { CHUNK_BYTES } from '../dist/electron/agent/receivers/file-source/file-reader.js';
 import { AgentStore } from '../dist/electron/agent/store/agent-store.js';
 import { writeCsv } from './csv-data.mjs';
@@ -17,7 +17,7 @@ const logger = { info() {}, warn() {}, error: (...a) => console.error(...a), deb
 async function runOnce(dir, file, size) {
   const storeFile = path.join(dir, `agent-${Date.now()}.db`);
   new AgentStore(storeFile).close();
-  const worker = new ParseWorkerClient('bench-parse', logger);
+  const worker = new ParseWorkerPool(logger, 1);
   const plan = {
     storeFile,
     receiver: 'bench',

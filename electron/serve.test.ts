@@ -42,6 +42,19 @@ describe('npm run serve (headless entry)', () => {
     expect(started.token).toBe('from-the-environment-42');
   });
 
+  it('refuses a TRIBUTARY_API_TOKEN shorter than 16 characters with a clear message and exit code 2', async () => {
+    const child = spawn(process.execPath, [SERVE_SCRIPT, '--data-dir', tempDirectory(), '--port', '0'], { env: { ...process.env, TRIBUTARY_API_TOKEN: 'x' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const code = await new Promise((r) => child.on('exit', r));
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err.trim()).toMatch(/^Tributary: TRIBUTARY_API_TOKEN is 1 character\(s\) long; use at least 16/);
+    expect(err).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
   it('seeds a valid demo configuration with --demo', async () => {
     const started = await serve(['--data-dir', tempDirectory(), '--port', '0', '--demo']);
     const config = await api(started, 'GET', '/v1/config');

@@ -48,6 +48,15 @@ export const ServiceStateSchema = z
   .catchall(z.unknown());
 export type ServiceState = z.infer<typeof ServiceStateSchema>;
 
+export const StorageProblemSchema = z.object({
+  area: z.string().describe('What could not be written: logs:<file>, store, kpi, config, state, output:<transmit>.'),
+  path: z.string().describe('The folder that could not be written.'),
+  category: z.enum(['disk_full', 'write_failed']),
+  message: z.string().describe('Plain words, e.g. "Disk full at /var/lib/tributary/state: …".'),
+  since: z.string().describe('ISO 8601 time of the first failure.'),
+});
+export type StorageProblem = z.infer<typeof StorageProblemSchema>;
+
 export const StatusSchema = z.object({
   backup: z.record(z.string(), BackupFeatureSchema),
   last_data_transmit: z.record(z.string(), z.unknown()).describe('Per transmit: last success, records and bytes sent, backlog, last error.'),
@@ -55,6 +64,10 @@ export const StatusSchema = z.object({
   agent: z.object({
     status: AgentStatusSchema,
     services: z.record(z.string(), ServiceStateSchema),
+    problems: z
+      .array(StorageProblemSchema)
+      .optional()
+      .describe('Places the agent cannot write to right now (a full disk, no permission); empty when all is well. The agent resumes by itself once they can be written.'),
   }),
 });
 export type Status = z.infer<typeof StatusSchema>;

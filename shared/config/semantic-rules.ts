@@ -28,13 +28,22 @@ const isPrompt = (value: string) => value.startsWith(TEMPLATE_PROMPT_PREFIX);
 
 const STRPTIME_DIRECTIVES = new Set('aAwdbBmyYHIpMSfzZjUWcxXGuV%'.split(''));
 
+const knownZones = new Map<string, boolean>();
+
+/** Whether `zone` is an IANA time zone. Remembered: asking Intl costs ~0.1 ms, 5,000 parsers 0.5 s. */
 export function isValidTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
+  let valid = knownZones.get(zone);
+  if (valid === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      valid = true;
+    } catch {
+      valid = false;
+    }
+    if (knownZones.size >= 1000) knownZones.clear();
+    knownZones.set(zone, valid);
   }
+  return valid;
 }
 
 /** Returns the first unknown strptime directive in `format`, or undefined when all are known. */
@@ -96,11 +105,12 @@ export function semanticViolations(config: PartialConfiguration, options: { part
   });
 
   const streamNames = allStreams.map((s) => s.stream);
+  const selectsAny = streamIndex(allStreams.map((s) => s.stream));
   const checkFilter = (filter: readonly string[] | undefined, path: JsonPath) => {
     filter?.forEach((entry, k) => {
       const problem = parseFilter(entry).problem;
       if (problem) out.push(error([...path, k], problem));
-      else if (!options.partial && streamNames.length > 0 && !streamNames.some((s) => matchesStream(entry, s)))
+      else if (!options.partial && streamNames.length > 0 && !selectsAny(entry))
         out.push(warning([...path, k], `"${entry}" matches none of the configured streams (${streamNames.slice(0, 5).join(', ')}${streamNames.length > 5 ? ', …' : ''}).`));
     });
   };
@@ -127,6 +137,29 @@ export function semanticViolations(config: PartialConfiguration, options: { part
     out.push(error(path, `Fill in ${String(path[path.length - 1])}: it still holds the template's prompt ${value}.`));
   });
   return out.filter((v) => v.description.startsWith('Fill in ') || !prompts.has(JSON.stringify(v.json_path)));
+}
+
+/**
+ * Whether a filter entry selects any of `streams`, in constant time: with thousands of streams and
+ * filters, trying every stream for every entry took seconds.
+ */
+function streamIndex(streams: readonly string[]): (entry: string) => boolean {
+  const names = new Set(streams);
+  const assets = new Set<string>();
+  const types = new Set<string>();
+  for (const stream of streams) {
+    const colon = stream.indexOf(':');
+    assets.add(stream.slice(0, colon));
+    types.add(stream.slice(colon + 1));
+  }
+  return (entry) => {
+    const { asset, streamType, problem } = parseFilter(entry);
+    if (problem) return false;
+    if (asset === '*' && streamType === '*') return streams.length > 0;
+    if (asset === '*') return types.has(streamType!);
+    if (streamType === '*') return assets.has(asset!);
+    return names.has(`${asset}:${streamType}`);
+  };
 }
 
 function receiverViolations(receiver: DataReceiver, r: number): Violation[] {

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { ConfigurationSchema, type Configuration, type DataReceiver } from './schema.js';
 import { type JsonPath, type Violation, dedupeViolations, hasErrors, sortViolations, violationsFromIssues } from './violations.js';
 import { semanticViolations } from './semantic-rules.js';
+import { limitViolations } from './limits.js';
+import { type PathContext, pathViolations } from './path-policy.js';
 
 /** Walks the zod schema along `path` (guided by the input for discriminated unions). */
 function schemaAt(schema: z.core.$ZodType, path: JsonPath, input: unknown): z.core.$ZodType | undefined {
@@ -68,24 +70,28 @@ export interface ValidationOutcome {
 
 /**
  * Validates a configuration document. Structural errors come from the schema; when the structure
- * is sound the semantic rules run too. Never throws, whatever the input.
+ * is sound the semantic rules run too. `context` (the agent's data directory and the folders the
+ * operator allowed) adds the path rules that depend on where the agent runs. Never throws.
  */
-export function validateConfiguration(input: unknown): ValidationOutcome {
+export function validateConfiguration(input: unknown, context?: PathContext): ValidationOutcome {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     return { violations: [{ json_path: [], level: 'error', description: `The configuration must be a JSON object with data_receiver, transforms and data_transmit, but it is ${input === null ? 'null' : Array.isArray(input) ? 'a list' : typeof input}.` }] };
   }
+  // Lists beyond the limits are refused before anything else looks at their items.
+  const tooBig = limitViolations(input);
+  if (tooBig.length > 0) return { violations: tooBig };
   const parsed = ConfigurationSchema.safeParse(input);
   if (!parsed.success) {
     const structural = violationsFromIssues(parsed.error.issues, input, (path) => knownKeysAt(path, input));
     // Semantic rules on the parts that did parse still help (e.g. duplicate names), so run them on
     // receivers, transforms and transmits that are individually valid.
-    return { violations: sortViolations(dedupeViolations([...structural, ...partialSemantic(input)])) };
+    return { violations: sortViolations(dedupeViolations([...structural, ...partialSemantic(input, context)])) };
   }
-  return { violations: sortViolations(semanticViolations(parsed.data)), config: parsed.data };
+  return { violations: sortViolations([...semanticViolations(parsed.data), ...pathViolations(parsed.data, context)]), config: parsed.data };
 }
 
 /** Runs the semantic rules on whatever pieces of a structurally broken document are valid. */
-function partialSemantic(input: object): Violation[] {
+function partialSemantic(input: object, context?: PathContext): Violation[] {
   const doc = input as Record<string, unknown>;
   const keep = <T>(list: unknown, schema: z.ZodType<T>): (T | undefined)[] =>
     Array.isArray(list) ? list.map((item) => { const r = schema.safeParse(item); return r.success ? r.data : undefined; }) : [];
@@ -93,14 +99,12 @@ function partialSemantic(input: object): Violation[] {
   const receivers = keep(doc.data_receiver, shape.data_receiver.unwrap().element);
   const transforms = keep(doc.transforms, shape.transforms.unwrap().element);
   const transmits = keep(doc.data_transmit, shape.data_transmit.element);
-  return semanticViolations(
-    {
-      data_receiver: receivers as DataReceiver[],
-      transforms: transforms as Configuration['transforms'],
-      data_transmit: transmits as Configuration['data_transmit'],
-    },
-    { partial: true },
-  );
+  const pieces = {
+    data_receiver: receivers as DataReceiver[],
+    transforms: transforms as Configuration['transforms'],
+    data_transmit: transmits as Configuration['data_transmit'],
+  };
+  return [...semanticViolations(pieces, { partial: true }), ...pathViolations(pieces, context)];
 }
 
 export { hasErrors };

@@ -40,14 +40,22 @@ function fsyncDirectory(dir: string): void {
 export function writeFileAtomic(target: string, data: string): void {
   const dir = path.dirname(target);
   const temp = path.join(dir, `.${path.basename(target)}.${process.pid}.${Date.now()}.tmp`);
-  const fd = fs.openSync(temp, 'w', 0o600);
   try {
-    fs.writeSync(fd, data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
+    const fd = fs.openSync(temp, 'w', 0o600);
+    try {
+      const bytes = Buffer.from(data, 'utf8');
+      let written = 0;
+      while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, target);
+  } catch (cause) {
+    // A full disk leaves a half-written temp file: it would only take more of the space.
+    fs.rmSync(temp, { force: true });
+    throw cause;
   }
-  fs.renameSync(temp, target);
   fsyncDirectory(dir);
 }
 
@@ -70,10 +78,14 @@ export class ConfigStore {
   ) {
     this.file = path.join(directory, CONFIG_FILE_NAME);
     this.historyDir = path.join(directory, HISTORY_DIR);
-    fs.mkdirSync(this.historyDir, { recursive: true, mode: 0o700 });
-    this.removeStrayTempFiles();
-    const newest = this.history().at(-1);
-    if (newest) this.backup.last_success = new Date(Number(fs.statSync(newest).mtimeMs)).toISOString();
+    try {
+      fs.mkdirSync(this.historyDir, { recursive: true, mode: 0o700 });
+      this.removeStrayTempFiles();
+      const newest = this.history().at(-1);
+      if (newest) this.backup.last_success = new Date(Number(fs.statSync(newest).mtimeMs)).toISOString();
+    } catch {
+      // A full disk or a folder that cannot be created: the agent still starts, and a save says why.
+    }
   }
 
   /** Temp files left by a crash in the middle of a save: the save never happened. */
@@ -117,6 +129,7 @@ export class ConfigStore {
   /** Saves atomically; keeps the version in history. Returns what load() will return. */
   save(config: unknown): StoredConfig {
     const text = `${JSON.stringify(this.codec ? sealSecrets(config, this.codec) : config, null, 2)}\n`;
+    fs.mkdirSync(this.historyDir, { recursive: true, mode: 0o700 });
     this.writeHistory(text);
     writeFileAtomic(this.file, text);
     const stored = this.load();
@@ -130,6 +143,7 @@ export class ConfigStore {
 
   /** Saved versions, oldest first. */
   history(): string[] {
+    if (!fs.existsSync(this.historyDir)) return [];
     return fs
       .readdirSync(this.historyDir)
       .filter((name) => name.endsWith('.json'))

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { formatSpecTimestamp, parseTimestampToMicros } from '../../../shared/api/envelope.js';
 import { ApiError } from '../../../shared/api/errors.js';
@@ -10,6 +11,7 @@ import { isoMicros, type AgentRecord } from '../../../shared/records/record.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logging/logger.js';
 import { openKpiDatabase } from './kpi-database.js';
+import { describeWriteFailure, isDiskFull } from '../storage/storage-health.js';
 import { KpiLibrary } from './kpi-library.js';
 import { DEFAULT_MAX_RECORDS, DEFAULT_RETENTION_MS, RecordHistory } from './record-history.js';
 
@@ -36,20 +38,56 @@ const MAX_RECORDS_PER_MACHINE = 1_000_000;
  * the recent records the agent keeps for it.
  */
 export class KpiService {
-  private readonly db;
-  private readonly library: KpiLibrary;
-  private readonly history: RecordHistory;
+  private opened: { db: ReturnType<typeof openKpiDatabase>; library: KpiLibrary; history: RecordHistory } | undefined;
+  private openFailure: { error: ApiError; retryAt: number } | undefined;
   private failedToRemember = false;
 
+  /**
+   * Opens the KPI database. One that cannot be opened (a full disk at first start) does not stop the
+   * agent: KPI requests answer 503 with the reason, and each one tries again.
+   */
   constructor(private readonly options: KpiServiceOptions) {
-    this.db = openKpiDatabase(options.file);
-    this.library = new KpiLibrary(this.db);
-    this.history = new RecordHistory(this.db, {
-      clock: options.clock,
-      retentionMs: options.retentionMs ?? DEFAULT_RETENTION_MS,
-      maxRecords: options.maxRecords ?? DEFAULT_MAX_RECORDS,
-    });
-    this.history.prune();
+    try {
+      this.ready();
+    } catch (cause) {
+      options.logger.error((cause as Error).message);
+    }
+  }
+
+  private ready(): NonNullable<KpiService['opened']> {
+    if (this.opened) return this.opened;
+    if (this.openFailure && Date.now() < this.openFailure.retryAt) throw this.openFailure.error;
+    let db: ReturnType<typeof openKpiDatabase> | undefined;
+    try {
+      db = openKpiDatabase(this.options.file);
+      const history = new RecordHistory(db, {
+        clock: this.options.clock,
+        retentionMs: this.options.retentionMs ?? DEFAULT_RETENTION_MS,
+        maxRecords: this.options.maxRecords ?? DEFAULT_MAX_RECORDS,
+      });
+      this.opened = { db, library: new KpiLibrary(db), history };
+      this.openFailure = undefined;
+    } catch (cause) {
+      db?.close();
+      const message = describeWriteFailure(cause, path.dirname(this.options.file), `the KPI library (${path.basename(this.options.file)})`);
+      this.openFailure = { error: new ApiError(503, message), retryAt: Date.now() + 1000 };
+      throw this.openFailure.error;
+    }
+    try {
+      this.opened.history.prune();
+    } catch (cause) {
+      // Pruning a cache on a full disk: the records it would drop stay a little longer.
+      this.options.logger.warn(`Old records kept for KPI evaluation could not be pruned: ${(cause as Error).message}`);
+    }
+    return this.opened;
+  }
+
+  private get library(): KpiLibrary {
+    return this.ready().library;
+  }
+
+  private get history(): RecordHistory {
+    return this.ready().history;
   }
 
   list(): KpiLibraryEntry[] {
@@ -80,16 +118,27 @@ export class KpiService {
     const lastModified = formatSpecTimestamp(this.options.clock.nowMicros());
     // The document as written (its key order and formatting choices), not the parsed form: the
     // editor opens it again the way the engineer wrote it. It passed validation.
-    const entry = this.library.put(existing ? pathName : undefined, outcome.definition.name, outcome.kind, document, lastModified);
+    const definition = outcome.definition;
+    const entry = this.writing(() => this.library.put(existing ? pathName : undefined, definition.name, outcome.kind, document, lastModified));
     const renamed = outcome.definition.name !== pathName ? ` (renamed from "${pathName}")` : '';
     this.options.logger.info(`KPI "${entry.name}" saved${renamed}, ${outcome.kind === 'line' ? 'line' : 'machine-type'} KPI.`);
     return { status: 'passed', entry, violations };
   }
 
   delete(name: string): boolean {
-    const deleted = this.library.delete(name);
+    const deleted = this.writing(() => this.library.delete(name));
     if (deleted) this.options.logger.info(`KPI "${name}" deleted.`);
     return deleted;
+  }
+
+  /** A library change; a full disk is a clear 507, not an unexpected error. */
+  private writing<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (cause) {
+      if (!isDiskFull(cause)) throw cause;
+      throw new ApiError(507, `${describeWriteFailure(cause, path.dirname(this.options.file), 'the KPI library')} Nothing was changed.`);
+    }
   }
 
   /** Observes committed records (the pipeline's tap). A failure here never affects the data path. */
@@ -182,7 +231,8 @@ export class KpiService {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (this.opened?.db.open) this.opened.db.close();
+    this.opened = undefined;
   }
 }
 

@@ -51,7 +51,11 @@ export class WorkerPipeline {
 
   private transform(config: WorkerPlan['transforms'][number]['config']): RecordTransform | undefined {
     const key = JSON.stringify(config);
-    if (!this.transforms.has(key)) this.transforms.set(key, createTransform(config));
+    if (!this.transforms.has(key)) {
+      // Shared by every receiver through every saved configuration: drop transforms long gone.
+      if (this.transforms.size >= 1000) this.transforms.clear();
+      this.transforms.set(key, createTransform(config));
+    }
     return this.transforms.get(key);
   }
 

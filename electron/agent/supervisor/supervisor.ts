@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Configuration } from '../../../shared/config/schema.js';
-import { filterSelects, streamId } from '../../../shared/config/streams.js';
+import { StreamSelector, streamId } from '../../../shared/config/streams.js';
 import type { ComponentType, ServiceStatus } from '../../../shared/api/resources.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logging/logger.js';
@@ -51,6 +51,20 @@ async function withTimeout(work: Promise<void>, ms: number): Promise<boolean> {
 }
 
 /**
+ * Lets the event loop run (the API answers) once `sliceMs` of work went by: starting or stopping
+ * thousands of services one after the other is otherwise one long task, since a start that needs no
+ * I/O resolves at once.
+ */
+function breather(sliceMs = 20): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < sliceMs) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    since = performance.now();
+  };
+}
+
+/**
  * Owns one service per configured component and their lifecycle: start in pipeline order
  * (transmits, transforms, receivers, so that nothing produces before its consumers run), stop in
  * the reverse order, each stop bounded by a timeout.
@@ -68,7 +82,9 @@ export class Supervisor {
     await this.stop();
     this.options.markers.clearAll();
     this.services = this.build(config);
+    const breathe = breather();
     for (const service of this.services) {
+      await breathe();
       try {
         await service.component.start();
       } catch (cause) {
@@ -84,7 +100,11 @@ export class Supervisor {
 
   /** Stops every service, newest first. Idempotent. */
   async stop(): Promise<void> {
-    for (const service of [...this.services].reverse()) await this.stopService(service);
+    const breathe = breather();
+    for (const service of [...this.services].reverse()) {
+      await breathe();
+      await this.stopService(service);
+    }
   }
 
   /** Stops the services and forgets them (configuration removed). */
@@ -134,7 +154,8 @@ export class Supervisor {
     this.contexts.clear();
     const { registry, markers, logger, store, stats } = this.options;
     const allStreams: StreamKey[] = config.data_receiver.flatMap((r) => r.streams.map((s) => ({ asset: s.asset, stream_type: s.stream_type })));
-    const matched = (filter: readonly string[] | undefined) => allStreams.filter((s) => filterSelects(filter, streamId(s.asset, s.stream_type)));
+    const selector = new StreamSelector(allStreams);
+    const matched = (filter: readonly string[] | undefined) => selector.select(filter);
 
     const stages: TransformStage[] = config.transforms.map((t) => ({
       name: t.transform_name,

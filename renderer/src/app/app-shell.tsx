@@ -71,6 +71,13 @@ function HeaderState({ connection }: { connection: ConnectionState }) {
   if (connection.kind === 'unreachable') return <StateBadge state="unreachable" label="Agent" title={connection.reason} />;
   const { agent } = connection.status;
   const degraded = Object.entries(agent.services).filter(([, s]) => s.health === 'degraded');
+  const storage = agent.problems ?? [];
+  if (storage.length > 0)
+    return (
+      <a href="#/status" className="badge-link">
+        <StateBadge state="degraded" label="Agent" text={`${agent.status} · ${storage.some((p) => p.category === 'disk_full') ? 'disk full' : 'cannot write'}`} title={storage.map((p) => p.message).join('\n')} />
+      </a>
+    );
   if (agent.status === 'running' && degraded.length > 0)
     return (
       <a href="#/status" className="badge-link">

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FileStreamSchema, Parser } from '../../../../shared/config/schema.js';
 import { filterSelects, streamId } from '../../../../shared/config/streams.js';
 import type { z } from 'zod';
@@ -7,7 +8,9 @@ import { BufferFullError } from '../../pipeline/pipeline.js';
 import type { ComponentContext } from '../../supervisor/component.js';
 import { readFile } from './file-reader.js';
 import { globToRegExp, matchesAny } from './glob.js';
-import type { ParseWorkerClient } from './parse-worker-client.js';
+import type { ParseWorkers } from './parse-worker-pool.js';
+import { type StorageHealth, isDiskFull } from '../../storage/storage-health.js';
+import { STORE_AREA } from '../../store/agent-store.js';
 
 /** How long a file must stay unchanged before a last line without newline counts as complete. */
 export const SETTLE_MS = 10_000;
@@ -92,10 +95,17 @@ export class FileDiscovery {
       pollIntervalSeconds: number;
       deleteCompleted: boolean;
       context: ComponentContext;
-      worker: ParseWorkerClient;
+      worker: ParseWorkers;
       running: () => boolean;
+      /** Aborted when the receiver stops (chunks still waiting for a parse thread are dropped). */
+      signal?: () => AbortSignal | undefined;
+      /** Where a full disk is reported (status), besides this receiver's markers. */
+      storage?: StorageHealth;
     },
   ) {}
+
+  /** Streams with a disk_full marker: their records could not be stored. */
+  private readonly diskFull = new Set<string>();
 
   /** Writes the read summaries that are due (after a scan), or all of them (`all`, when stopping). */
   flushReadLog(all = false): void {
@@ -124,7 +134,7 @@ export class FileDiscovery {
    * Looks at one listed file and reads or deletes it when due. Returns true when the file is still
    * changing (or was seen for the first time): the caller should look again soon.
    */
-  async visit(stream: FileStream, file: ListedFile, access: FileAccess, worker: ParseWorkerClient = this.options.worker): Promise<boolean> {
+  async visit(stream: FileStream, file: ListedFile, access: FileAccess, worker: ParseWorkers = this.options.worker): Promise<boolean> {
     const { context, receiver } = this.options;
     const lookKey = lookKeyOf(stream.key, file.path);
     const previous = this.looks.get(lookKey);
@@ -165,12 +175,14 @@ export class FileDiscovery {
             parser: stream.parser,
             context,
             worker,
+            signal: this.options.signal?.(),
             readPrefix: (length) => access.readPrefix(file.path, length),
             readRange: access.readRange ? (offset, length) => access.readRange!(file.path, offset, length) : undefined,
             exists: (candidate) => access.exists(candidate),
           });
-      if (result.records > 0) this.reads.note(file.path, result.records, context.logger.child(context.logger.component, worker.threadName));
+      if (result.records > 0) this.reads.note(file.path, result.records, context.logger.child(context.logger.component, 'thread' in result ? result.thread : context.logger.thread));
       context.markers.clear('read_failed', [stream.key]);
+      if (!done) this.storedAgain(stream.key);
       if (result.complete && this.options.deleteCompleted) {
         // Only a file that was the same on two looks is deleted: one still being written (read because
         // it keeps changing) waits until it is quiet, so nothing written after the read is lost.
@@ -181,6 +193,10 @@ export class FileDiscovery {
     } catch (cause) {
       if (!this.options.running()) return false;
       if (cause instanceof BufferFullError) return false; // marked by the pipeline; the file waits
+      if (isDiskFull(cause)) {
+        this.cannotStore(stream.key, file.path, cause);
+        return false;
+      }
       const kind = access.classify?.(cause) ?? 'file';
       if (kind === 'source') throw cause;
       if (kind === 'busy') return true;
@@ -189,6 +205,27 @@ export class FileDiscovery {
       context.logger.error(message);
       return false;
     }
+  }
+
+  /**
+   * The records of a file could not be stored (full disk): nothing of them was committed, so the file
+   * is read again from the same place on a later look. Marked on the stream and in status.
+   */
+  private cannotStore(stream: StreamKey, file: string, cause: unknown): void {
+    const { context } = this.options;
+    const message = `${(cause as Error).message} ${file} is read on from where it stopped once there is room.`;
+    context.markers.raise([stream], 'error', 'disk_full', message);
+    this.options.storage?.report(STORE_AREA, path.dirname(context.store.file), cause, `${path.basename(context.store.file)} (progress and outbox)`);
+    const id = streamId(stream.asset, stream.stream_type);
+    if (!this.diskFull.has(id)) context.logger.error(message);
+    this.diskFull.add(id);
+  }
+
+  private storedAgain(stream: StreamKey): void {
+    if (!this.diskFull.delete(streamId(stream.asset, stream.stream_type))) return;
+    this.options.context.markers.clear('disk_full', [stream]);
+    this.options.context.logger.info(`Records of ${streamId(stream.asset, stream.stream_type)} are stored again.`);
+    this.options.storage?.resolve(STORE_AREA);
   }
 
   private async deleteCompleted(stream: StreamKey, file: string, access: FileAccess): Promise<void> {

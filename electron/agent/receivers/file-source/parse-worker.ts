@@ -1,7 +1,8 @@
 /**
  * Worker thread that reads, parses and commits file chunks (rows → records → transforms → outbox,
  * with the file's new position, in one transaction), so that big files never block the thread
- * serving the API and the console. One request at a time; answers carry the request id.
+ * serving the API and the console. One of the agent's shared parse threads (ParseWorkerPool): a
+ * chunk of any receiver, one at a time; answers carry the request id.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,11 +36,15 @@ function lowerThreadPriority(): void {
 
 type ParserConfig = z.infer<typeof SpreadsheetParserSchema>;
 const parsers = new Map<string, ReturnType<typeof createSpreadsheetParser>>();
+const MAX_CACHED_PARSERS = 1000;
 
 function parserFor(config: ParserConfig) {
   const key = JSON.stringify(config);
   let parser = parsers.get(key);
   if (!parser) {
+    // The threads serve every receiver, through every configuration saved since they started:
+    // parsers of configurations long gone must not pile up.
+    if (parsers.size >= MAX_CACHED_PARSERS) parsers.clear();
     parser = createSpreadsheetParser(config);
     parsers.set(key, parser);
   }

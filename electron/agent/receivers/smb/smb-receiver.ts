@@ -3,11 +3,15 @@ import type { SmbReceiverSchema } from '../../../../shared/config/schema.js';
 import { parseSharedFolder, smbCredentials } from '../../../../shared/config/smb-rules.js';
 import type { StreamKey } from '../../markers/marker-store.js';
 import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import type { StorageHealth } from '../../storage/storage-health.js';
 import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, streamOf } from '../file-source/file-discovery.js';
 import { isTemporaryName } from '../file-source/glob.js';
-import { ParseWorkerClient } from '../file-source/parse-worker-client.js';
+import type { ParseWorkerPool } from '../file-source/parse-worker-pool.js';
 import { SmbSession, type SmbTarget, isMissing } from './smb-client.js';
 import { CONNECTION_CATEGORIES, type ConnectionLabel, type ConnectionProblem, type Phase, classifyFileError, describeDeleteError, describeProblem } from './smb-problems.js';
+
+/** Why a receiver's waiting chunks are dropped (one reason for all: no DOMException per stop). */
+const STOPPED = Object.assign(new Error('reading stopped'), { code: 'ABORT_ERR' });
 
 type SmbConfig = z.infer<typeof SmbReceiverSchema>;
 
@@ -46,7 +50,9 @@ interface ListedEntry {
 export class SmbReceiver implements AgentComponent {
   readonly kind = 'Receiver' as const;
   readonly name: string;
-  private readonly worker: ParseWorkerClient;
+  private readonly worker: ParseWorkerPool;
+  /** Aborted by stop(): chunks still waiting for a parse thread are dropped. */
+  private run: AbortController | undefined;
   private readonly discovery: FileDiscovery;
   private readonly streams: FileStream[];
   private readonly keys: StreamKey[];
@@ -60,9 +66,10 @@ export class SmbReceiver implements AgentComponent {
   constructor(
     private readonly config: SmbConfig,
     private readonly context: ComponentContext,
+    services: { parseWorkers: ParseWorkerPool; storage?: StorageHealth },
   ) {
     this.name = config.data_receiver_name;
-    this.worker = new ParseWorkerClient(`parse:${this.name}`, context.logger);
+    this.worker = services.parseWorkers;
     // Windows shares ignore case in names, so file_filter does too, whatever the agent's OS.
     this.streams = fileStreams(config, true);
     this.keys = this.streams.map((s) => s.key);
@@ -73,6 +80,8 @@ export class SmbReceiver implements AgentComponent {
       context,
       worker: this.worker,
       running: () => this.running,
+      signal: () => this.run?.signal,
+      storage: services?.storage,
     });
     this.connections = config.connections.map((c) => {
       const { share, folder } = parseSharedFolder(c.shared_folder);
@@ -92,18 +101,19 @@ export class SmbReceiver implements AgentComponent {
 
   async start(): Promise<void> {
     this.running = true;
+    this.run = new AbortController();
     this.worker.start();
     this.schedule(0);
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    this.run?.abort(STOPPED);
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.session?.close(); // a call waiting on a silent server fails now, not after the timeout
     await this.scanning?.catch(() => undefined);
     this.discovery.flushReadLog(true);
-    await this.worker.close();
   }
 
   status() {

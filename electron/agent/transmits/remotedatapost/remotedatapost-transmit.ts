@@ -88,7 +88,17 @@ export class RemoteDataPostTransmit implements AgentComponent {
 
   private async drain(): Promise<void> {
     while (this.running) {
-      const rows = this.context.store.peekMeta(this.name, OUTBOX_ROWS_PER_ROUND);
+      let rows: ReturnType<ComponentContext['store']['peekMeta']>;
+      try {
+        rows = this.context.store.peekMeta(this.name, OUTBOX_ROWS_PER_ROUND);
+      } catch (cause) {
+        // The store cannot be opened (a full disk at first start): say so and try again later.
+        this.failures += 1;
+        const message = `The outbox cannot be read: ${(cause as Error).message}`;
+        this.context.stats.failure(this.name, message);
+        this.context.markers.raise(this.context.streams, 'error', 'upload_failed', message);
+        return;
+      }
       if (rows.length === 0) return;
       // Whole outbox rows up to max_request_records (at least one row; a bigger row is split).
       const chosen: typeof rows = [];
@@ -127,8 +137,13 @@ export class RemoteDataPostTransmit implements AgentComponent {
       } catch (cause) {
         if (!this.running) return;
         this.failures += 1;
-        const backlog = this.context.store.backlog(this.name);
-        const message = `${(cause as Error).message} The records are kept (${backlog.records} waiting) and the upload is retried.`;
+        let waiting = 'the records are kept';
+        try {
+          waiting = `the records are kept (${this.context.store.backlog(this.name).records} waiting)`;
+        } catch {
+          // The count is only for the message.
+        }
+        const message = `${(cause as Error).message} ${waiting[0]!.toUpperCase()}${waiting.slice(1)} and the upload is retried.`;
         this.context.stats.failure(this.name, message);
         this.context.markers.raise(this.context.streams, 'error', 'upload_failed', message);
         this.context.logger.warn(message);

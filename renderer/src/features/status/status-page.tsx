@@ -74,6 +74,19 @@ export function StatusPage() {
         {action.isError && <p className="error-text">The agent could not do that: {errorText(action.error)}</p>}
       </div>
 
+      {(agent.problems ?? []).length > 0 && (
+        <div className="notice notice-error" role="alert" data-testid="storage-problems">
+          <strong>The agent cannot write everything it needs to.</strong> It keeps what it can in memory and resumes by itself once writing works again.
+          <ul>
+            {(agent.problems ?? []).map((problem) => (
+              <li key={problem.area}>
+                {problem.message} <span className="muted small">(since <LocalTime value={problem.since} />)</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+
       <div className="grid-2">
         <ServicesCard services={agent.services} />
         <MachineLoad machine={status.data.machine_info} history={history} />
