@@ -1,7 +1,9 @@
 // CPU cost of the parse worker's path alone (read → parse → records → convert_timestamps → upload
 // batches → commit → KPI history), one worker thread working through one file chunk by chunk with
 // nothing else running: a steadier number than the end-to-end bench, for comparing changes to the
-// data path. Usage: node bench/worker-cpu.mjs [rows=1000000] [repeats=3]
+// data path. Usage: node bench/worker-cpu.mjs [rows=1000000] [repeats=3] [path=tuned|general]
+// `general` adds a read_csv option (thousands "'", Swiss notation; the data has none) so that the
+// same file is read by the parser's general path (docs/compatibility.md).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +14,7 @@ import { writeCsv } from './csv-data.mjs';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
 const repeats = Number(process.argv[3] ?? 3);
+const general = process.argv[4] === 'general';
 const logger = { info() {}, warn() {}, error: (...a) => console.error(...a), debug() {} };
 
 async function runOnce(dir, file, size) {
@@ -28,7 +31,7 @@ async function runOnce(dir, file, size) {
     returnRecords: false,
     nowMicros: String(Date.now() * 1000),
   };
-  const parser = { parser_name: 'csv', parser_type: 'spreadsheet', file_format: 'csv', file_encoding: 'utf-8', options: { parse: { parse_timestamps: [{ field_name: 'time', format: '%Y-%m-%d %H:%M:%S' }] } } };
+  const parser = { parser_name: 'csv', parser_type: 'spreadsheet', file_format: 'csv', file_encoding: 'utf-8', options: { parse: { parse_timestamps: [{ field_name: 'time', format: '%Y-%m-%d %H:%M:%S' }], ...(general ? { thousands: "'" } : {}) } } };
   let offset = 0;
   let state = null;
   let count = 0;

@@ -7,7 +7,7 @@
  * Pure (no Node): paths are worked out as text, for POSIX and Windows, so that the agent and the
  * console judge a path the same way.
  */
-import type { Configuration } from './schema.js';
+import type { ConfigurationDocument as Configuration } from './schema.js';
 import { type JsonPath, type Violation, error, warning } from './violations.js';
 
 export type PathFlavour = 'posix' | 'win32';

@@ -77,6 +77,13 @@ export const SECRET_TARGETS: readonly SecretTarget[] = [
     target: 'the cloud account',
     fields: [{ name: 'base_url', read: (h) => normalBaseUrl(h.base_url) }, { name: 'API_key_ID', read: (h) => text(h.API_key_ID) }],
   },
+  // The product family's top-level block (either spelling of the key and of its id).
+  ...(['api_key', 'API_key'] as const).map((secret) => ({
+    where: ['sight_machine_cloud'],
+    secret,
+    target: 'the cloud account',
+    fields: [{ name: 'base_url', read: (h: Json) => normalBaseUrl(h.base_url) }, { name: 'api_key_id', read: (h: Json) => text(h.api_key_id ?? h.API_key_ID) }],
+  })),
 ];
 
 /** The row for a secret `key` held by the object at `holderPath`, if any. */

@@ -3,7 +3,7 @@
  * must change, in words that say what is wrong and what to do.
  */
 import type { z } from 'zod';
-import type { Configuration, ConvertTimestampsTransformSchema, DataReceiver } from './schema.js';
+import type { ConfigurationDocument, ConvertTimestampsTransformSchema, DataReceiver, SightMachineCloudSchema } from './schema.js';
 
 type ConvertTimestamps = z.infer<typeof ConvertTimestampsTransformSchema>;
 import { type JsonPath, type Violation, error, warning } from './violations.js';
@@ -13,12 +13,17 @@ import { opcuaReceiverViolations } from './opcua-rules.js';
 import { sqlReceiverViolations } from './sql-rules.js';
 export { sqlPlaceholders } from './sql-rules.js';
 import { smbConnectionViolations } from './smb-rules.js';
+import { fileFilterViolations } from './file-filter-rules.js';
+import { parserViolations } from './parser-rules.js';
+import { cloudViolations, remoteDataPostViolations } from './transmit-rules.js';
+import { fileOrderViolations, unsupportedTransformViolations } from './product-family.js';
 
 type MaybeList<T> = readonly (T | undefined)[];
 interface PartialConfiguration {
   data_receiver: MaybeList<DataReceiver>;
-  transforms: MaybeList<Configuration['transforms'][number]>;
-  data_transmit: MaybeList<Configuration['data_transmit'][number]>;
+  transforms: MaybeList<ConfigurationDocument['transforms'][number]>;
+  data_transmit: MaybeList<ConfigurationDocument['data_transmit'][number]>;
+  sight_machine_cloud?: z.infer<typeof SightMachineCloudSchema>;
 }
 
 /** Prefix of the prompt texts in templates: a value still starting with it was never filled in. */
@@ -125,8 +130,10 @@ export function semanticViolations(config: PartialConfiguration, options: { part
   config.data_transmit.forEach((t, i) => {
     if (!t) return;
     checkFilter(t.filter_stream, ['data_transmit', i, 'filter_stream']);
-    out.push(...transmitViolations(t, i));
+    if (t.transmit_type === 'remotedatapost') out.push(...remoteDataPostViolations(t, i, config.sight_machine_cloud, isPrompt));
   });
+  out.push(...cloudViolations(config.sight_machine_cloud, config.data_transmit, options.partial ?? false));
+
 
   // A value still holding a template prompt gets one clear "fill in" error instead of whatever
   // else its prompt text happens to violate (time zone, URL, ':' in names …).
@@ -178,6 +185,7 @@ function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
     duplicates(receiver.parsers, (p) => p.parser_name, (k, first, value) =>
       out.push(error([...base, 'parsers', k, 'parser_name'], `The parser name "${value}" is already used by parser ${first + 1} of this receiver.`)));
     receiver.parsers.forEach((p, k) => {
+      out.push(...parserViolations(p, [...base, 'parsers', k]));
       const zone = p.options?.localtz;
       if (zone && !isPrompt(zone) && !isValidTimeZone(zone)) out.push(error([...base, 'parsers', k, 'options', 'localtz'], `"${zone}" is not a known time zone. Use an IANA name such as Europe/Berlin or America/Chicago.`));
       p.options?.parse?.parse_timestamps?.forEach((ts, t) => {
@@ -185,6 +193,8 @@ function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
         if (bad) out.push(error([...base, 'parsers', k, 'options', 'parse', 'parse_timestamps', t, 'format'], `"${bad}" is not a time format directive. Use e.g. %Y-%m-%d %H:%M:%S.`));
       });
     });
+    out.push(...fileFilterViolations(receiver.streams, base));
+    out.push(...fileOrderViolations(receiver, base));
     const parserNames = receiver.parsers.map((p) => p.parser_name);
     receiver.streams.forEach((s, j) => {
       const stream = `${s.asset}:${s.stream_type}`;
@@ -212,15 +222,14 @@ function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
   return out;
 }
 
-function transformViolations(t: Configuration['transforms'][number], i: number): Violation[] {
+function transformViolations(t: ConfigurationDocument['transforms'][number], i: number): Violation[] {
   const out: Violation[] = [];
   const base: JsonPath = ['transforms', i];
   if (t.transform_type === 'convert_timestamps') {
     out.push(...convertTimestampsViolations(t as ConvertTimestamps, base));
   }
   out.push(...transformRuleViolations(t, base));
-  if (t.transform_type === 'pandas')
-    out.push(warning([...base, 'transform_type'], 'pandas transforms run Python code, which Tributary cannot run: this transform will be skipped.'));
+  out.push(...unsupportedTransformViolations(t.transform_type, base));
   return out;
 }
 
@@ -235,24 +244,6 @@ function convertTimestampsViolations(t: ConvertTimestamps, base: JsonPath): Viol
       out.push(error([...base, 'timezone'], `"${t.timezone}" is not a known time zone. Use an IANA name such as Europe/Berlin or America/Chicago.`));
     const bad = t.format === undefined ? undefined : unknownStrptimeDirective(t.format);
     if (bad) out.push(error([...base, 'format'], `"${bad}" is not a time format directive. Use e.g. %Y-%m-%d %H:%M:%S.`));
-  }
-  return out;
-}
-
-function transmitViolations(t: Configuration['data_transmit'][number], i: number): Violation[] {
-  const out: Violation[] = [];
-  const base: JsonPath = ['data_transmit', i];
-  if (t.transmit_type !== 'remotedatapost' || isPrompt(t.base_url)) return out;
-  let url: URL | undefined;
-  try {
-    url = new URL(t.base_url);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-    out.push(error([...base, 'base_url'], `"${t.base_url}" is not a web address. Use the form https://<tenant>.<domain>.`));
-  } else if (url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) {
-    out.push(warning([...base, 'base_url'], 'The address uses http, not https: the API key id travels unprotected. Use https unless this is a test server.'));
   }
   return out;
 }

@@ -20,6 +20,8 @@ const csvParser = {
   parser_type: 'spreadsheet' as const,
   filter_stream: ['*'],
   file_format: 'csv' as const,
+  // A Python codec name: cp1252 for most German/French HMIs, shift_jis, gbk, utf-16 … (docs/compatibility.md).
+  file_encoding: 'utf-8',
   options: {
     // No default zone: times in a machine's files are local times, and UTC would be silently wrong.
     localtz: prompt('time zone of the machine clock, e.g. Europe/Berlin'),

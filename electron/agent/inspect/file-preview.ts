@@ -35,12 +35,14 @@ export async function previewFiles(receiver: FileReceiver, rows: number, nowMicr
     }
     const streams = fileStreams(receiver, receiver.protocol === 'smb');
     const previews: RawStreamPreview[] = [];
-    for (const stream of streams) {
+    for (const [index, stream] of streams.entries()) {
+      const configured = receiver.streams[index]!;
       const preview: RawStreamPreview = { key: stream.key, source: null, records: [], problems: opened.filter((o) => o.problem).map((o) => ({ level: 'error', message: o.problem! })) };
       previews.push(preview);
       const found = opened.flatMap((o) => (o.files ?? []).filter((f) => streamOf(streams, f.relative) === stream).slice(0, 1).map((file) => ({ folder: o.folder!, file })))[0];
       if (!found) {
-        if (opened.some((o) => o.files)) preview.problems.push({ level: 'warning', message: `No file matches ${JSON.stringify(stream.sources)} yet: there is nothing to preview.` });
+        if (opened.some((o) => o.files))
+          preview.problems.push({ level: 'warning', message: `No file matches ${JSON.stringify(configured.path_filter ?? configured.file_filter ?? [])} yet: there is nothing to preview.` });
         continue;
       }
       preview.source = joinPath(found.folder.label, found.file.relative, receiver.protocol === 'smb' ? '\\' : '/');

@@ -8,7 +8,6 @@ import type { Configuration, DataReceiver } from '../../../shared/config/schema.
 import { streamId } from '../../../shared/config/streams.js';
 import { type Violation, warning } from '../../../shared/config/violations.js';
 import { fileStreams, streamOf } from '../receivers/file-source/file-discovery.js';
-import { matchesAny } from '../receivers/file-source/glob.js';
 import { type ListedFile, MAX_LISTED_FILES, SourceProblem, type SourceFolder, localFolder, smbFolder } from './source-folders.js';
 
 type FileReceiver = Extract<DataReceiver, { protocol: 'localfile' | 'smb' }>;
@@ -72,15 +71,18 @@ export class SourceChecks {
     const where = listed.map((l) => l.label).join(', ');
     streams.forEach((stream, k) => {
       if (files.some((file) => streamOf(streams, file) === stream)) return;
-      const filter = JSON.stringify(stream.sources);
-      const matching = files.find((file) => matchesAny(stream.patterns, stream.sources, file));
+      const configured = receiver.streams[k]!;
+      // path_filter, when given, is what the receiver matches (file_filter then does not count).
+      const field = configured.path_filter !== undefined ? 'path_filter' : 'file_filter';
+      const filter = JSON.stringify(configured.path_filter ?? configured.file_filter ?? []);
+      const matching = files.find((file) => stream.filters.some((f) => f.matches(file)));
       if (matching !== undefined) {
         const owner = streamOf(streams, matching)!.key;
-        out.push(warning([...at, 'streams', k, 'file_filter'], `Every file matching ${filter} (e.g. ${matching}) is read by the stream ${streamId(owner.asset, owner.stream_type)} listed before this one: this stream reads nothing.`));
+        out.push(warning([...at, 'streams', k, field], `Every file matching ${filter} (e.g. ${matching}) is read by the stream ${streamId(owner.asset, owner.stream_type)} listed before this one: this stream reads nothing.`));
         return;
       }
       const there = files.length === 0 ? 'The folder is empty.' : `Files there: ${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''}.`;
-      out.push(warning([...at, 'streams', k, 'file_filter'], `No file in ${where} matches ${filter} yet: this stream reads nothing until one arrives. ${there}`));
+      out.push(warning([...at, 'streams', k, field], `No file in ${where} matches ${filter} yet: this stream reads nothing until one arrives. ${there}`));
     });
     return out;
   }

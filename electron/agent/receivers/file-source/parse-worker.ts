@@ -8,10 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parentPort, threadId } from 'node:worker_threads';
-import type { z } from 'zod';
-import type { SpreadsheetParserSchema } from '../../../../shared/config/schema.js';
+import type { Parser } from '../../../../shared/config/schema.js';
 import { type AgentRecord, isoMicros } from '../../../../shared/records/record.js';
-import { SpreadsheetStateSchema, createSpreadsheetParser } from '../../parsers/spreadsheet/index.js';
+import { SpreadsheetStateSchema, createSpreadsheetParser, readOptionsOf, resolveEncoding } from '../../parsers/spreadsheet/index.js';
 import { WorkerPipeline } from '../../pipeline/worker-pipeline.js';
 import type { ParseRequest, ParseResponse } from './parse-protocol.js';
 import { MAX_LINE_BYTES } from './file-reader.js';
@@ -34,7 +33,7 @@ function lowerThreadPriority(): void {
   }
 }
 
-type ParserConfig = z.infer<typeof SpreadsheetParserSchema>;
+type ParserConfig = Parser;
 const parsers = new Map<string, ReturnType<typeof createSpreadsheetParser>>();
 const MAX_CACHED_PARSERS = 1000;
 
@@ -80,10 +79,10 @@ function skipLongLine(request: ParseRequest & { skipTo: number }): ParseResponse
   const parser = parserFor(config);
   const state = request.state ? SpreadsheetStateSchema.parse(request.state) : parser.initialState();
   const line = state.linesSeen + 1;
-  const action = config.options?.parse?.bad_lines_action ?? 'warn';
+  const action = readOptionsOf(config).badLinesAction;
   const message = `Line ${line} is longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB (no line break): not a line of this CSV file.`;
   const answer = { id: request.id, ok: true as const, rows: 0, badLines: [] as { line: number; message: string }[], skippedLines: 0, consumedBytes: 0, chunkBytes: 0, fileSize: request.fileSize ?? 0, state };
-  if (action === 'error' || state.header === null || state.encoding === null || state.encoding.startsWith('utf-16'))
+  if (action === 'error' || state.header === null || state.encoding === null || resolveEncoding(state.encoding).width === 2)
     return { ...answer, fatal: { line, message: `${message} Reading of this file stops here until the line is fixed.` } };
   const next = { ...state, linesSeen: state.linesSeen + 1, rowsSeen: state.rowsSeen + 1 };
   const outcome = pipeline.commit(request.plan, [], {

@@ -6,7 +6,7 @@ import type { LocalfileReceiverSchema } from '../../../../shared/config/schema.j
 import type { StreamKey } from '../../markers/marker-store.js';
 import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
 import type { StorageHealth } from '../../storage/storage-health.js';
-import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, streamOf } from '../file-source/file-discovery.js';
+import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, orderFiles, strictOrder, streamOf } from '../file-source/file-discovery.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import type { ParseWorkerPool } from '../file-source/parse-worker-pool.js';
 
@@ -142,17 +142,25 @@ export class LocalfileReceiver implements AgentComponent {
   }
 
   private async scan(): Promise<void> {
-    const visits: { stream: FileStream; file: string }[] = [];
-    for (const folder of this.folders()) {
+    const visits: { stream: FileStream; file: string; relative: string; connection: number; mtimeMs: number }[] = [];
+    const byTime = this.config.process_files_alphabetically === false;
+    for (const [connection, folder] of this.folders().entries()) {
       if (!this.running) return;
       const files = await this.list(folder);
       if (!files) continue;
       for (const relative of files) {
         const stream = streamOf(this.streams, relative);
-        if (stream) visits.push({ stream, file: path.join(folder, ...relative.split('/')) });
+        if (!stream) continue;
+        const file = path.join(folder, ...relative.split('/'));
+        // Ordering by modification time needs it before the visits (each visit looks again: the
+        // file may change while the files before it are read).
+        const stat = byTime ? await fs.promises.stat(file).catch(() => undefined) : undefined;
+        if (byTime && !stat) continue; // vanished meanwhile
+        visits.push({ stream, file, relative, connection, mtimeMs: stat?.mtimeMs ?? 0 });
       }
     }
-    // One lane per parse thread; each takes the next file in name order.
+    orderFiles(visits, this.config);
+    // One lane per parse thread (one lane when the configuration asks for an order); each takes the next file.
     let next = 0;
     const lane = async () => {
       while (this.running && next < visits.length) {
@@ -160,7 +168,7 @@ export class LocalfileReceiver implements AgentComponent {
         await this.visit(stream, file);
       }
     };
-    await Promise.all(Array.from({ length: this.workers.size }, lane));
+    await Promise.all(Array.from({ length: strictOrder(this.config) ? 1 : this.workers.size }, lane));
   }
 
   /** Files under the folder, relative with "/" separators; undefined (and a marker) when unreadable. */

@@ -54,6 +54,13 @@ describe('opcua receiver (subscription)', () => {
     expect(profile.fieldvalues.profile_0).toBeUndefined();
   });
 
+  it('reads tags written the product family\'s way: a bare name with namespace_index', async () => {
+    agent = await startAgent({ connection: connection(), streams: [{ asset: 'Line_1', stream_type: 'process', opcua_tags: [{ name: 'Double', namespace_index: 2, exportname: 'double' }, { name: 'Missing.Tag', namespace_index: 2, exportname: 'missing' }] }] });
+    await waitFor(() => agent!.valuesOf('double').length > 0, 20_000, 'values of ns=2;s=Double');
+    // The marker names the node id the name and namespace_index make.
+    expect((await agent.marker('node_not_found')).message).toContain('missing (ns=2;s=Missing.Tag)');
+  });
+
   it('names a node id that does not exist and reads the other tags', async () => {
     agent = await startAgent({ connection: connection(), streams: [{ asset: 'Line_1', stream_type: 'process', opcua_tags: [...tags('Double'), { name: 'ns=2;s=Line9.Missing', exportname: 'missing' }] }] });
     const marker = await agent.marker('node_not_found');

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { z } from 'zod';
 import type { OpcuaReceiverSchema } from '../../../../shared/config/schema.js';
+import { tagNodeId } from '../../../../shared/config/opcua-rules.js';
 import { streamId } from '../../../../shared/config/streams.js';
 import type { StreamKey } from '../../markers/marker-store.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';
@@ -66,7 +67,7 @@ export class OpcuaReceiver implements AgentComponent {
   ) {
     this.name = config.data_receiver_name;
     this.streams = config.streams.map((s) => ({ asset: s.asset, stream_type: s.stream_type }));
-    const tags = config.streams.map((s) => s.opcua_tags.map((t) => ({ node: t.name, exportname: t.exportname })));
+    const tags = config.streams.map((s) => s.opcua_tags.map((t) => ({ node: tagNodeId(t), exportname: t.exportname })));
     const { nodes, invalid } = indexTags(tags);
     this.nodes = nodes;
     this.tagMarkers = new TagMarkers(this.streams, context.markers, invalid);
@@ -78,7 +79,7 @@ export class OpcuaReceiver implements AgentComponent {
     this.running = true;
     this.failing = false;
     this.records = this.config.streams.map(
-      (s, i) => new StreamRecords(this.streams[i]!, s.opcua_tags.map((t) => ({ node: t.name, exportname: t.exportname })), (key) => this.context.store.streamState(this.name, this.streams[i]!, key)),
+      (s, i) => new StreamRecords(this.streams[i]!, s.opcua_tags.map((t) => ({ node: tagNodeId(t), exportname: t.exportname })), (key) => this.context.store.streamState(this.name, this.streams[i]!, key)),
     );
     this.tagMarkers.showInvalid();
     // Certificate creation (first start only) and connecting happen in the loop: start returns at once.

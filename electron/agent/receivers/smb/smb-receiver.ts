@@ -4,7 +4,7 @@ import { parseSharedFolder, smbCredentials } from '../../../../shared/config/smb
 import type { StreamKey } from '../../markers/marker-store.js';
 import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
 import type { StorageHealth } from '../../storage/storage-health.js';
-import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, streamOf } from '../file-source/file-discovery.js';
+import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, orderFiles, streamOf } from '../file-source/file-discovery.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import type { ParseWorkerPool } from '../file-source/parse-worker-pool.js';
 import { SmbSession, type SmbTarget, isMissing } from './smb-client.js';
@@ -181,7 +181,8 @@ export class SmbReceiver implements AgentComponent {
       phase = 'read';
       const access = this.access(session, connection);
       const seen = new Set<string>();
-      for (const file of files) {
+      // Name order, or oldest first (process_files_alphabetically false); connections are read one after the other anyway.
+      for (const file of orderFiles(files.map((f) => ({ ...f, connection: 0 })), this.config)) {
         if (!this.running) return;
         const stream = streamOf(this.streams, file.relative);
         if (!stream) continue;

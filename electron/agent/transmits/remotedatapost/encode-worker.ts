@@ -12,7 +12,7 @@ import { type OutboxFormat, decodeBatch, documentSlices, gzipDocuments } from '.
 import { fernetEncrypt, fernetKeyFromApiKey } from './fernet.js';
 import { sortDocuments, splitDocuments } from './bson-documents.js';
 import { type EncodedRecords, encodeRecords } from './record-bson.js';
-import { MAX_REQUEST_BYTES, sortForUpload } from './wire.js';
+import { sortForUpload } from './wire.js';
 import type { EncodeRequest, EncodeResponse } from './encode-protocol.js';
 
 const MULTIPART_OVERHEAD = 512;
@@ -38,12 +38,12 @@ function seal(gzipped: Buffer, request: EncodeRequest): Buffer {
   return request.useEncryption ? fernetEncrypt(fernetKeyFromApiKey(request.apiKey), gzipped) : gzipped;
 }
 
-/** Bodies of at most maxRecords documents and 4 MiB each (halving until they fit). */
+/** Bodies of at most maxRecords documents and maxRequestBytes each (halving until they fit). */
 function bodies(documents: Buffer[], request: EncodeRequest, out: Body[]): void {
   for (let i = 0; i < documents.length; i += request.maxRecords) {
     const slice = documents.slice(i, i + request.maxRecords);
     const body = seal(gzipDocuments(slice), request);
-    if (body.length + MULTIPART_OVERHEAD > MAX_REQUEST_BYTES && slice.length > 1) {
+    if (body.length + MULTIPART_OVERHEAD > request.maxRequestBytes && slice.length > 1) {
       const half = Math.ceil(slice.length / 2);
       bodies(slice.slice(0, half), { ...request, maxRecords: half }, out);
       bodies(slice.slice(half), { ...request, maxRecords: half }, out);
@@ -54,7 +54,7 @@ function bodies(documents: Buffer[], request: EncodeRequest, out: Body[]): void 
 function encode(request: EncodeRequest): Body[] {
   const batches = store!.payloadsOf(request.transmit, request.ids);
   const only = batches.length === 1 ? batches[0]! : undefined;
-  const fits = (payload: Buffer) => payload.length + 64 + MULTIPART_OVERHEAD < MAX_REQUEST_BYTES * 0.75;
+  const fits = (payload: Buffer) => payload.length + 64 + MULTIPART_OVERHEAD < request.maxRequestBytes * 0.75;
   if (only?.format === 'upload' && request.records <= request.maxRecords && fits(only.payload)) {
     // The stored batch is the request body: only encryption is left.
     return [{ body: seal(only.payload, request), records: request.records }];

@@ -1,13 +1,10 @@
-import type { z } from 'zod';
-import type { RemoteDataPostTransmitSchema } from '../../../../shared/config/schema.js';
+import { MAX_REQUEST_SIZE_BYTES, type RemoteDataPostTransmit as Config } from '../../../../shared/config/schema.js';
 import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
 import { putMultipart } from './http-upload.js';
 import { PART_FILE_NAME, PART_NAME } from './wire.js';
 import { WorkerClient } from '../../worker-client.js';
 import { workerScript } from '../../worker-script.js';
 import type { EncodeRequest, EncodeResponse } from './encode-protocol.js';
-
-type Config = z.infer<typeof RemoteDataPostTransmitSchema>;
 
 const MAX_BACKOFF_MS = 60_000;
 const OUTBOX_ROWS_PER_ROUND = 500;
@@ -115,6 +112,8 @@ export class RemoteDataPostTransmit implements AgentComponent {
           ids: chosen.map((row) => row.id),
           records: count,
           maxRecords: this.config.max_request_records,
+          // The product family's cap: 4 MiB whatever max_request_size_bytes says.
+          maxRequestBytes: Math.min(this.config.max_request_size_bytes ?? MAX_REQUEST_SIZE_BYTES, MAX_REQUEST_SIZE_BYTES),
           apiKey: this.config.API_key,
           useEncryption: this.config.use_encryption,
         };
