@@ -22,15 +22,16 @@ async function runOnce(dir, file, size) {
   new AgentStore(storeFile).close();
   const worker = new ParseWorkerPool(logger, 1);
   const plan = {
+    id: `bench-${storeFile}`,
     storeFile,
     receiver: 'bench',
     stream: { asset: 'Machine_0', stream_type: 'process' },
     transforms: [{ name: 'tz', config: { transform_name: 'tz', transform_type: 'convert_timestamps', filter_stream: ['*'], field_names: ['time'], timezone: 'UTC' } }],
-    routes: [{ transmit: 'cloud', format: 'upload', batchRecords: 3000, maxBufferBytes: 2 ** 40 }],
+    routes: [{ transmit: 'cloud', type: 'remotedatapost', options: { maxRequestRecords: 3000 }, maxBufferBytes: 2 ** 40 }],
     history: { file: path.join(dir, `kpi-${Date.now()}.db`), retentionMs: 7 * 86_400_000, maxRecords: 5_000_000 },
     returnRecords: false,
-    nowMicros: String(Date.now() * 1000),
   };
+  const nowMicros = String(Date.now() * 1000);
   const parser = { parser_name: 'csv', parser_type: 'spreadsheet', file_format: 'csv', file_encoding: 'utf-8', options: { parse: { parse_timestamps: [{ field_name: 'time', format: '%Y-%m-%d %H:%M:%S' }], ...(general ? { thousands: "'" } : {}) } } };
   let offset = 0;
   let state = null;
@@ -38,7 +39,7 @@ async function runOnce(dir, file, size) {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   while (offset < size) {
-    const response = await worker.parse({ path: file, fileSize: size, offset, chunkBytes: CHUNK_BYTES, parser, state, final: true, file: { size, mtimeMs: 0, fingerprint: 'f' }, recordIdPrefix: '0123456789abcdef0123', plan });
+    const response = await worker.parse({ path: file, fileSize: size, offset, chunkBytes: CHUNK_BYTES, parser, state, final: true, file: { size, mtimeMs: 0, fingerprint: 'f' }, recordIdPrefix: '0123456789abcdef0123', plan, nowMicros });
     if (!response.ok) throw new Error(response.error);
     offset += response.consumedBytes;
     state = response.state;

@@ -68,12 +68,30 @@ export class ConfigPage {
     return this.line(lineText).locator('span > span', { hasText: new RegExp(`^${token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
   }
 
+  /**
+   * Replaces the value at the end of the line containing `lineText` ("key": value, or "key": value)
+   * with `value`, by keyboard from the end of the line. A double-click on the token would be quicker,
+   * but on a loaded machine Monaco can take it for two single clicks and the text lands beside it.
+   */
+  async retypeValue(lineText: string, oldValue: string, value: string): Promise<void> {
+    await this.valueToken(lineText, oldValue).click();
+    await this.page.keyboard.press('End');
+    if (lineText.trimEnd().endsWith(',')) await this.page.keyboard.press('ArrowLeft');
+    for (let i = 0; i < oldValue.length; i++) await this.page.keyboard.press('Shift+ArrowLeft');
+    await this.page.keyboard.insertText(value);
+  }
+
   insertTemplate(protocol: 'localfile' | 'smb' | 'sql' | 'opcua'): Locator {
     return this.page.getByRole('group', { name: 'Insert template' }).getByRole('button', { name: protocol, exact: true });
   }
 
   violation(text: string | RegExp): Locator {
     return this.violations.filter({ hasText: text });
+  }
+
+  /** In the save dialog: the services of one group (restart, start, stop, keep running). */
+  deployGroup(label: 'Restart (configuration changed)' | 'Start' | 'Stop (no longer configured)' | 'Keep running untouched'): Locator {
+    return this.page.getByRole('dialog', { name: 'Save these changes?' }).getByRole('list', { name: label, exact: true }).getByRole('listitem');
   }
 
   dialogSave(): Locator {
@@ -93,12 +111,11 @@ export class ConfigPage {
   cursorLine(): Promise<number> {
     return this.editor.locator('.monaco-editor').evaluate((element) => {
       const cursor = element.querySelector('.cursor') as HTMLElement | null;
-      const lines = [...element.querySelectorAll('.view-line')] as HTMLElement[];
-      const lineNumbers = [...element.querySelectorAll('.line-numbers')] as HTMLElement[];
+      const lineNumbers = Array.from(element.querySelectorAll<HTMLElement>('.line-numbers'));
       if (!cursor) return -1;
       const top = cursor.getBoundingClientRect().top;
       const match = lineNumbers.find((n) => Math.abs(n.getBoundingClientRect().top - top) < 4);
-      return match ? Number(match.textContent) : lines.length > 0 ? -1 : -1;
+      return match ? Number(match.textContent) : -1;
     });
   }
 }

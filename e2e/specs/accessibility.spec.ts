@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { ConsoleApp, type PageName } from '../pages/console-app.js';
 import { expect, test } from '../fixtures/console-server.js';
 

@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { waitFor } from '../test-support/file-plant.js';
-import { type ServeProcess, serveProcess } from '../test-support/serve-process.js';
-import { tempDirectory } from '../test-support/test-host.js';
-import { type SmallDisk, mountSmallDisk, tmpfsUnavailable } from '../test-support/tmpfs.js';
+import { waitFor } from '../testing/file-plant.js';
+import { type ServeProcess, serveProcess } from '../testing/serve-process.js';
+import { tempDirectory } from '../testing/test-host.js';
+import { type SmallDisk, mountSmallDisk, tmpfsUnavailable } from '../testing/tmpfs.js';
 
 const unavailable = tmpfsUnavailable();
 const disks: SmallDisk[] = [];

@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitFor } from '../test-support/file-plant.js';
-import { type ServeProcess, serveProcess } from '../test-support/serve-process.js';
-import { tempDirectory } from '../test-support/test-host.js';
+import { waitFor } from '../testing/file-plant.js';
+import { type ServeProcess, serveProcess } from '../testing/serve-process.js';
+import { tempDirectory } from '../testing/test-host.js';
 
 const RECEIVERS = 2000;
 let agent: ServeProcess | undefined;

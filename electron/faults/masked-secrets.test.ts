@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type TestServer, startTestServer } from '../test-support/test-host.js';
+import { type TestServer, startTestServer } from '../testing/test-host.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {

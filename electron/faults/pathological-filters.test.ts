@@ -3,8 +3,8 @@
  * freeze or fail the agent (docs/decisions/0013-file-filters.md).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { filePlant, waitFor } from '../test-support/file-plant.js';
-import { type TestServer, startTestServer } from '../test-support/test-host.js';
+import { filePlant, waitFor } from '../testing/file-plant.js';
+import { type TestServer, startTestServer } from '../testing/test-host.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {

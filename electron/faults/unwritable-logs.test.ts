@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitFor } from '../test-support/file-plant.js';
-import { type TestServer, startTestServer, tempDirectory } from '../test-support/test-host.js';
+import { waitFor } from '../testing/file-plant.js';
+import { type TestServer, startTestServer, tempDirectory } from '../testing/test-host.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {

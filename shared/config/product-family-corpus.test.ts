@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { availabilityKpi, microStopsKpi, mtbfKpi, oeeKpi } from '../kpi/fixtures.js';
+import { availabilityKpi, microStopsKpi, mtbfKpi, oeeKpi } from '../testing/kpi-fixtures.js';
 import { validateKpi } from '../kpi/validate.js';
 import { NOTES_EXAMPLES, OWN_EXAMPLES, REFUSED_EXAMPLES } from './product-family-examples.js';
 import { validateConfiguration } from './validate.js';

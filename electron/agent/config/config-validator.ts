@@ -2,8 +2,8 @@ import { capViolations } from '../../../shared/config/limits.js';
 import { type ValidationOutcome, validateConfiguration } from '../../../shared/config/validate.js';
 import type { Logger } from '../logging/logger.js';
 import type { PathContext } from '../../../shared/config/path-policy.js';
-import { WorkerClient } from '../worker-client.js';
-import { workerScript } from '../worker-script.js';
+import { WorkerClient } from '../workers/worker-client.js';
+import { workerScript } from '../workers/worker-script.js';
 import type { ValidateRequest, ValidateResponse } from './validate-protocol.js';
 
 /**

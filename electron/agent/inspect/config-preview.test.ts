@@ -4,10 +4,9 @@
  * progress moved (the same files are read in full once the configuration is saved).
  */
 import fs from 'node:fs';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { filePlant, waitFor } from '../../test-support/file-plant.js';
-import { type TestServer, startTestServer } from '../../test-support/test-host.js';
-import { requireSamba, sambaPlant } from '../receivers/smb/samba-test-share.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { filePlant, waitFor } from '../../testing/file-plant.js';
+import { type TestServer, startTestServer } from '../../testing/test-host.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -86,27 +85,5 @@ describe('preview of a localfile receiver', () => {
     const { status, json } = await preview({ configuration: config, receiver: 'plant' });
     expect(status).toBe(200);
     expect(json.response.streams[0].records).toHaveLength(2);
-  });
-});
-
-describe('preview of an smb receiver (Samba)', () => {
-  let sambaMissing: Error | undefined;
-  beforeAll(async () => {
-    sambaMissing = await requireSamba().then(() => undefined, (error: Error) => error);
-  });
-
-  it('reads the first rows of a file on the share', async () => {
-    if (sambaMissing) throw sambaMissing;
-    const share = sambaPlant();
-    try {
-      share.write('press_1.csv', HEADER + rows(12));
-      const { json } = await preview({ configuration: share.config, rows: 3 });
-      const press = json.response.streams[0];
-      expect(json.response.protocol).toBe('smb');
-      expect(press.source).toMatch(/^\\\\127\.0\.0\.1\\data\\test-[^\\]+\\press_1\.csv$/);
-      expect(press.records.map((r: { fieldvalues: { part: string } }) => r.fieldvalues.part)).toEqual(['P0', 'P1', 'P2']);
-    } finally {
-      share.remove();
-    }
   });
 });

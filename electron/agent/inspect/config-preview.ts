@@ -9,13 +9,13 @@ import type { PreviewProblem, PreviewResult, StreamPreview } from '../../../shar
 import { DataReceiverSchema, TransformSchema, type Transform } from '../../../shared/config/schema.js';
 import { filterSelects, streamId } from '../../../shared/config/streams.js';
 import type { Violation } from '../../../shared/config/violations.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../time/clock.js';
+import type { ComponentRegistry } from '../components/registry.js';
 import type { Logger } from '../logging/logger.js';
-import type { StreamKey } from '../markers/marker-store.js';
-import { applyStages } from '../pipeline/pipeline.js';
+import type { StreamKey } from '../components/contract.js';
+import { applyStages } from '../pipeline/batch-committer.js';
 import { previewOpcua } from '../receivers/opcua/index.js';
 import { previewSql } from '../receivers/sql/index.js';
-import { createTransform } from '../transforms/index.js';
 import { previewFiles } from './file-preview.js';
 import type { RawStreamPreview } from './raw-preview.js';
 
@@ -23,6 +23,8 @@ export interface PreviewContext {
   agentDataDirectory: string;
   logger: Logger;
   clock: Clock;
+  /** Builds the transforms, as the pipeline does. */
+  registry: ComponentRegistry;
   /** The committed state of a saved SQL stream (what its next poll binds). */
   savedState: (receiver: string, key: StreamKey, column: string) => string | undefined;
 }
@@ -67,14 +69,14 @@ export async function previewConfiguration(document: unknown, violations: readon
       });
       break;
   }
-  return { receiver: receiver.data_receiver_name, protocol: receiver.protocol, streams: raw.map((stream) => transformed(stream, transforms)) };
+  return { receiver: receiver.data_receiver_name, protocol: receiver.protocol, streams: raw.map((stream) => transformed(stream, transforms, context.registry)) };
 }
 
 /** The stream's records after the transforms that select it, with their problems. */
-function transformed(stream: RawStreamPreview, transforms: readonly Transform[]): StreamPreview {
+function transformed(stream: RawStreamPreview, transforms: readonly Transform[], registry: ComponentRegistry): StreamPreview {
   const id = streamId(stream.key.asset, stream.key.stream_type);
   const stages = transforms.filter((t) => filterSelects(t.filter_stream, id)).flatMap((t) => {
-    const transform = createTransform(t);
+    const transform = registry.createTransform(t);
     return transform ? [{ name: t.transform_name, transform }] : [];
   });
   const problems: PreviewProblem[] = [...stream.problems];

@@ -1,14 +1,13 @@
 /**
  * Validation that looks at the sources: POST /v1/config/validate warns about a folder that does not
  * exist or is not a folder, a share folder that is missing or refused, and a stream no file matches
- * yet. Local folders in temp directories; shares on the test Samba server (scripts/ci/start-samba.sh).
+ * yet. Local folders in temp directories (shares: source-checks.integration.test.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { specExampleConfiguration } from '../../../shared/config/fixtures.js';
-import { type TestServer, startTestServer } from '../../test-support/test-host.js';
-import { SAMBA, requireSamba, sambaPlant } from '../receivers/smb/samba-test-share.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { specExampleConfiguration } from '../../../shared/testing/config-fixtures.js';
+import { type TestServer, startTestServer } from '../../testing/test-host.js';
 
 let server: TestServer;
 beforeEach(async () => {
@@ -85,44 +84,5 @@ describe('validation of local folders and file filters', () => {
     const saved = await server.call('POST', '/v1/config', reading(path.join(server.dataDirectory, 'later')));
     expect(saved.json.success).toBe(true);
     expect(saved.json.meta.violations).toEqual([expect.objectContaining({ level: 'warning', json_path: ['data_receiver', 0, 'connections', 0, 'root_path'] })]);
-  });
-});
-
-describe('validation of share folders (Samba)', () => {
-  let sambaMissing: Error | undefined;
-  beforeAll(async () => {
-    sambaMissing = await requireSamba().then(() => undefined, (error: Error) => error);
-  });
-  const plants: ReturnType<typeof sambaPlant>[] = [];
-  afterEach(() => {
-    for (const plant of plants.splice(0)) plant.remove();
-  });
-  const plant = (options: Parameters<typeof sambaPlant>[0] = {}) => {
-    if (sambaMissing) throw sambaMissing;
-    const created = sambaPlant(options);
-    plants.push(created);
-    return created;
-  };
-
-  it('passes quietly when the share folder has a file for the stream, and warns when a stream has none', async () => {
-    const share = plant();
-    share.write('press_1.csv', 'time,part\n');
-    // The plant's second stream (Oven_2, oven_*.csv) has no file.
-    const result = await validate(share.config);
-    expect(result.violations).toEqual([expect.objectContaining({ level: 'warning', json_path: ['data_receiver', 0, 'streams', 1, 'file_filter'] })]);
-    expect(result.violations[0]!.description).toContain('\\\\127.0.0.1\\data\\');
-  });
-
-  it('warns at shared_folder when the folder is not on the share, and at username when the login is refused', async () => {
-    const missing = plant({ folder: 'not-created' });
-    const notThere = await validate(missing.config);
-    expect(notThere.status).toBe('passed');
-    expect(notThere.violations).toEqual([expect.objectContaining({ level: 'warning', json_path: ['data_receiver', 0, 'connections', 0, 'shared_folder'] })]);
-    expect(notThere.violations[0]!.description).toContain('does not exist on the share');
-
-    const refused = plant({ connection: { password: 'not-the-password' } });
-    const [login] = (await validate(refused.config)).violations;
-    expect(login).toMatchObject({ level: 'warning', json_path: ['data_receiver', 0, 'connections', 0, 'username'] });
-    expect(login!.description).toContain(`refused the login of "${SAMBA.user.username}"`);
   });
 });

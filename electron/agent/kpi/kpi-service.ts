@@ -1,14 +1,15 @@
 import path from 'node:path';
-import { z } from 'zod';
 import { formatSpecTimestamp, parseTimestampToMicros } from '../../../shared/api/envelope.js';
 import { ApiError } from '../../../shared/api/errors.js';
 import type { Violation } from '../../../shared/config/violations.js';
-import { EvaluateRequestSchema, parseBinSize, type KpiEvaluation, type KpiLibraryEntry } from '../../../shared/kpi/api.js';
+import { parseBinSize, type EvaluateRequest, type KpiEvaluation, type KpiLibraryEntry } from '../../../shared/kpi/api.js';
 import { evaluateKpi } from '../../../shared/kpi/evaluate.js';
 import type { AliasEntry, KpiDefinition, KpiKind } from '../../../shared/kpi/schema.js';
 import { validateKpi, type KpiValidationOutcome } from '../../../shared/kpi/validate.js';
-import { isoMicros, type AgentRecord } from '../../../shared/records/record.js';
-import type { Clock } from '../clock.js';
+import type { AgentRecord } from '../../../shared/records/record.js';
+import type { HistoryTarget } from '../pipeline/batch-committer.js';
+import { isoFromMicros } from '../time/iso-time.js';
+import type { Clock } from '../time/clock.js';
 import type { Logger } from '../logging/logger.js';
 import { openKpiDatabase } from './kpi-database.js';
 import { describeWriteFailure, isDiskFull } from '../storage/storage-health.js';
@@ -23,6 +24,8 @@ export interface KpiServiceOptions {
   /** How long received records are kept for evaluation (default 7 days). */
   retentionMs?: number;
   maxRecords?: number;
+  /** Reads records the history kept in a transmit's outbox format (the component registry's decoding). */
+  decode: (format: string, payload: Buffer) => AgentRecord[];
 }
 
 export type KpiSaveOutcome =
@@ -40,7 +43,6 @@ const MAX_RECORDS_PER_MACHINE = 1_000_000;
 export class KpiService {
   private opened: { db: ReturnType<typeof openKpiDatabase>; library: KpiLibrary; history: RecordHistory } | undefined;
   private openFailure: { error: ApiError; retryAt: number } | undefined;
-  private failedToRemember = false;
 
   /**
    * Opens the KPI database. One that cannot be opened (a full disk at first start) does not stop the
@@ -64,6 +66,7 @@ export class KpiService {
         clock: this.options.clock,
         retentionMs: this.options.retentionMs ?? DEFAULT_RETENTION_MS,
         maxRecords: this.options.maxRecords ?? DEFAULT_MAX_RECORDS,
+        decode: this.options.decode,
       });
       this.opened = { db, library: new KpiLibrary(db), history };
       this.openFailure = undefined;
@@ -141,32 +144,29 @@ export class KpiService {
     }
   }
 
-  /** Observes committed records (the pipeline's tap). A failure here never affects the data path. */
-  remember(records: readonly AgentRecord[]): void {
-    try {
-      this.history.remember(records);
-      this.failedToRemember = false;
-    } catch (cause) {
-      if (!this.failedToRemember) this.options.logger.error('Recent records could not be kept for KPI evaluation', cause);
-      this.failedToRemember = true;
-    }
-  }
-
-  /** Records kept for evaluation (for tests and status). */
-  /** Where and how a receiver's worker thread keeps records itself (the same database). */
-  historyTarget(): { file: string; retentionMs: number; maxRecords: number } {
+  /**
+   * Where committed records are kept for evaluation: every commit, on this thread or in a parse
+   * worker (its own connection to the same database), writes there.
+   */
+  historyTarget(): HistoryTarget {
     return { file: this.options.file, retentionMs: this.options.retentionMs ?? DEFAULT_RETENTION_MS, maxRecords: this.options.maxRecords ?? DEFAULT_MAX_RECORDS };
   }
 
+  /**
+   * This thread's writer of the history (the pipeline's commits on the main thread). Throws while
+   * the database cannot be opened (the commit goes on without it).
+   */
+  get recordHistory(): RecordHistory {
+    return this.history;
+  }
+
+  /** Records kept for evaluation (for tests and status). */
   historySize(): number {
     return this.history.count();
   }
 
   /** Evaluates a saved KPI (`name`) or a draft (`definition`) per machine and bin. Throws ApiError. */
-  evaluate(body: unknown): KpiEvaluation {
-    const parsed = EvaluateRequestSchema.safeParse(body ?? {});
-    if (!parsed.success) throw new ApiError(400, `The evaluation request is not valid: ${z.prettifyError(parsed.error)}`);
-    const request = parsed.data;
+  evaluate(request: EvaluateRequest): KpiEvaluation {
     if ((request.name === undefined) === (request.definition === undefined)) throw new ApiError(400, 'Send either "name" (a KPI of the library) or "definition" (a KPI to try), not both or neither.');
     let document = request.definition;
     let kind = request.kind;
@@ -179,7 +179,7 @@ export class KpiService {
     const outcome = validateKpi(document, { kind });
     if (!outcome.definition) {
       const errors = outcome.violations.filter((v) => v.level === 'error').length;
-      throw new ApiError(422, `The KPI definition has ${errors} error(s); it cannot be evaluated.`, { status: 'failed', violations: outcome.violations });
+      throw new ApiError(422, `The KPI definition has ${errors} ${errors === 1 ? 'error' : 'errors'}; it cannot be evaluated.`, { status: 'failed', violations: outcome.violations });
     }
     const { start, end, binSize } = this.range(request);
     const definition = outcome.definition;
@@ -205,8 +205,8 @@ export class KpiService {
       directionality: definition.directionality ?? null,
       good_threshold: definition.good_threshold ?? null,
       bad_threshold: definition.bad_threshold ?? null,
-      start: iso(start),
-      end: iso(end),
+      start: isoFromMicros(start),
+      end: isoFromMicros(end),
       bin_size_seconds: binSize / 1_000_000,
       machines: series,
       violations: outcome.violations,
@@ -243,6 +243,4 @@ function lineMachines(definition: KpiDefinition): string[] {
   return [...machines];
 }
 
-function iso(micros: number): string {
-  return isoMicros(BigInt(Math.round(micros)));
-}
+

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ApiError } from '../../../shared/api/errors.js';
 import { parseTimestampToMicros } from '../../../shared/api/envelope.js';
 import type { LogName } from '../../../shared/api/resources.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../time/clock.js';
 import type { StorageHealth } from '../storage/storage-health.js';
 import type { StorageRecovery } from '../storage/storage-recovery.js';
 import { LogFile } from './log-file.js';

@@ -1,6 +1,6 @@
 import { formatSpecTimestamp } from '../../../shared/api/envelope.js';
 import type { LogFile } from './log-file.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../time/clock.js';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR';
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDirectory } from '../../test-support/test-host.js';
-import { SystemClock } from '../clock.js';
+import { tempDirectory } from '../../testing/test-host.js';
+import { SystemClock } from '../time/clock.js';
 import { LogFile } from './log-file.js';
 import { Logger, Redactor } from './logger.js';
 import { ReadSummary } from './read-summary.js';

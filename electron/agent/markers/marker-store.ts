@@ -1,11 +1,7 @@
 import { formatSpecTimestamp } from '../../../shared/api/envelope.js';
 import type { ComponentType, Marker } from '../../../shared/api/resources.js';
-import type { Clock } from '../clock.js';
-
-export interface StreamKey {
-  asset: string;
-  stream_type: string;
-}
+import type { StreamKey } from '../components/contract.js';
+import type { Clock } from '../time/clock.js';
 
 /** What a component uses to raise and clear markers on the streams it works on. */
 export interface MarkerReporter {
@@ -84,5 +80,15 @@ export class MarkerStore {
   clearAll(): void {
     this.byStream.clear();
     this.byComponent.clear();
+  }
+
+  /** Forgets the markers of streams that are no longer configured. */
+  retainStreams(streams: readonly StreamKey[]): void {
+    const kept = new Set(streams.map((s) => `${s.asset}\0${s.stream_type}`));
+    for (const streamKey of [...this.byStream.keys()]) {
+      if (kept.has(streamKey)) continue;
+      this.byStream.delete(streamKey);
+      for (const owned of this.byComponent.values()) owned.delete(streamKey);
+    }
   }
 }

@@ -1,58 +1,37 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgentRecord } from '../../../shared/records/record.js';
-import type { StreamKey } from '../markers/marker-store.js';
-import { type OutboxFormat, decodeBatch } from './outbox-codec.js';
+import type { CommitProgress, FileProgress, StreamKey } from '../components/contract.js';
 import { type StorageHealth, describeWriteFailure, errorCode, isDiskFull } from '../storage/storage-health.js';
 import { ensurePrivateFile } from '../storage/private-file.js';
 
 /** The StorageHealth area of the agent's database. */
 export const STORE_AREA = 'store';
 
-/** Read progress of one file of one stream. */
-export interface FileProgress {
-  path: string;
-  size: number;
-  mtimeMs: number;
-  /** Bytes consumed: the next read starts here. */
-  offset: number;
-  /** Fingerprint of the file's first bytes: a changed fingerprint means the file was rewritten. */
-  fingerprint: string;
-  /** Parser state needed to continue (header, counter …), JSON. */
-  parserState: string;
-}
-
+/** A stored outbox batch: its payload is read by the codec of its format (the transmit's). */
 export interface OutboxBatch {
   id: number;
   transmit: string;
   asset: string;
   stream_type: string;
-  records: AgentRecord[];
   bytes: number;
-}
-
-/** How far a source was read: a file position, or named values (SQL state fields, OPC UA tags). */
-export interface CommitProgress {
-  file?: FileProgress;
-  state?: Record<string, string>;
+  format: string;
+  payload: Buffer;
 }
 
 /**
  * Records to queue for one transmit, stored in the same transaction as the source progress, already
- * encoded in the transmit's outbox format (outbox-codec.ts).
+ * encoded by the transmit's outbox codec (components/contract.ts).
  */
 export interface OutboxEntry {
   transmit: string;
   asset: string;
   stream_type: string;
-  format: OutboxFormat;
+  /** The codec's format; the store keeps payloads without knowing their form. */
+  format: string;
   /** Number of records in the payload. */
   records: number;
   payload: Buffer;
-  /** First and last record in stored order (not stored; the KPI history uses them). */
-  first?: AgentRecord;
-  last?: AgentRecord;
 }
 
 /** A commit would push a transmit's outbox past its limit: nothing was committed. */
@@ -233,11 +212,12 @@ export class AgentStore {
   /**
    * Atomically: queue the records for their transmits and record how far the source was read.
    * Either both happen or neither (crash, power cut). With `limits` (outbox bytes per transmit),
-   * throws OutboxFullError and commits nothing when an outbox would pass its limit.
+   * throws OutboxFullError and commits nothing when an outbox would pass its limit. Commits come
+   * from this connection or a parse worker's: the pipeline tells the main thread's store what was
+   * queued (noteQueued) either way.
    */
   commit(receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress, limits?: ReadonlyMap<string, number>): void {
     this.write(() => this.handle().commit.immediate(receiver, stream, entries, progress, limits));
-    for (const entry of entries) if (entry.records > 0) this.queuedBytes.set(entry.transmit, this.queuedBytesOf(entry.transmit) + entry.payload.length);
   }
 
   forgetFile(receiver: string, stream: StreamKey, filePath: string): void {
@@ -273,14 +253,7 @@ export class AgentStore {
 
   /** The oldest queued batches of a transmit, at most `limit`. */
   peek(transmit: string, limit: number): OutboxBatch[] {
-    return (this.statements.peek.all(transmit, limit) as { id: number; transmit: string; asset: string; stream_type: string; bytes: number; payload: Buffer; format: OutboxFormat }[]).map((row) => ({
-      id: row.id,
-      transmit: row.transmit,
-      asset: row.asset,
-      stream_type: row.stream_type,
-      bytes: row.bytes,
-      records: decodeBatch(row.format, row.payload),
-    }));
+    return this.statements.peek.all(transmit, limit) as OutboxBatch[];
   }
 
   /** Ids and sizes of the oldest queued batches, without their records (cheap). */
@@ -289,18 +262,13 @@ export class AgentStore {
   }
 
   /** The stored payloads of queued batches, by id, in the given order (missing ids are left out). */
-  payloadsOf(transmit: string, ids: readonly number[]): { id: number; format: OutboxFormat; payload: Buffer }[] {
-    const out: { id: number; format: OutboxFormat; payload: Buffer }[] = [];
+  payloadsOf(transmit: string, ids: readonly number[]): { id: number; format: string; payload: Buffer }[] {
+    const out: { id: number; format: string; payload: Buffer }[] = [];
     for (const id of ids) {
-      const row = this.statements.payload.get(id, transmit) as { payload: Buffer; format: OutboxFormat } | undefined;
+      const row = this.statements.payload.get(id, transmit) as { payload: Buffer; format: string } | undefined;
       if (row) out.push({ id, format: row.format, payload: row.payload });
     }
     return out;
-  }
-
-  /** The records of queued batches, by id, in the given order. */
-  recordsOf(transmit: string, ids: readonly number[]): AgentRecord[] {
-    return this.payloadsOf(transmit, ids).flatMap((row) => decodeBatch(row.format, row.payload));
   }
 
   /** Another connection removed batches of a transmit: read its outbox size again when asked. */
@@ -308,7 +276,7 @@ export class AgentStore {
     this.queuedBytes.delete(transmit);
   }
 
-  /** Another connection (a receiver's worker thread) queued this many bytes for a transmit. */
+  /** A commit (on this connection or a parse worker's) queued this many bytes for a transmit. */
   noteQueued(transmit: string, bytes: number): void {
     // Not cached yet: the first read of the database will include these bytes.
     const cached = this.queuedBytes.get(transmit);

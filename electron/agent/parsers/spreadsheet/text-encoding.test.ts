@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ENCODINGS, lookupEncoding } from '../../../../shared/config/encodings.js';
 import { SpreadsheetParserSchema } from '../../../../shared/config/schema.js';
 import { validateConfiguration } from '../../../../shared/config/validate.js';
-import { specExampleConfiguration } from '../../../../shared/config/fixtures.js';
+import { specExampleConfiguration } from '../../../../shared/testing/config-fixtures.js';
 import { CHUNK_BYTES } from '../../receivers/file-source/file-reader.js';
 import { type ParsedRow, type SpreadsheetParser, type SpreadsheetState, createSpreadsheetParser } from './spreadsheet-parser.js';
 

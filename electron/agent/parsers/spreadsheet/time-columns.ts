@@ -5,7 +5,7 @@
  */
 import type { SpreadsheetParseOptions } from '../../../../shared/config/csv-options.js';
 import type { FieldValue } from '../../../../shared/records/record.js';
-import { isoFromUtcMs, microsFromUtcMs } from '../../time/iso-format.js';
+import { isoFromUtcMs, microsFromUtcMs } from '../../time/iso-time.js';
 import { guessDateTime, strptimeReader } from '../../time/strptime.js';
 import type { WallTime } from '../../time/wall-time.js';
 import { offsetResolver, wallNaiveMs } from '../../time/zoned.js';

@@ -4,9 +4,9 @@ import { type FileFilter, compileFileFilter } from '../../../../shared/config/fi
 import { filterSelects, streamId } from '../../../../shared/config/streams.js';
 import type { z } from 'zod';
 import { ReadSummary } from '../../logging/read-summary.js';
-import type { StreamKey } from '../../markers/marker-store.js';
+import type { StreamKey } from '../../components/contract.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';
-import type { ComponentContext } from '../../supervisor/component.js';
+import type { ComponentContext } from '../../components/contract.js';
 import { readFile } from './file-reader.js';
 import type { ParseWorkers } from './parse-worker-pool.js';
 import { type StorageHealth, isDiskFull } from '../../storage/storage-health.js';

@@ -1,10 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { Parser } from '../../../../shared/config/schema.js';
-import type { ComponentContext } from '../../supervisor/component.js';
+import type { ComponentContext, FileProgress, StreamKey } from '../../components/contract.js';
 import type { Logger } from '../../logging/logger.js';
-import type { StreamKey } from '../../markers/marker-store.js';
-import type { FileProgress } from '../../store/agent-store.js';
 import type { ParseWorkers } from './parse-worker-pool.js';
 import { recordIdPrefix } from './record-ids.js';
 
@@ -100,14 +98,15 @@ export async function readFile(options: {
       final: file.settled,
       file: { size: file.size, mtimeMs: file.mtimeMs, fingerprint },
       recordIdPrefix: idPrefix,
-      plan: context.pipeline.workerPlan(receiver, stream, context.clock.nowMicros()),
+      // Built once per configuration: a save that changes transforms or transmits applies from the next chunk.
+      plan: context.pipeline.plan(receiver, stream),
+      nowMicros: String(context.clock.nowMicros()),
     });
     const bytes = options.readRange ? await options.readRange(offset, Math.min(chunkBytes, file.size - offset)) : undefined;
     const response = await options.worker.parse({ ...request(chunkBytes), bytes }, options.signal);
     thread = response.threadName;
     if (!response.ok) throw Object.assign(new Error(response.error), { code: response.code });
-    if (response.full) context.pipeline.refuseFromWorker(stream, response.full.transmit);
-    if (response.committed) context.pipeline.afterWorkerCommit(receiver, stream, response.committed);
+    if (response.commit) context.pipeline.afterCommit(receiver, stream, response.commit);
     records += response.rows;
     reportLines(context, logger(), stream, file.path, response.badLines, response.skippedLines);
     if (response.fatal) {
@@ -128,8 +127,7 @@ export async function readFile(options: {
       const skipped = await options.worker.parse({ ...request(0), skipTo: lineEnd }, options.signal);
       thread = skipped.threadName;
       if (!skipped.ok) throw Object.assign(new Error(skipped.error), { code: skipped.code });
-      if (skipped.full) context.pipeline.refuseFromWorker(stream, skipped.full.transmit);
-      if (skipped.committed) context.pipeline.afterWorkerCommit(receiver, stream, skipped.committed);
+      if (skipped.commit) context.pipeline.afterCommit(receiver, stream, skipped.commit);
       reportLines(context, logger(), stream, file.path, skipped.badLines, skipped.skippedLines);
       if (skipped.fatal) {
         const message = `${file.path} line ${skipped.fatal.line}: ${skipped.fatal.message}`;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SystemClock } from '../../clock.js';
+import { SystemClock } from '../../time/clock.js';
 import { LogFile } from '../../logging/log-file.js';
 import { Logger, Redactor } from '../../logging/logger.js';
-import { tempDirectory } from '../../../test-support/test-host.js';
+import { tempDirectory } from '../../../testing/test-host.js';
 import { ParseWorkerPool } from './parse-worker-pool.js';
 import type { ParseRequest } from './parse-protocol.js';
 
@@ -18,7 +18,8 @@ const missingChunk = (n: number): Omit<ParseRequest, 'id'> => ({
   final: true,
   file: { size: 10, mtimeMs: 0, fingerprint: '0:0' },
   recordIdPrefix: 'x',
-  plan: { storeFile: `${tempDirectory()}/agent.db`, receiver: `r${n}`, stream: { asset: 'a', stream_type: 'b' }, transforms: [], routes: [], returnRecords: false, nowMicros: '0' },
+  plan: { id: `plan-${n}`, storeFile: `${tempDirectory()}/agent.db`, receiver: `r${n}`, stream: { asset: 'a', stream_type: 'b' }, transforms: [], routes: [], returnRecords: false },
+  nowMicros: '0',
 });
 
 describe('parse worker pool', () => {

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { Logger } from '../../logging/logger.js';
-import { WorkerClient } from '../../worker-client.js';
-import { workerScript } from '../../worker-script.js';
+import { WorkerClient } from '../../workers/worker-client.js';
+import { workerScript } from '../../workers/worker-script.js';
 import type { ParseRequest, ParseResponse } from './parse-protocol.js';
 
 /**

@@ -10,13 +10,16 @@ import path from 'node:path';
 import { parentPort, threadId } from 'node:worker_threads';
 import type { Parser } from '../../../../shared/config/schema.js';
 import { type AgentRecord, isoMicros } from '../../../../shared/records/record.js';
+import { builtInComponents } from '../../components/built-in.js';
 import { SpreadsheetStateSchema, createSpreadsheetParser, readOptionsOf, resolveEncoding } from '../../parsers/spreadsheet/index.js';
-import { WorkerPipeline } from '../../pipeline/worker-pipeline.js';
+import { WorkerCommitTargets } from '../../pipeline/worker-commit-targets.js';
+import { BatchCommitter } from '../../pipeline/batch-committer.js';
 import type { ParseRequest, ParseResponse } from './parse-protocol.js';
 import { MAX_LINE_BYTES } from './file-reader.js';
 import { recordIdOf } from './record-ids.js';
 
-const pipeline = new WorkerPipeline();
+// The same registry as the main thread's (one module): the same transforms and outbox codecs.
+const committer = new BatchCommitter(builtInComponents(), new WorkerCommitTargets());
 lowerThreadPriority();
 
 /**
@@ -85,12 +88,12 @@ function skipLongLine(request: ParseRequest & { skipTo: number }): ParseResponse
   if (action === 'error' || state.header === null || state.encoding === null || resolveEncoding(state.encoding).width === 2)
     return { ...answer, fatal: { line, message: `${message} Reading of this file stops here until the line is fixed.` } };
   const next = { ...state, linesSeen: state.linesSeen + 1, rowsSeen: state.rowsSeen + 1 };
-  const outcome = pipeline.commit(request.plan, [], {
+  const commit = committer.commit(request.plan, [], {
     file: { path: request.path, ...request.file, offset: request.skipTo, parserState: JSON.stringify(next) },
-  });
+  }, BigInt(request.nowMicros));
   return {
     ...answer,
-    ...outcome,
+    commit,
     state: next,
     consumedBytes: request.skipTo - request.offset,
     badLines: action === 'warn' ? [{ line, message }] : [],
@@ -106,7 +109,8 @@ function handle(request: ParseRequest): ParseResponse {
   const state = request.state ? SpreadsheetStateSchema.parse(request.state) : parser.initialState();
   const result = parser.parseChunk(chunk, state, request.final && atEnd);
   const { asset, stream_type } = request.plan.stream;
-  const capturetime = isoMicros(BigInt(request.plan.nowMicros));
+  const nowMicros = BigInt(request.nowMicros);
+  const capturetime = isoMicros(nowMicros);
   const records: AgentRecord[] = result.rows.map((row) => ({
     asset,
     stream_type,
@@ -115,14 +119,14 @@ function handle(request: ParseRequest): ParseResponse {
     fieldvalues: row.fieldvalues,
     record_id: recordIdOf(request.recordIdPrefix, row.line),
   }));
-  const outcome = pipeline.commit(request.plan, records, {
+  const commit = committer.commit(request.plan, records, {
     file: { path: request.path, ...request.file, offset: request.offset + result.consumedBytes, parserState: JSON.stringify(result.state) },
-  });
+  }, nowMicros);
   return {
     id: request.id,
     ok: true,
     rows: records.length,
-    ...outcome,
+    commit,
     badLines: result.badLines,
     skippedLines: result.skippedLines ?? 0,
     consumedBytes: result.consumedBytes,

@@ -3,8 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { LocalfileReceiverSchema } from '../../../../shared/config/schema.js';
-import type { StreamKey } from '../../markers/marker-store.js';
-import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import type { AgentComponent, ComponentContext, StreamKey } from '../../components/contract.js';
 import type { StorageHealth } from '../../storage/storage-health.js';
 import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, orderFiles, strictOrder, streamOf } from '../file-source/file-discovery.js';
 import { isTemporaryName } from '../file-source/glob.js';
@@ -13,7 +12,7 @@ import type { ParseWorkerPool } from '../file-source/parse-worker-pool.js';
 /** Why a receiver's waiting chunks are dropped (one reason for all: no DOMException per stop). */
 const STOPPED = Object.assign(new Error('reading stopped'), { code: 'ABORT_ERR' });
 
-type LocalfileConfig = z.infer<typeof LocalfileReceiverSchema>;
+export type LocalfileConfig = z.infer<typeof LocalfileReceiverSchema>;
 
 /** A change in a watched folder is looked at this soon (changes within it make one scan)… */
 const CHANGE_DELAY_MS = 200;

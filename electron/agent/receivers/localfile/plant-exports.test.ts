@@ -3,8 +3,8 @@ import path from 'node:path';
 import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type IngestServer, startIngestServer } from '../../../ingest/ingest-server.js';
-import { waitFor } from '../../../test-support/file-plant.js';
-import { type TestServer, startTestServer, tempDirectory } from '../../../test-support/test-host.js';
+import { waitFor } from '../../../testing/file-plant.js';
+import { type TestServer, startTestServer, tempDirectory } from '../../../testing/test-host.js';
 
 const KEY_ID = 'factory_exports@sightmachine_ftx.com';
 const API_KEY = 'an-edge-api-key-for-exports';

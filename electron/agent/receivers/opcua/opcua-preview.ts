@@ -8,7 +8,7 @@ import { AttributeIds, type DataValue } from 'node-opcua';
 import type { FieldValue } from '../../../../shared/records/record.js';
 import { isoMicros } from '../../../../shared/records/record.js';
 import type { Logger } from '../../logging/logger.js';
-import type { StreamKey } from '../../markers/marker-store.js';
+import type { StreamKey } from '../../components/contract.js';
 import { attachOpcuaLog } from './opcua-log.js';
 import { ConnectError, OpcuaEndpoint, bounded } from './opcua-endpoint.js';
 import type { OpcuaReceiverConfig } from './opcua-receiver.js';

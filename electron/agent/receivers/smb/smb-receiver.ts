@@ -1,8 +1,7 @@
 import type { z } from 'zod';
 import type { SmbReceiverSchema } from '../../../../shared/config/schema.js';
 import { parseSharedFolder, smbCredentials } from '../../../../shared/config/smb-rules.js';
-import type { StreamKey } from '../../markers/marker-store.js';
-import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import type { AgentComponent, ComponentContext, StreamKey } from '../../components/contract.js';
 import type { StorageHealth } from '../../storage/storage-health.js';
 import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, orderFiles, streamOf } from '../file-source/file-discovery.js';
 import { isTemporaryName } from '../file-source/glob.js';
@@ -13,7 +12,7 @@ import { CONNECTION_CATEGORIES, type ConnectionLabel, type ConnectionProblem, ty
 /** Why a receiver's waiting chunks are dropped (one reason for all: no DOMException per stop). */
 const STOPPED = Object.assign(new Error('reading stopped'), { code: 'ABORT_ERR' });
 
-type SmbConfig = z.infer<typeof SmbReceiverSchema>;
+export type SmbConfig = z.infer<typeof SmbReceiverSchema>;
 
 /** A server that stops answering fails the poll after this long; the next poll reconnects. */
 const ANSWER_TIMEOUT_MS = 20_000;

@@ -8,7 +8,7 @@ import type { SqlReceiverSchema } from '../../../../shared/config/schema.js';
 import { sqlStatementProblem } from '../../../../shared/config/sql-rules.js';
 import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
 import type { Logger } from '../../logging/logger.js';
-import type { StreamKey } from '../../markers/marker-store.js';
+import type { StreamKey } from '../../components/contract.js';
 import { type SqlDriver, SqlError, connectionLabel, prepareStatement } from './sql-driver.js';
 import { findColumn, timestampMicros, uniqueNames } from './sql-poll.js';
 import { createSqlDriver } from './sql-receiver.js';

@@ -3,11 +3,11 @@ import path from 'node:path';
 import type { z } from 'zod';
 import type { CsvTransmitSchema } from '../../../../shared/config/schema.js';
 import type { AgentRecord, FieldValue } from '../../../../shared/records/record.js';
-import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import { type StorageHealth, describeWriteFailure, isDiskFull } from '../../storage/storage-health.js';
 import type { WritePolicy } from '../../storage/write-policy.js';
 
-type CsvTransmitConfig = z.infer<typeof CsvTransmitSchema>;
+export type CsvTransmitConfig = z.infer<typeof CsvTransmitSchema>;
 
 const FIXED_COLUMNS = ['timestamp', 'capturetime', 'record_id'] as const;
 const BATCHES_PER_ROUND = 50;
@@ -116,8 +116,9 @@ export class CsvTransmit implements AgentComponent {
         let bytes = 0;
         let records = 0;
         for (const batch of batches) {
-          bytes += this.append(batch.asset, batch.stream_type, batch.records, round);
-          records += batch.records.length;
+          const rows = this.context.decodeBatch(batch.format, batch.payload);
+          bytes += this.append(batch.asset, batch.stream_type, rows, round);
+          records += rows.length;
         }
         for (const { fd } of round.appended.values()) fs.fsyncSync(fd);
         this.context.store.ack(this.name, batches.map((b) => b.id));

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type IngestServer, startIngestServer } from '../../../ingest/ingest-server.js';
-import { filePlant, waitFor } from '../../../test-support/file-plant.js';
-import { type TestServer, startTestServer } from '../../../test-support/test-host.js';
+import { filePlant, waitFor } from '../../../testing/file-plant.js';
+import { type TestServer, startTestServer } from '../../../testing/test-host.js';
 
 const KEY_ID = 'factory_size@tributary.local';
 const API_KEY = 'a-key-for-size-tests';

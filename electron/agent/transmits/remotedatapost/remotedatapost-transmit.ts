@@ -1,10 +1,12 @@
-import { MAX_REQUEST_SIZE_BYTES, type RemoteDataPostTransmit as Config } from '../../../../shared/config/schema.js';
-import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import { MAX_REQUEST_SIZE_BYTES, type RemoteDataPostTransmit as RemoteDataPostTransmitConfig } from '../../../../shared/config/schema.js';
+import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import { putMultipart } from './http-upload.js';
 import { PART_FILE_NAME, PART_NAME } from './wire.js';
-import { WorkerClient } from '../../worker-client.js';
-import { workerScript } from '../../worker-script.js';
+import { WorkerClient } from '../../workers/worker-client.js';
+import { workerScript } from '../../workers/worker-script.js';
 import type { EncodeRequest, EncodeResponse } from './encode-protocol.js';
+
+export type RemoteDataPostConfig = RemoteDataPostTransmitConfig;
 
 const MAX_BACKOFF_MS = 60_000;
 const OUTBOX_ROWS_PER_ROUND = 500;
@@ -39,7 +41,7 @@ export class RemoteDataPostTransmit implements AgentComponent {
   private readonly encoder: WorkerClient<EncodeRequest, EncodeResponse>;
 
   constructor(
-    private readonly config: Config,
+    private readonly config: RemoteDataPostConfig,
     private readonly context: ComponentContext,
   ) {
     this.name = config.transmit_name;
@@ -166,7 +168,7 @@ export class RemoteDataPostTransmit implements AgentComponent {
       }
       if (status >= 200 && status < 300 && acknowledged) {
         const ms = Date.now() - started;
-        this.context.logger.info(`Uploaded ${count} record(s), ${(body.length / 1024).toFixed(1)} KiB in ${ms} ms`);
+        this.context.logger.info(`Uploaded ${count} ${count === 1 ? 'record' : 'records'}, ${(body.length / 1024).toFixed(1)} KiB in ${ms} ms`);
         return;
       }
       throw this.explain(status, text);

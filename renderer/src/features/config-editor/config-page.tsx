@@ -19,7 +19,8 @@ export function ConfigPage() {
     <ConfigWorkspace
       key={generation}
       initial={formatDocument(config.data.document)}
-      initialRevision={config.data.lastModified}
+      initialLastModified={config.data.lastModified}
+      initialRevision={config.data.revision}
       onReload={() => void reload().then(() => setGeneration((n) => n + 1))}
     />
   );

@@ -12,6 +12,7 @@ import { JSON_EDITOR_OPTIONS } from '../../monaco/editor-options.js';
 import { rangeOfJsonPath } from '../../monaco/json-path-range.js';
 import { CONFIG_MODEL_URI, type Monaco } from '../../monaco/setup.js';
 import { showViolationMarkers } from '../../monaco/violation-markers.js';
+import type { ConfigChanges } from '../../../../shared/api/resources.js';
 import { readDocument } from './document-text.js';
 import { insertReceiver } from './insert-receiver.js';
 import { PreviewDialog } from './preview-dialog.js';
@@ -29,7 +30,9 @@ export interface Notice {
 interface WorkspaceProps {
   /** The saved text when the page was opened (or reloaded). */
   initial: string;
-  initialRevision: string | null;
+  initialLastModified: string | null;
+  /** The saved revision: a save sends it back (If-Match), so that a newer save elsewhere is not overwritten. */
+  initialRevision: number | null;
   /** Loads the saved version again (after a conflict), discarding the draft. */
   onReload: () => void;
 }
@@ -37,12 +40,13 @@ interface WorkspaceProps {
 const VALIDATION_DELAY_MS = 400;
 const errorsIn = (list: readonly { level: string }[]) => list.filter((v) => v.level === 'error').length;
 
-export function ConfigWorkspace({ initial, initialRevision, onReload }: WorkspaceProps) {
+export function ConfigWorkspace({ initial, initialLastModified, initialRevision, onReload }: WorkspaceProps) {
   // The saved version the draft is compared with. After a save it becomes the draft itself: the
   // editor keeps the engineer's text, formatting and cursor instead of reloading and reformatting.
-  const [baseline, setBaseline] = useState({ text: initial, lastModified: initialRevision });
+  const [baseline, setBaseline] = useState({ text: initial, lastModified: initialLastModified, revision: initialRevision });
   const [text, setText] = useState(initial);
   const [reviewing, setReviewing] = useState(false);
+  const [changes, setChanges] = useState<ConfigChanges | undefined>(undefined);
   const [previewing, setPreviewing] = useState<{ receiver: string | undefined } | null>(null);
   const [conflict, setConflict] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
@@ -133,8 +137,11 @@ export function ConfigWorkspace({ initial, initialRevision, onReload }: Workspac
     if (current.syntax.length > 0) return setNotice({ tone: 'error', text: 'Not saved: the text is not valid JSON. See the problem list.' });
     validateNow();
     try {
-      const errors = errorsIn((await validateForSave(text, current.document)).violations);
+      // Fresh, not from the cache: what a save restarts depends on what runs now.
+      const result = await validateForSave(text, current.document, { fresh: true });
+      const errors = errorsIn(result.violations);
       if (errors > 0) return setNotice({ tone: 'error', text: `Not saved: the configuration has ${plural(errors, 'error')}. Fix them first; see the problem list.` });
+      setChanges(result.changes);
       setReviewing(true);
     } catch (cause) {
       setNotice({ tone: 'error', text: `Not saved: ${errorText(cause)}` });
@@ -143,7 +150,7 @@ export function ConfigWorkspace({ initial, initialRevision, onReload }: Workspac
 
   const confirmSave = () => {
     save.mutate(
-      { document: readDocument(text).document, expectedRevision: baseline.lastModified },
+      { document: readDocument(text).document, expectedRevision: baseline.revision },
       {
         onSuccess: (outcome) => {
           setReviewing(false);
@@ -155,10 +162,10 @@ export function ConfigWorkspace({ initial, initialRevision, onReload }: Workspac
               if (edits.length > 0) model.pushEditOperations([], edits.map((e) => ({ range: rangeOf(monaco, model, e.offset, e.length), text: e.content })), () => null);
             }
             const savedText = model?.getValue() ?? text;
-            setBaseline({ text: savedText, lastModified: outcome.lastModified });
+            setBaseline({ text: savedText, lastModified: outcome.lastModified, revision: outcome.revision });
             setText(savedText);
             const warned = outcome.warnings.length > 0 ? ` with ${plural(outcome.warnings.length, 'warning')}` : '';
-            toast(outcome.warnings.length > 0 ? 'warning' : 'ok', `Configuration saved${warned}; the agent applies it now.`);
+            toast(outcome.warnings.length > 0 ? 'warning' : 'ok', `Configuration saved${warned}. ${describeApplied(outcome.changes)}`);
           } else if (outcome.kind === 'invalid') {
             const errors = errorsIn(outcome.violations);
             setNotice({ tone: 'error', text: `Not saved: the agent found ${plural(errors, 'error')}.` });
@@ -249,6 +256,7 @@ export function ConfigWorkspace({ initial, initialRevision, onReload }: Workspac
         draft={text}
         lastModified={baseline.lastModified}
         warnings={problems.length - errors}
+        changes={changes}
         busy={save.isPending}
         theme={theme}
         onCancel={() => setReviewing(false)}
@@ -276,4 +284,15 @@ function jumpToOffset(editorInstance: editor.IStandaloneCodeEditor, model: edito
   editorInstance.setPosition(position);
   editorInstance.revealPositionInCenter(position);
   editorInstance.focus();
+}
+
+/** The save's meta.changes in one sentence for the toast. */
+function describeApplied(changes: ConfigChanges): string {
+  const parts = [
+    changes.restart.length > 0 ? `restarted ${changes.restart.length}` : '',
+    changes.start.length > 0 ? `started ${changes.start.length}` : '',
+    changes.stop.length > 0 ? `stopped ${changes.stop.length}` : '',
+    changes.keep.length > 0 ? `${changes.keep.length} kept running` : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? `Services: ${parts.join(', ')}.` : 'The agent is not running: nothing was restarted.';
 }

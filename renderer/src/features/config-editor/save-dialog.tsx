@@ -1,10 +1,12 @@
 import { DiffEditor } from '@monaco-editor/react';
 import type { editor } from 'monaco-editor';
 import { useEffect, useMemo, useRef } from 'react';
+import type { ConfigChanges } from '../../../../shared/api/resources.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { LocalTime } from '../../components/local-time.js';
 import { plural } from '../../format/quantities.js';
 import { describeChanges, summaryLine } from './change-summary.js';
+import { DeployChanges } from './deploy-changes.js';
 import { readDocument } from './document-text.js';
 
 interface SaveDialogProps {
@@ -13,6 +15,8 @@ interface SaveDialogProps {
   draft: string;
   lastModified: string | null;
   warnings: number;
+  /** What saving does to the running agent (from the validation right before). */
+  changes: ConfigChanges | undefined;
   busy: boolean;
   theme: string;
   onConfirm: () => void;
@@ -21,10 +25,10 @@ interface SaveDialogProps {
 
 /**
  * What will change against the saved version, before anything is written: a one-line summary by
- * name (adds receiver local_files …), then the diff, opened at the first change with the unchanged
- * stretches folded away.
+ * name (adds receiver local_files …), what the running agent will restart and keep, then the diff,
+ * opened at the first change with the unchanged stretches folded away.
  */
-export function SaveDialog({ open, saved, draft, lastModified, warnings, busy, theme, onConfirm, onCancel }: SaveDialogProps) {
+export function SaveDialog({ open, saved, draft, lastModified, warnings, changes, busy, theme, onConfirm, onCancel }: SaveDialogProps) {
   // The wrapper would dispose the models before the diff widget lets go of them (a page error);
   // keep them, and dispose them here once the widget is gone.
   const models = useRef<editor.ITextModel[]>([]);
@@ -43,9 +47,10 @@ export function SaveDialog({ open, saved, draft, lastModified, warnings, busy, t
         {summary}
       </p>
       <p className="muted small">
-        Left: the saved version{lastModified ? <> (<LocalTime value={lastModified} />)</> : ''}. Right: what will be saved. The agent applies it at once.
+        Left: the saved version{lastModified ? <> (<LocalTime value={lastModified} />)</> : ''}. Right: what will be saved. The agent applies it at once, restarting only what changed.
         {warnings > 0 && <strong className="warning-text"> {plural(warnings, 'warning')} remain; see the problem list.</strong>}
       </p>
+      <DeployChanges changes={changes} />
       <div className="diff-box" data-testid="save-diff">
         <DiffEditor
           original={saved}
