@@ -14,6 +14,8 @@ export class KpiPage {
   readonly chart: Locator;
   readonly summary: Locator;
   readonly bands: Locator;
+  /** Why a machine has no value, one line per machine. */
+  readonly noValueReasons: Locator;
 
   constructor(readonly page: Page) {
     this.editor = page.getByTestId('kpi-editor');
@@ -28,6 +30,7 @@ export class KpiPage {
     this.chart = page.getByTestId('kpi-chart');
     this.summary = page.getByRole('table', { name: 'Preview summary' });
     this.bands = page.locator('.kpi-chart .chart-legend-item[class*="kpi-band-"]');
+    this.noValueReasons = page.locator('.kpi-reasons li');
   }
 
   template(label: 'Machine-type KPI' | 'Line KPI'): Locator {

@@ -22,6 +22,18 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.keyboard.press('Enter');
     await expect(app.main).toBeFocused();
 
+    // Keyboard focus on the dark header bar shows a ring of at least 3:1; a mouse click shows none.
+    await app.navLink('Status').focus();
+    await page.keyboard.press('Tab');
+    await expect(app.navLink('Configuration')).toBeFocused();
+    const ring = await app.focusRing();
+    expect(ring.style).toBe('solid');
+    expect(ring.width).toBeGreaterThanOrEqual(2);
+    expect(ring.contrast).toBeGreaterThanOrEqual(3);
+    await app.navLink('Streams').click();
+    await expect(app.navLink('Streams')).toBeFocused();
+    expect((await app.focusRing()).style).toBe('none');
+
     for (const name of Object.keys(LOADED) as PageName[]) {
       await app.goTo(name);
       await expect(page.locator(LOADED[name]).first()).toBeVisible({ timeout: 20_000 });

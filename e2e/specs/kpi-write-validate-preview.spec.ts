@@ -41,4 +41,6 @@ test('an engineer writes a KPI, sees where it is wrong, fixes it, saves it and p
   await expect(kpis.chart).toHaveAttribute('data-y-range', '0,100');
   await expect(kpis.bands).toHaveText([/^Good ≥ \d+ %$/, /^Bad ≤ \d+ %$/]);
   await expect(kpis.summary.getByRole('row', { name: /Press_1/ })).toContainText('%');
+  // The oven sends records, but none with the press's fields: "no value" says so.
+  await expect(kpis.noValueReasons.filter({ hasText: 'Oven_2: no value.' })).toContainText(/\d[\d,]* records? from Oven_2 in this range, but none has a value for the fields? .*ok.* that this KPI maps\./);
 });
