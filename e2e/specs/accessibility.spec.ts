@@ -11,6 +11,9 @@ const LOADED: Record<PageName, string> = {
   KPIs: '.monaco-editor',
 };
 
+// axe walks every node of five pages (two Monaco editors among them): minutes on a loaded machine.
+test.setTimeout(180_000);
+
 for (const scheme of ['light', 'dark'] as const) {
   test(`every page passes axe without serious or critical violations (${scheme})`, async ({ page, server }) => {
     await page.emulateMedia({ colorScheme: scheme });
