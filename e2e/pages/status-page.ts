@@ -6,7 +6,11 @@ export class StatusPage {
   readonly stop: Locator;
   readonly restart: Locator;
   readonly services: Locator;
-  readonly cpuChart: Locator;
+  readonly loadChart: Locator;
+  readonly updated: Locator;
+  readonly transmits: Locator;
+  /** The Data flow panel's rows, one per stream. */
+  readonly flowRows: Locator;
 
   constructor(page: Page) {
     const agentCard = page.locator('.agent-card');
@@ -15,6 +19,27 @@ export class StatusPage {
     this.stop = agentCard.getByRole('button', { name: 'Stop', exact: true });
     this.restart = agentCard.getByRole('button', { name: 'Restart', exact: true });
     this.services = page.getByRole('table', { name: 'Services' });
-    this.cpuChart = page.getByRole('img', { name: /^CPU history/ });
+    this.loadChart = page.getByRole('img', { name: /^Machine load history/ });
+    this.updated = page.getByTestId('status-updated');
+    this.transmits = page.locator('.transmit');
+    this.flowRows = page.getByRole('table', { name: 'Data flow' }).locator('tbody tr[data-flow-stream]');
+  }
+
+  /** The Data flow row of a stream, e.g. demo_plant_files/Press_1:cycle. */
+  flowRow(receiverAndStream: string): Locator {
+    return this.flowRows.and(this.flowRows.page().locator(`[data-flow-stream="${receiverAndStream}"]`));
+  }
+
+  transmit(name: string): Locator {
+    return this.transmits.and(this.transmits.page().locator(`[data-transmit="${name}"]`));
+  }
+
+  backlogChart(name: string): Locator {
+    return this.transmit(name).getByTestId('backlog-chart');
+  }
+
+  /** The row of a service, e.g. receiver:demo_plant_files. */
+  service(id: string): Locator {
+    return this.services.locator(`tr[data-service="${id}"]`);
   }
 }

@@ -5,14 +5,12 @@ export class StreamsPage {
   readonly rows: Locator;
   readonly filter: Locator;
   readonly restream: Locator;
-  readonly result: Locator;
 
   constructor(readonly page: Page) {
     this.table = page.getByRole('table', { name: 'Streams' });
     this.rows = this.table.locator('tbody tr[data-stream]');
     this.filter = page.getByLabel('Filter streams');
     this.restream = page.getByRole('button', { name: /^Restream/ });
-    this.result = page.locator('.notice-ok');
   }
 
   row(stream: string): Locator {
@@ -21,6 +19,11 @@ export class StreamsPage {
 
   select(stream: string): Locator {
     return this.table.getByRole('checkbox', { name: `Select ${stream}` });
+  }
+
+  /** The bar of the file a stream is reading now. */
+  reading(stream: string): Locator {
+    return this.row(stream).getByTestId('file-reading');
   }
 
   markers(stream: string): Locator {

@@ -73,7 +73,3 @@ export function duration(seconds: number): string {
   return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
 }
 
-/** Share of a file read, 0..100, whole percent. */
-export function percentRead(reading: { bytes_read: number; size: number }): number {
-  return reading.size <= 0 ? 100 : Math.min(100, Math.floor((reading.bytes_read / reading.size) * 100));
-}

@@ -1,17 +1,24 @@
 import { useMemo, useState } from 'react';
 import type { StreamRecord } from '../../../../shared/api/resources.js';
 import { errorText, useRestream, useStreams } from '../../api/index.js';
+import { useToast } from '../../app/toasts.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { ErrorNotice } from '../../components/error-notice.js';
+import { LocalTime } from '../../components/local-time.js';
+import { FileReadingBar } from '../../components/file-reading-bar.js';
+import { plural } from '../../format/quantities.js';
 import { matchesFilter, newestMarkers, restreamRequestFor, streamKey } from './stream-selection.js';
 
 export function StreamsPage() {
-  const streams = useStreams();
+  // Streams restreamed from this page, with their records_read when asked: their row shows the
+  // progress until the agent has read them again.
+  const [restreamed, setRestreamed] = useState<ReadonlyMap<string, number>>(new Map());
+  const streams = useStreams({ fast: restreamed.size > 0 });
   const restream = useRestream();
   const [filter, setFilter] = useState('');
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [confirming, setConfirming] = useState(false);
-  const [result, setResult] = useState<string | null>(null);
+  const toast = useToast();
 
   const records = useMemo(() => streams.data ?? [], [streams.data]);
   const visible = useMemo(() => records.filter((r) => matchesFilter(r, filter)), [records, filter]);
@@ -37,14 +44,19 @@ export function StreamsPage() {
     });
 
   const send = () => {
-    setResult(null);
+    const asked = records.filter((r) => selected.has(streamKey(r)));
     restream.mutate(restreamRequestFor(records, selected), {
       onSuccess: (text) => {
-        setResult(text);
+        setRestreamed((previous) => new Map([...previous, ...asked.map((r) => [streamKey(r), r.stats.records_read] as const)]));
+        // The agent's own words: accepted, and what happens now (being read again, or when it starts).
+        toast('ok', text);
         setSelected(new Set());
         setConfirming(false);
       },
-      onError: () => setConfirming(false),
+      onError: (cause) => {
+        toast('error', `Nothing was restreamed: ${errorText(cause)}`);
+        setConfirming(false);
+      },
     });
   };
 
@@ -59,9 +71,7 @@ export function StreamsPage() {
           </button>
         </div>
       </div>
-      {result && <div className="notice notice-ok" role="status">{result}</div>}
-      {restream.isError && <ErrorNotice title="Restream failed" error={restream.error} />}
-      {streams.isError && <ErrorNotice title="Streams are not available" error={streams.error} />}
+      {streams.isError && !streams.data && <ErrorNotice title="Streams are not available" error={streams.error} />}
       {!streams.data && !streams.isError && <p className="muted">Loading streams…</p>}
       {streams.data && records.length === 0 && <div className="card muted">No streams: the configuration has no receivers with streams yet.</div>}
       {records.length > 0 && (
@@ -80,7 +90,7 @@ export function StreamsPage() {
           </thead>
           <tbody>
             {visible.map((record) => (
-              <StreamRow key={streamKey(record)} record={record} selected={selected.has(streamKey(record))} onToggle={() => toggle(streamKey(record))} />
+              <StreamRow key={streamKey(record)} record={record} selected={selected.has(streamKey(record))} onToggle={() => toggle(streamKey(record))} restreamedFrom={restreamed.get(streamKey(record))} />
             ))}
             {visible.length === 0 && (
               <tr>
@@ -116,7 +126,14 @@ export function StreamsPage() {
   );
 }
 
-function StreamRow({ record, selected, onToggle }: { record: StreamRecord; selected: boolean; onToggle: () => void }) {
+/** A restream asked from this page: read again (the file being read, with its bar), or done. */
+function RestreamState({ record, from }: { record: StreamRecord; from: number }) {
+  if (record.stats.reading) return <span className="muted small" data-testid="restream-state">Restreaming…</span>;
+  if (record.stats.records_read > from) return <span className="small ok-text" data-testid="restream-state">Restream done</span>;
+  return <span className="muted small" data-testid="restream-state">Restream waiting for the receiver…</span>;
+}
+
+function StreamRow({ record, selected, onToggle, restreamedFrom }: { record: StreamRecord; selected: boolean; onToggle: () => void; restreamedFrom?: number }) {
   const errors = record.markers.filter((m) => m.level === 'error').length;
   const warnings = record.markers.length - errors;
   return (
@@ -124,7 +141,16 @@ function StreamRow({ record, selected, onToggle }: { record: StreamRecord; selec
       <td className="check">
         <input type="checkbox" aria-label={`Select ${record.stream}`} checked={selected} onChange={onToggle} />
       </td>
-      <td className="mono">{record.stream}</td>
+      <td className="mono">
+        {record.stream}
+        {restreamedFrom !== undefined && (
+          <>
+            {' '}
+            <RestreamState record={record} from={restreamedFrom} />
+          </>
+        )}
+        {record.stats.reading && <FileReadingBar reading={record.stats.reading} />}
+      </td>
       <td>{record.data_receiver}</td>
       <td className={`align-right count ${errors > 0 ? 'count-error' : ''}`}>{errors}</td>
       <td className={`align-right count ${warnings > 0 ? 'count-warning' : ''}`}>{warnings}</td>
@@ -136,12 +162,12 @@ function StreamRow({ record, selected, onToggle }: { record: StreamRecord; selec
             {newestMarkers(record, 2).map((marker) => (
               <li key={`${marker.component}-${marker.timestamp}-${marker.category}`} className={`marker marker-${marker.level}`}>
                 <span className="marker-meta">
-                  {marker.level} · {marker.component_type} {marker.component} · {marker.timestamp.slice(0, 19)} UTC
+                  {marker.level} · {marker.component_type} {marker.component} · <LocalTime value={marker.timestamp} />
                 </span>
                 <span className="marker-message">{marker.message}</span>
               </li>
             ))}
-            {record.markers.length > 2 && <li className="muted small">and {record.markers.length - 2} more</li>}
+            {record.markers.length > 2 && <li className="muted small">and {plural(record.markers.length - 2, 'more marker')}</li>}
           </ul>
         )}
       </td>
