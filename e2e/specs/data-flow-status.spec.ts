@@ -15,7 +15,7 @@ test('the Status page shows every demo stream arriving: a last record seconds ol
     await expect(age).toHaveAttribute('data-freshness', 'fresh');
     // The sparkline is drawn, and the last hour has minutes with records in it.
     await expect(row.getByTestId('flow-sparkline')).toHaveAttribute('data-points', /^[1-9]\d*$/);
-    await expect(row.locator('td.sparkline-cell')).toHaveAttribute('data-active-minutes', /^[1-9]\d*$/);
+    await expect(row.locator('td.sparkline-cell')).toHaveAttribute('data-active-minutes', /^[1-9]\d*$/, { timeout: 30_000 });
     await expect(row.locator('td.numeric')).not.toHaveText('0', { timeout: 30_000 });
   }
   // Each transmit: its backlog chart and the drain estimate.

@@ -14,7 +14,8 @@ const STATUS_REFRESH_MS = 3000;
 const STREAMS_REFRESH_MS = 5000;
 /** While a file is read, its progress bar moves at this pace. */
 const READING_REFRESH_MS = 1000;
-const HISTORY_REFRESH_MS = 15_000;
+// The current minute grows in the charts as the records come.
+const HISTORY_REFRESH_MS = 5000;
 const LOG_FOLLOW_MS = 2000;
 /** Lines fetched when a log is first opened. */
 export const LOG_INITIAL_LINES = 2000;
