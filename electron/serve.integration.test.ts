@@ -146,8 +146,10 @@ describe('npm run serve (headless entry)', () => {
         posted.add(JSON.stringify(config));
         saves.push(api(started, 'POST', '/v1/config', config).catch(() => undefined));
       }
-      // Killed at a random moment of the saves (not a wait for anything).
-      await new Promise((r) => setTimeout(r, 30 + Math.random() * 400));
+      // Killed at a random moment of the saves. Every other round waits for the first answer first,
+      // so that a loaded machine (slow start) still has rounds killed while later saves are written.
+      if (round % 2 === 1) await saves[0];
+      await new Promise((r) => setTimeout(r, (round % 2 === 1 ? 0 : 30) + Math.random() * 400));
       started.child.kill('SIGKILL');
       await new Promise((r) => started.child.on('exit', r));
       await Promise.all(saves);

@@ -11,6 +11,8 @@ export class StatusPage {
   readonly transmits: Locator;
   /** The Data flow panel's rows, one per stream. */
   readonly flowRows: Locator;
+  /** The alert listing what the agent cannot write (full disk, unwritable folder). */
+  readonly storageProblems: Locator;
 
   constructor(page: Page) {
     const agentCard = page.locator('.agent-card');
@@ -22,6 +24,7 @@ export class StatusPage {
     this.loadChart = page.getByRole('img', { name: /^Machine load history/ });
     this.updated = page.getByTestId('status-updated');
     this.transmits = page.locator('.transmit');
+    this.storageProblems = page.getByTestId('storage-problems');
     this.flowRows = page.getByRole('table', { name: 'Data flow' }).locator('tbody tr[data-flow-stream]');
   }
 
