@@ -35,7 +35,7 @@ export class ConfigPage {
     return this.line(lineText).locator('span > span', { hasText: new RegExp(`^${token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
   }
 
-  insertTemplate(protocol: 'localfile' | 'smb' | 'sql' | 'opcua'): Locator {
+  insertTemplate(protocol: 'localfile' | 'smb' | 'sql' | 'opcua' | 'mqtt' | 'mqtt transmit' | 'remotedatapost transmit'): Locator {
     return this.page.getByRole('group', { name: 'Insert template' }).getByRole('button', { name: protocol, exact: true });
   }
 

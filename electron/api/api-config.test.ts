@@ -48,11 +48,17 @@ describe('GET /v1/config/templates (2, 3)', () => {
     expect(json.response[0].configuration).toEqual({ data_receiver: [], transforms: [], data_transmit: [] });
   });
 
-  it.each(['localfile', 'smb', 'sql', 'opcua'])('returns the %s template configuration', async (protocol) => {
+  it.each(['localfile', 'smb', 'sql', 'opcua', 'mqtt'])('returns the %s template configuration', async (protocol) => {
     const { status, json } = await server.call('GET', `/v1/config/templates/${protocol}`);
     expect(status).toBe(200);
     expect(json.success).toBe(true);
     expect(json.response.data_receiver[0].protocol).toBe(protocol);
+  });
+
+  it('gives the mqtt template an mqtt transmit with a Unified Namespace topic', async () => {
+    const { json } = await server.call('GET', '/v1/config/templates/mqtt');
+    expect(json.response.data_transmit[0]).toMatchObject({ transmit_type: 'mqtt', qos: 1 });
+    expect(json.response.data_transmit[0].topic).toMatch(/\/\{asset\}\/\{stream_type\}$/);
   });
 
   it('answers the spec message for an unknown protocol', async () => {

@@ -42,7 +42,7 @@ const logQuery = {
 export const ROUTES = [
   { id: 'getConfig', method: 'GET', path: '/v1/config', summary: 'Read the saved configuration (secrets masked).', response: ConfigDocument, meta: LastModifiedMetaSchema },
   { id: 'listTemplates', method: 'GET', path: '/v1/config/templates', summary: 'All configuration templates.', response: z.array(TemplateSchema) },
-  { id: 'getTemplate', method: 'GET', path: '/v1/config/templates/:protocol', summary: 'The template configuration of one protocol (basic, localfile, smb, sql, opcua).', response: ConfigDocument },
+  { id: 'getTemplate', method: 'GET', path: '/v1/config/templates/:protocol', summary: 'The template configuration of one protocol (basic, localfile, smb, sql, opcua, mqtt).', response: ConfigDocument },
   {
     id: 'saveConfig', method: 'POST', path: '/v1/config', summary: 'Validate and save the configuration.',
     description: 'Atomic; the previous versions are kept. "********" for a secret keeps the saved value. Send If-Match with the last_modified you loaded to refuse overwriting a newer save (409).',

@@ -5,13 +5,13 @@
  * half of validation (see validate.ts for the semantic half). Field names follow the spec verbatim.
  */
 import { z } from 'zod';
+import { FilterStreamSchema, maxBufferMb, streamIdentity } from './schema-parts.js';
+import { MqttReceiverSchema, MqttTransmitSchema } from './mqtt-schema.js';
+
+export { FilterStreamSchema };
 
 const name = (what: string) => z.string().min(1, `${what} must not be empty`);
 
-/** `asset:stream_type`, `*:stream_type`, `asset:*` or `*`. Syntax is checked in validate.ts. */
-export const FilterStreamSchema = z
-  .array(z.string())
-  .describe('Streams this applies to: "asset:stream_type"; either half may be "*"; "*" alone matches every stream.');
 
 const pollInterval = z
   .number()
@@ -69,11 +69,6 @@ export const SpreadsheetParserSchema = z
 export const ParserSchema = z.discriminatedUnion('parser_type', [SpreadsheetParserSchema]);
 
 // ---------------------------------------------------------------- streams
-
-const streamIdentity = {
-  asset: name('asset').describe('Machine or asset name.'),
-  stream_type: name('stream_type').describe('Kind of data from this asset, e.g. cycle, alarms, process.'),
-};
 
 export const FileStreamSchema = z.strictObject({
   ...streamIdentity,
@@ -216,7 +211,7 @@ export const OpcuaReceiverSchema = z
   })
   .describe('Reads tags from an OPC UA server.');
 
-export const RECEIVER_PROTOCOLS = ['localfile', 'smb', 'sql', 'opcua'] as const;
+export const RECEIVER_PROTOCOLS = ['localfile', 'smb', 'sql', 'opcua', 'mqtt'] as const;
 export type ReceiverProtocol = (typeof RECEIVER_PROTOCOLS)[number];
 
 export const DataReceiverSchema = z.discriminatedUnion('protocol', [
@@ -224,6 +219,7 @@ export const DataReceiverSchema = z.discriminatedUnion('protocol', [
   SmbReceiverSchema,
   SqlReceiverSchema,
   OpcuaReceiverSchema,
+  MqttReceiverSchema,
 ]);
 
 // ---------------------------------------------------------------- transforms
@@ -297,14 +293,6 @@ export const TransformSchema = z.discriminatedUnion('transform_type', [
 
 // ---------------------------------------------------------------- transmits
 
-const maxBufferMb = z
-  .number()
-  .int()
-  .min(1)
-  .max(1_048_576)
-  .default(2048)
-  .describe('Disk the outbox of this transmit may use, in MiB (default 2048). At 80 % a warning marker appears; when full, receivers pause reading (nothing is dropped) until uploads catch up.');
-
 export const RemoteDataPostTransmitSchema = z
   .strictObject({
     transmit_name: z.string().min(1, 'transmit_name must not be empty'),
@@ -333,7 +321,7 @@ export const CsvTransmitSchema = z
   })
   .describe('Appends records to CSV files in a folder, one file per stream: for archiving and local trials.');
 
-export const TransmitSchema = z.discriminatedUnion('transmit_type', [RemoteDataPostTransmitSchema, CsvTransmitSchema]);
+export const TransmitSchema = z.discriminatedUnion('transmit_type', [RemoteDataPostTransmitSchema, CsvTransmitSchema, MqttTransmitSchema]);
 
 // ---------------------------------------------------------------- document
 

@@ -13,6 +13,7 @@ import { opcuaReceiverViolations } from './opcua-rules.js';
 import { sqlReceiverViolations } from './sql-rules.js';
 export { sqlPlaceholders } from './sql-rules.js';
 import { smbConnectionViolations } from './smb-rules.js';
+import { mqttReceiverViolations, mqttTransmitViolations } from './mqtt-rules.js';
 
 type MaybeList<T> = readonly (T | undefined)[];
 interface PartialConfiguration {
@@ -176,6 +177,7 @@ function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
   if (receiver.protocol === 'smb') out.push(...smbConnectionViolations(receiver.connections, base, isPrompt));
   if (receiver.protocol === 'sql') out.push(...sqlReceiverViolations(receiver, base));
   if (receiver.protocol === 'opcua') out.push(...opcuaReceiverViolations(receiver, base));
+  if (receiver.protocol === 'mqtt') out.push(...mqttReceiverViolations(receiver, base, { isValidTimeZone, unknownStrptimeDirective }));
   return out;
 }
 
@@ -209,6 +211,7 @@ function convertTimestampsViolations(t: ConvertTimestamps, base: JsonPath): Viol
 function transmitViolations(t: Configuration['data_transmit'][number], i: number): Violation[] {
   const out: Violation[] = [];
   const base: JsonPath = ['data_transmit', i];
+  if (t.transmit_type === 'mqtt') return mqttTransmitViolations(t, base);
   if (t.transmit_type !== 'remotedatapost' || isPrompt(t.base_url)) return out;
   let url: URL | undefined;
   try {

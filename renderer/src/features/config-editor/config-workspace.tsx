@@ -1,7 +1,7 @@
 import Editor from '@monaco-editor/react';
 import type { editor } from 'monaco-editor';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { TEMPLATE_PROTOCOLS, type TemplateProtocol } from '../../../../shared/config/templates.js';
+import { TEMPLATE_PROTOCOLS, TRANSMIT_TEMPLATE_TYPES, type TemplateProtocol, type TransmitTemplateType } from '../../../../shared/config/templates.js';
 import { errorText, useReloadConfig, useSaveConfig, useValidateNow, useValidation } from '../../api/index.js';
 import { useLeaveGuard } from '../../app/navigation.js';
 import { useDarkMode } from '../../app/use-color-scheme.js';
@@ -9,7 +9,7 @@ import { rangeOfJsonPath } from '../../monaco/json-path-range.js';
 import { CONFIG_MODEL_URI, type Monaco } from '../../monaco/setup.js';
 import { showViolationMarkers } from '../../monaco/violation-markers.js';
 import { readDocument } from './document-text.js';
-import { insertReceiver } from './insert-receiver.js';
+import { type Insertion, insertReceiver, insertTransmit } from './insert-receiver.js';
 import { SaveDialog } from './save-dialog.js';
 import { useDebouncedValue } from './use-debounced-value.js';
 import { ViolationList, type ListedProblem } from './violation-list.js';
@@ -96,11 +96,13 @@ export function ConfigWorkspace({ saved, lastModified, notice, onNotice }: Works
     }
   };
 
-  const insert = (protocol: TemplateProtocol) => {
+  const insert = (template: { receiver: TemplateProtocol } | { transmit: TransmitTemplateType }) => {
     const editorInstance = editorRef.current;
     const model = editorInstance?.getModel();
     if (!editorInstance || !model || !monaco) return;
-    const result = insertReceiver(model.getValue(), protocol);
+    const [section, nameKey, what]: [string, string, string] =
+      'receiver' in template ? ['data_receiver', 'data_receiver_name', `${template.receiver} receiver`] : ['data_transmit', 'transmit_name', `${template.transmit} transmit`];
+    const result: Insertion = 'receiver' in template ? insertReceiver(model.getValue(), template.receiver) : insertTransmit(model.getValue(), template.transmit);
     if ('problem' in result) return onNotice({ tone: 'error', text: result.problem });
     // Edits, not setValue: the rest of the text stays put and Undo removes the insertion.
     editorInstance.pushUndoStop();
@@ -113,9 +115,9 @@ export function ConfigWorkspace({ saved, lastModified, notice, onNotice }: Works
       }),
     );
     editorInstance.pushUndoStop();
-    const nameRange = rangeOfJsonPath(model.getValue(), ['data_receiver', result.index, 'data_receiver_name']);
+    const nameRange = rangeOfJsonPath(model.getValue(), [section, result.index, nameKey]);
     if (nameRange) jumpToOffset(editorInstance, model, nameRange.offset);
-    onNotice({ tone: 'ok', text: `Inserted the ${protocol} receiver "${result.name}". Fill in the values marked <fill in: …>.` });
+    onNotice({ tone: 'ok', text: `Inserted the ${what} "${result.name}". Fill in the values marked <fill in: …>.` });
   };
 
   const startSave = async () => {
@@ -172,8 +174,13 @@ export function ConfigWorkspace({ saved, lastModified, notice, onNotice }: Works
         <div className="button-group" role="group" aria-label="Insert template">
           <span className="muted small">Insert template:</span>
           {TEMPLATE_PROTOCOLS.map((protocol) => (
-            <button key={protocol} type="button" className="button small" onClick={() => insert(protocol)} disabled={!monaco} title={`Add a ${protocol} receiver to data_receiver`}>
+            <button key={protocol} type="button" className="button small" onClick={() => insert({ receiver: protocol })} disabled={!monaco} title={`Add a ${protocol} receiver to data_receiver`}>
               {protocol}
+            </button>
+          ))}
+          {TRANSMIT_TEMPLATE_TYPES.map((type) => (
+            <button key={`transmit-${type}`} type="button" className="button small" onClick={() => insert({ transmit: type })} disabled={!monaco} title={`Add a ${type} transmit to data_transmit`}>
+              {type} transmit
             </button>
           ))}
         </div>
