@@ -5,6 +5,7 @@
 import { CsvTransmit } from './transmits/csv/csv-transmit.js';
 import { RemoteDataPostTransmit } from './transmits/remotedatapost/remotedatapost-transmit.js';
 import { LocalfileReceiver } from './receivers/localfile/localfile-receiver.js';
+import { MqttReceiver } from './receivers/mqtt/index.js';
 import { OpcuaComponent } from './receivers/opcua/index.js';
 import { SmbReceiver } from './receivers/smb/smb-receiver.js';
 import { SqlReceiver } from './receivers/sql/index.js';
@@ -16,6 +17,7 @@ export function builtInComponents(): ComponentRegistry {
     .register('Receiver', 'localfile', (config: ConstructorParameters<typeof LocalfileReceiver>[0], context) => new LocalfileReceiver(config, context))
     .register('Receiver', 'opcua', (config: ConstructorParameters<typeof OpcuaComponent>[0], context) => new OpcuaComponent(config, context))
     .register('Receiver', 'smb', (config: ConstructorParameters<typeof SmbReceiver>[0], context) => new SmbReceiver(config, context))
+    .register('Receiver', 'mqtt', (config: ConstructorParameters<typeof MqttReceiver>[0], context) => new MqttReceiver(config, context))
     .register('Receiver', 'sql', (config: ConstructorParameters<typeof SqlReceiver>[0], context) => new SqlReceiver(config, context))
     .register('Transmit', 'csv', (config: ConstructorParameters<typeof CsvTransmit>[0], context) => new CsvTransmit(config, context))
     .register('Transmit', 'remotedatapost', (config: ConstructorParameters<typeof RemoteDataPostTransmit>[0], context) => new RemoteDataPostTransmit(config, context));

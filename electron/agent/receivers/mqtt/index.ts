@@ -1,0 +1,1 @@
+export { MqttReceiver, type MqttReceiverConfig } from './mqtt-receiver.js';
