@@ -2,7 +2,7 @@
 // OPC UA benchmark: a real node-opcua server (this process) with 5,000 Double tags on 50 machines,
 // all changing every second, read by subscription at 1 s sampling by the real headless agent
 // (dist/electron/serve.js, a child process) into the csv transmit.
-// Usage: npm run build:node && node bench/opcua.mjs [--tags 5000 --machines 50 --seconds 30]
+// Usage: npm run build:node && npm run build:testing && node bench/opcua.mjs [--tags 5000 --machines 50 --seconds 30]
 // Reports the agent's CPU (% of one core, from /proc), peak RSS, values/s, and latency from the
 // server's source timestamp to the record being captured (capturetime) and to the row being in the
 // outbox CSV file (what a consumer sees; includes the csv transmit's 1 s poll).
@@ -12,7 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { OpcuaTestServer } from '../dist/electron/agent/receivers/opcua/testing/opcua-test-server.js';
+// The test server is test-only code: built apart from the product, into dist-testing/.
+import { OpcuaTestServer } from '../dist-testing/electron/testing/opcua/opcua-test-server.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { tags: { type: 'string', default: '5000' }, machines: { type: 'string', default: '50' }, seconds: { type: 'string', default: '30' } } });

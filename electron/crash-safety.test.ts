@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type IngestServer, startIngestServer } from './ingest/ingest-server.js';
-import { filePlant, waitFor } from './test-support/file-plant.js';
-import { type ServeProcess, serveProcess } from './test-support/serve-process.js';
-import { tempDirectory } from './test-support/test-host.js';
+import { filePlant, waitFor } from './testing/file-plant.js';
+import { type ServeProcess, serveProcess } from './testing/serve-process.js';
+import { tempDirectory } from './testing/test-host.js';
 
 const KEY_ID = 'crash@tributary.local';
 const API_KEY = 'crash-test-key';

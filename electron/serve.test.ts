@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { specExampleConfiguration } from '../shared/config/fixtures.js';
-import { SERVE_SCRIPT, type ServeProcess, serveProcess } from './test-support/serve-process.js';
-import { tempDirectory } from './test-support/test-host.js';
+import { specExampleConfiguration } from '../shared/testing/config-fixtures.js';
+import { SERVE_SCRIPT, type ServeProcess, serveProcess } from './testing/serve-process.js';
+import { tempDirectory } from './testing/test-host.js';
 
 const children: ServeProcess[] = [];
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDirectory } from '../test-support/test-host.js';
+import { tempDirectory } from '../testing/test-host.js';
 import { WorkerClient } from './worker-client.js';
 
 type Request = { id: number; kind: 'echo' | 'crash'; value?: number; delayMs?: number };

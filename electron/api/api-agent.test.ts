@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { specExampleConfiguration } from '../../shared/config/fixtures.js';
+import { specExampleConfiguration } from '../../shared/testing/config-fixtures.js';
 import { ComponentRegistry, type AgentComponent } from '../agent/index.js';
-import { waitFor } from '../test-support/file-plant.js';
-import { type TestServer, startTestServer, tempDirectory } from '../test-support/test-host.js';
+import { waitFor } from '../testing/file-plant.js';
+import { type TestServer, startTestServer, tempDirectory } from '../testing/test-host.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { specExampleConfiguration } from '../../shared/config/fixtures.js';
-import { type TestServer, startTestServer } from '../test-support/test-host.js';
+import { specExampleConfiguration } from '../../shared/testing/config-fixtures.js';
+import { type TestServer, startTestServer } from '../testing/test-host.js';
 
 const LINE = /^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}) \| ([^|]+) \| ([^|]+) \| (DEBUG|INFO|WARNING|ERROR) \| (.*)$/;
 let server: TestServer;

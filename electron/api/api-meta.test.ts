@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../shared/api/routes.js';
 import { configurationJsonSchema } from '../../shared/config/schema.js';
-import { type TestServer, startTestServer } from '../test-support/test-host.js';
+import { type TestServer, startTestServer } from '../testing/test-host.js';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { specExampleConfiguration } from '../../shared/config/fixtures.js';
-import { type TestServer, startTestServer } from '../test-support/test-host.js';
+import { specExampleConfiguration } from '../../shared/testing/config-fixtures.js';
+import { type TestServer, startTestServer } from '../testing/test-host.js';
 
 let server: TestServer;
 const configFile = () => path.join(server.dataDirectory, 'conf.d', 'tributary.json');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeIpcRequest } from './ipc-adapter.js';
-import { type TestServer, startTestServer } from '../test-support/test-host.js';
+import { type TestServer, startTestServer } from '../testing/test-host.js';
 
 let server: TestServer;
 beforeAll(async () => {

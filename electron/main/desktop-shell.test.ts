@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { tempDirectory } from '../test-support/test-host.js';
+import { tempDirectory } from '../testing/test-host.js';
 import { loadDesktopSettings } from './desktop-settings.js';
 import { isTrustedSender } from './ipc-guard.js';
 import { trayMenu, trayPresentation } from './tray-state.js';

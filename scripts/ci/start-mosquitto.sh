@@ -12,7 +12,7 @@
 #                                          "not authorized")
 #   persistence on (sessions and queued messages survive a restart), queues unbounded
 # Tests that stop the broker mid-stream start a private broker with the same files on a port of
-# their own (electron/test-support/mqtt-broker.ts), so they never disturb this one.
+# their own (electron/testing/mqtt-broker.ts), so they never disturb this one.
 # Options: --restart  stop the running broker first
 #          --stop     stop it and exit
 # Needs the Debian packages mosquitto and mosquitto-clients (installed here when missing) and openssl.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { specExampleConfiguration } from './fixtures.js';
+import { specExampleConfiguration } from '../testing/config-fixtures.js';
 import { isNodeId } from './opcua-rules.js';
 import { validateConfiguration } from './validate.js';
 

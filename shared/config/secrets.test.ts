@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { specExampleConfiguration } from './fixtures.js';
+import { specExampleConfiguration } from '../testing/config-fixtures.js';
 import { SECRET_MASK } from './schema.js';
 import { collectSecrets, maskSecrets, unmaskSecrets } from './secrets.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ExampleConfiguration, specExampleConfiguration } from './fixtures.js';
+import { type ExampleConfiguration, specExampleConfiguration } from '../testing/config-fixtures.js';
 import { allTemplates, templateFor } from './templates.js';
 import { validateConfiguration } from './validate.js';
 import type { JsonPath } from './violations.js';

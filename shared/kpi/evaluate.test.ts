@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldValue } from '../records/record.js';
 import { evaluateKpi, kpiStatus, type HistoryRecord } from './evaluate.js';
-import { availabilityKpi, microStopsKpi, mtbfKpi, rejectRateLineKpi } from './fixtures.js';
+import { availabilityKpi, microStopsKpi, mtbfKpi, rejectRateLineKpi } from '../testing/kpi-fixtures.js';
 import { aliasValue, caseHolds, ResultCache } from './row-conditions.js';
 import type { KpiDefinition, KpiKind, RowConditionOp } from './schema.js';
 

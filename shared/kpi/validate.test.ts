@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonPath } from '../config/violations.js';
-import { availabilityKpi, microStopsKpi, mtbfKpi, oeeKpi, rejectRateLineKpi, rowConditionKpi } from './fixtures.js';
+import { availabilityKpi, microStopsKpi, mtbfKpi, oeeKpi, rejectRateLineKpi, rowConditionKpi } from '../testing/kpi-fixtures.js';
 import { kpiJsonSchema, kindOf, ROW_CONDITION_OPS } from './schema.js';
 import { KPI_TEMPLATES } from './templates.js';
 import { validateKpi } from './validate.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { availabilityKpi } from '../../../shared/kpi/fixtures.js';
-import { filePlant, waitFor } from '../../test-support/file-plant.js';
-import { type TestServer, startTestServer } from '../../test-support/test-host.js';
+import { availabilityKpi } from '../../../shared/testing/kpi-fixtures.js';
+import { filePlant, waitFor } from '../../testing/file-plant.js';
+import { type TestServer, startTestServer } from '../../testing/test-host.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentRecord } from '../../../shared/records/record.js';
-import { tempDirectory } from '../../test-support/test-host.js';
+import { tempDirectory } from '../../testing/test-host.js';
 import type { Clock } from '../clock.js';
 import { openKpiDatabase } from './kpi-database.js';
 import { encodeBatches } from '../store/outbox-codec.js';

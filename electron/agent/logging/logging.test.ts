@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDirectory } from '../../test-support/test-host.js';
+import { tempDirectory } from '../../testing/test-host.js';
 import { SystemClock } from '../clock.js';
 import { LogFile } from './log-file.js';
 import { readLastLines } from './log-reader.js';

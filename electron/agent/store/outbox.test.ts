@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import { BSON } from 'bson';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentRecord } from '../../../shared/records/record.js';
-import { tempDirectory } from '../../test-support/test-host.js';
+import { tempDirectory } from '../../testing/test-host.js';
 import { fernetEncrypt, fernetKeyFromApiKey } from '../transmits/remotedatapost/fernet.js';
 import { countUpload, decodeUpload, sortForUpload } from '../transmits/remotedatapost/wire.js';
 import { AgentStore, OutboxFullError } from './agent-store.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TransformSchema } from '../../../shared/config/schema.js';
 import { createTransform } from './index.js';
-import { record } from './test-records.js';
+import { record } from '../../testing/records.js';
 
 const base = { transform_name: 't', filter_stream: ['*'] };
 

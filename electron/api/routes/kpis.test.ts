@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availabilityKpi, mtbfKpi, oeeKpi, rejectRateLineKpi } from '../../../shared/kpi/fixtures.js';
-import { type TestServer, startTestServer } from '../../test-support/test-host.js';
+import { availabilityKpi, mtbfKpi, oeeKpi, rejectRateLineKpi } from '../../../shared/testing/kpi-fixtures.js';
+import { type TestServer, startTestServer } from '../../testing/test-host.js';
 
 let server: TestServer;
 beforeAll(async () => {

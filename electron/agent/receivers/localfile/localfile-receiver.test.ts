@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_LINE_BYTES } from '../file-source/file-reader.js';
-import { filePlant, waitFor } from '../../../test-support/file-plant.js';
-import { type TestServer, startTestServer, tempDirectory } from '../../../test-support/test-host.js';
+import { filePlant, waitFor } from '../../../testing/file-plant.js';
+import { type TestServer, startTestServer, tempDirectory } from '../../../testing/test-host.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {

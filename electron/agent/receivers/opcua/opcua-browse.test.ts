@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, startTestServer, tempDirectory } from '../../../test-support/test-host.js';
-import { OpcuaTestServer } from './testing/opcua-test-server.js';
+import { type TestServer, startTestServer, tempDirectory } from '../../../testing/test-host.js';
+import { OpcuaTestServer } from '../../../testing/opcua/opcua-test-server.js';
 
 let plc: OpcuaTestServer;
 let server: TestServer;

@@ -1,9 +1,9 @@
 import { StatusCodes } from 'node-opcua';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../../../test-support/file-plant.js';
-import { tempDirectory } from '../../../test-support/test-host.js';
-import { type Agent, startAgent } from './testing/opcua-plant.js';
-import { OpcuaTestServer } from './testing/opcua-test-server.js';
+import { waitFor } from '../../../testing/file-plant.js';
+import { tempDirectory } from '../../../testing/test-host.js';
+import { type Agent, startAgent } from '../../../testing/opcua/opcua-plant.js';
+import { OpcuaTestServer } from '../../../testing/opcua/opcua-test-server.js';
 
 let plc: OpcuaTestServer;
 let agent: Agent | undefined;

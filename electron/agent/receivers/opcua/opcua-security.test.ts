@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../../../test-support/file-plant.js';
-import { tempDirectory } from '../../../test-support/test-host.js';
+import { waitFor } from '../../../testing/file-plant.js';
+import { tempDirectory } from '../../../testing/test-host.js';
 import { thumbprint } from './server-trust.js';
-import { type Agent, startAgent } from './testing/opcua-plant.js';
-import { OpcuaTestServer } from './testing/opcua-test-server.js';
+import { type Agent, startAgent } from '../../../testing/opcua/opcua-plant.js';
+import { OpcuaTestServer } from '../../../testing/opcua/opcua-test-server.js';
 
 // One secure server for the file: SignAndEncrypt / Basic256Sha256 only, user name and password only.
 let plc: OpcuaTestServer;

@@ -4,10 +4,10 @@
  * outbox exactly once.
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../../../test-support/file-plant.js';
+import { waitFor } from '../../../testing/file-plant.js';
 import { CHUNK_BYTES } from '../file-source/file-reader.js';
-import { type TestServer, startTestServer, tempDirectory } from '../../../test-support/test-host.js';
-import { SAMBA, requireSamba, restartSamba, sambaPlant } from './samba-test-share.js';
+import { type TestServer, startTestServer, tempDirectory } from '../../../testing/test-host.js';
+import { SAMBA, requireSamba, restartSamba, sambaPlant } from '../../../testing/samba-test-share.js';
 
 let server: TestServer | undefined;
 const plants: ReturnType<typeof sambaPlant>[] = [];

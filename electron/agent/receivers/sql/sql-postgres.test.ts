@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeSqlReceiver } from './sql-receiver-suite.js';
-import { AgentUnderTest, TestDatabase, sqlConfiguration, uniqueTable } from './sql-test-support.js';
+import { describeSqlReceiver } from '../../../testing/sql/sql-receiver-suite.js';
+import { AgentUnderTest, TestDatabase, sqlConfiguration, uniqueTable } from '../../../testing/sql/sql-test-support.js';
 
 describeSqlReceiver('postgresql');
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ChecksumRecordTransformSchema } from '../../../../shared/config/schema.js';
-import { record } from '../test-records.js';
+import { record } from '../../../testing/records.js';
 import { canonicalJson, createChecksumRecordTransform, recordChecksum } from './checksum-record-transform.js';
 
 const checksum = (extra: Record<string, unknown> = {}) =>

@@ -4,7 +4,7 @@ import { ConvertTimestampsTransformSchema } from '../../../../shared/config/sche
 import { type FieldValue, isoMicros } from '../../../../shared/records/record.js';
 import { guessDateTime, parseStrptime } from '../../time/strptime.js';
 import { wallTimeToUtcMicros } from '../../time/zoned.js';
-import { record } from '../test-records.js';
+import { record } from '../../../testing/records.js';
 import { createConvertTimestampsTransform } from './convert-timestamps-transform.js';
 
 const convert = (options: Record<string, unknown>) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FilterTransformSchema } from '../../../../shared/config/schema.js';
 import type { FieldValue } from '../../../../shared/records/record.js';
-import { record } from '../test-records.js';
+import { record } from '../../../testing/records.js';
 import { createFilterTransform } from './filter-transform.js';
 
 type Condition = { op: string; value?: unknown; action?: 'keep' | 'drop' };

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RenameTransformSchema } from '../../../../shared/config/schema.js';
 import type { FieldValue } from '../../../../shared/records/record.js';
-import { record } from '../test-records.js';
+import { record } from '../../../testing/records.js';
 import { createRenameTransform } from './rename-transform.js';
 
 const rename = (renames: Record<string, string>) =>

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentStore } from '../../store/agent-store.js';
 import { type IngestServer, startIngestServer } from '../../../ingest/ingest-server.js';
-import { filePlant, waitFor } from '../../../test-support/file-plant.js';
-import { type TestServer, startTestServer, tempDirectory } from '../../../test-support/test-host.js';
+import { filePlant, waitFor } from '../../../testing/file-plant.js';
+import { type TestServer, startTestServer, tempDirectory } from '../../../testing/test-host.js';
 
 const KEY_ID = 'factory_test@tributary.local';
 const API_KEY = 'an-api-key-for-tests';

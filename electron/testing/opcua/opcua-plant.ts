@@ -1,6 +1,6 @@
-import type { AgentRecord } from '../../../../../shared/records/record.js';
-import { waitFor } from '../../../../test-support/file-plant.js';
-import { type TestServer, startTestServer, tempDirectory } from '../../../../test-support/test-host.js';
+import type { AgentRecord } from '../../../shared/records/record.js';
+import { waitFor } from '../file-plant.js';
+import { type TestServer, startTestServer, tempDirectory } from '../test-host.js';
 
 export interface PlantReceiver {
   connection: Record<string, unknown>;

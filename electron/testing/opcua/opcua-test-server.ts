@@ -12,8 +12,8 @@ import {
   Variant,
   VariantArrayType,
 } from 'node-opcua';
-import { installOpcuaLogBridge } from '../opcua-log.js';
-import { pemToDer } from '../server-trust.js';
+import { installOpcuaLogBridge } from '../../agent/receivers/opcua/opcua-log.js';
+import { pemToDer } from '../../agent/receivers/opcua/server-trust.js';
 
 /** Test tags under Objects/Plant, node ids ns=2;s=<name>. */
 export const TEST_TAGS = {

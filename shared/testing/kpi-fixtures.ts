@@ -1,7 +1,7 @@
 /**
  * KPI definitions in the vendor's published style, for tests and documentation examples.
  */
-import type { LineKpi, MachineTypeKpi } from './schema.js';
+import type { LineKpi, MachineTypeKpi } from '../kpi/schema.js';
 
 export function availabilityKpi(): MachineTypeKpi {
   return {

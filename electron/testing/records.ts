@@ -1,5 +1,5 @@
 /** Records for transform tests. */
-import type { AgentRecord, FieldValue } from '../../../shared/records/record.js';
+import type { AgentRecord, FieldValue } from '../../shared/records/record.js';
 
 /** A record of stream Press_1:cycle with the given columns. */
 export function record(fieldvalues: Record<string, FieldValue>, extra: Partial<AgentRecord> = {}): AgentRecord {

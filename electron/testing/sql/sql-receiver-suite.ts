@@ -3,13 +3,13 @@
  * and the MariaDB test files: agent → remotedatapost → ingest server, tables seeded here.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../../../test-support/file-plant.js';
-import { createSqlDriver } from './sql-receiver.js';
-import { prepareStatement } from './sql-driver.js';
+import { waitFor } from '../file-plant.js';
+import { createSqlDriver } from '../../agent/receivers/sql/sql-receiver.js';
+import { prepareStatement } from '../../agent/receivers/sql/sql-driver.js';
 import { AgentUnderTest, DDL, type DeliveredRecord, SERVERS, type TestDialect, TestDatabase, fieldsOf, serverScript, sqlConfiguration, uniqueTable } from './sql-test-support.js';
-import { Logger, Redactor } from '../../logging/logger.js';
-import { SystemClock } from '../../clock.js';
-import type { LogFile } from '../../logging/log-file.js';
+import { Logger, Redactor } from '../../agent/logging/logger.js';
+import { SystemClock } from '../../agent/clock.js';
+import type { LogFile } from '../../agent/logging/log-file.js';
 
 const silentLogger = () => new Logger({ append: () => undefined } as unknown as LogFile, new Redactor(), new SystemClock(), 'test');
 

@@ -11,13 +11,13 @@ import { fileURLToPath } from 'node:url';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { expect } from 'vitest';
-import { type IngestServer, startIngestServer } from '../../../ingest/ingest-server.js';
-import { waitFor } from '../../../test-support/file-plant.js';
-import { type TestServer, startTestServer, tempDirectory } from '../../../test-support/test-host.js';
+import { type IngestServer, startIngestServer } from '../../ingest/ingest-server.js';
+import { waitFor } from '../file-plant.js';
+import { type TestServer, startTestServer, tempDirectory } from '../test-host.js';
 
 export type TestDialect = 'postgresql' | 'mysql';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 export const SERVERS = {
   postgresql: { port: 55432, username: 'tributary', password: 'tributary-pg-pass', database: 'tributary_test', script: 'scripts/ci/start-postgres.sh', product: 'PostgreSQL' },

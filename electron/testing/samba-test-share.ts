@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { filePlant } from '../../../test-support/file-plant.js';
+import { filePlant } from './file-plant.js';
 
 export const SAMBA = {
   host: '127.0.0.1',
@@ -20,7 +20,7 @@ export const SAMBA = {
   readOnlyUser: { username: 'tributary_ro', password: 'tributary-ro-pass' },
 };
 
-const script = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../scripts/ci/start-samba.sh');
+const script = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../scripts/ci/start-samba.sh');
 
 /** Fails with what to do when the test Samba server is not running. */
 export async function requireSamba(): Promise<void> {
