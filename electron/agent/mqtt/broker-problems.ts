@@ -42,10 +42,15 @@ export function explainBrokerError(cause: unknown, target: BrokerTarget): Broker
   const error = cause as Error & { code?: string | number };
   const code = error?.code;
   if (typeof code === 'number') {
-    if (BAD_LOGIN.has(code))
-      return { category: 'login_refused', message: `The broker at ${target.url} refused the login of ${who(target)}: bad user name or password. Check username and password.` };
-    if (NOT_AUTHORIZED.has(code))
-      return { category: 'not_authorized', message: `The broker at ${target.url} refused the connection of ${who(target)}: not authorized. Ask the broker's administrator to allow this user (and client id "${target.clientId}").` };
+    // Brokers answer a wrong password with either code (Mosquitto: "not authorized"): both mean
+    // the login was refused.
+    if (BAD_LOGIN.has(code) || NOT_AUTHORIZED.has(code)) {
+      const said = BAD_LOGIN.has(code) ? 'bad user name or password' : code === 138 ? 'banned' : 'not authorized';
+      return {
+        category: 'login_refused',
+        message: `The broker at ${target.url} refused the login of ${who(target)} (${said}): check username and password, and that the broker allows this user and client id "${target.clientId}".`,
+      };
+    }
     if (code === 133 || code === 2)
       return { category: 'login_refused', message: `The broker at ${target.url} refused the client id "${target.clientId}". Set another client_id.` };
     return { category: 'broker_unreachable', message: `The broker at ${target.url} refused the connection: ${error.message} (reason code ${code}).` };
