@@ -1,0 +1,1 @@
+export { MqttTransmit } from './mqtt-transmit.js';
