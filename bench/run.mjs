@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // End-to-end throughput benchmark: folder → parse → convert_timestamps → encrypted remotedatapost →
 // acknowledged by a loopback ingest server, against the real headless server (dist/electron/serve.js).
-// Usage: npm run bench [-- --rows 100000,1000000,10000000 --files 4 --skip-breakdown --profile <dir> --out <file>]
+// Usage: npm run bench [-- --rows 100000,1000000,10000000 --files 4 --skip-breakdown --skip-mqtt --mqtt-rows 200000 --profile <dir> --out <file>]
+// The MQTT run (bench/mqtt.mjs) needs the Mosquitto of scripts/ci/start-mosquitto.sh; without it it is skipped.
 // --profile writes a V8 CPU profile per server thread to <dir> (bench/profile-summary.mjs reads them).
 // Reports rows/s, MB/s, CPU seconds per million rows, peak RSS, API p50/p99 during the run, as a
 // table and as JSON in bench/results/.
@@ -12,10 +13,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
+import { mqttRuns } from './mqtt.mjs';
 import { stageBreakdown } from './stages.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000,1000000' }, files: { type: 'string', default: '4' }, 'skip-breakdown': { type: 'boolean', default: false }, profile: { type: 'string' }, out: { type: 'string' } } });
+const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000,1000000' }, files: { type: 'string', default: '4' }, 'skip-breakdown': { type: 'boolean', default: false }, profile: { type: 'string' }, out: { type: 'string' }, 'skip-mqtt': { type: 'boolean', default: false }, 'mqtt-rows': { type: 'string', default: '200000' } } });
 const sizes = values.rows.split(',').map(Number);
 // As `npm run serve` starts the server (package.json): a small young generation for the API thread.
 const SERVE_FLAGS = ['--max-semi-space-size=4'];
@@ -126,10 +128,12 @@ for (const rows of sizes) {
   results.push(await runOnce(rows, Number(values.files)));
 }
 const breakdown = values['skip-breakdown'] ? undefined : await stageBreakdown(200_000);
+const mqtt = values['skip-mqtt'] ? undefined : await mqttRuns(Number(values['mqtt-rows']));
 const machine = { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 1e9), node: process.version, date: new Date().toISOString() };
 fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
 const out = values.out ? path.resolve(values.out) : path.join(ROOT, 'bench', 'results', `bench-${machine.date.slice(0, 19).replace(/[:T]/g, '-')}.json`);
-fs.writeFileSync(out, JSON.stringify({ machine, results, breakdown }, null, 2));
+fs.writeFileSync(out, JSON.stringify({ machine, results, breakdown, mqtt }, null, 2));
 console.table(results);
 if (breakdown) console.table(breakdown);
+if (mqtt) console.table(mqtt);
 console.log(`results: ${path.relative(ROOT, out)}`);

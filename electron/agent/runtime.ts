@@ -5,6 +5,7 @@ import type { AgentStatus, LogName, RestreamRequest, Status, StreamRecord } from
 import type { Configuration } from '../../shared/config/schema.js';
 import { collectSecrets, maskSecrets, unmaskSecrets } from '../../shared/config/secrets.js';
 import { hasErrors, validateConfiguration } from '../../shared/config/validate.js';
+import { fileReferenceViolations } from './config/file-references.js';
 import type { Violation } from '../../shared/config/violations.js';
 import { type Clock, SystemClock } from './clock.js';
 import { ConfigStore } from './config/config-store.js';
@@ -184,7 +185,7 @@ export class AgentRuntime {
     const stored = safely(() => this.configStore.load()?.config);
     const unmasked = unmaskSecrets(document, stored);
     const { violations } = validateConfiguration(unmasked.config);
-    return { violations: [...unmasked.violations, ...violations], resolved: unmasked.config };
+    return { violations: [...unmasked.violations, ...violations, ...fileReferenceViolations(unmasked.config)], resolved: unmasked.config };
   }
 
   private refreshSecrets(): void {
