@@ -21,6 +21,8 @@ const { values } = parseArgs({ options: { rows: { type: 'string', default: '1000
 const sizes = values.rows.split(',').map(Number);
 // As `npm run serve` starts the server (package.json): a small young generation for the API thread.
 const SERVE_FLAGS = ['--max-semi-space-size=4'];
+// At least MIN_TOKEN_LENGTH (16) characters: shorter tokens are refused.
+const BENCH_TOKEN = 'bench-token-0123456789';
 const KEY_ID = 'bench@tributary.local';
 const API_KEY = 'bench-api-key';
 const TICKS = 100; // clock ticks per second on Linux (/proc stat units)
@@ -53,7 +55,7 @@ async function runOnce(rows, files) {
     bytes += fs.statSync(file).size;
   }
   const ingest = await startIngestServer({ keys: { [KEY_ID]: API_KEY }, countOnly: true });
-  const child = spawn(process.execPath, [...SERVE_FLAGS, ...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : []), path.join(ROOT, 'dist/electron/serve.js'), '--data-dir', dataDirectory, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TRIBUTARY_API_TOKEN: 'bench' } });
+  const child = spawn(process.execPath, [...SERVE_FLAGS, ...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : []), path.join(ROOT, 'dist/electron/serve.js'), '--data-dir', dataDirectory, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TRIBUTARY_API_TOKEN: BENCH_TOKEN } });
   const port = await new Promise((resolve, reject) => {
     child.stdout.on('data', (d) => {
       const m = /:(\d+)\/\?token=/.exec(String(d));
@@ -61,7 +63,7 @@ async function runOnce(rows, files) {
     });
     child.on('exit', (code) => reject(new Error(`server exited ${code}`)));
   });
-  const api = (method, p, body) => fetch(`http://127.0.0.1:${port}${p}`, { method, headers: { authorization: 'Bearer bench', 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+  const api = (method, p, body) => fetch(`http://127.0.0.1:${port}${p}`, { method, headers: { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
   const config = {
     data_receiver: [{
       data_receiver_name: 'bench', protocol: 'localfile', poll_interval: 1, connections: [{ root_path: drop }],

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { createSpreadsheetParser } from '../dist/electron/agent/parsers/spreadsheet/index.js';
-import { createTransform } from '../dist/electron/agent/transforms/index.js';
+import { builtInComponents } from '../dist/electron/agent/components/built-in.js';
 import { AgentStore } from '../dist/electron/agent/store/agent-store.js';
 import { openKpiDatabase } from '../dist/electron/agent/kpi/kpi-database.js';
 import { RecordHistory } from '../dist/electron/agent/kpi/record-history.js';
@@ -42,7 +42,7 @@ export async function stageBreakdown(rows) {
   };
   const bytes = add('read', () => fs.readFileSync(file));
   const parser = createSpreadsheetParser({ parser_name: 'csv', parser_type: 'spreadsheet', file_format: 'csv', file_encoding: 'utf-8', options: { parse: { parse_timestamps: [{ field_name: 'time', format: '%Y-%m-%d %H:%M:%S' }] } } });
-  const transform = createTransform({ transform_name: 'tz', transform_type: 'convert_timestamps', filter_stream: ['*'], field_names: ['time'], timezone: 'UTC' });
+  const transform = builtInComponents().createTransform({ transform_name: 'tz', transform_type: 'convert_timestamps', filter_stream: ['*'], field_names: ['time'], timezone: 'UTC' });
   const store = new AgentStore(path.join(dir, 'state', 'agent.db'));
   const db = openKpiDatabase(path.join(dir, 'state', 'kpi.db'));
   const history = new RecordHistory(db, { clock: { nowMicros: () => BigInt(Date.now()) * 1000n }, retentionMs: 7 * 86_400_000, maxRecords: 5_000_000 });
@@ -69,7 +69,7 @@ export async function stageBreakdown(rows) {
       store.payloadsOf('cloud', ids);
       store.ack('cloud', ids);
     });
-    add('KPI history', () => history.rememberEncoded(compressed.map((payload, i) => ({ ...stream, payload, count: batches[i].length, first: batches[i][0], last: batches[i][batches[i].length - 1] }))));
+    add('KPI history', () => history.rememberEncoded(compressed.map((payload, i) => ({ ...stream, format: 'upload', payload, records: batches[i].length, first: batches[i][0], last: batches[i][batches[i].length - 1] }))));
     for (const gz of compressed) bodies.push(add('encrypt', () => fernetEncrypt(key, gz)));
   }
   store.close();

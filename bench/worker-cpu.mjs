@@ -1,41 +1,45 @@
 // CPU cost of the parse worker's path alone (read → parse → records → convert_timestamps → upload
 // batches → commit → KPI history), one worker thread working through one file chunk by chunk with
 // nothing else running: a steadier number than the end-to-end bench, for comparing changes to the
-// data path. Usage: node bench/worker-cpu.mjs [rows=1000000] [repeats=3]
+// data path. Usage: node bench/worker-cpu.mjs [rows=1000000] [repeats=3] [path=tuned|general]
+// `general` adds a read_csv option (thousands "'", Swiss notation; the data has none) so that the
+// same file is read by the parser's general path (docs/compatibility.md).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ParseWorkerClient } from '../dist/electron/agent/receivers/file-source/parse-worker-client.js';
+import { ParseWorkerPool } from '../dist/electron/agent/receivers/file-source/parse-worker-pool.js';
 import { CHUNK_BYTES } from '../dist/electron/agent/receivers/file-source/file-reader.js';
 import { AgentStore } from '../dist/electron/agent/store/agent-store.js';
 import { writeCsv } from './csv-data.mjs';
 
 const rows = Number(process.argv[2] ?? 1_000_000);
 const repeats = Number(process.argv[3] ?? 3);
+const general = process.argv[4] === 'general';
 const logger = { info() {}, warn() {}, error: (...a) => console.error(...a), debug() {} };
 
 async function runOnce(dir, file, size) {
   const storeFile = path.join(dir, `agent-${Date.now()}.db`);
   new AgentStore(storeFile).close();
-  const worker = new ParseWorkerClient('bench-parse', logger);
+  const worker = new ParseWorkerPool(logger, 1);
   const plan = {
+    id: `bench-${storeFile}`,
     storeFile,
     receiver: 'bench',
     stream: { asset: 'Machine_0', stream_type: 'process' },
     transforms: [{ name: 'tz', config: { transform_name: 'tz', transform_type: 'convert_timestamps', filter_stream: ['*'], field_names: ['time'], timezone: 'UTC' } }],
-    routes: [{ transmit: 'cloud', format: 'upload', batchRecords: 3000, maxBufferBytes: 2 ** 40 }],
+    routes: [{ transmit: 'cloud', type: 'remotedatapost', options: { maxRequestRecords: 3000 }, maxBufferBytes: 2 ** 40 }],
     history: { file: path.join(dir, `kpi-${Date.now()}.db`), retentionMs: 7 * 86_400_000, maxRecords: 5_000_000 },
     returnRecords: false,
-    nowMicros: String(Date.now() * 1000),
   };
-  const parser = { parser_name: 'csv', parser_type: 'spreadsheet', file_format: 'csv', file_encoding: 'utf-8', options: { parse: { parse_timestamps: [{ field_name: 'time', format: '%Y-%m-%d %H:%M:%S' }] } } };
+  const nowMicros = String(Date.now() * 1000);
+  const parser = { parser_name: 'csv', parser_type: 'spreadsheet', file_format: 'csv', file_encoding: 'utf-8', options: { parse: { parse_timestamps: [{ field_name: 'time', format: '%Y-%m-%d %H:%M:%S' }], ...(general ? { thousands: "'" } : {}) } } };
   let offset = 0;
   let state = null;
   let count = 0;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   while (offset < size) {
-    const response = await worker.parse({ path: file, fileSize: size, offset, chunkBytes: CHUNK_BYTES, parser, state, final: true, file: { size, mtimeMs: 0, fingerprint: 'f' }, recordIdPrefix: '0123456789abcdef0123', plan });
+    const response = await worker.parse({ path: file, fileSize: size, offset, chunkBytes: CHUNK_BYTES, parser, state, final: true, file: { size, mtimeMs: 0, fingerprint: 'f' }, recordIdPrefix: '0123456789abcdef0123', plan, nowMicros });
     if (!response.ok) throw new Error(response.error);
     offset += response.consumedBytes;
     state = response.state;

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createHost, defaultDataDirectory } from './host/host.js';
+import { TokenError, createHost, defaultDataDirectory } from './host/host.js';
 import { DemoLine, demoConfiguration } from './host/demo.js';
 import { DemoOpcuaPlant, demoOpcuaPort } from './host/demo-opcua-server.js';
 
@@ -16,6 +16,7 @@ const USAGE = `Usage: npm run serve -- [options]
   --port N           HTTP port (default 4900; 0 picks a free port)
   --host H           address to listen on (default 127.0.0.1; 0.0.0.0 for remote access)
   --allow-host NAME  also accept requests for this host name (repeatable)
+  --allow-write DIR  let csv transmits write into DIR besides the data directory (repeatable)
   --demo             seed a demo configuration, sample machine files and a simulated OPC UA server
   --kpi-retention-days N  days of records kept for KPI previews (default 7)
   --help             show this text
@@ -43,6 +44,7 @@ function parseCli(argv: string[]) {
         port: { type: 'string' },
         host: { type: 'string' },
         'allow-host': { type: 'string', multiple: true },
+        'allow-write': { type: 'string', multiple: true },
         demo: { type: 'boolean' },
         'kpi-retention-days': { type: 'string' },
         help: { type: 'boolean' },
@@ -65,6 +67,7 @@ function parseCli(argv: string[]) {
     port,
     host: values.host ?? '127.0.0.1',
     allowedHosts: (values['allow-host'] ?? []).flatMap((h) => h.split(',')).filter(Boolean),
+    allowWrite: (values['allow-write'] ?? []).filter(Boolean).map((folder) => path.resolve(folder)),
     kpiRetentionDays: retentionDays(values['kpi-retention-days']),
     demo: values.demo ?? false,
   };
@@ -72,6 +75,9 @@ function parseCli(argv: string[]) {
 
 async function main(): Promise<void> {
   const cli = parseCli(process.argv.slice(2));
+  // Files the agent creates are for its user (and group) only: configuration, state and logs hold
+  // plant data and credentials.
+  process.umask(0o027);
   const consoleDirectory = fileURLToPath(new URL('../renderer/', import.meta.url));
   const demoLine = cli.demo ? new DemoLine(cli.dataDirectory) : undefined;
   demoLine?.start();
@@ -89,6 +95,7 @@ async function main(): Promise<void> {
     dataDirectory: cli.dataDirectory,
     http: { host: cli.host, port: cli.port, allowedHosts: cli.allowedHosts, consoleDirectory },
     kpiRetentionMs: cli.kpiRetentionDays === undefined ? undefined : cli.kpiRetentionDays * 86_400_000,
+    allowWrite: cli.allowWrite,
   });
   if (cli.demo && !host.runtime.readConfig().lastModified) {
     const outcome = await host.runtime.saveConfig(demoConfiguration(cli.dataDirectory, { opcuaPort }));
@@ -114,11 +121,17 @@ async function main(): Promise<void> {
         () => process.exit(1),
       );
   };
+  // Last line of defence for "never kill": a promise nobody handled is logged, not fatal.
+  process.on('unhandledRejection', (reason) => host.runtime.webLog.error('A background task failed unexpectedly (the agent keeps running)', reason));
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
 main().catch((cause: NodeJS.ErrnoException) => {
+  if (cause instanceof TokenError) {
+    process.stderr.write(`Tributary: ${cause.message}\n`);
+    process.exit(2);
+  }
   if (cause?.code === 'EADDRINUSE') process.stderr.write(`Tributary: the port is already in use (${cause.message}). Choose another with --port.\n`);
   else if (cause?.code === 'EACCES') process.stderr.write(`Tributary: not allowed: ${cause.message}\n`);
   else process.stderr.write(`Tributary could not start: ${cause?.stack ?? String(cause)}\n`);

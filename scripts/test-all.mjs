@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// The whole test suite, as CI runs it: build, lint, typecheck, unit + API tests (vitest), then the
-// console end to end in Chromium (Playwright). Ends with one plain line "tests: N passed, N failed".
+// The whole test suite, as CI runs it: build, lint, typecheck, every vitest test (unit and API tests,
+// and the integration tests, *.integration.test.ts: real PostgreSQL, MariaDB, Samba and OPC UA
+// servers, the Python decoder, the headless server as a process, the small bench), then the console
+// end to end in Chromium (Playwright). Ends with one plain line "tests: N passed, N failed".
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,7 +26,7 @@ const results = {};
 results.build = step('build', npm, ['run', 'build', '--silent']);
 results.lint = step('lint', npm, ['run', 'lint', '--silent']);
 results.typecheck = step('typecheck', npm, ['run', 'typecheck', '--silent']);
-results.unit = step('unit and API tests', npx, ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);
+results.unit = step('unit, API and integration tests', npx, ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);
 results.e2e = results.build
   ? step('end-to-end tests', npx, ['playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=line,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport })
   : false;

@@ -35,12 +35,30 @@ export class ConfigPage {
     return this.line(lineText).locator('span > span', { hasText: new RegExp(`^${token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
   }
 
+  /**
+   * Replaces the value at the end of the line containing `lineText` ("key": value, or "key": value)
+   * with `value`, by keyboard from the end of the line. A double-click on the token would be quicker,
+   * but on a loaded machine Monaco can take it for two single clicks and the text lands beside it.
+   */
+  async retypeValue(lineText: string, oldValue: string, value: string): Promise<void> {
+    await this.valueToken(lineText, oldValue).click();
+    await this.page.keyboard.press('End');
+    if (lineText.trimEnd().endsWith(',')) await this.page.keyboard.press('ArrowLeft');
+    for (let i = 0; i < oldValue.length; i++) await this.page.keyboard.press('Shift+ArrowLeft');
+    await this.page.keyboard.insertText(value);
+  }
+
   insertTemplate(protocol: 'localfile' | 'smb' | 'sql' | 'opcua' | 'mqtt' | 'mqtt transmit' | 'remotedatapost transmit'): Locator {
     return this.page.getByRole('group', { name: 'Insert template' }).getByRole('button', { name: protocol, exact: true });
   }
 
   violation(text: string | RegExp): Locator {
     return this.violations.filter({ hasText: text });
+  }
+
+  /** In the save dialog: the services of one group (restart, start, stop, keep running). */
+  deployGroup(label: 'Restart (configuration changed)' | 'Start' | 'Stop (no longer configured)' | 'Keep running untouched'): Locator {
+    return this.page.getByRole('dialog', { name: 'Save these changes?' }).getByRole('list', { name: label, exact: true }).getByRole('listitem');
   }
 
   dialogSave(): Locator {

@@ -13,8 +13,7 @@ test('an engineer breaks a field, sees where, fixes it and saves after reviewing
   const savedBefore = await config.lastModified.textContent();
 
   // poll_interval 2 → 0 (the minimum is 1). No quotes typed: Monaco's auto-closing would race them.
-  await config.valueToken('"poll_interval": 2,', '2').dblclick();
-  await page.keyboard.insertText('0');
+  await config.retypeValue('"poll_interval": 2,', '2', '0');
 
   const problem = config.violation(/poll_interval must be/);
   await expect(problem).toBeVisible();

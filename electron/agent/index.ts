@@ -1,10 +1,10 @@
 /** Public entry of the agent core. The API layer imports from here only. */
-export { AgentRuntime, RestreamError, type AgentRuntimeOptions, type SaveOutcome } from './runtime.js';
+export { AgentRuntime, RestreamError, type AgentRuntimeOptions, type SaveOutcome } from './runtime/agent-runtime.js';
 export { ConfigUnreadableError } from './config/config-store.js';
 export { KpiService, type KpiSaveOutcome } from './kpi/index.js';
-export { ComponentRegistry, type AgentComponent, type ComponentContext, type ComponentFactory } from './supervisor/component.js';
+export { ComponentRegistry } from './components/registry.js';
+export type { AgentComponent, ComponentContext, ComponentFactory, StreamKey } from './components/contract.js';
 export type { Logger } from './logging/logger.js';
-export { SystemClock, type Clock } from './clock.js';
+export { SystemClock, type Clock } from './time/clock.js';
 export type { RecordTap } from './pipeline/pipeline.js';
-export type { StreamKey } from './markers/marker-store.js';
 export type { SecretCodec } from './config/secret-codec.js';

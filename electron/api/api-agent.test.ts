@@ -36,6 +36,16 @@ describe('agent start, stop, restart (6, 7, 8)', () => {
     expect(json.response).toBe('failed');
     expect(json.error.text).toMatch(/poll_interval/);
     expect((await server.call('GET', '/v1/status')).json.response.agent.status).toBe('failed');
+    // A valid save brings the failed agent back without a separate start.
+    expect((await server.call('POST', '/v1/config', specExampleConfiguration())).status).toBe(200);
+    expect((await server.call('GET', '/v1/status')).json.response.agent.status).toBe('running');
+  });
+
+  it('leaves an agent stopped by an operator stopped when a valid configuration is saved', async () => {
+    server = await startTestServer();
+    await server.call('POST', '/v1/agent/stop');
+    expect((await server.call('POST', '/v1/config', specExampleConfiguration())).status).toBe(200);
+    expect((await server.call('GET', '/v1/status')).json.response.agent.status).toBe('stopped');
   });
 
   it('stays stopped across a restart of the server when an operator stopped it', async () => {
@@ -97,7 +107,7 @@ describe('GET /v1/status (13)', () => {
     }
     expect(status.machine_info.memory.total_gb).toBeGreaterThan(0);
     expect(status.machine_info.memory.percent_used + status.machine_info.memory.percent_free).toBeCloseTo(100, 0);
-    expect(status.agent).toEqual({ status: 'running', services: {} });
+    expect(status.agent).toEqual({ status: 'running', services: {}, problems: [] });
   });
 
   it('reports component types this build cannot run as unknown, never as running', async () => {

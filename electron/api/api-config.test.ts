@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { specExampleConfiguration } from '../../shared/testing/config-fixtures.js';
 import { type TestServer, startTestServer } from '../testing/test-host.js';
 
@@ -18,7 +18,7 @@ describe('GET /v1/config (1)', () => {
   it('answers an empty configuration and a null last_modified before anything was saved', async () => {
     const { status, json } = await server.call('GET', '/v1/config');
     expect(status).toBe(200);
-    expect(json).toEqual({ success: true, response: { data_receiver: [], transforms: [], data_transmit: [] }, meta: { last_modified: null } });
+    expect(json).toEqual({ success: true, response: { data_receiver: [], transforms: [], data_transmit: [] }, meta: { last_modified: null, revision: null } });
   });
 
   it('returns the saved configuration with secrets masked and last_modified in the spec form', async () => {
@@ -27,7 +27,8 @@ describe('GET /v1/config (1)', () => {
     expect(status).toBe(200);
     expect(json.success).toBe(true);
     expect(json.meta.last_modified).toMatch(SPEC_TIMESTAMP);
-    expect(headers.get('etag')).toBe(`"${json.meta.last_modified}"`);
+    expect(json.meta.revision).toBe(1);
+    expect(headers.get('etag')).toBe('"1"');
     const expected = specExampleConfiguration();
     expected.data_transmit[0]!.API_key = '********';
     expect(json.response).toEqual(expected);
@@ -103,7 +104,10 @@ describe('POST /v1/config (4)', () => {
     expect(json.response.status).toBe('failed');
     expect(json.response.violations).toContainEqual(expect.objectContaining({ json_path: ['data_receiver', 0, 'poll_interval'], level: 'error' }));
     expect(json.error.code).toBe(422);
-    expect(await server.call('GET', '/v1/config')).toEqual(before);
+    // The same document and revision (not the whole reply: its Date header moves on).
+    const after = await server.call('GET', '/v1/config');
+    expect(after.json).toEqual(before.json);
+    expect(after.headers.get('etag')).toBe(before.headers.get('etag'));
   });
 
   it('reports a configuration whose data_transmit is not a list', async () => {
@@ -150,15 +154,54 @@ describe('POST /v1/config (4)', () => {
 
   it('refuses a save based on a stale revision (If-Match) with 409', async () => {
     const first = await server.call('POST', '/v1/config', specExampleConfiguration());
-    const loaded = first.json.meta.last_modified;
+    const loaded = first.json.meta.revision;
     const other = specExampleConfiguration();
     other.data_receiver[0]!.poll_interval = 11;
-    await new Promise((r) => setTimeout(r, 5));
     expect((await server.call('POST', '/v1/config', other, { 'if-match': `"${loaded}"` })).json.success).toBe(true);
     const stale = await server.call('POST', '/v1/config', specExampleConfiguration(), { 'if-match': `"${loaded}"` });
     expect(stale.status).toBe(409);
     expect(stale.json.success).toBe(false);
+    expect(stale.json.error.text).toMatch(/you have revision 1; saved is revision 2/);
     expect((await server.call('GET', '/v1/config')).json.response.data_receiver[0].poll_interval).toBe(11);
+  });
+
+  it('gives two quick saves different revisions (a counter, not the file time), kept across restarts', async () => {
+    const saves = [];
+    for (let i = 0; i < 3; i += 1) saves.push(await server.call('POST', '/v1/config', specExampleConfiguration()));
+    expect(saves.map((s) => s.json.meta.revision)).toEqual([1, 2, 3]);
+    expect(saves.map((s) => s.headers.get('etag'))).toEqual(['"1"', '"2"', '"3"']);
+    expect((await server.call('POST', '/v1/config', specExampleConfiguration(), { 'if-match': '2' })).status).toBe(409);
+    const dataDirectory = server.dataDirectory;
+    await server.close();
+    server = await startTestServer({ dataDirectory });
+    expect((await server.call('GET', '/v1/config')).json.meta.revision).toBe(3);
+    expect((await server.call('POST', '/v1/config', specExampleConfiguration(), { 'if-match': '"3"' })).json.meta.revision).toBe(4);
+  });
+
+  it('counts a file changed behind its back (edited by hand) as a new revision', async () => {
+    await server.call('POST', '/v1/config', specExampleConfiguration());
+    const file = path.join(server.dataDirectory, 'conf.d', 'tributary.json');
+    const edited = JSON.parse(fs.readFileSync(file, 'utf8'));
+    edited.data_receiver[0].poll_interval = 30;
+    fs.writeFileSync(file, JSON.stringify(edited));
+    expect((await server.call('GET', '/v1/config')).json.meta.revision).toBe(2);
+    expect((await server.call('POST', '/v1/config', specExampleConfiguration(), { 'if-match': '1' })).status).toBe(409);
+    expect((await server.call('POST', '/v1/config', specExampleConfiguration(), { 'if-match': '2' })).json.meta.revision).toBe(3);
+  });
+
+  it('reads the saved file once per save and hands the validated configuration to the running agent', async () => {
+    await server.call('POST', '/v1/config', specExampleConfiguration());
+    const reads = vi.spyOn(fs, 'readFileSync');
+    try {
+      const next = specExampleConfiguration();
+      next.data_receiver[0]!.poll_interval = 8;
+      expect((await server.call('POST', '/v1/config', next)).json.success).toBe(true);
+      const ofConfig = reads.mock.calls.filter(([file]) => String(file).endsWith(`conf.d${path.sep}tributary.json`));
+      expect(ofConfig).toHaveLength(1);
+    } finally {
+      reads.mockRestore();
+    }
+    expect((await server.call('GET', '/v1/status')).json.response.agent.status).toBe('running');
   });
 
   it('asks for a body when none is sent', async () => {
@@ -172,7 +215,11 @@ describe('POST /v1/config/validate (5)', () => {
   it('passes a valid configuration with an empty violations list', async () => {
     const { status, json } = await server.call('POST', '/v1/config/validate', specExampleConfiguration());
     expect(status).toBe(200);
-    expect(json).toEqual({ success: true, response: { status: 'passed', violations: [] } });
+    // Nothing runs yet: saving would start every service.
+    expect(json).toEqual({
+      success: true,
+      response: { status: 'passed', violations: [], changes: { start: ['transmit:cloud', 'transform:to_utc', 'receiver:plant_csv'], restart: [], stop: [], keep: [] } },
+    });
   });
 
   it('fails with every violation and saves nothing', async () => {

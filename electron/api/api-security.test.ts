@@ -115,6 +115,41 @@ describe('bad requests', () => {
     expect((await server.call('GET', '/v1/config')).json.response.padding).toBeUndefined();
   });
 
+  it('answers 10,000 levels of nesting with 400, not a stack trace', async () => {
+    const { status, json } = await server.call('POST', '/v1/config', `${'['.repeat(10_000)}${']'.repeat(10_000)}`);
+    expect(status).toBe(400);
+    expect(json).toEqual({ success: false, response: {}, error: { code: 400, text: expect.stringContaining('nested deeper than 64 levels') } });
+    expect((await server.call('POST', '/v1/config/validate', `{"a": ${'{"b": '.repeat(10_000)}1${'}'.repeat(10_001)}`)).status).toBe(400);
+  });
+
+  it('accepts a UTF-8 byte order mark before the JSON', async () => {
+    const { status, json } = await server.call('POST', '/v1/config/validate', `\uFEFF${JSON.stringify(specExampleConfiguration())}`);
+    expect(status).toBe(200);
+    expect(json.response.status).toBe('passed');
+  });
+
+  it('refuses __proto__ and constructor keys with 400 and saves nothing', async () => {
+    const before = fs.readFileSync(configFile(), 'utf8');
+    for (const body of ['{"__proto__": {"data_transmit": []}}', '{"data_transmit": [], "data_receiver": [{"constructor": {}}]}', '{"\\u005f_proto__": {}, "data_transmit": []}']) {
+      const { status, json } = await server.call('POST', '/v1/config', body);
+      expect(status, body).toBe(400);
+      expect(json.error.text, body).toMatch(/is not allowed/);
+    }
+    expect(fs.readFileSync(configFile(), 'utf8')).toBe(before);
+    expect((await server.call('GET', '/v1/status')).json.response.agent.status).toBe('running');
+  });
+
+  it('never logs the API token, wherever a request puts it', async () => {
+    const token = server.token;
+    await server.call('GET', `/v1/${token}`);
+    await server.call('GET', `/v1/status?access=${token}&t=${encodeURIComponent(`Bearer ${token}`)}`);
+    await server.call('GET', `/v1/log/stream/${token}`);
+    await server.call('GET', `/v1/nothing?token=${token}`, undefined, { authorization: '' });
+    const logs = fs.readdirSync(path.join(server.dataDirectory, 'logs')).map((f) => fs.readFileSync(path.join(server.dataDirectory, 'logs', f), 'utf8')).join('\n');
+    expect(logs).toContain('GET /v1/******** 404');
+    expect(logs).not.toContain(token);
+  });
+
   it('refuses a body that is not JSON by content type with 415', async () => {
     const { status, json } = await server.call('POST', '/v1/config/validate', 'a=1', { 'content-type': 'application/x-www-form-urlencoded' });
     expect(status).toBe(415);

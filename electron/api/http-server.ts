@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../agent/index.js';
 import { type ApiResponse, type Router, failure } from './router.js';
 import { serveStatic } from './static-files.js';
+import { parseJsonBody } from './json-body.js';
 
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
@@ -92,15 +93,15 @@ function readJsonBody(request: http.IncomingMessage, limit: number): Promise<Bod
       if (done) return;
       done = true;
       const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() === '') return resolve({ ok: true, value: undefined });
+      // Empty (or only a byte order mark and white space): no body. Searched, not copied.
+      if (!/[^\s\uFEFF]/.test(text)) return resolve({ ok: true, value: undefined });
       const type = request.headers['content-type'] ?? '';
       if (type !== '' && !/^application\/(.+\+)?json\b/i.test(type))
         return resolve({ ok: false, response: failure(415, `Send JSON with Content-Type: application/json, not ${type}.`) });
-      try {
-        resolve({ ok: true, value: JSON.parse(text) });
-      } catch (cause) {
-        resolve({ ok: false, response: failure(400, `The request body is not valid JSON: ${(cause as Error).message}`) });
-      }
+      parseJsonBody(text).then(
+        (parsed) => resolve(parsed.ok ? parsed : { ok: false, response: failure(parsed.status, parsed.message) }),
+        (cause: Error) => resolve({ ok: false, response: failure(400, `The request body could not be read: ${cause.message}`) }),
+      );
     });
   });
 }

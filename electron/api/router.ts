@@ -1,6 +1,7 @@
 import { API_VERSION, API_VERSION_HEADER, type Envelope } from '../../shared/api/envelope.js';
 import { ApiError } from '../../shared/api/errors.js';
-import { ROUTES, type RouteId } from '../../shared/api/routes.js';
+import { type BodyOf, type PathParams, type QueryOf, type RouteOf, parseRouteInput } from '../../shared/api/route-types.js';
+import { ROUTES, type RouteContract, type RouteId } from '../../shared/api/routes.js';
 import type { AgentRuntime } from '../agent/index.js';
 import { agentRoutes } from './routes/agent.js';
 import { configRoutes } from './routes/config.js';
@@ -38,18 +39,22 @@ export interface Reply {
   errorText?: string;
 }
 
-export interface HandlerContext {
+/** What a handler of route `Id` gets: query and body already parsed with the route's schemas. */
+export interface HandlerContext<Id extends RouteId = RouteId> {
   runtime: AgentRuntime;
-  params: Record<string, string>;
-  query: Record<string, string>;
+  params: PathParams<RouteOf<Id>['path']>;
+  query: QueryOf<Id>;
   headers: Record<string, string | undefined>;
-  body: unknown;
+  body: BodyOf<Id>;
 }
 
-export type Handler = (context: HandlerContext) => Reply | Promise<Reply>;
+export type Handler<Id extends RouteId = RouteId> = (context: HandlerContext<Id>) => Reply | Promise<Reply>;
+
+/** Handlers of some routes, each typed by its own route's contract. */
+export type Handlers<Ids extends RouteId> = { [Id in Ids]: Handler<Id> };
 
 /** Every handler by route id: the whole API at a glance (contracts in shared/api/routes.ts). */
-const HANDLERS: Record<RouteId, Handler> = {
+const HANDLERS: Handlers<RouteId> = {
   ...configRoutes,
   ...kpiRoutes,
   ...agentRoutes,
@@ -61,6 +66,7 @@ const HANDLERS: Record<RouteId, Handler> = {
 
 interface CompiledRoute {
   id: RouteId;
+  contract: RouteContract;
   method: string;
   pattern: RegExp;
   names: string[];
@@ -72,7 +78,7 @@ const COMPILED: CompiledRoute[] = ROUTES.map((route) => {
     names.push(name);
     return '([^/]+)';
   });
-  return { id: route.id, method: route.method, pattern: new RegExp(`^${source}/?$`), names };
+  return { id: route.id, contract: route, method: route.method, pattern: new RegExp(`^${source}/?$`), names };
 });
 
 const baseHeaders = () => ({ [API_VERSION_HEADER]: API_VERSION });
@@ -105,8 +111,12 @@ export class Router {
     } catch {
       return failure(400, `The path ${request.path} is not correctly encoded.`);
     }
+    // The route's contract, applied once here: handlers get typed input or are not called.
+    const input = parseRouteInput(hit.route.contract, request.query, request.body);
+    if (!input.ok) return failure(400, input.message);
     try {
-      const reply = await HANDLERS[hit.route.id]({ runtime: this.runtime, params, query: request.query, headers: request.headers, body: request.body });
+      const handler = HANDLERS[hit.route.id] as Handler;
+      const reply = await handler({ runtime: this.runtime, params, query: input.query, headers: request.headers, body: input.body } as HandlerContext);
       const success = reply.success ?? true;
       const body: Envelope = { success, response: reply.response };
       if (reply.meta) body.meta = reply.meta;

@@ -13,22 +13,48 @@ export function defaultDataDirectory(): string {
 }
 
 /**
- * The API token: TRIBUTARY_API_TOKEN when set, else the one in <data-dir>/api-token, created on
- * first start (mode 0600: whoever can read it controls the agent).
+ * Shortest TRIBUTARY_API_TOKEN accepted. Whoever holds the token controls the agent; 16 characters
+ * of a random password generator are beyond guessing over the network (the generated token has 43).
  */
-export function loadOrCreateToken(dataDirectory: string, env: NodeJS.ProcessEnv = process.env): string {
+export const MIN_TOKEN_LENGTH = 16;
+
+/** The API token cannot be used (too short): the message says what to do. */
+export class TokenError extends Error {}
+
+export interface LoadedToken {
+  token: string;
+  /** Why the generated token could not be stored (it then holds for this run only). */
+  unsaved?: string;
+}
+
+/**
+ * The API token: TRIBUTARY_API_TOKEN when set, else the one in <data-dir>/api-token, created on
+ * first start (mode 0600: whoever can read it controls the agent). A token that cannot be stored
+ * (full disk) is used for this run and reported; a TRIBUTARY_API_TOKEN shorter than
+ * MIN_TOKEN_LENGTH is refused with TokenError.
+ */
+export function loadOrCreateToken(dataDirectory: string, env: NodeJS.ProcessEnv = process.env): LoadedToken {
   const fromEnv = env.TRIBUTARY_API_TOKEN?.trim();
-  if (fromEnv) return fromEnv;
+  if (fromEnv) {
+    if (fromEnv.length < MIN_TOKEN_LENGTH)
+      throw new TokenError(`TRIBUTARY_API_TOKEN is ${fromEnv.length} character(s) long; use at least ${MIN_TOKEN_LENGTH} (whoever guesses it controls the agent), or unset it to have one generated in ${path.join(dataDirectory, 'api-token')}.`);
+    return { token: fromEnv };
+  }
   const file = path.join(dataDirectory, 'api-token');
   try {
     const stored = fs.readFileSync(file, 'utf8').trim();
-    if (stored) return stored;
+    if (stored) return { token: stored };
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') throw cause;
   }
   const token = crypto.randomBytes(32).toString('base64url');
-  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  return token;
+  try {
+    fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  } catch (cause) {
+    fs.rmSync(file, { force: true });
+    return { token, unsaved: `The API token could not be stored in ${file} (${(cause as Error).message}); it holds until the agent restarts.` };
+  }
+  return { token };
 }
 
 export interface HostOptions extends Omit<AgentRuntimeOptions, 'dataDirectory'> {
@@ -47,10 +73,15 @@ export interface Host {
 
 /** Composition root shared by the headless server and the desktop app. */
 export async function createHost(options: HostOptions): Promise<Host> {
-  fs.mkdirSync(options.dataDirectory, { recursive: true, mode: 0o700 });
-  const token = loadOrCreateToken(options.dataDirectory, options.env);
-  const runtime = new AgentRuntime(options);
+  try {
+    fs.mkdirSync(options.dataDirectory, { recursive: true, mode: 0o700 });
+  } catch {
+    // A data directory that cannot be created (full disk): the agent still comes up and says why.
+  }
+  const { token, unsaved } = loadOrCreateToken(options.dataDirectory, options.env);
+  const runtime = new AgentRuntime({ ...options, logSecrets: [...(options.logSecrets ?? []), token] });
   const router = new Router(runtime);
+  if (unsaved) runtime.webLog.warn(unsaved);
   await runtime.init();
   let http: RunningHttpServer | undefined;
   try {

@@ -8,6 +8,8 @@ export const DesktopSettingsSchema = z.object({
   http: z.object({ enabled: z.boolean().default(false), host: z.string().default('127.0.0.1'), port: z.number().int().min(0).max(65535).default(4900) }).default({ enabled: false, host: '127.0.0.1', port: 4900 }),
   /** Start Tributary when the user logs in. */
   startAtLogin: z.boolean().default(true),
+  /** Folders besides the data directory where csv transmits may write (as --allow-write headless). */
+  allowWrite: z.array(z.string().min(1)).default([]),
 });
 export type DesktopSettings = z.infer<typeof DesktopSettingsSchema>;
 

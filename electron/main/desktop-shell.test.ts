@@ -74,9 +74,15 @@ describe('security', () => {
 describe('desktop settings', () => {
   it('keeps the HTTP server off unless asked, and starts at login by default', () => {
     const dir = tempDirectory();
-    expect(loadDesktopSettings(dir)).toEqual({ http: { enabled: false, host: '127.0.0.1', port: 4900 }, startAtLogin: true });
+    expect(loadDesktopSettings(dir)).toEqual({ http: { enabled: false, host: '127.0.0.1', port: 4900 }, startAtLogin: true, allowWrite: [] });
     fs.writeFileSync(path.join(dir, 'desktop.json'), JSON.stringify({ http: { enabled: true, host: '0.0.0.0', port: 4911 } }));
     expect(loadDesktopSettings(dir).http).toEqual({ enabled: true, host: '0.0.0.0', port: 4911 });
+  });
+
+  it('lets the operator allow csv output folders besides the data directory (allowWrite)', () => {
+    const dir = tempDirectory();
+    fs.writeFileSync(path.join(dir, 'desktop.json'), JSON.stringify({ allowWrite: ['D:\\Exports', '/srv/exports'] }));
+    expect(loadDesktopSettings(dir).allowWrite).toEqual(['D:\\Exports', '/srv/exports']);
   });
 });
 

@@ -91,12 +91,15 @@ async function main(): Promise<void> {
     return;
   }
   await app.whenReady();
+  // Files the agent creates are for the user (and group) only: they hold plant data and credentials.
+  if (process.platform !== 'win32') process.umask(0o027);
   const dataDirectory = process.env.TRIBUTARY_DATA_DIR ?? defaultDataDirectory();
   const settings = loadDesktopSettings(dataDirectory);
   app.setLoginItemSettings({ openAtLogin: settings.startAtLogin });
   host = await createHost({
     dataDirectory,
     secretCodec: safeStorageCodec(),
+    allowWrite: settings.allowWrite.map((folder) => path.resolve(folder)),
     http: settings.http.enabled ? { host: settings.http.host, port: settings.http.port, consoleDirectory: path.dirname(consoleIndex) } : undefined,
   });
   const consoleUrl = pathToFileURL(consoleIndex).href;

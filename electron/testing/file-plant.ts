@@ -18,6 +18,23 @@ export async function waitFor<T>(check: () => T | undefined | false | Promise<T 
   }
 }
 
+/**
+ * Rows a csv transmit wrote into `directory` for a stream, over all its files in order, as objects
+ * of cells by column (values without commas or quotes only).
+ */
+export function csvOutboxRows(directory: string, asset: string, streamType: string): Record<string, string>[] {
+  if (!fs.existsSync(directory)) return [];
+  const rows: Record<string, string>[] = [];
+  const prefix = `${asset}__${streamType}.`;
+  const order = (name: string) => Number(/\.(\d+)\.csv$/.exec(name)?.[1] ?? 0);
+  for (const name of fs.readdirSync(directory).filter((n) => n.startsWith(prefix)).sort((a, b) => order(a) - order(b))) {
+    const [header, ...lines] = fs.readFileSync(path.join(directory, name), 'utf8').trimEnd().split('\n');
+    const columns = header!.split(',');
+    for (const line of lines) rows.push(Object.fromEntries(line.split(',').map((cell, i) => [columns[i]!, cell])));
+  }
+  return rows;
+}
+
 /** A drop folder, an outbox folder and a configuration reading the one into the other. */
 export function filePlant(options: { parse?: Record<string, unknown>; localtz?: string; deleteCompleted?: boolean; transforms?: unknown[]; fileEncoding?: string } = {}) {
   const root = tempDirectory('tributary-plant-');
@@ -54,19 +71,8 @@ export function filePlant(options: { parse?: Record<string, unknown>; localtz?: 
     data_transmit: [{ transmit_name: 'archive', transmit_type: 'csv', filter_stream: ['*'], directory: outbox, poll_interval: 1 }],
   };
 
-  /** Rows the csv transmit wrote for a stream: header row + data rows, as arrays of cells. */
-  const delivered = (asset: string, streamType: string): Record<string, string>[] => {
-    if (!fs.existsSync(outbox)) return [];
-    const rows: Record<string, string>[] = [];
-    const prefix = `${asset}__${streamType}`;
-    const order = (name: string) => Number(/\.(\d+)\.csv$/.exec(name)?.[1] ?? 0);
-    for (const name of fs.readdirSync(outbox).filter((n) => n.startsWith(prefix)).sort((a, b) => order(a) - order(b))) {
-      const [header, ...lines] = fs.readFileSync(path.join(outbox, name), 'utf8').trimEnd().split('\n');
-      const columns = header!.split(',');
-      for (const line of lines) rows.push(Object.fromEntries(line.split(',').map((cell, i) => [columns[i]!, cell])));
-    }
-    return rows;
-  };
+  /** Rows the csv transmit wrote for a stream. */
+  const delivered = (asset: string, streamType: string) => csvOutboxRows(outbox, asset, streamType);
 
   return { root, drop, outbox, config, delivered, write: (name: string, text: string) => fs.writeFileSync(path.join(drop, name), text), append: (name: string, text: string) => fs.appendFileSync(path.join(drop, name), text) };
 }

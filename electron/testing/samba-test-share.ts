@@ -88,6 +88,10 @@ export function sambaPlant(options: PlantOptions = {}) {
     write: (name: string, text: string) => fs.writeFileSync(at(name), text),
     append: (name: string, text: string) => fs.appendFileSync(at(name), text),
     exists: (name: string) => fs.existsSync(at(name)),
+    /** The file on this machine. */
+    local: at,
+    /** How the smb receiver names a file in its progress, logs and markers: \\host\share\folder\file. */
+    identity: (name: string) => `\\\\${SAMBA.host}\\${['data', path.basename(base), ...(options.folder ? options.folder.split('/') : []), ...name.split('/')].join('\\')}`,
     rename: (from: string, to: string) => fs.renameSync(at(from), at(to)),
     remove: () => fs.rmSync(base, { recursive: true, force: true }),
   };

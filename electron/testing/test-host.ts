@@ -23,6 +23,8 @@ export async function startTestServer(options: Partial<HostOptions> = {}): Promi
   const host = await createHost({
     machineInfoIntervalMs: 60_000,
     stopTimeoutMs: 2000,
+    // Test plants write their CSV output next to their drop folders, in the temp folder.
+    allowWrite: [os.tmpdir()],
     ...options,
     dataDirectory,
     env: options.env ?? { TRIBUTARY_API_TOKEN: 'test-token-0123456789' },

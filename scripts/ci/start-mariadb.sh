@@ -7,7 +7,7 @@
 # The tests create and fill their own tables.
 # Options: --restart  stop the running server first (tests use it for "database restarts")
 #          --stop     stop it and exit
-# Needs the Debian packages mariadb-server and mariadb-client.
+# Debian packages: mariadb-server mariadb-client
 set -euo pipefail
 
 root=/tmp/tributary-mariadb

@@ -15,7 +15,8 @@
 # their own (electron/testing/mqtt-broker.ts), so they never disturb this one.
 # Options: --restart  stop the running broker first
 #          --stop     stop it and exit
-# Needs the Debian packages mosquitto and mosquitto-clients (installed here when missing) and openssl.
+# scripts/start-services.sh installs the packages when missing.
+# Debian packages: mosquitto mosquitto-clients openssl
 set -euo pipefail
 
 root=/tmp/tributary-mosquitto
@@ -45,15 +46,8 @@ stop() {
   kill -KILL "$pid" 2>/dev/null || true
 }
 
-if ! command -v mosquitto >/dev/null && [ -x /usr/sbin/mosquitto ]; then PATH="$PATH:/usr/sbin"; fi
-if ! command -v mosquitto >/dev/null || ! command -v mosquitto_pub >/dev/null; then
-  echo "mosquitto: installing the Debian packages mosquitto and mosquitto-clients"
-  export DEBIAN_FRONTEND=noninteractive
-  # The package's own service is not wanted (policy-rc.d may refuse it anyway): we run our own.
-  apt-get install -y -qq --no-install-recommends mosquitto mosquitto-clients >/dev/null 2>&1 \
-    || { apt-get update -qq && apt-get install -y -qq --no-install-recommends mosquitto mosquitto-clients >/dev/null; }
-  PATH="$PATH:/usr/sbin"
-fi
+# mosquitto itself is in /usr/sbin, which a non-login root shell may lack.
+case ":$PATH:" in *:/usr/sbin:*) ;; *) PATH="$PATH:/usr/sbin" ;; esac
 
 case "${1:-}" in
   --stop) stop; exit 0 ;;

@@ -7,7 +7,8 @@
 # The tests create and fill their own tables.
 # Options: --restart  stop the running server first (tests use it for "database restarts")
 #          --stop     stop it and exit
-# Needs the Debian packages postgresql (any version; the newest installed is used) and openssl.
+# Any installed PostgreSQL version works (the newest is used).
+# Debian packages: postgresql openssl
 set -euo pipefail
 
 root=/tmp/tributary-postgres

@@ -8,6 +8,7 @@
 #   share "private"  → /tmp/tributary-samba/private-share, only for user tributary
 # Options: --restart  stop the running smbd first (tests use it for "server restart mid-read")
 #          --stop     stop it and exit
+# Debian packages: samba smbclient
 set -euo pipefail
 
 root=/tmp/tributary-samba

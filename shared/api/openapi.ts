@@ -20,7 +20,7 @@ function envelope(route: RouteContract) {
     required: ['success', 'response'],
     properties: {
       success: { type: 'boolean' },
-      response: toSchema(route.response),
+      response: toSchema(route.responseDocument ?? route.response),
       ...(route.meta ? { meta: toSchema(route.meta) } : {}),
       error: { $ref: '#/components/schemas/Error' },
     },
@@ -40,7 +40,7 @@ export function openApiDocument(): Record<string, unknown> {
       ...(route.description ? { description: route.description } : {}),
       ...(route.deprecated ? { deprecated: true } : {}),
       parameters: [...pathParams, ...queryParams],
-      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.body) } } } } : {}),
+      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.bodyDocument ?? route.body) } } } } : {}),
       responses: {
         default: { description: 'Spec envelope; read `success`.', content: { 'application/json': { schema: envelope(route) } } },
       },

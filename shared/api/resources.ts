@@ -2,6 +2,7 @@
  * Payload schemas of the management API: status, streams and markers, restream, logs, meta.
  */
 import { z } from 'zod';
+import { CONFIG_LIMITS } from '../config/limits.js';
 import { ValidationResultSchema } from '../config/violations.js';
 
 export const ServiceStatusSchema = z.enum(['running', 'stopped', 'unknown']);
@@ -32,6 +33,15 @@ export const MachineInfoSchema = z.object({
 });
 export type MachineInfo = z.infer<typeof MachineInfoSchema>;
 
+export const StorageProblemSchema = z.object({
+  area: z.string().describe('What could not be written: logs:<file>, store, kpi, config, state, output:<transmit>.'),
+  path: z.string().describe('The folder that could not be written.'),
+  category: z.enum(['disk_full', 'write_failed']),
+  message: z.string().describe('Plain words, e.g. "Disk full at /var/lib/tributary/state: …".'),
+  since: z.string().describe('ISO 8601 time of the first failure.'),
+});
+export type StorageProblem = z.infer<typeof StorageProblemSchema>;
+
 export const StatusSchema = z.object({
   backup: z.record(z.string(), BackupFeatureSchema),
   last_data_transmit: z.record(z.string(), z.unknown()).describe('Per transmit: last success, records and bytes sent, backlog, last error.'),
@@ -39,12 +49,34 @@ export const StatusSchema = z.object({
   agent: z.object({
     status: AgentStatusSchema,
     services: z.record(z.string(), z.object({ status: ServiceStatusSchema }).catchall(z.unknown())),
+    problems: z
+      .array(StorageProblemSchema)
+      .optional()
+      .describe('Places the agent cannot write to right now (a full disk, no permission); empty when all is well. The agent resumes by itself once they can be written.'),
   }),
 });
 export type Status = z.infer<typeof StatusSchema>;
 
 export const ComponentTypeSchema = z.enum(['Receiver', 'Transmit', 'Transform']);
 export type ComponentType = z.infer<typeof ComponentTypeSchema>;
+
+const serviceIds = z.array(z.string()).describe('Service ids as in status.agent.services: receiver:<name>, transform:<name>, transmit:<name>.');
+/**
+ * What saving a configuration does to the running agent (POST /v1/config/validate: would do;
+ * POST /v1/config meta.changes: did). Services whose configuration is unchanged keep running, with
+ * their connections and sessions. All lists are empty when the agent does not run.
+ */
+export const ConfigChangesSchema = z.object({
+  start: serviceIds.describe('New services, and services that were not running (their start had failed).'),
+  restart: serviceIds.describe('Running services whose configuration changed.'),
+  stop: serviceIds.describe('Running services that are no longer configured.'),
+  keep: serviceIds.describe('Running services whose configuration is unchanged: they keep running untouched.'),
+});
+export type ConfigChanges = z.infer<typeof ConfigChangesSchema>;
+
+/** POST /v1/config/validate: the validation, and when it found no errors, what saving would change. */
+export const ConfigValidationSchema = ValidationResultSchema.extend({ changes: ConfigChangesSchema.optional() });
+export type ConfigValidation = z.infer<typeof ConfigValidationSchema>;
 
 export const MarkerSchema = z.object({
   component: z.string(),
@@ -72,6 +104,21 @@ export const RestreamRequestSchema = z
   .record(z.string().min(1), z.array(StreamRefSchema).min(1))
   .describe('Data receiver name to the streams of it to send again.');
 export type RestreamRequest = z.infer<typeof RestreamRequestSchema>;
+
+/**
+ * The body of POST /v1/restream: a request cannot name more streams than a configuration holds,
+ * refused before each entry is parsed.
+ */
+export const RestreamBodySchema = z
+  .unknown()
+  .superRefine((body, ctx) => {
+    const lists = body && typeof body === 'object' ? Object.values(body) : [];
+    const named = lists.reduce((n: number, list) => n + (Array.isArray(list) ? list.length : 1), 0);
+    if (named > CONFIG_LIMITS.streams)
+      ctx.addIssue({ code: 'custom', message: `The request names ${named.toLocaleString('en-US')} streams; a configuration holds at most ${CONFIG_LIMITS.streams.toLocaleString('en-US')}, so nothing was restreamed` });
+  })
+  .pipe(RestreamRequestSchema)
+  .describe('{"<data_receiver_name>": [{"asset": "…", "stream_type": "…"}], …}');
 
 export const LOG_NAMES = ['agent_core.log', 'agent_web.log'] as const;
 export type LogName = (typeof LOG_NAMES)[number];

@@ -5,18 +5,34 @@
 import { z } from 'zod';
 import { ConfigurationSchema } from '../config/schema.js';
 import { TemplateSchema } from '../config/templates.js';
-import { ValidationResultSchema } from '../config/violations.js';
+import { ValidationResultSchema, ViolationSchema } from '../config/violations.js';
 import { EvaluateRequestSchema, KpiEvaluationSchema, KpiLibraryEntrySchema, KpiMetaSchema } from '../kpi/api.js';
 import { LineKpiSchema, MachineTypeKpiSchema } from '../kpi/schema.js';
 import {
   AgentStatusSchema,
+  ConfigChangesSchema,
+  ConfigValidationSchema,
   MetaDetailSchema,
   MetaObjectSchema,
+  RestreamBodySchema,
   RestreamRequestSchema,
   StatusSchema,
   StreamRecordSchema,
 } from './resources.js';
 
+/** A query parameter: always text on the wire, parsed (coerced) by its schema. */
+export interface QueryParameter {
+  schema: z.ZodType;
+  description: string;
+  required?: boolean;
+}
+
+/**
+ * One endpoint: path and method, what it takes (query, body) and what it answers (response, meta).
+ * The router parses query and body with these schemas once (400 with zod's message otherwise) and
+ * hands the handler typed input; the console's client builds its requests and parses the answers
+ * from the same entry; /v1/openapi.json is generated from it.
+ */
 export interface RouteContract {
   id: string;
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -25,35 +41,61 @@ export interface RouteContract {
   summary: string;
   description?: string;
   deprecated?: boolean;
-  query?: Record<string, { schema: z.ZodType; description: string; required?: boolean }>;
+  query?: Record<string, QueryParameter>;
+  /** The request body as the router takes it; `.describe()` names it in the "send a body" message. */
   body?: z.ZodType;
+  /** What OpenAPI shows for the body when it says more than `body` (documents judged by validation, answered with violations). */
+  bodyDocument?: z.ZodType;
+  /** `response` of a successful envelope, as the console parses it. */
   response: z.ZodType;
+  /** What OpenAPI shows for the response when it says more than `response`. */
+  responseDocument?: z.ZodType;
+  /** `response` of a failed envelope that is an answer rather than an error (violations, a refused restream). */
+  failure?: z.ZodType;
   meta?: z.ZodType;
 }
 
-const LastModifiedMetaSchema = z.object({ last_modified: z.string().nullable().describe('UTC, YYYY-MM-DD HH:MM:SS.ffffff; null when nothing was saved yet.') });
-const ConfigDocument = ConfigurationSchema;
+const LastModifiedMetaSchema = z.object({
+  last_modified: z.string().nullable().describe('UTC, YYYY-MM-DD HH:MM:SS.ffffff; null when nothing was saved yet.'),
+  revision: z.number().int().nullable().describe('Counts saves; also the ETag. Send it back as If-Match to refuse overwriting a newer save (409). null when nothing was saved yet.'),
+});
+const SavedMetaSchema = LastModifiedMetaSchema.extend({
+  violations: z.array(ViolationSchema).optional().describe('Warnings of a save that passed.'),
+  changes: ConfigChangesSchema.describe('What the save did to the running agent.'),
+});
+/** A configuration as it travels: any JSON (validation judges it and answers with violations); OpenAPI shows the schema. */
+const ConfigDocument = z.unknown().describe('the configuration');
+const SavedConfigDocument = z.record(z.string(), z.unknown());
+const KpiDocument = z.unknown().describe('the KPI definition');
 const LogLines = z.array(z.string()).describe('Lines: timestamp | thread | component | LEVEL | message');
 const logQuery = {
-  lines: { schema: z.number().int().min(1).max(100_000), description: 'How many of the newest lines (1..100000, default 1000).' },
+  lines: {
+    schema: z.coerce.number({ error: 'lines must be a whole number from 1 to 100000' }).int({ error: 'lines must be a whole number from 1 to 100000' }).min(1, { error: 'lines must be a whole number from 1 to 100000' }).max(100_000, { error: 'lines must be a whole number from 1 to 100000' }).default(1000),
+    description: 'How many of the newest lines (1..100000, default 1000).',
+  },
   since: { schema: z.string(), description: 'Only lines after this time (YYYY-MM-DD HH:MM:SS.ffffff UTC, or ISO 8601).' },
 };
+const kpiKind = { schema: z.enum(['line', 'machine_type'], { error: 'kind must be line or machine_type' }), description: 'Kind of the definition (default: detected).' };
 
 export const ROUTES = [
-  { id: 'getConfig', method: 'GET', path: '/v1/config', summary: 'Read the saved configuration (secrets masked).', response: ConfigDocument, meta: LastModifiedMetaSchema },
+  { id: 'getConfig', method: 'GET', path: '/v1/config', summary: 'Read the saved configuration (secrets masked).', response: SavedConfigDocument, responseDocument: ConfigurationSchema, meta: LastModifiedMetaSchema },
   { id: 'listTemplates', method: 'GET', path: '/v1/config/templates', summary: 'All configuration templates.', response: z.array(TemplateSchema) },
-  { id: 'getTemplate', method: 'GET', path: '/v1/config/templates/:protocol', summary: 'The template configuration of one protocol (basic, localfile, smb, sql, opcua, mqtt).', response: ConfigDocument },
+  { id: 'getTemplate', method: 'GET', path: '/v1/config/templates/:protocol', summary: 'The template configuration of one protocol (basic, localfile, smb, sql, opcua, mqtt).', response: SavedConfigDocument, responseDocument: ConfigurationSchema, failure: z.string() },
   {
     id: 'saveConfig', method: 'POST', path: '/v1/config', summary: 'Validate and save the configuration.',
-    description: 'Atomic; the previous versions are kept. "********" for a secret keeps the saved value. Send If-Match with the last_modified you loaded to refuse overwriting a newer save (409).',
-    body: ConfigDocument, response: z.union([ConfigDocument, ValidationResultSchema]), meta: LastModifiedMetaSchema,
+    description: 'Atomic; the previous versions are kept. "********" for a secret keeps the saved value. Send If-Match with the revision (ETag) you loaded to refuse overwriting a newer save (409).',
+    body: ConfigDocument, bodyDocument: ConfigurationSchema, response: SavedConfigDocument, responseDocument: ConfigurationSchema, failure: ValidationResultSchema, meta: SavedMetaSchema,
   },
-  { id: 'validateConfig', method: 'POST', path: '/v1/config/validate', summary: 'Validate a configuration without saving it.', body: ConfigDocument, response: ValidationResultSchema },
-  { id: 'restartAgent', method: 'POST', path: '/v1/agent/restart', summary: 'Restart the agent.', response: AgentStatusSchema },
-  { id: 'startAgent', method: 'POST', path: '/v1/agent/start', summary: 'Start the agent.', response: AgentStatusSchema },
-  { id: 'stopAgent', method: 'POST', path: '/v1/agent/stop', summary: 'Stop the agent (data collection and upload pause).', response: AgentStatusSchema },
+  {
+    id: 'validateConfig', method: 'POST', path: '/v1/config/validate', summary: 'Validate a configuration without saving it.',
+    description: 'When there are no errors, `changes` says what saving it would do to the running agent: which services start, restart, stop, and which keep running untouched.',
+    body: ConfigDocument, bodyDocument: ConfigurationSchema, response: ConfigValidationSchema, failure: ConfigValidationSchema,
+  },
+  { id: 'restartAgent', method: 'POST', path: '/v1/agent/restart', summary: 'Restart the agent.', response: AgentStatusSchema, failure: AgentStatusSchema },
+  { id: 'startAgent', method: 'POST', path: '/v1/agent/start', summary: 'Start the agent.', response: AgentStatusSchema, failure: AgentStatusSchema },
+  { id: 'stopAgent', method: 'POST', path: '/v1/agent/stop', summary: 'Stop the agent (data collection and upload pause).', response: AgentStatusSchema, failure: AgentStatusSchema },
   { id: 'coreLog', method: 'GET', path: '/v1/log/stream', summary: 'Newest lines of agent_core.log.', query: logQuery, response: LogLines },
-  { id: 'namedLog', method: 'GET', path: '/v1/log/stream/:log_filename', summary: 'Newest lines of agent_core.log or agent_web.log.', query: logQuery, response: LogLines },
+  { id: 'namedLog', method: 'GET', path: '/v1/log/stream/:log_filename', summary: 'Newest lines of agent_core.log or agent_web.log.', query: logQuery, response: LogLines, failure: z.string() },
   { id: 'listMeta', method: 'GET', path: '/v1/meta', summary: 'UI meta objects.', deprecated: true, response: z.object({ objects: z.array(MetaObjectSchema) }) },
   {
     id: 'getMeta', method: 'GET', path: '/v1/meta/:object_id', summary: 'JSON Schema and new-item template of one meta object.', deprecated: true,
@@ -65,14 +107,14 @@ export const ROUTES = [
   {
     id: 'restream', method: 'POST', path: '/v1/restream', summary: 'Read and send the named streams again.',
     description: 'Naming a receiver or stream that is not configured fails with HTTP 500 and nothing is restreamed.',
-    body: RestreamRequestSchema, response: z.string(),
+    body: RestreamBodySchema, bodyDocument: RestreamRequestSchema, response: z.string(), failure: z.string(),
   },
   {
     id: 'browseOpcua', method: 'GET', path: '/v1/opcua/browse', summary: 'Child nodes of an OPC UA node, through a saved opcua receiver (tag picker).',
     description: 'Uses the receiver\'s certificate and trust list. 404: unknown receiver or node; 503: server unreachable or its certificate not trusted (the message names the thumbprint).',
     query: {
-      receiver: { schema: z.string().min(1), description: 'data_receiver_name of a saved opcua receiver.', required: true },
-      node: { schema: z.string(), description: 'Node id to list the children of, e.g. ns=2;s=Line1; default i=85 (Objects).' },
+      receiver: { schema: z.string().trim().min(1), description: 'data_receiver_name of a saved opcua receiver.', required: true },
+      node: { schema: z.string().trim(), description: 'Node id to list the children of, e.g. ns=2;s=Line1; default i=85 (Objects).' },
     },
     response: z.array(z.object({ node_id: z.string(), browse_name: z.string(), display_name: z.string(), node_class: z.string(), data_type: z.string().nullable() })),
   },
@@ -82,25 +124,26 @@ export const ROUTES = [
     id: 'validateKpi', method: 'POST', path: '/v1/kpis/validate', summary: 'Validate a KPI definition (the body) without saving it.',
     description: 'A line KPI when ?kind=line or when any field_maps item has machine_types; ?kind=machine_type forces a machine-type KPI. success is false when the status is failed.',
     query: {
-      kind: { schema: z.enum(['line', 'machine_type']), description: 'Kind of the definition (default: detected).' },
+      kind: kpiKind,
       original: { schema: z.string(), description: 'Library name of the KPI being edited (it may keep its name).' },
     },
-    body: z.union([MachineTypeKpiSchema, LineKpiSchema]), response: ValidationResultSchema,
+    body: KpiDocument, bodyDocument: z.union([MachineTypeKpiSchema, LineKpiSchema]), response: ValidationResultSchema, failure: ValidationResultSchema, meta: z.object({ kind: z.enum(['line', 'machine_type']) }),
   },
   {
     id: 'evaluateKpi', method: 'POST', path: '/v1/kpis/evaluate', summary: 'Compute a saved or draft KPI per machine and time bin on the recent records of this agent.',
     description: 'Division by zero and missing data give null. 422 with violations when the definition is invalid.',
-    body: EvaluateRequestSchema, response: KpiEvaluationSchema,
+    body: EvaluateRequestSchema.describe('{"name": "<KPI>"} or {"definition": {…}}, with start, end, bin_size, machines'), response: KpiEvaluationSchema, failure: ValidationResultSchema,
   },
-  { id: 'getKpi', method: 'GET', path: '/v1/kpis/:name', summary: 'One KPI definition of the library.', response: z.record(z.string(), z.unknown()), meta: KpiMetaSchema },
+  { id: 'getKpi', method: 'GET', path: '/v1/kpis/:name', summary: 'One KPI definition of the library.', response: z.record(z.string(), z.unknown()), failure: z.string(), meta: KpiMetaSchema },
   {
     id: 'saveKpi', method: 'PUT', path: '/v1/kpis/:name', summary: 'Validate and save a KPI definition (a different name in the body renames it).',
     description: 'Invalid definitions are refused with HTTP 422 and the violations, like POST /v1/config.',
-    query: { kind: { schema: z.enum(['line', 'machine_type']), description: 'Kind of the definition (default: detected).' } },
-    body: z.union([MachineTypeKpiSchema, LineKpiSchema]), response: z.union([z.record(z.string(), z.unknown()), ValidationResultSchema]), meta: KpiMetaSchema,
+    query: { kind: kpiKind },
+    body: KpiDocument, bodyDocument: z.union([MachineTypeKpiSchema, LineKpiSchema]), response: z.record(z.string(), z.unknown()), failure: ValidationResultSchema, meta: KpiMetaSchema,
   },
-  { id: 'deleteKpi', method: 'DELETE', path: '/v1/kpis/:name', summary: 'Remove a KPI from the library.', response: z.string() },
+  { id: 'deleteKpi', method: 'DELETE', path: '/v1/kpis/:name', summary: 'Remove a KPI from the library.', response: z.string(), failure: z.string() },
   { id: 'openapi', method: 'GET', path: '/v1/openapi.json', summary: 'This description.', response: z.record(z.string(), z.unknown()) },
 ] as const satisfies readonly RouteContract[];
 
 export type RouteId = (typeof ROUTES)[number]['id'];
+export type { BodyOf, FailureOf, MetaOf, PathParams, QueryOf, ResponseOf, RouteOf } from './route-types.js';

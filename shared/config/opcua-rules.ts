@@ -21,6 +21,17 @@ export function isNodeId(text: string): boolean {
   return NODE_ID.test(text.trim());
 }
 
+/**
+ * The node id a tag reads. With `namespace_index` (the product family's form) `name` is the
+ * identifier: "Counter1" → ns=5;s=Counter1, "i=1001" → ns=5;i=1001; a name that already starts
+ * with ns= is used as it is (a different namespace_index is a violation).
+ */
+export function tagNodeId(tag: { name: string; namespace_index?: number }): string {
+  const name = tag.name.trim();
+  if (tag.namespace_index === undefined || /^ns=\d+;/.test(name)) return tag.name;
+  return /^(?:i|s|g|b)=/.test(name) ? `ns=${tag.namespace_index};${name}` : `ns=${tag.namespace_index};s=${tag.name}`;
+}
+
 export function opcuaReceiverViolations(receiver: OpcuaReceiver, base: JsonPath): Violation[] {
   const out: Violation[] = [];
   receiver.streams.forEach((stream, j) => {
@@ -34,11 +45,15 @@ export function opcuaReceiverViolations(receiver: OpcuaReceiver, base: JsonPath)
       else columns.set(tag.exportname, k);
       if (RECORD_COLUMNS.has(tag.exportname))
         out.push(error([...tagsPath, k, 'exportname'], `"${tag.exportname}" is a column every record already has. Choose another column name.`));
-      if (!isNodeId(tag.name))
-        out.push(error([...tagsPath, k, 'name'], `"${tag.name}" is not a node id. Use the form ns=2;s=Line1.Temperature (string id) or ns=2;i=1001 (numeric id), as the tag browser shows it.`));
-      const sameNode = nodes.get(tag.name.trim());
-      if (sameNode !== undefined) out.push(warning([...tagsPath, k, 'name'], `The node ${tag.name} is already read by tag ${sameNode + 1} of this stream: both columns get the same values.`));
-      else nodes.set(tag.name.trim(), k);
+      const node = tagNodeId(tag);
+      const written = /^ns=(\d+);/.exec(tag.name.trim());
+      if (written && tag.namespace_index !== undefined && Number(written[1]) !== tag.namespace_index)
+        out.push(error([...tagsPath, k, 'namespace_index'], `namespace_index ${tag.namespace_index} disagrees with the ns=${written[1]} in name; keep one.`));
+      else if (!isNodeId(node))
+        out.push(error([...tagsPath, k, 'name'], `"${tag.name}" is not a node id. Use the form ns=2;s=Line1.Temperature (string id) or ns=2;i=1001 (numeric id), as the tag browser shows it, or the identifier alone with namespace_index.`));
+      const sameNode = nodes.get(node.trim());
+      if (sameNode !== undefined) out.push(warning([...tagsPath, k, 'name'], `The node ${node} is already read by tag ${sameNode + 1} of this stream: both columns get the same values.`));
+      else nodes.set(node.trim(), k);
     });
     // Each tag adds `<exportname>_status`: another tag must not be called that.
     stream.opcua_tags.forEach((tag, k) => {
@@ -51,6 +66,8 @@ export function opcuaReceiverViolations(receiver: OpcuaReceiver, base: JsonPath)
     out.push(warning([...base, 'connections', 1], 'An opcua receiver reads from one server: only the first connection is used. Add a receiver per server.'));
   receiver.connections.forEach((c, k) => {
     const path: JsonPath = [...base, 'connections', k];
+    if (c.server_name !== undefined && c.endpoint_path !== undefined && c.server_name.replace(/^\/+/, '') !== c.endpoint_path.replace(/^\/+/, ''))
+      out.push(error([...path, 'server_name'], `server_name "${c.server_name}" and endpoint_path "${c.endpoint_path}" name different endpoints; keep one.`));
     const mode = c.security_mode ?? 'None';
     const policy = c.security_policy;
     if (mode !== 'None' && policy === 'None') out.push(error([...path, 'security_policy'], `security_mode ${mode} needs a security policy such as Basic256Sha256.`));

@@ -5,13 +5,14 @@
  * half of validation (see validate.ts for the semantic half). Field names follow the spec verbatim.
  */
 import { z } from 'zod';
-import { FilterStreamSchema, maxBufferMb, streamIdentity } from './schema-parts.js';
-import { MqttReceiverSchema, MqttTransmitSchema } from './mqtt-schema.js';
+import { SpreadsheetParseOptionsSchema } from './csv-options.js';
+import { streamIdentity } from './schema-parts.js';
+import { MqttReceiverSchema } from './mqtt-schema.js';
+import { FilterStreamSchema, SightMachineCloudSchema, type Transmit, TransmitSchema } from './transmit-schema.js';
 
-export { FilterStreamSchema };
+export * from './transmit-schema.js';
 
 const name = (what: string) => z.string().min(1, `${what} must not be empty`);
-
 
 const pollInterval = z
   .number()
@@ -28,51 +29,54 @@ const deleteCompleted = z
 
 // ---------------------------------------------------------------- parsers
 
-export const ParseTimestampSchema = z.strictObject({
-  field_name: name('field_name').describe('Column holding the time stamp.'),
-  format: name('format').describe("Python strptime format, e.g. '%Y-%m-%d %H:%M:%S' or '%b %d %Y'."),
-});
+export { BadLinesActionSchema, ParseTimestampSchema, SpreadsheetParseOptionsSchema } from './csv-options.js';
 
-export const BadLinesActionSchema = z
-  .enum(['error', 'warn', 'skip'])
-  .describe('What to do with a line that does not fit the header: error (stop the file and mark the stream), warn (skip it with a marker), skip (skip it silently).');
-
-export const SpreadsheetParseOptionsSchema = z.strictObject({
-  separator: z.string().min(1).optional().describe('Column separator, default ",". Use "\\t" for tab-separated files.'),
-  header: z.number().int().min(0).optional().describe('Zero-based row number of the header row, default 0.'),
-  parse_timestamps: z.array(ParseTimestampSchema).optional().describe('Columns to read as time stamps with an explicit format.'),
-  parse_dates: z.array(z.string().min(1)).optional().describe('Columns to read as dates, format guessed.'),
-  dayfirst: z.boolean().optional().describe('For guessed dates: read 01/02/2024 as 1 February.'),
-  bad_lines_action: BadLinesActionSchema.optional(),
-});
+const parserFields = {
+  parser_name: name('parser_name').describe('Name that streams refer to.'),
+  filter_stream: FilterStreamSchema.optional(),
+  file_format: z.enum(['csv']).default('csv').describe('File format; csv is supported.'),
+  file_encoding: z
+    .string()
+    .min(1)
+    .default('utf-8')
+    .describe('Text encoding of the files by its Python codec name (default utf-8), e.g. cp1252 (windows-1252), latin-1, iso8859-15, cp850, shift_jis, cp932, gbk, big5, euc_kr, utf-8-sig, utf-16, utf-16-le, utf-16-be. A byte order mark, when present, wins.'),
+  options: z
+    .strictObject({
+      localtz: z.string().min(1).optional().describe('IANA time zone of local times in the files, e.g. Europe/Berlin. Default UTC.'),
+      counter: z.boolean().optional().describe('Add a running counter column to each record.'),
+      parse: SpreadsheetParseOptionsSchema.optional(),
+    })
+    .optional(),
+};
 
 export const SpreadsheetParserSchema = z
-  .strictObject({
-    parser_name: name('parser_name').describe('Name that streams refer to.'),
-    parser_type: z.literal('spreadsheet'),
-    filter_stream: FilterStreamSchema.optional(),
-    file_format: z.enum(['csv']).default('csv').describe('File format; csv is supported.'),
-    file_encoding: z
-      .enum(['utf-8', 'utf-16', 'utf-16le', 'utf-16be', 'latin1'])
-      .default('utf-8')
-      .describe('Text encoding of the files (default utf-8). A byte order mark, when present, wins.'),
-    options: z
-      .strictObject({
-        localtz: z.string().min(1).optional().describe('IANA time zone of local times in the files, e.g. Europe/Berlin. Default UTC.'),
-        counter: z.boolean().optional().describe('Add a running counter column to each record.'),
-        parse: SpreadsheetParseOptionsSchema.optional(),
-      })
-      .optional(),
-  })
+  .strictObject({ ...parserFields, parser_type: z.literal('spreadsheet') })
   .describe('Reads delimiter-separated text files (CSV) into records.');
 
-export const ParserSchema = z.discriminatedUnion('parser_type', [SpreadsheetParserSchema]);
+export const CsvParserSchema = z
+  .strictObject({
+    ...parserFields,
+    parser_type: z.literal('csv'),
+    separator: z.string().min(1).optional().describe('Column separator, default ","; "\\t" for tab-separated files, "|" for pipes. Same as options.parse.separator.'),
+  })
+  .describe('The product family\'s csv parser: the spreadsheet parser with the separator at the top level.');
+
+export const ParserSchema = z.discriminatedUnion('parser_type', [SpreadsheetParserSchema, CsvParserSchema]);
 
 // ---------------------------------------------------------------- streams
 
 export const FileStreamSchema = z.strictObject({
   ...streamIdentity,
-  file_filter: z.array(z.string().min(1)).min(1).describe('Glob patterns of file names, e.g. ["*.csv"].'),
+  file_filter: z
+    .array(z.string().min(1))
+    .min(1)
+    .optional()
+    .describe('Patterns of file names: globs such as "*.csv" (* ? [a-z] **), or regular expressions written "regex:<expression>" (the whole name must match). A pattern with "/" is matched against the path below the folder. Exactly one of file_filter and path_filter.'),
+  path_filter: z
+    .array(z.string().min(1))
+    .min(1)
+    .optional()
+    .describe('Like file_filter, but every pattern is matched against the path below the connection\'s folder ("/" separated), e.g. "line1/**/*.csv" or "regex:line[0-9]/.*\\.csv". Exactly one of file_filter and path_filter.'),
   parser: z.string().min(1).optional().describe('parser_name of the parser for this stream; default: the first parser whose filter_stream matches.'),
 });
 
@@ -91,8 +95,9 @@ export const SqlStreamSchema = z.strictObject({
 });
 
 export const OpcuaTagSchema = z.strictObject({
-  name: name('name').describe('Node id, e.g. ns=2;s=Line1.Temperature.'),
+  name: name('name').describe('Node id, e.g. ns=2;s=Line1.Temperature; with namespace_index, the identifier alone (Line1.Temperature, or i=1001).'),
   exportname: name('exportname').describe('Column name of this tag in the records.'),
+  namespace_index: z.number().int().min(0).max(65535).optional().describe('Namespace of the node (the product family\'s form): with name "Counter1" and namespace_index 5 the node id is ns=5;s=Counter1.'),
 });
 
 export const OpcuaStreamSchema = z.strictObject({
@@ -106,6 +111,7 @@ export const LocalfileConnectionSchema = z.strictObject({
   connection_name: z.string().min(1).optional(),
   root_path: z.string().min(1).optional().describe('Absolute path of the folder the machines write to.'),
   data_directory: z.string().min(1).optional().describe('Same as root_path (the form used by templates).'),
+  retrieve_ordered_files: z.boolean().optional().describe('Product family option for S3 sources only; has no effect here (validation warns).'),
 });
 
 export const SmbConnectionSchema = z.strictObject({
@@ -116,6 +122,7 @@ export const SmbConnectionSchema = z.strictObject({
   username: name('username'),
   password: z.string().describe('Password; shown as ******** when read back.'),
   shared_folder: name('shared_folder').describe('Share name and optional sub-path, e.g. machines/line1.'),
+  retrieve_ordered_files: z.boolean().optional().describe('Product family option for S3 sources only; has no effect here (validation warns).'),
 });
 
 export const SqlConnectionSchema = z.strictObject({
@@ -137,9 +144,10 @@ export const SqlConnectionSchema = z.strictObject({
 export const OpcuaConnectionSchema = z.strictObject({
   connection_name: z.string().min(1).optional(),
   host: name('host').describe('OPC UA server name or IP address.'),
-  port: z.number().int().min(1).max(65535).describe('OPC UA port, commonly 4840.'),
+  port: z.number().int().min(1).max(65535).default(4840).describe('OPC UA port, default 4840 (the registered OPC UA port).'),
   timeout: z.number().positive().default(10).describe('Seconds to wait for the server (connect and each request).'),
   endpoint_path: z.string().optional().describe('Path part of the endpoint URL, if the server needs one, e.g. /OPCUA/SimulationServer.'),
+  server_name: z.string().min(1).optional().describe('The product family\'s name for endpoint_path, e.g. iaopcua for opc.tcp://host:port/iaopcua.'),
   security_mode: z
     .enum(['None', 'Sign', 'SignAndEncrypt'])
     .optional()
@@ -167,11 +175,24 @@ const receiverCommon = {
   poll_interval: pollInterval,
 };
 
+/** Order in which file receivers read the files they find (docs/data-path.md). */
+const fileOrder = {
+  process_files_alphabetically: z
+    .boolean()
+    .optional()
+    .describe('true: files are read one after the other in name order; false: oldest modification time first. Unset: name order, two files at a time.'),
+  process_ordered_connections: z
+    .boolean()
+    .optional()
+    .describe('true: all files of the first connection, then of the next (one file at a time); false: the files of all connections in one order. Unset: connection after connection, two files at a time.'),
+};
+
 export const LocalfileReceiverSchema = z
   .strictObject({
     ...receiverCommon,
     protocol: z.literal('localfile'),
     delete_completed: deleteCompleted,
+    ...fileOrder,
     connections: z.array(LocalfileConnectionSchema).min(1, 'a localfile receiver needs at least 1 connection'),
     streams: z.array(FileStreamSchema).min(1, 'a localfile receiver needs at least 1 stream'),
     parsers: z.array(ParserSchema).min(1, 'a localfile receiver needs at least 1 parser'),
@@ -183,6 +204,7 @@ export const SmbReceiverSchema = z
     ...receiverCommon,
     protocol: z.literal('smb'),
     delete_completed: deleteCompleted,
+    ...fileOrder,
     connections: z.array(SmbConnectionSchema).min(1, 'an smb receiver needs at least 1 connection'),
     streams: z.array(FileStreamSchema).min(1, 'an smb receiver needs at least 1 stream'),
     parsers: z.array(ParserSchema).min(1, 'an smb receiver needs at least 1 parser'),
@@ -291,57 +313,28 @@ export const TransformSchema = z.discriminatedUnion('transform_type', [
   PandasTransformSchema,
 ]);
 
-// ---------------------------------------------------------------- transmits
-
-export const RemoteDataPostTransmitSchema = z
-  .strictObject({
-    transmit_name: z.string().min(1, 'transmit_name must not be empty'),
-    transmit_type: z.literal('remotedatapost'),
-    filter_stream: FilterStreamSchema.default(['*']),
-    base_url: z.string().min(1).describe('URL of the remote server, https://<tenant>.<domain>.'),
-    API_key: z.string().min(1).describe('Edge API key: the encryption secret, never sent. Shown as ******** when read back.'),
-    API_key_ID: z.string().min(1).describe('Edge API key id, sent as X-SM-API-Key-ID.'),
-    timeout: z.number().int().min(1).max(3600).default(120).describe('Seconds before a request is given up and retried.'),
-    poll_interval: z.number().int().min(1).max(86400).default(5).describe('Most seconds between two uploads.'),
-    max_request_records: z.number().int().min(1).max(100_000).default(3000).describe('Records per request at most.'),
-    use_encryption: z.boolean().default(true).describe('Encrypt uploads with the API key (Fernet). Default true.'),
-    max_buffer_mb: maxBufferMb,
-  })
-  .describe('Uploads records to the cloud (RDP2 wire format).');
-
-export const CsvTransmitSchema = z
-  .strictObject({
-    transmit_name: z.string().min(1, 'transmit_name must not be empty'),
-    transmit_type: z.literal('csv'),
-    filter_stream: FilterStreamSchema.default(['*']),
-    directory: z.string().min(1).optional().describe('Folder the CSV files are written to; default <data-dir>/outbox.'),
-    max_file_bytes: z.number().int().min(1024).default(64 * 1024 * 1024).describe('Start a new file after this size (default 64 MiB).'),
-    poll_interval: z.number().int().min(1).max(86400).default(1).describe('Most seconds between two writes.'),
-    max_buffer_mb: maxBufferMb,
-  })
-  .describe('Appends records to CSV files in a folder, one file per stream: for archiving and local trials.');
-
-export const TransmitSchema = z.discriminatedUnion('transmit_type', [RemoteDataPostTransmitSchema, CsvTransmitSchema, MqttTransmitSchema]);
-
 // ---------------------------------------------------------------- document
 
 export const ConfigurationSchema = z
   .strictObject({
     data_receiver: z.array(DataReceiverSchema).default([]).describe('Sources to read.'),
     transforms: z.array(TransformSchema).default([]).describe('Changes applied to records, in list order.'),
-    data_transmit: z.array(TransmitSchema).describe('Where records are sent.'),
+    data_transmit: z.array(TransmitSchema).default([]).describe('Where records are sent.'),
+    sight_machine_cloud: SightMachineCloudSchema.optional(),
   })
   .describe('Tributary agent configuration.');
 
-export type Configuration = z.infer<typeof ConfigurationSchema>;
+/** A configuration as written, defaults filled in (what validation parses). */
+export type ConfigurationDocument = z.infer<typeof ConfigurationSchema>;
+/** A configuration as the agent runs it: transmits' credentials resolved (validate.ts). */
+export type Configuration = Omit<ConfigurationDocument, 'data_transmit'> & { data_transmit: Transmit[] };
 export type ConfigurationInput = z.input<typeof ConfigurationSchema>;
 export type DataReceiver = z.infer<typeof DataReceiverSchema>;
 export type Transform = z.infer<typeof TransformSchema>;
-export type Transmit = z.infer<typeof TransmitSchema>;
 export type Parser = z.infer<typeof ParserSchema>;
 
 /** Keys whose values are credentials: masked on read, kept on the mask sentinel, never logged. */
-export const SECRET_KEYS: ReadonlySet<string> = new Set(['password', 'API_key']);
+export const SECRET_KEYS: ReadonlySet<string> = new Set(['password', 'API_key', 'api_key']);
 /** What GET /v1/config shows instead of a secret; sending it back keeps the stored value. */
 export const SECRET_MASK = '********';
 

@@ -47,3 +47,85 @@ describe('secret masking', () => {
     expect(collectSecrets(withSqlPassword()).sort()).toEqual(['db-pass-1', 'secret-api-key-123']);
   });
 });
+
+describe('a masked secret follows its target only', () => {
+  const sqlPath = ['data_receiver', 1, 'connections', 0, 'password'];
+  const retarget = (change: (doc: any) => void) => {
+    const incoming = maskSecrets(withSqlPassword());
+    change(incoming);
+    return unmaskSecrets(incoming, withSqlPassword()) as { config: any; violations: { json_path: unknown[]; description: string; level: string }[] };
+  };
+
+  it.each([
+    ['host', (d: any) => (d.data_receiver[1].connections[0].host = 'evil.example.com'), /host "db" → "evil.example.com"/],
+    ['port', (d: any) => (d.data_receiver[1].connections[0].port = 15432), /port 5432 → 15432/],
+    ['user', (d: any) => (d.data_receiver[1].connections[0].username = 'other'), /username "u" → "other"/],
+    ['database', (d: any) => (d.data_receiver[1].connections[0].database_name = 'other'), /database_name "mes" → "other"/],
+  ])('refuses the saved password for a changed %s, at the password', (_what, change, words) => {
+    const { violations, config } = retarget(change);
+    expect(violations).toEqual([{ json_path: sqlPath, level: 'error', description: expect.stringMatching(/^Re-enter the password: the server changed/) }]);
+    expect(violations[0]!.description).toMatch(words);
+    expect(JSON.stringify(config)).not.toContain('db-pass-1');
+  });
+
+  it('refuses the saved API key for another account or address, but not for the same address written differently', () => {
+    expect(retarget((d) => (d.data_transmit[0].base_url = 'https://attacker.example.com')).violations).toEqual([
+      expect.objectContaining({ json_path: ['data_transmit', 0, 'API_key'], description: expect.stringMatching(/^Re-enter the API_key: the cloud account changed \(base_url/) }),
+    ]);
+    expect(retarget((d) => (d.data_transmit[0].API_key_ID = 'someone-else')).violations).toHaveLength(1);
+    const same = retarget((d) => (d.data_transmit[0].base_url = 'HTTPS://127.0.0.1:1/'));
+    expect(same.violations).toEqual([]);
+    expect(same.config.data_transmit[0].API_key).toBe('secret-api-key-123');
+  });
+
+  it('keeps the secret when only other settings change', () => {
+    const { violations, config } = retarget((d) => {
+      d.data_receiver[1].poll_interval = 30;
+      d.data_receiver[1].connections[0].ssl = true;
+      d.data_transmit[0].timeout = 30;
+    });
+    expect(violations).toEqual([]);
+    expect(config.data_receiver[1].connections[0].password).toBe('db-pass-1');
+  });
+
+  it('treats SMB port 445 and no port alike, and folders within one share alike', () => {
+    const smb = () => ({ data_receiver: [{ data_receiver_name: 'share', protocol: 'smb', connections: [{ host: 'nas', port: 445, username: 'u', password: 'smb-pass', shared_folder: 'machines/line1' }], streams: [], parsers: [] }], data_transmit: [] });
+    const moved = maskSecrets(smb()) as any;
+    delete moved.data_receiver[0].connections[0].port;
+    moved.data_receiver[0].connections[0].shared_folder = 'Machines\\line2';
+    expect(unmaskSecrets(moved, smb()).violations).toEqual([]);
+    const otherShare = maskSecrets(smb()) as any;
+    otherShare.data_receiver[0].connections[0].shared_folder = 'exports/line1';
+    expect(unmaskSecrets(otherShare, smb()).violations).toEqual([expect.objectContaining({ description: expect.stringContaining('shared_folder') })]);
+  });
+
+  it('matches connections by connection_name, so reordering them keeps each password with its server', () => {
+    const two = () => ({
+      data_receiver: [{ data_receiver_name: 'mes', protocol: 'sql', connections: [
+        { connection_name: 'a', host: 'db-a', port: 5432, username: 'u', password: 'pass-a', database_type: 'postgresql', database_name: 'mes' },
+        { connection_name: 'b', host: 'db-b', port: 5432, username: 'u', password: 'pass-b', database_type: 'postgresql', database_name: 'mes' },
+      ], streams: [] }],
+      data_transmit: [],
+    });
+    const incoming = maskSecrets(two()) as any;
+    incoming.data_receiver[0].connections.reverse();
+    const { config, violations } = unmaskSecrets(incoming, two()) as { config: any; violations: unknown[] };
+    expect(violations).toEqual([]);
+    expect(config.data_receiver[0].connections.map((c: any) => `${c.host}:${c.password}`)).toEqual(['db-b:pass-b', 'db-a:pass-a']);
+  });
+
+  it('keeps a secret in a place without a target row only while nothing else there changes', () => {
+    const doc = () => ({ data_transmit: [], extra: { endpoint: 'x', password: 'p' } });
+    expect(unmaskSecrets(maskSecrets(doc()), doc()).violations).toEqual([]);
+    const changed = maskSecrets(doc()) as any;
+    changed.extra.endpoint = 'y';
+    expect(unmaskSecrets(changed, doc()).violations).toEqual([expect.objectContaining({ json_path: ['extra', 'password'] })]);
+  });
+
+  it('copies a "__proto__" key as a plain field, never as a prototype', () => {
+    const { config } = unmaskSecrets(JSON.parse('{"data_transmit": [], "__proto__": {"polluted": true}}'), undefined) as { config: any };
+    expect(Object.getPrototypeOf(config)).toBe(Object.prototype);
+    expect(config.polluted).toBeUndefined();
+    expect(Object.keys(config)).toEqual(['data_transmit', '__proto__']);
+  });
+});

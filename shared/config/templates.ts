@@ -20,6 +20,8 @@ const csvParser = {
   parser_type: 'spreadsheet' as const,
   filter_stream: ['*'],
   file_format: 'csv' as const,
+  // A Python codec name: cp1252 for most German/French HMIs, shift_jis, gbk, utf-16 … (docs/compatibility.md).
+  file_encoding: 'utf-8',
   options: {
     localtz: 'UTC',
     parse: {
@@ -64,7 +66,7 @@ const mqttTransmit = {
 export const TRANSMIT_TEMPLATES = {
   remotedatapost: transmit,
   mqtt: mqttTransmit,
-} as const satisfies Record<string, ConfigurationInput['data_transmit'][number]>;
+} as const satisfies Record<string, NonNullable<ConfigurationInput['data_transmit']>[number]>;
 
 export type TransmitTemplateType = keyof typeof TRANSMIT_TEMPLATES;
 export const TRANSMIT_TEMPLATE_TYPES = Object.keys(TRANSMIT_TEMPLATES) as TransmitTemplateType[];

@@ -19,9 +19,9 @@ interface Case {
 const cases: Case[] = [
   // structure
   { name: 'data_transmit not a list', change: (d) => ((d as any).data_transmit = {}), path: ['data_transmit'], says: /must be a list/ },
-  { name: 'data_transmit missing', change: (d) => delete (d as any).data_transmit, path: ['data_transmit'], says: /required/ },
+  { name: 'data_transmit missing warns', change: (d) => delete (d as any).data_transmit, path: ['data_transmit'], level: 'warning', says: /sent nowhere/ },
   { name: 'unknown top-level key with hint', change: (d) => ((d as any).data_recevier = []), path: ['data_recevier'], says: /Did you mean "data_receiver"/ },
-  { name: 'unknown protocol', change: (d) => (receiver(d).protocol = 'ftp'), path: ['data_receiver', 0, 'protocol'], says: /localfile, smb, sql, opcua/ },
+  { name: 'unknown protocol', change: (d) => (receiver(d).protocol = 'modbus'), path: ['data_receiver', 0, 'protocol'], says: /localfile, smb, sql, opcua/ },
   { name: 'misspelt protocol gets a hint', change: (d) => (receiver(d).protocol = 'localfiles'), path: ['data_receiver', 0, 'protocol'], says: /Did you mean "localfile"/ },
   { name: 'poll_interval as text', change: (d) => (receiver(d).poll_interval = 'fast'), path: ['data_receiver', 0, 'poll_interval'], says: /whole number|a number/ },
   { name: 'poll_interval fractional', change: (d) => (receiver(d).poll_interval = 2.5), path: ['data_receiver', 0, 'poll_interval'], says: /whole number/ },
@@ -38,7 +38,7 @@ const cases: Case[] = [
   { name: 'unknown parser_type', change: (d) => (receiver(d).parsers[0].parser_type = 'excel'), path: ['data_receiver', 0, 'parsers', 0, 'parser_type'], says: /spreadsheet/ },
   { name: 'bad bad_lines_action', change: (d) => (receiver(d).parsers[0].options.parse.bad_lines_action = 'ignore'), path: ['data_receiver', 0, 'parsers', 0, 'options', 'parse', 'bad_lines_action'], says: /"error", "warn", "skip"/ },
   { name: 'header negative', change: (d) => (receiver(d).parsers[0].options.parse.header = -1), path: ['data_receiver', 0, 'parsers', 0, 'options', 'parse', 'header'] },
-  { name: 'transmit missing API_key_ID', change: (d) => delete (d.data_transmit[0] as any).API_key_ID, path: ['data_transmit', 0, 'API_key_ID'], says: /required/ },
+  { name: 'transmit missing API_key_ID', change: (d) => delete (d.data_transmit[0] as any).API_key_ID, path: ['data_transmit', 0], says: /API_key_ID is missing: .* or api_key_id in sight_machine_cloud/ },
   { name: 'unknown transmit_type', change: (d) => ((d.data_transmit[0] as any).transmit_type = 'kafka'), path: ['data_transmit', 0, 'transmit_type'], says: /remotedatapost/ },
   { name: 'unknown transform_type', change: (d) => ((d.transforms[0] as any).transform_type = 'convert_timestamp'), path: ['transforms', 0, 'transform_type'], says: /Did you mean "convert_timestamps"/ },
   { name: 'timeout zero', change: (d) => (d.data_transmit[0]!.timeout = 0), path: ['data_transmit', 0, 'timeout'] },

@@ -4,9 +4,13 @@
  * function runs in the agent (authoritative, on save) and in the console (live, as you type).
  */
 import { z } from 'zod';
-import { ConfigurationSchema, type Configuration, type DataReceiver } from './schema.js';
-import { type JsonPath, type Violation, dedupeViolations, hasErrors, sortViolations, violationsFromIssues } from './violations.js';
+import { ConfigurationSchema, type Configuration, type ConfigurationDocument, type DataReceiver } from './schema.js';
+import { explainUnsupported } from './product-family.js';
+import { transmitCredentials } from './transmit-rules.js';
+import { type JsonPath, type Violation, dedupeViolations, hasErrors, sortViolations, violationsFromIssues, warning } from './violations.js';
 import { semanticViolations } from './semantic-rules.js';
+import { limitViolations } from './limits.js';
+import { type PathContext, pathViolations } from './path-policy.js';
 
 /** Walks the zod schema along `path` (guided by the input for discriminated unions). */
 function schemaAt(schema: z.core.$ZodType, path: JsonPath, input: unknown): z.core.$ZodType | undefined {
@@ -37,11 +41,8 @@ function unwrap(schema: z.core.$ZodType | undefined, value: unknown): z.core.$Zo
       const discriminator = def.discriminator as string | undefined;
       if (discriminator && value && typeof value === 'object') {
         const wanted = (value as Record<string, unknown>)[discriminator];
-        current = options.find((option) => {
-          const shape = (option._zod.def as unknown as { shape?: Record<string, z.core.$ZodType> }).shape;
-          const literal = shape?.[discriminator]?._zod.def as unknown as { values?: unknown[] } | undefined;
-          return literal?.values?.includes(wanted);
-        });
+        // propValues: the discriminator's values, also of a defaulted literal (transmit_type).
+        current = options.find((option) => (option._zod as unknown as { propValues?: Record<string, Set<unknown>> }).propValues?.[discriminator]?.has(wanted));
       } else {
         current = options.find((option) => (option._zod.def as unknown as { type: string }).type === (Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : '')) ?? options[0];
       }
@@ -68,39 +69,63 @@ export interface ValidationOutcome {
 
 /**
  * Validates a configuration document. Structural errors come from the schema; when the structure
- * is sound the semantic rules run too. Never throws, whatever the input.
+ * is sound the semantic rules run too. `context` (the agent's data directory and the folders the
+ * operator allowed) adds the path rules that depend on where the agent runs. Never throws.
  */
-export function validateConfiguration(input: unknown): ValidationOutcome {
+export function validateConfiguration(input: unknown, context?: PathContext): ValidationOutcome {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     return { violations: [{ json_path: [], level: 'error', description: `The configuration must be a JSON object with data_receiver, transforms and data_transmit, but it is ${input === null ? 'null' : Array.isArray(input) ? 'a list' : typeof input}.` }] };
   }
+  // Lists beyond the limits are refused before anything else looks at their items.
+  const tooBig = limitViolations(input);
+  if (tooBig.length > 0) return { violations: tooBig };
   const parsed = ConfigurationSchema.safeParse(input);
   if (!parsed.success) {
-    const structural = violationsFromIssues(parsed.error.issues, input, (path) => knownKeysAt(path, input));
+    const structural = explainUnsupported(violationsFromIssues(parsed.error.issues, input, (path) => knownKeysAt(path, input)), input);
     // Semantic rules on the parts that did parse still help (e.g. duplicate names), so run them on
     // receivers, transforms and transmits that are individually valid.
-    return { violations: sortViolations(dedupeViolations([...structural, ...partialSemantic(input)])) };
+    return { violations: sortViolations(dedupeViolations([...structural, ...partialSemantic(input, context)])) };
   }
-  return { violations: sortViolations(semanticViolations(parsed.data)), config: parsed.data };
+  const semantic = [...semanticViolations(parsed.data), ...pathViolations(parsed.data, context)];
+  // Left out (as in the product family's receiver examples), not written as []: say what it means.
+  if (!('data_transmit' in input) && parsed.data.data_receiver.length > 0)
+    semantic.push(warning(['data_transmit'], 'There is no data_transmit: records are read (and kept for KPI previews) but sent nowhere. Add a remotedatapost or csv transmit.'));
+  return { violations: sortViolations(dedupeViolations(semantic)), config: resolveConfiguration(parsed.data) };
+}
+
+/**
+ * The configuration as the agent runs it: each remotedatapost transmit with the base_url, API_key
+ * and API_key_ID it uses (its own, else sight_machine_cloud's; empty when neither has it, which
+ * validation reports as an error).
+ */
+export function resolveConfiguration(document: ConfigurationDocument): Configuration {
+  return {
+    ...document,
+    data_transmit: document.data_transmit.map((t, i) => {
+      if (t.transmit_type !== 'remotedatapost') return t;
+      const credentials = transmitCredentials(t, i, document.sight_machine_cloud);
+      return { ...t, base_url: credentials.base_url?.value ?? '', API_key: credentials.API_key?.value ?? '', API_key_ID: credentials.API_key_ID?.value ?? '' };
+    }),
+  };
 }
 
 /** Runs the semantic rules on whatever pieces of a structurally broken document are valid. */
-function partialSemantic(input: object): Violation[] {
+function partialSemantic(input: object, context?: PathContext): Violation[] {
   const doc = input as Record<string, unknown>;
   const keep = <T>(list: unknown, schema: z.ZodType<T>): (T | undefined)[] =>
     Array.isArray(list) ? list.map((item) => { const r = schema.safeParse(item); return r.success ? r.data : undefined; }) : [];
   const shape = ConfigurationSchema.shape;
   const receivers = keep(doc.data_receiver, shape.data_receiver.unwrap().element);
   const transforms = keep(doc.transforms, shape.transforms.unwrap().element);
-  const transmits = keep(doc.data_transmit, shape.data_transmit.element);
-  return semanticViolations(
-    {
-      data_receiver: receivers as DataReceiver[],
-      transforms: transforms as Configuration['transforms'],
-      data_transmit: transmits as Configuration['data_transmit'],
-    },
-    { partial: true },
-  );
+  const transmits = keep(doc.data_transmit, shape.data_transmit.unwrap().element);
+  const cloud = shape.sight_machine_cloud.unwrap().safeParse(doc.sight_machine_cloud);
+  const pieces = {
+    data_receiver: receivers as DataReceiver[],
+    transforms: transforms as ConfigurationDocument['transforms'],
+    data_transmit: transmits as ConfigurationDocument['data_transmit'],
+    sight_machine_cloud: cloud.success ? cloud.data : undefined,
+  };
+  return [...semanticViolations(pieces, { partial: true }), ...pathViolations(pieces, context)];
 }
 
 export { hasErrors };

@@ -125,7 +125,8 @@ export function violationsFromIssues(issues: readonly z.core.$ZodIssue[], input:
       case 'invalid_union': {
         const discriminated = issue as z.core.$ZodIssueInvalidUnion & { discriminator?: string; options?: unknown[] };
         if (discriminated.discriminator) {
-          const options = (discriminated.options ?? []).map(String);
+          // A defaulted discriminator (transmit_type) lists undefined among its values: not a choice to offer.
+          const options = (discriminated.options ?? []).filter((option) => option !== undefined && option !== null).map(String);
           const given = value === undefined ? 'missing' : `${describeType(value)}`;
           const hint = typeof value === 'string' ? closest(value, options) : undefined;
           out.push(
@@ -167,7 +168,8 @@ export function violationsFromIssues(issues: readonly z.core.$ZodIssue[], input:
         break;
       }
       case 'too_big':
-        out.push(error(path, `${label} must be at most ${String(issue.maximum)}, but it is ${describeType(value)}.`));
+        if (issue.origin === 'string') out.push(error(path, `${label} must be at most ${String(issue.maximum)} character${Number(issue.maximum) === 1 ? '' : 's'} long, but it is ${describeType(value)}.`));
+        else out.push(error(path, `${label} must be at most ${String(issue.maximum)}, but it is ${describeType(value)}.`));
         break;
       case 'not_multiple_of':
         out.push(error(path, `${label} must be a multiple of ${String(issue.divisor)}.`));

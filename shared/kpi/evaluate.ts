@@ -3,7 +3,7 @@
  * (sum, min, max, avg) over the values its alias entries give per record (row conditions first),
  * then the formula runs on the aggregates. No values in a bin, division by zero: null.
  */
-import { isoMicros, type FieldValue } from '../records/record.js';
+import { isoFromMicros, type FieldValue } from '../records/record.js';
 import { asNumber, evaluateFormula } from './formula-evaluate.js';
 import { parseFormula } from './formula-parser.js';
 import { aliasValue, ResultCache } from './row-conditions.js';
@@ -133,7 +133,7 @@ export function evaluateKpi(input: EvaluationInput): EvaluatedSeries[] {
       const value = asNumber(evaluateFormula(expression, (name) => dependencies[name] ?? null));
       const start = input.start + bin * input.binSize;
       const end = Math.min(input.end, start + input.binSize);
-      bins.push({ start: iso(start), end: iso(end), value, status: kpiStatus(value, definition), dependencies, records: contributing[bin]!.size });
+      bins.push({ start: isoFromMicros(start), end: isoFromMicros(end), value, status: kpiStatus(value, definition), dependencies, records: contributing[bin]!.size });
     }
     return bins;
   };
@@ -176,8 +176,4 @@ function pickFieldMap(definition: KpiDefinition, machine: string, recordsOf: (ma
     }
   });
   return best;
-}
-
-function iso(micros: number): string {
-  return isoMicros(BigInt(Math.round(micros)));
 }

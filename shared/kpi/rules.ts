@@ -23,13 +23,14 @@ export interface RuleContext {
 
 /** Names that would collide with the API's own paths under /v1/kpis/. */
 export const RESERVED_KPI_NAMES = ['validate', 'evaluate'];
-const KPI_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$/;
+/** A raw field name: any text without control characters and without surrounding whitespace, up to 100 characters. */
+const KPI_NAME = /^(?!\s)[^\u0000-\u001f\u007f]{1,100}(?<!\s)$/u;
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export function nameRules(definition: { name: string; display_name: string }, context: RuleContext): Violation[] {
   const out: Violation[] = [];
   const { name } = definition;
-  if (!KPI_NAME.test(name)) out.push(error(['name'], `name "${name}" must be a raw field name: letters, digits, _ . - (no spaces), at most 100 characters, starting with a letter, digit or _.`));
+  if (!KPI_NAME.test(name)) out.push(error(['name'], `name "${name}" must be a raw field name: at most 100 characters, no line breaks or other control characters, no spaces at the start or end.`));
   else if (RESERVED_KPI_NAMES.includes(name)) out.push(error(['name'], `name "${name}" is reserved by the API (/v1/kpis/${name}); choose another name.`));
   const others = (context.library ?? []).filter((entry) => entry.name !== context.original);
   if (context.original !== undefined && name !== context.original && others.some((entry) => entry.name === name))
@@ -58,7 +59,7 @@ export function formulaRules(formula: string, dependencies: readonly { name: str
   const used = new Set(parsed.names.map((reference) => reference.name));
   dependencies.forEach((dependency, i) => {
     if (IDENTIFIER.test(dependency.name) && !isReservedWord(dependency.name) && !used.has(dependency.name))
-      out.push(error(['dependencies', i, 'name'], `Dependency "${dependency.name}" is not used in the formula; remove it or use it.`));
+      out.push(warning(['dependencies', i, 'name'], `Dependency "${dependency.name}" is not used in the formula: it is aggregated but changes nothing. Remove it or use it.`));
   });
   return out;
 }
@@ -143,7 +144,8 @@ export function fieldMapRules(definition: KpiDefinition, kind: KpiKind): Violati
       }
       if (entry.row_conditions) out.push(...rowConditionRules(entry.row_conditions, [...at, 'row_conditions']));
     }
-    if (kind === 'line' && machineTypes)
+    // Only when every entry names its machine type can a listed type be known to be unused.
+    if (kind === 'line' && machineTypes && Object.values(aliasMap).every((entry) => entry.machine_type !== undefined))
       machineTypes.forEach((type, m) => {
         if (!usedTypes.has(type)) out.push(warning([...base, 'machine_types', m], `Machine type "${type}" is listed but no alias entry of this field map uses it.`));
       });

@@ -48,7 +48,7 @@ export const MachineTypeAliasEntrySchema = z.strictObject({
 export const LineAliasEntrySchema = z.strictObject({
   ...aliasFields,
   machine: z.string().min(1).describe('The machine supplying this dependency.'),
-  machine_type: z.string().min(1).describe('Machine type of that machine; one of the field map\'s machine_types.'),
+  machine_type: z.string().min(1).optional().describe('Machine type of that machine; when given, one of the field map\'s machine_types.'),
 });
 export type AliasEntry = z.infer<typeof MachineTypeAliasEntrySchema>;
 
@@ -77,7 +77,7 @@ const RollupsSchema = z
   .describe('Which machines feed the factory and line values on the homepage.');
 
 const commonFields = {
-  name: z.string().min(1).describe('Raw field name of the KPI; unique in the library.'),
+  name: z.string().min(1).describe('Raw field name of the KPI (spaces allowed); unique in the library.'),
   display_name: z.string().min(1).describe('Shown in the UI; should be unique.'),
   formula: z.string().min(1).describe('Expression over dependency names: numbers, + - * / **, parentheses, comparisons, and/or/not, "a if cond else b", None, abs/min/max/round.'),
   dependencies: z.array(DependencySchema).min(1, 'a KPI needs at least one dependency'),

@@ -47,7 +47,7 @@ export function validateKpi(input: unknown, options: KpiValidationOptions = {}):
   }
   const parsed = schemaOfKind(kind).safeParse(input);
   if (!parsed.success) {
-    const structural = violationsFromIssues(parsed.error.issues, input, (path) => knownKeys(kind, path));
+    const structural = violationsFromIssues(parsed.error.issues, input, (path) => knownKeys(kind, path)).map(explainRowFormula);
     const violations = sortViolations(dedupeViolations([...structural, ...partialRules(input as Record<string, unknown>, structural)]));
     return { kind, status: 'failed', violations };
   }
@@ -64,6 +64,15 @@ export function validateKpi(input: unknown, options: KpiValidationOptions = {}):
   );
   const failed = hasErrors(violations);
   return { kind, status: failed ? 'failed' : 'passed', violations, ...(failed ? {} : { definition }) };
+}
+
+/**
+ * The product family's SDK output shows `row_formula` in alias entries; the KPI format has
+ * row_conditions for per-record values instead (the format wins: docs/compatibility.md).
+ */
+function explainRowFormula(violation: Violation): Violation {
+  if (violation.json_path.at(-1) !== 'row_formula' || !violation.description.startsWith('Unknown field')) return violation;
+  return { ...violation, description: 'row_formula is not part of the KPI format: a per-record value is written as row_conditions (cases with name, op, value, then; and else), and the entry names its column in name.' };
 }
 
 /** On a structurally broken document, the formula is still worth checking (live feedback). */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { specExampleConfiguration } from '../../../shared/testing/config-fixtures.js';
 import { tempDirectory } from '../../testing/test-host.js';
-import { SystemClock } from '../clock.js';
+import { SystemClock } from '../time/clock.js';
 import { ConfigStore, ConfigUnreadableError } from './config-store.js';
 import type { SecretCodec } from './secret-codec.js';
 

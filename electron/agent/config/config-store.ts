@@ -1,10 +1,13 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatSpecTimestamp } from '../../../shared/api/envelope.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../time/clock.js';
 import { type SecretCodec, openSecrets, sealSecrets } from './secret-codec.js';
 
 export const CONFIG_FILE_NAME = 'tributary.json';
+/** The revision counter of the saved file: `{"revision": n, "sha256": <hash of the file it counts>}`. */
+const REVISION_FILE_NAME = 'tributary.revision.json';
 const HISTORY_DIR = 'history';
 
 export interface StoredConfig {
@@ -12,9 +15,16 @@ export interface StoredConfig {
   config: unknown;
   /** Modification time of the saved file, epoch microseconds. */
   lastModifiedMicros: bigint;
-  /** `YYYY-MM-DD HH:MM:SS.ffffff` form of lastModifiedMicros; also the revision token. */
+  /** `YYYY-MM-DD HH:MM:SS.ffffff` form of lastModifiedMicros (meta.last_modified). */
   lastModified: string;
+  /**
+   * Counts saves (ETag / If-Match, meta.revision): every save gets the next number, so two quick
+   * saves never share one, as they could share a modification time.
+   */
+  revision: number;
 }
+
+const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 
 export interface BackupState {
   last_success: string | null;
@@ -40,14 +50,22 @@ function fsyncDirectory(dir: string): void {
 export function writeFileAtomic(target: string, data: string): void {
   const dir = path.dirname(target);
   const temp = path.join(dir, `.${path.basename(target)}.${process.pid}.${Date.now()}.tmp`);
-  const fd = fs.openSync(temp, 'w', 0o600);
   try {
-    fs.writeSync(fd, data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
+    const fd = fs.openSync(temp, 'w', 0o600);
+    try {
+      const bytes = Buffer.from(data, 'utf8');
+      let written = 0;
+      while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, target);
+  } catch (cause) {
+    // A full disk leaves a half-written temp file: it would only take more of the space.
+    fs.rmSync(temp, { force: true });
+    throw cause;
   }
-  fs.renameSync(temp, target);
   fsyncDirectory(dir);
 }
 
@@ -70,10 +88,14 @@ export class ConfigStore {
   ) {
     this.file = path.join(directory, CONFIG_FILE_NAME);
     this.historyDir = path.join(directory, HISTORY_DIR);
-    fs.mkdirSync(this.historyDir, { recursive: true, mode: 0o700 });
-    this.removeStrayTempFiles();
-    const newest = this.history().at(-1);
-    if (newest) this.backup.last_success = new Date(Number(fs.statSync(newest).mtimeMs)).toISOString();
+    try {
+      fs.mkdirSync(this.historyDir, { recursive: true, mode: 0o700 });
+      this.removeStrayTempFiles();
+      const newest = this.history().at(-1);
+      if (newest) this.backup.last_success = new Date(Number(fs.statSync(newest).mtimeMs)).toISOString();
+    } catch {
+      // A full disk or a folder that cannot be created: the agent still starts, and a save says why.
+    }
   }
 
   /** Temp files left by a crash in the middle of a save: the save never happened. */
@@ -84,6 +106,26 @@ export class ConfigStore {
 
   exists(): boolean {
     return fs.existsSync(this.file);
+  }
+
+  /** The counter as last written, and the hash of the file it counted. */
+  private readRevision(): { revision: number; sha256: string | undefined } {
+    try {
+      const saved = JSON.parse(fs.readFileSync(path.join(this.directory, REVISION_FILE_NAME), 'utf8')) as { revision?: unknown; sha256?: unknown };
+      return { revision: Number.isSafeInteger(saved.revision) ? (saved.revision as number) : 0, sha256: typeof saved.sha256 === 'string' ? saved.sha256 : undefined };
+    } catch {
+      return { revision: 0, sha256: undefined };
+    }
+  }
+
+  /**
+   * The revision of the file with this text: the counter when it counted this very text; one more
+   * when the file changed without it (edited by hand, or a crash between the two writes of a save),
+   * so that a client holding the older revision is refused.
+   */
+  private revisionOf(text: string): number {
+    const counted = this.readRevision();
+    return counted.sha256 === sha256(text) ? counted.revision : counted.revision + 1;
   }
 
   /** The saved configuration, or undefined when none was saved yet. */
@@ -111,17 +153,29 @@ export class ConfigStore {
       throw new ConfigUnreadableError(`${this.file}: ${(cause as Error).message}`);
     }
     const micros = stat.mtimeNs / 1000n;
-    return { config, lastModifiedMicros: micros, lastModified: formatSpecTimestamp(micros) };
+    return { config, lastModifiedMicros: micros, lastModified: formatSpecTimestamp(micros), revision: this.revisionOf(text) };
   }
 
-  /** Saves atomically; keeps the version in history. Returns what load() will return. */
-  save(config: unknown): StoredConfig {
+  /**
+   * Saves atomically as the next revision after `previous` (the one loaded for this save; without
+   * it, the counter's); keeps the version in history. Returns what load() will return, without
+   * reading the file again.
+   */
+  save(config: unknown, previous?: StoredConfig): StoredConfig {
     const text = `${JSON.stringify(this.codec ? sealSecrets(config, this.codec) : config, null, 2)}\n`;
+    const revision = (previous?.revision ?? this.readRevision().revision) + 1;
+    fs.mkdirSync(this.historyDir, { recursive: true, mode: 0o700 });
     this.writeHistory(text);
     writeFileAtomic(this.file, text);
-    const stored = this.load();
-    if (!stored) throw new Error(`${this.file} vanished right after it was saved`);
-    return stored;
+    // After the file: a crash in between (or no room for the counter) leaves the old counter, and
+    // load() counts the new file one more: the save stands.
+    try {
+      writeFileAtomic(path.join(this.directory, REVISION_FILE_NAME), `${JSON.stringify({ revision, sha256: sha256(text) })}\n`);
+    } catch {
+      // See above.
+    }
+    const micros = fs.statSync(this.file, { bigint: true }).mtimeNs / 1000n;
+    return { config, lastModifiedMicros: micros, lastModified: formatSpecTimestamp(micros), revision };
   }
 
   backupState(): BackupState {
@@ -130,6 +184,7 @@ export class ConfigStore {
 
   /** Saved versions, oldest first. */
   history(): string[] {
+    if (!fs.existsSync(this.historyDir)) return [];
     return fs
       .readdirSync(this.historyDir)
       .filter((name) => name.endsWith('.json'))

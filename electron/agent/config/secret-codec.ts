@@ -1,4 +1,4 @@
-import { SECRET_KEYS } from '../../../shared/config/schema.js';
+import { mapSecretValues } from '../../../shared/config/secrets.js';
 
 /**
  * Encrypts secrets at rest. The desktop app supplies one backed by the OS keychain (Electron
@@ -12,16 +12,7 @@ export interface SecretCodec {
 
 const PREFIX = 'enc:v1:';
 
-function mapSecrets(node: unknown, transform: (value: string) => string): unknown {
-  if (Array.isArray(node)) return node.map((item) => mapSecrets(item, transform));
-  if (node && typeof node === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(node))
-      out[key] = SECRET_KEYS.has(key) && typeof value === 'string' && value !== '' ? transform(value) : mapSecrets(value, transform);
-    return out;
-  }
-  return node;
-}
+const mapSecrets = mapSecretValues;
 
 /** The document as written to disk: every secret encrypted. */
 export function sealSecrets(config: unknown, codec: SecretCodec): unknown {

@@ -1,15 +1,18 @@
-import { z } from 'zod';
+import path from 'node:path';
 import { formatSpecTimestamp, parseTimestampToMicros } from '../../../shared/api/envelope.js';
 import { ApiError } from '../../../shared/api/errors.js';
 import type { Violation } from '../../../shared/config/violations.js';
-import { EvaluateRequestSchema, parseBinSize, type KpiEvaluation, type KpiLibraryEntry } from '../../../shared/kpi/api.js';
+import { parseBinSize, type EvaluateRequest, type KpiEvaluation, type KpiLibraryEntry } from '../../../shared/kpi/api.js';
 import { evaluateKpi } from '../../../shared/kpi/evaluate.js';
 import type { AliasEntry, KpiDefinition, KpiKind } from '../../../shared/kpi/schema.js';
 import { validateKpi, type KpiValidationOutcome } from '../../../shared/kpi/validate.js';
-import { isoMicros, type AgentRecord } from '../../../shared/records/record.js';
-import type { Clock } from '../clock.js';
+import type { AgentRecord } from '../../../shared/records/record.js';
+import type { HistoryTarget } from '../pipeline/batch-committer.js';
+import { isoFromMicros } from '../time/iso-time.js';
+import type { Clock } from '../time/clock.js';
 import type { Logger } from '../logging/logger.js';
 import { openKpiDatabase } from './kpi-database.js';
+import { describeWriteFailure, isDiskFull } from '../storage/storage-health.js';
 import { KpiLibrary } from './kpi-library.js';
 import { DEFAULT_MAX_RECORDS, DEFAULT_RETENTION_MS, RecordHistory } from './record-history.js';
 
@@ -21,6 +24,8 @@ export interface KpiServiceOptions {
   /** How long received records are kept for evaluation (default 7 days). */
   retentionMs?: number;
   maxRecords?: number;
+  /** Reads records the history kept in a transmit's outbox format (the component registry's decoding). */
+  decode: (format: string, payload: Buffer) => AgentRecord[];
 }
 
 export type KpiSaveOutcome =
@@ -36,20 +41,56 @@ const MAX_RECORDS_PER_MACHINE = 1_000_000;
  * the recent records the agent keeps for it.
  */
 export class KpiService {
-  private readonly db;
-  private readonly library: KpiLibrary;
-  private readonly history: RecordHistory;
-  private failedToRemember = false;
+  private opened: { db: ReturnType<typeof openKpiDatabase>; library: KpiLibrary; history: RecordHistory } | undefined;
+  private openFailure: { error: ApiError; retryAt: number } | undefined;
 
+  /**
+   * Opens the KPI database. One that cannot be opened (a full disk at first start) does not stop the
+   * agent: KPI requests answer 503 with the reason, and each one tries again.
+   */
   constructor(private readonly options: KpiServiceOptions) {
-    this.db = openKpiDatabase(options.file);
-    this.library = new KpiLibrary(this.db);
-    this.history = new RecordHistory(this.db, {
-      clock: options.clock,
-      retentionMs: options.retentionMs ?? DEFAULT_RETENTION_MS,
-      maxRecords: options.maxRecords ?? DEFAULT_MAX_RECORDS,
-    });
-    this.history.prune();
+    try {
+      this.ready();
+    } catch (cause) {
+      options.logger.error((cause as Error).message);
+    }
+  }
+
+  private ready(): NonNullable<KpiService['opened']> {
+    if (this.opened) return this.opened;
+    if (this.openFailure && Date.now() < this.openFailure.retryAt) throw this.openFailure.error;
+    let db: ReturnType<typeof openKpiDatabase> | undefined;
+    try {
+      db = openKpiDatabase(this.options.file);
+      const history = new RecordHistory(db, {
+        clock: this.options.clock,
+        retentionMs: this.options.retentionMs ?? DEFAULT_RETENTION_MS,
+        maxRecords: this.options.maxRecords ?? DEFAULT_MAX_RECORDS,
+        decode: this.options.decode,
+      });
+      this.opened = { db, library: new KpiLibrary(db), history };
+      this.openFailure = undefined;
+    } catch (cause) {
+      db?.close();
+      const message = describeWriteFailure(cause, path.dirname(this.options.file), `the KPI library (${path.basename(this.options.file)})`);
+      this.openFailure = { error: new ApiError(503, message), retryAt: Date.now() + 1000 };
+      throw this.openFailure.error;
+    }
+    try {
+      this.opened.history.prune();
+    } catch (cause) {
+      // Pruning a cache on a full disk: the records it would drop stay a little longer.
+      this.options.logger.warn(`Old records kept for KPI evaluation could not be pruned: ${(cause as Error).message}`);
+    }
+    return this.opened;
+  }
+
+  private get library(): KpiLibrary {
+    return this.ready().library;
+  }
+
+  private get history(): RecordHistory {
+    return this.ready().history;
   }
 
   list(): KpiLibraryEntry[] {
@@ -78,44 +119,52 @@ export class KpiService {
       violations.unshift({ json_path: ['name'], level: 'error', description: `name "${name}" differs from the name in the path (/v1/kpis/${pathName}); save it as /v1/kpis/${name}.` });
     if (outcome.status === 'failed' || !outcome.definition || violations.some((v) => v.level === 'error')) return { status: 'failed', violations };
     const lastModified = formatSpecTimestamp(this.options.clock.nowMicros());
-    const entry = this.library.put(existing ? pathName : undefined, outcome.definition.name, outcome.kind, outcome.definition, lastModified);
+    const definition = outcome.definition;
+    const entry = this.writing(() => this.library.put(existing ? pathName : undefined, definition.name, outcome.kind, definition, lastModified));
     const renamed = outcome.definition.name !== pathName ? ` (renamed from "${pathName}")` : '';
     this.options.logger.info(`KPI "${entry.name}" saved${renamed}, ${outcome.kind === 'line' ? 'line' : 'machine-type'} KPI.`);
     return { status: 'passed', entry, violations };
   }
 
   delete(name: string): boolean {
-    const deleted = this.library.delete(name);
+    const deleted = this.writing(() => this.library.delete(name));
     if (deleted) this.options.logger.info(`KPI "${name}" deleted.`);
     return deleted;
   }
 
-  /** Observes committed records (the pipeline's tap). A failure here never affects the data path. */
-  remember(records: readonly AgentRecord[]): void {
+  /** A library change; a full disk is a clear 507, not an unexpected error. */
+  private writing<T>(work: () => T): T {
     try {
-      this.history.remember(records);
-      this.failedToRemember = false;
+      return work();
     } catch (cause) {
-      if (!this.failedToRemember) this.options.logger.error('Recent records could not be kept for KPI evaluation', cause);
-      this.failedToRemember = true;
+      if (!isDiskFull(cause)) throw cause;
+      throw new ApiError(507, `${describeWriteFailure(cause, path.dirname(this.options.file), 'the KPI library')} Nothing was changed.`);
     }
   }
 
-  /** Records kept for evaluation (for tests and status). */
-  /** Where and how a receiver's worker thread keeps records itself (the same database). */
-  historyTarget(): { file: string; retentionMs: number; maxRecords: number } {
+  /**
+   * Where committed records are kept for evaluation: every commit, on this thread or in a parse
+   * worker (its own connection to the same database), writes there.
+   */
+  historyTarget(): HistoryTarget {
     return { file: this.options.file, retentionMs: this.options.retentionMs ?? DEFAULT_RETENTION_MS, maxRecords: this.options.maxRecords ?? DEFAULT_MAX_RECORDS };
   }
 
+  /**
+   * This thread's writer of the history (the pipeline's commits on the main thread). Throws while
+   * the database cannot be opened (the commit goes on without it).
+   */
+  get recordHistory(): RecordHistory {
+    return this.history;
+  }
+
+  /** Records kept for evaluation (for tests and status). */
   historySize(): number {
     return this.history.count();
   }
 
   /** Evaluates a saved KPI (`name`) or a draft (`definition`) per machine and bin. Throws ApiError. */
-  evaluate(body: unknown): KpiEvaluation {
-    const parsed = EvaluateRequestSchema.safeParse(body ?? {});
-    if (!parsed.success) throw new ApiError(400, `The evaluation request is not valid: ${z.prettifyError(parsed.error)}`);
-    const request = parsed.data;
+  evaluate(request: EvaluateRequest): KpiEvaluation {
     if ((request.name === undefined) === (request.definition === undefined)) throw new ApiError(400, 'Send either "name" (a KPI of the library) or "definition" (a KPI to try), not both or neither.');
     let document = request.definition;
     let kind = request.kind;
@@ -154,8 +203,8 @@ export class KpiService {
       directionality: definition.directionality ?? null,
       good_threshold: definition.good_threshold ?? null,
       bad_threshold: definition.bad_threshold ?? null,
-      start: iso(start),
-      end: iso(end),
+      start: isoFromMicros(start),
+      end: isoFromMicros(end),
       bin_size_seconds: binSize / 1_000_000,
       machines: series,
       violations: outcome.violations,
@@ -180,7 +229,8 @@ export class KpiService {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (this.opened?.db.open) this.opened.db.close();
+    this.opened = undefined;
   }
 }
 
@@ -191,6 +241,4 @@ function lineMachines(definition: KpiDefinition): string[] {
   return [...machines];
 }
 
-function iso(micros: number): string {
-  return isoMicros(BigInt(Math.round(micros)));
-}
+

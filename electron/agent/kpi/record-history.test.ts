@@ -2,9 +2,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentRecord } from '../../../shared/records/record.js';
 import { tempDirectory } from '../../testing/test-host.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../time/clock.js';
 import { openKpiDatabase } from './kpi-database.js';
-import { encodeBatches } from '../store/outbox-codec.js';
+import { builtInComponents } from '../components/built-in.js';
+import { UPLOAD_OUTBOX } from '../transmits/remotedatapost/upload-outbox.js';
 import { RecordHistory } from './record-history.js';
 
 class FakeClock implements Clock {
@@ -24,7 +25,8 @@ afterEach(() => open.splice(0).forEach((db) => db.close()));
 function history(clock: Clock, retentionMs = 7 * DAY, maxRecords = 1000) {
   const db = openKpiDatabase(path.join(tempDirectory(), 'state', 'kpi.db'));
   open.push(db);
-  return new RecordHistory(db, { clock, retentionMs, maxRecords });
+  const registry = builtInComponents();
+  return new RecordHistory(db, { clock, retentionMs, maxRecords, decode: (format, payload) => registry.decode(format, payload) });
 }
 
 describe('RecordHistory', () => {
@@ -63,10 +65,10 @@ describe('RecordHistory', () => {
     expect(h.recordsOf('M1', 0, micros('2027-01-01T00:00:00Z'), 10)).toEqual([{ timestamp: micros('2026-01-05T09:00:00Z'), fieldvalues: { x: 1 } }]);
   });
 
-  it('keeps upload bodies as they are and reads them back like other batches', () => {
+  it('keeps the batches of a codec it may keep (upload bodies) as they are and reads them back like other batches', () => {
     const h = history(new FakeClock(Date.parse('2026-01-05T10:00:00Z')));
     const records = [3, 1, 2].map((i) => record(`u${i}`, 'M1', `2026-01-05T06:0${i}:00.000000Z`, { x: i, state: 'running' }));
-    const encoded = () => encodeBatches('upload', records, 2).map((b) => ({ asset: 'M1', stream_type: 'cycle', payload: b.payload, count: b.records, first: b.first, last: b.last }));
+    const encoded = () => UPLOAD_OUTBOX.encode(records, { maxRequestRecords: 2 }).map((b) => ({ ...b, format: UPLOAD_OUTBOX.format, asset: 'M1', stream_type: 'cycle' }));
     expect(h.rememberEncoded(encoded())).toBe(3);
     // Read again (a restream): the same batches replace themselves.
     h.rememberEncoded(encoded());

@@ -1,22 +1,19 @@
-import { BSON } from 'bson';
 import type Database from 'better-sqlite3';
-import { parseTimestampToMicros } from '../../../shared/api/envelope.js';
 import type { HistoryRecord } from '../../../shared/kpi/evaluate.js';
 import type { AgentRecord, FieldValue } from '../../../shared/records/record.js';
-import type { Clock } from '../clock.js';
-import { documentsOf } from '../store/outbox-codec.js';
+import type { EncodedBatch } from '../components/contract.js';
+import type { Clock } from '../time/clock.js';
+import { isoToEpochMicros } from '../time/iso-time.js';
 
 /**
- * A batch already encoded as an upload body (gzip of sorted BSON documents, outbox-codec.ts) for
- * one machine: kept as it is, so that keeping records for KPIs costs no encoding at all.
+ * A batch of one machine's records as a transmit's outbox codec stored it (a codec with
+ * `keptByHistory`: sorted by time, compact): kept as it is, so that keeping records for KPIs costs
+ * no encoding at all. Read back with the codec of its format.
  */
-export interface EncodedHistoryBatch {
+export interface EncodedHistoryBatch extends EncodedBatch {
+  format: string;
   asset: string;
   stream_type: string;
-  payload: Buffer;
-  count: number;
-  first: AgentRecord;
-  last: AgentRecord;
 }
 
 export interface RecordHistoryOptions {
@@ -25,7 +22,12 @@ export interface RecordHistoryOptions {
   retentionMs: number;
   /** Upper bound of records kept, oldest received dropped first. */
   maxRecords: number;
+  /** Reads a batch kept in a codec's format (the registry's decoding); needed only to read records back. */
+  decode?: (format: string, payload: Buffer) => AgentRecord[];
 }
+
+/** Batches the history encoded itself: [timestamp in epoch microseconds, record_id, fieldvalues] as JSON. */
+const OWN_FORMAT = 'json';
 
 export const DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000;
 export const DEFAULT_MAX_RECORDS = 5_000_000;
@@ -66,21 +68,21 @@ export class RecordHistory {
       machines: db.prepare('SELECT DISTINCT asset FROM history_batches WHERE ts_min < ? AND ts_max >= ? ORDER BY asset'),
     };
     this.insertEncoded = db.transaction((batches: readonly EncodedHistoryBatch[], received: number) => {
-      const micros = timestampReader();
+      const micros = isoToEpochMicros;
       let stored = 0;
       for (const batch of batches) {
         const min = micros(batch.first.timestamp);
         const max = micros(batch.last.timestamp);
         if (min === undefined || max === undefined) continue;
-        const signature = signatureOf(batch.asset, batch.first.record_id, batch.last.record_id, batch.count);
-        this.statements.insert.run(signature, batch.asset, batch.stream_type, Math.min(min, max), Math.max(min, max), received, batch.count, 'upload', batch.payload);
-        stored += batch.count;
+        const signature = signatureOf(batch.asset, batch.first.record_id, batch.last.record_id, batch.records);
+        this.statements.insert.run(signature, batch.asset, batch.stream_type, Math.min(min, max), Math.max(min, max), received, batch.records, batch.format, batch.payload);
+        stored += batch.records;
       }
       return stored;
     });
     this.insertMany = db.transaction((records: readonly AgentRecord[], received: number) => {
       const byAsset = new Map<string, { stream_type: string; rows: StoredRecord[]; min: number; max: number }>();
-      const micros = timestampReader();
+      const micros = isoToEpochMicros;
       let stored = 0;
       for (const record of records) {
         const ts = micros(record.timestamp) ?? micros(record.capturetime);
@@ -98,7 +100,7 @@ export class RecordHistory {
       }
       for (const [asset, batch] of byAsset) {
         const signature = signatureOf(asset, batch.rows[0]![1], batch.rows[batch.rows.length - 1]![1], batch.rows.length);
-        this.statements.insert.run(signature, asset, batch.stream_type, batch.min, batch.max, received, batch.rows.length, 'json', JSON.stringify(batch.rows));
+        this.statements.insert.run(signature, asset, batch.stream_type, batch.min, batch.max, received, batch.rows.length, OWN_FORMAT, JSON.stringify(batch.rows));
       }
       return stored;
     });
@@ -108,19 +110,17 @@ export class RecordHistory {
     return Number(this.options.clock.nowMicros() / 1000n);
   }
 
-  /** Keeps a committed batch. Returns how many records were stored. */
-  remember(records: readonly AgentRecord[]): number {
-    const now = this.nowMs();
-    const stored = this.insertMany(records, now);
-    if (now - this.lastPrune >= PRUNE_EVERY_MS) this.prune();
+  /** Keeps a committed batch, received at `receivedMs` (default now). Returns how many records were stored. */
+  remember(records: readonly AgentRecord[], receivedMs = this.nowMs()): number {
+    const stored = this.insertMany(records, receivedMs);
+    if (this.nowMs() - this.lastPrune >= PRUNE_EVERY_MS) this.prune();
     return stored;
   }
 
-  /** Keeps committed upload batches as they are. Returns how many records were stored. */
-  rememberEncoded(batches: readonly EncodedHistoryBatch[]): number {
-    const now = this.nowMs();
-    const stored = this.insertEncoded(batches, now);
-    if (now - this.lastPrune >= PRUNE_EVERY_MS) this.prune();
+  /** Keeps committed outbox batches as they are. Returns how many records were stored. */
+  rememberEncoded(batches: readonly EncodedHistoryBatch[], receivedMs = this.nowMs()): number {
+    const stored = this.insertEncoded(batches, receivedMs);
+    if (this.nowMs() - this.lastPrune >= PRUNE_EVERY_MS) this.prune();
     return stored;
   }
 
@@ -150,7 +150,7 @@ export class RecordHistory {
   recordsOf(machine: string, start: number, end: number, limit: number): HistoryRecord[] {
     const byId = new Map<string, HistoryRecord>();
     for (const row of this.statements.between.iterate(machine, Math.ceil(end), Math.floor(start)) as IterableIterator<{ format: string; records: string | Buffer }>) {
-      for (const [timestamp, id, fieldvalues] of storedRecords(row.format, row.records)) {
+      for (const [timestamp, id, fieldvalues] of this.storedRecords(row.format, row.records)) {
         if (timestamp < start || timestamp >= end) continue;
         // The latest reading of a record wins (as a restream replaces what was read before).
         byId.delete(id);
@@ -159,6 +159,17 @@ export class RecordHistory {
       if (byId.size > limit) break;
     }
     return [...byId.values()].slice(0, limit).sort((a, b) => a.timestamp - b.timestamp);
+  }
+
+  private storedRecords(format: string, records: string | Buffer): StoredRecord[] {
+    if (format === OWN_FORMAT) return JSON.parse(records as string) as StoredRecord[];
+    if (!this.options.decode) throw new Error(`Records kept in the format "${format}" cannot be read here.`);
+    const out: StoredRecord[] = [];
+    for (const record of this.options.decode(format, records as Buffer)) {
+      const timestamp = isoToEpochMicros(record.timestamp);
+      if (timestamp !== undefined) out.push([timestamp, record.record_id, record.fieldvalues]);
+    }
+    return out;
   }
 
   /** Machines (assets) with records between start and end. */
@@ -170,42 +181,4 @@ export class RecordHistory {
 /** Identity of a batch: read again (a restream, a replay after a crash), it replaces itself. */
 function signatureOf(asset: string, firstId: string, lastId: string, count: number): string {
   return `${asset}\0${firstId}\0${lastId}\0${count}`;
-}
-
-function storedRecords(format: string, records: string | Buffer): StoredRecord[] {
-  if (format === 'json') return JSON.parse(records as string) as StoredRecord[];
-  return documentsOf(records as Buffer).map((document) => {
-    const doc = BSON.deserialize(document);
-    return [(doc.timestamp as Date).getTime() * 1000, doc.record_id as string, doc.fieldvalues as Record<string, FieldValue>];
-  });
-}
-
-const SECONDS_AND_FRACTION = /^:\d{2}\.\d{6}Z$/;
-
-/**
- * Epoch microseconds of record time stamps (ISO UTC with six fraction digits, as records carry
- * them), fast for runs of stamps in the same minute; other texts go through the general parser.
- */
-function timestampReader(): (text: string) => number | undefined {
-  let minute = '';
-  let minuteMicros = 0;
-  return (text) => {
-    if (text.length === 27 && text.charCodeAt(10) === 84 /* T */ && SECONDS_AND_FRACTION.test(text.slice(16))) {
-      const prefix = text.slice(0, 16);
-      if (prefix !== minute) {
-        const ms = Date.parse(`${prefix}:00Z`);
-        if (Number.isNaN(ms)) return slow(text);
-        minute = prefix;
-        minuteMicros = ms * 1000;
-      }
-      const seconds = Number(text.slice(17, 19));
-      if (seconds < 60) return minuteMicros + seconds * 1_000_000 + Number(text.slice(20, 26));
-    }
-    return slow(text);
-  };
-}
-
-function slow(text: string): number | undefined {
-  const micros = parseTimestampToMicros(text);
-  return micros === undefined ? undefined : Number(micros);
 }

@@ -1,6 +1,6 @@
 import { formatSpecTimestamp } from '../../../shared/api/envelope.js';
 import type { LogFile } from './log-file.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../time/clock.js';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR';
 
@@ -8,9 +8,16 @@ export type LogLevel = 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR';
 export class Redactor {
   private secrets: string[] = [];
 
+  /** `always`: values redacted whatever the configuration holds (the API token). */
+  constructor(private readonly always: readonly string[] = []) {
+    this.setSecrets([]);
+  }
+
   setSecrets(values: readonly string[]): void {
-    // Longest first, so that a secret containing another is replaced whole.
-    this.secrets = [...new Set(values)].filter((s) => s.length >= 3).sort((a, b) => b.length - a.length);
+    // Longest first, so that a secret containing another is replaced whole. A value is also
+    // redacted in its URL-encoded form: request paths and queries are logged encoded.
+    const all = [...this.always, ...values].flatMap((v) => [v, encodeURIComponent(v)]);
+    this.secrets = [...new Set(all)].filter((s) => s.length >= 3).sort((a, b) => b.length - a.length);
   }
 
   redact(text: string): string {

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDirectory } from '../../testing/test-host.js';
-import { SystemClock } from '../clock.js';
-import { LogFile } from './log-file.js';
+import { SystemClock } from '../time/clock.js';
+import { LogFile, PENDING_LIMIT_BYTES } from './log-file.js';
 import { readLastLines } from './log-reader.js';
 import { Logger, Redactor } from './logger.js';
 
@@ -53,5 +53,74 @@ describe('log files', () => {
     const text = fs.readFileSync(file.filePath, 'utf8');
     expect(text).not.toContain('s3cret-key');
     expect(text).toContain('connecting with ******** and pw'); // too short to redact safely
+  });
+});
+
+describe('log files that cannot be written', () => {
+  function failingSetup(maxBytes = 1_000_000, keep = 3) {
+    const dir = tempDirectory();
+    const events: string[] = [];
+    const recovered: { kept: number; dropped: number }[] = [];
+    const file = new LogFile(path.join(dir, 'logs', 'agent_core.log'), {
+      maxBytes,
+      keep,
+      events: { failed: (cause, during) => events.push(`${during}:${(cause as NodeJS.ErrnoException).code}`), recovered: (info) => recovered.push(info) },
+    });
+    const logger = new Logger(file, new Redactor(), new SystemClock(), 'agent');
+    return { dir, file, logger, events, recovered };
+  }
+
+  it('never throws into the caller, keeps the lines in memory and writes them in order once it can', async () => {
+    const { dir, file, logger, events, recovered } = failingSetup();
+    logger.info('before');
+    // The log folder disappears and a file takes its name: every write fails (ENOENT/ENOTDIR).
+    fs.rmSync(path.join(dir, 'logs'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'logs'), 'not a folder');
+    file.close();
+    expect(() => {
+      for (let i = 0; i < 5; i += 1) logger.info(`while broken ${i}`);
+    }).not.toThrow();
+    expect(events.length).toBeGreaterThan(0);
+    expect(file.backlog()).toEqual({ kept: 5, dropped: 0 });
+    fs.rmSync(path.join(dir, 'logs'));
+    logger.info('after');
+    await Promise.resolve();
+    const lines = fs.readFileSync(file.filePath, 'utf8').trimEnd().split('\n').map((l) => l.split(' | ')[4]);
+    expect(lines).toEqual(['while broken 0', 'while broken 1', 'while broken 2', 'while broken 3', 'while broken 4', 'after']);
+    expect(recovered).toEqual([{ kept: 5, dropped: 0 }]);
+  });
+
+  it('drops lines beyond the memory limit, counts them and says so when writing works again', async () => {
+    const { dir, file, logger, recovered } = failingSetup();
+    file.close();
+    fs.rmSync(path.join(dir, 'logs'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'logs'), 'not a folder');
+    const line = 'x'.repeat(1000);
+    for (let i = 0; i < 400; i += 1) logger.info(line);
+    const { kept, dropped } = file.backlog();
+    expect(kept + dropped).toBe(400);
+    expect(dropped).toBeGreaterThan(0);
+    fs.rmSync(path.join(dir, 'logs'));
+    expect(file.retry()).toBe(true);
+    await Promise.resolve();
+    expect(recovered).toEqual([{ kept, dropped }]);
+    expect(fs.readFileSync(file.filePath, 'utf8').trimEnd().split('\n')).toHaveLength(kept);
+    expect(fs.statSync(file.filePath).size).toBeLessThanOrEqual(PENDING_LIMIT_BYTES);
+  });
+
+  it('keeps writing to the current file when rotation fails', () => {
+    const { file, logger, events } = failingSetup(1000, 2);
+    // Non-empty folders where the rotated copies should go: the renames fail (ENOTEMPTY).
+    for (const generation of ['.1', '.2']) {
+      fs.mkdirSync(`${file.filePath}${generation}`);
+      fs.writeFileSync(path.join(`${file.filePath}${generation}`, 'keep'), 'x');
+    }
+    expect(() => {
+      for (let i = 0; i < 50; i += 1) logger.info(`line ${i} ${'x'.repeat(40)}`);
+    }).not.toThrow();
+    expect(events.filter((e) => e.startsWith('rotate:'))).toHaveLength(1);
+    const text = fs.readFileSync(file.filePath, 'utf8');
+    expect(text.split('\n').filter(Boolean)).toHaveLength(50);
+    expect(fs.statSync(file.filePath).size).toBeGreaterThan(1000);
   });
 });

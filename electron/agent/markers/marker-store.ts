@@ -1,11 +1,7 @@
 import { formatSpecTimestamp } from '../../../shared/api/envelope.js';
 import type { ComponentType, Marker } from '../../../shared/api/resources.js';
-import type { Clock } from '../clock.js';
-
-export interface StreamKey {
-  asset: string;
-  stream_type: string;
-}
+import type { StreamKey } from '../components/contract.js';
+import type { Clock } from '../time/clock.js';
 
 /** What a component uses to raise and clear markers on the streams it works on. */
 export interface MarkerReporter {
@@ -19,10 +15,15 @@ const MAX_PER_STREAM = 50;
 
 /**
  * Current warning and error markers per stream. A marker is identified by component, stream and
- * category: raising it again refreshes its message and time instead of piling up copies.
+ * category: raising it again refreshes its message and time instead of piling up copies. Markers are
+ * kept per stream (and indexed by component), so that raising, clearing and reading cost what the
+ * streams involved hold, not what all of thousands of streams hold.
  */
 export class MarkerStore {
-  private readonly markers = new Map<string, Marker>();
+  /** Per stream (asset\0stream_type): markers by component\0category, oldest first. */
+  private readonly byStream = new Map<string, Map<string, Marker>>();
+  /** Per component: the streams it has markers on. */
+  private readonly byComponent = new Map<string, Set<string>>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -31,40 +32,54 @@ export class MarkerStore {
       raise: (streams, level, category, message) => {
         const timestamp = formatSpecTimestamp(this.clock.nowMicros());
         for (const s of streams) {
-          const key = JSON.stringify([component, s.asset, s.stream_type, category]);
-          this.markers.delete(key); // re-insert so that iteration order is newest last
-          this.markers.set(key, { component, component_type: componentType, asset: s.asset, stream_type: s.stream_type, category, timestamp, level, message });
+          const streamKey = `${s.asset}\0${s.stream_type}`;
+          let markers = this.byStream.get(streamKey);
+          if (!markers) this.byStream.set(streamKey, (markers = new Map()));
+          const key = `${component}\0${category}`;
+          markers.delete(key); // re-insert so that iteration order is newest last
+          markers.set(key, { component, component_type: componentType, asset: s.asset, stream_type: s.stream_type, category, timestamp, level, message });
+          let owned = this.byComponent.get(component);
+          if (!owned) this.byComponent.set(component, (owned = new Set()));
+          owned.add(streamKey);
+          // Keep the newest MAX_PER_STREAM of a stream.
+          for (const oldest of markers.keys()) {
+            if (markers.size <= MAX_PER_STREAM) break;
+            markers.delete(oldest);
+          }
         }
-        this.trim();
       },
       clear: (category, streams) => {
-        for (const [key, marker] of this.markers)
-          if (
-            marker.component === component &&
-            (category === undefined || marker.category === category) &&
-            (streams === undefined || streams.some((s) => s.asset === marker.asset && s.stream_type === marker.stream_type))
-          )
-            this.markers.delete(key);
+        const owned = this.byComponent.get(component);
+        if (!owned) return;
+        const keys = streams === undefined ? [...owned] : streams.map((s) => `${s.asset}\0${s.stream_type}`).filter((k) => owned.has(k));
+        for (const streamKey of keys) {
+          const markers = this.byStream.get(streamKey);
+          if (!markers) continue;
+          for (const [key, marker] of markers) if (marker.component === component && (category === undefined || marker.category === category)) markers.delete(key);
+          if (![...markers.values()].some((m) => m.component === component)) owned.delete(streamKey);
+          if (markers.size === 0) this.byStream.delete(streamKey);
+        }
       },
     };
   }
 
   /** Markers of one stream, newest first. */
   forStream(asset: string, streamType: string): Marker[] {
-    return [...this.markers.values()].filter((m) => m.asset === asset && m.stream_type === streamType).reverse();
+    return [...(this.byStream.get(`${asset}\0${streamType}`)?.values() ?? [])].reverse();
   }
 
   clearAll(): void {
-    this.markers.clear();
+    this.byStream.clear();
+    this.byComponent.clear();
   }
 
-  private trim(): void {
-    const perStream = new Map<string, number>();
-    for (const [key, marker] of [...this.markers].reverse()) {
-      const stream = `${marker.asset}:${marker.stream_type}`;
-      const count = (perStream.get(stream) ?? 0) + 1;
-      perStream.set(stream, count);
-      if (count > MAX_PER_STREAM) this.markers.delete(key);
+  /** Forgets the markers of streams that are no longer configured. */
+  retainStreams(streams: readonly StreamKey[]): void {
+    const kept = new Set(streams.map((s) => `${s.asset}\0${s.stream_type}`));
+    for (const streamKey of [...this.byStream.keys()]) {
+      if (kept.has(streamKey)) continue;
+      this.byStream.delete(streamKey);
+      for (const owned of this.byComponent.values()) owned.delete(streamKey);
     }
   }
 }

@@ -1,5 +1,6 @@
 import type { Logger } from '../logging/logger.js';
-import type { MarkerReporter, StreamKey } from '../markers/marker-store.js';
+import type { StreamKey } from '../components/contract.js';
+import type { MarkerReporter } from '../markers/marker-store.js';
 import { BROKER_CATEGORIES, type BrokerProblem } from './broker-problems.js';
 
 /**

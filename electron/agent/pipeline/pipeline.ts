@@ -1,22 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import type { Transform } from '../../../shared/config/schema.js';
 import type { AgentRecord } from '../../../shared/records/record.js';
 import { filterSelects, streamId } from '../../../shared/config/streams.js';
+import type { CommitProgress, StreamKey } from '../components/contract.js';
+import type { ComponentRegistry } from '../components/registry.js';
+import type { RecordHistory } from '../kpi/record-history.js';
 import type { Logger } from '../logging/logger.js';
-import type { MarkerReporter, StreamKey } from '../markers/marker-store.js';
-import { type AgentStore, type CommitProgress, type OutboxEntry, OutboxFullError } from '../store/agent-store.js';
-import { type OutboxFormat, encodeBatches } from '../store/outbox-codec.js';
-
-/** What the pipeline needs of a transform (electron/agent/transforms implements it). */
-export interface RecordTransformLike {
-  apply(records: AgentRecord[]): { records: AgentRecord[]; problems: { level: 'warning' | 'error'; message: string }[] };
-}
+import type { MarkerReporter } from '../markers/marker-store.js';
+import type { AgentStore } from '../store/agent-store.js';
+import type { Clock } from '../time/clock.js';
+import { BatchCommitter, type CommitPlan, type CommitResult, type HistoryTarget, type StageReport } from './batch-committer.js';
 
 export interface TransformStage {
   name: string;
   filter: readonly string[];
-  /** Undefined for a transform type this build cannot run: records pass through unchanged. */
-  transform?: RecordTransformLike;
-  /** The configuration entry: a receiver's worker thread builds the same transform from it. */
+  /** The configuration entry: the commit path builds the transform from it (registry). */
   config: Transform;
   markers: MarkerReporter;
   logger: Logger;
@@ -24,13 +22,13 @@ export interface TransformStage {
 
 export interface TransmitRoute {
   name: string;
+  /** transmit_type: the registry's outbox codec of this type encodes the records. */
+  type: string;
   filter: readonly string[];
+  /** The codec's options from the transmit's configuration (plain data). */
+  options: unknown;
   /** Outbox limit of this transmit (max_buffer_mb). */
   maxBufferBytes: number;
-  /** How its outbox batches are stored (outbox-codec.ts). */
-  format: OutboxFormat;
-  /** Records per stored batch at most (upload batches are one request each). */
-  batchRecords: number;
   markers: MarkerReporter;
   logger: Logger;
 }
@@ -38,162 +36,125 @@ export interface TransmitRoute {
 /** The outbox of a transmit is full: the receiver keeps its position and tries again later. */
 export class BufferFullError extends Error {}
 
+/** Sees every committed batch after its transforms (tests, future observers). */
+export type RecordTap = (receiver: string, stream: StreamKey, records: readonly AgentRecord[]) => void;
+
+export interface PipelineOptions {
+  store: AgentStore;
+  registry: ComponentRegistry;
+  clock: Clock;
+  logger: Logger;
+  /** Markers of the pipeline itself (a stream no transmit selects). */
+  markers: MarkerReporter;
+  taps?: ReadonlySet<RecordTap>;
+  /** The KPI history: where worker threads keep records, and this thread's writer of it (opened on use). */
+  history?: { target: HistoryTarget; writer: () => RecordHistory };
+}
+
 const WARN_AT = 0.8;
 const MB = 1024 * 1024;
 
-/** What one transform stage made of one batch: problems to report, or why it failed. */
-export interface StageReport {
-  stage: string;
-  problems: { level: 'warning' | 'error'; message: string }[];
-  /** The transform threw: the records passed on unchanged. */
-  failed?: string;
-}
-
-/**
- * Runs transforms over one batch, in order, stopping when no record is left. Pure (no markers, no
- * logs), so that a receiver's worker thread runs exactly what the main thread runs.
- */
-export function applyStages(stages: readonly { name: string; transform: RecordTransformLike }[], records: AgentRecord[]): { records: AgentRecord[]; reports: StageReport[] } {
-  let current = records;
-  const reports: StageReport[] = [];
-  for (const stage of stages) {
-    if (current.length === 0) break;
-    try {
-      const result = stage.transform.apply(current);
-      reports.push({ stage: stage.name, problems: result.problems });
-      current = result.records;
-    } catch (cause) {
-      // A failing transform must not lose data: the records pass on unchanged, loudly marked.
-      reports.push({ stage: stage.name, problems: [], failed: (cause as Error).message });
-    }
-  }
-  return { records: current, reports };
-}
-
-/** The outbox entries of one batch of records for each transmit, encoded in its format. */
-export function outboxEntries(stream: StreamKey, routes: readonly { transmit: string; format: OutboxFormat; batchRecords: number }[], records: readonly AgentRecord[]): OutboxEntry[] {
-  return routes.flatMap((route) =>
-    encodeBatches(route.format, records, route.batchRecords).map(({ payload, records: count, first, last }) => ({
-      transmit: route.transmit,
-      asset: stream.asset,
-      stream_type: stream.stream_type,
-      format: route.format,
-      records: count,
-      payload,
-      first,
-      last,
-    })),
-  );
-}
-
-/** Outbox limits by transmit, for AgentStore.commit. */
-export function limitsOf(routes: readonly { transmit: string; maxBufferBytes: number }[]): Map<string, number> {
-  return new Map(routes.map((route) => [route.transmit, route.maxBufferBytes]));
-}
-
-/** The KPI history a worker thread can keep itself (it opens the same database). */
-export interface WorkerHistory {
-  file: string;
-  retentionMs: number;
-  maxRecords: number;
-}
-
-/**
- * Sees every committed batch after its transforms (e.g. the KPI history keeps recent records). A tap
- * with `worker` is run by a receiver's worker thread itself when the records are committed there.
- */
-export type RecordTap = ((receiver: string, stream: StreamKey, records: readonly AgentRecord[]) => void) & { worker?: WorkerHistory };
-
-/** Everything a receiver's worker thread needs to run the pipeline for one stream by itself. */
-export interface WorkerPlan {
-  storeFile: string;
-  receiver: string;
-  stream: StreamKey;
-  transforms: { name: string; config: Transform }[];
-  /** The transmits that select the stream, with their outbox limits. */
-  routes: { transmit: string; format: OutboxFormat; batchRecords: number; maxBufferBytes: number }[];
-  history?: WorkerHistory;
-  /** Some tap runs only on the main thread: the worker sends the committed records back. */
-  returnRecords: boolean;
-  /** The main thread's clock (epoch microseconds, as text): capture time and history time. */
-  nowMicros: string;
-}
-
-/** What a worker committed for one plan. */
-export interface WorkerCommit {
-  /** Records after transforms. */
-  records: number;
-  reports: StageReport[];
-  queued: { transmit: string; bytes: number; records: number }[];
-  /** The committed records, when the plan asked for them. */
-  tapped?: AgentRecord[];
-  /** Keeping the records for KPI evaluation failed (they are committed and will be sent anyway). */
-  historyError?: string;
-}
-
 /**
  * Receivers → transforms (in list order, where filter_stream selects the stream) → the outbox of each
- * transmit whose filter_stream selects it. `submit` commits the records and the source progress in
- * one transaction, so what a receiver has read is either queued or will be read again. File
- * receivers run the same steps in their worker thread (`workerPlan`, `afterWorkerCommit`).
+ * transmit whose filter_stream selects it. Every commit takes one path (BatchCommitter): records and
+ * the source's progress in one transaction, so what a receiver has read is either queued or will be
+ * read again. SQL and OPC UA receivers commit here (`submit`); file receivers in their parse workers
+ * following `plan`, then hand the result to `afterCommit`. A save that keeps a receiver running
+ * reconfigures the pipeline in place: its next batch goes through the new transforms and transmits.
  */
 export class Pipeline {
   private readonly listeners = new Set<(transmit: string) => void>();
   private readonly unrouted = new Set<string>();
+  private readonly committer: BatchCommitter;
+  private readonly plans = new Map<string, CommitPlan>();
+  /** Plan ids name this pipeline and its configuration, so that workers never mix two. */
+  private readonly instance = randomUUID();
+  private generation = 0;
+  private stages: readonly TransformStage[] = [];
+  private routes: readonly TransmitRoute[] = [];
   private historyFailed = false;
 
-  constructor(
-    private readonly store: AgentStore,
-    private readonly stages: readonly TransformStage[],
-    private readonly routes: readonly TransmitRoute[],
-    private readonly logger: Logger,
-    private readonly markers: MarkerReporter,
-    private readonly taps: ReadonlySet<RecordTap> = new Set(),
-  ) {}
+  constructor(private readonly options: PipelineOptions) {
+    this.committer = new BatchCommitter(options.registry, {
+      store: () => options.store,
+      history: () => {
+        if (!options.history) throw new Error('no KPI history on this pipeline');
+        return options.history.writer();
+      },
+    });
+  }
 
-  /** Called by a receiver with what it read and how far. Synchronous and atomic. */
-  submit(receiver: string, stream: StreamKey, records: AgentRecord[], progress: CommitProgress): void {
-    const stages = this.stagesFor(stream).filter((stage): stage is TransformStage & { transform: RecordTransformLike } => stage.transform !== undefined);
-    const { records: current, reports } = applyStages(stages, records);
-    this.report(stream, reports);
-    const routes = this.routesFor(stream);
-    const entries = outboxEntries(stream, routes.map((route) => ({ transmit: route.name, format: route.format, batchRecords: route.batchRecords })), current);
-    try {
-      this.store.commit(receiver, stream, entries, progress, limitsOf(routes.map((route) => ({ transmit: route.name, maxBufferBytes: route.maxBufferBytes }))));
-    } catch (cause) {
-      if (cause instanceof OutboxFullError) this.refuse(routes.find((r) => r.name === cause.transmit)!, stream);
-      throw cause;
+  /** Takes the transforms and transmits of a (new) configuration; plans are built anew. */
+  configure(stages: readonly TransformStage[], routes: readonly TransmitRoute[]): void {
+    this.stages = stages;
+    this.routes = routes;
+    this.generation += 1;
+    this.plans.clear();
+    this.unrouted.clear();
+    this.options.markers.clear('no_transmit');
+  }
+
+  /** The plan of one stream of one receiver for the current configuration (built once, then kept). */
+  plan(receiver: string, stream: StreamKey): CommitPlan {
+    const key = `${receiver}\0${streamId(stream.asset, stream.stream_type)}`;
+    let plan = this.plans.get(key);
+    if (!plan) {
+      const { registry, store, history, taps } = this.options;
+      plan = {
+        id: `${this.instance}:${this.generation}:${key}`,
+        storeFile: store.file,
+        receiver,
+        stream,
+        transforms: this.stagesFor(stream)
+          .filter((stage) => registry.has('Transform', stage.config.transform_type))
+          .map((stage) => ({ name: stage.name, config: stage.config })),
+        routes: this.routesFor(stream).map((route) => ({ transmit: route.name, type: route.type, options: route.options, maxBufferBytes: route.maxBufferBytes })),
+        history: history?.target,
+        returnRecords: (taps?.size ?? 0) > 0,
+      };
+      this.plans.set(key, plan);
     }
-    this.afterCommit(receiver, stream, current.length, [...new Set(entries.map((e) => e.transmit))], current);
+    return plan;
   }
 
-  /** The plan a worker thread follows to commit records of this stream itself. */
-  workerPlan(receiver: string, stream: StreamKey, nowMicros: bigint): WorkerPlan {
-    const taps = [...this.taps];
-    return {
-      storeFile: this.store.file,
-      receiver,
-      stream,
-      transforms: this.stagesFor(stream).filter((stage) => stage.transform).map((stage) => ({ name: stage.name, config: stage.config })),
-      routes: this.routesFor(stream).map((route) => ({ transmit: route.name, format: route.format, batchRecords: route.batchRecords, maxBufferBytes: route.maxBufferBytes })),
-      history: taps.find((tap) => tap.worker)?.worker,
-      returnRecords: taps.some((tap) => !tap.worker),
-      nowMicros: String(nowMicros),
-    };
+  /** Called by a receiver on this thread with what it read and how far. Synchronous and atomic. */
+  submit(receiver: string, stream: StreamKey, records: AgentRecord[], progress: CommitProgress): void {
+    this.afterCommit(receiver, stream, this.committer.commit(this.plan(receiver, stream), records, progress, this.options.clock.nowMicros()));
   }
 
-  /** A worker committed records of a stream: markers, logs, outbox accounting, taps, transmits. */
-  afterWorkerCommit(receiver: string, stream: StreamKey, commit: WorkerCommit): void {
+  /**
+   * A commit of this stream finished, here or in a parse worker: markers, logs, outbox accounting,
+   * taps, and the transmits woken. When an outbox was full (nothing was committed), marks it and
+   * throws BufferFullError: the receiver keeps its position and tries again later.
+   */
+  afterCommit(receiver: string, stream: StreamKey, result: CommitResult): void {
+    if ('full' in result) this.refuse(stream, result.full.transmit);
+    const commit = result.committed;
+    const { store, logger, markers, taps } = this.options;
     this.report(stream, commit.reports);
-    for (const queued of commit.queued) this.store.noteQueued(queued.transmit, queued.bytes);
-    if (commit.historyError !== undefined && !this.historyFailed) this.logger.error(`Recent records could not be kept for KPI evaluation: ${commit.historyError}`);
+    for (const queued of commit.queued) store.noteQueued(queued.transmit, queued.bytes);
+    if (commit.historyError !== undefined && !this.historyFailed) logger.error(`Recent records could not be kept for KPI evaluation: ${commit.historyError}`);
     this.historyFailed = commit.historyError !== undefined;
-    this.afterCommit(receiver, stream, commit.records, [...new Set(commit.queued.filter((q) => q.records > 0).map((q) => q.transmit))], commit.tapped, true);
-  }
-
-  /** A worker found an outbox full and committed nothing: mark it and stop the reading. */
-  refuseFromWorker(stream: StreamKey, transmit: string): never {
-    this.refuse(this.routes.find((r) => r.name === transmit)!, stream);
+    const id = streamId(stream.asset, stream.stream_type);
+    const routes = this.routesFor(stream);
+    if (commit.records > 0 && routes.length === 0 && !this.unrouted.has(id)) {
+      this.unrouted.add(id);
+      const message = `No transmit's filter_stream selects ${id}: its records are read but not sent anywhere.`;
+      logger.warn(message);
+      markers.raise([stream], 'warning', 'no_transmit', message);
+    }
+    for (const route of routes) this.markFilling(route, stream);
+    if (commit.tapped && commit.tapped.length > 0) {
+      for (const tap of taps ?? []) {
+        try {
+          tap(receiver, stream, commit.tapped);
+        } catch (cause) {
+          logger.error('A record tap failed (the records are committed and will be sent)', cause);
+        }
+      }
+    }
+    const queuedFor = new Set(commit.queued.filter((q) => q.records > 0).map((q) => q.transmit));
+    for (const transmit of queuedFor) for (const listener of this.listeners) listener(transmit);
   }
 
   /** Transmits subscribe to learn that records were queued for them. */
@@ -212,34 +173,15 @@ export class Pipeline {
     return this.routes.filter((route) => filterSelects(route.filter, id));
   }
 
-  private afterCommit(receiver: string, stream: StreamKey, count: number, queuedFor: readonly string[], records: readonly AgentRecord[] | undefined, tappedInWorker = false): void {
-    const id = streamId(stream.asset, stream.stream_type);
-    if (count > 0 && this.routesFor(stream).length === 0 && !this.unrouted.has(id)) {
-      this.unrouted.add(id);
-      const message = `No transmit's filter_stream selects ${id}: its records are read but not sent anywhere.`;
-      this.logger.warn(message);
-      this.markers.raise([stream], 'warning', 'no_transmit', message);
-    }
-    for (const route of this.routesFor(stream)) this.markFilling(route, stream);
-    if (records && records.length > 0) {
-      for (const tap of this.taps) {
-        if (tappedInWorker && tap.worker) continue;
-        try {
-          tap(receiver, stream, records);
-        } catch (cause) {
-          this.logger.error('A record tap failed (the records are committed and will be sent)', cause);
-        }
-      }
-    }
-    for (const transmit of queuedFor) for (const listener of this.listeners) listener(transmit);
-  }
-
   /**
    * Back-pressure: refuses records that would push an outbox past its limit (the receiver keeps its
    * position, nothing is dropped).
    */
-  private refuse(route: TransmitRoute, stream: StreamKey): never {
-    const message = `The outbox of ${route.name} is full (${this.usage(route, this.store.backlog(route.name).bytes)}): reading pauses until uploads catch up. Nothing is dropped.`;
+  private refuse(stream: StreamKey, transmit: string): never {
+    const route = this.routes.find((r) => r.name === transmit);
+    const store = this.options.store;
+    if (!route) throw new BufferFullError(`The outbox of ${transmit} is full: reading pauses until uploads catch up. Nothing is dropped.`);
+    const message = `The outbox of ${route.name} is full (${this.usage(route, store.backlog(route.name).bytes)}): reading pauses until uploads catch up. Nothing is dropped.`;
     route.markers.raise([stream], 'error', 'buffer_full', message);
     route.logger.warn(message);
     throw new BufferFullError(message);
@@ -247,7 +189,7 @@ export class Pipeline {
 
   /** Warns from 80 % of the limit on; clears the warnings once below. */
   private markFilling(route: TransmitRoute, stream: StreamKey): void {
-    if (this.store.queuedBytesOf(route.name) > route.maxBufferBytes * WARN_AT) {
+    if (this.options.store.queuedBytesOf(route.name) > route.maxBufferBytes * WARN_AT) {
       route.markers.raise([stream], 'warning', 'buffer_nearly_full', `The outbox of ${route.name} is filling up (${this.usage(route)}); at the limit reading pauses. Check the connection to the destination.`);
     } else {
       route.markers.clear('buffer_nearly_full', [stream]);
@@ -255,7 +197,7 @@ export class Pipeline {
     }
   }
 
-  private usage(route: TransmitRoute, queued = this.store.queuedBytesOf(route.name)): string {
+  private usage(route: TransmitRoute, queued = this.options.store.queuedBytesOf(route.name)): string {
     return `${(queued / MB).toFixed(1)} of ${(route.maxBufferBytes / MB).toFixed(0)} MiB`;
   }
 

@@ -16,8 +16,9 @@ export interface TransmitStats {
 export class TransmitStatsBoard {
   private readonly entries = new Map<string, Omit<TransmitStats, 'backlog_records' | 'backlog_bytes'>>();
 
+  /** A transmit of the configuration: its counts go on across saves, unless its type changed. */
   register(name: string, type: string): void {
-    if (!this.entries.has(name))
+    if (this.entries.get(name)?.transmit_type !== type)
       this.entries.set(name, { transmit_type: type, last_success: null, records_sent: 0, bytes_sent: 0, last_error: null, last_error_at: null });
   }
 

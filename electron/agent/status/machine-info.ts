@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import si from 'systeminformation';
@@ -19,6 +20,25 @@ export function usage(totalBytes: number, availableBytes: number): Usage {
     percent_used: round(percentUsed, 1),
     percent_free: round(100 - percentUsed, 1),
   };
+}
+
+/**
+ * Size and free space of the file system that holds the data directory (or its nearest existing
+ * parent), asked of that very folder: a data directory on its own disk, partition or tmpfs reports
+ * that one, not the system disk. Free space is what the agent's user may use (bavail).
+ */
+export async function dataDiskUsage(dataDirectory: string): Promise<Usage | undefined> {
+  let folder = path.resolve(dataDirectory);
+  for (;;) {
+    try {
+      const stats = await fs.promises.statfs(folder);
+      return usage(stats.blocks * stats.bsize, stats.bavail * stats.bsize);
+    } catch {
+      const parent = path.dirname(folder);
+      if (parent === folder) return undefined;
+      folder = parent;
+    }
+  }
 }
 
 /**
@@ -63,16 +83,11 @@ export class MachineInfoSampler {
     if (this.sampling) return;
     this.sampling = true;
     try {
-      const [load, memory, disks] = await Promise.all([si.currentLoad(), si.mem(), si.fsSize()]);
-      const target = path.resolve(this.dataDirectory);
-      // The file system holding the data directory: the mount point that is its longest prefix.
-      const disk = disks
-        .filter((d) => target === d.mount || target.startsWith(d.mount.endsWith(path.sep) ? d.mount : `${d.mount}${path.sep}`))
-        .sort((a, b) => b.mount.length - a.mount.length)[0];
+      const [load, memory, disk] = await Promise.all([si.currentLoad(), si.mem(), dataDiskUsage(this.dataDirectory)]);
       this.latest = {
         cpu: { percent: round(load.currentLoad, 1), cpu_count: os.cpus().length },
         memory: usage(memory.total, memory.available),
-        disk: disk ? usage(disk.size, disk.available) : this.latest.disk,
+        disk: disk ?? this.latest.disk,
       };
     } catch (cause) {
       this.logger.warn(`Could not read machine information: ${(cause as Error).message}`);

@@ -1,53 +1,39 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgentRecord } from '../../../shared/records/record.js';
-import type { StreamKey } from '../markers/marker-store.js';
-import { type OutboxFormat, decodeBatch } from './outbox-codec.js';
+import type { CommitProgress, FileProgress, StreamKey } from '../components/contract.js';
+import { type StorageHealth, describeWriteFailure, errorCode, isDiskFull } from '../storage/storage-health.js';
+import { ensurePrivateFile } from '../storage/private-file.js';
 
-/** Read progress of one file of one stream. */
-export interface FileProgress {
-  path: string;
-  size: number;
-  mtimeMs: number;
-  /** Bytes consumed: the next read starts here. */
-  offset: number;
-  /** Fingerprint of the file's first bytes: a changed fingerprint means the file was rewritten. */
-  fingerprint: string;
-  /** Parser state needed to continue (header, counter …), JSON. */
-  parserState: string;
-}
+/** The StorageHealth area of the agent's database. */
+export const STORE_AREA = 'store';
 
+/** A stored outbox batch: its payload is read by the codec of its format (the transmit's). */
 export interface OutboxBatch {
   id: number;
   transmit: string;
   asset: string;
   stream_type: string;
-  records: AgentRecord[];
+  /** Records in the payload. */
+  records: number;
   bytes: number;
-}
-
-/** How far a source was read: a file position, or named values (SQL state fields, OPC UA tags). */
-export interface CommitProgress {
-  file?: FileProgress;
-  state?: Record<string, string>;
+  format: string;
+  payload: Buffer;
 }
 
 /**
  * Records to queue for one transmit, stored in the same transaction as the source progress, already
- * encoded in the transmit's outbox format (outbox-codec.ts).
+ * encoded by the transmit's outbox codec (components/contract.ts).
  */
 export interface OutboxEntry {
   transmit: string;
   asset: string;
   stream_type: string;
-  format: OutboxFormat;
+  /** The codec's format; the store keeps payloads without knowing their form. */
+  format: string;
   /** Number of records in the payload. */
   records: number;
   payload: Buffer;
-  /** First and last record in stored order (not stored; the KPI history uses them). */
-  first?: AgentRecord;
-  last?: AgentRecord;
 }
 
 /** A commit would push a transmit's outbox past its limit: nothing was committed. */
@@ -82,6 +68,83 @@ CREATE INDEX IF NOT EXISTS outbox_by_transmit ON outbox (transmit, id);
 CREATE INDEX IF NOT EXISTS outbox_bytes_by_transmit ON outbox (transmit, bytes);
 `;
 
+/** An open database with its prepared statements. */
+type OpenStore = ReturnType<typeof openStore>;
+
+function openStore(file: string) {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  ensurePrivateFile(file);
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    // FULL: a committed transaction survives a power cut, not only a process crash.
+    db.pragma('synchronous = FULL');
+    db.pragma('busy_timeout = 5000');
+    db.exec(SCHEMA);
+    // Stores made before outbox formats existed hold JSON batches.
+    const columns = db.prepare('PRAGMA table_info(outbox)').all() as { name: string }[];
+    if (!columns.some((c) => c.name === 'format')) db.exec("ALTER TABLE outbox ADD COLUMN format TEXT NOT NULL DEFAULT 'json'");
+  } catch (cause) {
+    db.close();
+    throw cause;
+  }
+  const statements = {
+    getFile: db.prepare('SELECT path, size, mtime_ms AS mtimeMs, offset, fingerprint, parser_state AS parserState FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
+    filesOf: db.prepare('SELECT path, size, mtime_ms AS mtimeMs, offset, fingerprint, parser_state AS parserState FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ?'),
+    putFile: db.prepare(`INSERT INTO file_progress (receiver, asset, stream_type, path, size, mtime_ms, offset, fingerprint, parser_state, updated_at)
+      VALUES (@receiver, @asset, @stream_type, @path, @size, @mtimeMs, @offset, @fingerprint, @parserState, @now)
+      ON CONFLICT (receiver, asset, stream_type, path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
+      offset = excluded.offset, fingerprint = excluded.fingerprint, parser_state = excluded.parser_state, updated_at = excluded.updated_at`),
+    deleteFile: db.prepare('DELETE FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
+    purgeFiles: db.prepare('DELETE FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ?'),
+    purgeState: db.prepare('DELETE FROM stream_state WHERE receiver = ? AND asset = ? AND stream_type = ?'),
+    getState: db.prepare('SELECT value FROM stream_state WHERE receiver = ? AND asset = ? AND stream_type = ? AND key = ?'),
+    putState: db.prepare('INSERT INTO stream_state (receiver, asset, stream_type, key, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT (receiver, asset, stream_type, key) DO UPDATE SET value = excluded.value'),
+    enqueue: db.prepare('INSERT INTO outbox (transmit, asset, stream_type, record_count, bytes, payload, created_at, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+    peek: db.prepare('SELECT id, transmit, asset, stream_type, record_count AS records, bytes, payload, format FROM outbox WHERE transmit = ? ORDER BY id LIMIT ?'),
+    peekMeta: db.prepare('SELECT id, record_count AS records, bytes FROM outbox WHERE transmit = ? ORDER BY id LIMIT ?'),
+    payload: db.prepare('SELECT payload, format FROM outbox WHERE id = ? AND transmit = ?'),
+    ack: db.prepare('DELETE FROM outbox WHERE id = ? AND transmit = ?'),
+    backlog: db.prepare('SELECT COUNT(*) AS batches, COALESCE(SUM(record_count), 0) AS records, COALESCE(SUM(bytes), 0) AS bytes FROM outbox WHERE transmit = ?'),
+    totalBytes: db.prepare('SELECT COALESCE(SUM(bytes), 0) AS bytes FROM outbox'),
+    backlogBytes: db.prepare('SELECT COALESCE(SUM(bytes), 0) AS bytes FROM outbox WHERE transmit = ?'),
+  };
+  const commit = db.transaction((receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress, limits?: ReadonlyMap<string, number>) => {
+    const now = Date.now();
+    if (limits) {
+      // Inside the (immediate) write transaction: other connections, e.g. another receiver's
+      // worker, cannot commit in between, so the limit holds exactly.
+      const adding = new Map<string, number>();
+      for (const entry of entries) adding.set(entry.transmit, (adding.get(entry.transmit) ?? 0) + entry.payload.length);
+      for (const [transmit, bytes] of adding) {
+        const limit = limits.get(transmit);
+        if (limit === undefined) continue;
+        const queued = (statements.backlogBytes.get(transmit) as { bytes: number }).bytes;
+        // An empty outbox takes any batch, however big: reading can always go on.
+        if (queued > 0 && queued + bytes > limit) throw new OutboxFullError(transmit, queued, bytes);
+      }
+    }
+    for (const entry of entries) {
+      if (entry.records === 0) continue;
+      statements.enqueue.run(entry.transmit, entry.asset, entry.stream_type, entry.records, entry.payload.length, entry.payload, now, entry.format);
+    }
+    if (progress.file) statements.putFile.run({ receiver, asset: stream.asset, stream_type: stream.stream_type, ...progress.file, now });
+    for (const [key, value] of Object.entries(progress.state ?? {})) statements.putState.run(receiver, stream.asset, stream.stream_type, key, value);
+  });
+  return { db, statements, commit };
+}
+
+/**
+ * SQLite's "database or disk is full" names neither the disk nor the file: say which folder is
+ * full and that nothing of the failed write was stored (the transaction was rolled back).
+ */
+export function explainStoreError(cause: unknown, file: string): Error {
+  if (!isDiskFull(cause)) return cause instanceof Error ? cause : new Error(String(cause));
+  const error = new Error(describeWriteFailure(cause, path.dirname(file), `${path.basename(file)} (progress and outbox)`)) as Error & { code?: string };
+  error.code = errorCode(cause) ?? 'SQLITE_FULL';
+  return error;
+}
+
 /**
  * The agent's embedded database (SQLite, WAL): receiver progress and the outbox between the
  * pipeline and each transmit. Records enter the outbox in the same transaction that advances the
@@ -89,67 +152,51 @@ CREATE INDEX IF NOT EXISTS outbox_bytes_by_transmit ON outbox (transmit, bytes);
  * committed; a transmit deletes a batch only after its destination has it.
  */
 export class AgentStore {
-  private readonly db: Database.Database;
-  private readonly statements;
+  private opened: OpenStore | undefined;
+  /** Why the database could not be opened, and when to try again. */
+  private openFailure: { error: Error; retryAt: number } | undefined;
   /** Outbox bytes per transmit, kept in memory so that back-pressure checks cost nothing. */
   private readonly queuedBytes = new Map<string, number>();
-  private readonly commitTransaction: Database.Transaction<(receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress, limits?: ReadonlyMap<string, number>) => void>;
+  private closed = false;
 
-  constructor(readonly file: string) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    // FULL: a committed transaction survives a power cut, not only a process crash.
-    this.db.pragma('synchronous = FULL');
-    this.db.pragma('busy_timeout = 5000');
-    this.db.exec(SCHEMA);
-    // Stores made before outbox formats existed hold JSON batches.
-    const columns = this.db.prepare('PRAGMA table_info(outbox)').all() as { name: string }[];
-    if (!columns.some((c) => c.name === 'format')) this.db.exec("ALTER TABLE outbox ADD COLUMN format TEXT NOT NULL DEFAULT 'json'");
-    this.statements = {
-      getFile: this.db.prepare('SELECT path, size, mtime_ms AS mtimeMs, offset, fingerprint, parser_state AS parserState FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
-      filesOf: this.db.prepare('SELECT path, size, mtime_ms AS mtimeMs, offset, fingerprint, parser_state AS parserState FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ?'),
-      putFile: this.db.prepare(`INSERT INTO file_progress (receiver, asset, stream_type, path, size, mtime_ms, offset, fingerprint, parser_state, updated_at)
-        VALUES (@receiver, @asset, @stream_type, @path, @size, @mtimeMs, @offset, @fingerprint, @parserState, @now)
-        ON CONFLICT (receiver, asset, stream_type, path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
-        offset = excluded.offset, fingerprint = excluded.fingerprint, parser_state = excluded.parser_state, updated_at = excluded.updated_at`),
-      deleteFile: this.db.prepare('DELETE FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
-      purgeFiles: this.db.prepare('DELETE FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ?'),
-      purgeState: this.db.prepare('DELETE FROM stream_state WHERE receiver = ? AND asset = ? AND stream_type = ?'),
-      getState: this.db.prepare('SELECT value FROM stream_state WHERE receiver = ? AND asset = ? AND stream_type = ? AND key = ?'),
-      putState: this.db.prepare('INSERT INTO stream_state (receiver, asset, stream_type, key, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT (receiver, asset, stream_type, key) DO UPDATE SET value = excluded.value'),
-      enqueue: this.db.prepare('INSERT INTO outbox (transmit, asset, stream_type, record_count, bytes, payload, created_at, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
-      peek: this.db.prepare('SELECT id, transmit, asset, stream_type, bytes, payload, format FROM outbox WHERE transmit = ? ORDER BY id LIMIT ?'),
-      peekMeta: this.db.prepare('SELECT id, record_count AS records, bytes FROM outbox WHERE transmit = ? ORDER BY id LIMIT ?'),
-      payload: this.db.prepare('SELECT payload, format FROM outbox WHERE id = ? AND transmit = ?'),
-      ack: this.db.prepare('DELETE FROM outbox WHERE id = ? AND transmit = ?'),
-      backlog: this.db.prepare('SELECT COUNT(*) AS batches, COALESCE(SUM(record_count), 0) AS records, COALESCE(SUM(bytes), 0) AS bytes FROM outbox WHERE transmit = ?'),
-      totalBytes: this.db.prepare('SELECT COALESCE(SUM(bytes), 0) AS bytes FROM outbox'),
-      backlogBytes: this.db.prepare('SELECT COALESCE(SUM(bytes), 0) AS bytes FROM outbox WHERE transmit = ?'),
-    };
-    this.commitTransaction = this.db.transaction((receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress, limits?: ReadonlyMap<string, number>) => {
-      const now = Date.now();
-      if (limits) {
-        // Inside the (immediate) write transaction: other connections, e.g. another receiver's
-        // worker, cannot commit in between, so the limit holds exactly.
-        const adding = new Map<string, number>();
-        for (const entry of entries) adding.set(entry.transmit, (adding.get(entry.transmit) ?? 0) + entry.payload.length);
-        for (const [transmit, bytes] of adding) {
-          const limit = limits.get(transmit);
-          if (limit === undefined) continue;
-          const queued = (this.statements.backlogBytes.get(transmit) as { bytes: number }).bytes;
-          // An empty outbox takes any batch, however big: reading can always go on.
-          if (queued > 0 && queued + bytes > limit) throw new OutboxFullError(transmit, queued, bytes);
-        }
-      }
-      for (const entry of entries) {
-        if (entry.records === 0) continue;
-        this.statements.enqueue.run(entry.transmit, entry.asset, entry.stream_type, entry.records, entry.payload.length, entry.payload, now, entry.format);
-        this.queuedBytes.set(entry.transmit, this.queuedBytesOf(entry.transmit) + entry.payload.length);
-      }
-      if (progress.file) this.statements.putFile.run({ receiver, asset: stream.asset, stream_type: stream.stream_type, ...progress.file, now });
-      for (const [key, value] of Object.entries(progress.state ?? {})) this.statements.putState.run(receiver, stream.asset, stream.stream_type, key, value);
-    });
+  /**
+   * Opens `file` (created when missing). A database that cannot be opened (a full disk at first
+   * start, a folder that cannot be created) does not fail the constructor: every use tries again
+   * (at most once a second) and throws the reason meanwhile, so the agent comes up and says why.
+   */
+  constructor(
+    readonly file: string,
+    /** Told when a write fails for lack of space and when one works again (main thread only). */
+    private readonly health?: StorageHealth,
+  ) {
+    try {
+      this.handle();
+    } catch {
+      // Reported by the first use.
+    }
+  }
+
+  private handle(): OpenStore {
+    if (this.opened) return this.opened;
+    if (this.closed) throw new Error(`${this.file} is closed`);
+    if (this.openFailure && Date.now() < this.openFailure.retryAt) throw this.openFailure.error;
+    try {
+      this.opened = openStore(this.file);
+      this.openFailure = undefined;
+      return this.opened;
+    } catch (cause) {
+      const error = explainStoreError(cause, this.file);
+      this.openFailure = { error, retryAt: Date.now() + 1000 };
+      throw error;
+    }
+  }
+
+  private get db(): Database.Database {
+    return this.handle().db;
+  }
+
+  private get statements(): OpenStore['statements'] {
+    return this.handle().statements;
   }
 
   fileProgress(receiver: string, stream: StreamKey, filePath: string): FileProgress | undefined {
@@ -167,36 +214,48 @@ export class AgentStore {
   /**
    * Atomically: queue the records for their transmits and record how far the source was read.
    * Either both happen or neither (crash, power cut). With `limits` (outbox bytes per transmit),
-   * throws OutboxFullError and commits nothing when an outbox would pass its limit.
+   * throws OutboxFullError and commits nothing when an outbox would pass its limit. Commits come
+   * from this connection or a parse worker's: the pipeline tells the main thread's store what was
+   * queued (noteQueued) either way.
    */
   commit(receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress, limits?: ReadonlyMap<string, number>): void {
-    this.commitTransaction.immediate(receiver, stream, entries, progress, limits);
+    this.write(() => this.handle().commit.immediate(receiver, stream, entries, progress, limits));
   }
 
   forgetFile(receiver: string, stream: StreamKey, filePath: string): void {
-    this.statements.deleteFile.run(receiver, stream.asset, stream.stream_type, filePath);
+    this.write(() => this.statements.deleteFile.run(receiver, stream.asset, stream.stream_type, filePath));
+  }
+
+  /** Runs a write, saying "disk full at <folder>" when that is why it failed. */
+  private write<T>(work: () => T): T {
+    let result: T;
+    try {
+      result = work();
+    } catch (cause) {
+      if (cause instanceof OutboxFullError) throw cause;
+      const error = explainStoreError(cause, this.file);
+      if (isDiskFull(error)) this.health?.report(STORE_AREA, path.dirname(this.file), cause, `${path.basename(this.file)} (progress and outbox)`);
+      throw error;
+    }
+    if (this.health?.problem(STORE_AREA)) this.health.resolve(STORE_AREA);
+    return result;
   }
 
   /** Restream: forget everything read for these streams, so the receiver reads it all again. */
   purge(receiver: string, streams: readonly StreamKey[]): void {
-    this.db.transaction(() => {
-      for (const s of streams) {
-        this.statements.purgeFiles.run(receiver, s.asset, s.stream_type);
-        this.statements.purgeState.run(receiver, s.asset, s.stream_type);
-      }
-    })();
+    this.write(() =>
+      this.db.transaction(() => {
+        for (const s of streams) {
+          this.statements.purgeFiles.run(receiver, s.asset, s.stream_type);
+          this.statements.purgeState.run(receiver, s.asset, s.stream_type);
+        }
+      })(),
+    );
   }
 
   /** The oldest queued batches of a transmit, at most `limit`. */
   peek(transmit: string, limit: number): OutboxBatch[] {
-    return (this.statements.peek.all(transmit, limit) as { id: number; transmit: string; asset: string; stream_type: string; bytes: number; payload: Buffer; format: OutboxFormat }[]).map((row) => ({
-      id: row.id,
-      transmit: row.transmit,
-      asset: row.asset,
-      stream_type: row.stream_type,
-      bytes: row.bytes,
-      records: decodeBatch(row.format, row.payload),
-    }));
+    return this.statements.peek.all(transmit, limit) as OutboxBatch[];
   }
 
   /** Ids and sizes of the oldest queued batches, without their records (cheap). */
@@ -205,18 +264,13 @@ export class AgentStore {
   }
 
   /** The stored payloads of queued batches, by id, in the given order (missing ids are left out). */
-  payloadsOf(transmit: string, ids: readonly number[]): { id: number; format: OutboxFormat; payload: Buffer }[] {
-    const out: { id: number; format: OutboxFormat; payload: Buffer }[] = [];
+  payloadsOf(transmit: string, ids: readonly number[]): { id: number; format: string; payload: Buffer }[] {
+    const out: { id: number; format: string; payload: Buffer }[] = [];
     for (const id of ids) {
-      const row = this.statements.payload.get(id, transmit) as { payload: Buffer; format: OutboxFormat } | undefined;
+      const row = this.statements.payload.get(id, transmit) as { payload: Buffer; format: string } | undefined;
       if (row) out.push({ id, format: row.format, payload: row.payload });
     }
     return out;
-  }
-
-  /** The records of queued batches, by id, in the given order. */
-  recordsOf(transmit: string, ids: readonly number[]): AgentRecord[] {
-    return this.payloadsOf(transmit, ids).flatMap((row) => decodeBatch(row.format, row.payload));
   }
 
   /** Another connection removed batches of a transmit: read its outbox size again when asked. */
@@ -224,7 +278,7 @@ export class AgentStore {
     this.queuedBytes.delete(transmit);
   }
 
-  /** Another connection (a receiver's worker thread) queued this many bytes for a transmit. */
+  /** A commit (on this connection or a parse worker's) queued this many bytes for a transmit. */
   noteQueued(transmit: string, bytes: number): void {
     // Not cached yet: the first read of the database will include these bytes.
     const cached = this.queuedBytes.get(transmit);
@@ -233,9 +287,11 @@ export class AgentStore {
 
   /** The destination has these batches: remove them. */
   ack(transmit: string, ids: readonly number[]): void {
-    this.db.transaction(() => {
-      for (const id of ids) this.statements.ack.run(id, transmit);
-    })();
+    this.write(() =>
+      this.db.transaction(() => {
+        for (const id of ids) this.statements.ack.run(id, transmit);
+      })(),
+    );
     this.queuedBytes.set(transmit, this.backlog(transmit).bytes);
   }
 
@@ -258,6 +314,8 @@ export class AgentStore {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    this.closed = true;
+    if (this.opened?.db.open) this.opened.db.close();
+    this.opened = undefined;
   }
 }

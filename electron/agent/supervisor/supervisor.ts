@@ -1,14 +1,18 @@
 import path from 'node:path';
+import type { ConfigChanges, ServiceStatus } from '../../../shared/api/resources.js';
 import type { Configuration } from '../../../shared/config/schema.js';
-import { filterSelects, streamId } from '../../../shared/config/streams.js';
-import type { ComponentType, ServiceStatus } from '../../../shared/api/resources.js';
-import type { Clock } from '../clock.js';
+import { streamId } from '../../../shared/config/streams.js';
+import type { AgentComponent, AgentServices, ComponentContext, StreamKey } from '../components/contract.js';
+import type { ComponentRegistry } from '../components/registry.js';
+import type { RecordHistory } from '../kpi/record-history.js';
 import type { Logger } from '../logging/logger.js';
-import type { MarkerStore, StreamKey } from '../markers/marker-store.js';
-import { Pipeline, type RecordTap, type TransformStage } from '../pipeline/pipeline.js';
+import type { MarkerStore } from '../markers/marker-store.js';
+import type { HistoryTarget } from '../pipeline/batch-committer.js';
+import { Pipeline, type RecordTap, type TransformStage, type TransmitRoute } from '../pipeline/pipeline.js';
 import type { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
 import type { AgentStore } from '../store/agent-store.js';
-import type { AgentComponent, ComponentContext, ComponentRegistry } from './component.js';
+import type { Clock } from '../time/clock.js';
+import { type RunningService, SERVICE_PREFIX, type ServiceSpec, planDeploy, serviceSpecs } from './deploy-plan.js';
 import { TransformService } from './transform-service.js';
 import { UnimplementedComponent } from './unimplemented.js';
 
@@ -22,20 +26,40 @@ export interface SupervisorOptions {
   agentDataDirectory: string;
   store: AgentStore;
   stats: TransmitStatsBoard;
-  /** Observers of committed records (KPI history). */
+  /** Observers of committed records. */
   taps: ReadonlySet<RecordTap>;
+  /** The KPI history every commit keeps records in (its writer opened on use). */
+  history?: { target: HistoryTarget; writer: () => RecordHistory };
+  /** What the agent shares with every component (parse threads, storage health, write policy). */
+  services: AgentServices;
   /** A component that does not stop within this time is logged and abandoned. */
   stopTimeoutMs?: number;
 }
 
-interface Service {
-  id: string;
+/** The context a service was built with; the supervisor keeps its stream list current. */
+type ServiceContext = Omit<ComponentContext, 'streams'> & { streams: readonly StreamKey[] };
+
+interface Service extends RunningService {
+  spec: ServiceSpec;
   component: AgentComponent;
-  /** Set when start() threw: the service is down, the others keep running. */
-  failed: boolean;
+  context: ServiceContext;
 }
 
-const SERVICE_PREFIX: Record<ComponentType, string> = { Receiver: 'receiver', Transform: 'transform', Transmit: 'transmit' };
+const NO_CHANGES: ConfigChanges = { start: [], restart: [], stop: [], keep: [] };
+
+/**
+ * Lets the event loop run (the API answers) once `sliceMs` of work went by: starting or stopping
+ * thousands of services one after the other is otherwise one long task, since a start that needs no
+ * I/O resolves at once.
+ */
+function breather(sliceMs = 20): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < sliceMs) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    since = performance.now();
+  };
+}
 
 /** Runs `work`, but gives up waiting after `ms`; reports whether it finished in time. */
 async function withTimeout(work: Promise<void>, ms: number): Promise<boolean> {
@@ -53,173 +77,204 @@ async function withTimeout(work: Promise<void>, ms: number): Promise<boolean> {
 /**
  * Owns one service per configured component and their lifecycle: start in pipeline order
  * (transmits, transforms, receivers, so that nothing produces before its consumers run), stop in
- * the reverse order, each stop bounded by a timeout.
+ * the reverse order, each stop bounded by a timeout. A new configuration is applied by restarting
+ * only what changed (`apply`); the pipeline between them is reconfigured in place.
  */
 export class Supervisor {
-  private services: Service[] = [];
+  private services = new Map<string, Service>();
+  private pipeline: Pipeline | undefined;
   private readonly stopTimeoutMs: number;
 
   constructor(private readonly options: SupervisorOptions) {
     this.stopTimeoutMs = options.stopTimeoutMs ?? 15_000;
   }
 
-  /** Builds and starts every component of `config`. One that fails to start is marked, not fatal. */
+  /** Builds and starts every component of `config`, after stopping all. One that fails to start is marked, not fatal. */
   async start(config: Configuration): Promise<void> {
     await this.stop();
+    this.services.clear();
     this.options.markers.clearAll();
-    this.services = this.build(config);
-    for (const service of this.services) {
-      try {
-        await service.component.start();
-      } catch (cause) {
-        service.failed = true;
-        const message = `${service.id} could not start: ${(cause as Error).message}`;
-        this.options.logger.error(message);
-        this.contextFor(service).markers.raise(this.streamsOf(service), 'error', 'start_failed', message);
-      }
+    this.pipeline = this.newPipeline();
+    this.reconfigure(config);
+    const specs = serviceSpecs(config);
+    const breathe = breather();
+    for (const spec of specs) {
+      await breathe();
+      await this.launch(spec);
     }
-    this.options.logger.info(`Started ${this.services.length} service(s): ${this.services.map((s) => s.id).join(', ') || 'none'}`);
+    this.options.logger.info(`Started ${specs.length} service(s): ${specs.map((s) => s.id).join(', ') || 'none'}`);
+  }
+
+  /** What `apply(config)` would do to the services that run now. */
+  plan(config: Configuration): ConfigChanges {
+    return planDeploy(serviceSpecs(config), this.services);
+  }
+
+  /**
+   * Applies a new configuration to running services: stops what is gone, restarts what changed,
+   * starts what is new, and leaves the rest running untouched (connections, sessions, files being
+   * read). Returns what it did.
+   */
+  async apply(config: Configuration): Promise<ConfigChanges> {
+    if (!this.pipeline) {
+      await this.start(config);
+      return { ...NO_CHANGES, start: serviceSpecs(config).map((spec) => spec.id) };
+    }
+    const specs = serviceSpecs(config);
+    const changes = planDeploy(specs, this.services);
+    const leaving = new Set([...changes.stop, ...changes.restart, ...changes.start]);
+    const stopping = [...this.services.values()].filter((service) => leaving.has(service.spec.id)).reverse();
+    const breathe = breather();
+    // Receivers first, so that nothing produces for a transform or transmit that is going away;
+    // then the pipeline takes the new transforms and transmits (kept receivers commit through them
+    // from their next batch on); then the transforms and transmits that go.
+    for (const service of stopping.filter((s) => s.spec.kind === 'Receiver')) {
+      await breathe();
+      await this.retire(service);
+    }
+    this.reconfigure(config);
+    for (const service of stopping.filter((s) => s.spec.kind !== 'Receiver')) {
+      await breathe();
+      await this.retire(service);
+    }
+    const keep = new Set(changes.keep);
+    const kept = new Map(specs.filter((spec) => keep.has(spec.id)).map((spec) => [spec.id, spec]));
+    for (const [id, spec] of kept) {
+      const service = this.services.get(id)!;
+      service.spec = spec;
+      service.context.streams = spec.streams;
+    }
+    const order = new Map<string, Service>();
+    for (const spec of specs) {
+      if (!kept.has(spec.id)) await breathe();
+      const service = kept.has(spec.id) ? this.services.get(spec.id)! : await this.launch(spec);
+      order.set(spec.id, service);
+    }
+    this.services = order;
+    this.options.markers.retainStreams(specs.filter((spec) => spec.kind === 'Receiver').flatMap((spec) => spec.streams));
+    const list = (ids: string[]) => (ids.length > 0 ? ids.join(', ') : 'none');
+    this.options.logger.info(
+      `Configuration applied: restarted ${list(changes.restart)}; started ${list(changes.start)}; stopped ${list(changes.stop)}; kept running ${list(changes.keep)}`,
+    );
+    return changes;
   }
 
   /** Stops every service, newest first. Idempotent. */
   async stop(): Promise<void> {
-    for (const service of [...this.services].reverse()) await this.stopService(service);
+    const breathe = breather();
+    for (const service of [...this.services.values()].reverse()) {
+      await breathe();
+      await this.stopService(service);
+    }
   }
 
-  /** Stops the services and forgets them (configuration removed). */
+  /** Stops the services and forgets them (configuration removed, or not applied). */
   async clear(): Promise<void> {
     await this.stop();
-    this.services = [];
+    this.services.clear();
+    this.pipeline = undefined;
   }
 
   serviceStates(): Record<string, { status: ServiceStatus }> {
     const out: Record<string, { status: ServiceStatus }> = {};
-    for (const s of this.services) out[s.id] = { status: s.failed ? 'stopped' : s.component.status() };
+    for (const [id, s] of this.services) out[id] = { status: s.failed ? 'stopped' : s.component.status() };
     return out;
   }
 
   /** Stops the receiver, forgets the progress of the streams, starts it again if it ran. */
   async restream(receiverName: string, streams: readonly StreamKey[], restart: boolean): Promise<void> {
-    const service = this.services.find((s) => s.component.kind === 'Receiver' && s.component.name === receiverName);
+    const service = this.services.get(`${SERVICE_PREFIX.Receiver}:${receiverName}`);
     if (!service) throw new Error(`receiver "${receiverName}" has no service`);
     await this.stopService(service);
     this.options.store.purge(receiverName, streams);
     await service.component.purge?.(streams);
-    this.options.logger.info(`Restream of ${streams.map((s) => streamId(s.asset, s.stream_type)).join(', ')} in ${service.id}: progress forgotten`);
+    this.options.logger.info(`Restream of ${streams.map((s) => streamId(s.asset, s.stream_type)).join(', ')} in ${service.spec.id}: progress forgotten`);
     if (restart) {
       service.failed = false;
       await service.component.start();
     }
   }
 
-  private async stopService(service: Service): Promise<void> {
-    try {
-      const finished = await withTimeout(service.component.stop(), this.stopTimeoutMs);
-      if (!finished) this.options.logger.error(`${service.id} did not stop within ${this.stopTimeoutMs / 1000} s; abandoned`);
-    } catch (cause) {
-      this.options.logger.error(`${service.id} failed while stopping`, cause);
-    }
+  private newPipeline(): Pipeline {
+    const { store, registry, clock, logger, markers, taps, history } = this.options;
+    return new Pipeline({ store, registry, clock, logger: logger.child('pipeline'), markers: markers.reporter('pipeline', 'Transmit'), taps, history });
   }
 
-  private readonly contexts = new Map<string, ComponentContext>();
-  private contextFor(service: Service): ComponentContext {
-    return this.contexts.get(service.id)!;
-  }
-  private streamsOf(service: Service): readonly StreamKey[] {
-    return this.contextFor(service).streams;
-  }
-
-  private build(config: Configuration): Service[] {
-    this.contexts.clear();
-    const { registry, markers, logger, store, stats } = this.options;
-    const allStreams: StreamKey[] = config.data_receiver.flatMap((r) => r.streams.map((s) => ({ asset: s.asset, stream_type: s.stream_type })));
-    const matched = (filter: readonly string[] | undefined) => allStreams.filter((s) => filterSelects(filter, streamId(s.asset, s.stream_type)));
-
+  /** The pipeline and the transmit statistics take the configuration's transforms and transmits. */
+  private reconfigure(config: Configuration): void {
+    const { registry, markers, logger, stats } = this.options;
     const stages: TransformStage[] = config.transforms.map((t) => ({
       name: t.transform_name,
       filter: t.filter_stream,
-      transform: registry.transform(t.transform_type)?.(t),
       config: t,
       markers: markers.reporter(t.transform_name, 'Transform'),
       logger: logger.child(`${SERVICE_PREFIX.Transform}:${t.transform_name}`),
     }));
-    const pipeline = new Pipeline(
-      store,
-      stages,
-      config.data_transmit.map((t) => ({
-        name: t.transmit_name,
-        filter: t.filter_stream,
-        maxBufferBytes: t.max_buffer_mb * 1024 * 1024,
-        // Upload batches are stored as request bodies (before encryption), encoded once when committed.
-        format: t.transmit_type === 'remotedatapost' ? ('upload' as const) : ('json' as const),
-        batchRecords: 'max_request_records' in t && typeof t.max_request_records === 'number' ? t.max_request_records : Number.POSITIVE_INFINITY,
-        markers: markers.reporter(t.transmit_name, 'Transmit'),
-        logger: logger.child(`${SERVICE_PREFIX.Transmit}:${t.transmit_name}`),
-      })),
-      logger.child('pipeline'),
-      markers.reporter('pipeline', 'Transmit'),
-      this.options.taps,
-    );
+    const routes: TransmitRoute[] = config.data_transmit.map((t) => ({
+      name: t.transmit_name,
+      type: t.transmit_type,
+      filter: t.filter_stream,
+      options: registry.outbox(t.transmit_type).options(t),
+      maxBufferBytes: t.max_buffer_mb * 1024 * 1024,
+      markers: markers.reporter(t.transmit_name, 'Transmit'),
+      logger: logger.child(`${SERVICE_PREFIX.Transmit}:${t.transmit_name}`),
+    }));
+    this.pipeline!.configure(stages, routes);
     stats.retain(config.data_transmit.map((t) => t.transmit_name));
     for (const t of config.data_transmit) stats.register(t.transmit_name, t.transmit_type);
-
-    const entries: { kind: ComponentType; name: string; type: string; block: unknown; streams: StreamKey[] }[] = [
-      ...config.data_transmit.map((t) => ({ kind: 'Transmit' as const, name: t.transmit_name, type: t.transmit_type, block: t, streams: matched(t.filter_stream) })),
-      ...config.transforms.map((t) => ({ kind: 'Transform' as const, name: t.transform_name, type: t.transform_type, block: t, streams: matched(t.filter_stream) })),
-      ...config.data_receiver.map((r) => ({
-        kind: 'Receiver' as const,
-        name: r.data_receiver_name,
-        type: r.protocol,
-        block: r,
-        streams: r.streams.map((s) => ({ asset: s.asset, stream_type: s.stream_type })),
-      })),
-    ];
-    return entries.map((entry) => {
-      const id = `${SERVICE_PREFIX[entry.kind]}:${entry.name}`;
-      const context: ComponentContext = {
-        logger: logger.child(id),
-        markers: markers.reporter(entry.name, entry.kind),
-        clock: this.options.clock,
-        dataDirectory: path.join(this.options.componentsDirectory, SERVICE_PREFIX[entry.kind], encodeURIComponent(entry.name)),
-        streams: entry.streams,
-        agentDataDirectory: this.options.agentDataDirectory,
-        pipeline,
-        store,
-        stats,
-      };
-      this.contexts.set(id, context);
-      let component: AgentComponent;
-      if (entry.kind === 'Transform') {
-        const stage = stages.find((s) => s.name === entry.name);
-        component = stage?.transform ? new TransformService(entry.name) : new UnimplementedComponent(entry.kind, entry.name, entry.type, context);
-      } else {
-        const factory = registry.get(entry.kind, entry.type);
-        component = factory ? factory(entry.block, context) : new UnimplementedComponent(entry.kind, entry.name, entry.type, context);
-      }
-      return { id, component, failed: false };
-    });
   }
-}
 
-/**
- * Service ids and states of a configuration that is not running: `stopped` for component types this
- * build has, `unknown` for those it has not. Reads a raw document defensively.
- */
-export function configuredServices(raw: unknown, registry: ComponentRegistry): Record<string, { status: ServiceStatus }> {
-  const out: Record<string, { status: ServiceStatus }> = {};
-  const doc = (raw ?? {}) as Record<string, unknown>;
-  const sections: [string, ComponentType, string, string][] = [
-    ['data_transmit', 'Transmit', 'transmit_name', 'transmit_type'],
-    ['transforms', 'Transform', 'transform_name', 'transform_type'],
-    ['data_receiver', 'Receiver', 'data_receiver_name', 'protocol'],
-  ];
-  for (const [section, kind, nameKey, typeKey] of sections) {
-    const list = doc[section];
-    if (!Array.isArray(list)) continue;
-    for (const item of list as Record<string, unknown>[]) {
-      if (typeof item?.[nameKey] !== 'string') continue;
-      out[`${SERVICE_PREFIX[kind]}:${String(item[nameKey])}`] = { status: registry.has(kind, String(item[typeKey])) ? 'stopped' : 'unknown' };
+  /** Builds and starts the service of `spec`; a failed start is marked on its streams, not fatal. */
+  private async launch(spec: ServiceSpec): Promise<Service> {
+    const { registry, markers, logger, store, stats } = this.options;
+    const context: ServiceContext = {
+      logger: logger.child(spec.id),
+      markers: markers.reporter(spec.name, spec.kind),
+      clock: this.options.clock,
+      dataDirectory: path.join(this.options.componentsDirectory, SERVICE_PREFIX[spec.kind], encodeURIComponent(spec.name)),
+      streams: spec.streams,
+      agentDataDirectory: this.options.agentDataDirectory,
+      pipeline: this.pipeline!,
+      store,
+      stats,
+      decodeBatch: (format, payload) => registry.decode(format, payload),
+      services: this.options.services,
+    };
+    let component: AgentComponent;
+    if (spec.kind === 'Transform') {
+      component = registry.has('Transform', spec.type) ? new TransformService(spec.name) : new UnimplementedComponent(spec.kind, spec.name, spec.type, context);
+    } else {
+      const factory = await registry.factory(spec.kind, spec.type);
+      component = factory ? factory(spec.block, context) : new UnimplementedComponent(spec.kind, spec.name, spec.type, context);
+    }
+    const service: Service = { spec, signature: spec.signature, component, context, failed: false };
+    this.services.set(spec.id, service);
+    try {
+      await component.start();
+    } catch (cause) {
+      service.failed = true;
+      const message = `${spec.id} could not start: ${(cause as Error).message}`;
+      logger.error(message);
+      context.markers.raise(context.streams, 'error', 'start_failed', message);
+    }
+    return service;
+  }
+
+  /** Stops a service that goes (removed or changed) and clears its markers. */
+  private async retire(service: Service): Promise<void> {
+    await this.stopService(service);
+    service.context.markers.clear();
+    this.services.delete(service.spec.id);
+  }
+
+  private async stopService(service: Service): Promise<void> {
+    try {
+      const finished = await withTimeout(service.component.stop(), this.stopTimeoutMs);
+      if (!finished) this.options.logger.error(`${service.spec.id} did not stop within ${this.stopTimeoutMs / 1000} s; abandoned`);
+    } catch (cause) {
+      this.options.logger.error(`${service.spec.id} failed while stopping`, cause);
     }
   }
-  return out;
 }
+
+export { configuredServices } from './configured-services.js';

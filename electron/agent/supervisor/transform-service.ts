@@ -1,4 +1,4 @@
-import type { AgentComponent } from './component.js';
+import type { AgentComponent } from '../components/contract.js';
 
 /** The service face of a transform: the pipeline runs it; this reports whether it is in service. */
 export class TransformService implements AgentComponent {

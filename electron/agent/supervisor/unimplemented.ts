@@ -1,5 +1,5 @@
 import type { ComponentType } from '../../../shared/api/resources.js';
-import type { AgentComponent, ComponentContext } from './component.js';
+import type { AgentComponent, ComponentContext } from '../components/contract.js';
 
 const KIND_WORD: Record<ComponentType, string> = { Receiver: 'receiver', Transform: 'transform', Transmit: 'transmit' };
 

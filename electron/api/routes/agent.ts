@@ -1,6 +1,7 @@
 import type { AgentStatus } from '../../../shared/api/resources.js';
 import type { AgentRuntime } from '../../agent/index.js';
-import type { Handler, Reply } from '../router.js';
+import type { RouteId } from '../../../shared/api/routes.js';
+import type { Handlers, Reply } from '../router.js';
 
 async function transition(runtime: AgentRuntime, operation: () => Promise<AgentStatus>): Promise<Reply> {
   const state = await operation();
@@ -12,4 +13,4 @@ export const agentRoutes = {
   startAgent: ({ runtime }) => transition(runtime, () => runtime.start()),
   stopAgent: ({ runtime }) => transition(runtime, () => runtime.stop()),
   restartAgent: ({ runtime }) => transition(runtime, () => runtime.restart()),
-} satisfies Record<string, Handler>;
+} satisfies Partial<Handlers<RouteId>>;

@@ -1,26 +1,22 @@
 import { ApiError } from '../../../shared/api/errors.js';
 import { allTemplates, templateFor } from '../../../shared/config/templates.js';
 import { ConfigUnreadableError } from '../../agent/index.js';
-import type { Handler, HandlerContext } from '../router.js';
+import type { RouteId } from '../../../shared/api/routes.js';
+import type { HandlerContext, Handlers } from '../router.js';
 
-function requireBody(context: HandlerContext): unknown {
-  if (context.body === undefined) throw new ApiError(400, 'Send the configuration as a JSON object in the request body (Content-Type: application/json).');
-  return context.body;
-}
-
-/** If-Match carries the last_modified the client loaded; quotes (ETag form) are optional. */
+/** If-Match carries the revision the client loaded (its ETag); quotes are optional. */
 function expectedRevision(context: HandlerContext): string | undefined {
   const header = context.headers['if-match'];
   return header === undefined || header === '*' ? undefined : header.replace(/^W\//, '').replace(/^"|"$/g, '');
 }
 
-const etag = (lastModified: string | null | undefined): Record<string, string> => (lastModified ? { ETag: `"${lastModified}"` } : {});
+const etag = (revision: number | null | undefined): Record<string, string> => (revision ? { ETag: `"${revision}"` } : {});
 
 export const configRoutes = {
   getConfig: ({ runtime }) => {
     try {
-      const { config, lastModified } = runtime.readConfig();
-      return { response: config, meta: { last_modified: lastModified }, headers: etag(lastModified) };
+      const { config, lastModified, revision } = runtime.readConfig();
+      return { response: config, meta: { last_modified: lastModified, revision }, headers: etag(revision) };
     } catch (cause) {
       if (cause instanceof ConfigUnreadableError) throw new ApiError(500, cause.message);
       throw cause;
@@ -30,12 +26,12 @@ export const configRoutes = {
   listTemplates: () => ({ response: allTemplates() }),
 
   getTemplate: ({ params }) => {
-    const template = templateFor(params.protocol ?? '');
+    const template = templateFor(params.protocol);
     return template ? { response: template } : { success: false, status: 404, response: 'Requested configuration is not available' };
   },
 
   saveConfig: async (context) => {
-    const outcome = await context.runtime.saveConfig(requireBody(context), expectedRevision(context));
+    const outcome = await context.runtime.saveConfig(context.body, expectedRevision(context as HandlerContext));
     if (outcome.status === 'failed') {
       const errors = outcome.violations.filter((v) => v.level === 'error').length;
       return {
@@ -45,13 +41,13 @@ export const configRoutes = {
         errorText: `The configuration has ${errors} error(s); nothing was saved.`,
       };
     }
-    const meta: Record<string, unknown> = { last_modified: outcome.lastModified };
+    const meta: Record<string, unknown> = { last_modified: outcome.lastModified, revision: outcome.revision, changes: outcome.changes };
     if (outcome.violations.length > 0) meta.violations = outcome.violations;
-    return { response: outcome.config, meta, headers: etag(outcome.lastModified) };
+    return { response: outcome.config, meta, headers: etag(outcome.revision) };
   },
 
-  validateConfig: (context) => {
-    const result = context.runtime.validate(requireBody(context));
+  validateConfig: async ({ runtime, body }) => {
+    const result = await runtime.validate(body);
     return { success: result.status === 'passed', response: result };
   },
-} satisfies Record<string, Handler>;
+} satisfies Partial<Handlers<RouteId>>;

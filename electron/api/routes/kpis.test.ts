@@ -81,6 +81,15 @@ describe('the KPI library', () => {
     await server.call('DELETE', '/v1/kpis/line_reject_rate');
   });
 
+  it('keeps a KPI whose name is a raw field name with spaces (the path encodes it)', async () => {
+    const definition = { ...availabilityKpi(), name: 'Cycle Time %', display_name: 'Cycle time share' };
+    const saved = await server.call('PUT', `/v1/kpis/${encodeURIComponent('Cycle Time %')}`, definition);
+    expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+    expect((await server.call('GET', '/v1/kpis/Cycle%20Time%20%25')).json.response).toEqual(definition);
+    expect((await server.call('GET', '/v1/kpis')).json.response.map((k: { name: string }) => k.name)).toContain('Cycle Time %');
+    expect((await server.call('DELETE', '/v1/kpis/Cycle%20Time%20%25')).status).toBe(200);
+  });
+
   it('refuses an invalid definition with 422 and violations, and stores nothing', async () => {
     const broken = { ...availabilityKpi(), dependencies: [{ name: 'up_time', aggregate: 'median' }, { name: 'all_time', aggregate: 'sum' }] };
     const { status, json } = await server.call('PUT', '/v1/kpis/availability', broken);

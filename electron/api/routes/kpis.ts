@@ -1,32 +1,17 @@
-import { ApiError } from '../../../shared/api/errors.js';
-import { KpiKindSchema } from '../../../shared/kpi/api.js';
-import type { KpiKind } from '../../../shared/kpi/schema.js';
-import type { Handler, HandlerContext } from '../router.js';
-
-function requireBody(context: HandlerContext): unknown {
-  if (context.body === undefined) throw new ApiError(400, 'Send the KPI definition as a JSON object in the request body (Content-Type: application/json).');
-  return context.body;
-}
-
-function kindOf(context: HandlerContext): KpiKind | undefined {
-  const kind = context.query.kind;
-  if (kind === undefined || kind === '') return undefined;
-  const parsed = KpiKindSchema.safeParse(kind);
-  if (!parsed.success) throw new ApiError(400, `kind must be line or machine_type, not "${kind}".`);
-  return parsed.data;
-}
+import type { RouteId } from '../../../shared/api/routes.js';
+import type { Handlers } from '../router.js';
 
 export const kpiRoutes = {
   listKpis: ({ runtime }) => ({ response: runtime.kpis.list() }),
 
   getKpi: ({ runtime, params }) => {
-    const entry = runtime.kpis.get(params.name ?? '');
+    const entry = runtime.kpis.get(params.name);
     if (!entry) return { success: false, status: 404, response: `There is no KPI "${params.name}" in the library.` };
     return { response: entry.definition, meta: { kind: entry.kind, last_modified: entry.last_modified } };
   },
 
-  validateKpi: (context) => {
-    const outcome = context.runtime.kpis.validate(requireBody(context), kindOf(context), context.query.original || undefined);
+  validateKpi: ({ runtime, body, query }) => {
+    const outcome = runtime.kpis.validate(body, query.kind, query.original);
     const errors = outcome.violations.filter((v) => v.level === 'error').length;
     return {
       success: outcome.status === 'passed',
@@ -36,9 +21,8 @@ export const kpiRoutes = {
     };
   },
 
-  saveKpi: (context) => {
-    const name = context.params.name ?? '';
-    const outcome = context.runtime.kpis.save(name, requireBody(context), kindOf(context));
+  saveKpi: ({ runtime, params, body, query }) => {
+    const outcome = runtime.kpis.save(params.name, body, query.kind);
     if (outcome.status === 'failed') {
       const errors = outcome.violations.filter((v) => v.level === 'error').length;
       return { success: false, status: 422, response: { status: 'failed', violations: outcome.violations }, errorText: `The KPI definition has ${errors} error(s); nothing was saved.` };
@@ -49,10 +33,9 @@ export const kpiRoutes = {
   },
 
   deleteKpi: ({ runtime, params }) => {
-    const name = params.name ?? '';
-    if (!runtime.kpis.delete(name)) return { success: false, status: 404, response: `There is no KPI "${name}" in the library.` };
-    return { response: `KPI "${name}" deleted.` };
+    if (!runtime.kpis.delete(params.name)) return { success: false, status: 404, response: `There is no KPI "${params.name}" in the library.` };
+    return { response: `KPI "${params.name}" deleted.` };
   },
 
   evaluateKpi: ({ runtime, body }) => ({ response: runtime.kpis.evaluate(body) }),
-} satisfies Record<string, Handler>;
+} satisfies Partial<Handlers<RouteId>>;

@@ -1,20 +1,18 @@
 import { ApiError } from '../../../shared/api/errors.js';
-import { RestreamRequestSchema } from '../../../shared/api/resources.js';
+import type { RouteId } from '../../../shared/api/routes.js';
 import { RestreamError } from '../../agent/index.js';
-import type { Handler } from '../router.js';
+import type { Handlers } from '../router.js';
 
 export const statusRoutes = {
   getStatus: ({ runtime }) => ({ response: runtime.status() }),
   listStreams: ({ runtime }) => ({ response: runtime.streams() }),
   restream: async ({ runtime, body }) => {
-    const request = RestreamRequestSchema.safeParse(body);
-    if (!request.success || Object.keys(request.data).length === 0)
-      throw new ApiError(400, 'Send {"<data_receiver_name>": [{"asset": "…", "stream_type": "…"}], …} naming at least one stream.');
+    if (Object.keys(body).length === 0) throw new ApiError(400, 'Send {"<data_receiver_name>": [{"asset": "…", "stream_type": "…"}], …} naming at least one stream.');
     try {
-      return { response: await runtime.restream(request.data) };
+      return { response: await runtime.restream(body) };
     } catch (cause) {
       if (cause instanceof RestreamError) return { success: false, status: 500, response: cause.message };
       throw cause;
     }
   },
-} satisfies Record<string, Handler>;
+} satisfies Partial<Handlers<RouteId>>;

@@ -4,7 +4,7 @@ import { type TestServer, startTestServer, tempDirectory } from '../test-host.js
 
 export interface PlantReceiver {
   connection: Record<string, unknown>;
-  streams: { asset: string; stream_type: string; opcua_tags: { name: string; exportname: string }[] }[];
+  streams: { asset: string; stream_type: string; opcua_tags: { name: string; exportname: string; namespace_index?: number }[] }[];
   read_mode?: 'subscription' | 'polling';
   sampling_interval_ms?: number;
   poll_interval?: number;

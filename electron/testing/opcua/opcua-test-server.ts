@@ -51,6 +51,11 @@ export class OpcuaTestServer {
   private userCertificates: OPCUACertificateManager | undefined;
   private readonly variables = new Map<string, UAVariable>();
   port = 0;
+  /** Sessions clients created and closed on this server since it started (a client that keeps its session creates one). */
+  sessionsCreated = 0;
+  sessionsClosed = 0;
+  /** Read requests served (a polling client sends one per poll, per chunk of nodes). */
+  readRequests = 0;
 
   private constructor(private readonly options: TestServerOptions) {}
 
@@ -144,6 +149,11 @@ export class OpcuaTestServer {
       serverInfo: { applicationName: { text: 'Tributary test server' } },
     });
     await server.initialize();
+    server.on('create_session', () => (this.sessionsCreated += 1));
+    server.on('session_closed', () => (this.sessionsClosed += 1));
+    server.on('request', (request: { schema?: { name?: string } }) => {
+      if (request.schema?.name === 'ReadRequest') this.readRequests += 1;
+    });
     const addressSpace = server.engine.addressSpace!;
     const namespace = addressSpace.registerNamespace('urn:tributary:test');
     const plant = namespace.addObject({ organizedBy: addressSpace.rootFolder.objects, browseName: 'Plant', nodeId: 's=Plant' });

@@ -8,7 +8,7 @@ import { createSqlDriver } from '../../agent/receivers/sql/sql-receiver.js';
 import { prepareStatement } from '../../agent/receivers/sql/sql-driver.js';
 import { AgentUnderTest, DDL, type DeliveredRecord, SERVERS, type TestDialect, TestDatabase, fieldsOf, serverScript, sqlConfiguration, uniqueTable } from './sql-test-support.js';
 import { Logger, Redactor } from '../../agent/logging/logger.js';
-import { SystemClock } from '../../agent/clock.js';
+import { SystemClock } from '../../agent/time/clock.js';
 import type { LogFile } from '../../agent/logging/log-file.js';
 
 const silentLogger = () => new Logger({ append: () => undefined } as unknown as LogFile, new Redactor(), new SystemClock(), 'test');

@@ -1,20 +1,15 @@
 /**
- * The one API client of the console. Every answer is parsed with the shared zod schemas before a
- * component sees it; failures become ApiRequestError with a message an operator can act on.
+ * The one API client of the console. Requests and answers come from the route table
+ * (shared/api/routes.ts), as the agent's router applies it: the path and method of each route,
+ * and the schemas every answer is parsed with before a component sees it. Failures become
+ * ApiRequestError with a message an operator can act on.
  */
 import { z } from 'zod';
 import { AnyEnvelopeSchema, type Envelope } from '../../../shared/api/envelope.js';
-import {
-  AgentStatusSchema,
-  StatusSchema,
-  StreamRecordSchema,
-  type AgentStatus,
-  type LogName,
-  type RestreamRequest,
-  type Status,
-  type StreamRecord,
-} from '../../../shared/api/resources.js';
-import { ValidationResultSchema, ViolationSchema, type ValidationResult, type Violation } from '../../../shared/config/violations.js';
+import type { AgentStatus, ConfigChanges, ConfigValidation, LogName, RestreamRequest, Status, StreamRecord } from '../../../shared/api/resources.js';
+import { type BodyInputOf, type FailureOf, type MetaOf, type PathParams, type ResponseOf, type RouteOf, pathOf } from '../../../shared/api/route-types.js';
+import { ROUTES, type RouteContract, type RouteId } from '../../../shared/api/routes.js';
+import type { Violation } from '../../../shared/config/violations.js';
 import { ApiRequestError, UnauthorizedError } from './errors.js';
 import { KpiClient } from './kpi-client.js';
 import type { ApiRequest, Transport } from './transport.js';
@@ -23,17 +18,31 @@ import type { ApiRequest, Transport } from './transport.js';
 export interface LoadedConfig {
   document: Record<string, unknown>;
   lastModified: string | null;
+  /** Counts saves (the ETag): a save sends it back to refuse overwriting a newer one. */
+  revision: number | null;
 }
 
 export type SaveOutcome =
-  | { kind: 'saved'; document: Record<string, unknown>; lastModified: string | null; warnings: Violation[] }
+  | { kind: 'saved'; document: Record<string, unknown>; lastModified: string | null; revision: number | null; warnings: Violation[]; changes: ConfigChanges }
   | { kind: 'invalid'; violations: Violation[] }
   | { kind: 'conflict'; message: string };
 
-// The editor, not this parser, judges the configuration: keep the document exactly as stored.
-const ConfigDocumentSchema = z.record(z.string(), z.unknown());
-const ConfigMetaSchema = z.object({ last_modified: z.string().nullable().optional(), violations: z.array(ViolationSchema).optional() });
-const LogLinesSchema = z.array(z.string());
+type QueryInput<Id extends RouteId> = RouteOf<Id> extends { query: infer Q } ? { [K in keyof Q]?: string | number | boolean } : never;
+
+/** What a request of route `Id` carries: path parameters, query, body, extra headers. */
+export type RouteRequest<Id extends RouteId> = {
+  params?: PathParams<RouteOf<Id>['path']>;
+  query?: QueryInput<Id>;
+  body?: BodyInputOf<Id>;
+  headers?: Record<string, string>;
+};
+
+/** An answer of route `Id`: its success response, or a failure that is an answer (route.failure). */
+export type RouteAnswer<Id extends RouteId> =
+  | { status: number; success: true; response: ResponseOf<Id>; meta: MetaOf<Id> }
+  | { status: number; success: false; response: FailureOf<Id>; meta: Record<string, unknown>; text: string };
+
+const CONTRACTS = new Map<string, RouteContract>(ROUTES.map((route) => [route.id, route]));
 
 export class ApiClient {
   constructor(
@@ -48,19 +57,34 @@ export class ApiClient {
   /** The KPI endpoints (library, validation, evaluation). */
   readonly kpis = new KpiClient(this);
 
-  /** One exchange with the envelope unparsed, for feature clients that read failures as answers. */
-  send(request: ApiRequest): Promise<{ status: number; envelope: Envelope }> {
-    return this.exchange(request);
+  /**
+   * One request of a route, answered and parsed by its contract. A failed envelope is returned when
+   * the route says what its failures carry (and it does); otherwise it is thrown as ApiRequestError.
+   */
+  async route<Id extends RouteId>(id: Id, request: RouteRequest<Id> = {}): Promise<RouteAnswer<Id>> {
+    const contract = CONTRACTS.get(id)!;
+    const sent: ApiRequest = {
+      method: contract.method,
+      path: pathOf(contract, request.params as Record<string, string> | undefined, request.query as Record<string, string | number | boolean | undefined> | undefined),
+      ...(request.body === undefined ? {} : { body: request.body }),
+      ...(request.headers ? { headers: request.headers } : {}),
+    };
+    const { status, envelope } = await this.exchange(sent);
+    if (envelope.success) {
+      const response = this.parse(contract.response, envelope.response, sent, status) as ResponseOf<Id>;
+      const meta = (contract.meta ? this.parse(contract.meta, envelope.meta ?? {}, sent, status) : (envelope.meta ?? {})) as MetaOf<Id>;
+      return { status, success: true, response, meta };
+    }
+    const failed = contract.failure?.safeParse(envelope.response);
+    if (!failed?.success) throw failure(status, envelope);
+    return { status, success: false, response: failed.data as FailureOf<Id>, meta: envelope.meta ?? {}, text: failureText(status, envelope) };
   }
 
-  /** A request whose failure is an error; the response parsed with `schema`. */
-  call<T>(schema: z.ZodType<T>, request: ApiRequest): Promise<{ response: T; meta: Record<string, unknown> }> {
-    return this.expect(schema, request);
-  }
-
-  /** The error of a failed envelope, with the agent's text. */
-  failure(status: number, envelope: Envelope): ApiRequestError {
-    return failure(status, envelope);
+  /** A request whose every failure is an error: the parsed response and meta. */
+  async call<Id extends RouteId>(id: Id, request: RouteRequest<Id> = {}): Promise<{ response: ResponseOf<Id>; meta: MetaOf<Id> }> {
+    const answer = await this.route(id, request);
+    if (!answer.success) throw new ApiRequestError(answer.text, answer.status, answer.response);
+    return { response: answer.response, meta: answer.meta };
   }
 
   private async exchange(request: ApiRequest): Promise<{ status: number; envelope: Envelope }> {
@@ -85,74 +109,58 @@ export class ApiClient {
     return parsed.data;
   }
 
-  /** Sends a request whose failure is an error; returns the parsed response and the meta. */
-  private async expect<T>(schema: z.ZodType<T>, request: ApiRequest): Promise<{ response: T; meta: Record<string, unknown> }> {
-    const { status, envelope } = await this.exchange(request);
-    if (!envelope.success) throw failure(status, envelope);
-    return { response: this.parse(schema, envelope.response, request, status), meta: envelope.meta ?? {} };
-  }
-
   async config(): Promise<LoadedConfig> {
-    const request: ApiRequest = { method: 'GET', path: '/v1/config' };
-    const { response, meta } = await this.expect(ConfigDocumentSchema, request);
-    return { document: response, lastModified: this.parse(ConfigMetaSchema, meta, request, 200).last_modified ?? null };
+    const { response, meta } = await this.call('getConfig');
+    return { document: response, lastModified: meta.last_modified, revision: meta.revision };
   }
 
-  async validate(document: unknown): Promise<ValidationResult> {
-    const request: ApiRequest = { method: 'POST', path: '/v1/config/validate', body: document };
-    const { status, envelope } = await this.exchange(request);
-    // A failed validation is an answer, not an error: success is false, response holds violations.
-    const result = ValidationResultSchema.safeParse(envelope.response);
-    if (!result.success) throw failure(status, envelope);
-    return result.data;
+  /**
+   * A failed validation is an answer, not an error: status "failed" and the violations. Without
+   * errors, `changes` says what saving would do to the running agent.
+   */
+  async validate(document: unknown): Promise<ConfigValidation> {
+    return (await this.route('validateConfig', { body: document })).response;
   }
 
-  /** Saves; `expectedRevision` (the last_modified that was loaded) refuses overwriting a newer save. */
-  async saveConfig(document: unknown, expectedRevision: string | null): Promise<SaveOutcome> {
-    const request: ApiRequest = {
-      method: 'POST',
-      path: '/v1/config',
-      body: document,
-      headers: expectedRevision ? { 'If-Match': `"${expectedRevision}"` } : {},
-    };
-    const { status, envelope } = await this.exchange(request);
-    if (status === 409) return { kind: 'conflict', message: envelope.error?.text ?? 'The configuration was saved by someone else in the meantime.' };
-    if (!envelope.success) {
-      const result = ValidationResultSchema.safeParse(envelope.response);
-      if (result.success) return { kind: 'invalid', violations: result.data.violations };
-      throw failure(status, envelope);
+  /** Saves; `expectedRevision` (the revision that was loaded) refuses overwriting a newer save. */
+  async saveConfig(document: unknown, expectedRevision: number | null): Promise<SaveOutcome> {
+    let answer;
+    try {
+      answer = await this.route('saveConfig', { body: document, headers: expectedRevision === null ? {} : { 'If-Match': `"${expectedRevision}"` } });
+    } catch (cause) {
+      if (cause instanceof ApiRequestError && cause.status === 409) return { kind: 'conflict', message: cause.message };
+      throw cause;
     }
-    const meta = this.parse(ConfigMetaSchema, envelope.meta ?? {}, request, status);
-    const document_ = this.parse(ConfigDocumentSchema, envelope.response, request, status);
-    return { kind: 'saved', document: document_, lastModified: meta.last_modified ?? null, warnings: meta.violations ?? [] };
+    if (!answer.success) return { kind: 'invalid', violations: answer.response.violations };
+    return { kind: 'saved', document: answer.response, lastModified: answer.meta.last_modified, revision: answer.meta.revision, warnings: answer.meta.violations ?? [], changes: answer.meta.changes };
   }
 
   async status(): Promise<Status> {
-    return (await this.expect(StatusSchema, { method: 'GET', path: '/v1/status' })).response;
+    return (await this.call('getStatus')).response;
   }
 
   async agent(action: 'start' | 'stop' | 'restart'): Promise<AgentStatus> {
-    return (await this.expect(AgentStatusSchema, { method: 'POST', path: `/v1/agent/${action}` })).response;
+    const ids = { start: 'startAgent', stop: 'stopAgent', restart: 'restartAgent' } as const;
+    return (await this.call(ids[action])).response;
   }
 
   async streams(): Promise<StreamRecord[]> {
-    return (await this.expect(z.array(StreamRecordSchema), { method: 'GET', path: '/v1/streams' })).response;
+    return (await this.call('listStreams')).response;
   }
 
   async restream(request: RestreamRequest): Promise<string> {
-    return (await this.expect(z.string(), { method: 'POST', path: '/v1/restream', body: request })).response;
+    return (await this.call('restream', { body: request })).response;
   }
 
   async log(name: LogName, options: { lines?: number; since?: string } = {}): Promise<string[]> {
-    const query = new URLSearchParams();
-    if (options.lines !== undefined) query.set('lines', String(options.lines));
-    if (options.since !== undefined) query.set('since', options.since);
-    const path = `/v1/log/stream/${encodeURIComponent(name)}${query.size > 0 ? `?${query.toString()}` : ''}`;
-    return (await this.expect(LogLinesSchema, { method: 'GET', path })).response;
+    return (await this.call('namedLog', { params: { log_filename: name }, query: options })).response;
   }
 }
 
+function failureText(status: number, envelope: Envelope): string {
+  return envelope.error?.text ?? (typeof envelope.response === 'string' ? envelope.response : `The request failed (HTTP ${status}).`);
+}
+
 function failure(status: number, envelope: Envelope): ApiRequestError {
-  const text = envelope.error?.text ?? (typeof envelope.response === 'string' ? envelope.response : `The request failed (HTTP ${status}).`);
-  return new ApiRequestError(text, status, envelope.response);
+  return new ApiRequestError(failureText(status, envelope), status, envelope.response);
 }

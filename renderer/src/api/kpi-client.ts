@@ -1,10 +1,9 @@
 /**
- * The KPI endpoints for the console: library, validation, saving and evaluation. Answers are parsed
- * with the shared zod schemas; a failed validation or a refused save is an answer, not an error.
+ * The KPI endpoints for the console: library, validation, saving and evaluation, by their routes
+ * (shared/api/routes.ts). A failed validation or a refused save is an answer, not an error.
  */
-import { z } from 'zod';
-import { ValidationResultSchema, type ValidationResult, type Violation } from '../../../shared/config/violations.js';
-import { KpiEvaluationSchema, KpiLibraryEntrySchema, KpiMetaSchema, type EvaluateRequest, type KpiEvaluation, type KpiLibraryEntry } from '../../../shared/kpi/api.js';
+import type { ValidationResult, Violation } from '../../../shared/config/violations.js';
+import type { EvaluateRequest, KpiEvaluation, KpiLibraryEntry } from '../../../shared/kpi/api.js';
 import type { ApiClient } from './client.js';
 
 export type KpiSaveOutcome =
@@ -19,51 +18,33 @@ export class KpiInvalidError extends Error {
   }
 }
 
-const path = (name: string) => `/v1/kpis/${encodeURIComponent(name)}`;
-
 export class KpiClient {
   constructor(private readonly api: ApiClient) {}
 
   async list(): Promise<KpiLibraryEntry[]> {
-    return (await this.api.call(z.array(KpiLibraryEntrySchema), { method: 'GET', path: '/v1/kpis' })).response;
+    return (await this.api.call('listKpis')).response;
   }
 
   /** `original`: the library name of the KPI being edited (it may keep its name). */
   async validate(document: unknown, original: string | null): Promise<ValidationResult> {
-    const query = original ? `?original=${encodeURIComponent(original)}` : '';
-    const { status, envelope } = await this.api.send({ method: 'POST', path: `/v1/kpis/validate${query}`, body: document });
-    const result = ValidationResultSchema.safeParse(envelope.response);
-    if (!result.success) throw this.api.failure(status, envelope);
-    return result.data;
+    return (await this.api.route('validateKpi', { body: document, query: original ? { original } : {} })).response;
   }
 
   /** Saves under `name` (the library name it had, or its own name when new). */
   async save(name: string, document: unknown): Promise<KpiSaveOutcome> {
-    const { status, envelope } = await this.api.send({ method: 'PUT', path: path(name), body: document });
-    if (!envelope.success) {
-      const result = ValidationResultSchema.safeParse(envelope.response);
-      if (status === 422 && result.success) return { kind: 'invalid', violations: result.data.violations };
-      throw this.api.failure(status, envelope);
-    }
-    const meta = KpiMetaSchema.safeParse(envelope.meta);
-    const saved = z.object({ name: z.string() }).safeParse(envelope.response);
-    if (!meta.success || !saved.success) throw this.api.failure(status, envelope);
-    return { kind: 'saved', name: saved.data.name, lastModified: meta.data.last_modified, warnings: meta.data.violations ?? [] };
+    const answer = await this.api.route('saveKpi', { params: { name }, body: document });
+    if (!answer.success) return { kind: 'invalid', violations: answer.response.violations };
+    const saved = typeof answer.response.name === 'string' ? answer.response.name : name;
+    return { kind: 'saved', name: saved, lastModified: answer.meta.last_modified, warnings: answer.meta.violations ?? [] };
   }
 
   async remove(name: string): Promise<void> {
-    await this.api.call(z.string(), { method: 'DELETE', path: path(name) });
+    await this.api.call('deleteKpi', { params: { name } });
   }
 
   async evaluate(request: EvaluateRequest): Promise<KpiEvaluation> {
-    const { status, envelope } = await this.api.send({ method: 'POST', path: '/v1/kpis/evaluate', body: request });
-    if (!envelope.success) {
-      const result = ValidationResultSchema.safeParse(envelope.response);
-      if (status === 422 && result.success) throw new KpiInvalidError(result.data.violations);
-      throw this.api.failure(status, envelope);
-    }
-    const parsed = KpiEvaluationSchema.safeParse(envelope.response);
-    if (!parsed.success) throw this.api.failure(status, envelope);
-    return parsed.data;
+    const answer = await this.api.route('evaluateKpi', { body: request });
+    if (!answer.success) throw new KpiInvalidError(answer.response.violations);
+    return answer.response;
   }
 }

@@ -81,10 +81,10 @@ export function useSaveConfig() {
   const api = useApi();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ document, expectedRevision }: { document: unknown; expectedRevision: string | null }) => api.saveConfig(document, expectedRevision),
+    mutationFn: ({ document, expectedRevision }: { document: unknown; expectedRevision: number | null }) => api.saveConfig(document, expectedRevision),
     onSuccess: (outcome) => {
       if (outcome.kind !== 'saved') return;
-      queryClient.setQueryData<LoadedConfig>(queryKeys.config(), { document: outcome.document, lastModified: outcome.lastModified });
+      queryClient.setQueryData<LoadedConfig>(queryKeys.config(), { document: outcome.document, lastModified: outcome.lastModified, revision: outcome.revision });
       void queryClient.invalidateQueries({ queryKey: queryKeys.streams() });
       void queryClient.invalidateQueries({ queryKey: queryKeys.status() });
     },
@@ -126,12 +126,15 @@ export function useLog(name: LogName, follow: boolean) {
   });
 }
 
-/** Validates now, sharing the cache of useValidation (the Save button needs the answer first). */
+/**
+ * Validates now, sharing the cache of useValidation (the Save button needs the answer first). With
+ * `fresh`, asks the agent again: what a save would restart depends on what runs at that moment.
+ */
 export function useValidateNow() {
   const api = useApi();
   const queryClient = useQueryClient();
-  return (text: string, document: unknown) =>
-    queryClient.fetchQuery({ queryKey: queryKeys.validation(text), queryFn: () => api.validate(document), staleTime: Infinity });
+  return (text: string, document: unknown, options: { fresh?: boolean } = {}) =>
+    queryClient.fetchQuery({ queryKey: queryKeys.validation(text), queryFn: () => api.validate(document), staleTime: options.fresh ? 0 : Infinity });
 }
 
 /** Drops the cached configuration so that the saved version is loaded again. */

@@ -80,6 +80,8 @@ export class RecordCursor {
   private readonly plain: boolean;
   /** Offset of the next quote byte at or after `consumed` (width 1), -1 for none, -2 before the first search. */
   private nextQuote = -2;
+  /** Lead bytes, another quote character or a comment character: walkGeneral() instead of walk(). */
+  private readonly general: boolean;
 
   constructor(
     private readonly bytes: Buffer,
@@ -88,8 +90,15 @@ export class RecordCursor {
     private readonly width: 1 | 2,
     private readonly littleEndian: boolean,
     private readonly final: boolean,
+    /** Double-byte code pages: a lead byte takes the next byte with it (whatever that byte is). */
+    private readonly leadByte: ((byte: number) => boolean) | null = null,
+    /** The quote character's code unit (pandas quotechar; ASCII). */
+    private readonly quote = QUOTE,
+    /** pandas `comment`: the rest of the record after this unit is not parsed (-1: none). */
+    private readonly comment = -1,
   ) {
     this.consumed = from;
+    this.general = leadByte !== null || quote !== QUOTE || comment >= 0;
     this.limit = bytes.length - ((bytes.length - from) % width);
     this.separatorLength = separator.length * width;
     this.firstSeparatorUnit = separator[0]!;
@@ -101,7 +110,7 @@ export class RecordCursor {
     const start = this.consumed;
     if (this.plain) {
       // Most records hold no quote: then the first LF ends the record, and memchr finds it.
-      if (this.nextQuote !== -1 && this.nextQuote < start) this.nextQuote = bytes.indexOf(QUOTE, start);
+      if (this.nextQuote !== -1 && this.nextQuote < start) this.nextQuote = bytes.indexOf(this.quote, start);
       const lf = start < this.limit ? bytes.indexOf(LF, start) : -1;
       if (this.nextQuote === -1 || (lf !== -1 && this.nextQuote > lf)) {
         this.mayHaveQuote = false;
@@ -110,7 +119,7 @@ export class RecordCursor {
       }
     }
     this.mayHaveQuote = true;
-    return this.walk(start);
+    return this.general ? this.walkGeneral(start) : this.walk(start);
   }
 
   /** Sets the fields for the record [start, end) whose content ends at `at` (its LF, or the end of the units), before a CR there. */
@@ -156,6 +165,44 @@ export class RecordCursor {
     }
     return this.final && start < bytes.length ? this.found(start, limit, bytes.length, newlines, state === State.Quoted) : false;
   }
+
+  /**
+   * walk() with what only some files need: double-byte code pages, whose second byte may equal a
+   * separator such as "|" (Shift_JIS "ポ" is 0x83 0x7C) — a lead byte and its second byte are one
+   * character of a cell (newline and quote are never second bytes); another quote character; and a
+   * comment character, after which quotes do not open a cell (pandas ignores the rest of the line).
+   */
+  private walkGeneral(start: number): boolean {
+    const { bytes, width, littleEndian, separator, separatorLength, firstSeparatorUnit, limit, quote, comment, leadByte } = this;
+    let state = State.CellStart;
+    let newlines = 0;
+    let inComment = false;
+    let i = start;
+    while (i < limit) {
+      const unit = width === 1 ? bytes[i]! : readUnit(bytes, i, width, littleEndian);
+      if (unit === LF) {
+        newlines += 1;
+        if (state !== State.Quoted) return this.found(start, i, i + width, newlines, false);
+        i += width;
+        continue;
+      }
+      if (!inComment) {
+        if (state === State.Quoted) {
+          if (unit === quote) state = State.QuoteInQuoted;
+        } else if (unit === comment) {
+          inComment = true;
+        } else if (unit === firstSeparatorUnit && separatorAt(bytes, i, separator, width, littleEndian)) {
+          state = State.CellStart;
+          i += separatorLength;
+          continue;
+        } else if (state === State.CellStart) state = unit === quote ? State.Quoted : State.Unquoted;
+        else if (state === State.QuoteInQuoted) state = unit === quote ? State.Quoted : State.Unquoted;
+      }
+      // A second byte in the valid range (0x40 and up) belongs to its lead byte.
+      i += leadByte !== null && leadByte(unit) && i + 1 < limit && bytes[i + 1]! >= 0x40 ? 2 : width;
+    }
+    return this.final && start < bytes.length ? this.found(start, limit, bytes.length, newlines, state === State.Quoted) : false;
+  }
 }
 
 /**
@@ -171,17 +218,17 @@ export function scanRecords(bytes: Buffer, from: number, separator: number[], wi
   return { records, consumed: cursor.consumed };
 }
 
-/** Splits the decoded text of one record (without its newline) into cells. */
-export function splitCells(text: string, separator: string): string[] {
+/** Splits the decoded text of one record (without its newline) into cells; `quote` is pandas' quotechar. */
+export function splitCells(text: string, separator: string, quote = '"'): string[] {
   // Most records quote nothing: the plain split is the same answer, much faster.
-  if (!text.includes('"')) return text.split(separator);
+  if (!text.includes(quote)) return text.split(separator);
   const cells: string[] = [];
   let cell = '';
   let state = State.CellStart;
   for (let i = 0; i < text.length; i += 1) {
     const char = text[i]!;
     if (state === State.Quoted) {
-      if (char === '"') state = State.QuoteInQuoted;
+      if (char === quote) state = State.QuoteInQuoted;
       else cell += char;
       continue;
     }
@@ -192,10 +239,10 @@ export function splitCells(text: string, separator: string): string[] {
       i += separator.length - 1;
       continue;
     }
-    if (state === State.CellStart && char === '"') {
+    if (state === State.CellStart && char === quote) {
       state = State.Quoted;
-    } else if (state === State.QuoteInQuoted && char === '"') {
-      cell += '"';
+    } else if (state === State.QuoteInQuoted && char === quote) {
+      cell += quote;
       state = State.Quoted;
     } else {
       cell += char;
@@ -204,4 +251,23 @@ export function splitCells(text: string, separator: string): string[] {
   }
   cells.push(cell);
   return cells;
+}
+
+/** The text of a record before its comment character (pandas `comment`), quotes respected. */
+export function stripComment(text: string, separator: string, quote: string, comment: string): string {
+  if (!text.includes(comment)) return text;
+  let state = State.CellStart;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i]!;
+    if (state === State.Quoted) {
+      if (char === quote) state = State.QuoteInQuoted;
+      continue;
+    }
+    if (char === comment) return text.slice(0, i);
+    if (char === separator[0] && text.startsWith(separator, i)) {
+      state = State.CellStart;
+      i += separator.length - 1;
+    } else if (state === State.CellStart || state === State.QuoteInQuoted) state = char === quote ? State.Quoted : State.Unquoted;
+  }
+  return text;
 }

@@ -201,7 +201,7 @@ describe('spreadsheet parser: encodings', () => {
     const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
     const be = Buffer.from(le).swap16();
     expect(values(parseAll(le))).toEqual(expected);
-    expect(parseAll(le).state.encoding).toBe('utf-16le');
+    expect(parseAll(le).state.encoding).toBe('utf_16_le');
     expect(values(parseAll(be, {}, { file_encoding: 'latin1' }))).toEqual(expected);
     expect(parseAll(be).consumedBytes).toBe(be.length);
   });

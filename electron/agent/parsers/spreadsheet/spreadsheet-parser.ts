@@ -5,17 +5,18 @@
  * stopped and memory is bounded by the chunk size, whatever the size of the file.
  */
 import { z } from 'zod';
-import type { SpreadsheetParserSchema } from '../../../../shared/config/schema.js';
+import { lookupEncoding } from '../../../../shared/config/encodings.js';
+import type { Parser } from '../../../../shared/config/schema.js';
 import type { FieldValue } from '../../../../shared/records/record.js';
-import { isoFromUtcMs, microsFromUtcMs } from '../../time/iso-format.js';
-import { guessDateTime, strptimeReader } from '../../time/strptime.js';
-import type { WallTime } from '../../time/wall-time.js';
-import { offsetResolver, wallNaiveMs } from '../../time/zoned.js';
 import { cellValue, cellValueAt, columnNames } from './cell-values.js';
+import { createOptionsParser } from './options-parser.js';
+import { readOptionsOf } from './read-options.js';
 import { RecordCursor, splitCells } from './record-scanner.js';
-import { decodeBytes, detectEncoding, separatorUnits, unitWidth } from './text-encoding.js';
+import { type FileEncoding, decodeBytes, detectEncoding, resolveEncoding, separatorUnits } from './text-encoding.js';
+import { createTimeStamper } from './time-columns.js';
 
-export type SpreadsheetParserConfig = z.infer<typeof SpreadsheetParserSchema>;
+/** A spreadsheet or csv parser's configuration (the csv type has its separator at the top level). */
+export type SpreadsheetParserConfig = Parser;
 
 /**
  * Per-file parser state; JSON-serializable, persisted together with the file's byte offset. Parse
@@ -30,8 +31,11 @@ export const SpreadsheetStateSchema = z.object({
   linesSeen: z.number().int().min(0).default(0),
   /** Data rows produced so far: the last value of the `counter` column. */
   counter: z.number().int().min(0),
-  /** Decided at the start of the file (byte order mark or file_encoding); null before that. */
-  encoding: z.enum(['utf-8', 'utf-16le', 'utf-16be', 'latin1']).nullable(),
+  /**
+   * Python codec name decided at the start of the file (byte order mark or file_encoding); null
+   * before that. Earlier versions stored utf-8, utf-16le, utf-16be or latin1: aliases of the same.
+   */
+  encoding: z.string().refine((name) => lookupEncoding(name) !== undefined, 'not a supported encoding').nullable(),
 });
 export type SpreadsheetState = z.infer<typeof SpreadsheetStateSchema>;
 
@@ -73,12 +77,6 @@ export interface SpreadsheetParser {
   parseChunk(chunk: Buffer, state: SpreadsheetState, final: boolean): ChunkResult;
 }
 
-interface TimeColumn {
-  name: string;
-  read: (text: string) => WallTime | null;
-  describe: string;
-}
-
 /** What a header means for building rows, worked out once per header instead of once per row. */
 interface RowPlan {
   header: string[];
@@ -93,30 +91,21 @@ interface RowPlan {
   template: Record<string, FieldValue> | null;
 }
 
-/** Separator from config; the two characters `\t` typed literally mean a tab too. */
-function separatorOf(config: SpreadsheetParserConfig): string {
-  const separator = config.options?.parse?.separator ?? ',';
-  return separator === '\\t' ? '\t' : separator;
-}
-
-/** Creates a parser for one spreadsheet parser configuration. */
+/**
+ * Creates a parser for one spreadsheet (or csv) parser configuration. Files that use pandas
+ * read_csv options beyond separator, header and encoding are read by the general path
+ * (options-parser.ts); the rest by this one, tuned for speed (docs/performance.md).
+ */
 export function createSpreadsheetParser(config: SpreadsheetParserConfig): SpreadsheetParser {
+  const options = readOptionsOf(config);
+  if (options.general) return createOptionsParser(config, options);
   const parse = config.options?.parse ?? {};
-  const separator = separatorOf(config);
-  const headerIndex = parse.header ?? 0;
-  const badLinesAction = parse.bad_lines_action ?? 'warn';
-  const timeZone = config.options?.localtz ?? 'UTC';
+  const separator = options.separator;
+  const headerIndex = options.header ?? 0;
+  const badLinesAction = options.badLinesAction;
   const withCounter = config.options?.counter ?? false;
-  const dayfirst = parse.dayfirst ?? false;
-
-  const timeColumns: TimeColumn[] = [
-    ...(parse.parse_timestamps ?? []).map((ts) => ({ name: ts.field_name, read: strptimeReader(ts.format), describe: `the format ${ts.format}` })),
-    ...(parse.parse_dates ?? [])
-      .filter((name) => !(parse.parse_timestamps ?? []).some((ts) => ts.field_name === name))
-      .map((name) => ({ name, read: (text: string) => guessDateTime(text, { dayfirst }), describe: 'any known date format' })),
-  ];
-
-  const resolveOffset = offsetResolver(timeZone);
+  const stamper = createTimeStamper(parse, config.options?.localtz ?? 'UTC');
+  const timeColumns = stamper.columns;
   /** A one-character separator: lines without quotes are then read in place (see findCells). */
   const oneUnitSeparator = separator.length === 1;
   let lastPlan: RowPlan | null = null;
@@ -138,6 +127,17 @@ export function createSpreadsheetParser(config: SpreadsheetParserConfig): Spread
     return lastPlan;
   }
 
+  /** The persisted codec name as the scanner and decoder use it (looked up once per name). */
+  const encodings = new Map<string, FileEncoding>();
+  function encodingOf(codec: string): FileEncoding {
+    let encoding = encodings.get(codec);
+    if (!encoding) {
+      encoding = resolveEncoding(codec);
+      encodings.set(codec, encoding);
+    }
+    return encoding;
+  }
+
   function initialState(): SpreadsheetState {
     return { header: null, rowsSeen: 0, linesSeen: 0, counter: 0, encoding: null };
   }
@@ -148,15 +148,14 @@ export function createSpreadsheetParser(config: SpreadsheetParserConfig): Spread
     let from = 0;
     if (state.encoding === null) {
       if (chunk.length === 0) return result;
-      const detected = detectEncoding(chunk, config.file_encoding, final);
+      const detected = detectEncoding(chunk, options.encoding, final);
       if (!detected) return result;
-      state.encoding = detected.encoding;
+      state.encoding = detected.encoding.codec;
       from = detected.bomLength;
       result.consumedBytes = from;
     }
-    const encoding = state.encoding;
-    const width = unitWidth(encoding);
-    const cursor = new RecordCursor(chunk, from, separatorUnits(separator, encoding), width, encoding !== 'utf-16be', final);
+    const encoding = encodingOf(state.encoding);
+    const cursor = new RecordCursor(chunk, from, separatorUnits(separator, encoding), encoding.width, encoding.littleEndian, final, encoding.leadByte);
     let plan = state.header === null ? null : planFor(state.header);
 
     /** Handles a bad line by bad_lines_action; true when parsing must stop here. */
@@ -257,7 +256,7 @@ export function createSpreadsheetParser(config: SpreadsheetParserConfig): Spread
       for (let c = 0; c < header.length; c += 1) fieldvalues[header[c]!] = cellValue(cells[c]!);
     }
     for (let t = 0; t < timeColumns.length; t += 1) timeTexts[t] = cells[timeIndexes[t]!];
-    return withTimes(fieldvalues, line, result);
+    return stamper.stamp(fieldvalues, timeTexts, line, result);
   }
 
   /**
@@ -276,32 +275,7 @@ export function createSpreadsheetParser(config: SpreadsheetParserConfig): Spread
       const c = timeIndexes[t]!;
       timeTexts[t] = c < 0 ? undefined : text.slice(cellStarts[c]!, c + 1 < count ? cellStarts[c + 1]! - 1 : text.length);
     }
-    return withTimes(fieldvalues, line, result);
-  }
-
-  /** Fills in the time columns (their texts in timeTexts) and makes the row, or the message of why its line is bad. */
-  function withTimes(fieldvalues: Record<string, FieldValue>, line: number, result: ChunkResult): ParsedRow | string {
-    let timestampMicros: bigint | null = null;
-    for (let t = 0; t < timeColumns.length; t += 1) {
-      const column = timeColumns[t]!;
-      // A time column missing from a persisted header fails here, as it always has.
-      const text = timeTexts[t]!;
-      const trimmed = text.trim();
-      if (trimmed === '') {
-        // A missing time is a missing value (null), as pandas reads it (NaT), not a bad line.
-        fieldvalues[column.name] = null;
-      } else {
-        const wall = column.read(trimmed);
-        if (!wall) return `Line ${line}: "${text}" in column ${column.name} does not match ${column.describe}.`;
-        const naive = wallNaiveMs(wall);
-        const offset = resolveOffset(wall, naive);
-        if (offset.dst) result.dstAdjusted[offset.dst] += 1;
-        const utcMs = naive - offset.offsetMs;
-        fieldvalues[column.name] = isoFromUtcMs(utcMs, wall.microsecond);
-        if (t === 0) timestampMicros = microsFromUtcMs(utcMs, wall.microsecond);
-      }
-    }
-    return { fieldvalues, timestampMicros, line };
+    return stamper.stamp(fieldvalues, timeTexts, line, result);
   }
 
   return { initialState, parseChunk };

@@ -1,39 +1,76 @@
+import path from 'node:path';
 import type { FileStreamSchema, Parser } from '../../../../shared/config/schema.js';
+import { type FileFilter, compileFileFilter } from '../../../../shared/config/file-filters/index.js';
 import { filterSelects, streamId } from '../../../../shared/config/streams.js';
 import type { z } from 'zod';
-import type { StreamKey } from '../../markers/marker-store.js';
+import type { StreamKey } from '../../components/contract.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';
-import type { ComponentContext } from '../../supervisor/component.js';
+import type { ComponentContext } from '../../components/contract.js';
 import { readFile } from './file-reader.js';
-import { globToRegExp, matchesAny } from './glob.js';
-import type { ParseWorkerClient } from './parse-worker-client.js';
+import type { ParseWorkers } from './parse-worker-pool.js';
+import { type StorageHealth, isDiskFull } from '../../storage/storage-health.js';
+import { STORE_AREA } from '../../store/agent-store.js';
 
 /** How long a file must stay unchanged before a last line without newline counts as complete. */
 export const SETTLE_MS = 10_000;
 /** Folder levels below a connection's folder that are listed. */
 export const MAX_DEPTH = 8;
 
-/** A configured stream of a file receiver, with its file_filter compiled. */
+/** A configured stream of a file receiver, with its file_filter / path_filter compiled. */
 export interface FileStream {
   key: StreamKey;
-  patterns: RegExp[];
-  sources: string[];
+  filters: FileFilter[];
   parser: Parser | undefined;
 }
 
-/** The streams of a file receiver (localfile, smb) with their parser resolved. */
-export function fileStreams(config: { streams: readonly z.infer<typeof FileStreamSchema>[]; parsers: readonly Parser[] }, ignoreCase?: boolean): FileStream[] {
-  return config.streams.map((s) => ({
-    key: { asset: s.asset, stream_type: s.stream_type },
-    patterns: s.file_filter.map((f) => globToRegExp(f, ignoreCase)),
-    sources: s.file_filter,
-    parser: s.parser ? config.parsers.find((p) => p.parser_name === s.parser) : config.parsers.find((p) => filterSelects(p.filter_stream, streamId(s.asset, s.stream_type))),
-  }));
+/**
+ * The streams of a file receiver (localfile, smb) with their filters compiled (linear-time
+ * matchers: shared/config/file-filters) and their parser resolved. Case is ignored on Windows, and
+ * always on shares (`ignoreCase`). A pattern that does not compile (validation refuses it, so only
+ * an old saved configuration has one) matches nothing.
+ */
+export function fileStreams(config: { streams: readonly z.infer<typeof FileStreamSchema>[]; parsers: readonly Parser[] }, ignoreCase = process.platform === 'win32'): FileStream[] {
+  return config.streams.map((s) => {
+    const path = s.path_filter !== undefined;
+    const filters = (s.path_filter ?? s.file_filter ?? []).flatMap((pattern) => compileFileFilter(pattern, { path, ignoreCase }).filter ?? []);
+    return {
+      key: { asset: s.asset, stream_type: s.stream_type },
+      filters,
+      parser: s.parser ? config.parsers.find((p) => p.parser_name === s.parser) : config.parsers.find((p) => filterSelects(p.filter_stream, streamId(s.asset, s.stream_type))),
+    };
+  });
 }
 
-/** The first stream (in configuration order) whose file_filter matches the relative path. */
+/** The first stream (in configuration order) one of whose filters matches the relative path. */
 export function streamOf(streams: readonly FileStream[], relative: string): FileStream | undefined {
-  return streams.find((s) => matchesAny(s.patterns, s.sources, relative));
+  return streams.find((s) => s.filters.some((filter) => filter.matches(relative)));
+}
+
+/** A listed file waiting for its visit in a scan. */
+export interface ScanEntry {
+  /** Path below its connection's folder, "/" separated. */
+  relative: string;
+  /** Position of its connection in the configuration. */
+  connection: number;
+  mtimeMs: number;
+}
+
+/**
+ * The order files are read in (the product family's flags): by name, or oldest modification time
+ * first (process_files_alphabetically false); connection after connection, or the files of all
+ * connections in one order (process_ordered_connections false). Unset flags: name order,
+ * connection after connection.
+ */
+export function orderFiles<T extends ScanEntry>(entries: T[], flags: { process_files_alphabetically?: boolean; process_ordered_connections?: boolean }): T[] {
+  const byName = flags.process_files_alphabetically !== false;
+  const byConnection = flags.process_ordered_connections !== false;
+  const names = (a: T, b: T) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0);
+  return entries.sort((a, b) => (byConnection ? a.connection - b.connection : 0) || (byName ? 0 : a.mtimeMs - b.mtimeMs) || names(a, b) || a.connection - b.connection);
+}
+
+/** Explicit order flags read one file at a time, so that each is read before the next one starts. */
+export function strictOrder(flags: { process_files_alphabetically?: boolean; process_ordered_connections?: boolean }): boolean {
+  return flags.process_files_alphabetically !== undefined || flags.process_ordered_connections !== undefined;
 }
 
 /** One file as a listing saw it. `path` is its identity in progress and logs. */
@@ -89,10 +126,17 @@ export class FileDiscovery {
       pollIntervalSeconds: number;
       deleteCompleted: boolean;
       context: ComponentContext;
-      worker: ParseWorkerClient;
+      worker: ParseWorkers;
       running: () => boolean;
+      /** Aborted when the receiver stops (chunks still waiting for a parse thread are dropped). */
+      signal?: () => AbortSignal | undefined;
+      /** Where a full disk is reported (status), besides this receiver's markers. */
+      storage?: StorageHealth;
     },
   ) {}
+
+  /** Streams with a disk_full marker: their records could not be stored. */
+  private readonly diskFull = new Set<string>();
 
   /** Restream: forget the looks of these streams. */
   purge(streams: readonly StreamKey[]): void {
@@ -116,7 +160,7 @@ export class FileDiscovery {
    * Looks at one listed file and reads or deletes it when due. Returns true when the file is still
    * changing (or was seen for the first time): the caller should look again soon.
    */
-  async visit(stream: FileStream, file: ListedFile, access: FileAccess, worker: ParseWorkerClient = this.options.worker): Promise<boolean> {
+  async visit(stream: FileStream, file: ListedFile, access: FileAccess, worker: ParseWorkers = this.options.worker): Promise<boolean> {
     const { context, receiver } = this.options;
     const lookKey = lookKeyOf(stream.key, file.path);
     const previous = this.looks.get(lookKey);
@@ -157,12 +201,14 @@ export class FileDiscovery {
             parser: stream.parser,
             context,
             worker,
+            signal: this.options.signal?.(),
             readPrefix: (length) => access.readPrefix(file.path, length),
             readRange: access.readRange ? (offset, length) => access.readRange!(file.path, offset, length) : undefined,
             exists: (candidate) => access.exists(candidate),
           });
-      if (result.records > 0) context.logger.child(context.logger.component, worker.threadName).info(`${file.path}: ${result.records} record(s) read`);
+      if (result.records > 0) context.logger.child(context.logger.component, 'thread' in result ? result.thread : context.logger.thread).info(`${file.path}: ${result.records} record(s) read`);
       context.markers.clear('read_failed', [stream.key]);
+      if (!done) this.storedAgain(stream.key);
       if (result.complete && this.options.deleteCompleted) {
         // Only a file that was the same on two looks is deleted: one still being written (read because
         // it keeps changing) waits until it is quiet, so nothing written after the read is lost.
@@ -173,6 +219,10 @@ export class FileDiscovery {
     } catch (cause) {
       if (!this.options.running()) return false;
       if (cause instanceof BufferFullError) return false; // marked by the pipeline; the file waits
+      if (isDiskFull(cause)) {
+        this.cannotStore(stream.key, file.path, cause);
+        return false;
+      }
       const kind = access.classify?.(cause) ?? 'file';
       if (kind === 'source') throw cause;
       if (kind === 'busy') return true;
@@ -181,6 +231,27 @@ export class FileDiscovery {
       context.logger.error(message);
       return false;
     }
+  }
+
+  /**
+   * The records of a file could not be stored (full disk): nothing of them was committed, so the file
+   * is read again from the same place on a later look. Marked on the stream and in status.
+   */
+  private cannotStore(stream: StreamKey, file: string, cause: unknown): void {
+    const { context } = this.options;
+    const message = `${(cause as Error).message} ${file} is read on from where it stopped once there is room.`;
+    context.markers.raise([stream], 'error', 'disk_full', message);
+    this.options.storage?.report(STORE_AREA, path.dirname(context.store.file), cause, `${path.basename(context.store.file)} (progress and outbox)`);
+    const id = streamId(stream.asset, stream.stream_type);
+    if (!this.diskFull.has(id)) context.logger.error(message);
+    this.diskFull.add(id);
+  }
+
+  private storedAgain(stream: StreamKey): void {
+    if (!this.diskFull.delete(streamId(stream.asset, stream.stream_type))) return;
+    this.options.context.markers.clear('disk_full', [stream]);
+    this.options.context.logger.info(`Records of ${streamId(stream.asset, stream.stream_type)} are stored again.`);
+    this.options.storage?.resolve(STORE_AREA);
   }
 
   private async deleteCompleted(stream: StreamKey, file: string, access: FileAccess): Promise<void> {

@@ -1,10 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { Parser } from '../../../../shared/config/schema.js';
-import type { ComponentContext } from '../../supervisor/component.js';
-import type { StreamKey } from '../../markers/marker-store.js';
-import type { FileProgress } from '../../store/agent-store.js';
-import type { ParseWorkerClient } from './parse-worker-client.js';
+import type { ComponentContext, FileProgress, StreamKey } from '../../components/contract.js';
+import type { Logger } from '../../logging/logger.js';
+import type { ParseWorkers } from './parse-worker-pool.js';
 import { recordIdPrefix } from './record-ids.js';
 
 /**
@@ -55,24 +54,28 @@ export async function readFile(options: {
   file: FileSnapshot;
   parser: Parser;
   context: ComponentContext;
-  worker: ParseWorkerClient;
+  worker: ParseWorkers;
+  /** Aborted when the receiver stops: chunks still waiting for a thread are dropped (not read). */
+  signal?: AbortSignal;
   /** Reads the first `length` bytes (fingerprint), local or remote. */
   readPrefix: (length: number) => Promise<Buffer>;
   /** Remote sources hand the bytes over; local files are read by the worker itself. */
   readRange?: (offset: number, length: number) => Promise<Buffer>;
   /** Whether a path still exists: lets a renamed (rotated) file keep its progress. */
   exists?: (path: string) => Promise<boolean>;
-}): Promise<{ complete: boolean; records: number }> {
+}): Promise<{ complete: boolean; records: number; thread: string }> {
   const { receiver, stream, file } = options;
-  // Lines about reading and parsing carry the worker's name in their thread field.
-  const context = { ...options.context, logger: options.context.logger.child(options.context.logger.component, options.worker.threadName) };
+  // Lines about reading and parsing carry the name of the thread that parsed in their thread field.
+  let thread = options.context.logger.thread;
+  const logger = () => options.context.logger.child(options.context.logger.component, thread);
+  const context = options.context;
   let progress = context.store.fileProgress(receiver, stream, file.path);
   const prefix = await options.readPrefix(Math.min(file.size, FINGERPRINT_BYTES));
   if (!progress && options.exists) progress = await adoptMovedFile(options.exists, receiver, stream, file, prefix, context);
   if (progress) {
     const comparable = prefix.subarray(0, Math.min(prefix.length, fingerprintLength(progress.fingerprint)));
     if (file.size < progress.offset || fingerprintOf(comparable) !== progress.fingerprint) {
-      context.logger.info(`${file.path} was rewritten: reading it again from the start`);
+      logger().info(`${file.path} was rewritten: reading it again from the start`);
       progress = undefined;
     }
   }
@@ -95,40 +98,42 @@ export async function readFile(options: {
       final: file.settled,
       file: { size: file.size, mtimeMs: file.mtimeMs, fingerprint },
       recordIdPrefix: idPrefix,
-      plan: context.pipeline.workerPlan(receiver, stream, context.clock.nowMicros()),
+      // Built once per configuration: a save that changes transforms or transmits applies from the next chunk.
+      plan: context.pipeline.plan(receiver, stream),
+      nowMicros: String(context.clock.nowMicros()),
     });
     const bytes = options.readRange ? await options.readRange(offset, Math.min(chunkBytes, file.size - offset)) : undefined;
-    const response = await options.worker.parse({ ...request(chunkBytes), bytes });
+    const response = await options.worker.parse({ ...request(chunkBytes), bytes }, options.signal);
+    thread = response.threadName;
     if (!response.ok) throw Object.assign(new Error(response.error), { code: response.code });
-    if (response.full) context.pipeline.refuseFromWorker(stream, response.full.transmit);
-    if (response.committed) context.pipeline.afterWorkerCommit(receiver, stream, response.committed);
+    if (response.commit) context.pipeline.afterCommit(receiver, stream, response.commit);
     records += response.rows;
-    reportLines(context, stream, file.path, response.badLines, response.skippedLines);
+    reportLines(context, logger(), stream, file.path, response.badLines, response.skippedLines);
     if (response.fatal) {
       const message = `${file.path} line ${response.fatal.line}: ${response.fatal.message}. bad_lines_action is "error": reading of this file stops here until the line is fixed.`;
       context.markers.raise([stream], 'error', 'parse_error', message);
-      context.logger.error(message);
-      return { complete: false, records };
+      logger().error(message);
+      return { complete: false, records, thread };
     }
     if (response.consumedBytes === 0) {
       // A line longer than the chunk: read a bigger chunk, up to the rest of the file.
-      if (response.chunkBytes >= file.size - offset) return { complete: false, records };
+      if (response.chunkBytes >= file.size - offset) return { complete: false, records, thread };
       if (chunkBytes < MAX_LINE_BYTES) {
         chunkBytes *= 2;
         continue;
       }
       const lineEnd = await findLineEnd(options.readRange ?? localReader(file.path), offset + chunkBytes, file);
-      if (lineEnd === undefined) return { complete: false, records }; // may still be written
-      const skipped = await options.worker.parse({ ...request(0), skipTo: lineEnd });
+      if (lineEnd === undefined) return { complete: false, records, thread }; // may still be written
+      const skipped = await options.worker.parse({ ...request(0), skipTo: lineEnd }, options.signal);
+      thread = skipped.threadName;
       if (!skipped.ok) throw Object.assign(new Error(skipped.error), { code: skipped.code });
-      if (skipped.full) context.pipeline.refuseFromWorker(stream, skipped.full.transmit);
-      if (skipped.committed) context.pipeline.afterWorkerCommit(receiver, stream, skipped.committed);
-      reportLines(context, stream, file.path, skipped.badLines, skipped.skippedLines);
+      if (skipped.commit) context.pipeline.afterCommit(receiver, stream, skipped.commit);
+      reportLines(context, logger(), stream, file.path, skipped.badLines, skipped.skippedLines);
       if (skipped.fatal) {
         const message = `${file.path} line ${skipped.fatal.line}: ${skipped.fatal.message}`;
         context.markers.raise([stream], 'error', 'parse_error', message);
-        context.logger.error(message);
-        return { complete: false, records };
+        logger().error(message);
+        return { complete: false, records, thread };
       }
       chunkBytes = CHUNK_BYTES;
       offset = lineEnd;
@@ -140,7 +145,7 @@ export async function readFile(options: {
     state = response.state;
   }
   context.markers.clear('parse_error', [stream]);
-  return { complete: offset >= file.size, records };
+  return { complete: offset >= file.size, records, thread };
 }
 
 /** Reads bytes of a local file. */
@@ -188,12 +193,12 @@ async function adoptMovedFile(exists: (path: string) => Promise<boolean>, receiv
   return undefined;
 }
 
-function reportLines(context: ComponentContext, stream: StreamKey, filePath: string, bad: { line: number; message: string }[], skipped: number): void {
+function reportLines(context: ComponentContext, logger: Logger, stream: StreamKey, filePath: string, bad: { line: number; message: string }[], skipped: number): void {
   if (bad.length > 0) {
     const first = bad.slice(0, 3).map((b) => `line ${b.line}: ${b.message}`).join('; ');
     const message = `${bad.length} line(s) of ${filePath} skipped (bad_lines_action "warn"): ${first}${bad.length > 3 ? '; …' : ''}`;
     context.markers.raise([stream], 'warning', 'bad_lines', message);
-    context.logger.warn(message);
+    logger.warn(message);
   }
-  if (skipped > 0) context.logger.info(`${skipped} bad line(s) of ${filePath} skipped silently (bad_lines_action "skip")`);
+  if (skipped > 0) logger.info(`${skipped} bad line(s) of ${filePath} skipped silently (bad_lines_action "skip")`);
 }

@@ -1,9 +1,9 @@
-import type { WorkerCommit, WorkerPlan } from '../../pipeline/pipeline.js';
+import type { CommitPlan, CommitResult } from '../../pipeline/batch-committer.js';
 
 /**
  * A chunk to read, parse and commit: read from `path` at `offset`, or given as `bytes` (remote
  * files); the worker turns its rows into records and commits them with the file's new position
- * following `plan`.
+ * following `plan` (the pipeline's plan for the stream, built once per configuration).
  */
 export interface ParseRequest {
   id: number;
@@ -20,7 +20,9 @@ export interface ParseRequest {
   file: { size: number; mtimeMs: number; fingerprint: string };
   /** Prefix of the record ids of this file (record-ids.ts). */
   recordIdPrefix: string;
-  plan: WorkerPlan;
+  plan: CommitPlan;
+  /** The main thread's clock (epoch microseconds, as text): capture time and history time. */
+  nowMicros: string;
   /**
    * The line at `offset` is longer than MAX_LINE_BYTES and ends right before this offset: handle it
    * as a bad line (bad_lines_action) instead of reading it.
@@ -41,9 +43,7 @@ export type ParseResponse =
       fileSize: number;
       state: unknown;
       fatal?: { line: number; message: string };
-      /** The rows and the new position are committed. */
-      committed?: WorkerCommit;
-      /** A transmit's outbox has no room: nothing was committed. */
-      full?: { transmit: string; bytes: number };
+      /** The rows and the new position are committed, or a transmit's outbox had no room (nothing was). */
+      commit?: CommitResult;
     }
   | { id: number; ok: false; error: string; code?: string; thread: number };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { workerScript } from '../../worker-script.js';
+import { workerScript } from '../../workers/worker-script.js';
 
 const niceOfThreads = () =>
   fs.readdirSync(`/proc/${process.pid}/task`).map((tid) => Number(fs.readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]));

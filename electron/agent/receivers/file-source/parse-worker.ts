@@ -1,22 +1,25 @@
 /**
  * Worker thread that reads, parses and commits file chunks (rows → records → transforms → outbox,
  * with the file's new position, in one transaction), so that big files never block the thread
- * serving the API and the console. One request at a time; answers carry the request id.
+ * serving the API and the console. One of the agent's shared parse threads (ParseWorkerPool): a
+ * chunk of any receiver, one at a time; answers carry the request id.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parentPort, threadId } from 'node:worker_threads';
-import type { z } from 'zod';
-import type { SpreadsheetParserSchema } from '../../../../shared/config/schema.js';
+import type { Parser } from '../../../../shared/config/schema.js';
 import { type AgentRecord, isoMicros } from '../../../../shared/records/record.js';
-import { SpreadsheetStateSchema, createSpreadsheetParser } from '../../parsers/spreadsheet/index.js';
-import { WorkerPipeline } from '../../pipeline/worker-pipeline.js';
+import { builtInComponents } from '../../components/built-in.js';
+import { SpreadsheetStateSchema, createSpreadsheetParser, readOptionsOf, resolveEncoding } from '../../parsers/spreadsheet/index.js';
+import { WorkerCommitTargets } from '../../pipeline/worker-commit-targets.js';
+import { BatchCommitter } from '../../pipeline/batch-committer.js';
 import type { ParseRequest, ParseResponse } from './parse-protocol.js';
 import { MAX_LINE_BYTES } from './file-reader.js';
 import { recordIdOf } from './record-ids.js';
 
-const pipeline = new WorkerPipeline();
+// The same registry as the main thread's (one module): the same transforms and outbox codecs.
+const committer = new BatchCommitter(builtInComponents(), new WorkerCommitTargets());
 lowerThreadPriority();
 
 /**
@@ -33,13 +36,17 @@ function lowerThreadPriority(): void {
   }
 }
 
-type ParserConfig = z.infer<typeof SpreadsheetParserSchema>;
+type ParserConfig = Parser;
 const parsers = new Map<string, ReturnType<typeof createSpreadsheetParser>>();
+const MAX_CACHED_PARSERS = 1000;
 
 function parserFor(config: ParserConfig) {
   const key = JSON.stringify(config);
   let parser = parsers.get(key);
   if (!parser) {
+    // The threads serve every receiver, through every configuration saved since they started:
+    // parsers of configurations long gone must not pile up.
+    if (parsers.size >= MAX_CACHED_PARSERS) parsers.clear();
     parser = createSpreadsheetParser(config);
     parsers.set(key, parser);
   }
@@ -75,18 +82,18 @@ function skipLongLine(request: ParseRequest & { skipTo: number }): ParseResponse
   const parser = parserFor(config);
   const state = request.state ? SpreadsheetStateSchema.parse(request.state) : parser.initialState();
   const line = state.linesSeen + 1;
-  const action = config.options?.parse?.bad_lines_action ?? 'warn';
+  const action = readOptionsOf(config).badLinesAction;
   const message = `Line ${line} is longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB (no line break): not a line of this CSV file.`;
   const answer = { id: request.id, ok: true as const, rows: 0, badLines: [] as { line: number; message: string }[], skippedLines: 0, consumedBytes: 0, chunkBytes: 0, fileSize: request.fileSize ?? 0, state };
-  if (action === 'error' || state.header === null || state.encoding === null || state.encoding.startsWith('utf-16'))
+  if (action === 'error' || state.header === null || state.encoding === null || resolveEncoding(state.encoding).width === 2)
     return { ...answer, fatal: { line, message: `${message} Reading of this file stops here until the line is fixed.` } };
   const next = { ...state, linesSeen: state.linesSeen + 1, rowsSeen: state.rowsSeen + 1 };
-  const outcome = pipeline.commit(request.plan, [], {
+  const commit = committer.commit(request.plan, [], {
     file: { path: request.path, ...request.file, offset: request.skipTo, parserState: JSON.stringify(next) },
-  });
+  }, BigInt(request.nowMicros));
   return {
     ...answer,
-    ...outcome,
+    commit,
     state: next,
     consumedBytes: request.skipTo - request.offset,
     badLines: action === 'warn' ? [{ line, message }] : [],
@@ -102,7 +109,8 @@ function handle(request: ParseRequest): ParseResponse {
   const state = request.state ? SpreadsheetStateSchema.parse(request.state) : parser.initialState();
   const result = parser.parseChunk(chunk, state, request.final && atEnd);
   const { asset, stream_type } = request.plan.stream;
-  const capturetime = isoMicros(BigInt(request.plan.nowMicros));
+  const nowMicros = BigInt(request.nowMicros);
+  const capturetime = isoMicros(nowMicros);
   const records: AgentRecord[] = result.rows.map((row) => ({
     asset,
     stream_type,
@@ -111,14 +119,14 @@ function handle(request: ParseRequest): ParseResponse {
     fieldvalues: row.fieldvalues,
     record_id: recordIdOf(request.recordIdPrefix, row.line),
   }));
-  const outcome = pipeline.commit(request.plan, records, {
+  const commit = committer.commit(request.plan, records, {
     file: { path: request.path, ...request.file, offset: request.offset + result.consumedBytes, parserState: JSON.stringify(result.state) },
-  });
+  }, nowMicros);
   return {
     id: request.id,
     ok: true,
     rows: records.length,
-    ...outcome,
+    commit,
     badLines: result.badLines,
     skippedLines: result.skippedLines ?? 0,
     consumedBytes: result.consumedBytes,

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { StreamKey } from '../../markers/marker-store.js';
+import type { StreamKey } from '../../components/contract.js';
 
 /**
  * Record ids of file rows: 20 hex digits of SHA-256 over asset, stream type, path and the file's

@@ -1,22 +1,19 @@
 import chokidar, { type FSWatcher } from 'chokidar';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { LocalfileReceiverSchema } from '../../../../shared/config/schema.js';
-import type { StreamKey } from '../../markers/marker-store.js';
-import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
-import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, streamOf } from '../file-source/file-discovery.js';
+import type { AgentComponent, ComponentContext, StreamKey } from '../../components/contract.js';
+import type { StorageHealth } from '../../storage/storage-health.js';
+import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, orderFiles, strictOrder, streamOf } from '../file-source/file-discovery.js';
 import { isTemporaryName } from '../file-source/glob.js';
-import { ParseWorkerClient } from '../file-source/parse-worker-client.js';
+import type { ParseWorkerPool } from '../file-source/parse-worker-pool.js';
 
-type LocalfileConfig = z.infer<typeof LocalfileReceiverSchema>;
+/** Why a receiver's waiting chunks are dropped (one reason for all: no DOMException per stop). */
+const STOPPED = Object.assign(new Error('reading stopped'), { code: 'ABORT_ERR' });
 
-/**
- * Parse workers per receiver: different files are read in parallel (each worker reads, parses and
- * commits whole files); one file is always read by one worker, chunk after chunk.
- */
-const PARSE_WORKERS = Math.max(1, Math.min(2, os.availableParallelism()));
+export type LocalfileConfig = z.infer<typeof LocalfileReceiverSchema>;
+
 /** A change in a watched folder is looked at this soon (changes within it make one scan)… */
 const CHANGE_DELAY_MS = 200;
 /** …and files still changing are looked at again this soon, not sooner (a new file: CHANGE_DELAY_MS). */
@@ -34,12 +31,15 @@ const localAccess: FileAccess = {
  * grown files (chokidar makes the next look come sooner); a file is read once its size and
  * modification time were the same on two looks in a row, so a file still being written is not read
  * half-way (FileDiscovery, shared with the smb receiver). Reading, parsing and committing run in
- * worker threads, different files in parallel.
+ * the agent's shared parse threads, different files in parallel (one lane per thread); one file is
+ * always read chunk after chunk, in order.
  */
 export class LocalfileReceiver implements AgentComponent {
   readonly kind = 'Receiver' as const;
   readonly name: string;
-  private readonly workers: ParseWorkerClient[];
+  private readonly workers: ParseWorkerPool;
+  /** Aborted by stop(): chunks still waiting for a parse thread are dropped. */
+  private run: AbortController | undefined;
   private readonly discovery: FileDiscovery;
   private readonly streams: FileStream[];
   private watcher: FSWatcher | undefined;
@@ -55,17 +55,20 @@ export class LocalfileReceiver implements AgentComponent {
   constructor(
     private readonly config: LocalfileConfig,
     private readonly context: ComponentContext,
+    services: { parseWorkers: ParseWorkerPool; storage?: StorageHealth },
   ) {
     this.name = config.data_receiver_name;
-    this.workers = Array.from({ length: PARSE_WORKERS }, (_, i) => new ParseWorkerClient(i === 0 ? `parse:${this.name}` : `parse:${this.name}:${i + 1}`, context.logger));
+    this.workers = services.parseWorkers;
     this.streams = fileStreams(config);
     this.discovery = new FileDiscovery({
       receiver: this.name,
       pollIntervalSeconds: config.poll_interval,
       deleteCompleted: config.delete_completed,
       context,
-      worker: this.workers[0]!,
+      worker: this.workers,
       running: () => this.running,
+      signal: () => this.run?.signal,
+      storage: services?.storage,
     });
   }
 
@@ -75,7 +78,8 @@ export class LocalfileReceiver implements AgentComponent {
 
   async start(): Promise<void> {
     this.running = true;
-    for (const worker of this.workers) worker.start();
+    this.run = new AbortController();
+    this.workers.start();
     this.watcher = chokidar.watch(this.folders(), { ignoreInitial: true, depth: MAX_DEPTH, ignorePermissionErrors: true });
     this.watcher.on('all', () => this.soon());
     this.watcher.on('error', (error) => this.context.logger.warn(`watching failed, polling continues: ${(error as Error).message}`));
@@ -84,12 +88,12 @@ export class LocalfileReceiver implements AgentComponent {
 
   async stop(): Promise<void> {
     this.running = false;
+    this.run?.abort(STOPPED);
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     await this.watcher?.close();
     this.watcher = undefined;
     await this.scanning?.catch(() => undefined);
-    await Promise.all(this.workers.map((worker) => worker.close()));
   }
 
   status() {
@@ -133,25 +137,33 @@ export class LocalfileReceiver implements AgentComponent {
   }
 
   private async scan(): Promise<void> {
-    const visits: { stream: FileStream; file: string }[] = [];
-    for (const folder of this.folders()) {
+    const visits: { stream: FileStream; file: string; relative: string; connection: number; mtimeMs: number }[] = [];
+    const byTime = this.config.process_files_alphabetically === false;
+    for (const [connection, folder] of this.folders().entries()) {
       if (!this.running) return;
       const files = await this.list(folder);
       if (!files) continue;
       for (const relative of files) {
         const stream = streamOf(this.streams, relative);
-        if (stream) visits.push({ stream, file: path.join(folder, ...relative.split('/')) });
+        if (!stream) continue;
+        const file = path.join(folder, ...relative.split('/'));
+        // Ordering by modification time needs it before the visits (each visit looks again: the
+        // file may change while the files before it are read).
+        const stat = byTime ? await fs.promises.stat(file).catch(() => undefined) : undefined;
+        if (byTime && !stat) continue; // vanished meanwhile
+        visits.push({ stream, file, relative, connection, mtimeMs: stat?.mtimeMs ?? 0 });
       }
     }
-    // One lane per worker; each takes the next file in name order.
+    orderFiles(visits, this.config);
+    // One lane per parse thread (one lane when the configuration asks for an order); each takes the next file.
     let next = 0;
-    const lane = async (worker: ParseWorkerClient) => {
+    const lane = async () => {
       while (this.running && next < visits.length) {
         const { stream, file } = visits[next++]!;
-        await this.visit(stream, file, worker);
+        await this.visit(stream, file);
       }
     };
-    await Promise.all(this.workers.map(lane));
+    await Promise.all(Array.from({ length: strictOrder(this.config) ? 1 : this.workers.size }, lane));
   }
 
   /** Files under the folder, relative with "/" separators; undefined (and a marker) when unreadable. */
@@ -180,7 +192,7 @@ export class LocalfileReceiver implements AgentComponent {
     }
   }
 
-  private async visit(stream: FileStream, file: string, worker: ParseWorkerClient): Promise<void> {
+  private async visit(stream: FileStream, file: string): Promise<void> {
     let stat: fs.Stats;
     try {
       stat = await fs.promises.stat(file);
@@ -188,7 +200,7 @@ export class LocalfileReceiver implements AgentComponent {
       return; // vanished between listing and stat
     }
     const seen = this.discovery.seen(stream, file);
-    if (await this.discovery.visit(stream, { path: file, size: stat.size, mtimeMs: stat.mtimeMs }, localAccess, worker)) {
+    if (await this.discovery.visit(stream, { path: file, size: stat.size, mtimeMs: stat.mtimeMs }, localAccess)) {
       this.rescanRequested = true;
       // A new file gets its second look soon; files still changing every RESCAN_MS.
       if (!seen) this.newFileSeen = true;

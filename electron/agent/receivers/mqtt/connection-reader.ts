@@ -9,10 +9,10 @@ import type { IPublishPacket, ISubscriptionGrant, MqttClient } from 'mqtt';
 import { topicMatches } from '../../../../shared/config/mqtt-topics.js';
 import { streamId } from '../../../../shared/config/streams.js';
 import type { AgentRecord } from '../../../../shared/records/record.js';
-import type { StreamKey } from '../../markers/marker-store.js';
+import type { StreamKey } from '../../components/contract.js';
 import { type BrokerProblem, type BrokerSettings, BrokerLink, ConnectionMarkers, DEFERRED_ACK, sendPuback } from '../../mqtt/index.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';
-import type { ComponentContext } from '../../supervisor/component.js';
+import type { ComponentContext } from '../../components/contract.js';
 import type { MessageReader } from './message-records.js';
 import { SubscriptionMemory } from './subscription-memory.js';
 

@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import type { z } from 'zod';
 import type { MqttStreamSchema } from '../../../../shared/config/mqtt-schema.js';
 import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
-import type { StreamKey } from '../../markers/marker-store.js';
+import type { StreamKey } from '../../components/contract.js';
 import { guessDateTime, strptimeReader } from '../../time/strptime.js';
 import { wallTimeToUtcMicros } from '../../time/zoned.js';
 

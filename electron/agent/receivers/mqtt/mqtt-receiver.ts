@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import type { MqttReceiverSchema } from '../../../../shared/config/mqtt-schema.js';
 import { defaultClientId } from '../../mqtt/index.js';
-import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import { ConnectionReader } from './connection-reader.js';
 import { MessageReader } from './message-records.js';
 import { SubscriptionMemory } from './subscription-memory.js';

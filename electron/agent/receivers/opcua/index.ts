@@ -4,8 +4,7 @@
  * as fast as before and never loads it.
  */
 import type { ServiceStatus } from '../../../../shared/api/resources.js';
-import type { StreamKey } from '../../markers/marker-store.js';
-import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import type { AgentComponent, ComponentContext, ComponentFactory, StreamKey } from '../../components/contract.js';
 import type { BrowseOptions, OpcuaBrowseNode } from './opcua-browse.js';
 import type { OpcuaReceiver, OpcuaReceiverConfig } from './opcua-receiver.js';
 
@@ -44,6 +43,9 @@ export class OpcuaComponent implements AgentComponent {
     await this.receiver?.purge(streams);
   }
 }
+
+const createOpcuaReceiver: ComponentFactory<OpcuaReceiverConfig> = (config, context) => new OpcuaComponent(config, context);
+export default createOpcuaReceiver;
 
 /** See opcua-browse.ts. */
 export async function browseOpcua(savedConfig: unknown, receiverName: string, nodeId: string | undefined, options: BrowseOptions): Promise<OpcuaBrowseNode[]> {

@@ -50,7 +50,9 @@ const LIMIT_NODES = { maxNodesPerRead: 'i=11705', maxNodesPerBrowse: 'i=11710', 
 
 export function endpointUrlOf(connection: OpcuaConnection): string {
   const host = connection.host.includes(':') && !connection.host.startsWith('[') ? `[${connection.host}]` : connection.host;
-  const suffix = connection.endpoint_path ? `/${connection.endpoint_path.replace(/^\/+/, '')}` : '';
+  // server_name is the product family's name for the endpoint path.
+  const path = connection.endpoint_path ?? connection.server_name;
+  const suffix = path ? `/${path.replace(/^\/+/, '')}` : '';
   return `opc.tcp://${host}:${connection.port}${suffix}`;
 }
 

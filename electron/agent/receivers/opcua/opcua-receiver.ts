@@ -1,10 +1,11 @@
 import path from 'node:path';
 import type { z } from 'zod';
 import type { OpcuaReceiverSchema } from '../../../../shared/config/schema.js';
+import { tagNodeId } from '../../../../shared/config/opcua-rules.js';
 import { streamId } from '../../../../shared/config/streams.js';
-import type { StreamKey } from '../../markers/marker-store.js';
+import type { StreamKey } from '../../components/contract.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';
-import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import { attachOpcuaLog } from './opcua-log.js';
 import { ConnectError, OpcuaEndpoint, type OpenSession, securityOf } from './opcua-endpoint.js';
 import { PollingReader } from './polling-reader.js';
@@ -64,7 +65,7 @@ export class OpcuaReceiver implements AgentComponent {
   ) {
     this.name = config.data_receiver_name;
     this.streams = config.streams.map((s) => ({ asset: s.asset, stream_type: s.stream_type }));
-    const tags = config.streams.map((s) => s.opcua_tags.map((t) => ({ node: t.name, exportname: t.exportname })));
+    const tags = config.streams.map((s) => s.opcua_tags.map((t) => ({ node: tagNodeId(t), exportname: t.exportname })));
     const { nodes, invalid } = indexTags(tags);
     this.nodes = nodes;
     this.tagMarkers = new TagMarkers(this.streams, context.markers, invalid);
@@ -75,7 +76,7 @@ export class OpcuaReceiver implements AgentComponent {
     this.endpoint = new OpcuaEndpoint(this.config.connections[0]!, pkiFolderOf(this.context.dataDirectory));
     this.running = true;
     this.records = this.config.streams.map(
-      (s, i) => new StreamRecords(this.streams[i]!, s.opcua_tags.map((t) => ({ node: t.name, exportname: t.exportname })), (key) => this.context.store.streamState(this.name, this.streams[i]!, key)),
+      (s, i) => new StreamRecords(this.streams[i]!, s.opcua_tags.map((t) => ({ node: tagNodeId(t), exportname: t.exportname })), (key) => this.context.store.streamState(this.name, this.streams[i]!, key)),
     );
     this.tagMarkers.showInvalid();
     // Certificate creation (first start only) and connecting happen in the loop: start returns at once.

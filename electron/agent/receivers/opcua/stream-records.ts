@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { DataValue } from 'node-opcua';
 import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
-import type { StreamKey } from '../../markers/marker-store.js';
+import type { StreamKey } from '../../components/contract.js';
 import { type Quality, convertVariant, describeStatus, sampleMicros } from './values.js';
 
 export interface Tag {

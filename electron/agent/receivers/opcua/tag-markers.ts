@@ -1,5 +1,6 @@
 import { streamId } from '../../../../shared/config/streams.js';
-import type { MarkerReporter, StreamKey } from '../../markers/marker-store.js';
+import type { MarkerReporter } from '../../markers/marker-store.js';
+import type { StreamKey } from '../../components/contract.js';
 import type { Tag, TagReport } from './stream-records.js';
 import type { WatchedNode } from './tag-index.js';
 

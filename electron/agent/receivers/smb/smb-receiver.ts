@@ -1,15 +1,18 @@
 import type { z } from 'zod';
 import type { SmbReceiverSchema } from '../../../../shared/config/schema.js';
 import { parseSharedFolder, smbCredentials } from '../../../../shared/config/smb-rules.js';
-import type { StreamKey } from '../../markers/marker-store.js';
-import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
-import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, streamOf } from '../file-source/file-discovery.js';
+import type { AgentComponent, ComponentContext, StreamKey } from '../../components/contract.js';
+import type { StorageHealth } from '../../storage/storage-health.js';
+import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, orderFiles, streamOf } from '../file-source/file-discovery.js';
 import { isTemporaryName } from '../file-source/glob.js';
-import { ParseWorkerClient } from '../file-source/parse-worker-client.js';
+import type { ParseWorkerPool } from '../file-source/parse-worker-pool.js';
 import { SmbSession, type SmbTarget, isMissing } from './smb-client.js';
 import { CONNECTION_CATEGORIES, type ConnectionLabel, type ConnectionProblem, type Phase, classifyFileError, describeDeleteError, describeProblem } from './smb-problems.js';
 
-type SmbConfig = z.infer<typeof SmbReceiverSchema>;
+/** Why a receiver's waiting chunks are dropped (one reason for all: no DOMException per stop). */
+const STOPPED = Object.assign(new Error('reading stopped'), { code: 'ABORT_ERR' });
+
+export type SmbConfig = z.infer<typeof SmbReceiverSchema>;
 
 /** A server that stops answering fails the poll after this long; the next poll reconnects. */
 const ANSWER_TIMEOUT_MS = 20_000;
@@ -46,7 +49,9 @@ interface ListedEntry {
 export class SmbReceiver implements AgentComponent {
   readonly kind = 'Receiver' as const;
   readonly name: string;
-  private readonly worker: ParseWorkerClient;
+  private readonly worker: ParseWorkerPool;
+  /** Aborted by stop(): chunks still waiting for a parse thread are dropped. */
+  private run: AbortController | undefined;
   private readonly discovery: FileDiscovery;
   private readonly streams: FileStream[];
   private readonly keys: StreamKey[];
@@ -60,9 +65,10 @@ export class SmbReceiver implements AgentComponent {
   constructor(
     private readonly config: SmbConfig,
     private readonly context: ComponentContext,
+    services: { parseWorkers: ParseWorkerPool; storage?: StorageHealth },
   ) {
     this.name = config.data_receiver_name;
-    this.worker = new ParseWorkerClient(`parse:${this.name}`, context.logger);
+    this.worker = services.parseWorkers;
     // Windows shares ignore case in names, so file_filter does too, whatever the agent's OS.
     this.streams = fileStreams(config, true);
     this.keys = this.streams.map((s) => s.key);
@@ -73,6 +79,8 @@ export class SmbReceiver implements AgentComponent {
       context,
       worker: this.worker,
       running: () => this.running,
+      signal: () => this.run?.signal,
+      storage: services?.storage,
     });
     this.connections = config.connections.map((c) => {
       const { share, folder } = parseSharedFolder(c.shared_folder);
@@ -92,17 +100,18 @@ export class SmbReceiver implements AgentComponent {
 
   async start(): Promise<void> {
     this.running = true;
+    this.run = new AbortController();
     this.worker.start();
     this.schedule(0);
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    this.run?.abort(STOPPED);
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.session?.close(); // a call waiting on a silent server fails now, not after the timeout
     await this.scanning?.catch(() => undefined);
-    await this.worker.close();
   }
 
   status() {
@@ -169,7 +178,8 @@ export class SmbReceiver implements AgentComponent {
       phase = 'read';
       const access = this.access(session, connection);
       const seen = new Set<string>();
-      for (const file of files) {
+      // Name order, or oldest first (process_files_alphabetically false); connections are read one after the other anyway.
+      for (const file of orderFiles(files.map((f) => ({ ...f, connection: 0 })), this.config)) {
         if (!this.running) return;
         const stream = streamOf(this.streams, file.relative);
         if (!stream) continue;

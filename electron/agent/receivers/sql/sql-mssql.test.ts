@@ -8,7 +8,7 @@ import sql from 'mssql';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Logger, Redactor } from '../../logging/logger.js';
 import type { LogFile } from '../../logging/log-file.js';
-import { SystemClock } from '../../clock.js';
+import { SystemClock } from '../../time/clock.js';
 import { MAX_ROWS_PARAMETER, MssqlDriver, mssqlBatch, mssqlConfig, mssqlParameters } from './mssql-driver.js';
 import { type SqlConnection, SqlError, prepareStatement } from './sql-driver.js';
 

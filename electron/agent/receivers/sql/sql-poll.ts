@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
-import type { StreamKey } from '../../markers/marker-store.js';
-import type { ComponentContext } from '../../supervisor/component.js';
+import type { StreamKey } from '../../components/contract.js';
+import type { ComponentContext } from '../../components/contract.js';
 import type { PreparedStatement, SqlDriver } from './sql-driver.js';
 import { type BoundValue, type SqlCell, type StateField, dateTimeMicros, fieldValueOf, initialStateValue, isDateTime, parseDateTimeText, stateValueOf } from './sql-values.js';
 

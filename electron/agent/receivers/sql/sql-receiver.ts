@@ -3,16 +3,16 @@ import type { SqlReceiverSchema } from '../../../../shared/config/schema.js';
 import { sqlStatementProblem } from '../../../../shared/config/sql-rules.js';
 import { streamId } from '../../../../shared/config/streams.js';
 import type { Logger } from '../../logging/logger.js';
-import type { StreamKey } from '../../markers/marker-store.js';
+import type { StreamKey } from '../../components/contract.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';
-import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import { MssqlDriver } from './mssql-driver.js';
 import { MysqlDriver } from './mysql-driver.js';
 import { PostgresDriver } from './postgres-driver.js';
 import { CONNECTION_CATEGORIES, type SqlConnection, type SqlDriver, SqlError, connectionLabel, prepareStatement } from './sql-driver.js';
 import { MissingColumnError, type StreamPlan, pollStream } from './sql-poll.js';
 
-type SqlReceiverConfig = z.infer<typeof SqlReceiverSchema>;
+export type SqlReceiverConfig = z.infer<typeof SqlReceiverSchema>;
 
 /** Pause between polls while a stream has a backlog (its last poll hit max_rows_per_poll). */
 const BACKLOG_PAUSE_MS = 200;

@@ -7,7 +7,7 @@ import crypto, { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { ChecksumRecordTransformSchema } from '../../../../shared/config/schema.js';
 import { type AgentRecord, withFieldvalues } from '../../../../shared/records/record.js';
-import type { RecordTransform } from '../transform.js';
+import type { RecordTransform } from '../../components/contract.js';
 
 export type ChecksumRecordConfig = z.infer<typeof ChecksumRecordTransformSchema>;
 

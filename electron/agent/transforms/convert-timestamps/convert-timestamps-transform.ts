@@ -5,10 +5,10 @@
 import type { z } from 'zod';
 import type { ConvertTimestampsTransformSchema } from '../../../../shared/config/schema.js';
 import { type AgentRecord, type FieldValue, isoMicros, withFieldvalues } from '../../../../shared/records/record.js';
-import { isoFromUtcMs } from '../../time/iso-format.js';
+import { isoFromUtcMs } from '../../time/iso-time.js';
 import { type WallTime, fixedWidthReader, guessDateTime, parseStrptime, strptimeReader } from '../../time/strptime.js';
 import { offsetResolver, wallNaiveMs, wallTimeToUtcMicros } from '../../time/zoned.js';
-import type { RecordTransform, TransformProblem } from '../transform.js';
+import type { RecordTransform, TransformProblem } from '../../components/contract.js';
 import { fastIsoUtc } from './fast-paths.js';
 
 export type ConvertTimestampsConfig = z.infer<typeof ConvertTimestampsTransformSchema>;

@@ -3,7 +3,7 @@
  * them): read and written back without Date or BigInt. It gives exactly what the general path
  * (isoUtcMicros, then isoMicros) gives, or declines (undefined) and leaves the value to it. Texts
  * in a strptime format or a guessed shape take the time modules' readers (strptime.ts, zoned.ts,
- * iso-format.ts) instead.
+ * iso-time.ts) instead.
  */
 import { daysInMonth } from '../../time/wall-time.js';
 

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { FilterTransformSchema } from '../../../../shared/config/schema.js';
 import type { FieldValue } from '../../../../shared/records/record.js';
-import type { RecordTransform } from '../transform.js';
+import type { RecordTransform } from '../../components/contract.js';
 
 export type FilterConfig = z.infer<typeof FilterTransformSchema>;
 type ConfigValue = FilterConfig['value'];

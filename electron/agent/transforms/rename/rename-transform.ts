@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { RenameTransformSchema } from '../../../../shared/config/schema.js';
 import { type FieldValue, withFieldvalues } from '../../../../shared/records/record.js';
-import type { RecordTransform } from '../transform.js';
+import type { RecordTransform } from '../../components/contract.js';
 
 export type RenameConfig = z.infer<typeof RenameTransformSchema>;
 

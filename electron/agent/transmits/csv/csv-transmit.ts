@@ -3,12 +3,16 @@ import path from 'node:path';
 import type { z } from 'zod';
 import type { CsvTransmitSchema } from '../../../../shared/config/schema.js';
 import type { AgentRecord, FieldValue } from '../../../../shared/records/record.js';
-import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import type { AgentComponent, ComponentContext } from '../../components/contract.js';
+import { type StorageHealth, describeWriteFailure, isDiskFull } from '../../storage/storage-health.js';
+import type { WritePolicy } from '../../storage/write-policy.js';
 
-type CsvTransmitConfig = z.infer<typeof CsvTransmitSchema>;
+export type CsvTransmitConfig = z.infer<typeof CsvTransmitSchema>;
 
 const FIXED_COLUMNS = ['timestamp', 'capturetime', 'record_id'] as const;
 const BATCHES_PER_ROUND = 50;
+/** Output files may be read by the plant's group (archiving jobs), never by everyone. */
+const FILE_MODE = 0o640;
 
 function cell(value: FieldValue | undefined): string {
   if (value === null || value === undefined) return '';
@@ -24,31 +28,46 @@ interface OpenFile {
   size: number;
 }
 
+/** The files one round wrote to, so that a failed round can be taken back whole. */
+interface Round {
+  /** Descriptor and size before this round, per file appended to. */
+  appended: Map<string, { fd: number; before: number }>;
+  /** Files this round created. */
+  created: string[];
+}
+
 /**
  * Appends records to CSV files, one series per stream (`<asset>__<stream_type>[.n].csv`). A batch
  * leaves the outbox only after its rows are written and flushed to disk. A record with columns the
  * current file has no header for starts a new file, as does reaching max_file_bytes.
+ *
+ * A round either writes all its rows and removes them from the outbox, or leaves the files as they
+ * were: a full disk or a failed outbox update cuts files back to their size before the round and
+ * removes the files it created, so a retry never leaves half a row or the same rows twice.
  */
 export class CsvTransmit implements AgentComponent {
   readonly kind = 'Transmit' as const;
   readonly name: string;
   private readonly directory: string;
-  private readonly files = new Map<string, OpenFile>();
+  private files = new Map<string, OpenFile>();
   private running = false;
   private timer: NodeJS.Timeout | undefined;
   private draining: Promise<void> | undefined;
   private unsubscribe: (() => void) | undefined;
+  private readonly area: string;
+  private lastRefusal: string | undefined;
 
   constructor(
     private readonly config: CsvTransmitConfig,
     private readonly context: ComponentContext,
+    private readonly services?: { storage?: StorageHealth; writePolicy?: WritePolicy },
   ) {
     this.name = config.transmit_name;
     this.directory = path.resolve(context.agentDataDirectory, config.directory ?? 'outbox');
+    this.area = `output:${this.name}`;
   }
 
   async start(): Promise<void> {
-    fs.mkdirSync(this.directory, { recursive: true });
     this.running = true;
     this.unsubscribe = this.context.pipeline.onQueued((transmit) => {
       if (transmit === this.name) this.kick();
@@ -82,48 +101,105 @@ export class CsvTransmit implements AgentComponent {
 
   private async drain(): Promise<void> {
     while (this.running) {
-      const batches = this.context.store.peek(this.name, BATCHES_PER_ROUND);
-      if (batches.length === 0) return;
+      const round: Round = { appended: new Map(), created: [] };
+      const before = new Map([...this.files].map(([key, open]) => [key, { ...open }]));
       try {
+        const batches = this.context.store.peek(this.name, BATCHES_PER_ROUND);
+        if (batches.length === 0) return;
+        const refused = this.services?.writePolicy?.refuse(this.directory);
+        if (refused) {
+          this.refused(refused);
+          return;
+        }
+        // Created here, not at start: a folder that cannot be created yet (full disk) is retried.
+        fs.mkdirSync(this.directory, { recursive: true, mode: 0o750 });
         let bytes = 0;
         let records = 0;
-        const touched = new Set<number>();
         for (const batch of batches) {
-          bytes += this.append(batch.asset, batch.stream_type, batch.records, touched);
-          records += batch.records.length;
+          const rows = this.context.decodeBatch(batch.format, batch.payload);
+          bytes += this.append(batch.asset, batch.stream_type, rows, round);
+          records += rows.length;
         }
-        for (const fd of touched) {
-          fs.fsyncSync(fd);
-          fs.closeSync(fd);
-        }
+        for (const { fd } of round.appended.values()) fs.fsyncSync(fd);
         this.context.store.ack(this.name, batches.map((b) => b.id));
+        this.closeAll(round);
         this.context.stats.success(this.name, records, bytes);
         this.context.markers.clear('write_failed');
+        this.context.markers.clear('write_refused');
+        this.lastRefusal = undefined;
+        if (this.services?.storage?.problem(this.area)) this.services.storage.resolve(this.area);
       } catch (cause) {
-        const message = `Writing CSV files to ${this.directory} failed: ${(cause as Error).message}. The records stay queued and are written when it works again.`;
-        this.context.stats.failure(this.name, message);
-        this.context.markers.raise(this.context.streams, 'error', 'write_failed', message);
-        this.context.logger.error(message);
+        this.takeBack(round);
+        this.files = before;
+        this.failed(cause);
         return;
       }
       await new Promise((resolve) => setImmediate(resolve)); // let the API breathe between rounds
     }
   }
 
-  /** Appends the rows; returns bytes written. Opened descriptors go into `touched` for fsync. */
-  private append(asset: string, streamType: string, records: AgentRecord[], touched: Set<number>): number {
+  /** The folder is off limits (path policy): nothing is written, the records wait in the outbox. */
+  private refused(reason: string): void {
+    const message = `CSV files are not written: ${reason} The records stay queued.`;
+    this.context.stats.failure(this.name, message);
+    this.context.markers.raise(this.context.streams, 'error', 'write_refused', message);
+    if (message !== this.lastRefusal) this.context.logger.error(message);
+    this.lastRefusal = message;
+  }
+
+  private failed(cause: unknown): void {
+    const full = isDiskFull(cause);
+    const reason = full ? describeWriteFailure(cause, this.directory, 'CSV files') : `Writing CSV files to ${this.directory} failed: ${(cause as Error).message}.`;
+    const message = `${reason} The records stay queued and are written when it works again.`;
+    if (full) this.services?.storage?.report(this.area, this.directory, cause, 'CSV files');
+    this.context.stats.failure(this.name, message);
+    this.context.markers.raise(this.context.streams, 'error', 'write_failed', message);
+    this.context.logger.error(message);
+  }
+
+  /** Cuts every file back to its size before the round and removes the files it created. */
+  private takeBack(round: Round): void {
+    for (const { fd, before } of round.appended.values()) {
+      try {
+        fs.ftruncateSync(fd, before);
+      } catch {
+        // Left as it is; the next round starts a new file if the columns no longer fit.
+      }
+    }
+    this.closeAll(round);
+    for (const file of round.created) fs.rmSync(file, { force: true });
+  }
+
+  private closeAll(round: Round): void {
+    for (const { fd } of round.appended.values()) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        // Already closed or the disk is gone: nothing else to do with it.
+      }
+    }
+    round.appended.clear();
+  }
+
+  /** Appends the rows; returns bytes written. */
+  private append(asset: string, streamType: string, records: AgentRecord[], round: Round): number {
     const key = `${asset}\0${streamType}`;
     let written = 0;
     let lines: string[] = [];
     let target = this.files.get(key);
     const flush = () => {
       if (!target || lines.length === 0) return;
-      const text = `${lines.join('\n')}\n`;
-      const fd = fs.openSync(target.file, 'a');
-      fs.writeSync(fd, text);
-      touched.add(fd);
-      target.size += Buffer.byteLength(text);
-      written += Buffer.byteLength(text);
+      const text = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
+      let open = round.appended.get(target.file);
+      if (!open) {
+        const fd = fs.openSync(target.file, 'a', FILE_MODE);
+        open = { fd, before: fs.fstatSync(fd).size };
+        round.appended.set(target.file, open);
+      }
+      let done = 0;
+      while (done < text.length) done += fs.writeSync(open.fd, text, done, text.length - done);
+      target.size += text.length;
+      written += text.length;
       lines = [];
     };
     for (const record of records) {
@@ -131,7 +207,7 @@ export class CsvTransmit implements AgentComponent {
       const fits = target && columns.every((c) => target!.columns.includes(c)) && target.size < this.config.max_file_bytes;
       if (!fits) {
         flush();
-        target = this.newFile(asset, streamType, columns);
+        target = this.newFile(asset, streamType, columns, round);
         this.files.set(key, target);
         written += target.size;
       }
@@ -141,13 +217,14 @@ export class CsvTransmit implements AgentComponent {
     return written;
   }
 
-  private newFile(asset: string, streamType: string, columns: string[]): OpenFile {
+  private newFile(asset: string, streamType: string, columns: string[], round: Round): OpenFile {
     const base = `${safeName(asset)}__${safeName(streamType)}`;
     let n = 0;
     let file = path.join(this.directory, `${base}.csv`);
     while (fs.existsSync(file)) file = path.join(this.directory, `${base}.${++n}.csv`);
     const header = `${[...FIXED_COLUMNS, ...columns].map((c) => cell(c)).join(',')}\n`;
-    fs.writeFileSync(file, header);
+    round.created.push(file);
+    fs.writeFileSync(file, header, { mode: FILE_MODE, flag: 'wx' });
     return { file, columns, size: Buffer.byteLength(header) };
   }
 }

@@ -2,11 +2,23 @@ import type { MqttClient } from 'mqtt';
 import type { z } from 'zod';
 import type { MqttTransmitSchema } from '../../../../shared/config/mqtt-schema.js';
 import { type BrokerProblem, BrokerLink, ConnectionMarkers, defaultClientId } from '../../mqtt/index.js';
+import { expandTopic } from '../../../../shared/config/mqtt-topics.js';
+import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import type { OutboxBatch } from '../../store/agent-store.js';
-import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
-import { type MessagePlan, type OutgoingMessage, additionalJson, messagesOf } from './mqtt-messages.js';
+import { arrayMessages, isArrayPayload, payloadLines } from './mqtt-outbox.js';
 
-type Config = z.infer<typeof MqttTransmitSchema>;
+export type MqttTransmitConfig = z.infer<typeof MqttTransmitSchema>;
+type Config = MqttTransmitConfig;
+
+interface OutgoingMessage {
+  topic: string;
+  payload: Buffer;
+  records: number;
+}
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
 
 const BATCHES_PER_ROUND = 50;
 const RETRY_REFUSED_MS = 5000;
@@ -34,8 +46,6 @@ export class MqttTransmit implements AgentComponent {
   readonly name: string;
   private readonly link: BrokerLink;
   private readonly markers: ConnectionMarkers;
-  private readonly plan: MessagePlan;
-  private readonly additional: string;
   private running = false;
   private draining: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -51,8 +61,6 @@ export class MqttTransmit implements AgentComponent {
     private readonly context: ComponentContext,
   ) {
     this.name = config.transmit_name;
-    this.plan = { topic: config.topic, format: config.message_format, maxRecords: config.max_request_records, maxBytes: config.max_request_size_bytes, additionalFields: config.additional_fields };
-    this.additional = additionalJson(config.additional_fields);
     this.markers = new ConnectionMarkers(context.markers, context.streams, context.logger);
     const clientId = config.client_id ?? defaultClientId(this.name);
     this.link = new BrokerLink(config, { clientId, clean: true, connectTimeoutMs: Math.min(config.timeout, 30) * 1000 }, context.logger, {
@@ -146,9 +154,9 @@ export class MqttTransmit implements AgentComponent {
     const chosen: OutboxBatch[] = [];
     let records = 0;
     for (const batch of batches) {
-      if (chosen.length > 0 && records + batch.records.length > this.config.max_request_records * (this.config.message_format === 'array' ? 10 : 1)) break;
+      if (chosen.length > 0 && records + batch.records > this.config.max_request_records * (this.config.message_format === 'array' ? 10 : 1)) break;
       chosen.push(batch);
-      records += batch.records.length;
+      records += batch.records;
     }
     return chosen;
   }
@@ -161,10 +169,10 @@ export class MqttTransmit implements AgentComponent {
     for (const batch of batches) {
       const done = this.confirmed.get(batch.id) ?? new Set<number>();
       this.confirmed.set(batch.id, done);
-      messagesOf(this.plan, batch.asset, batch.stream_type, batch.records, this.additional).forEach((message, index) => {
+      this.messagesOf(batch).forEach((message, index) => {
         records += message.records;
         if (done.has(index)) return;
-        bytes += Buffer.byteLength(message.payload);
+        bytes += message.payload.length;
         publishes.push(this.publishOne(client, message).then(() => void done.add(index)));
       });
     }
@@ -183,6 +191,19 @@ export class MqttTransmit implements AgentComponent {
         clearTimeout(timer);
         this.abortRound = undefined;
       });
+  }
+
+  /**
+   * The messages of a stored batch (mqtt-outbox.ts): its one array message, or its record lines,
+   * each a message or (message_format changed to array since they were stored) grouped into arrays.
+   */
+  private messagesOf(batch: OutboxBatch): OutgoingMessage[] {
+    const topic = expandTopic(this.config.topic, batch.asset, batch.stream_type);
+    if (isArrayPayload(batch.payload)) return [{ topic, payload: batch.payload, records: batch.records }];
+    const lines = payloadLines(batch.payload);
+    if (this.config.message_format === 'record') return lines.map((payload) => ({ topic, payload, records: 1 }));
+    const join = (parts: Buffer[]) => Buffer.concat(parts.flatMap((part, i) => (i === 0 ? [OPEN, part] : [COMMA, part])).concat(CLOSE));
+    return arrayMessages(lines, (line) => line.length, join, this.config.max_request_records, this.config.max_request_size_bytes).map(({ text, records }) => ({ topic, payload: text, records }));
   }
 
   private publishOne(client: MqttClient, message: OutgoingMessage): Promise<void> {

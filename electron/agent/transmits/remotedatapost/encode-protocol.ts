@@ -9,6 +9,8 @@ export interface EncodeRequest {
   /** Records in those batches. */
   records: number;
   maxRecords: number;
+  /** Request bodies at most this big (max_request_size_bytes, capped at 4 MiB). */
+  maxRequestBytes: number;
   apiKey: string;
   useEncryption: boolean;
 }

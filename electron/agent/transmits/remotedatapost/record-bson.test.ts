@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { AgentRecord, FieldValue } from '../../../../shared/records/record.js';
 import { compareDocumentSortKeys, documentSortKey, sortDocuments, splitDocuments } from './bson-documents.js';
-import { RecordBsonWriter, encodeRecord, encodeRecords, isoToEpochMs } from './record-bson.js';
+import { RecordBsonWriter, encodeRecord, encodeRecords } from './record-bson.js';
 import { encodeUpload, sortForUpload, toDocument } from './wire.js';
 
 
@@ -82,17 +82,6 @@ const agentRecord: fc.Arbitrary<AgentRecord> = fc.record({
 });
 
 // ------------------------------------------------------------------ tests
-
-describe('isoToEpochMs', () => {
-  it('is new Date(text).getTime() for ISO texts and anything else', () => {
-    fc.assert(
-      fc.property(timestamp, (text) => {
-        expect(Object.is(isoToEpochMs(text), new Date(text).getTime())).toBe(true);
-      }),
-      { numRuns: 5000 },
-    );
-  });
-});
 
 describe('encodeRecord / encodeRecords', () => {
   it('gives the bytes of BSON.serialize(toDocument(record)) for random records', () => {

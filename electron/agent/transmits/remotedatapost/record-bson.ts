@@ -17,7 +17,7 @@
 import { BSON } from 'bson';
 import os from 'node:os';
 import type { AgentRecord } from '../../../../shared/records/record.js';
-import { daysFromCivil, daysInMonth } from '../../time/wall-time.js';
+import { isoToEpochMs } from '../../time/iso-time.js';
 import { toDocument } from './wire.js';
 
 /** Documents back to back in `bytes`; document i is `bytes.subarray(i ? ends[i - 1] : 0, ends[i])`. */
@@ -25,7 +25,6 @@ export interface EncodedRecords {
   bytes: Buffer;
   ends: Uint32Array;
 }
-
 
 // js-bson serializes into a 17 MiB scratch buffer; leave documents anywhere near that to it.
 const MAX_FAST_DOCUMENT = 16 * 1024 * 1024;
@@ -42,64 +41,6 @@ const CAPTURETIME = keyBytes(0x09, 'capturetime');
 const RECORD_ID = keyBytes(0x02, 'record_id');
 const FIELDVALUES = keyBytes(0x03, 'fieldvalues');
 
-
-// ------------------------------------------------------------------ ISO time stamps
-
-/** Epoch ms of `YYYY-MM-DDTHH:MM:SS[.f{1,9}]Z` with every field in range, else NaN (not decided here). */
-function fastIsoMs(text: string): number {
-  const n = text.length;
-  if (n < 20 || n > 30 || text.charCodeAt(n - 1) !== 90 /* Z */) return Number.NaN;
-  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58)
-    return Number.NaN;
-  const y0 = text.charCodeAt(0) - 48, y1 = text.charCodeAt(1) - 48, y2 = text.charCodeAt(2) - 48, y3 = text.charCodeAt(3) - 48;
-  const mo0 = text.charCodeAt(5) - 48, mo1 = text.charCodeAt(6) - 48, d0 = text.charCodeAt(8) - 48, d1 = text.charCodeAt(9) - 48;
-  const h0 = text.charCodeAt(11) - 48, h1 = text.charCodeAt(12) - 48, mi0 = text.charCodeAt(14) - 48, mi1 = text.charCodeAt(15) - 48;
-  const s0 = text.charCodeAt(17) - 48, s1 = text.charCodeAt(18) - 48;
-  // A non-digit is negative here (high bits set) or above 9.
-  if (((y0 | y1 | y2 | y3 | mo0 | mo1 | d0 | d1 | h0 | h1 | mi0 | mi1 | s0 | s1) & ~15) !== 0) return Number.NaN;
-  if (y0 > 9 || y1 > 9 || y2 > 9 || y3 > 9 || mo0 > 9 || mo1 > 9 || d0 > 9 || d1 > 9 || h0 > 9 || h1 > 9 || mi0 > 9 || mi1 > 9 || s0 > 9 || s1 > 9)
-    return Number.NaN;
-  const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
-  const month = mo0 * 10 + mo1;
-  const day = d0 * 10 + d1;
-  const hour = h0 * 10 + h1;
-  const minute = mi0 * 10 + mi1;
-  const second = s0 * 10 + s1;
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return Number.NaN;
-  if (day > 28 && day > daysInMonth(year, month)) return Number.NaN;
-  let millis = 0;
-  if (n > 20) {
-    if (text.charCodeAt(19) !== 46 /* . */ || n === 21) return Number.NaN;
-    // Date keeps the first three fraction digits and drops the rest.
-    for (let i = 20; i < n - 1; i += 1) {
-      const digit = text.charCodeAt(i) - 48;
-      if (digit >>> 0 > 9) return Number.NaN;
-      if (i < 23) millis = millis * 10 + digit;
-    }
-    if (n === 22) millis *= 100;
-    else if (n === 23) millis *= 10;
-  }
-  return daysFromCivil(year, month, day) * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000 + millis;
-}
-
-// The fast reading must agree with this engine's Date (fraction digits beyond 3 are not standard).
-const FAST_ISO_OK = [
-  '2026-01-01T00:00:01.000000Z',
-  '2026-01-01T00:00:01.999999Z',
-  '2024-02-29T23:59:59.123456789Z',
-  '0001-01-01T00:00:00Z',
-  '1969-12-31T23:59:59.9Z',
-  '9999-12-31T23:59:59.99Z',
-].every((text) => fastIsoMs(text) === new Date(text).getTime());
-
-/** `new Date(text).getTime()` (NaN when invalid), without Date's parser for plain ISO UTC texts. */
-export function isoToEpochMs(text: string): number {
-  if (FAST_ISO_OK) {
-    const ms = fastIsoMs(text);
-    if (ms === ms) return ms;
-  }
-  return new Date(text).getTime();
-}
 
 // ------------------------------------------------------------------ encoding
 
@@ -183,14 +124,19 @@ function putDouble(buf: Buffer, pos: number, value: number): number {
   return pos + 8;
 }
 
-// The last texts read: a batch's records often share their capturetime (one read), or their time.
-let lastTimestamp = '';
-let lastTimestampMs = Number.NaN;
-let lastCapturetime = '';
-let lastCapturetimeMs = Number.NaN;
+/**
+ * The last time stamp texts read, with their epoch ms: a batch's records often share their
+ * capturetime (one read), or their time. One per writer.
+ */
+interface TimeCache {
+  timestamp: string;
+  timestampMs: number;
+  capturetime: string;
+  capturetimeMs: number;
+}
 
 /** The record's document at `pos`: its end, NEED_ROOM (nothing counts) or USE_BSON. */
-function writeRecord(buf: Buffer, pos: number, record: AgentRecord): number {
+function writeRecord(buf: Buffer, pos: number, record: AgentRecord, times: TimeCache): number {
   const { asset, stream_type: streamType, timestamp, capturetime, record_id: recordId, fieldvalues } = record;
   if (typeof asset !== 'string' || typeof streamType !== 'string' || typeof timestamp !== 'string' || typeof capturetime !== 'string') return USE_BSON;
   if (typeof recordId !== 'string' || typeof fieldvalues !== 'object' || fieldvalues === null) return USE_BSON;
@@ -202,10 +148,10 @@ function writeRecord(buf: Buffer, pos: number, record: AgentRecord): number {
   const start = pos;
   pos = putString(buf, putBytes(buf, pos + 4, ASSET), asset);
   pos = putString(buf, putBytes(buf, pos, STREAM_TYPE), streamType);
-  if (timestamp !== lastTimestamp) lastTimestampMs = isoToEpochMs((lastTimestamp = timestamp));
-  pos = putDate(buf, putBytes(buf, pos, TIMESTAMP), lastTimestampMs);
-  if (capturetime !== lastCapturetime) lastCapturetimeMs = isoToEpochMs((lastCapturetime = capturetime));
-  pos = putDate(buf, putBytes(buf, pos, CAPTURETIME), lastCapturetimeMs);
+  if (timestamp !== times.timestamp) times.timestampMs = isoToEpochMs((times.timestamp = timestamp));
+  pos = putDate(buf, putBytes(buf, pos, TIMESTAMP), times.timestampMs);
+  if (capturetime !== times.capturetime) times.capturetimeMs = isoToEpochMs((times.capturetime = capturetime));
+  pos = putDate(buf, putBytes(buf, pos, CAPTURETIME), times.capturetimeMs);
   pos = putString(buf, putBytes(buf, pos, RECORD_ID), recordId);
   pos = putBytes(buf, pos, FIELDVALUES);
   const fieldsStart = pos;
@@ -261,6 +207,7 @@ export class RecordBsonWriter {
   private ends: Uint32Array;
   private count = 0;
   private patched = prototypesArePatched();
+  private readonly times: TimeCache = { timestamp: '', timestampMs: Number.NaN, capturetime: '', capturetimeMs: Number.NaN };
 
   constructor(initialBytes = 64 * 1024, initialRecords = 256) {
     this.buf = Buffer.allocUnsafe(Math.max(256, initialBytes));
@@ -289,10 +236,10 @@ export class RecordBsonWriter {
   /** Encodes one record after the previous ones; returns the end offset of its document. */
   append(record: AgentRecord): number {
     const start = this.pos;
-    let end = this.patched ? USE_BSON : writeRecord(this.buf, start, record);
+    let end = this.patched ? USE_BSON : writeRecord(this.buf, start, record, this.times);
     while (end === NEED_ROOM) {
       this.resize(Math.max(256, this.buf.length * 2));
-      end = writeRecord(this.buf, start, record);
+      end = writeRecord(this.buf, start, record, this.times);
     }
     if (end === USE_BSON || end - start > MAX_FAST_DOCUMENT) {
       const document = BSON.serialize(toDocument(record));

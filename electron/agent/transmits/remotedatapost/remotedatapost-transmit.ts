@@ -1,13 +1,12 @@
-import type { z } from 'zod';
-import type { RemoteDataPostTransmitSchema } from '../../../../shared/config/schema.js';
-import type { AgentComponent, ComponentContext } from '../../supervisor/component.js';
+import { MAX_REQUEST_SIZE_BYTES, type RemoteDataPostTransmit as RemoteDataPostTransmitConfig } from '../../../../shared/config/schema.js';
+import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import { putMultipart } from './http-upload.js';
 import { PART_FILE_NAME, PART_NAME } from './wire.js';
-import { WorkerClient } from '../../worker-client.js';
-import { workerScript } from '../../worker-script.js';
+import { WorkerClient } from '../../workers/worker-client.js';
+import { workerScript } from '../../workers/worker-script.js';
 import type { EncodeRequest, EncodeResponse } from './encode-protocol.js';
 
-type Config = z.infer<typeof RemoteDataPostTransmitSchema>;
+export type RemoteDataPostConfig = RemoteDataPostTransmitConfig;
 
 const MAX_BACKOFF_MS = 60_000;
 const OUTBOX_ROWS_PER_ROUND = 500;
@@ -42,7 +41,7 @@ export class RemoteDataPostTransmit implements AgentComponent {
   private readonly encoder: WorkerClient<EncodeRequest, EncodeResponse>;
 
   constructor(
-    private readonly config: Config,
+    private readonly config: RemoteDataPostConfig,
     private readonly context: ComponentContext,
   ) {
     this.name = config.transmit_name;
@@ -88,7 +87,17 @@ export class RemoteDataPostTransmit implements AgentComponent {
 
   private async drain(): Promise<void> {
     while (this.running) {
-      const rows = this.context.store.peekMeta(this.name, OUTBOX_ROWS_PER_ROUND);
+      let rows: ReturnType<ComponentContext['store']['peekMeta']>;
+      try {
+        rows = this.context.store.peekMeta(this.name, OUTBOX_ROWS_PER_ROUND);
+      } catch (cause) {
+        // The store cannot be opened (a full disk at first start): say so and try again later.
+        this.failures += 1;
+        const message = `The outbox cannot be read: ${(cause as Error).message}`;
+        this.context.stats.failure(this.name, message);
+        this.context.markers.raise(this.context.streams, 'error', 'upload_failed', message);
+        return;
+      }
       if (rows.length === 0) return;
       // Whole outbox rows up to max_request_records (at least one row; a bigger row is split).
       const chosen: typeof rows = [];
@@ -105,6 +114,8 @@ export class RemoteDataPostTransmit implements AgentComponent {
           ids: chosen.map((row) => row.id),
           records: count,
           maxRecords: this.config.max_request_records,
+          // The product family's cap: 4 MiB whatever max_request_size_bytes says.
+          maxRequestBytes: Math.min(this.config.max_request_size_bytes ?? MAX_REQUEST_SIZE_BYTES, MAX_REQUEST_SIZE_BYTES),
           apiKey: this.config.API_key,
           useEncryption: this.config.use_encryption,
         };
@@ -127,8 +138,13 @@ export class RemoteDataPostTransmit implements AgentComponent {
       } catch (cause) {
         if (!this.running) return;
         this.failures += 1;
-        const backlog = this.context.store.backlog(this.name);
-        const message = `${(cause as Error).message} The records are kept (${backlog.records} waiting) and the upload is retried.`;
+        let waiting = 'the records are kept';
+        try {
+          waiting = `the records are kept (${this.context.store.backlog(this.name).records} waiting)`;
+        } catch {
+          // The count is only for the message.
+        }
+        const message = `${(cause as Error).message} ${waiting[0]!.toUpperCase()}${waiting.slice(1)} and the upload is retried.`;
         this.context.stats.failure(this.name, message);
         this.context.markers.raise(this.context.streams, 'error', 'upload_failed', message);
         this.context.logger.warn(message);

@@ -6,8 +6,6 @@ import { fernetDecrypt, fernetEncrypt, fernetKeyFromApiKey } from './fernet.js';
 /** The RDP2 upload: multipart part `sslog`, file name `p.tmp`. */
 export const PART_NAME = 'sslog';
 export const PART_FILE_NAME = 'p.tmp';
-/** No request body may exceed this, whatever the configuration says. */
-export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 /**
  * gzip level of upload bodies: on record BSON, level 3 is ~3x cheaper than the default 6 and only
  * ~6 % bigger (docs/performance.md).

@@ -17,9 +17,10 @@ export function ConfigPage() {
   if (!config.data) return <p className="muted">Loading the configuration…</p>;
   return (
     <ConfigWorkspace
-      key={config.data.lastModified ?? 'never-saved'}
+      key={config.data.revision ?? 'never-saved'}
       saved={formatDocument(config.data.document)}
       lastModified={config.data.lastModified}
+      revision={config.data.revision}
       notice={notice}
       onNotice={setNotice}
     />

@@ -8,6 +8,7 @@ import { useDarkMode } from '../../app/use-color-scheme.js';
 import { rangeOfJsonPath } from '../../monaco/json-path-range.js';
 import { CONFIG_MODEL_URI, type Monaco } from '../../monaco/setup.js';
 import { showViolationMarkers } from '../../monaco/violation-markers.js';
+import type { ConfigChanges } from '../../../../shared/api/resources.js';
 import { readDocument } from './document-text.js';
 import { type Insertion, insertReceiver, insertTransmit } from './insert-receiver.js';
 import { SaveDialog } from './save-dialog.js';
@@ -23,15 +24,18 @@ export interface Notice {
 interface WorkspaceProps {
   saved: string;
   lastModified: string | null;
+  /** The saved revision: a save sends it back (If-Match), so that a newer save elsewhere is not overwritten. */
+  revision: number | null;
   notice: Notice | null;
   onNotice: (notice: Notice | null) => void;
 }
 
 const VALIDATION_DELAY_MS = 400;
 
-export function ConfigWorkspace({ saved, lastModified, notice, onNotice }: WorkspaceProps) {
+export function ConfigWorkspace({ saved, lastModified, revision, notice, onNotice }: WorkspaceProps) {
   const [text, setText] = useState(saved);
   const [reviewing, setReviewing] = useState(false);
+  const [changes, setChanges] = useState<ConfigChanges | undefined>(undefined);
   const [conflict, setConflict] = useState<string | null>(null);
   const editorRef = useRef<editor.IStandaloneCodeEditor | null>(null);
   const [monaco, setMonaco] = useState<Monaco | null>(null);
@@ -127,9 +131,11 @@ export function ConfigWorkspace({ saved, lastModified, notice, onNotice }: Works
     if (current.syntax.length > 0) return onNotice({ tone: 'error', text: 'Not saved: the text is not valid JSON. See the problem list.' });
     validateNow();
     try {
-      const result = await validateForSave(text, current.document);
+      // Fresh, not from the cache: what a save restarts depends on what runs now.
+      const result = await validateForSave(text, current.document, { fresh: true });
       const errors = result.violations.filter((v) => v.level === 'error').length;
       if (errors > 0) return onNotice({ tone: 'error', text: `Not saved: the configuration has ${errors} error(s). Fix them first; see the problem list.` });
+      setChanges(result.changes);
       setReviewing(true);
     } catch (cause) {
       onNotice({ tone: 'error', text: `Not saved: ${errorText(cause)}` });
@@ -138,13 +144,14 @@ export function ConfigWorkspace({ saved, lastModified, notice, onNotice }: Works
 
   const confirmSave = () => {
     save.mutate(
-      { document: readDocument(text).document, expectedRevision: lastModified },
+      { document: readDocument(text).document, expectedRevision: revision },
       {
         onSuccess: (outcome) => {
           setReviewing(false);
           if (outcome.kind === 'saved') {
             const warned = outcome.warnings.length > 0 ? ` with ${outcome.warnings.length} warning(s)` : '';
-            onNotice({ tone: outcome.warnings.length > 0 ? 'warning' : 'ok', text: `Saved${warned}. Last modified ${outcome.lastModified ?? 'now'} UTC.` });
+            const applied = outcome.changes ? ` ${describeApplied(outcome.changes)}` : '';
+            onNotice({ tone: outcome.warnings.length > 0 ? 'warning' : 'ok', text: `Saved${warned}. Last modified ${outcome.lastModified ?? 'now'} UTC.${applied}` });
           } else if (outcome.kind === 'invalid') {
             onNotice({ tone: 'error', text: `Not saved: the agent found ${outcome.violations.filter((v) => v.level === 'error').length} error(s).` });
           } else {
@@ -235,6 +242,7 @@ export function ConfigWorkspace({ saved, lastModified, notice, onNotice }: Works
         draft={text}
         lastModified={lastModified}
         warnings={problems.length - errors}
+        changes={changes}
         busy={save.isPending}
         theme={theme}
         onCancel={() => setReviewing(false)}
@@ -255,4 +263,15 @@ function jumpToOffset(editorInstance: editor.IStandaloneCodeEditor, model: edito
   editorInstance.setPosition(position);
   editorInstance.revealPositionInCenter(position);
   editorInstance.focus();
+}
+
+/** The save's meta.changes in one sentence for the notice. */
+function describeApplied(changes: ConfigChanges): string {
+  const parts = [
+    changes.restart.length > 0 ? `restarted ${changes.restart.length}` : '',
+    changes.start.length > 0 ? `started ${changes.start.length}` : '',
+    changes.stop.length > 0 ? `stopped ${changes.stop.length}` : '',
+    changes.keep.length > 0 ? `${changes.keep.length} kept running` : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? `Services: ${parts.join(', ')}.` : '';
 }

@@ -1,7 +1,9 @@
 import { DiffEditor } from '@monaco-editor/react';
 import type { editor } from 'monaco-editor';
 import { useEffect, useRef } from 'react';
+import type { ConfigChanges } from '../../../../shared/api/resources.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
+import { DeployChanges } from './deploy-changes.js';
 
 interface SaveDialogProps {
   open: boolean;
@@ -9,6 +11,8 @@ interface SaveDialogProps {
   draft: string;
   lastModified: string | null;
   warnings: number;
+  /** What saving does to the running agent (from the validation right before). */
+  changes: ConfigChanges | undefined;
   busy: boolean;
   theme: string;
   onConfirm: () => void;
@@ -16,7 +20,7 @@ interface SaveDialogProps {
 }
 
 /** Shows what will change against the saved version before anything is written. */
-export function SaveDialog({ open, saved, draft, lastModified, warnings, busy, theme, onConfirm, onCancel }: SaveDialogProps) {
+export function SaveDialog({ open, saved, draft, lastModified, warnings, changes, busy, theme, onConfirm, onCancel }: SaveDialogProps) {
   // The wrapper would dispose the models before the diff widget lets go of them (a page error);
   // keep them, and dispose them here once the widget is gone.
   const models = useRef<editor.ITextModel[]>([]);
@@ -31,9 +35,10 @@ export function SaveDialog({ open, saved, draft, lastModified, warnings, busy, t
   return (
     <ConfirmDialog open={open} title="Save these changes?" confirmLabel="Save" busy={busy} wide onConfirm={onConfirm} onCancel={onCancel}>
       <p className="muted">
-        Left: the saved version{lastModified ? ` (${lastModified} UTC)` : ''}. Right: what will be saved. The agent applies it at once.
+        Left: the saved version{lastModified ? ` (${lastModified} UTC)` : ''}. Right: what will be saved. The agent applies it at once, restarting only what changed.
         {warnings > 0 && <strong className="warning-text"> {warnings} warning(s) remain; see the problem list.</strong>}
       </p>
+      <DeployChanges changes={changes} />
       <div className="diff-box" data-testid="save-diff">
         <DiffEditor
           original={saved}

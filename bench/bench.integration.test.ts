@@ -1,0 +1,43 @@
+// The benchmarks run from one command on a fresh machine (CI runs them small): they do not time
+// anything here, they must only work and report what docs/performance.md reads from them.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const run = (script: string, args: string[]) => execFileSync(process.execPath, [path.join(ROOT, 'bench', script), ...args], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+
+describe('bench', () => {
+  it('runs end to end against the real server and reports every measure', () => {
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-test-')), 'result.json');
+    run('run.mjs', ['--rows', '20000', '--files', '2', '--out', out]);
+    const report = JSON.parse(fs.readFileSync(out, 'utf8'));
+    expect(report.machine.cpus).toBeGreaterThan(0);
+    const [result] = report.results;
+    // Every row was acknowledged by the ingest server, or the run would not have ended.
+    expect(result).toMatchObject({ rows: 20_000, files: 2 });
+    for (const key of ['seconds', 'rows_per_second', 'mb_per_second', 'cpu_seconds_per_million_rows', 'bench_cpu_seconds_per_million_rows', 'peak_rss_mb', 'api_p99_ms'])
+      expect(result[key], key).toBeGreaterThan(0);
+    expect(report.breakdown.map((stage: { stage: string }) => stage.stage)).toEqual([
+      'read', 'parse', 'records', 'transform', 'encode (BSON)', 'compress', 'buffer (commit, read, delete)', 'KPI history', 'encrypt', 'upload (incl. server verify)',
+    ]);
+    const shares = report.breakdown.reduce((sum: number, stage: { share_percent: number }) => sum + stage.share_percent, 0);
+    expect(shares).toBeCloseTo(100, 0);
+  }, 120_000);
+
+  it('sends hostile bodies to the real server and reports how long its event loop was blocked', () => {
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-test-')), 'hostile.json');
+    run('hostile-bodies.mjs', ['--out', out]);
+    const { results } = JSON.parse(fs.readFileSync(out, 'utf8'));
+    expect(results.map((r: { status: number }) => r.status)).toEqual([413, 422, 413, 500, 400, 200]);
+    for (const result of results) for (const key of ['ms', 'max_event_loop_block_ms', 'server_cpu_ms']) expect(result[key], key).toBeGreaterThanOrEqual(0);
+  }, 60_000);
+
+  it('times one parse worker alone', () => {
+    const table = run('worker-cpu.mjs', ['20000', '1']);
+    expect(table).toMatch(/20000\s*│\s*[\d.]+\s*│\s*\d+\s*│\s*[\d.]+/);
+  }, 60_000);
+});

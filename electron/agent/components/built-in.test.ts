@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { TransformSchema } from '../../../shared/config/schema.js';
+import { record } from '../../testing/records.js';
+import { builtInComponents } from './built-in.js';
+import { RECORDS_JSON } from './records-json-codec.js';
+
+const base = { transform_name: 't', filter_stream: ['*'] };
+
+describe('the built-in registry', () => {
+  it('creates the implemented transform types by transform_type', () => {
+    const registry = builtInComponents();
+    const configs = [
+      { ...base, transform_type: 'convert_timestamps', field_names: 'time' },
+      { ...base, transform_type: 'rename', renames: { a: 'b' } },
+      { ...base, transform_type: 'filter', field_name: 'a', op: 'exists' },
+      { ...base, transform_type: 'checksum_record' },
+    ];
+    for (const config of configs) expect(registry.createTransform(TransformSchema.parse(config))?.name).toBe('t');
+    const renamed = registry.createTransform(TransformSchema.parse(configs[1]))!.apply([record({ a: 1 })]);
+    expect(renamed.records[0]!.fieldvalues).toEqual({ b: 1 });
+  });
+
+  it.each(['counter_assign_column', 'counter_event_string', 'pandas'])('has no transform %s: records pass unchanged', (type) => {
+    const registry = builtInComponents();
+    expect(registry.has('Transform', type)).toBe(false);
+    expect(registry.createTransform(TransformSchema.parse({ ...base, transform_type: type }))).toBeUndefined();
+  });
+
+  it('gives each transmit type its own outbox codec, and records as they are to a type it cannot run', () => {
+    const registry = builtInComponents();
+    expect(registry.outbox('remotedatapost').format).toBe('upload');
+    expect(registry.outbox('csv')).toBe(RECORDS_JSON);
+    expect(registry.outbox('mqtt').format).toBe('mqtt-json');
+    expect(registry.has('Transmit', 'kafka')).toBe(false);
+    expect(registry.outbox('kafka')).toBe(RECORDS_JSON);
+  });
+
+  it('reads a stored batch back by its format, and names a format it cannot read', () => {
+    const registry = builtInComponents();
+    const records = [record({ a: 1 }), record({ a: 2 }, { record_id: 'r2', timestamp: '2026-01-05T06:00:01.000000Z' })];
+    for (const type of ['csv', 'remotedatapost', 'mqtt']) {
+      const codec = registry.outbox(type);
+      const [batch] = codec.encode(records, codec.options({ max_request_records: 3000 }));
+      expect(registry.decode(codec.format, batch!.payload).map((r) => r.fieldvalues.a)).toEqual([1, 2]);
+    }
+    expect(() => registry.decode('carrier-pigeon', Buffer.from('x'))).toThrow(/"carrier-pigeon" cannot be read/);
+  });
+
+  it('loads receiver and transmit services on first use', async () => {
+    const registry = builtInComponents();
+    for (const [kind, type] of [['Receiver', 'localfile'], ['Receiver', 'smb'], ['Receiver', 'sql'], ['Receiver', 'opcua'], ['Transmit', 'csv'], ['Transmit', 'remotedatapost']] as const)
+      expect(typeof (await registry.factory(kind, type)), `${kind} ${type}`).toBe('function');
+    expect(await registry.factory('Receiver', 'modbus')).toBeUndefined();
+  });
+});

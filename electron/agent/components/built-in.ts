@@ -1,0 +1,37 @@
+/**
+ * The component types this build can run: one registry line each (docs/architecture.md, "How to
+ * add a receiver, transform or transmit"). The main thread and every worker thread build their
+ * registry here, so what is registered runs wherever records are committed. Receivers and transmit
+ * services are loaded on first use (a parse worker never loads them); transforms and outbox codecs
+ * are imported here because parse workers run them.
+ */
+import {
+  ChecksumRecordTransformSchema,
+  ConvertTimestampsTransformSchema,
+  FilterTransformSchema,
+  RenameTransformSchema,
+} from '../../../shared/config/schema.js';
+import { createChecksumRecordTransform } from '../transforms/checksum-record/checksum-record-transform.js';
+import { createConvertTimestampsTransform } from '../transforms/convert-timestamps/convert-timestamps-transform.js';
+import { createFilterTransform } from '../transforms/filter/filter-transform.js';
+import { createRenameTransform } from '../transforms/rename/rename-transform.js';
+import { MQTT_OUTBOX } from '../transmits/mqtt/mqtt-outbox.js';
+import { UPLOAD_OUTBOX } from '../transmits/remotedatapost/upload-outbox.js';
+import { RECORDS_JSON } from './records-json-codec.js';
+import { ComponentRegistry } from './registry.js';
+
+export function builtInComponents(): ComponentRegistry {
+  return new ComponentRegistry()
+    .receiver('localfile', () => import('../receivers/localfile/index.js'))
+    .receiver('smb', () => import('../receivers/smb/index.js'))
+    .receiver('sql', () => import('../receivers/sql/index.js'))
+    .receiver('opcua', () => import('../receivers/opcua/index.js'))
+    .receiver('mqtt', () => import('../receivers/mqtt/index.js'))
+    .transform('convert_timestamps', ConvertTimestampsTransformSchema, createConvertTimestampsTransform)
+    .transform('rename', RenameTransformSchema, createRenameTransform)
+    .transform('filter', FilterTransformSchema, createFilterTransform)
+    .transform('checksum_record', ChecksumRecordTransformSchema, createChecksumRecordTransform)
+    .transmit('csv', RECORDS_JSON, () => import('../transmits/csv/index.js'))
+    .transmit('remotedatapost', UPLOAD_OUTBOX, () => import('../transmits/remotedatapost/index.js'))
+    .transmit('mqtt', MQTT_OUTBOX, () => import('../transmits/mqtt/index.js'));
+}

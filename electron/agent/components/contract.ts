@@ -1,0 +1,173 @@
+/**
+ * The contract of the agent's parts, and the types they share: what a receiver, transform or
+ * transmit implements, what it is given, and how records travel from one to the other. A new
+ * component reads this file and docs/architecture.md ("How to add a receiver, transform or
+ * transmit"), nothing else.
+ */
+import type { ComponentType, ServiceStatus } from '../../../shared/api/resources.js';
+import type { Transform } from '../../../shared/config/schema.js';
+import type { AgentRecord } from '../../../shared/records/record.js';
+import type { Logger } from '../logging/logger.js';
+import type { MarkerReporter } from '../markers/marker-store.js';
+import type { Pipeline } from '../pipeline/pipeline.js';
+import type { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
+import type { ParseWorkerPool } from '../receivers/file-source/parse-worker-pool.js';
+import type { StorageHealth } from '../storage/storage-health.js';
+import type { WritePolicy } from '../storage/write-policy.js';
+import type { AgentStore } from '../store/agent-store.js';
+import type { Clock } from '../time/clock.js';
+
+// ------------------------------------------------------------------ streams and progress
+
+/** A stream: `asset:stream_type`. */
+export interface StreamKey {
+  asset: string;
+  stream_type: string;
+}
+
+/** Read progress of one file of one stream. */
+export interface FileProgress {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** Bytes consumed: the next read starts here. */
+  offset: number;
+  /** Fingerprint of the file's first bytes: a changed fingerprint means the file was rewritten. */
+  fingerprint: string;
+  /** Parser state needed to continue (header, counter …), JSON. */
+  parserState: string;
+}
+
+/**
+ * How far a source was read, committed in the same transaction as the records it produced: a file
+ * position, or named values (SQL state fields, OPC UA tags).
+ */
+export interface CommitProgress {
+  file?: FileProgress;
+  state?: Record<string, string>;
+}
+
+// ------------------------------------------------------------------ components
+
+/** What the agent shares with every component it runs (one of each for the whole agent). */
+export interface AgentServices {
+  /** Where writes fail for lack of space (file receivers, csv output report here). */
+  storage: StorageHealth;
+  /** The parse threads every file receiver shares (started with the first, closed with the agent). */
+  parseWorkers: ParseWorkerPool;
+  /** Where transmits may write files (the data directory and the operator's --allow-write folders). */
+  writePolicy: WritePolicy;
+}
+
+/** What every component gets from the supervisor. */
+export interface ComponentContext {
+  logger: Logger;
+  markers: MarkerReporter;
+  clock: Clock;
+  /** Directory for this component's own files (certificates, caches). */
+  dataDirectory: string;
+  /**
+   * Streams of the whole configuration this component works on (its own, or matched by
+   * filter_stream). Kept current when a save changes the streams but not this component.
+   */
+  readonly streams: readonly StreamKey[];
+  /** Root of the agent's data directory. */
+  agentDataDirectory: string;
+  /** Receivers hand what they read to the pipeline; transmits learn of queued records from it. */
+  pipeline: Pipeline;
+  /** Progress and outbox. */
+  store: AgentStore;
+  /** Transmits report deliveries here (status.last_data_transmit). */
+  stats: TransmitStatsBoard;
+  /** The records of a stored outbox batch, read with the codec that wrote it (its `format`). */
+  decodeBatch(format: string, payload: Buffer): AgentRecord[];
+  /** What the agent shares with all its components. */
+  services: AgentServices;
+}
+
+/**
+ * One receiver, transform or transmit, run as a service of the agent. `start` returns once the
+ * component runs (or throws when it cannot); `stop` must finish within the supervisor's stop timeout
+ * and be safe to call twice.
+ */
+export interface AgentComponent {
+  readonly kind: ComponentType;
+  readonly name: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  status(): ServiceStatus;
+  /** Receivers: forget the read progress of these streams, so their data is read and sent again. */
+  purge?(streams: readonly StreamKey[]): Promise<void>;
+}
+
+/** Builds a component from its (parsed, defaults filled in) configuration block. */
+export type ComponentFactory<TConfig = unknown> = (config: TConfig, context: ComponentContext) => AgentComponent;
+
+/**
+ * Loads a component's module (its folder's index.ts, whose default export is the factory) on first
+ * use: the parse workers, which build the same registry, never load receivers or transmit services
+ * (node-opcua, database drivers, mqtt).
+ */
+export type ComponentLoader<TConfig = unknown> = () => Promise<{ default: ComponentFactory<TConfig> }>;
+
+// ------------------------------------------------------------------ transforms
+
+/** Something a transform wants the operator to know about one batch. */
+export interface TransformProblem {
+  level: 'warning' | 'error';
+  message: string;
+}
+
+/** The result of applying a transform to one batch. */
+export interface TransformOutput {
+  records: AgentRecord[];
+  problems: TransformProblem[];
+}
+
+/**
+ * One configured transform: a pure function over a batch of records of one stream. `apply` never
+ * mutates its input and does no I/O; problems are data (a marker and a log line upstream), never
+ * exceptions. Built from its configuration alone, so that a parse worker builds the same one.
+ */
+export interface RecordTransform {
+  readonly name: string;
+  apply(records: AgentRecord[]): TransformOutput;
+}
+
+/** Builds a transform from its configuration entry (parsed with the type's own schema). */
+export type TransformFactory = (config: Transform) => RecordTransform;
+
+// ------------------------------------------------------------------ transmits
+
+/** One stored outbox batch of one stream. */
+export interface EncodedBatch {
+  payload: Buffer;
+  records: number;
+  /** First and last record in stored order (the KPI history keeps a batch's time range from them). */
+  first: AgentRecord;
+  last: AgentRecord;
+}
+
+/**
+ * How a transmit type keeps records in its outbox. Records are encoded once, when they are
+ * committed (for files in a parse worker), and only the transmit reads them back: the store and the
+ * KPI history keep payloads without knowing their form.
+ */
+export interface OutboxCodec<TOptions = unknown> {
+  /** Stored with each batch (outbox.format): a batch is always read back by the codec that wrote it. */
+  readonly format: string;
+  /**
+   * What encoding needs from the transmit's configuration block (e.g. records per request). Plain
+   * data: it travels to the parse workers in their plan.
+   */
+  options(config: unknown): TOptions;
+  /** The payloads of one committed batch of one stream (several when a batch must be split). */
+  encode(records: readonly AgentRecord[], options: TOptions): EncodedBatch[];
+  /** The records of a stored payload. */
+  decode(payload: Buffer): AgentRecord[];
+  /**
+   * The payload holds its records sorted by time and compact: the KPI history keeps it as it is
+   * instead of encoding the records again.
+   */
+  readonly keptByHistory?: boolean;
+}

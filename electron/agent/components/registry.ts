@@ -1,0 +1,87 @@
+import type { z } from 'zod';
+import type { ComponentType } from '../../../shared/api/resources.js';
+import type { Transform } from '../../../shared/config/schema.js';
+import type { AgentRecord } from '../../../shared/records/record.js';
+import type { ComponentFactory, ComponentLoader, OutboxCodec, RecordTransform, TransformFactory } from './contract.js';
+import { RECORDS_JSON } from './records-json-codec.js';
+
+interface TransmitEntry {
+  outbox: OutboxCodec;
+  load: ComponentLoader<never>;
+}
+
+/**
+ * The component types this build can run, by `transmit_type`, `protocol` and `transform_type`: one
+ * line each in built-in.ts. The main thread and every worker thread build the same registry from
+ * that one module, so a transform or an outbox format registered there runs wherever records are
+ * committed. Services are loaded on first use; transforms and outbox codecs, which the parse
+ * workers run, are plain functions.
+ */
+export class ComponentRegistry {
+  private readonly receivers = new Map<string, ComponentLoader<never>>();
+  private readonly transmits = new Map<string, TransmitEntry>();
+  private readonly transforms = new Map<string, TransformFactory>();
+  private readonly codecs = new Map<string, OutboxCodec>([[RECORDS_JSON.format, RECORDS_JSON]]);
+
+  receiver<TConfig>(type: string, load: ComponentLoader<TConfig>): this {
+    this.receivers.set(type, load as ComponentLoader<never>);
+    return this;
+  }
+
+  /** A transmit type: its outbox codec (runs in parse workers too) and its service. */
+  transmit<TConfig, TOptions>(type: string, outbox: OutboxCodec<TOptions>, load: ComponentLoader<TConfig>): this {
+    this.transmits.set(type, { outbox: outbox as OutboxCodec, load: load as ComponentLoader<never> });
+    this.codecs.set(outbox.format, outbox as OutboxCodec);
+    return this;
+  }
+
+  /** A transform type: its configuration schema and a pure builder (runs in parse workers too). */
+  transform<TSchema extends z.ZodType>(type: string, schema: TSchema, create: (config: z.infer<TSchema>) => RecordTransform): this {
+    this.transforms.set(type, (config) => create(schema.parse(config)));
+    return this;
+  }
+
+  /**
+   * A component whose factory is at hand (tests' stand-ins). A transmit registered this way stores
+   * records as they are (RECORDS_JSON).
+   */
+  register<TConfig>(kind: Exclude<ComponentType, 'Transform'>, type: string, factory: ComponentFactory<TConfig>): this {
+    const load = async () => ({ default: factory as ComponentFactory<never> });
+    if (kind === 'Receiver') this.receivers.set(type, load);
+    else this.transmits.set(type, { outbox: RECORDS_JSON, load });
+    return this;
+  }
+
+  /** True when this build can run the component type. */
+  has(kind: ComponentType, type: string): boolean {
+    if (kind === 'Receiver') return this.receivers.has(type);
+    if (kind === 'Transmit') return this.transmits.has(type);
+    return this.transforms.has(type);
+  }
+
+  /** The service factory of a receiver or transmit type (loaded on first use); undefined when this build has none. */
+  async factory(kind: Exclude<ComponentType, 'Transform'>, type: string): Promise<ComponentFactory<unknown> | undefined> {
+    const load = kind === 'Receiver' ? this.receivers.get(type) : this.transmits.get(type)?.load;
+    return (await load?.())?.default as ComponentFactory<unknown> | undefined;
+  }
+
+  /** The transform for a configuration entry, or undefined when this build has no such type (records pass unchanged). */
+  createTransform(config: Transform): RecordTransform | undefined {
+    return this.transforms.get(config.transform_type)?.(config);
+  }
+
+  /**
+   * How a transmit type stores its outbox. A type this build cannot run stores records as they are,
+   * so that a build that has it can send them.
+   */
+  outbox(transmitType: string): OutboxCodec {
+    return this.transmits.get(transmitType)?.outbox ?? RECORDS_JSON;
+  }
+
+  /** The records of a stored outbox batch, by the format it was stored in. */
+  decode(format: string, payload: Buffer): AgentRecord[] {
+    const codec = this.codecs.get(format);
+    if (!codec) throw new Error(`Outbox batches in the format "${format}" cannot be read by this build of Tributary.`);
+    return codec.decode(payload);
+  }
+}

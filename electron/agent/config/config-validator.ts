@@ -1,0 +1,69 @@
+import { capViolations } from '../../../shared/config/limits.js';
+import { type ValidationOutcome, validateConfiguration } from '../../../shared/config/validate.js';
+import type { Logger } from '../logging/logger.js';
+import type { PathContext } from '../../../shared/config/path-policy.js';
+import { WorkerClient } from '../workers/worker-client.js';
+import { workerScript } from '../workers/worker-script.js';
+import type { ValidateRequest, ValidateResponse } from './validate-protocol.js';
+
+/**
+ * Documents with up to this many values are validated on the calling thread (a few milliseconds);
+ * bigger ones in the validation thread, where even the largest accepted configuration (5,000
+ * receivers, ~0.5 s cold) does not hold up the API.
+ */
+export const INLINE_VALUES = 4_000;
+
+/** Heap of the validation thread: a document of 150,000 values with an issue in each fits. */
+const VALIDATOR_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 512 };
+
+/** Counts the values of a JSON document, stopping once it passes `limit`. */
+export function valuesUpTo(document: unknown, limit: number): number {
+  let count = 0;
+  const stack: unknown[] = [document];
+  while (stack.length > 0 && count <= limit) {
+    const node = stack.pop();
+    count += 1;
+    if (node !== null && typeof node === 'object') {
+      const children = Array.isArray(node) ? node : Object.values(node);
+      if (count + stack.length + children.length > limit) return limit + 1;
+      stack.push(...children);
+    }
+  }
+  return count;
+}
+
+/**
+ * Validates configurations for the agent: the same `validateConfiguration` as everywhere, run
+ * where it cannot block (small documents inline, big ones in a worker thread started on first
+ * need), with at most MAX_VIOLATIONS violations and a summary of the rest.
+ */
+export class ConfigValidator {
+  private worker: WorkerClient<ValidateRequest, ValidateResponse> | undefined;
+
+  constructor(
+    private readonly logger: Logger,
+    /** Where the agent runs: the path rules (CSV output confined to the data directory …). */
+    private readonly context?: PathContext,
+  ) {}
+
+  async validate(document: unknown, options: { wantConfig?: boolean } = {}): Promise<ValidationOutcome> {
+    if (valuesUpTo(document, INLINE_VALUES) <= INLINE_VALUES) {
+      const outcome = validateConfiguration(document, this.context);
+      return { ...outcome, violations: capViolations(outcome.violations) };
+    }
+    this.worker ??= new WorkerClient<ValidateRequest, ValidateResponse>(workerScript(import.meta.url, 'validate-worker.js'), 'validate', this.logger, VALIDATOR_LIMITS);
+    let response: ValidateResponse;
+    try {
+      response = await this.worker.request({ document, wantConfig: options.wantConfig ?? false, context: this.context });
+    } catch (cause) {
+      response = { id: 0, ok: false, error: (cause as Error).message };
+    }
+    if (response.ok) return { violations: response.violations, config: response.config };
+    return { violations: [{ json_path: [], level: 'error', description: `The configuration could not be validated (${response.error}); it is too large or too complex. Nothing was saved.` }] };
+  }
+
+  async close(): Promise<void> {
+    await this.worker?.close();
+    this.worker = undefined;
+  }
+}

@@ -1,0 +1,76 @@
+import path from 'node:path';
+import { ApiError } from '../../../shared/api/errors.js';
+import { parseTimestampToMicros } from '../../../shared/api/envelope.js';
+import type { LogName } from '../../../shared/api/resources.js';
+import type { Clock } from '../time/clock.js';
+import type { StorageHealth } from '../storage/storage-health.js';
+import type { StorageRecovery } from '../storage/storage-recovery.js';
+import { LogFile } from './log-file.js';
+import { readLastLines } from './log-reader.js';
+import { Logger, Redactor } from './logger.js';
+
+export interface AgentLogsOptions {
+  /** `<data-dir>/logs` */
+  directory: string;
+  clock: Clock;
+  storage: StorageHealth;
+  recovery: StorageRecovery;
+  /** Rotation: bytes per file and generations kept (default 10 MiB × 5). */
+  maxBytes?: number;
+  keep?: number;
+  /** Values always redacted (the API token), besides the configuration's secrets. */
+  secrets?: readonly string[];
+}
+
+/**
+ * agent_core.log and agent_web.log with their loggers. A log that cannot be written (full disk) or
+ * rotated shows in status (StorageHealth) and recovers by itself; once it does, a line says how
+ * many lines were written late and how many were lost.
+ */
+export class AgentLogs {
+  readonly redactor: Redactor;
+  readonly core: Logger;
+  readonly web: Logger;
+  private readonly files: Record<LogName, LogFile>;
+
+  constructor(private readonly options: AgentLogsOptions) {
+    this.redactor = new Redactor(options.secrets);
+    this.files = { 'agent_core.log': this.open('agent_core.log'), 'agent_web.log': this.open('agent_web.log') };
+    this.core = new Logger(this.files['agent_core.log'], this.redactor, options.clock, 'agent');
+    this.web = new Logger(this.files['agent_web.log'], this.redactor, options.clock, 'api', 'http');
+  }
+
+  private open(name: LogName): LogFile {
+    const { storage, recovery, directory } = this.options;
+    const area = `logs:${name}`;
+    const file: LogFile = new LogFile(path.join(directory, name), {
+      maxBytes: this.options.maxBytes ?? 10 * 1024 * 1024,
+      keep: this.options.keep ?? 5,
+      events: {
+        failed: (cause, during) => {
+          storage.report(area, directory, cause, during === 'rotate' ? `the rotated copy of ${name} (it grows past its size limit meanwhile)` : `the log ${name}`);
+          recovery.retry(area, () => file.retry());
+        },
+        recovered: ({ kept, dropped }) => {
+          storage.resolve(area);
+          if (kept > 0 || dropped > 0) this.core.warn(`${name} could not be written for a while: ${kept} line(s) were kept in memory and written late, ${dropped} line(s) were lost.`);
+        },
+      },
+    });
+    return file;
+  }
+
+  /** The last `lines` lines of a log, optionally only those after `since`. */
+  read(name: LogName, lines: number, since?: string): string[] {
+    let sinceMicros: bigint | undefined;
+    if (since !== undefined) {
+      sinceMicros = parseTimestampToMicros(since);
+      if (sinceMicros === undefined) throw new ApiError(400, `since must be a time such as 2024-05-01 12:00:00.000000 (UTC) or ISO 8601, not "${since}".`);
+    }
+    return readLastLines(this.files[name].generations(), lines, sinceMicros);
+  }
+
+  close(): void {
+    for (const file of Object.values(this.files)) file.close();
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The one commit path of every receiver: transforms (in configuration order, where filter_stream
+ * selects the stream) → the outbox codec of each transmit whose filter_stream selects it → one
+ * SQLite transaction with the outbox rows and the source's progress → the KPI history. The main
+ * thread runs it for SQL and OPC UA batches (Pipeline.submit), a parse worker for file chunks, each
+ * through its own connections (WAL allows it), from the same plan and the same registry. Pure of
+ * markers and logs: what happened comes back as data, which the main thread's Pipeline reports.
+ */
+import type { Transform } from '../../../shared/config/schema.js';
+import type { AgentRecord } from '../../../shared/records/record.js';
+import type { CommitProgress, OutboxCodec, RecordTransform, StreamKey } from '../components/contract.js';
+import type { ComponentRegistry } from '../components/registry.js';
+import type { EncodedHistoryBatch, RecordHistory } from '../kpi/record-history.js';
+import { type AgentStore, type OutboxEntry, OutboxFullError } from '../store/agent-store.js';
+
+/** Where and how the KPI history keeps committed records (the same database from every thread). */
+export interface HistoryTarget {
+  file: string;
+  retentionMs: number;
+  maxRecords: number;
+}
+
+/**
+ * Everything needed to commit batches of one stream of one receiver, built once per stream and
+ * configuration (Pipeline.plan). Plain data: it travels to the parse workers with each chunk.
+ */
+export interface CommitPlan {
+  /** Changes whenever the configuration does: a worker prepares each plan once, by its id. */
+  id: string;
+  storeFile: string;
+  receiver: string;
+  stream: StreamKey;
+  /** The transforms that select the stream, in order (types this build has). */
+  transforms: { name: string; config: Transform }[];
+  /** The transmits that select the stream: codec by transmit type, its options, outbox limit. */
+  routes: { transmit: string; type: string; options: unknown; maxBufferBytes: number }[];
+  history?: HistoryTarget;
+  /** Some record tap observes on the main thread: a worker sends the committed records back. */
+  returnRecords: boolean;
+}
+
+/** What one transform stage made of one batch: problems to report, or why it failed. */
+export interface StageReport {
+  stage: string;
+  problems: { level: 'warning' | 'error'; message: string }[];
+  /** The transform threw: the records passed on unchanged. */
+  failed?: string;
+}
+
+/** What a commit did, for the main thread's markers, logs, outbox accounting and taps. */
+export interface CommitOutcome {
+  /** Records after transforms. */
+  records: number;
+  reports: StageReport[];
+  queued: { transmit: string; bytes: number; records: number }[];
+  /** The committed records, when the plan asked for them (or on the main thread). */
+  tapped?: AgentRecord[];
+  /** Keeping the records for KPI evaluation failed (they are committed and will be sent anyway). */
+  historyError?: string;
+}
+
+export type CommitResult = { committed: CommitOutcome } | { full: { transmit: string; bytes: number } };
+
+/**
+ * Runs transforms over one batch, in order, stopping when no record is left. A failing transform
+ * must not lose data: the records pass on unchanged, and the report says so.
+ */
+export function applyStages(stages: readonly { name: string; transform: RecordTransform }[], records: AgentRecord[]): { records: AgentRecord[]; reports: StageReport[] } {
+  let current = records;
+  const reports: StageReport[] = [];
+  for (const stage of stages) {
+    if (current.length === 0) break;
+    try {
+      const result = stage.transform.apply(current);
+      reports.push({ stage: stage.name, problems: result.problems });
+      current = result.records;
+    } catch (cause) {
+      reports.push({ stage: stage.name, problems: [], failed: (cause as Error).message });
+    }
+  }
+  return { records: current, reports };
+}
+
+/** A plan with its transforms built and its codecs looked up. */
+interface PreparedPlan {
+  stages: { name: string; transform: RecordTransform }[];
+  routes: { transmit: string; codec: OutboxCodec; options: unknown }[];
+  limits: Map<string, number>;
+}
+
+/**
+ * Plans prepared and kept: the parse threads serve every file receiver, so more than the streams a
+ * thread meets between two configurations (a plan is a few small objects).
+ */
+const PREPARED_PLANS = 1024;
+
+/** The databases a committer writes: the main thread's own, or a worker's connections. */
+export interface CommitTargets {
+  store(file: string): AgentStore;
+  history(target: HistoryTarget): RecordHistory;
+}
+
+export class BatchCommitter {
+  private readonly prepared = new Map<string, PreparedPlan>();
+
+  constructor(
+    private readonly registry: ComponentRegistry,
+    private readonly targets: CommitTargets,
+  ) {}
+
+  /** Transforms, encodes and commits one batch with its source's progress. Synchronous and atomic. */
+  commit(plan: CommitPlan, records: AgentRecord[], progress: CommitProgress, nowMicros: bigint): CommitResult {
+    const prepared = this.prepare(plan);
+    const { records: current, reports } = applyStages(prepared.stages, records);
+    const entries: OutboxEntry[] = [];
+    const batches: { transmit: string; codec: OutboxCodec; batch: EncodedHistoryBatch }[] = [];
+    for (const route of prepared.routes) {
+      for (const batch of route.codec.encode(current, route.options)) {
+        entries.push({ transmit: route.transmit, asset: plan.stream.asset, stream_type: plan.stream.stream_type, format: route.codec.format, records: batch.records, payload: batch.payload });
+        batches.push({ transmit: route.transmit, codec: route.codec, batch: { ...batch, format: route.codec.format, asset: plan.stream.asset, stream_type: plan.stream.stream_type } });
+      }
+    }
+    try {
+      this.targets.store(plan.storeFile).commit(plan.receiver, plan.stream, entries, progress, prepared.limits);
+    } catch (cause) {
+      if (cause instanceof OutboxFullError) return { full: { transmit: cause.transmit, bytes: cause.bytes } };
+      throw cause;
+    }
+    const historyError = plan.history && current.length > 0 ? this.remember(plan.history, nowMicros, current, batches) : undefined;
+    return {
+      committed: {
+        historyError,
+        records: current.length,
+        reports,
+        queued: entries.map((entry) => ({ transmit: entry.transmit, bytes: entry.payload.length, records: entry.records })),
+        tapped: plan.returnRecords ? current : undefined,
+      },
+    };
+  }
+
+  private prepare(plan: CommitPlan): PreparedPlan {
+    let prepared = this.prepared.get(plan.id);
+    if (prepared) return prepared;
+    prepared = {
+      stages: plan.transforms.flatMap(({ name, config }) => {
+        const transform = this.registry.createTransform(config);
+        return transform ? [{ name, transform }] : [];
+      }),
+      routes: plan.routes.map((route) => ({ transmit: route.transmit, codec: this.registry.outbox(route.type), options: route.options })),
+      limits: new Map(plan.routes.map((route) => [route.transmit, route.maxBufferBytes])),
+    };
+    if (this.prepared.size >= PREPARED_PLANS) this.prepared.delete(this.prepared.keys().next().value!);
+    this.prepared.set(plan.id, prepared);
+    return prepared;
+  }
+
+  /** The KPI history is a cache of delivered data: a failure here never stops the data path. */
+  private remember(target: HistoryTarget, nowMicros: bigint, records: AgentRecord[], batches: readonly { transmit: string; codec: OutboxCodec; batch: EncodedHistoryBatch }[]): string | undefined {
+    try {
+      const history = this.targets.history(target);
+      const received = Number(nowMicros / 1000n);
+      // The payloads of the first transmit whose codec the history keeps hold exactly these records.
+      const kept = batches.find((entry) => entry.codec.keptByHistory);
+      if (kept) history.rememberEncoded(batches.filter((entry) => entry.transmit === kept.transmit).map((entry) => entry.batch), received);
+      else history.remember(records, received);
+      return undefined;
+    } catch (cause) {
+      return (cause as Error).message;
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { SystemClock } from '../../time/clock.js';
+import { LogFile } from '../../logging/log-file.js';
+import { Logger, Redactor } from '../../logging/logger.js';
+import { tempDirectory } from '../../../testing/test-host.js';
+import { ParseWorkerPool } from './parse-worker-pool.js';
+import type { ParseRequest } from './parse-protocol.js';
+
+const logger = () => new Logger(new LogFile(`${tempDirectory()}/agent_core.log`, { maxBytes: 1e6, keep: 1 }), new Redactor(), new SystemClock(), 'test');
+
+/** A chunk of a file that does not exist: the thread answers at once with ENOENT. */
+const missingChunk = (n: number): Omit<ParseRequest, 'id'> => ({
+  path: `/nonexistent/tributary/${n}.csv`,
+  offset: 0,
+  chunkBytes: 1024,
+  parser: { parser_name: 'csv', parser_type: 'spreadsheet', file_format: 'csv', file_encoding: 'utf-8' },
+  state: null,
+  final: true,
+  file: { size: 10, mtimeMs: 0, fingerprint: '0:0' },
+  recordIdPrefix: 'x',
+  plan: { id: `plan-${n}`, storeFile: `${tempDirectory()}/agent.db`, receiver: `r${n}`, stream: { asset: 'a', stream_type: 'b' }, transforms: [], routes: [], returnRecords: false },
+  nowMicros: '0',
+});
+
+describe('parse worker pool', () => {
+  it('serves many receivers with a fixed number of threads, first come first served', async () => {
+    const pool = new ParseWorkerPool(logger(), 2);
+    try {
+      const answers = await Promise.all(Array.from({ length: 200 }, (_, n) => pool.parse(missingChunk(n))));
+      expect(answers.every((a) => !a.ok && a.code === 'ENOENT')).toBe(true);
+      expect(new Set(answers.map((a) => a.threadName))).toEqual(new Set(['parse:1', 'parse:2']));
+      expect(pool.waiting).toBe(0);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('drops the waiting chunks of a receiver that stops, and only those', async () => {
+    const pool = new ParseWorkerPool(logger(), 1);
+    try {
+      const stopping = new AbortController();
+      const theirs = Array.from({ length: 20 }, (_, n) => pool.parse(missingChunk(n), stopping.signal));
+      const others = Array.from({ length: 20 }, (_, n) => pool.parse(missingChunk(100 + n)));
+      stopping.abort();
+      const settled = await Promise.allSettled(theirs);
+      // The first one was already with the thread: it finishes; the rest never reach a thread.
+      const dropped = settled.filter((s) => s.status === 'rejected').map((s) => (s as PromiseRejectedResult).reason.code);
+      expect(dropped.length).toBeGreaterThanOrEqual(19);
+      expect(new Set(dropped)).toEqual(new Set(['ABORT_ERR']));
+      expect((await Promise.all(others)).every((a) => !a.ok && a.code === 'ENOENT')).toBe(true);
+      await expect(pool.parse(missingChunk(0), stopping.signal)).rejects.toMatchObject({ code: 'ABORT_ERR' });
+    } finally {
+      await pool.close();
+    }
+  });
+});

@@ -1,0 +1,423 @@
+import path from 'node:path';
+import { ApiError } from '../../../shared/api/errors.js';
+import type { AgentStatus, ConfigChanges, ConfigValidation, LogName, RestreamRequest, Status, StreamRecord } from '../../../shared/api/resources.js';
+import type { Configuration } from '../../../shared/config/schema.js';
+import { collectSecrets, maskSecrets, unmaskSecrets } from '../../../shared/config/secrets.js';
+import { hasErrors } from '../../../shared/config/validate.js';
+import { capViolations } from '../../../shared/config/limits.js';
+import { fileReferenceViolations } from '../config/file-references.js';
+import type { Violation } from '../../../shared/config/violations.js';
+import { type Clock, SystemClock } from '../time/clock.js';
+import { ConfigStore, type StoredConfig } from '../config/config-store.js';
+import type { SecretCodec } from '../config/secret-codec.js';
+import type { Logger } from '../logging/logger.js';
+import { AgentLogs } from '../logging/agent-logs.js';
+import { DesiredState } from '../storage/desired-state.js';
+import { MarkerStore } from '../markers/marker-store.js';
+import { MachineInfoSampler } from '../status/machine-info.js';
+import type { ComponentRegistry } from '../components/registry.js';
+import { builtInComponents } from '../components/built-in.js';
+import { type OpcuaBrowseNode, browseOpcua } from '../receivers/opcua/index.js';
+import { AgentStore } from '../store/agent-store.js';
+import { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
+import type { RecordTap } from '../pipeline/pipeline.js';
+import { Supervisor, configuredServices } from '../supervisor/supervisor.js';
+import { SerialQueue } from './serial-queue.js';
+import { configuredStreams, streamRecords, unconfigured } from './configured-streams.js';
+import { KpiService } from '../kpi/index.js';
+import { StorageHealth } from '../storage/storage-health.js';
+import { StorageRecovery } from '../storage/storage-recovery.js';
+import { ParseWorkerPool } from '../receivers/file-source/parse-worker-pool.js';
+import { ConfigValidator } from '../config/config-validator.js';
+import { WritePolicy } from '../storage/write-policy.js';
+
+export interface AgentRuntimeOptions {
+  /** Root of everything the agent keeps: conf.d/, logs/, state/. */
+  dataDirectory: string;
+  clock?: Clock;
+  registry?: ComponentRegistry;
+  /** Log rotation: bytes per file and generations kept (default 10 MiB × 5). */
+  logMaxBytes?: number;
+  logKeep?: number;
+  machineInfoIntervalMs?: number;
+  /** Desktop: encrypts secrets at rest (Electron safeStorage). Headless: none, the file is 0600. */
+  secretCodec?: SecretCodec;
+  stopTimeoutMs?: number;
+  /** How long received records are kept for KPI evaluation (default 7 days). */
+  kpiRetentionMs?: number;
+  /** Values never written to a log verbatim besides the configuration's secrets (the API token). */
+  logSecrets?: readonly string[];
+  /** How often writes that failed (full disk) are tried again, in ms (default 5000). */
+  storageRetryMs?: number;
+  /** Folders besides the data directory where CSV output may go (`--allow-write`). */
+  allowWrite?: readonly string[];
+}
+
+export interface SaveOutcome {
+  status: 'passed' | 'failed';
+  violations: Violation[];
+  config?: unknown;
+  lastModified?: string;
+  revision?: number;
+  /** What the save did to the running agent. */
+  changes?: ConfigChanges;
+}
+
+const NOTHING_CHANGES: ConfigChanges = { start: [], restart: [], stop: [], keep: [] };
+
+/** A restream that names something not configured, or that failed. Nothing was restreamed. */
+export class RestreamError extends Error {}
+
+/**
+ * The agent: configuration, the services that move data, their markers, logs and status. The API
+ * (HTTP or IPC) is a thin layer over this facade; nothing here knows about transports or Electron.
+ */
+export class AgentRuntime {
+  readonly clock: Clock;
+  /** Logger of the web side (agent_web.log); the API adapters log requests through it. */
+  readonly webLog: Logger;
+  private readonly coreLog: Logger;
+  private readonly logs: AgentLogs;
+  /** What the agent cannot write right now (full disk …): status shows it, recovery retries it. */
+  private readonly storage: StorageHealth;
+  private readonly recovery: StorageRecovery;
+  private readonly parseWorkers: ParseWorkerPool;
+  private readonly validator: ConfigValidator;
+  private readonly configStore: ConfigStore;
+  private readonly markers: MarkerStore;
+  private readonly supervisor: Supervisor;
+  private readonly machineInfo: MachineInfoSampler;
+  private readonly queue = new SerialQueue();
+  private readonly desired: DesiredState;
+  private readonly store: AgentStore;
+  private readonly stats = new TransmitStatsBoard();
+  private readonly registry: ComponentRegistry;
+  private readonly taps = new Set<RecordTap>();
+  /** KPI library, validation, and evaluation on the recent records this agent committed. */
+  readonly kpis: KpiService;
+  private state: AgentStatus = 'stopped';
+  private failure: string | undefined;
+
+  constructor(private readonly options: AgentRuntimeOptions) {
+    const dir = options.dataDirectory;
+    this.clock = options.clock ?? new SystemClock();
+    this.storage = new StorageHealth(this.clock);
+    this.recovery = new StorageRecovery(this.storage, options.storageRetryMs);
+    this.logs = new AgentLogs({
+      directory: path.join(dir, 'logs'),
+      clock: this.clock,
+      storage: this.storage,
+      recovery: this.recovery,
+      maxBytes: options.logMaxBytes,
+      keep: options.logKeep,
+      secrets: options.logSecrets,
+    });
+    this.coreLog = this.logs.core;
+    this.webLog = this.logs.web;
+    this.storage.onChange((problem, resolved) => {
+      if (resolved) this.coreLog.info(`Writing to ${problem.path} works again (${problem.area}).`);
+      else this.coreLog.error(problem.message);
+    });
+    this.configStore = new ConfigStore(path.join(dir, 'conf.d'), this.clock, 50, options.secretCodec);
+    this.markers = new MarkerStore(this.clock);
+    this.store = new AgentStore(path.join(dir, 'state', 'agent.db'), this.storage);
+    this.parseWorkers = new ParseWorkerPool(this.coreLog.child('parse-threads'));
+    const allowWrite = (options.allowWrite ?? []).map((folder) => path.resolve(folder));
+    this.validator = new ConfigValidator(this.coreLog.child('validate'), {
+      dataDirectory: path.resolve(dir),
+      allowWrite,
+      flavour: process.platform === 'win32' ? 'win32' : 'posix',
+    });
+    this.registry = options.registry ?? builtInComponents();
+    const registry = this.registry;
+    this.kpis = new KpiService({
+      file: path.join(dir, 'state', 'kpi.db'),
+      clock: this.clock,
+      logger: this.coreLog.child('kpi'),
+      retentionMs: options.kpiRetentionMs,
+      decode: (format, payload) => registry.decode(format, payload),
+    });
+    const kpis = this.kpis;
+    this.supervisor = new Supervisor({
+      registry: this.registry,
+      store: this.store,
+      stats: this.stats,
+      taps: this.taps,
+      agentDataDirectory: dir,
+      markers: this.markers,
+      logger: this.coreLog.child('supervisor'),
+      clock: this.clock,
+      componentsDirectory: path.join(dir, 'components'),
+      stopTimeoutMs: options.stopTimeoutMs,
+      history: { target: kpis.historyTarget(), writer: () => kpis.recordHistory },
+      services: { storage: this.storage, parseWorkers: this.parseWorkers, writePolicy: new WritePolicy(dir, allowWrite) },
+    });
+    this.machineInfo = new MachineInfoSampler(dir, this.coreLog.child('machine-info'), options.machineInfoIntervalMs);
+    this.desired = new DesiredState(path.join(dir, 'state', 'agent.json'), this.storage, this.recovery);
+  }
+
+  /**
+   * Observes every batch of records the pipeline commits (after transforms; from parse workers too,
+   * which then send the records back). Returns an unsubscribe.
+   */
+  tapRecords(tap: RecordTap): () => void {
+    this.taps.add(tap);
+    return () => this.taps.delete(tap);
+  }
+
+  /** The agent's data directory (for services that keep their own files there). */
+  get dataDirectory(): string {
+    return this.options.dataDirectory;
+  }
+
+  /** Starts sampling and, unless an operator stopped the agent before, the agent itself. */
+  async init(): Promise<void> {
+    this.machineInfo.start();
+    this.refreshSecrets();
+    this.coreLog.info(`Tributary agent starting, data directory ${this.options.dataDirectory}`);
+    if (this.desired.read() === 'stopped') this.coreLog.info('The agent was stopped by an operator before; it stays stopped until started.');
+    else await this.start();
+  }
+
+  async dispose(): Promise<void> {
+    await this.queue.run(async () => {
+      this.recovery.stop();
+      await this.supervisor.stop();
+      await this.parseWorkers.close();
+      await this.validator.close();
+      this.machineInfo.stop();
+      this.store.close();
+      this.kpis.close();
+      this.coreLog.info('Tributary agent shut down');
+      this.logs.close();
+    });
+  }
+
+  // ------------------------------------------------------------ configuration
+
+  /** The saved configuration with secrets masked; an empty one when nothing was saved yet. */
+  readConfig(): { config: unknown; lastModified: string | null; revision: number | null } {
+    const stored = this.configStore.load();
+    if (!stored) return { config: { data_receiver: [], transforms: [], data_transmit: [] }, lastModified: null, revision: null };
+    return { config: maskSecrets(stored.config), lastModified: stored.lastModified, revision: stored.revision };
+  }
+
+  /**
+   * Validates a document as it would be saved (masked secrets resolved against the saved ones). A
+   * document without errors also says what saving it would do to the running agent.
+   */
+  async validate(document: unknown): Promise<ConfigValidation> {
+    const { violations, config } = await this.check(document, safely(() => this.configStore.load()));
+    if (hasErrors(violations) || !config) return { status: 'failed', violations };
+    return { status: 'passed', violations, changes: this.state === 'running' ? this.supervisor.plan(config) : { ...NOTHING_CHANGES } };
+  }
+
+  /**
+   * Validates and saves atomically. With `expectedRevision` (the revision the client loaded, its
+   * ETag) a save over someone else's newer save is refused with 409. A running agent applies the
+   * configuration, restarting only what changed. The saved file is read, parsed and validated once
+   * per save.
+   */
+  saveConfig(document: unknown, expectedRevision?: string): Promise<SaveOutcome> {
+    return this.queue.run(async () => {
+      const current = this.configStore.load();
+      if (expectedRevision !== undefined && expectedRevision !== String(current?.revision ?? '')) {
+        const saved = current ? `revision ${current.revision}, saved at ${current.lastModified} UTC` : 'nothing';
+        throw new ApiError(409, `The configuration was changed after you loaded it (you have revision ${expectedRevision}; saved is ${saved}). Reload it and apply your change again.`);
+      }
+      const { violations, resolved, config } = await this.check(document, current);
+      if (hasErrors(violations) || !config) return { status: 'failed', violations };
+      // Each step of a big save is tens of milliseconds: the API answers in between.
+      await breathe();
+      const stored = this.saveConfigFile(resolved, current);
+      await breathe();
+      this.logs.redactor.setSecrets(collectSecrets(stored.config));
+      await breathe();
+      this.coreLog.info(`Configuration saved (revision ${stored.revision}, ${stored.lastModified}).`);
+      let changes = { ...NOTHING_CHANGES };
+      if (this.state === 'running') changes = await this.applyLocked(config);
+      // A valid save also brings back an agent that failed to start (e.g. on a broken configuration),
+      // unless an operator had stopped it: everything starts.
+      else if (this.state === 'failed' && this.desired.read() === 'running') {
+        if ((await this.startLocked(config)) === 'running') changes = { ...NOTHING_CHANGES, start: Object.keys(this.supervisor.serviceStates()) };
+      } else await this.supervisor.clear();
+      return { status: 'passed', violations, config: maskSecrets(stored.config), lastModified: stored.lastModified, revision: stored.revision, changes };
+    });
+  }
+
+  /** Saves the file; a full disk is a 507 that says where, not an unexpected error. */
+  private saveConfigFile(config: unknown, previous: StoredConfig | undefined): StoredConfig {
+    try {
+      const stored = this.configStore.save(config, previous);
+      this.storage.resolve('config');
+      return stored;
+    } catch (cause) {
+      const problem = this.storage.report('config', this.configStore.directory, cause, 'the configuration');
+      throw new ApiError(problem.category === 'disk_full' ? 507 : 500, `${problem.message} Nothing was saved; the agent keeps the configuration it has.`);
+    }
+  }
+
+  /** A document as it would be saved over `current`: masked secrets resolved, validated, parsed. */
+  private async check(document: unknown, current: StoredConfig | undefined): Promise<{ violations: Violation[]; resolved: unknown; config: Configuration | undefined }> {
+    await breathe();
+    const unmasked = unmaskSecrets(document, current?.config);
+    const { violations, config } = await this.validator.validate(unmasked.config, { wantConfig: true });
+    // Files the document names (mqtt ca_file) must exist on this PC: shared/ cannot look.
+    return { violations: capViolations([...unmasked.violations, ...violations, ...fileReferenceViolations(unmasked.config)]), resolved: unmasked.config, config };
+  }
+
+  private refreshSecrets(): void {
+    this.logs.redactor.setSecrets(collectSecrets(safely(() => this.configStore.load()?.config)));
+  }
+
+  // ------------------------------------------------------------ agent state
+
+  start(): Promise<AgentStatus> {
+    return this.queue.run(() => this.startLocked());
+  }
+
+  stop(): Promise<AgentStatus> {
+    return this.queue.run(async () => {
+      try {
+        await this.supervisor.stop();
+        this.state = 'stopped';
+        this.desired.save('stopped');
+        this.coreLog.info('Agent stopped by operator');
+      } catch (cause) {
+        this.state = 'failed';
+        this.coreLog.error('Agent failed to stop', cause);
+      }
+      return this.state;
+    });
+  }
+
+  restart(): Promise<AgentStatus> {
+    return this.queue.run(async () => {
+      await this.supervisor.stop();
+      this.coreLog.info('Agent restarting');
+      return this.startLocked();
+    });
+  }
+
+  /** Why the last start, stop or restart failed. */
+  lastFailure(): string | undefined {
+    return this.failure;
+  }
+
+  /** A running agent takes a saved configuration: only the services whose configuration changed restart. */
+  private async applyLocked(config: Configuration): Promise<ConfigChanges> {
+    try {
+      return await this.supervisor.apply(config);
+    } catch (cause) {
+      this.state = 'failed';
+      this.failure = `The agent failed to apply the configuration: ${(cause as Error).message}`;
+      this.coreLog.error(this.failure);
+      return { ...NOTHING_CHANGES };
+    }
+  }
+
+  /** Starts every service from scratch: with `given`, that parsed configuration, else the saved one. */
+  private async startLocked(given?: Configuration): Promise<AgentStatus> {
+    try {
+      const config = given ?? (await this.loadValidConfig());
+      if (config) await this.supervisor.start(config);
+      else {
+        await this.supervisor.clear();
+        this.coreLog.info('Agent running without a configuration: nothing to collect until one is saved.');
+      }
+      this.state = 'running';
+      this.desired.save('running');
+    } catch (cause) {
+      this.state = 'failed';
+      this.failure = `The agent failed to start: ${(cause as Error).message}`;
+      this.coreLog.error(this.failure);
+    }
+    return this.state;
+  }
+
+  private async loadValidConfig(): Promise<Configuration | undefined> {
+    const stored = this.configStore.load();
+    if (!stored) return undefined;
+    const { violations, config } = await this.validator.validate(stored.config, { wantConfig: true });
+    const errors = violations.filter((v) => v.level === 'error');
+    if (!config || errors.length > 0) {
+      const first = errors[0];
+      throw new Error(`the saved configuration has ${errors.length} error(s); first at ${JSON.stringify(first?.json_path)}: ${first?.description}`);
+    }
+    return config;
+  }
+
+  // ------------------------------------------------------------ status, streams, logs
+
+  status(): Status {
+    let services = this.supervisor.serviceStates();
+    if (Object.keys(services).length === 0) {
+      const raw = safely(() => this.configStore.load()?.config);
+      services = configuredServices(raw, this.registry);
+    }
+    return {
+      backup: { config: this.configStore.backupState() },
+      // Backlogs come from the store; one that cannot be opened (full disk) must not fail status.
+      last_data_transmit: safely(() => this.stats.snapshot(this.store)) ?? this.stats.snapshot(undefined),
+      machine_info: this.machineInfo.current(),
+      agent: { status: this.state, services, problems: this.storage.problems() },
+    };
+  }
+
+  streams(): StreamRecord[] {
+    return streamRecords(this.configuredStreams(), (asset, streamType) => this.markers.forStream(asset, streamType));
+  }
+
+  /** The streams of the saved configuration with their receiver, read defensively. */
+  private configuredStreams() {
+    return configuredStreams(safely(() => this.configStore.load()?.config));
+  }
+
+  /** Forgets read progress of the named streams so that their data is read and sent again. */
+  restream(request: RestreamRequest): Promise<string> {
+    return this.queue.run(async () => {
+      const unknown = unconfigured(request, this.configuredStreams());
+      if (unknown !== undefined) throw new RestreamError(`Nothing was restreamed: not configured: ${unknown}.`);
+      const running = this.state === 'running' && Object.keys(this.supervisor.serviceStates()).length > 0;
+      const done: string[] = [];
+      for (const [receiver, streams] of Object.entries(request)) {
+        try {
+          if (running) await this.supervisor.restream(receiver, streams, true);
+          else this.store.purge(receiver, streams);
+        } catch (cause) {
+          throw new RestreamError(`Restream of receiver "${receiver}" failed: ${(cause as Error).message}`);
+        }
+        done.push(`${receiver}: ${streams.map((s) => `${s.asset}:${s.stream_type}`).join(', ')}`);
+      }
+      this.coreLog.info(`Restream requested for ${done.join('; ')}`);
+      const count = Object.values(request).reduce((n, list) => n + list.length, 0);
+      return `Restream complete for ${count} stream(s) (${done.join('; ')}): their data will be read and sent again.`;
+    });
+  }
+
+  /**
+   * Child nodes of an OPC UA node (default: the Objects folder) on the server of the saved receiver
+   * `receiver`, for the console's tag picker. Throws ApiError (404 unknown receiver or node, 503
+   * server unreachable or not trusted).
+   */
+  browseOpcua(receiver: string, nodeId?: string): Promise<OpcuaBrowseNode[]> {
+    const saved = safely(() => this.configStore.load()?.config);
+    return browseOpcua(saved, receiver, nodeId, { agentDataDirectory: this.options.dataDirectory, logger: this.coreLog.child(`receiver:${receiver}`) });
+  }
+
+  /** The last `lines` lines of a log, optionally only those after `since`. */
+  readLog(name: LogName, lines: number, since?: string): string[] {
+    return this.logs.read(name, lines, since);
+  }
+}
+
+/** Lets the event loop run (pending API requests) between two long steps. */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function safely<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,88 @@
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../logging/logger.js';
+
+/**
+ * Heap limits of worker threads. V8's defaults (up to 3 x 16 MiB of young generation, and an old
+ * generation that grows far before it is collected) are sized for throughput on big machines; the
+ * workers' batches are short-lived and small, so tighter limits keep the agent's memory low. The
+ * young generation still holds a whole chunk's records (CHUNK_BYTES in file-reader.ts) with room to
+ * spare: below that they are promoted and collected the expensive way (with 8 MiB a parse worker
+ * ran ~50 full collections per million rows and spent ~30 % more CPU; with 16 MiB some runs still
+ * did; with 32 MiB none: docs/performance.md). A worker that passes the limit (a CSV line of tens of
+ * MiB) ends with an error that its caller reports and retries; nothing is lost. Lines longer than
+ * MAX_LINE_BYTES (file-reader.ts) never reach a worker whole.
+ */
+export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 128 };
+
+/**
+ * Request/response over one worker thread, correlated by id. The worker is started on first use
+ * and again after it died; requests in flight when it dies fail (callers retry).
+ */
+export class WorkerClient<TRequest extends { id: number }, TResponse extends { id: number }> {
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, { worker: Worker; resolve: (r: TResponse) => void; reject: (e: Error) => void }>();
+
+  constructor(
+    private readonly script: string,
+    readonly threadName: string,
+    private readonly logger: Logger,
+    private readonly resourceLimits: import('node:worker_threads').ResourceLimits = WORKER_LIMITS,
+  ) {}
+
+  /**
+   * Starts the thread ahead of the first request (a component's start), so that loading its modules
+   * does not delay the first data; it is started on demand anyway.
+   */
+  start(): void {
+    this.ensure();
+  }
+
+  request(message: Omit<TRequest, 'id'>, transfer: ArrayBuffer[] = []): Promise<TResponse> {
+    const worker = this.ensure();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { worker, resolve, reject });
+      worker.postMessage({ ...message, id }, transfer);
+    });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    this.fail(undefined, new Error(`worker ${this.threadName} closed`));
+    if (worker) await worker.terminate();
+  }
+
+  private ensure(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(this.script, { name: this.threadName, resourceLimits: this.resourceLimits });
+    worker.on('message', (response: TResponse) => {
+      const waiter = this.pending.get(response.id);
+      this.pending.delete(response.id);
+      waiter?.resolve(response);
+    });
+    // Error and exit of a thread come in separate ticks, and a new thread may be serving requests
+    // by the time the old one's exit arrives: each event concerns only its own thread's requests.
+    worker.on('error', (error) => {
+      this.logger.error(`worker ${this.threadName} failed`, error);
+      this.fail(worker, error);
+    });
+    worker.on('exit', (code) => {
+      if (code !== 0) this.fail(worker, new Error(`worker ${this.threadName} exited with code ${code}`));
+      else if (this.worker === worker) this.worker = undefined;
+    });
+    this.worker = worker;
+    return worker;
+  }
+
+  /** Rejects the requests in flight on `worker` (all of them without one); it is not used again. */
+  private fail(worker: Worker | undefined, error: Error): void {
+    for (const [id, waiter] of this.pending) {
+      if (worker !== undefined && waiter.worker !== worker) continue;
+      this.pending.delete(id);
+      waiter.reject(error);
+    }
+    if (worker === undefined || this.worker === worker) this.worker = undefined;
+  }
+}
