@@ -115,6 +115,15 @@ export class TestSubscriber {
   }
 }
 
+/**
+ * How often a client id connected to the shared broker, from the broker's own log
+ * (connection_messages): a kept session is one connection, a restarted component opens another.
+ */
+export function connectionsOf(clientId: string): number {
+  const log = fs.readFileSync(path.join(STATE, 'mosquitto.log'), 'utf8');
+  return log.split('\n').filter((line) => line.includes(' New client connected from ') && line.includes(` as ${clientId} (`)).length;
+}
+
 /** A free TCP port on loopback. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
