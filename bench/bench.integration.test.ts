@@ -13,7 +13,7 @@ const run = (script: string, args: string[]) => execFileSync(process.execPath, [
 describe('bench', () => {
   it('runs end to end against the real server and reports every measure', () => {
     const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-test-')), 'result.json');
-    run('run.mjs', ['--rows', '20000', '--files', '2', '--out', out]);
+    run('run.mjs', ['--rows', '20000', '--files', '2', '--mqtt-rows', '5000', '--out', out]);
     const report = JSON.parse(fs.readFileSync(out, 'utf8'));
     expect(report.machine.cpus).toBeGreaterThan(0);
     const [result] = report.results;
@@ -26,6 +26,9 @@ describe('bench', () => {
     ]);
     const shares = report.breakdown.reduce((sum: number, stage: { share_percent: number }) => sum + stage.share_percent, 0);
     expect(shares).toBeCloseTo(100, 0);
+    // The MQTT run (npm run services starts its broker): both message formats, every row counted.
+    expect(report.mqtt.map((r: { message_format: string; rows: number }) => [r.message_format, r.rows])).toEqual([['record', 5000], ['array', 5000]]);
+    for (const r of report.mqtt) expect(r.rows_per_second).toBeGreaterThan(0);
   }, 120_000);
 
   it('sends hostile bodies to the real server and reports how long its event loop was blocked', () => {

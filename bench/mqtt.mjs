@@ -15,6 +15,8 @@ import { connectAsync } from 'mqtt';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BROKER = { host: '127.0.0.1', port: 51883, username: 'tributary', password: 'tributary-mqtt-pass' };
 const TICKS = 100;
+// At least 16 characters: shorter API tokens are refused.
+const TOKEN = 'bench-token-0123456789';
 
 function cpuSeconds(pid) {
   try {
@@ -40,7 +42,7 @@ async function runOnce(rows, format, files = 2) {
   });
   await subscriber.subscribeAsync(`${prefix}/#`, { qos: 1 });
 
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', path.join(ROOT, 'dist/electron/serve.js'), '--data-dir', dataDirectory, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TRIBUTARY_API_TOKEN: 'bench' } });
+  const child = spawn(process.execPath, ['--max-semi-space-size=4', path.join(ROOT, 'dist/electron/serve.js'), '--data-dir', dataDirectory, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TRIBUTARY_API_TOKEN: TOKEN } });
   const port = await new Promise((resolve, reject) => {
     child.stdout.on('data', (d) => {
       const m = /:(\d+)\/\?token=/.exec(String(d));
@@ -48,7 +50,7 @@ async function runOnce(rows, format, files = 2) {
     });
     child.on('exit', (code) => reject(new Error(`server exited ${code}`)));
   });
-  const api = (method, p, body) => fetch(`http://127.0.0.1:${port}${p}`, { method, headers: { authorization: 'Bearer bench', 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+  const api = (method, p, body) => fetch(`http://127.0.0.1:${port}${p}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
   const config = {
     data_receiver: [{
       data_receiver_name: 'bench', protocol: 'localfile', poll_interval: 1, connections: [{ root_path: drop }],

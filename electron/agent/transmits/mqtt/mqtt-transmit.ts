@@ -149,14 +149,18 @@ export class MqttTransmit implements AgentComponent {
     }
   }
 
-  /** Whole batches up to max_request_records records (at least one batch). */
+  /**
+   * Whole batches with at most max_request_records messages waiting for PUBACK at once (at least
+   * one batch): a stored array is one message, a batch of record lines one message per record.
+   */
   private chooseRound(batches: OutboxBatch[]): OutboxBatch[] {
     const chosen: OutboxBatch[] = [];
-    let records = 0;
+    let messages = 0;
     for (const batch of batches) {
-      if (chosen.length > 0 && records + batch.records > this.config.max_request_records * (this.config.message_format === 'array' ? 10 : 1)) break;
+      const count = isArrayPayload(batch.payload) ? 1 : this.config.message_format === 'array' ? Math.ceil(batch.records / this.config.max_request_records) : batch.records;
+      if (chosen.length > 0 && messages + count > this.config.max_request_records) break;
       chosen.push(batch);
-      records += batch.records;
+      messages += count;
     }
     return chosen;
   }
