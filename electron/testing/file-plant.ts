@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { tempDirectory } from './test-host.js';
+import { expect } from 'vitest';
+import { type TestServer, startTestServer, tempDirectory } from './test-host.js';
 
 /** Polls `check` until it returns a value other than undefined/false, or fails after `ms`. */
 export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 15_000, what = 'condition'): Promise<T> {
@@ -75,4 +76,17 @@ export function filePlant(options: { parse?: Record<string, unknown>; localtz?: 
   const delivered = (asset: string, streamType: string) => csvOutboxRows(outbox, asset, streamType);
 
   return { root, drop, outbox, config, delivered, write: (name: string, text: string) => fs.writeFileSync(path.join(drop, name), text), append: (name: string, text: string) => fs.appendFileSync(path.join(drop, name), text) };
+}
+
+/** Header and rows `from` ≤ n < `to` of the press files the plant tests drop: time,part,force. */
+export const PRESS_HEADER = 'time,part,force\n';
+export const pressRows = (from: number, to: number, day = '2026-01-05') =>
+  Array.from({ length: to - from }, (_, k) => `${day} 06:${String(Math.floor((from + k) / 60)).padStart(2, '0')}:${String((from + k) % 60).padStart(2, '0')},${from + k},${(from + k) * 1.5}\n`).join('');
+
+/** A headless server on `dataDirectory` with the plant's configuration saved. */
+export async function startPlantServer(plant: ReturnType<typeof filePlant>, dataDirectory = tempDirectory()): Promise<TestServer> {
+  const server = await startTestServer({ dataDirectory });
+  const saved = await server.call('POST', '/v1/config', plant.config);
+  expect(saved.json.success, JSON.stringify(saved.json)).toBe(true);
+  return server;
 }

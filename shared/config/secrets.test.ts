@@ -122,6 +122,33 @@ describe('a masked secret follows its target only', () => {
     expect(unmaskSecrets(changed, doc()).violations).toEqual([expect.objectContaining({ json_path: ['extra', 'password'] })]);
   });
 
+  it('refuses the sight_machine_cloud key for a transmit that would send it to another address', () => {
+    const cloud = () => ({
+      sight_machine_cloud: { base_url: 'https://plant.example.com', api_key: 'cloud-key-1', api_key_id: 'edge@plant' },
+      data_receiver: [],
+      data_transmit: [{ transmit_name: 'up', transmit_type: 'remotedatapost', filter_stream: ['*'] }],
+    });
+    // Unchanged, or a setting that does not move the key: kept.
+    const same = maskSecrets(cloud()) as any;
+    same.data_transmit[0].timeout = 30;
+    const kept = unmaskSecrets(same, cloud()) as { config: any; violations: unknown[] };
+    expect(kept.violations).toEqual([]);
+    expect(kept.config.sight_machine_cloud.api_key).toBe('cloud-key-1');
+    // The transmit that inherits the key gets its own base_url: the key would go there.
+    const moved = maskSecrets(cloud()) as any;
+    moved.data_transmit[0].base_url = 'https://attacker.example.com';
+    const refused = unmaskSecrets(moved, cloud()) as { config: any; violations: { json_path: unknown[]; description: string }[] };
+    expect(refused.violations).toEqual([expect.objectContaining({ json_path: ['sight_machine_cloud', 'api_key'], description: expect.stringContaining('https://attacker.example.com') })]);
+    expect(JSON.stringify(refused.config)).not.toContain('cloud-key-1');
+    // A new inheriting transmit to another address too; one with its own key does not count.
+    const added = maskSecrets(cloud()) as any;
+    added.data_transmit.push({ transmit_name: 'second', base_url: 'https://attacker.example.com', filter_stream: ['*'] });
+    expect(unmaskSecrets(added, cloud()).violations).toHaveLength(1);
+    const ownKey = maskSecrets(cloud()) as any;
+    ownKey.data_transmit.push({ transmit_name: 'second', base_url: 'https://other.example.com', API_key: 'its-own', API_key_ID: 'x', filter_stream: ['*'] });
+    expect(unmaskSecrets(ownKey, cloud()).violations).toEqual([]);
+  });
+
   it('copies a "__proto__" key as a plain field, never as a prototype', () => {
     const { config } = unmaskSecrets(JSON.parse('{"data_transmit": [], "__proto__": {"polluted": true}}'), undefined) as { config: any };
     expect(Object.getPrototypeOf(config)).toBe(Object.prototype);

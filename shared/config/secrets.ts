@@ -119,7 +119,7 @@ function counterpartOf(incomingRoot: unknown, storedRoot: unknown, path: JsonPat
 const shown = (value: unknown) => (value === undefined ? '(none)' : JSON.stringify(value));
 
 /** The target fields that differ between the incoming and the stored holder, in words. */
-function targetChanges(holderPath: JsonPath, key: string, incoming: Record<string, unknown>, found: Counterpart): string[] {
+function targetChanges(holderPath: JsonPath, key: string, incoming: Record<string, unknown>, found: Counterpart, roots: { incoming: unknown; stored: unknown }): string[] {
   const stored = found.stored!;
   const row = secretTargetAt(holderPath, key);
   const fields: TargetField[] =
@@ -128,9 +128,12 @@ function targetChanges(holderPath: JsonPath, key: string, incoming: Record<strin
     [...new Set([...Object.keys(incoming), ...Object.keys(stored)])].filter((name) => !SECRET_KEYS.has(name) && asRecord(incoming[name]) === undefined && !Array.isArray(incoming[name])).map((name) => ({ name }));
   const changes: string[] = [];
   for (const field of fields) {
-    const before = field.read ? field.read(stored, found.storedOwner) : stored[field.name];
-    const after = field.read ? field.read(incoming, found.incomingOwner) : incoming[field.name];
-    if (JSON.stringify(before) !== JSON.stringify(after)) changes.push(`${field.name} ${shown(stored[field.name])} → ${shown(incoming[field.name])}`);
+    const before = field.read ? field.read(stored, found.storedOwner, asRecord(roots.stored)) : stored[field.name];
+    const after = field.read ? field.read(incoming, found.incomingOwner, asRecord(roots.incoming)) : incoming[field.name];
+    if (JSON.stringify(before) === JSON.stringify(after)) continue;
+    // A target read from elsewhere (not a field of the holder) is shown as read.
+    const derived = stored[field.name] === undefined && incoming[field.name] === undefined;
+    changes.push(derived ? `${field.name} ${shown(before)} → ${shown(after)}` : `${field.name} ${shown(stored[field.name])} → ${shown(incoming[field.name])}`);
   }
   return changes;
 }
@@ -153,7 +156,7 @@ export function unmaskSecrets(incoming: unknown, stored: unknown): { config: unk
       violations.push(error([...here, key], `${key} is "${SECRET_MASK}" but no saved value belongs here (new or renamed entry): type the real ${key}.`));
       return;
     }
-    const changes = targetChanges(here, key, holder, found);
+    const changes = targetChanges(here, key, holder, found, { incoming, stored });
     if (changes.length > 0) {
       const target = secretTargetAt(here, key)?.target ?? 'what it belongs to';
       violations.push(error([...here, key], `Re-enter the ${key}: ${target} changed (${changes.join(', ')}). A saved ${key} is only used for the target it was saved for.`));

@@ -186,7 +186,7 @@ describe('parseStrptime fast reader', () => {
         expect(parseStrptime(text, format)).toEqual(expected);
         expect(readers.get(format)!(text)).toEqual(expected);
       }),
-      { numRuns: 20_000 },
+      { numRuns: 5_000 },
     );
   });
 
@@ -257,9 +257,9 @@ describe('fixedWidthReader', () => {
           }
         },
       ),
-      { numRuns: 20_000 },
+      { numRuns: 5_000 },
     );
-    expect(read).toBeGreaterThan(500);
+    expect(read).toBeGreaterThan(125);
   });
 
   it('takes only numeric formats, and only the fixed-width spelling', () => {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitUntilRead } from '../../../testing/agent-state.js';
-import { filePlant, waitFor } from '../../../testing/file-plant.js';
+import { PRESS_HEADER, filePlant, pressRows, startPlantServer, waitFor } from '../../../testing/file-plant.js';
 import { type TestServer, startTestServer, tempDirectory } from '../../../testing/test-host.js';
 
 let server: TestServer | undefined;
@@ -11,16 +11,13 @@ afterEach(async () => {
   server = undefined;
 });
 
-const rows = (from: number, to: number, day = '2026-01-05') =>
-  Array.from({ length: to - from }, (_, k) => `${day} 06:${String(Math.floor((from + k) / 60)).padStart(2, '0')}:${String((from + k) % 60).padStart(2, '0')},${from + k},${(from + k) * 1.5}\n`).join('');
-const HEADER = 'time,part,force\n';
+const rows = pressRows;
+const HEADER = PRESS_HEADER;
 const PRESS = { asset: 'Press_1', stream_type: 'cycle' };
 const OVEN = { asset: 'Oven_2', stream_type: 'process' };
 
 async function start(plant: ReturnType<typeof filePlant>, dataDirectory = tempDirectory()) {
-  server = await startTestServer({ dataDirectory });
-  const saved = await server.call('POST', '/v1/config', plant.config);
-  expect(saved.json.success, JSON.stringify(saved.json)).toBe(true);
+  server = await startPlantServer(plant, dataDirectory);
   return server;
 }
 

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_LINE_BYTES } from '../file-source/file-reader.js';
 import { waitUntilRead } from '../../../testing/agent-state.js';
-import { filePlant, waitFor } from '../../../testing/file-plant.js';
-import { type TestServer, startTestServer, tempDirectory } from '../../../testing/test-host.js';
+import { PRESS_HEADER, filePlant, pressRows, startPlantServer, waitFor } from '../../../testing/file-plant.js';
+import { type TestServer, tempDirectory } from '../../../testing/test-host.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -12,15 +12,12 @@ afterEach(async () => {
   server = undefined;
 });
 
-const rows = (from: number, to: number, day = '2026-01-05') =>
-  Array.from({ length: to - from }, (_, k) => `${day} 06:${String(Math.floor((from + k) / 60)).padStart(2, '0')}:${String((from + k) % 60).padStart(2, '0')},${from + k},${(from + k) * 1.5}\n`).join('');
-const HEADER = 'time,part,force\n';
+const rows = pressRows;
+const HEADER = PRESS_HEADER;
 const PRESS = { asset: 'Press_1', stream_type: 'cycle' };
 
 async function start(plant: ReturnType<typeof filePlant>, dataDirectory = tempDirectory()) {
-  server = await startTestServer({ dataDirectory });
-  const saved = await server.call('POST', '/v1/config', plant.config);
-  expect(saved.json.success, JSON.stringify(saved.json)).toBe(true);
+  server = await startPlantServer(plant, dataDirectory);
   return server;
 }
 
