@@ -99,9 +99,26 @@ describe('npm run serve (headless entry)', () => {
     expect(first).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z,.*,Good,.*,Good,(Running|Idle|Fault),Good,\d+,Good$/);
     expect(rows('Molder_2').length).toBeGreaterThanOrEqual(3);
     const status = await api(started, 'GET', '/v1/status');
-    expect(status.json.response.agent.services['receiver:demo_plant_opcua']).toEqual({ status: 'running' });
+    expect(status.json.response.agent.services['receiver:demo_plant_opcua']).toEqual({ status: 'running', health: 'ok', reason: null });
     const browse = await api(started, 'GET', `/v1/opcua/browse?receiver=demo_plant_opcua&node=${encodeURIComponent('ns=2;s=Extruder_1')}`);
     expect(browse.json.response.map((n: { browse_name: string }) => n.browse_name).sort()).toEqual(['PartCounter', 'Speed', 'State', 'Temperature']);
+  }, 60_000);
+
+  it('starts a fresh demo clean: the OPC UA plant answers the first attempt, no warning, no unknown service', async () => {
+    const dataDirectory = tempDirectory();
+    const started = await serve(['--data-dir', dataDirectory, '--port', '0', '--demo']);
+    const log = () => fs.readFileSync(path.join(dataDirectory, 'logs', 'agent_core.log'), 'utf8');
+    const seen = new Set<string>();
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && !log().includes('Connected to opc.tcp://')) {
+      const services = (await api(started, 'GET', '/v1/status')).json.response.agent.services as Record<string, { status: string }>;
+      for (const [id, service] of Object.entries(services)) seen.add(`${id}=${service.status}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(log()).toContain('Connected to opc.tcp://');
+    expect([...seen].filter((entry) => !entry.endsWith('=running'))).toEqual([]);
+    expect(log().split('\n').filter((line) => / \| (WARNING|ERROR) \| /.test(line))).toEqual([]);
+    expect(log()).not.toContain('CVE-');
   }, 60_000);
 
   it('refuses an unknown option with usage on stderr and exit code 2', async () => {
@@ -129,8 +146,10 @@ describe('npm run serve (headless entry)', () => {
         posted.add(JSON.stringify(config));
         saves.push(api(started, 'POST', '/v1/config', config).catch(() => undefined));
       }
-      // Killed at a random moment of the saves (not a wait for anything).
-      await new Promise((r) => setTimeout(r, 30 + Math.random() * 400));
+      // Killed at a random moment of the saves. Every other round waits for the first answer first,
+      // so that a loaded machine (slow start) still has rounds killed while later saves are written.
+      if (round % 2 === 1) await saves[0];
+      await new Promise((r) => setTimeout(r, (round % 2 === 1 ? 0 : 30) + Math.random() * 400));
       started.child.kill('SIGKILL');
       await new Promise((r) => started.child.on('exit', r));
       await Promise.all(saves);

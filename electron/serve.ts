@@ -81,13 +81,14 @@ async function main(): Promise<void> {
   const consoleDirectory = fileURLToPath(new URL('../renderer/', import.meta.url));
   const demoLine = cli.demo ? new DemoLine(cli.dataDirectory) : undefined;
   demoLine?.start();
-  // The simulated OPC UA server starts in the background (seconds under load); the demo receiver
-  // retries until it answers, and the console does not wait for it.
+  // The simulated OPC UA plant starts before the agent, so that the demo receiver finds it at its
+  // first attempt: a fresh demo shows no connection warning and no `unknown` service. A plant that
+  // does not start is reported and the demo runs on without it (the receiver keeps retrying).
   const opcuaPort = cli.demo ? await demoOpcuaPort(cli.dataDirectory) : undefined;
   const demoPlant =
     opcuaPort === undefined
       ? undefined
-      : DemoOpcuaPlant.start(cli.dataDirectory, opcuaPort).catch((cause: Error) => {
+      : await DemoOpcuaPlant.start(cli.dataDirectory, opcuaPort).catch((cause: Error) => {
           process.stderr.write(`The simulated OPC UA server of the demo did not start: ${cause.message}\n`);
           return undefined;
         });
@@ -114,8 +115,7 @@ async function main(): Promise<void> {
     force.unref();
     host
       .close()
-      .then(() => demoPlant)
-      .then((plant) => plant?.stop())
+      .then(() => demoPlant?.stop())
       .then(
         () => process.exit(0),
         () => process.exit(1),

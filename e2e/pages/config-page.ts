@@ -10,8 +10,13 @@ export class ConfigPage {
   readonly lastModified: Locator;
   readonly save: Locator;
   readonly validate: Locator;
+  readonly preview: Locator;
   readonly notice: Locator;
   readonly diff: Locator;
+  readonly diffModifiedLines: Locator;
+  readonly changeSummary: Locator;
+  readonly suggestions: Locator;
+  readonly previewDialog: Locator;
 
   constructor(readonly page: Page) {
     this.editor = page.getByTestId('config-editor');
@@ -22,8 +27,36 @@ export class ConfigPage {
     this.lastModified = page.getByLabel('Last modified');
     this.save = page.getByRole('button', { name: 'Save…' });
     this.validate = page.getByRole('button', { name: 'Validate' });
-    this.notice = page.locator('.notice');
+    this.preview = page.getByRole('button', { name: 'Preview…' });
+    this.notice = page.locator('.page .notice');
     this.diff = page.getByTestId('save-diff').locator('.monaco-diff-editor');
+    this.diffModifiedLines = page.getByTestId('save-diff').locator('.editor.modified .view-line');
+    this.changeSummary = page.getByTestId('change-summary');
+    this.suggestions = this.editor.locator('.suggest-widget .monaco-list-row');
+    this.previewDialog = page.getByRole('dialog', { name: 'Preview: what the agent would read' });
+  }
+
+  /**
+   * Finds `text` with the editor's own search (Ctrl+F), which scrolls it into view and selects it;
+   * Monaco renders only the lines on screen.
+   */
+  async goToText(text: string): Promise<void> {
+    await this.editorText.click();
+    await this.page.keyboard.press('Control+f');
+    await this.page.keyboard.type(text);
+    await this.page.keyboard.press('Enter');
+    await this.page.keyboard.press('Escape');
+  }
+
+  /**
+   * Replaces the `length` characters before the end of the current line, less `fromEnd` characters,
+   * with `text`. Keys, not a selection and typing: Monaco would wrap a selection in typed quotes.
+   */
+  async replaceBeforeLineEnd(fromEnd: number, length: number, text: string): Promise<void> {
+    await this.page.keyboard.press('End');
+    for (let i = 0; i < fromEnd; i += 1) await this.page.keyboard.press('ArrowLeft');
+    for (let i = 0; i < length; i += 1) await this.page.keyboard.press('Shift+ArrowLeft');
+    await this.page.keyboard.insertText(text);
   }
 
   line(text: string): Locator {
@@ -63,5 +96,26 @@ export class ConfigPage {
 
   dialogSave(): Locator {
     return this.page.getByRole('dialog', { name: 'Save these changes?' }).getByRole('button', { name: 'Save', exact: true });
+  }
+
+  /** The table of first records of a stream in the preview, e.g. Press_1:cycle. */
+  previewTable(stream: string): Locator {
+    return this.previewDialog.getByRole('table', { name: `First records of ${stream}` });
+  }
+
+  previewSection(stream: string): Locator {
+    return this.previewDialog.getByRole('region', { name: `Preview of ${stream}` });
+  }
+
+  /** Where the cursor is (line number), from Monaco's own cursor position. */
+  cursorLine(): Promise<number> {
+    return this.editor.locator('.monaco-editor').evaluate((element) => {
+      const cursor = element.querySelector('.cursor') as HTMLElement | null;
+      const lineNumbers = Array.from(element.querySelectorAll<HTMLElement>('.line-numbers'));
+      if (!cursor) return -1;
+      const top = cursor.getBoundingClientRect().top;
+      const match = lineNumbers.find((n) => Math.abs(n.getBoundingClientRect().top - top) < 4);
+      return match ? Number(match.textContent) : -1;
+    });
   }
 }

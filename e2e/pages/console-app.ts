@@ -3,16 +3,22 @@ import type { ConsoleServer } from '../fixtures/console-server.js';
 
 export type PageName = 'Status' | 'Configuration' | 'Streams' | 'Logs' | 'KPIs';
 
-/** The shell: opening the console, the ready signal, the main navigation. */
+/** The shell: opening the console, the ready signal, the main navigation, toasts, the connection banner. */
 export class ConsoleApp {
   readonly root: Locator;
   readonly readyRoot: Locator;
   readonly headerAgentState: Locator;
+  readonly connectionBanner: Locator;
+  readonly skipLink: Locator;
+  readonly main: Locator;
 
   constructor(readonly page: Page) {
     this.root = page.locator('[data-app-state]').first();
     this.readyRoot = page.locator('[data-app-state="ready"]');
     this.headerAgentState = page.getByLabel('Agent state in header');
+    this.connectionBanner = page.getByTestId('connection-banner');
+    this.skipLink = page.getByRole('link', { name: 'Skip to content' });
+    this.main = page.locator('main#main-content');
   }
 
   navLink(name: PageName): Locator {
@@ -32,5 +38,44 @@ export class ConsoleApp {
 
   dialog(name: string | RegExp): Locator {
     return this.page.getByRole('dialog', { name });
+  }
+
+  /**
+   * The focus ring of the focused element as drawn: its outline style and the contrast of its
+   * colour against the background it is drawn on (the nearest opaque background behind it).
+   */
+  async focusRing(): Promise<{ style: string; width: number; contrast: number }> {
+    return this.page.evaluate(() => {
+      const element = document.activeElement as HTMLElement | null;
+      if (!element) return { style: 'none', width: 0, contrast: 0 };
+      const rgb = (color: string) => (color.match(/[\d.]+/g) ?? []).map(Number);
+      const luminance = ([r = 0, g = 0, b = 0]: number[]) => {
+        const channel = (v: number) => {
+          const c = v / 255;
+          return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+        };
+        return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+      };
+      const style = getComputedStyle(element);
+      // The ring sits outside the element (outline-offset): what is behind it is the parent's background.
+      let behind: HTMLElement | null = element.parentElement;
+      let background = 'rgb(255, 255, 255)';
+      while (behind) {
+        const color = getComputedStyle(behind).backgroundColor;
+        const parts = rgb(color);
+        if (parts.length >= 3 && (parts.length === 3 || parts[3]! > 0.5)) {
+          background = color;
+          break;
+        }
+        behind = behind.parentElement;
+      }
+      const [a, b] = [luminance(rgb(style.outlineColor)), luminance(rgb(background))];
+      return { style: style.outlineStyle, width: parseFloat(style.outlineWidth), contrast: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) };
+    });
+  }
+
+  /** A toast (the outcome of an action) containing `text`. */
+  toast(text: string | RegExp): Locator {
+    return this.page.getByRole('region', { name: 'Notifications' }).locator('.toast', { hasText: text });
   }
 }

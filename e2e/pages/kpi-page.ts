@@ -13,6 +13,9 @@ export class KpiPage {
   readonly preview: Locator;
   readonly chart: Locator;
   readonly summary: Locator;
+  readonly bands: Locator;
+  /** Why a machine has no value, one line per machine. */
+  readonly noValueReasons: Locator;
 
   constructor(readonly page: Page) {
     this.editor = page.getByTestId('kpi-editor');
@@ -20,12 +23,14 @@ export class KpiPage {
     this.valid = page.locator('.kpi-valid');
     this.violations = page.getByRole('list', { name: 'KPI violations' }).getByRole('button');
     this.save = page.getByRole('button', { name: 'Save', exact: true });
-    this.notice = page.locator('.notice');
+    this.notice = page.locator('.page .notice');
     this.library = page.getByRole('list', { name: 'Saved KPIs' }).getByRole('button');
     this.machines = page.getByLabel('Machines');
     this.preview = page.getByRole('button', { name: 'Preview', exact: true });
     this.chart = page.getByTestId('kpi-chart');
     this.summary = page.getByRole('table', { name: 'Preview summary' });
+    this.bands = page.locator('.kpi-chart .chart-legend-item[class*="kpi-band-"]');
+    this.noValueReasons = page.locator('.kpi-reasons li');
   }
 
   template(label: 'Machine-type KPI' | 'Line KPI'): Locator {

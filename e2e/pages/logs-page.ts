@@ -8,6 +8,7 @@ export class LogsPage {
   readonly search: Locator;
   readonly follow: Locator;
   readonly count: Locator;
+  readonly jumpToNewest: Locator;
 
   constructor(readonly page: Page) {
     this.view = page.getByRole('log', { name: 'Log lines' });
@@ -17,6 +18,7 @@ export class LogsPage {
     this.search = page.getByLabel('Search log');
     this.follow = page.getByRole('checkbox', { name: 'Follow' });
     this.count = page.getByTestId('log-count');
+    this.jumpToNewest = page.getByRole('button', { name: /Newest line/ });
   }
 
   logFile(label: 'Core' | 'Web'): Locator {
@@ -25,5 +27,22 @@ export class LogsPage {
 
   rowsOfLevel(level: string): Locator {
     return this.view.locator(`.log-row[data-level="${level}"]`);
+  }
+
+  /** How the log box and the page are scrolled (the box scrolls; the page must not). */
+  scroll(): Promise<{ top: number; height: number; client: number; pageHeight: number; windowHeight: number }> {
+    return this.view.evaluate((box) => ({
+      top: box.scrollTop,
+      height: box.scrollHeight,
+      client: box.clientHeight,
+      pageHeight: document.documentElement.scrollHeight,
+      windowHeight: window.innerHeight,
+    }));
+  }
+
+  /** Scrolls the log box up by `pixels`, as the mouse wheel would. */
+  async scrollUp(pixels: number): Promise<void> {
+    await this.view.hover();
+    await this.page.mouse.wheel(0, -pixels);
   }
 }

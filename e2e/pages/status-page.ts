@@ -6,7 +6,9 @@ export class StatusPage {
   readonly stop: Locator;
   readonly restart: Locator;
   readonly services: Locator;
-  readonly cpuChart: Locator;
+  readonly loadChart: Locator;
+  readonly updated: Locator;
+  readonly transmits: Locator;
 
   constructor(page: Page) {
     const agentCard = page.locator('.agent-card');
@@ -15,6 +17,13 @@ export class StatusPage {
     this.stop = agentCard.getByRole('button', { name: 'Stop', exact: true });
     this.restart = agentCard.getByRole('button', { name: 'Restart', exact: true });
     this.services = page.getByRole('table', { name: 'Services' });
-    this.cpuChart = page.getByRole('img', { name: /^CPU history/ });
+    this.loadChart = page.getByRole('img', { name: /^Machine load history/ });
+    this.updated = page.getByTestId('status-updated');
+    this.transmits = page.locator('.transmit');
+  }
+
+  /** The row of a service, e.g. receiver:demo_plant_files. */
+  service(id: string): Locator {
+    return this.services.locator(`tr[data-service="${id}"]`);
   }
 }

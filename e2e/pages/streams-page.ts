@@ -5,14 +5,12 @@ export class StreamsPage {
   readonly rows: Locator;
   readonly filter: Locator;
   readonly restream: Locator;
-  readonly result: Locator;
 
   constructor(readonly page: Page) {
     this.table = page.getByRole('table', { name: 'Streams' });
     this.rows = this.table.locator('tbody tr[data-stream]');
     this.filter = page.getByLabel('Filter streams');
     this.restream = page.getByRole('button', { name: /^Restream/ });
-    this.result = page.locator('.notice-ok');
   }
 
   row(stream: string): Locator {

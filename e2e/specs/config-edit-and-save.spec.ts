@@ -37,7 +37,7 @@ test('an engineer breaks a field, sees where, fixes it and saves after reviewing
   await expect(config.diff).toBeVisible();
   await expect(config.diff).toContainText('"poll_interval": 3');
   await config.dialogSave().click();
-  await expect(config.notice).toContainText('Saved');
+  await expect(app.toast('Configuration saved')).toBeVisible();
   await expect(config.lastModified).not.toHaveText(savedBefore ?? '');
   await expect(config.line('"poll_interval": 3,')).toBeVisible();
 });

@@ -20,8 +20,7 @@ test('an engineer changes one receiver, sees before saving that only it restarts
   await expect(config.deployGroup('Start')).toHaveCount(0);
   await expect(config.deployGroup('Stop (no longer configured)')).toHaveCount(0);
   await config.dialogSave().click();
-  await expect(config.notice).toContainText('Saved');
-  await expect(config.notice).toContainText('Services: restarted 1, 3 kept running.');
+  await expect(app.toast('Configuration saved. Services: restarted 1, 3 kept running.')).toBeVisible();
 
   await app.goTo('Logs');
   const logs = new LogsPage(page);

@@ -28,7 +28,7 @@ test('an engineer writes a KPI, sees where it is wrong, fixes it, saves it and p
   await expect(kpis.errorMarkers).toHaveCount(0);
 
   await kpis.save.click();
-  await expect(kpis.notice).toContainText('Saved "good_part_rate"');
+  await expect(app.toast('Saved "good_part_rate"')).toBeVisible();
   await expect(kpis.library.filter({ hasText: 'Good part rate' })).toBeVisible();
 
   // The demo press writes a part a second: the preview shows values of the last hour.
@@ -37,7 +37,10 @@ test('an engineer writes a KPI, sees where it is wrong, fixes it, saves it and p
     await kpis.preview.click();
     await expect(kpis.chart).toHaveAttribute('data-points', /^[1-9]\d*$/, { timeout: 2_000 });
   }).toPass({ timeout: 20_000 });
-  await expect(kpis.chart.locator('.kpi-band-good')).toHaveCount(1);
-  await expect(kpis.chart.locator('.kpi-band-bad')).toHaveCount(1);
+  // A percentage: the value axis runs 0–100, with the good and bad bands named in the legend.
+  await expect(kpis.chart).toHaveAttribute('data-y-range', '0,100');
+  await expect(kpis.bands).toHaveText([/^Good ≥ \d+ %$/, /^Bad ≤ \d+ %$/]);
   await expect(kpis.summary.getByRole('row', { name: /Press_1/ })).toContainText('%');
+  // The oven sends records, but none with the press's fields: "no value" says so.
+  await expect(kpis.noValueReasons.filter({ hasText: 'Oven_2: no value.' })).toContainText(/\d[\d,]* records? from Oven_2 in this range, but none has a value for the fields? .*ok.* that this KPI maps\./);
 });

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '../fixtures/console-server.js';
+import { ConfigPage } from '../pages/config-page.js';
 import { ConsoleApp, type PageName } from '../pages/console-app.js';
+import { KpiPage } from '../pages/kpi-page.js';
 
 const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'screenshots');
 
@@ -20,7 +22,7 @@ test('screenshots of every page with the demo running', async ({ page, server })
   await expect(app.readyRoot).toBeVisible();
   // What shows that each page has its content (editors load lazily).
   const loaded: Record<PageName, string> = {
-    Status: 'main',
+    Status: '[data-testid="machine-load-chart"]',
     Configuration: '.monaco-editor',
     Streams: 'tbody tr[data-stream]',
     Logs: '.log-row',
@@ -30,6 +32,22 @@ test('screenshots of every page with the demo running', async ({ page, server })
     await app.goTo(name);
     await expect(page.locator(loaded[name]).first()).toBeVisible({ timeout: 20_000 });
     await page.waitForLoadState('networkidle');
+    if (name === 'KPIs') {
+      // The preview chart of the template KPI on the demo's data.
+      const kpis = new KpiPage(page);
+      await expect(async () => {
+        await kpis.preview.click();
+        await expect(kpis.chart).toHaveAttribute('data-points', /^[1-9]\d*$/, { timeout: 2_000 });
+      }).toPass({ timeout: 20_000 });
+      await kpis.chart.scrollIntoViewIfNeeded();
+    }
     await page.screenshot({ path: path.join(OUT, `${name.toLowerCase()}.png`) });
   }
+  // The preview of the demo's file receiver, from the editor.
+  await app.goTo('Configuration');
+  const config = new ConfigPage(page);
+  await expect(config.editorText).toContainText('demo_plant_files');
+  await config.preview.click();
+  await expect(config.previewTable('Press_1:cycle')).toBeVisible({ timeout: 20_000 });
+  await page.screenshot({ path: path.join(OUT, 'preview.png') });
 });

@@ -18,8 +18,14 @@ test('an operator opens the console, stops the agent after confirming, and start
   await confirm.getByRole('button', { name: 'Stop agent' }).click();
   await expect(status.agentState).toHaveText('stopped');
   await expect(confirm).toBeHidden();
+  await expect(app.toast('Agent stopped: the agent is stopped.')).toBeVisible();
 
   await status.start.click();
   await expect(status.agentState).toHaveText('running');
-  await expect(status.cpuChart).toBeVisible();
+  await expect(app.toast('Agent started: the agent is running.')).toBeVisible();
+
+  await status.restart.click();
+  await app.dialog('Restart the agent?').getByRole('button', { name: 'Restart agent' }).click();
+  await expect(app.toast('Agent restarted: the agent is running.')).toBeVisible();
+  await expect(status.loadChart).toBeVisible();
 });

@@ -27,5 +27,7 @@ test('an operator sees the demo streams with their markers and restreams one', a
   const confirm = app.dialog('Send these streams again?');
   await expect(confirm).toContainText('demo_plant_files: Press_1:cycle');
   await confirm.getByRole('button', { name: 'Restream' }).click();
-  await expect(streams.result).toBeVisible();
+  // The outcome said plainly: accepted, and being read again (not "complete").
+  await expect(app.toast('Restream accepted for 1 stream (demo_plant_files: Press_1:cycle): their data is being read again from the start and sent again.')).toBeVisible();
+  await expect(confirm).toBeHidden();
 });

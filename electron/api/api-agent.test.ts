@@ -79,14 +79,15 @@ describe('agent start, stop, restart (6, 7, 8)', () => {
     server = await startTestServer({ registry });
     await server.call('POST', '/v1/config', specExampleConfiguration());
     let services = (await server.call('GET', '/v1/status')).json.response.agent.services;
-    expect(services).toEqual({
-      'transmit:cloud': { status: 'running' },
+    expect(services).toMatchObject({
+      'transmit:cloud': { status: 'running', health: 'ok', reason: null },
       'transform:to_utc': { status: 'unknown' },
       'receiver:plant_csv': { status: 'unknown' },
     });
+    expect(Object.keys(services)).toHaveLength(3);
     await server.call('POST', '/v1/agent/stop');
     services = (await server.call('GET', '/v1/status')).json.response.agent.services;
-    expect(services['transmit:cloud']).toEqual({ status: 'stopped' });
+    expect(services['transmit:cloud']).toEqual({ status: 'stopped', health: 'ok', reason: null });
     expect(events).toEqual(['start', 'stop']);
   });
 });
@@ -116,12 +117,31 @@ describe('GET /v1/status (13)', () => {
     config.transforms.push({ transform_name: 'legacy_counter', transform_type: 'counter_assign_column', filter_stream: ['*'] });
     await server.call('POST', '/v1/config', config);
     const { services } = (await server.call('GET', '/v1/status')).json.response.agent;
-    expect(services).toEqual({
+    expect(services).toMatchObject({
       'transmit:cloud': { status: 'running' },
       'transform:to_utc': { status: 'running' },
       'transform:legacy_counter': { status: 'unknown' },
       'receiver:plant_csv': { status: 'running' },
     });
+    expect(Object.keys(services)).toHaveLength(4);
+  });
+
+  it('keeps a running receiver whose folder is missing "running", marks it degraded with the reason, and clears that once the folder exists', async () => {
+    const started = (server = await startTestServer());
+    const folder = path.join(started.dataDirectory, 'not-there-yet');
+    const config = specExampleConfiguration();
+    config.data_receiver[0]!.connections = [{ root_path: folder }];
+    config.data_receiver[0]!.poll_interval = 1;
+    await started.call('POST', '/v1/config', config);
+    const receiver = async () => (await started.call('GET', '/v1/status')).json.response.agent.services['receiver:plant_csv'];
+    await expect.poll(async () => (await receiver()).health, { timeout: 10_000 }).toBe('degraded');
+    const degraded = await receiver();
+    expect(degraded.status).toBe('running');
+    expect(degraded.reason).toBe(`The folder ${folder} does not exist. Tributary keeps looking every 1 s.`);
+    expect((await started.call('GET', '/v1/status')).json.response.agent.services['transmit:cloud'].health).toBe('ok');
+    fs.mkdirSync(folder);
+    await expect.poll(async () => (await receiver()).health, { timeout: 10_000 }).toBe('ok');
+    expect((await receiver()).reason).toBeNull();
   });
 
   it('reports each transmit in last_data_transmit with its backlog', async () => {
@@ -177,7 +197,7 @@ describe('POST /v1/restream (15)', () => {
     const { status, json } = await server.call('POST', '/v1/restream', { plant_csv: [{ asset: 'Oven_2', stream_type: 'process' }] });
     expect(status).toBe(200);
     expect(json.success).toBe(true);
-    expect(json.response).toMatch(/Oven_2:process/);
+    expect(json.response).toBe('Restream accepted for 1 stream (plant_csv: Oven_2:process): their data is being read again from the start and sent again.');
     expect(purged).toEqual(['Oven_2:process']);
   });
 

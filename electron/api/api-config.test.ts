@@ -113,7 +113,7 @@ describe('POST /v1/config (4)', () => {
   });
 
   it('returns warnings of a saved configuration in meta.violations', async () => {
-    const risky = specExampleConfiguration();
+    const risky = withDropFolder();
     risky.data_receiver[0]!.delete_completed = true;
     const { json } = await server.call('POST', '/v1/config', risky);
     expect(json.success).toBe(true);
@@ -195,9 +195,19 @@ describe('POST /v1/config (4)', () => {
   });
 });
 
+/** The spec example reading a real folder in which each stream has a file (no folder warnings). */
+function withDropFolder() {
+  const config = specExampleConfiguration();
+  const folder = fs.mkdtempSync(path.join(server.dataDirectory, 'drop-'));
+  fs.writeFileSync(path.join(folder, 'press1_20260105.csv'), 'time,part\n');
+  fs.writeFileSync(path.join(folder, 'oven2_20260105.csv'), 'time,zone1\n');
+  config.data_receiver[0]!.connections = [{ root_path: folder }];
+  return config;
+}
+
 describe('POST /v1/config/validate (5)', () => {
   it('passes a valid configuration with an empty violations list', async () => {
-    const { status, json } = await server.call('POST', '/v1/config/validate', specExampleConfiguration());
+    const { status, json } = await server.call('POST', '/v1/config/validate', withDropFolder());
     expect(status).toBe(200);
     // Nothing runs yet: saving would start every service.
     expect(json).toEqual({
@@ -220,7 +230,7 @@ describe('POST /v1/config/validate (5)', () => {
   });
 
   it('passes with warnings listed when the configuration is legal but risky', async () => {
-    const risky = specExampleConfiguration();
+    const risky = withDropFolder();
     risky.data_receiver[0]!.delete_completed = true;
     const { json } = await server.call('POST', '/v1/config/validate', risky);
     expect(json.response.status).toBe('passed');

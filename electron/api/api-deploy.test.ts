@@ -113,7 +113,7 @@ describe('saving a configuration restarts only what changed', () => {
     server = await startTestServer({ registry });
     failOnce('plc');
     await saved(config({ receivers: [opcua('plc')], transmits: [csv('archive')] }));
-    expect((await server.call('GET', '/v1/status')).json.response.agent.services['receiver:plc']).toEqual({ status: 'stopped' });
+    expect((await server.call('GET', '/v1/status')).json.response.agent.services['receiver:plc']).toMatchObject({ status: 'stopped' });
     events.length = 0;
     expect(await saved(config({ receivers: [opcua('plc')], transmits: [csv('archive')] }))).toEqual({ start: ['receiver:plc'], restart: [], stop: [], keep: ['transmit:archive'] });
     expect(events).toEqual(['start plc']);

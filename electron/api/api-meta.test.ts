@@ -68,7 +68,10 @@ describe('GET /v1/openapi.json', () => {
       const openPath = route.path.replace(/:(\w+)/g, '{$1}');
       expect(doc.paths[openPath]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
     }
-    expect(ROUTES).toHaveLength(23);
+    expect(ROUTES).toHaveLength(24);
+    const preview = doc.paths['/v1/config/preview'].post;
+    expect(preview.requestBody.content['application/json'].schema.properties).toHaveProperty('receiver');
+    expect(JSON.stringify(preview.responses.default)).toContain('"records"');
     const { $schema: _dialect, ...configuration } = configurationJsonSchema();
     expect(doc.components.schemas.Configuration).toEqual(configuration);
   });

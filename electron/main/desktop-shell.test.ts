@@ -40,6 +40,7 @@ describe('tray', () => {
     const degraded = trayPresentation('running', { 'receiver:a': { status: 'running' }, 'transmit:cloud': { status: 'unknown' } });
     expect(degraded.colour).toBe('amber');
     expect(degraded.tooltip).toContain('transmit:cloud');
+    expect(trayPresentation('running', { 'receiver:a': { status: 'running', health: 'degraded' } }).colour).toBe('amber');
     expect(trayPresentation('stopped', {}).colour).toBe('grey');
     expect(trayPresentation('failed', {}).colour).toBe('red');
     const running = trayMenu('running');

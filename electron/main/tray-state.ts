@@ -1,4 +1,4 @@
-import type { AgentStatus, ServiceStatus } from '../../shared/api/resources.js';
+import type { AgentStatus, ServiceHealth, ServiceStatus } from '../../shared/api/resources.js';
 
 export type TrayColour = 'green' | 'amber' | 'red' | 'grey';
 
@@ -8,15 +8,15 @@ export interface TrayPresentation {
 }
 
 /**
- * What the tray shows for an agent state: green running, amber running with a service down or of
- * unknown state, red failed, grey stopped.
+ * What the tray shows for an agent state: green running, amber running with a service down, of
+ * unknown state or degraded (current error markers), red failed, grey stopped.
  */
-export function trayPresentation(agent: AgentStatus, services: Record<string, { status: ServiceStatus }>): TrayPresentation {
-  const notRunning = Object.entries(services).filter(([, s]) => s.status !== 'running').map(([name]) => name);
+export function trayPresentation(agent: AgentStatus, services: Record<string, { status: ServiceStatus; health?: ServiceHealth }>): TrayPresentation {
+  const notRunning = Object.entries(services).filter(([, s]) => s.status !== 'running' || s.health === 'degraded').map(([name]) => name);
   if (agent === 'failed') return { colour: 'red', tooltip: 'Tributary: the agent failed — open the console for details' };
   if (agent === 'stopped') return { colour: 'grey', tooltip: 'Tributary: stopped — no data is collected' };
-  if (notRunning.length > 0) return { colour: 'amber', tooltip: `Tributary: running, ${notRunning.length} service(s) not running (${notRunning.slice(0, 3).join(', ')})` };
-  return { colour: 'green', tooltip: `Tributary: running, ${Object.keys(services).length} service(s)` };
+  if (notRunning.length > 0) return { colour: 'amber', tooltip: `Tributary: running, ${notRunning.length} ${notRunning.length === 1 ? 'service needs' : 'services need'} attention (${notRunning.slice(0, 3).join(', ')})` };
+  return { colour: 'green', tooltip: `Tributary: running, ${Object.keys(services).length} ${Object.keys(services).length === 1 ? 'service' : 'services'}` };
 }
 
 export interface TrayMenuItem {

@@ -33,6 +33,22 @@ export const MachineInfoSchema = z.object({
 });
 export type MachineInfo = z.infer<typeof MachineInfoSchema>;
 
+export const ServiceHealthSchema = z.enum(['ok', 'degraded']);
+export type ServiceHealth = z.infer<typeof ServiceHealthSchema>;
+
+/**
+ * One service of GET /v1/status. `status` keeps the spec's values; `health` says whether the service
+ * works as it should: a running receiver whose folder is missing is `running` and `degraded`.
+ */
+export const ServiceStateSchema = z
+  .object({
+    status: ServiceStatusSchema,
+    health: ServiceHealthSchema.optional().describe('degraded: the service has current error markers on its streams (see GET /v1/streams); ok otherwise.'),
+    reason: z.string().nullable().optional().describe('Why the service is degraded: the newest error marker\'s message; null when ok.'),
+  })
+  .catchall(z.unknown());
+export type ServiceState = z.infer<typeof ServiceStateSchema>;
+
 export const StorageProblemSchema = z.object({
   area: z.string().describe('What could not be written: logs:<file>, store, kpi, config, state, output:<transmit>.'),
   path: z.string().describe('The folder that could not be written.'),
@@ -48,7 +64,7 @@ export const StatusSchema = z.object({
   machine_info: MachineInfoSchema,
   agent: z.object({
     status: AgentStatusSchema,
-    services: z.record(z.string(), z.object({ status: ServiceStatusSchema }).catchall(z.unknown())),
+    services: z.record(z.string(), ServiceStateSchema),
     problems: z
       .array(StorageProblemSchema)
       .optional()

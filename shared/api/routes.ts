@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ConfigurationSchema } from '../config/schema.js';
 import { TemplateSchema } from '../config/templates.js';
 import { ValidationResultSchema, ViolationSchema } from '../config/violations.js';
+import { PreviewRequestSchema, PreviewResultSchema } from './preview.js';
 import { EvaluateRequestSchema, KpiEvaluationSchema, KpiLibraryEntrySchema, KpiMetaSchema } from '../kpi/api.js';
 import { LineKpiSchema, MachineTypeKpiSchema } from '../kpi/schema.js';
 import {
@@ -90,6 +91,12 @@ export const ROUTES = [
     id: 'validateConfig', method: 'POST', path: '/v1/config/validate', summary: 'Validate a configuration without saving it.',
     description: 'When there are no errors, `changes` says what saving it would do to the running agent: which services start, restart, stop, and which keep running untouched.',
     body: ConfigDocument, bodyDocument: ConfigurationSchema, response: ConfigValidationSchema, failure: ConfigValidationSchema,
+  },
+  {
+    id: 'previewConfig', method: 'POST', path: '/v1/config/preview', summary: 'What a receiver of an unsaved configuration would read: the first records of each stream.',
+    description:
+      'Files (localfile, smb): the first rows of the first file each stream matches, through its parser and the transforms that select the stream. SQL: the first rows of each query with the state it would bind now. OPC UA: the current value of each tag. Nothing is committed, no progress moves, nothing is sent. 422 with violations when the receiver or the transforms have errors; 404 for an unknown receiver.',
+    body: PreviewRequestSchema, response: PreviewResultSchema, failure: ValidationResultSchema,
   },
   { id: 'restartAgent', method: 'POST', path: '/v1/agent/restart', summary: 'Restart the agent.', response: AgentStatusSchema, failure: AgentStatusSchema },
   { id: 'startAgent', method: 'POST', path: '/v1/agent/start', summary: 'Start the agent.', response: AgentStatusSchema, failure: AgentStatusSchema },

@@ -12,6 +12,13 @@ export * from './transmit-schema.js';
 
 const name = (what: string) => z.string().min(1, `${what} must not be empty`);
 
+/**
+ * `format` of fields that hold an IANA time zone name in the generated JSON Schema: the console's
+ * editor offers the zone names there (an annotation; validation checks zones in semantic-rules.ts).
+ */
+export const TIME_ZONE_FORMAT = 'iana-time-zone';
+const timeZoneName = (description: string) => z.string().min(1).describe(description).meta({ format: TIME_ZONE_FORMAT });
+
 const pollInterval = z
   .number()
   .int()
@@ -40,7 +47,7 @@ const parserFields = {
     .describe('Text encoding of the files by its Python codec name (default utf-8), e.g. cp1252 (windows-1252), latin-1, iso8859-15, cp850, shift_jis, cp932, gbk, big5, euc_kr, utf-8-sig, utf-16, utf-16-le, utf-16-be. A byte order mark, when present, wins.'),
   options: z
     .strictObject({
-      localtz: z.string().min(1).optional().describe('IANA time zone of local times in the files, e.g. Europe/Berlin. Default UTC.'),
+      localtz: timeZoneName('IANA time zone of local times in the files, e.g. Europe/Berlin. Default UTC.').optional(),
       counter: z.boolean().optional().describe('Add a running counter column to each record.'),
       parse: SpreadsheetParseOptionsSchema.optional(),
     })
@@ -139,7 +146,7 @@ export const SqlConnectionSchema = z.strictObject({
   ssl: z.boolean().default(false).describe('Use TLS to the database.'),
   trust_server_certificate: z.boolean().default(false).describe('With ssl: accept any server certificate (self-signed). Default false: the certificate must be valid for host.'),
   instance_name: z.string().min(1).optional().describe('MS SQL Server named instance (e.g. SQLEXPRESS); its port is asked from SQL Server Browser (UDP 1434) and port is ignored.'),
-  timezone: z.string().min(1).optional().describe('IANA time zone of date-time columns without zone (timestamp, DATETIME, datetime2), e.g. Europe/Berlin. Default UTC.'),
+  timezone: timeZoneName('IANA time zone of date-time columns without zone (timestamp, DATETIME, datetime2), e.g. Europe/Berlin. Default UTC.').optional(),
   connect_timeout: z.number().int().min(1).max(600).default(15).describe('Seconds to wait for the database to accept a connection (default 15).'),
   query_timeout: z.number().int().min(1).max(3600).default(60).describe('Seconds a query may run before it is cancelled (default 60).'),
 });
@@ -259,7 +266,7 @@ export const ConvertTimestampsTransformSchema = z
     transform_type: z.literal('convert_timestamps'),
     field_names: z.union([z.array(z.string().min(1)), z.string().min(1)]).optional().describe('Columns to convert.'),
     field_name: z.string().min(1).optional().describe('Single column to convert (template form).'),
-    timezone: z.string().min(1).optional().describe('IANA time zone of the values, e.g. America/Chicago.'),
+    timezone: timeZoneName('IANA time zone of the values, e.g. America/Chicago.').optional(),
     format: z.string().min(1).optional().describe('strptime format of text values; not together with unit.'),
     unit: z.enum(['D', 's', 'ms', 'us', 'ns']).optional().describe('Unit of epoch numbers; not together with format.'),
   })

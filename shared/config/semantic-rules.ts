@@ -187,7 +187,7 @@ function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
     receiver.parsers.forEach((p, k) => {
       out.push(...parserViolations(p, [...base, 'parsers', k]));
       const zone = p.options?.localtz;
-      if (zone && !isValidTimeZone(zone)) out.push(error([...base, 'parsers', k, 'options', 'localtz'], `"${zone}" is not a known time zone. Use an IANA name such as Europe/Berlin or America/Chicago.`));
+      if (zone && !isPrompt(zone) && !isValidTimeZone(zone)) out.push(error([...base, 'parsers', k, 'options', 'localtz'], `"${zone}" is not a known time zone. Use an IANA name such as Europe/Berlin or America/Chicago.`));
       p.options?.parse?.parse_timestamps?.forEach((ts, t) => {
         const bad = unknownStrptimeDirective(ts.format);
         if (bad) out.push(error([...base, 'parsers', k, 'options', 'parse', 'parse_timestamps', t, 'format'], `"${bad}" is not a time format directive. Use e.g. %Y-%m-%d %H:%M:%S.`));

@@ -23,7 +23,8 @@ const csvParser = {
   // A Python codec name: cp1252 for most German/French HMIs, shift_jis, gbk, utf-16 … (docs/compatibility.md).
   file_encoding: 'utf-8',
   options: {
-    localtz: 'UTC',
+    // No default zone: times in a machine's files are local times, and UTC would be silently wrong.
+    localtz: prompt('time zone of the machine clock, e.g. Europe/Berlin'),
     parse: {
       separator: ',',
       header: 0,
@@ -54,7 +55,7 @@ export const RECEIVER_TEMPLATES = {
     protocol: 'localfile',
     poll_interval: 5,
     delete_completed: false,
-    connections: [{ data_directory: prompt('absolute path of the folder the machines write to') }],
+    connections: [{ root_path: prompt('absolute path of the folder the machines write to') }],
     streams: [{ ...stream, file_filter: ['*.csv'] }],
     parsers: [csvParser],
   },

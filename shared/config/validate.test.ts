@@ -188,6 +188,16 @@ describe('templates', () => {
     for (const v of violations) expect(v.description, JSON.stringify(v)).toMatch(/^Fill in /);
   });
 
+  it('the file templates name root_path as the docs and the demo do, and ask for the time zone instead of assuming UTC', () => {
+    const localfile = templateFor('localfile') as { data_receiver: { connections: Record<string, unknown>[]; parsers: { options: { localtz: string } }[] }[] };
+    expect(Object.keys(localfile.data_receiver[0]!.connections[0]!)).toEqual(['root_path']);
+    for (const protocol of ['localfile', 'smb']) {
+      const template = templateFor(protocol) as typeof localfile;
+      expect(JSON.stringify(template)).not.toContain('data_directory');
+      expect(template.data_receiver[0]!.parsers[0]!.options.localtz).toMatch(/^<fill in: time zone/);
+    }
+  });
+
   it('knows no template for an unknown protocol', () => {
     expect(templateFor('modbus')).toBeUndefined();
   });

@@ -58,7 +58,14 @@ export const KpiEvaluationSchema = z.object({
   start: z.string(),
   end: z.string(),
   bin_size_seconds: z.number(),
-  machines: z.array(z.object({ machine: z.string(), field_map: z.number().int().nullable(), bins: z.array(EvaluatedBinSchema) })),
+  machines: z.array(
+    z.object({
+      machine: z.string(),
+      field_map: z.number().int().nullable(),
+      bins: z.array(EvaluatedBinSchema),
+      reason: z.string().nullable().optional().describe('Why no bin has a value (no records, none with the mapped fields, the formula); null when some bin has one.'),
+    }),
+  ),
   violations: z.array(ViolationSchema).describe('Warnings of the definition.'),
 });
 export type KpiEvaluation = z.infer<typeof KpiEvaluationSchema>;

@@ -50,6 +50,16 @@ describe('evaluateKpi on recorded data', () => {
     expect(third).toMatchObject({ value: null, dependencies: { up_time: 0, all_time: 0 }, records: 1, end: '2026-01-05T09:00:00.000000Z' });
   });
 
+  it('says why a machine has no value: no records, none with the mapped field, or no result of the formula', () => {
+    const series = run(availabilityKpi(), { ...plant, Oven_2: [[5, { zone1_C: 180 }], [6, { zone1_C: 181 }]], Idle_3: [[4, { state: 'stopped', duration_s: 0 }]] }, { bins: 1, machines: ['Press_1', 'Oven_2', 'Idle_3', 'Ghost_9'] });
+    expect(series.map((s) => [s.machine, s.reason])).toEqual([
+      ['Press_1', null],
+      ['Oven_2', '2 records from Oven_2 in this range, but none has a value for the field duration_s that this KPI maps.'],
+      ['Idle_3', 'The formula gives no value for Idle_3 in this range: a division by zero, or a dependency without values.'],
+      ['Ghost_9', 'No records from Ghost_9 in this range.'],
+    ]);
+  });
+
   it('keeps machines apart and gives good/bad from the thresholds', () => {
     const series = run(availabilityKpi(), plant, { bins: 1 });
     expect(series.map((s) => [s.machine, s.bins[0]!.value, s.bins[0]!.status])).toEqual([

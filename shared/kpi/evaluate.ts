@@ -34,6 +34,8 @@ export interface EvaluatedSeries {
   /** Index of the field map used (machine-type KPIs pick the one that fits the machine's data). */
   field_map: number | null;
   bins: EvaluatedBin[];
+  /** Why no bin has a value (no records, none with the mapped fields, the formula); null when some have one. */
+  reason: string | null;
 }
 
 export interface EvaluationInput {
@@ -145,7 +147,8 @@ export function evaluateKpi(input: EvaluationInput): EvaluatedSeries[] {
       for (const [dependency, entry] of Object.entries(fieldMap.alias_map as Record<string, AliasEntry>))
         sources.get(dependency)?.push({ entry, machine: entry.machine ?? '' });
     const bins = evaluateSeries(sources);
-    return input.machines.map((machine) => ({ machine, field_map: null, bins }));
+    const reason = noValueReason(bins, sources, 'the line', recordsOf, input);
+    return input.machines.map((machine) => ({ machine, field_map: null, bins, reason }));
   }
 
   return input.machines.map((machine) => {
@@ -157,8 +160,27 @@ export function evaluateKpi(input: EvaluationInput): EvaluatedSeries[] {
         return [d.name, entry ? [{ entry, machine: entry.machine ?? machine }] : []];
       }),
     );
-    return { machine, field_map: fieldMapIndex, bins: evaluateSeries(sources) };
+    const bins = evaluateSeries(sources);
+    return { machine, field_map: fieldMapIndex, bins, reason: noValueReason(bins, sources, machine, recordsOf, input) };
   });
+}
+
+/**
+ * Why a series has no value in any bin, in the words of the preview: no records from its machines
+ * in the range, records without the fields the KPI maps, or a formula without a result. Null when
+ * some bin has a value.
+ */
+function noValueReason(bins: readonly EvaluatedBin[], sources: Sources, who: string, recordsOf: (machine: string) => readonly HistoryRecord[], range: { start: number; end: number }): string | null {
+  if (bins.some((bin) => bin.value !== null)) return null;
+  const machines = [...new Set([...sources.values()].flatMap((list) => list.map((s) => s.machine)))];
+  const inRange = machines.reduce((n, machine) => n + recordsOf(machine).filter((r) => r.timestamp >= range.start && r.timestamp < range.end).length, 0);
+  const names = machines.length > 0 ? machines.join(', ') : who;
+  if (inRange === 0) return `No records from ${names} in this range.`;
+  if (bins.every((bin) => bin.records === 0)) {
+    const fields = [...new Set([...sources.values()].flatMap((list) => list.map((s) => s.entry.name)))];
+    return `${inRange} record${inRange === 1 ? '' : 's'} from ${names} in this range, but none has a value for ${fields.length === 1 ? 'the field' : 'the fields'} ${fields.join(', ')} that this KPI maps.`;
+  }
+  return `The formula gives no value for ${who} in this range: a division by zero, or a dependency without values.`;
 }
 
 /** The field map whose fields this machine's records carry most often (first on a tie). */

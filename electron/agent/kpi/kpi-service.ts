@@ -119,8 +119,10 @@ export class KpiService {
       violations.unshift({ json_path: ['name'], level: 'error', description: `name "${name}" differs from the name in the path (/v1/kpis/${pathName}); save it as /v1/kpis/${name}.` });
     if (outcome.status === 'failed' || !outcome.definition || violations.some((v) => v.level === 'error')) return { status: 'failed', violations };
     const lastModified = formatSpecTimestamp(this.options.clock.nowMicros());
+    // The document as written (its key order and formatting choices), not the parsed form: the
+    // editor opens it again the way the engineer wrote it. It passed validation.
     const definition = outcome.definition;
-    const entry = this.writing(() => this.library.put(existing ? pathName : undefined, definition.name, outcome.kind, definition, lastModified));
+    const entry = this.writing(() => this.library.put(existing ? pathName : undefined, definition.name, outcome.kind, document, lastModified));
     const renamed = outcome.definition.name !== pathName ? ` (renamed from "${pathName}")` : '';
     this.options.logger.info(`KPI "${entry.name}" saved${renamed}, ${outcome.kind === 'line' ? 'line' : 'machine-type'} KPI.`);
     return { status: 'passed', entry, violations };
@@ -177,7 +179,7 @@ export class KpiService {
     const outcome = validateKpi(document, { kind });
     if (!outcome.definition) {
       const errors = outcome.violations.filter((v) => v.level === 'error').length;
-      throw new ApiError(422, `The KPI definition has ${errors} error(s); it cannot be evaluated.`, { status: 'failed', violations: outcome.violations });
+      throw new ApiError(422, `The KPI definition has ${errors} ${errors === 1 ? 'error' : 'errors'}; it cannot be evaluated.`, { status: 'failed', violations: outcome.violations });
     }
     const { start, end, binSize } = this.range(request);
     const definition = outcome.definition;

@@ -68,6 +68,15 @@ export class MarkerStore {
     return [...(this.byStream.get(`${asset}\0${streamType}`)?.values() ?? [])].reverse();
   }
 
+  /** Current markers of one component at one level, newest first (the service health). */
+  ofComponent(component: string, componentType: ComponentType, level: Marker['level']): Marker[] {
+    const out: Marker[] = [];
+    for (const streamKey of this.byComponent.get(component) ?? [])
+      for (const marker of this.byStream.get(streamKey)?.values() ?? []) if (marker.component === component && marker.component_type === componentType && marker.level === level) out.push(marker);
+    // Spec timestamps sort as text.
+    return out.sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0));
+  }
+
   clearAll(): void {
     this.byStream.clear();
     this.byComponent.clear();

@@ -5,7 +5,7 @@ import type { Configuration } from '../../../shared/config/schema.js';
 import { collectSecrets, maskSecrets, unmaskSecrets } from '../../../shared/config/secrets.js';
 import { hasErrors } from '../../../shared/config/validate.js';
 import { capViolations } from '../../../shared/config/limits.js';
-import type { Violation } from '../../../shared/config/violations.js';
+import { sortViolations, type Violation } from '../../../shared/config/violations.js';
 import { type Clock, SystemClock } from '../time/clock.js';
 import { ConfigStore, type StoredConfig } from '../config/config-store.js';
 import type { SecretCodec } from '../config/secret-codec.js';
@@ -14,6 +14,7 @@ import { AgentLogs } from '../logging/agent-logs.js';
 import { DesiredState } from '../storage/desired-state.js';
 import { MarkerStore } from '../markers/marker-store.js';
 import { MachineInfoSampler } from '../status/machine-info.js';
+import { withHealth } from '../status/service-health.js';
 import type { ComponentRegistry } from '../components/registry.js';
 import { builtInComponents } from '../components/built-in.js';
 import { type OpcuaBrowseNode, browseOpcua } from '../receivers/opcua/index.js';
@@ -27,8 +28,11 @@ import { KpiService } from '../kpi/index.js';
 import { StorageHealth } from '../storage/storage-health.js';
 import { StorageRecovery } from '../storage/storage-recovery.js';
 import { ParseWorkerPool } from '../receivers/file-source/parse-worker-pool.js';
-import { ConfigValidator } from '../config/config-validator.js';
+import { ConfigValidator, INLINE_VALUES, valuesUpTo } from '../config/config-validator.js';
 import { WritePolicy } from '../storage/write-policy.js';
+import { SourceChecks } from '../inspect/source-checks.js';
+import { previewConfiguration } from '../inspect/config-preview.js';
+import type { PreviewRequest, PreviewResult } from '../../../shared/api/preview.js';
 
 export interface AgentRuntimeOptions {
   /** Root of everything the agent keeps: conf.d/, logs/, state/. */
@@ -92,6 +96,7 @@ export class AgentRuntime {
   private readonly stats = new TransmitStatsBoard();
   private readonly registry: ComponentRegistry;
   private readonly taps = new Set<RecordTap>();
+  private readonly sourceChecks = new SourceChecks();
   /** KPI library, validation, and evaluation on the recent records this agent committed. */
   readonly kpis: KpiService;
   private state: AgentStatus = 'stopped';
@@ -206,7 +211,7 @@ export class AgentRuntime {
    * document without errors also says what saving it would do to the running agent.
    */
   async validate(document: unknown): Promise<ConfigValidation> {
-    const { violations, config } = await this.check(document, safely(() => this.configStore.load()));
+    const { violations, config } = await this.checkWithSources(document, safely(() => this.configStore.load()));
     if (hasErrors(violations) || !config) return { status: 'failed', violations };
     return { status: 'passed', violations, changes: this.state === 'running' ? this.supervisor.plan(config) : { ...NOTHING_CHANGES } };
   }
@@ -224,7 +229,7 @@ export class AgentRuntime {
         const saved = current ? `revision ${current.revision}, saved at ${current.lastModified} UTC` : 'nothing';
         throw new ApiError(409, `The configuration was changed after you loaded it (you have revision ${expectedRevision}; saved is ${saved}). Reload it and apply your change again.`);
       }
-      const { violations, resolved, config } = await this.check(document, current);
+      const { violations, resolved, config } = await this.checkWithSources(document, current);
       if (hasErrors(violations) || !config) return { status: 'failed', violations };
       // Each step of a big save is tens of milliseconds: the API answers in between.
       await breathe();
@@ -241,6 +246,21 @@ export class AgentRuntime {
         if ((await this.startLocked(config)) === 'running') changes = { ...NOTHING_CHANGES, start: Object.keys(this.supervisor.serviceStates()) };
       } else await this.supervisor.clear();
       return { status: 'passed', violations, config: maskSecrets(stored.config), lastModified: stored.lastModified, revision: stored.revision, changes };
+    });
+  }
+
+  /**
+   * What a receiver of an unsaved configuration would read (POST /v1/config/preview): the first
+   * records of each stream. Reads only; nothing is committed. Throws ApiError (404, 422).
+   */
+  async preview(request: PreviewRequest): Promise<PreviewResult> {
+    const { resolved, violations } = await this.check(request.configuration, safely(() => this.configStore.load()));
+    return previewConfiguration(resolved, violations, { receiver: request.receiver, rows: request.rows ?? 10 }, {
+      agentDataDirectory: this.options.dataDirectory,
+      logger: this.coreLog,
+      clock: this.clock,
+      registry: this.registry,
+      savedState: (receiver, key, column) => this.store.streamState(receiver, key, column),
     });
   }
 
@@ -262,6 +282,18 @@ export class AgentRuntime {
     const unmasked = unmaskSecrets(document, current?.config);
     const { violations, config } = await this.validator.validate(unmasked.config, { wantConfig: true });
     return { violations: capViolations([...unmasked.violations, ...violations]), resolved: unmasked.config, config };
+  }
+
+  /**
+   * check(), plus the warnings about folders and files (SourceChecks) when the structure is sound.
+   * A document big enough for the validation thread (thousands of receivers) is not looked at on
+   * disk: thousands of folder listings per keystroke would hold up the API.
+   */
+  private async checkWithSources(document: unknown, current: StoredConfig | undefined): Promise<{ violations: Violation[]; resolved: unknown; config: Configuration | undefined }> {
+    const checked = await this.check(document, current);
+    if (!checked.config || valuesUpTo(document, INLINE_VALUES) > INLINE_VALUES) return checked;
+    const found = await this.sourceChecks.warnings(checked.config, checked.violations);
+    return { ...checked, violations: capViolations(sortViolations([...checked.violations, ...found])) };
   }
 
   private refreshSecrets(): void {
@@ -340,7 +372,7 @@ export class AgentRuntime {
     const errors = violations.filter((v) => v.level === 'error');
     if (!config || errors.length > 0) {
       const first = errors[0];
-      throw new Error(`the saved configuration has ${errors.length} error(s); first at ${JSON.stringify(first?.json_path)}: ${first?.description}`);
+      throw new Error(`the saved configuration has ${errors.length} ${errors.length === 1 ? 'error' : 'errors'}; first at ${JSON.stringify(first?.json_path)}: ${first?.description}`);
     }
     return config;
   }
@@ -358,7 +390,7 @@ export class AgentRuntime {
       // Backlogs come from the store; one that cannot be opened (full disk) must not fail status.
       last_data_transmit: safely(() => this.stats.snapshot(this.store)) ?? this.stats.snapshot(undefined),
       machine_info: this.machineInfo.current(),
-      agent: { status: this.state, services, problems: this.storage.problems() },
+      agent: { status: this.state, services: withHealth(services, this.markers), problems: this.storage.problems() },
     };
   }
 
@@ -389,7 +421,10 @@ export class AgentRuntime {
       }
       this.coreLog.info(`Restream requested for ${done.join('; ')}`);
       const count = Object.values(request).reduce((n, list) => n + list.length, 0);
-      return `Restream complete for ${count} stream(s) (${done.join('; ')}): their data will be read and sent again.`;
+      const what = `${count} stream${count === 1 ? '' : 's'} (${done.join('; ')})`;
+      return running
+        ? `Restream accepted for ${what}: their data is being read again from the start and sent again.`
+        : `Restream accepted for ${what}: the agent is stopped; their data is read again from the start when it starts.`;
     });
   }
 

@@ -102,7 +102,7 @@ export class Supervisor {
       await breathe();
       await this.launch(spec);
     }
-    this.options.logger.info(`Started ${specs.length} service(s): ${specs.map((s) => s.id).join(', ') || 'none'}`);
+    this.options.logger.info(`Started ${specs.length} ${specs.length === 1 ? 'service' : 'services'}: ${specs.map((s) => s.id).join(', ') || 'none'}`);
   }
 
   /** What `apply(config)` would do to the services that run now. */

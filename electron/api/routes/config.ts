@@ -38,13 +38,15 @@ export const configRoutes = {
         success: false,
         status: 422,
         response: { status: 'failed', violations: outcome.violations },
-        errorText: `The configuration has ${errors} error(s); nothing was saved.`,
+        errorText: `The configuration has ${errors} ${errors === 1 ? 'error' : 'errors'}; nothing was saved.`,
       };
     }
     const meta: Record<string, unknown> = { last_modified: outcome.lastModified, revision: outcome.revision, changes: outcome.changes };
     if (outcome.violations.length > 0) meta.violations = outcome.violations;
     return { response: outcome.config, meta, headers: etag(outcome.revision) };
   },
+
+  previewConfig: async ({ runtime, body }) => ({ response: await runtime.preview(body) }),
 
   validateConfig: async ({ runtime, body }) => {
     const result = await runtime.validate(body);

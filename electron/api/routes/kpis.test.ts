@@ -73,6 +73,12 @@ describe('the KPI library', () => {
     expect((await server.call('GET', '/v1/kpis/mtbf')).status).toBe(404);
     expect((await server.call('GET', '/v1/kpis/mtbf_minutes')).json.response.name).toBe('mtbf_minutes');
 
+    // The library keeps the definition as written: its key order, no defaults added.
+    const { name: _name, formula, ...rest } = mtbfKpi();
+    const reordered = { formula, name: 'mtbf_minutes', ...rest };
+    await server.call('PUT', '/v1/kpis/mtbf_minutes', reordered);
+    expect(Object.keys((await server.call('GET', '/v1/kpis/mtbf_minutes')).json.response)).toEqual(Object.keys(reordered));
+
     const deleted = await server.call('DELETE', '/v1/kpis/mtbf_minutes');
     expect(deleted.json).toEqual({ success: true, response: 'KPI "mtbf_minutes" deleted.' });
     const again = await server.call('DELETE', '/v1/kpis/mtbf_minutes');

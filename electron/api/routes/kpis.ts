@@ -17,7 +17,7 @@ export const kpiRoutes = {
       success: outcome.status === 'passed',
       response: { status: outcome.status, violations: outcome.violations },
       meta: { kind: outcome.kind },
-      ...(outcome.status === 'failed' ? { errorText: `The KPI definition has ${errors} error(s).` } : {}),
+      ...(outcome.status === 'failed' ? { errorText: `The KPI definition has ${errors} ${errors === 1 ? 'error' : 'errors'}.` } : {}),
     };
   },
 
@@ -25,7 +25,7 @@ export const kpiRoutes = {
     const outcome = runtime.kpis.save(params.name, body, query.kind);
     if (outcome.status === 'failed') {
       const errors = outcome.violations.filter((v) => v.level === 'error').length;
-      return { success: false, status: 422, response: { status: 'failed', violations: outcome.violations }, errorText: `The KPI definition has ${errors} error(s); nothing was saved.` };
+      return { success: false, status: 422, response: { status: 'failed', violations: outcome.violations }, errorText: `The KPI definition has ${errors} ${errors === 1 ? 'error' : 'errors'}; nothing was saved.` };
     }
     const meta: Record<string, unknown> = { kind: outcome.entry.kind, last_modified: outcome.entry.last_modified };
     if (outcome.violations.length > 0) meta.violations = outcome.violations;

@@ -10,6 +10,7 @@ import type { AgentStatus, ConfigChanges, ConfigValidation, LogName, RestreamReq
 import { type BodyInputOf, type FailureOf, type MetaOf, type PathParams, type ResponseOf, type RouteOf, pathOf } from '../../../shared/api/route-types.js';
 import { ROUTES, type RouteContract, type RouteId } from '../../../shared/api/routes.js';
 import type { Violation } from '../../../shared/config/violations.js';
+import type { PreviewRequest, PreviewResult } from '../../../shared/api/preview.js';
 import { ApiRequestError, UnauthorizedError } from './errors.js';
 import { KpiClient } from './kpi-client.js';
 import type { ApiRequest, Transport } from './transport.js';
@@ -21,6 +22,9 @@ export interface LoadedConfig {
   /** Counts saves (the ETag): a save sends it back to refuse overwriting a newer one. */
   revision: number | null;
 }
+
+/** A preview, or why the receiver cannot be previewed yet (its errors). */
+export type PreviewOutcome = { kind: 'result'; result: PreviewResult } | { kind: 'invalid'; message: string; violations: Violation[] };
 
 export type SaveOutcome =
   | { kind: 'saved'; document: Record<string, unknown>; lastModified: string | null; revision: number | null; warnings: Violation[]; changes: ConfigChanges }
@@ -133,6 +137,14 @@ export class ApiClient {
     }
     if (!answer.success) return { kind: 'invalid', violations: answer.response.violations };
     return { kind: 'saved', document: answer.response, lastModified: answer.meta.last_modified, revision: answer.meta.revision, warnings: answer.meta.violations ?? [], changes: answer.meta.changes };
+  }
+
+  /** What a receiver of the (unsaved) document would read; nothing is saved or committed. */
+  async preview(request: PreviewRequest): Promise<PreviewOutcome> {
+    const answer = await this.route('previewConfig', { body: request });
+    if (answer.success) return { kind: 'result', result: answer.response };
+    // 422: the receiver or the transforms have errors (the violations); other failures are thrown.
+    return { kind: 'invalid', message: answer.text, violations: answer.response.violations };
   }
 
   async status(): Promise<Status> {

@@ -1,4 +1,4 @@
-export { ApiClient, type LoadedConfig, type SaveOutcome } from './client.js';
+export { ApiClient, type LoadedConfig, type PreviewOutcome, type SaveOutcome } from './client.js';
 export { ApiRequestError, UnauthorizedError, errorText } from './errors.js';
 export { ApiProvider, useApi, useAuthState, useTokenEntry } from './api-context.js';
 export { AuthStore, type AuthState } from './auth-store.js';

@@ -13,7 +13,8 @@ export type KpiSaveOutcome =
 /** The definition failed validation; `violations` say where. */
 export class KpiInvalidError extends Error {
   constructor(readonly violations: Violation[]) {
-    super(`The KPI definition has ${violations.filter((v) => v.level === 'error').length} error(s).`);
+    const errors = violations.filter((v) => v.level === 'error').length;
+    super(`The KPI definition has ${errors} ${errors === 1 ? 'error' : 'errors'}.`);
     this.name = 'KpiInvalidError';
   }
 }

@@ -3,6 +3,7 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { LogName, RestreamRequest } from '../../../shared/api/resources.js';
+import type { PreviewRequest } from '../../../shared/api/preview.js';
 import { useApi } from './api-context.js';
 import type { LoadedConfig } from './client.js';
 import { queryKeys } from './query-keys.js';
@@ -27,8 +28,13 @@ export function useStatus() {
       return status;
     },
     refetchInterval: STATUS_REFRESH_MS,
+    // The connection banner relies on this poll: one failure is news at once, not after retries.
+    retry: false,
   });
 }
+
+/** How often the status is polled (the console says "updated … ago" against it). */
+export const STATUS_REFRESH_SECONDS = STATUS_REFRESH_MS / 1000;
 
 export function useUsageHistory(): UsageSample[] {
   const queryClient = useQueryClient();
@@ -124,6 +130,12 @@ export function useLog(name: LogName, follow: boolean) {
     refetchOnWindowFocus: false,
     staleTime: Infinity,
   });
+}
+
+/** Reads what a receiver of a draft would read (POST /v1/config/preview); each call reads afresh. */
+export function usePreview() {
+  const api = useApi();
+  return useMutation({ mutationFn: (request: PreviewRequest) => api.preview(request) });
 }
 
 /**

@@ -1,11 +1,14 @@
-import { lazy, Suspense, type MouseEvent } from 'react';
-import { useStatus } from '../api/index.js';
-import { ErrorNotice } from '../components/error-notice.js';
+import { lazy, Suspense, useRef, type MouseEvent } from 'react';
+import { STATUS_REFRESH_SECONDS } from '../api/index.js';
+import { Ago } from '../components/ago.js';
+import { LocalTime } from '../components/local-time.js';
 import { StateBadge } from '../components/state-badge.js';
+import { plural } from '../format/quantities.js';
 import { KpiPage } from '../features/kpi-editor/index.js';
 import { LogsPage } from '../features/logs/index.js';
 import { StatusPage } from '../features/status/index.js';
 import { StreamsPage } from '../features/streams/index.js';
+import { type ConnectionState, useConnection } from './connection.js';
 import { PAGES, useNavigation, type PageId } from './navigation.js';
 
 // Monaco is large: it loads only when the Configuration page is opened.
@@ -13,8 +16,9 @@ const ConfigPage = lazy(() => import('../features/config-editor/index.js').then(
 
 export function AppShell() {
   const { page, navigate } = useNavigation();
-  const status = useStatus();
-  const appState = status.data ? 'ready' : status.isError ? 'error' : 'loading';
+  const connection = useConnection();
+  const main = useRef<HTMLElement>(null);
+  const appState = connection.kind === 'connected' ? 'ready' : connection.kind === 'unreachable' ? (connection.status ? 'stale' : 'error') : 'loading';
 
   const follow = (id: PageId) => (event: MouseEvent<HTMLAnchorElement>) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
@@ -24,6 +28,17 @@ export function AppShell() {
 
   return (
     <div className="app" data-app-state={appState}>
+      {/* The address holds the page (#/logs): the skip link moves focus instead of following its href. */}
+      <a
+        className="skip-link"
+        href="#main-content"
+        onClick={(event) => {
+          event.preventDefault();
+          main.current?.focus();
+        }}
+      >
+        Skip to content
+      </a>
       <header className="app-header">
         <div className="brand">
           <span className="brand-mark" aria-hidden="true" />
@@ -38,15 +53,58 @@ export function AppShell() {
           ))}
         </nav>
         <div className="header-state" aria-label="Agent state in header">
-          {status.data ? <StateBadge state={status.data.agent.status} label="Agent" /> : <span className="muted">connecting…</span>}
+          <HeaderState connection={connection} />
         </div>
       </header>
-      <main className="app-main">
-        {status.isError && !status.data && <ErrorNotice title="The agent does not answer" error={status.error} />}
+      <main id="main-content" ref={main} tabIndex={-1} className={connection.kind === 'unreachable' ? 'app-main stale' : 'app-main'}>
+        {connection.kind === 'unreachable' && <ConnectionBanner connection={connection} />}
         <Suspense fallback={<p className="muted">Loading the editor…</p>}>
           <CurrentPage page={page} />
         </Suspense>
       </main>
+    </div>
+  );
+}
+
+function HeaderState({ connection }: { connection: ConnectionState }) {
+  if (connection.kind === 'connecting') return <span className="header-muted">connecting…</span>;
+  if (connection.kind === 'unreachable') return <StateBadge state="unreachable" label="Agent" title={connection.reason} />;
+  const { agent } = connection.status;
+  const degraded = Object.entries(agent.services).filter(([, s]) => s.health === 'degraded');
+  const storage = agent.problems ?? [];
+  if (storage.length > 0)
+    return (
+      <a href="#/status" className="badge-link">
+        <StateBadge state="degraded" label="Agent" text={`${agent.status} · ${storage.some((p) => p.category === 'disk_full') ? 'disk full' : 'cannot write'}`} title={storage.map((p) => p.message).join('\n')} />
+      </a>
+    );
+  if (agent.status === 'running' && degraded.length > 0)
+    return (
+      <a href="#/status" className="badge-link">
+        <StateBadge
+          state="degraded"
+          label="Agent"
+          text={`running · ${plural(degraded.length, 'service')} degraded`}
+          title={degraded.map(([id, s]) => `${id}: ${s.reason ?? ''}`).join('\n')}
+        />
+      </a>
+    );
+  return <StateBadge state={agent.status} label="Agent" />;
+}
+
+/** Said on every page at once when the agent stops answering; goes by itself when it answers again. */
+function ConnectionBanner({ connection }: { connection: Extract<ConnectionState, { kind: 'unreachable' }> }) {
+  return (
+    <div className="notice notice-error connection-banner" role="alert" data-testid="connection-banner">
+      <strong>The agent does not answer.</strong> {connection.reason}{' '}
+      {connection.updatedAt !== undefined ? (
+        <span>
+          What you see was last updated <LocalTime value={connection.updatedAt} /> (<Ago at={connection.updatedAt} />) and may be out of date.
+        </span>
+      ) : (
+        <span>Nothing could be loaded yet.</span>
+      )}{' '}
+      <span className="muted">Trying again every {STATUS_REFRESH_SECONDS} s.</span>
     </div>
   );
 }

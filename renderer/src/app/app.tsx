@@ -3,6 +3,7 @@ import { ApiProvider, useAuthState } from '../api/index.js';
 import { AppShell } from './app-shell.js';
 import { NavigationProvider } from './navigation.js';
 import type { ConsoleServices } from './services.js';
+import { ToastProvider } from './toasts.js';
 import { TokenScreen } from './token-screen.js';
 
 export function App({ services }: { services: ConsoleServices }) {
@@ -20,7 +21,9 @@ function Gate() {
   if (auth !== 'ok') return <TokenScreen reason={auth} />;
   return (
     <NavigationProvider>
-      <AppShell />
+      <ToastProvider>
+        <AppShell />
+      </ToastProvider>
     </NavigationProvider>
   );
 }

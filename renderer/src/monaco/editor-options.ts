@@ -9,4 +9,7 @@ export const JSON_EDITOR_OPTIONS: editor.IStandaloneEditorConstructionOptions = 
   automaticLayout: true,
   fontSize: 13,
   renderValidationDecorations: 'on',
+  // Completion comes from the schema; words already in the document would only be noise there.
+  wordBasedSuggestions: 'off',
+  quickSuggestions: { strings: true, other: true, comments: false },
 };

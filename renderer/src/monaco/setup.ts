@@ -7,7 +7,7 @@ import { loader } from '@monaco-editor/react';
 import * as monaco from 'monaco-editor';
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker.js?worker';
 import JsonWorker from 'monaco-editor/esm/vs/language/json/json.worker.js?worker';
-import { configurationJsonSchema } from '../../../shared/config/schema.js';
+import { editorSchema } from './editor-schema.js';
 
 /** The model the configuration editor edits; the schema applies to this URI only. */
 export const CONFIG_MODEL_URI = 'inmemory://tributary/configuration.json';
@@ -19,13 +19,14 @@ self.MonacoEnvironment = {
 };
 
 monaco.json.jsonDefaults.setDiagnosticsOptions({
-  validate: true,
+  // Problems are ours: validation by the agent's rules (plain words, exact json_path) and syntax
+  // errors where the mistake is (Monaco marks a missing comma on the next line). Monaco keeps
+  // completion, hover, folding and formatting from the schema.
+  validate: false,
   allowComments: false,
   enableSchemaRequest: false,
-  // Schema problems are reported by our validation (same rules as the agent, plain-language
-  // messages, exact json_path); Monaco keeps syntax errors, completion and hover.
   schemaValidation: 'ignore',
-  schemas: [{ uri: 'inmemory://tributary/configuration.schema.json', fileMatch: [CONFIG_MODEL_URI], schema: configurationJsonSchema() }],
+  schemas: [{ uri: 'inmemory://tributary/configuration.schema.json', fileMatch: ['configuration.json'], schema: editorSchema(Intl.supportedValuesOf('timeZone')) }],
 });
 
 loader.config({ monaco });

@@ -5,31 +5,33 @@ import type { Monaco } from './setup.js';
 
 export const MARKER_OWNER = 'tributary-validation';
 
-/** Puts every violation on the editor as a marker: errors red, warnings amber. */
-export function showViolationMarkers(monaco: Monaco, model: editor.ITextModel, violations: readonly Violation[]): void {
-  const text = model.getValue();
-  const tree = jsonTree(text);
-  const markers: editor.IMarkerData[] = [];
-  for (const violation of violations) {
-    const range = rangeOfJsonPath(text, violation.json_path, tree);
-    if (!range) continue;
-    const start = model.getPositionAt(range.offset);
-    const end = model.getPositionAt(range.offset + range.length);
-    markers.push({
-      severity: violation.level === 'error' ? monaco.MarkerSeverity.Error : monaco.MarkerSeverity.Warning,
-      message: violation.description,
-      source: 'Tributary',
-      startLineNumber: start.lineNumber,
-      startColumn: start.column,
-      endLineNumber: end.lineNumber,
-      endColumn: end.column,
-    });
-  }
-  monaco.editor.setModelMarkers(model, MARKER_OWNER, markers);
+/** A JSON syntax error at a place in the text (the place our parser says, not the next token). */
+export interface SyntaxMarker {
+  offset: number;
+  length: number;
+  message: string;
 }
 
-/** Line and column of a violation in the current text, for the list and for jumping there. */
-export function positionOf(model: editor.ITextModel, violation: Violation): { lineNumber: number; column: number } | undefined {
-  const range = rangeOfJsonPath(model.getValue(), violation.json_path);
-  return range ? model.getPositionAt(range.offset) : undefined;
+/**
+ * Puts every problem on the editor as a marker: errors red, warnings amber. Syntax errors come
+ * from our reading of the text (Monaco's own JSON diagnostics are off: they mark a missing comma
+ * on the line after it); violations only when the text is valid JSON.
+ */
+export function showViolationMarkers(monaco: Monaco, model: editor.ITextModel, violations: readonly Violation[], syntax: readonly SyntaxMarker[] = []): void {
+  const text = model.getValue();
+  const markers: editor.IMarkerData[] = [];
+  const mark = (offset: number, length: number, severity: number, message: string) => {
+    const start = model.getPositionAt(offset);
+    const end = model.getPositionAt(offset + length);
+    markers.push({ severity, message, source: 'Tributary', startLineNumber: start.lineNumber, startColumn: start.column, endLineNumber: end.lineNumber, endColumn: end.column });
+  };
+  for (const problem of syntax) mark(problem.offset, Math.max(1, problem.length), monaco.MarkerSeverity.Error, problem.message);
+  if (syntax.length === 0) {
+    const tree = jsonTree(text);
+    for (const violation of violations) {
+      const range = rangeOfJsonPath(text, violation.json_path, tree);
+      if (range) mark(range.offset, range.length, violation.level === 'error' ? monaco.MarkerSeverity.Error : monaco.MarkerSeverity.Warning, violation.description);
+    }
+  }
+  monaco.editor.setModelMarkers(model, MARKER_OWNER, markers);
 }

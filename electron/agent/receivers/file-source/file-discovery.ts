@@ -3,6 +3,7 @@ import type { FileStreamSchema, Parser } from '../../../../shared/config/schema.
 import { type FileFilter, compileFileFilter } from '../../../../shared/config/file-filters/index.js';
 import { filterSelects, streamId } from '../../../../shared/config/streams.js';
 import type { z } from 'zod';
+import { ReadSummary } from '../../logging/read-summary.js';
 import type { StreamKey } from '../../components/contract.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';
 import type { ComponentContext } from '../../components/contract.js';
@@ -119,6 +120,8 @@ interface Look {
  */
 export class FileDiscovery {
   private readonly looks = new Map<string, Look>();
+  /** Reads per file, logged as a summary per minute rather than a line per poll. */
+  private readonly reads = new ReadSummary();
 
   constructor(
     private readonly options: {
@@ -137,6 +140,11 @@ export class FileDiscovery {
 
   /** Streams with a disk_full marker: their records could not be stored. */
   private readonly diskFull = new Set<string>();
+
+  /** Writes the read summaries that are due (after a scan), or all of them (`all`, when stopping). */
+  flushReadLog(all = false): void {
+    this.reads.flush(all);
+  }
 
   /** Restream: forget the looks of these streams. */
   purge(streams: readonly StreamKey[]): void {
@@ -206,7 +214,7 @@ export class FileDiscovery {
             readRange: access.readRange ? (offset, length) => access.readRange!(file.path, offset, length) : undefined,
             exists: (candidate) => access.exists(candidate),
           });
-      if (result.records > 0) context.logger.child(context.logger.component, 'thread' in result ? result.thread : context.logger.thread).info(`${file.path}: ${result.records} record(s) read`);
+      if (result.records > 0) this.reads.note(file.path, result.records, context.logger.child(context.logger.component, 'thread' in result ? result.thread : context.logger.thread));
       context.markers.clear('read_failed', [stream.key]);
       if (!done) this.storedAgain(stream.key);
       if (result.complete && this.options.deleteCompleted) {

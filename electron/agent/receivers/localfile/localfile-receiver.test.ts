@@ -34,7 +34,7 @@ describe('localfile receiver → csv transmit', () => {
     expect(delivered[3]!.force).toBe('4.5');
     expect(new Set(delivered.map((r) => r.record_id)).size).toBe(25);
     const services = (await server!.call('GET', '/v1/status')).json.response.agent.services;
-    expect(services).toEqual({ 'transmit:archive': { status: 'running' }, 'receiver:plant': { status: 'running' } });
+    expect(services).toEqual({ 'transmit:archive': { status: 'running', health: 'ok', reason: null }, 'receiver:plant': { status: 'running', health: 'ok', reason: null } });
   });
 
   it('reads appended rows once, and not a half-written last line until it is complete', async () => {
@@ -146,7 +146,7 @@ describe('localfile receiver → csv transmit', () => {
     plant.write('press_1.csv', HEADER + rows(0, 2));
     await waitFor(() => plant.delivered('Press_1', 'cycle').length === 2);
     const lines: string[] = (await server!.call('GET', '/v1/log/stream?lines=200')).json.response;
-    expect(lines.some((l) => / \| parse:\d+ \| receiver:plant \| INFO \| .*press_1\.csv: 2 record\(s\) read/.test(l))).toBe(true);
+    expect(lines.some((l) => / \| parse:\d+ \| receiver:plant \| INFO \| .*press_1\.csv: 2 records read$/.test(l))).toBe(true);
   });
 
   it('marks the stream when the parser options do not fit the file (time stamp column missing)', async () => {

@@ -51,6 +51,8 @@ export class LocalfileReceiver implements AgentComponent {
   private running = false;
   private scanning: Promise<void> | undefined;
   private rescanRequested = false;
+  /** The message of each folder's current problem: it is logged when it starts or changes, not every poll. */
+  private readonly folderProblems = new Map<string, string>();
 
   constructor(
     private readonly config: LocalfileConfig,
@@ -94,6 +96,7 @@ export class LocalfileReceiver implements AgentComponent {
     await this.watcher?.close();
     this.watcher = undefined;
     await this.scanning?.catch(() => undefined);
+    this.discovery.flushReadLog(true);
   }
 
   status() {
@@ -126,6 +129,7 @@ export class LocalfileReceiver implements AgentComponent {
       this.scanning = this.scan().finally(() => {
         this.scanning = undefined;
         this.lastScanAt = Date.now();
+        this.discovery.flushReadLog();
         const again = this.rescanRequested;
         const soon = this.newFileSeen ? CHANGE_DELAY_MS : RESCAN_MS;
         this.rescanRequested = false;
@@ -180,14 +184,18 @@ export class LocalfileReceiver implements AgentComponent {
         }
       };
       await walk(folder, '', 0);
-      this.context.markers.clear('source_unavailable', keys);
+      if (this.folderProblems.delete(folder)) {
+        this.context.logger.info(`The folder ${folder} can be read again.`);
+        if (this.folderProblems.size === 0) this.context.markers.clear('source_unavailable', keys);
+      }
       return found.sort();
     } catch (cause) {
       const error = cause as NodeJS.ErrnoException;
       const why = error.code === 'ENOENT' ? 'does not exist' : error.code === 'EACCES' || error.code === 'EPERM' ? 'cannot be read (permission denied)' : `cannot be read (${error.message})`;
       const message = `The folder ${folder} ${why}. Tributary keeps looking every ${this.config.poll_interval} s.`;
       this.context.markers.raise(keys, 'error', 'source_unavailable', message);
-      this.context.logger.warn(message);
+      if (this.folderProblems.get(folder) !== message) this.context.logger.warn(message);
+      this.folderProblems.set(folder, message);
       return undefined;
     }
   }

@@ -6,9 +6,10 @@
 import type { ServiceStatus } from '../../../../shared/api/resources.js';
 import type { AgentComponent, ComponentContext, ComponentFactory, StreamKey } from '../../components/contract.js';
 import type { BrowseOptions, OpcuaBrowseNode } from './opcua-browse.js';
+import type { OpcuaStreamPreview } from './opcua-preview.js';
 import type { OpcuaReceiver, OpcuaReceiverConfig } from './opcua-receiver.js';
 
-export type { OpcuaBrowseNode, OpcuaReceiverConfig };
+export type { OpcuaBrowseNode, OpcuaReceiverConfig, OpcuaStreamPreview };
 
 /** The registered component: loads the receiver (and node-opcua) when it starts. */
 export class OpcuaComponent implements AgentComponent {
@@ -51,4 +52,10 @@ export default createOpcuaReceiver;
 export async function browseOpcua(savedConfig: unknown, receiverName: string, nodeId: string | undefined, options: BrowseOptions): Promise<OpcuaBrowseNode[]> {
   const browse = await import('./opcua-browse.js');
   return browse.browseOpcua(savedConfig, receiverName, nodeId, options);
+}
+
+/** See opcua-preview.ts. */
+export async function previewOpcua(receiver: OpcuaReceiverConfig, options: Parameters<typeof import('./opcua-preview.js').previewOpcua>[1]): Promise<OpcuaStreamPreview[]> {
+  const preview = await import('./opcua-preview.js');
+  return preview.previewOpcua(receiver, options);
 }

@@ -14,6 +14,12 @@ const sinks: Logger[] = [];
 let installed = false;
 const MAX_LINE = 2000;
 const ANSI = /\u001b\[[0-9;]*m/g;
+/**
+ * Lines that say nothing about this plant and only alarm the reader: node-opcua's notice that the
+ * Node version needs a flag for RSA PKCS#1 v1.5 (a policy Tributary does not offer) and its
+ * announcement of the certificate it creates on first start.
+ */
+const BENIGN = [/\[NODE-OPCUA-W27\] node version/, /--security-revert=CVE-/, /^Creating default certificate/];
 
 export function installOpcuaLogBridge(): void {
   if (installed) return;
@@ -22,7 +28,7 @@ export function installOpcuaLogBridge(): void {
     const sink = sinks[sinks.length - 1];
     if (!sink) return;
     const text = format(...args).replace(ANSI, '').trim();
-    if (text) sink.debug(`node-opcua ${kind}: ${text.length > MAX_LINE ? `${text.slice(0, MAX_LINE)} …` : text}`);
+    if (text && !BENIGN.some((pattern) => pattern.test(text))) sink.debug(`node-opcua ${kind}: ${text.length > MAX_LINE ? `${text.slice(0, MAX_LINE)} …` : text}`);
   };
   setWarningLogger(forward('warning'));
   setErrorLogger(forward('error'));

@@ -50,6 +50,8 @@ export class OpcuaReceiver implements AgentComponent {
   private running = false;
   private generation = 0;
   private connected = false;
+  /** An attempt failed or the session was lost, and no session is open since. */
+  private failing = false;
   private loop: Promise<void> | undefined;
   private reader: SubscriptionReader | PollingReader | undefined;
   private wake: (() => void) | undefined;
@@ -75,6 +77,7 @@ export class OpcuaReceiver implements AgentComponent {
     this.detachLog = attachOpcuaLog(this.context.logger);
     this.endpoint = new OpcuaEndpoint(this.config.connections[0]!, pkiFolderOf(this.context.dataDirectory));
     this.running = true;
+    this.failing = false;
     this.records = this.config.streams.map(
       (s, i) => new StreamRecords(this.streams[i]!, s.opcua_tags.map((t) => ({ node: tagNodeId(t), exportname: t.exportname })), (key) => this.context.store.streamState(this.name, this.streams[i]!, key)),
     );
@@ -101,10 +104,14 @@ export class OpcuaReceiver implements AgentComponent {
     this.detachLog = undefined;
   }
 
-  /** running: a session is open and values flow; unknown: trying to reach the server; stopped. */
+  /**
+   * running: a session is open and values flow, or the first attempt is still under way (a demo or
+   * a plant starting together with its server must not flash `unknown`); unknown: an attempt failed
+   * or the session was lost, and Tributary keeps trying; stopped.
+   */
   status() {
     if (!this.running) return 'stopped' as const;
-    return this.connected ? ('running' as const) : ('unknown' as const);
+    return this.connected || !this.failing ? ('running' as const) : ('unknown' as const);
   }
 
   async purge(streams: readonly StreamKey[]): Promise<void> {
@@ -164,23 +171,26 @@ export class OpcuaReceiver implements AgentComponent {
 
   private onConnected(open: OpenSession): void {
     this.connected = true;
+    this.failing = false;
     const { mode, policy } = securityOf(this.config.connections[0]!);
     for (const category of CONNECTION_CATEGORIES) this.context.markers.clear(category);
     const how = this.config.read_mode === 'polling' ? `polling every ${this.config.poll_interval} s` : `subscription, sampling every ${this.config.sampling_interval_ms} ms`;
     this.context.logger.info(
-      `Connected to ${open.endpointUrl} (${mode}${mode === 'None' ? '' : `/${policy}`}, ${this.config.connections[0]!.username ? `user ${this.config.connections[0]!.username}` : 'anonymous'}${this.lostSince ? `; disconnected since ${this.lostSince}` : ''}); reading ${this.nodes.length} node(s) by ${how}.`,
+      `Connected to ${open.endpointUrl} (${mode}${mode === 'None' ? '' : `/${policy}`}, ${this.config.connections[0]!.username ? `user ${this.config.connections[0]!.username}` : 'anonymous'}${this.lostSince ? `; disconnected since ${this.lostSince}` : ''}); reading ${this.nodes.length} ${this.nodes.length === 1 ? 'node' : 'nodes'} by ${how}.`,
     );
     this.lostSince = undefined;
     this.lastProblem = '';
   }
 
   private onLost(reason: string): void {
+    this.failing = true;
     this.lostSince = new Date().toISOString();
     const message = `The connection to ${this.endpoint.url} was lost at ${this.lostSince} (${reason}). Tributary reconnects and rebuilds the session and subscription; no values are recorded for the gap.`;
     this.raiseConnection('connection_lost', message);
   }
 
   private onFailed(error: ConnectError): void {
+    this.failing = true;
     if (this.lostSince && error.category === 'connect_failed') {
       this.raiseConnection('connection_lost', `No connection to ${this.endpoint.url} since ${this.lostSince}: ${error.message} Tributary keeps trying; no values are recorded for the gap.`);
       return;

@@ -57,10 +57,13 @@ export function classifyFileError(error: unknown): 'source' | 'busy' | 'file' {
   return 'file';
 }
 
-/** The marker for an error that stopped a connection's poll. `retrySeconds`: when it is tried again. */
-export function describeProblem(error: unknown, phase: Phase, label: ConnectionLabel, retrySeconds: number): ConnectionProblem {
+/**
+ * The marker for an error that stopped a connection's poll. `retrySeconds`: when it is tried again
+ * (left out when nothing retries, e.g. a check while validating).
+ */
+export function describeProblem(error: unknown, phase: Phase, label: ConnectionLabel, retrySeconds?: number): ConnectionProblem {
   const code = codeOf(error);
-  const again = `Tributary tries again in ${retrySeconds} s.`;
+  const again = retrySeconds === undefined ? '' : `Tributary tries again in ${retrySeconds} s.`;
   if (AUTH.has(code))
     return { category: 'auth_failed', message: `The file server ${label.server} refused the login of "${label.user}" (${code}): check username, password and domain of the connection. ${again}` };
   if (code === 'STATUS_BAD_NETWORK_NAME')

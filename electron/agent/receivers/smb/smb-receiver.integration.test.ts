@@ -78,7 +78,7 @@ describe('smb receiver (Samba) → csv transmit', { timeout: 90_000 }, () => {
     expect(press.find((r) => r.part === '0')!.timestamp).toBe('2026-01-05T06:00:00.000000Z');
     expect(new Set(press.map((r) => r.record_id)).size).toBe(28);
     const services = (await server!.call('GET', '/v1/status')).json.response.agent.services;
-    expect(services['receiver:plant']).toEqual({ status: 'running' });
+    expect(services['receiver:plant']).toEqual({ status: 'running', health: 'ok', reason: null });
 
     const { json } = await server!.call('POST', '/v1/restream', { plant: [{ asset: 'Oven_2', stream_type: 'process' }] });
     expect(json.success).toBe(true);
@@ -233,7 +233,7 @@ describe('smb receiver (Samba) → csv transmit', { timeout: 90_000 }, () => {
     const lines = await logLines();
     expect(lines.some((l) => /WARNING \| The connection to 127\.0\.0\.1:4445 was lost/.test(l))).toBe(true);
     // The read after reconnecting started at the committed chunk: it read fewer rows than the file has.
-    const resumed = lines.map((l) => /press_1\.csv: (\d+) record\(s\) read/.exec(l)?.[1]).filter((n) => n !== undefined).map(Number);
+    const resumed = lines.map((l) => /press_1\.csv: (\d+) records? read/.exec(l)?.[1]).filter((n) => n !== undefined).map(Number);
     expect(resumed.length).toBeGreaterThan(0);
     expect(Math.max(...resumed)).toBeLessThan(total);
   });

@@ -112,6 +112,7 @@ export class SmbReceiver implements AgentComponent {
     this.timer = undefined;
     this.session?.close(); // a call waiting on a silent server fails now, not after the timeout
     await this.scanning?.catch(() => undefined);
+    this.discovery.flushReadLog(true);
   }
 
   status() {
@@ -129,6 +130,7 @@ export class SmbReceiver implements AgentComponent {
       this.timer = undefined;
       this.scanning = this.scan().finally(() => {
         this.scanning = undefined;
+        this.discovery.flushReadLog();
         const again = this.rescanRequested;
         this.rescanRequested = false;
         // A file that changed needs a second look before it is read: make it come sooner.

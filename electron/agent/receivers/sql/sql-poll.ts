@@ -42,7 +42,7 @@ function hash(parts: readonly string[]): string {
   return crypto.createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 32);
 }
 
-function findColumn(columns: readonly string[], name: string): number | undefined {
+export function findColumn(columns: readonly string[], name: string): number | undefined {
   const exact = columns.indexOf(name);
   if (exact !== -1) return exact;
   const folded = columns.findIndex((c) => c.toLowerCase() === name.toLowerCase());
@@ -50,7 +50,7 @@ function findColumn(columns: readonly string[], name: string): number | undefine
 }
 
 /** Column names with repeats made unique (`id`, `id_2`), so that no value is lost. */
-function uniqueNames(columns: readonly string[]): string[] {
+export function uniqueNames(columns: readonly string[]): string[] {
   const seen = new Map<string, number>();
   return columns.map((c) => {
     const count = (seen.get(c) ?? 0) + 1;
@@ -59,7 +59,7 @@ function uniqueNames(columns: readonly string[]): string[] {
   });
 }
 
-function timestampMicros(cell: SqlCell | undefined, timeZone: string): bigint | undefined {
+export function timestampMicros(cell: SqlCell | undefined, timeZone: string): bigint | undefined {
   if (cell === undefined || cell === null) return undefined;
   if (isDateTime(cell)) return dateTimeMicros(cell, timeZone);
   if (typeof cell === 'string') {

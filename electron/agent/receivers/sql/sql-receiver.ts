@@ -3,6 +3,7 @@ import type { SqlReceiverSchema } from '../../../../shared/config/schema.js';
 import { sqlStatementProblem } from '../../../../shared/config/sql-rules.js';
 import { streamId } from '../../../../shared/config/streams.js';
 import type { Logger } from '../../logging/logger.js';
+import { ReadSummary } from '../../logging/read-summary.js';
 import type { StreamKey } from '../../components/contract.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';
 import type { AgentComponent, ComponentContext } from '../../components/contract.js';
@@ -61,6 +62,10 @@ export class SqlReceiver implements AgentComponent {
   private running = false;
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
+  /** Rows per stream, logged as a summary per minute rather than a line per poll. */
+  private readonly reads = new ReadSummary('row');
+  /** Streams whose last poll hit max_rows_per_poll: reading a backlog, said once when it starts and ends. */
+  private readonly backlogs = new Set<string>();
 
   constructor(
     private readonly config: SqlReceiverConfig,
@@ -100,6 +105,7 @@ export class SqlReceiver implements AgentComponent {
     // Closing the pools aborts a running query; what it had committed stays committed.
     await Promise.all(this.slots.map((slot) => this.dropDriver(slot)));
     await this.polling?.catch(() => undefined);
+    this.reads.flush(true);
   }
 
   /** `unknown` while no connection of this receiver works (it runs and retries; the markers say why). */
@@ -119,6 +125,7 @@ export class SqlReceiver implements AgentComponent {
       this.timer = undefined;
       this.polling = this.round().finally(() => {
         this.polling = undefined;
+        this.reads.flush(false);
         const next = Math.min(...this.slots.flatMap((slot) => slot.streams.map((s) => s.dueAt)));
         this.schedule(Number.isFinite(next) ? Math.max(0, next - Date.now()) : this.config.poll_interval * 1000);
       });
@@ -168,7 +175,11 @@ export class SqlReceiver implements AgentComponent {
         markers.raise([key], 'warning', 'state_not_unique', message);
         logger.warn(`${id}: ${message}`);
       }
-      if (outcome.rows > 0) logger.info(`${id}: ${outcome.committed} row(s) read${outcome.limited ? ` (max_rows_per_poll ${this.config.max_rows_per_poll} reached: reading on)` : ''}`);
+      this.reads.note(id, outcome.committed, logger);
+      if (outcome.limited && !this.backlogs.has(id)) {
+        this.backlogs.add(id);
+        logger.info(`${id}: a backlog is waiting (max_rows_per_poll ${this.config.max_rows_per_poll} reached: reading on in polls of ${this.config.max_rows_per_poll} rows)`);
+      } else if (!outcome.limited && this.backlogs.delete(id)) logger.info(`${id}: the backlog is read; polling every ${this.config.poll_interval} s again`);
       stream.dueAt = Date.now() + (outcome.limited ? BACKLOG_PAUSE_MS : interval);
       return true;
     } catch (cause) {

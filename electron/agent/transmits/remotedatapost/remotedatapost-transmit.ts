@@ -168,7 +168,7 @@ export class RemoteDataPostTransmit implements AgentComponent {
       }
       if (status >= 200 && status < 300 && acknowledged) {
         const ms = Date.now() - started;
-        this.context.logger.info(`Uploaded ${count} record(s), ${(body.length / 1024).toFixed(1)} KiB in ${ms} ms`);
+        this.context.logger.info(`Uploaded ${count} ${count === 1 ? 'record' : 'records'}, ${(body.length / 1024).toFixed(1)} KiB in ${ms} ms`);
         return;
       }
       throw this.explain(status, text);

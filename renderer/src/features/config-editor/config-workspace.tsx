@@ -2,19 +2,25 @@ import Editor from '@monaco-editor/react';
 import type { editor } from 'monaco-editor';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { TEMPLATE_PROTOCOLS, type TemplateProtocol } from '../../../../shared/config/templates.js';
-import { errorText, useReloadConfig, useSaveConfig, useValidateNow, useValidation } from '../../api/index.js';
+import { errorText, useSaveConfig, useValidateNow, useValidation } from '../../api/index.js';
 import { useLeaveGuard } from '../../app/navigation.js';
+import { useToast } from '../../app/toasts.js';
 import { useDarkMode } from '../../app/use-color-scheme.js';
+import { LocalTime } from '../../components/local-time.js';
+import { plural } from '../../format/quantities.js';
+import { JSON_EDITOR_OPTIONS } from '../../monaco/editor-options.js';
 import { rangeOfJsonPath } from '../../monaco/json-path-range.js';
 import { CONFIG_MODEL_URI, type Monaco } from '../../monaco/setup.js';
 import { showViolationMarkers } from '../../monaco/violation-markers.js';
 import type { ConfigChanges } from '../../../../shared/api/resources.js';
 import { readDocument } from './document-text.js';
 import { insertReceiver } from './insert-receiver.js';
+import { PreviewDialog } from './preview-dialog.js';
+import { listProblems, receiverAt, receiverNames } from './problems.js';
 import { SaveDialog } from './save-dialog.js';
+import { secretMaskEdits } from './secret-masks.js';
 import { useDebouncedValue } from './use-debounced-value.js';
 import { ViolationList, type ListedProblem } from './violation-list.js';
-import { JSON_EDITOR_OPTIONS } from '../../monaco/editor-options.js';
 
 export interface Notice {
   tone: 'ok' | 'error' | 'warning';
@@ -22,27 +28,35 @@ export interface Notice {
 }
 
 interface WorkspaceProps {
-  saved: string;
-  lastModified: string | null;
+  /** The saved text when the page was opened (or reloaded). */
+  initial: string;
+  initialLastModified: string | null;
   /** The saved revision: a save sends it back (If-Match), so that a newer save elsewhere is not overwritten. */
-  revision: number | null;
-  notice: Notice | null;
-  onNotice: (notice: Notice | null) => void;
+  initialRevision: number | null;
+  /** Loads the saved version again (after a conflict), discarding the draft. */
+  onReload: () => void;
 }
 
 const VALIDATION_DELAY_MS = 400;
+const errorsIn = (list: readonly { level: string }[]) => list.filter((v) => v.level === 'error').length;
 
-export function ConfigWorkspace({ saved, lastModified, revision, notice, onNotice }: WorkspaceProps) {
-  const [text, setText] = useState(saved);
+export function ConfigWorkspace({ initial, initialLastModified, initialRevision, onReload }: WorkspaceProps) {
+  // The saved version the draft is compared with. After a save it becomes the draft itself: the
+  // editor keeps the engineer's text, formatting and cursor instead of reloading and reformatting.
+  const [baseline, setBaseline] = useState({ text: initial, lastModified: initialLastModified, revision: initialRevision });
+  const [text, setText] = useState(initial);
   const [reviewing, setReviewing] = useState(false);
   const [changes, setChanges] = useState<ConfigChanges | undefined>(undefined);
+  const [previewing, setPreviewing] = useState<{ receiver: string | undefined } | null>(null);
   const [conflict, setConflict] = useState<string | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
   const editorRef = useRef<editor.IStandaloneCodeEditor | null>(null);
   const [monaco, setMonaco] = useState<Monaco | null>(null);
+  const toast = useToast();
   const dark = useDarkMode();
   const theme = dark ? 'vs-dark' : 'vs';
 
-  const dirty = text !== saved;
+  const dirty = text !== baseline.text;
   useLeaveGuard(dirty ? 'Your changes to the configuration are not saved. They are lost if you leave this page.' : null);
 
   const [checkedText, validateNow] = useDebouncedValue(text, VALIDATION_DELAY_MS);
@@ -50,53 +64,47 @@ export function ConfigWorkspace({ saved, lastModified, revision, notice, onNotic
   const validation = useValidation(checkedText, checked.document, checked.syntax.length === 0);
   const validateForSave = useValidateNow();
   const save = useSaveConfig();
-  const reload = useReloadConfig();
 
-  const problems: ListedProblem[] = useMemo(() => {
-    if (checked.syntax.length > 0)
-      return checked.syntax.map((s, i) => ({ key: `syntax-${i}`, level: 'error', description: s.message, line: lineOf(checkedText, s.offset) }));
-    return (validation.data?.violations ?? []).map((v, i) => ({ key: `v-${i}`, level: v.level, description: v.description, path: v.json_path }));
-  }, [checked, checkedText, validation.data]);
+  const violations = useMemo(() => validation.data?.violations ?? [], [validation.data]);
+  const problems: ListedProblem[] = useMemo(() => listProblems(checkedText, checked.syntax, violations), [checkedText, checked, violations]);
   const pending = checkedText !== text || validation.isFetching;
 
-  // Markers follow the violations; Monaco itself marks JSON syntax errors.
   useEffect(() => {
     const model = editorRef.current?.getModel();
-    if (!monaco || !model) return;
-    showViolationMarkers(monaco, model, checked.syntax.length > 0 ? [] : (validation.data?.violations ?? []));
-  }, [monaco, checked, validation.data]);
+    if (monaco && model) showViolationMarkers(monaco, model, violations, checked.syntax);
+  }, [monaco, checked, violations]);
 
   const jumpTo = (problem: ListedProblem) => {
     const editorInstance = editorRef.current;
     const model = editorInstance?.getModel();
     if (!editorInstance || !model) return;
-    const offset = problem.path ? rangeOfJsonPath(model.getValue(), problem.path)?.offset : checked.syntax[Number(problem.key.slice('syntax-'.length))]?.offset;
-    jumpToOffset(editorInstance, model, offset ?? 0);
+    const offset = problem.path ? (rangeOfJsonPath(model.getValue(), problem.path)?.offset ?? problem.offset) : problem.offset;
+    jumpToOffset(editorInstance, model, offset);
   };
 
   const discard = () => {
     const model = editorRef.current?.getModel();
     // An edit, not setValue: Undo brings the discarded changes back.
-    if (model) model.pushEditOperations([], [{ range: model.getFullModelRange(), text: saved }], () => null);
-    onNotice(null);
+    if (model) model.pushEditOperations([], [{ range: model.getFullModelRange(), text: baseline.text }], () => null);
+    setNotice(null);
   };
 
   /** The Validate button: checks the current text at once and says the outcome in words. */
   const validateCurrent = async () => {
     validateNow();
     const current = readDocument(text);
-    if (current.syntax.length > 0) return onNotice({ tone: 'error', text: 'The text is not valid JSON; see the problem list.' });
+    if (current.syntax.length > 0) return setNotice({ tone: 'error', text: 'The text is not valid JSON; see the problem list.' });
     try {
       const result = await validateForSave(text, current.document);
-      const errors = result.violations.filter((v) => v.level === 'error').length;
+      const errors = errorsIn(result.violations);
       const warnings = result.violations.length - errors;
-      onNotice(
+      setNotice(
         errors > 0
-          ? { tone: 'error', text: `Validation failed: ${errors} error(s), ${warnings} warning(s).` }
-          : { tone: warnings > 0 ? 'warning' : 'ok', text: warnings > 0 ? `Validation passed with ${warnings} warning(s).` : 'Validation passed: no problems.' },
+          ? { tone: 'error', text: `Validation failed: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}.` }
+          : { tone: warnings > 0 ? 'warning' : 'ok', text: warnings > 0 ? `Validation passed with ${plural(warnings, 'warning')}.` : 'Validation passed: no problems.' },
       );
     } catch (cause) {
-      onNotice({ tone: 'error', text: `Validation did not run: ${errorText(cause)}` });
+      setNotice({ tone: 'error', text: `Validation did not run: ${errorText(cause)}` });
     }
   };
 
@@ -105,73 +113,83 @@ export function ConfigWorkspace({ saved, lastModified, revision, notice, onNotic
     const model = editorInstance?.getModel();
     if (!editorInstance || !model || !monaco) return;
     const result = insertReceiver(model.getValue(), protocol);
-    if ('problem' in result) return onNotice({ tone: 'error', text: result.problem });
+    if ('problem' in result) return setNotice({ tone: 'error', text: result.problem });
     // Edits, not setValue: the rest of the text stays put and Undo removes the insertion.
     editorInstance.pushUndoStop();
-    editorInstance.executeEdits(
-      'insert-template',
-      result.edits.map((edit) => {
-        const start = model.getPositionAt(edit.offset);
-        const end = model.getPositionAt(edit.offset + edit.length);
-        return { range: new monaco.Range(start.lineNumber, start.column, end.lineNumber, end.column), text: edit.content, forceMoveMarkers: true };
-      }),
-    );
+    editorInstance.executeEdits('insert-template', result.edits.map((edit) => ({ range: rangeOf(monaco, model, edit.offset, edit.length), text: edit.content, forceMoveMarkers: true })));
     editorInstance.pushUndoStop();
     const nameRange = rangeOfJsonPath(model.getValue(), ['data_receiver', result.index, 'data_receiver_name']);
     if (nameRange) jumpToOffset(editorInstance, model, nameRange.offset);
-    onNotice({ tone: 'ok', text: `Inserted the ${protocol} receiver "${result.name}". Fill in the values marked <fill in: …>.` });
+    setNotice({ tone: 'ok', text: `Inserted the ${protocol} receiver "${result.name}". Fill in the values marked <fill in: …>.` });
+  };
+
+  const startPreview = () => {
+    const current = readDocument(text);
+    if (current.syntax.length > 0) return setNotice({ tone: 'error', text: 'The text is not valid JSON; fix it to preview. See the problem list.' });
+    const offset = editorRef.current?.getModel()?.getOffsetAt(editorRef.current.getPosition() ?? { lineNumber: 1, column: 1 }) ?? 0;
+    setPreviewing({ receiver: receiverAt(text, offset, current.document) ?? receiverNames(current.document)[0] });
   };
 
   const startSave = async () => {
-    onNotice(null);
+    setNotice(null);
     setConflict(null);
     const current = readDocument(text);
-    if (current.syntax.length > 0) return onNotice({ tone: 'error', text: 'Not saved: the text is not valid JSON. See the problem list.' });
+    if (current.syntax.length > 0) return setNotice({ tone: 'error', text: 'Not saved: the text is not valid JSON. See the problem list.' });
     validateNow();
     try {
       // Fresh, not from the cache: what a save restarts depends on what runs now.
       const result = await validateForSave(text, current.document, { fresh: true });
-      const errors = result.violations.filter((v) => v.level === 'error').length;
-      if (errors > 0) return onNotice({ tone: 'error', text: `Not saved: the configuration has ${errors} error(s). Fix them first; see the problem list.` });
+      const errors = errorsIn(result.violations);
+      if (errors > 0) return setNotice({ tone: 'error', text: `Not saved: the configuration has ${plural(errors, 'error')}. Fix them first; see the problem list.` });
       setChanges(result.changes);
       setReviewing(true);
     } catch (cause) {
-      onNotice({ tone: 'error', text: `Not saved: ${errorText(cause)}` });
+      setNotice({ tone: 'error', text: `Not saved: ${errorText(cause)}` });
     }
   };
 
   const confirmSave = () => {
     save.mutate(
-      { document: readDocument(text).document, expectedRevision: revision },
+      { document: readDocument(text).document, expectedRevision: baseline.revision },
       {
         onSuccess: (outcome) => {
           setReviewing(false);
           if (outcome.kind === 'saved') {
-            const warned = outcome.warnings.length > 0 ? ` with ${outcome.warnings.length} warning(s)` : '';
-            const applied = outcome.changes ? ` ${describeApplied(outcome.changes)}` : '';
-            onNotice({ tone: outcome.warnings.length > 0 ? 'warning' : 'ok', text: `Saved${warned}. Last modified ${outcome.lastModified ?? 'now'} UTC.${applied}` });
+            const model = editorRef.current?.getModel();
+            if (model && monaco) {
+              // Only a newly typed secret changes (to its mask); the rest of the text, and the cursor, stay.
+              const edits = secretMaskEdits(model.getValue(), outcome.document);
+              if (edits.length > 0) model.pushEditOperations([], edits.map((e) => ({ range: rangeOf(monaco, model, e.offset, e.length), text: e.content })), () => null);
+            }
+            const savedText = model?.getValue() ?? text;
+            setBaseline({ text: savedText, lastModified: outcome.lastModified, revision: outcome.revision });
+            setText(savedText);
+            const warned = outcome.warnings.length > 0 ? ` with ${plural(outcome.warnings.length, 'warning')}` : '';
+            toast(outcome.warnings.length > 0 ? 'warning' : 'ok', `Configuration saved${warned}. ${describeApplied(outcome.changes)}`);
           } else if (outcome.kind === 'invalid') {
-            onNotice({ tone: 'error', text: `Not saved: the agent found ${outcome.violations.filter((v) => v.level === 'error').length} error(s).` });
+            const errors = errorsIn(outcome.violations);
+            setNotice({ tone: 'error', text: `Not saved: the agent found ${plural(errors, 'error')}.` });
+            toast('error', `Configuration not saved: ${plural(errors, 'error')}.`);
           } else {
             setConflict(outcome.message);
+            toast('error', 'Configuration not saved: it was changed elsewhere.');
           }
         },
         onError: (cause) => {
           setReviewing(false);
-          onNotice({ tone: 'error', text: `Not saved: ${errorText(cause)}` });
+          toast('error', `Configuration not saved: ${errorText(cause)}`);
         },
       },
     );
   };
 
-  const errors = problems.filter((p) => p.level === 'error').length;
+  const errors = errorsIn(problems);
   return (
     <section className="page page-fill" aria-labelledby="config-title">
       <div className="page-head">
         <h1 id="config-title">Configuration</h1>
         <span className="muted small">
-          Saved version: <output aria-label="Last modified">{lastModified ?? 'never saved'}</output>
-          {lastModified ? ' UTC' : ''}
+          Saved version: <output aria-label="Last modified">{baseline.lastModified ? <LocalTime value={baseline.lastModified} /> : 'never saved'}</output>
           {dirty && <strong className="unsaved"> · unsaved changes</strong>}
         </span>
       </div>
@@ -185,6 +203,9 @@ export function ConfigWorkspace({ saved, lastModified, revision, notice, onNotic
           ))}
         </div>
         <span className="spacer" />
+        <button type="button" className="button" onClick={startPreview} disabled={!monaco} title="Read the first records of the receiver the cursor is in, as the agent would, without saving">
+          Preview…
+        </button>
         <button type="button" className="button" onClick={() => void validateCurrent()} disabled={!monaco}>
           Validate
         </button>
@@ -196,19 +217,19 @@ export function ConfigWorkspace({ saved, lastModified, revision, notice, onNotic
         </button>
       </div>
       {notice && (
-        <div className={`notice notice-${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
+        <div className={`notice notice-compact notice-${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
           {notice.text}
         </div>
       )}
       {conflict && (
-        <div className="notice notice-error" role="alert">
+        <div className="notice notice-compact notice-error" role="alert">
           <strong>Not saved: the configuration was changed elsewhere after you opened it.</strong> <span>{conflict}</span>{' '}
-          <button type="button" className="button small" onClick={() => void reload()}>
+          <button type="button" className="button small" onClick={onReload}>
             Load the saved version (discards your changes)
           </button>
         </div>
       )}
-      <p className="muted small hint">Passwords and API keys show as ******** — leave them so to keep the saved value.</p>
+      <p className="muted small hint">Passwords and API keys show as ******** — leave them so to keep the saved value. Ctrl+Space lists the fields and values that fit where the cursor is.</p>
       <div className="editor-layout">
         <div className="editor-box" data-testid="config-editor" data-errors={errors}>
           <Editor
@@ -217,7 +238,7 @@ export function ConfigWorkspace({ saved, lastModified, revision, notice, onNotic
             theme={theme}
             // Uncontrolled on purpose: a controlled value races fast typing (the wrapper resets the
             // model to a stale value); the model is the truth and `text` mirrors it.
-            defaultValue={saved}
+            defaultValue={initial}
             onChange={(value) => setText(value ?? '')}
             onMount={(instance, monacoInstance) => {
               editorRef.current = instance;
@@ -231,9 +252,9 @@ export function ConfigWorkspace({ saved, lastModified, revision, notice, onNotic
       </div>
       <SaveDialog
         open={reviewing}
-        saved={saved}
+        saved={baseline.text}
         draft={text}
-        lastModified={lastModified}
+        lastModified={baseline.lastModified}
         warnings={problems.length - errors}
         changes={changes}
         busy={save.isPending}
@@ -241,14 +262,21 @@ export function ConfigWorkspace({ saved, lastModified, revision, notice, onNotic
         onCancel={() => setReviewing(false)}
         onConfirm={confirmSave}
       />
+      <PreviewDialog
+        open={previewing !== null}
+        document={previewing ? readDocument(text).document : undefined}
+        receivers={previewing ? receiverNames(readDocument(text).document) : []}
+        initialReceiver={previewing?.receiver}
+        onClose={() => setPreviewing(null)}
+      />
     </section>
   );
 }
 
-function lineOf(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i += 1) if (text.charCodeAt(i) === 10) line += 1;
-  return line;
+function rangeOf(monaco: Monaco, model: editor.ITextModel, offset: number, length: number) {
+  const start = model.getPositionAt(offset);
+  const end = model.getPositionAt(offset + length);
+  return new monaco.Range(start.lineNumber, start.column, end.lineNumber, end.column);
 }
 
 function jumpToOffset(editorInstance: editor.IStandaloneCodeEditor, model: editor.ITextModel, offset: number) {
@@ -258,7 +286,7 @@ function jumpToOffset(editorInstance: editor.IStandaloneCodeEditor, model: edito
   editorInstance.focus();
 }
 
-/** The save's meta.changes in one sentence for the notice. */
+/** The save's meta.changes in one sentence for the toast. */
 function describeApplied(changes: ConfigChanges): string {
   const parts = [
     changes.restart.length > 0 ? `restarted ${changes.restart.length}` : '',
@@ -266,5 +294,5 @@ function describeApplied(changes: ConfigChanges): string {
     changes.stop.length > 0 ? `stopped ${changes.stop.length}` : '',
     changes.keep.length > 0 ? `${changes.keep.length} kept running` : '',
   ].filter(Boolean);
-  return parts.length > 0 ? `Services: ${parts.join(', ')}.` : '';
+  return parts.length > 0 ? `Services: ${parts.join(', ')}.` : 'The agent is not running: nothing was restarted.';
 }

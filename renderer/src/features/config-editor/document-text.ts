@@ -1,4 +1,4 @@
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { readStrictJson } from '../../monaco/json-syntax.js';
 
 export interface SyntaxProblem {
   offset: number;
@@ -6,29 +6,10 @@ export interface SyntaxProblem {
   message: string;
 }
 
-const WORDS: Record<string, string> = {
-  InvalidSymbol: 'unexpected character',
-  InvalidNumberFormat: 'malformed number',
-  PropertyNameExpected: 'a field name in double quotes is expected',
-  ValueExpected: 'a value is expected',
-  ColonExpected: 'a colon is expected',
-  CommaExpected: 'a comma is expected',
-  CloseBraceExpected: 'a closing } is expected',
-  CloseBracketExpected: 'a closing ] is expected',
-  EndOfFileExpected: 'nothing may follow the closing }',
-  UnexpectedEndOfString: 'a text value is not closed with "',
-  UnexpectedEndOfComment: 'a comment is not closed',
-  InvalidCommentToken: 'comments are not allowed',
-};
-
-/** The editor text read as JSON, strictly (no comments, no trailing commas: the agent reads JSON). */
+/** The editor text read as JSON, with its syntax problems where the mistakes are. */
 export function readDocument(text: string): { document: unknown; syntax: SyntaxProblem[] } {
-  const errors: ParseError[] = [];
-  const document: unknown = parse(text, errors, { allowTrailingComma: false, disallowComments: true });
-  const syntax = errors.map((e) => {
-    const code = printParseErrorCode(e.error);
-    return { offset: e.offset, length: Math.max(1, e.length), message: `JSON syntax: ${WORDS[code] ?? code}.` };
-  });
+  const { document, errors } = readStrictJson(text);
+  const syntax = errors.map((e) => ({ offset: e.offset, length: e.length, message: `JSON syntax: ${e.words}.` }));
   if (text.trim() === '') syntax.push({ offset: 0, length: 1, message: 'The configuration is empty.' });
   return { document, syntax };
 }

@@ -1,4 +1,5 @@
 import type { JsonPath } from '../../../../shared/config/violations.js';
+import { plural } from '../../format/quantities.js';
 
 /** A problem as the list shows it: from validation (json_path) or from the JSON syntax (offset). */
 export interface ListedProblem {
@@ -6,7 +7,9 @@ export interface ListedProblem {
   level: 'error' | 'warning';
   description: string;
   path?: JsonPath;
-  line?: number;
+  /** Where in the text it is: the list follows the text's order. */
+  offset: number;
+  line: number;
 }
 
 export function pathText(path: JsonPath): string {
@@ -14,7 +17,7 @@ export function pathText(path: JsonPath): string {
   return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
 }
 
-/** Every problem, errors first; a click (or Enter) moves the editor cursor to it. */
+/** Every problem in the order of the text; a click (or Enter) moves the editor cursor to it. */
 export function ViolationList({ problems, pending, onPick }: { problems: readonly ListedProblem[]; pending: boolean; onPick: (problem: ListedProblem) => void }) {
   const errors = problems.filter((p) => p.level === 'error').length;
   const warnings = problems.length - errors;
@@ -22,8 +25,8 @@ export function ViolationList({ problems, pending, onPick }: { problems: readonl
     <aside className="violations" aria-labelledby="violations-title">
       <h2 id="violations-title">
         Problems
-        <span className={`pill ${errors > 0 ? 'pill-error' : 'pill-quiet'}`}>{errors} errors</span>
-        <span className={`pill ${warnings > 0 ? 'pill-warning' : 'pill-quiet'}`}>{warnings} warnings</span>
+        <span className={`pill ${errors > 0 ? 'pill-error' : 'pill-quiet'}`}>{plural(errors, 'error')}</span>
+        <span className={`pill ${warnings > 0 ? 'pill-warning' : 'pill-quiet'}`}>{plural(warnings, 'warning')}</span>
       </h2>
       <p className="muted small" aria-live="polite">
         {pending ? 'Checking…' : problems.length === 0 ? 'No problems: the configuration is valid.' : 'Click a problem to go to its place.'}
@@ -36,7 +39,7 @@ export function ViolationList({ problems, pending, onPick }: { problems: readonl
               <span className="violation-text">{problem.description}</span>
               <span className="violation-path mono">
                 {problem.path ? pathText(problem.path) : ''}
-                {problem.line ? ` · line ${problem.line}` : ''}
+                {` · line ${problem.line}`}
               </span>
             </button>
           </li>

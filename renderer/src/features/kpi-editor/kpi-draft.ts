@@ -1,5 +1,5 @@
 /** Pure helpers of the KPI page: draft text, names, and the preview's time window. */
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { readStrictJson } from '../../monaco/json-syntax.js';
 
 export function formatKpi(definition: unknown): string {
   return `${JSON.stringify(definition, null, 2)}\n`;
@@ -44,15 +44,15 @@ export function machineList(text: string): string[] {
 
 export interface SyntaxProblem {
   offset: number;
+  length: number;
   message: string;
 }
 
 /** The editor text read as strict JSON (the format allows no comments and no trailing commas). */
 export function readKpiText(text: string): { document: unknown; syntax: SyntaxProblem[] } {
-  if (text.trim() === '') return { document: undefined, syntax: [{ offset: 0, message: 'The KPI definition is empty.' }] };
-  const errors: ParseError[] = [];
-  const document: unknown = parse(text, errors, { allowTrailingComma: false, disallowComments: true });
-  const syntax = errors.map((e) => ({ offset: e.offset, message: `JSON syntax: ${printParseErrorCode(e.error)} (a KPI definition must be valid JSON: double quotes, no trailing commas, no comments).` }));
+  if (text.trim() === '') return { document: undefined, syntax: [{ offset: 0, length: 1, message: 'The KPI definition is empty.' }] };
+  const { document, errors } = readStrictJson(text);
+  const syntax = errors.map((e) => ({ offset: e.offset, length: e.length, message: `JSON syntax: ${e.words} (a KPI definition must be valid JSON: double quotes, no trailing commas, no comments).` }));
   return { document, syntax };
 }
 

@@ -31,7 +31,7 @@ export function KpiEditorPanel({ draftKey, initial, onChange, syntax, violations
   useEffect(() => {
     const model = editorRef.current?.getModel();
     if (!monaco || !model) return;
-    showViolationMarkers(monaco, model, syntax.length > 0 ? [] : violations);
+    showViolationMarkers(monaco, model, violations, syntax);
   }, [monaco, syntax, violations, draftKey]);
 
   const jump = (offset: number) => {

@@ -95,9 +95,13 @@ function PreviewResult({ evaluation }: { evaluation: KpiEvaluation }) {
             return (
               <tr key={series.machine}>
                 <td>{series.machine}</td>
-                <td className="align-right count">{formatValue(latest?.value ?? null, evaluation.unit)}</td>
+                <td className="align-right count" title={latest ? undefined : (series.reason ?? undefined)}>
+                  {formatValue(latest?.value ?? null, evaluation.unit)}
+                </td>
                 <td>{latest ? <span className={`kpi-status kpi-status-${latest.status}`}>{latest.status}</span> : '—'}</td>
-                <td className="align-right">{series.bins.filter((bin) => bin.value !== null).length} of {series.bins.length}</td>
+                <td className="align-right">
+                  {series.bins.filter((bin) => bin.value !== null).length} of {series.bins.length}
+                </td>
                 <td className="mono small">{latest ? Object.entries(latest.dependencies).map(([name, value]) => `${name} = ${formatValue(value)}`).join(', ') : '—'}</td>
               </tr>
             );

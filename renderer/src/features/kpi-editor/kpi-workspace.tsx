@@ -3,6 +3,8 @@ import { kindOf, type KpiKind } from '../../../../shared/kpi/schema.js';
 import { KPI_TEMPLATES, kpiTemplate } from '../../../../shared/kpi/templates.js';
 import { errorText, useDeleteKpi, useKpis, useKpiValidation, useSaveKpi } from '../../api/index.js';
 import { useLeaveGuard } from '../../app/navigation.js';
+import { useToast } from '../../app/toasts.js';
+import { plural } from '../../format/quantities.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { ErrorNotice } from '../../components/error-notice.js';
 import { draftName, formatKpi, readKpiText } from './kpi-draft.js';
@@ -46,6 +48,7 @@ export function KpiWorkspace() {
   const [pendingOpen, setPendingOpen] = useState<Omit<Draft, 'key'> | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
+  const toast = useToast();
 
   const dirty = text !== draft.baseline;
   useLeaveGuard(dirty ? 'Your changes to the KPI are not saved. They are lost if you leave this page.' : null);
@@ -77,13 +80,15 @@ export function KpiWorkspace() {
         onSuccess: (outcome) => {
           if (outcome.kind === 'invalid') {
             const errors = outcome.violations.filter((v) => v.level === 'error').length;
-            return setNotice({ tone: 'error', text: `Not saved: the KPI has ${errors} error(s); see the problems below the editor.` });
+            toast('error', `KPI not saved: it has ${plural(errors, 'error')}.`);
+            return setNotice({ tone: 'error', text: `Not saved: the KPI has ${plural(errors, 'error')}; see the problems below the editor.` });
           }
           setDraft((previous) => ({ ...previous, original: outcome.name, baseline: text }));
-          const warned = outcome.warnings.length > 0 ? ` with ${outcome.warnings.length} warning(s)` : '';
-          setNotice({ tone: outcome.warnings.length > 0 ? 'warning' : 'ok', text: `Saved "${outcome.name}"${warned} at ${outcome.lastModified} UTC.` });
+          setNotice(null);
+          const warned = outcome.warnings.length > 0 ? ` with ${plural(outcome.warnings.length, 'warning')}` : '';
+          toast(outcome.warnings.length > 0 ? 'warning' : 'ok', `Saved "${outcome.name}"${warned}.`);
         },
-        onError: (cause) => setNotice({ tone: 'error', text: `Not saved: ${errorText(cause)}` }),
+        onError: (cause) => toast('error', `KPI not saved: ${errorText(cause)}`),
       },
     );
   };
@@ -95,11 +100,11 @@ export function KpiWorkspace() {
       onSuccess: () => {
         setConfirmDelete(false);
         load({ original: null, baseline: formatKpi(kpiTemplate('machine_type').definition) });
-        setNotice({ tone: 'ok', text: `Deleted "${name}" from the library.` });
+        toast('ok', `Deleted "${name}" from the library.`);
       },
       onError: (cause) => {
         setConfirmDelete(false);
-        setNotice({ tone: 'error', text: `Not deleted: ${errorText(cause)}` });
+        toast('error', `"${name}" was not deleted: ${errorText(cause)}`);
       },
     });
   };

@@ -2,6 +2,7 @@ import { useDeferredValue, useMemo, useState } from 'react';
 import type { LogName } from '../../../../shared/api/resources.js';
 import { useLog } from '../../api/index.js';
 import { ErrorNotice } from '../../components/error-notice.js';
+import { plural } from '../../format/quantities.js';
 import { LOG_LEVELS, matchesLogFilter, parseLogLine } from './log-line.js';
 import { LogView } from './log-view.js';
 
@@ -13,7 +14,8 @@ const LOGS: { name: LogName; label: string }[] = [
 export function LogsPage() {
   const [name, setName] = useState<LogName>('agent_core.log');
   const [follow, setFollow] = useState(true);
-  const [minimumLevel, setMinimumLevel] = useState('');
+  // DEBUG holds the libraries' detail (node-opcua, per-poll counts): an operator starts without it.
+  const [minimumLevel, setMinimumLevel] = useState('INFO');
   const [component, setComponent] = useState('');
   const [search, setSearch] = useState('');
   const log = useLog(name, follow);
@@ -66,11 +68,11 @@ export function LogsPage() {
         <button type="button" className="button" onClick={() => void log.refetch()} disabled={log.isFetching}>
           Refresh
         </button>
-        <span className="muted small" aria-live="polite" data-testid="log-count">
-          {shown.length} of {parsed.length} lines
+        <span className="muted small" data-testid="log-count">
+          {shown.length.toLocaleString('en-US')} of {plural(parsed.length, 'line')} · times in local time (UTC on hover)
         </span>
       </div>
-      {log.isError && <ErrorNotice title="The log cannot be read" error={log.error} />}
+      {log.isError && !log.data && <ErrorNotice title="The log cannot be read" error={log.error} />}
       {!log.data && !log.isError && <p className="muted">Loading {name}…</p>}
       {log.data && parsed.length === 0 && <p className="muted">{name} is empty.</p>}
       {parsed.length > 0 && <LogView lines={shown} follow={follow} />}

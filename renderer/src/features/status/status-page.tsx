@@ -1,10 +1,15 @@
 import { useState } from 'react';
 import type { Status } from '../../../../shared/api/resources.js';
-import { errorText, useAgentAction, useStatus, useUsageHistory } from '../../api/index.js';
+import { errorText, STATUS_REFRESH_SECONDS, useAgentAction, useStatus, useUsageHistory } from '../../api/index.js';
+import { useToast } from '../../app/toasts.js';
+import { Ago } from '../../components/ago.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { ErrorNotice } from '../../components/error-notice.js';
+import { LocalTime } from '../../components/local-time.js';
 import { StateBadge } from '../../components/state-badge.js';
 import { MachineLoad } from './machine-load.js';
+import { ServicesCard } from './services-card.js';
+import { TransmitsCard } from './transmits-card.js';
 
 type Action = 'start' | 'stop' | 'restart';
 
@@ -21,14 +26,21 @@ const CONFIRM: Record<'stop' | 'restart', { title: string; text: string; label: 
   },
 };
 
+const DONE: Record<Action, string> = { start: 'Agent started', stop: 'Agent stopped', restart: 'Agent restarted' };
+
 export function StatusPage() {
   const status = useStatus();
   const history = useUsageHistory();
   const action = useAgentAction();
+  const toast = useToast();
   const [asking, setAsking] = useState<'stop' | 'restart' | null>(null);
 
   const run = (which: Action) => {
-    action.mutate(which, { onSettled: () => setAsking(null) });
+    action.mutate(which, {
+      onSuccess: (state) => toast('ok', `${DONE[which]}: the agent is ${state}.`),
+      onError: (cause) => toast('error', `The agent could not ${which}: ${errorText(cause)}`),
+      onSettled: () => setAsking(null),
+    });
   };
 
   if (!status.data) return status.isError ? <ErrorNotice title="Status is not available" error={status.error} /> : <p className="muted">Loading status…</p>;
@@ -37,7 +49,9 @@ export function StatusPage() {
     <section className="page" aria-labelledby="status-title">
       <div className="page-head">
         <h1 id="status-title">Status</h1>
-        <span className="muted">refreshes every 3 s</span>
+        <span className="muted small" data-testid="status-updated">
+          Updated <LocalTime value={status.dataUpdatedAt} /> (<Ago at={status.dataUpdatedAt} />), every {STATUS_REFRESH_SECONDS} s
+        </span>
       </div>
 
       <div className="card agent-card">
@@ -55,15 +69,29 @@ export function StatusPage() {
           <button type="button" className="button button-danger" onClick={() => setAsking('stop')} disabled={action.isPending || agent.status === 'stopped'}>
             Stop
           </button>
+          {action.isPending && <span className="muted small" role="status">Working…</span>}
         </div>
-        {action.isError && <p className="error-text" role="alert">The agent could not do that: {errorText(action.error)}</p>}
+        {action.isError && <p className="error-text">The agent could not do that: {errorText(action.error)}</p>}
       </div>
 
+      {(agent.problems ?? []).length > 0 && (
+        <div className="notice notice-error" role="alert" data-testid="storage-problems">
+          <strong>The agent cannot write everything it needs to.</strong> It keeps what it can in memory and resumes by itself once writing works again.
+          <ul>
+            {(agent.problems ?? []).map((problem) => (
+              <li key={problem.area}>
+                {problem.message} <span className="muted small">(since <LocalTime value={problem.since} />)</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+
       <div className="grid-2">
-        <Services services={agent.services} />
+        <ServicesCard services={agent.services} />
         <MachineLoad machine={status.data.machine_info} history={history} />
         <Backups backup={status.data.backup} />
-        <Transmits transmits={status.data.last_data_transmit} />
+        <TransmitsCard transmits={status.data.last_data_transmit} />
       </div>
 
       {asking && (
@@ -80,35 +108,6 @@ export function StatusPage() {
         </ConfirmDialog>
       )}
     </section>
-  );
-}
-
-function Services({ services }: { services: Status['agent']['services'] }) {
-  const entries = Object.entries(services).sort(([a], [b]) => a.localeCompare(b));
-  return (
-    <div className="card">
-      <h2>Services</h2>
-      {entries.length === 0 ? (
-        <p className="muted">No services: the configuration has no receivers or transmits yet.</p>
-      ) : (
-        <table className="table compact" aria-label="Services">
-          <tbody>
-            {entries.map(([name, service]) => {
-              const [kind, ...rest] = name.split(':');
-              return (
-                <tr key={name}>
-                  <td className="muted">{rest.length > 0 ? kind : ''}</td>
-                  <td>{rest.length > 0 ? rest.join(':') : name}</td>
-                  <td className="align-right">
-                    <StateBadge state={service.status} />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
-    </div>
   );
 }
 
@@ -129,7 +128,9 @@ function Backups({ backup }: { backup: Status['backup'] }) {
                   {state.error_message ? `: ${state.error_message}` : ''}
                 </span>
               ) : state.last_success ? (
-                <>last success {formatTime(state.last_success)}</>
+                <>
+                  last success <LocalTime value={state.last_success} />
+                </>
               ) : (
                 <span className="muted">never backed up</span>
               )}
@@ -139,36 +140,4 @@ function Backups({ backup }: { backup: Status['backup'] }) {
       </dl>
     </div>
   );
-}
-
-function Transmits({ transmits }: { transmits: Status['last_data_transmit'] }) {
-  const entries = Object.entries(transmits);
-  return (
-    <div className="card">
-      <h2>Last data transmit</h2>
-      {entries.length === 0 && <p className="muted">Nothing has been transmitted yet.</p>}
-      {entries.map(([name, details]) => (
-        <div key={name} className="transmit">
-          <h3>{name}</h3>
-          <dl className="facts">
-            {details && typeof details === 'object' && !Array.isArray(details) ? (
-              Object.entries(details).map(([key, value]) => (
-                <div key={key}>
-                  <dt>{key.replaceAll('_', ' ')}</dt>
-                  <dd>{value === null ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value)}</dd>
-                </div>
-              ))
-            ) : (
-              <dd>{String(details)}</dd>
-            )}
-          </dl>
-        </div>
-      ))}
-    </div>
-  );
-}
-
-function formatTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
 }

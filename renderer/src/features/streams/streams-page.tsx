@@ -1,8 +1,11 @@
 import { useMemo, useState } from 'react';
 import type { StreamRecord } from '../../../../shared/api/resources.js';
 import { errorText, useRestream, useStreams } from '../../api/index.js';
+import { useToast } from '../../app/toasts.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { ErrorNotice } from '../../components/error-notice.js';
+import { LocalTime } from '../../components/local-time.js';
+import { plural } from '../../format/quantities.js';
 import { matchesFilter, newestMarkers, restreamRequestFor, streamKey } from './stream-selection.js';
 
 export function StreamsPage() {
@@ -11,7 +14,7 @@ export function StreamsPage() {
   const [filter, setFilter] = useState('');
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [confirming, setConfirming] = useState(false);
-  const [result, setResult] = useState<string | null>(null);
+  const toast = useToast();
 
   const records = useMemo(() => streams.data ?? [], [streams.data]);
   const visible = useMemo(() => records.filter((r) => matchesFilter(r, filter)), [records, filter]);
@@ -37,14 +40,17 @@ export function StreamsPage() {
     });
 
   const send = () => {
-    setResult(null);
     restream.mutate(restreamRequestFor(records, selected), {
       onSuccess: (text) => {
-        setResult(text);
+        // The agent's own words: accepted, and what happens now (being read again, or when it starts).
+        toast('ok', text);
         setSelected(new Set());
         setConfirming(false);
       },
-      onError: () => setConfirming(false),
+      onError: (cause) => {
+        toast('error', `Nothing was restreamed: ${errorText(cause)}`);
+        setConfirming(false);
+      },
     });
   };
 
@@ -59,9 +65,7 @@ export function StreamsPage() {
           </button>
         </div>
       </div>
-      {result && <div className="notice notice-ok" role="status">{result}</div>}
-      {restream.isError && <ErrorNotice title="Restream failed" error={restream.error} />}
-      {streams.isError && <ErrorNotice title="Streams are not available" error={streams.error} />}
+      {streams.isError && !streams.data && <ErrorNotice title="Streams are not available" error={streams.error} />}
       {!streams.data && !streams.isError && <p className="muted">Loading streams…</p>}
       {streams.data && records.length === 0 && <div className="card muted">No streams: the configuration has no receivers with streams yet.</div>}
       {records.length > 0 && (
@@ -136,12 +140,12 @@ function StreamRow({ record, selected, onToggle }: { record: StreamRecord; selec
             {newestMarkers(record, 2).map((marker) => (
               <li key={`${marker.component}-${marker.timestamp}-${marker.category}`} className={`marker marker-${marker.level}`}>
                 <span className="marker-meta">
-                  {marker.level} · {marker.component_type} {marker.component} · {marker.timestamp.slice(0, 19)} UTC
+                  {marker.level} · {marker.component_type} {marker.component} · <LocalTime value={marker.timestamp} />
                 </span>
                 <span className="marker-message">{marker.message}</span>
               </li>
             ))}
-            {record.markers.length > 2 && <li className="muted small">and {record.markers.length - 2} more</li>}
+            {record.markers.length > 2 && <li className="muted small">and {plural(record.markers.length - 2, 'more marker')}</li>}
           </ul>
         )}
       </td>

@@ -1,0 +1,89 @@
+/**
+ * POST /v1/config/preview for file receivers: the first rows of the first file each stream matches,
+ * through the parser and the transforms, from an unsaved configuration; nothing committed, no
+ * progress moved (the same files are read in full once the configuration is saved).
+ */
+import fs from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { filePlant, waitFor } from '../../testing/file-plant.js';
+import { type TestServer, startTestServer } from '../../testing/test-host.js';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const HEADER = 'time,part,cyc_t\n';
+const rows = (count: number) => Array.from({ length: count }, (_, i) => `2026-01-05 06:00:${String(i).padStart(2, '0')},P${i},${29 + i / 10}\n`).join('');
+
+async function preview(body: unknown) {
+  server ??= await startTestServer();
+  return server.call('POST', '/v1/config/preview', body);
+}
+
+describe('preview of a localfile receiver', () => {
+  it('shows the first rows of the first matching file, local times in UTC and renamed by the transform, and moves nothing', async () => {
+    const plant = filePlant({ localtz: 'Europe/Berlin', transforms: [{ transform_name: 'names', transform_type: 'rename', filter_stream: ['Press_1:cycle'], renames: { cyc_t: 'cycle_time_s' } }] });
+    plant.write('press_2.csv', HEADER + rows(3));
+    plant.write('press_1.csv', HEADER + rows(40));
+    const { status, json } = await preview({ configuration: plant.config, rows: 5 });
+    expect(status).toBe(200);
+    expect(json.success).toBe(true);
+    const press = json.response.streams[0];
+    expect(json.response).toMatchObject({ receiver: 'plant', protocol: 'localfile' });
+    expect(press.source).toBe(`${plant.drop}/press_1.csv`);
+    expect(press.columns).toEqual(['time', 'part', 'cycle_time_s']);
+    expect(press.records).toHaveLength(5);
+    // 06:00 in Berlin in January is 05:00 UTC.
+    expect(press.records[0]).toEqual({ timestamp: '2026-01-05T05:00:00.000000Z', fieldvalues: { time: '2026-01-05T05:00:00.000000Z', part: 'P0', cycle_time_s: 29 } });
+    expect(press.problems).toEqual([]);
+    // The oven stream has no file yet: said, not an error.
+    expect(json.response.streams[1]).toMatchObject({ asset: 'Oven_2', source: null, records: [], problems: [{ level: 'warning', message: 'No file matches ["oven_*.csv"] yet: there is nothing to preview.' }] });
+
+    // Nothing was committed: saving the configuration reads both files in full.
+    expect(fs.existsSync(plant.outbox)).toBe(false);
+    expect((await server!.call('POST', '/v1/config', plant.config)).json.success).toBe(true);
+    await waitFor(() => plant.delivered('Press_1', 'cycle').length === 43, 20_000, 'every row after the save');
+  });
+
+  it('lists skipped bad lines and a missing time column as problems of the stream', async () => {
+    const plant = filePlant();
+    plant.write('press_1.csv', `${HEADER}2026-01-05 06:00:00,P1,29\nbroken line\n2026-01-05 06:00:02,P2,30\n`);
+    plant.write('oven_1.csv', 'when,zone1\n2026-01-05 06:00:00,180\n');
+    const { json } = await preview({ configuration: plant.config });
+    const [press, oven] = json.response.streams;
+    expect(press.records.map((r: { fieldvalues: { part: string } }) => r.fieldvalues.part)).toEqual(['P1', 'P2']);
+    expect(press.problems).toEqual([{ level: 'warning', message: 'Line 3 has 1 cells, the header has 3. (bad_lines_action skips it)' }]);
+    expect(oven.records).toEqual([]);
+    expect(oven.problems).toEqual([{ level: 'error', message: 'The time stamp column "time" is not in the header (line 1). Columns: when, zone1.' }]);
+  });
+
+  it('says when the folder does not exist, refuses a receiver with errors (422) and an unknown one (404)', async () => {
+    const plant = filePlant();
+    fs.rmSync(plant.drop, { recursive: true });
+    const missing = (await preview({ configuration: plant.config })).json.response.streams[0];
+    expect(missing.problems).toEqual([{ level: 'error', message: `The folder ${plant.drop} does not exist: nothing is read from it until that changes.` }]);
+
+    const broken = structuredClone(plant.config) as { data_receiver: { poll_interval: unknown }[] };
+    broken.data_receiver[0]!.poll_interval = 0;
+    const refused = await preview({ configuration: broken });
+    expect(refused.status).toBe(422);
+    expect(refused.json.response.violations).toEqual([expect.objectContaining({ json_path: ['data_receiver', 0, 'poll_interval'], level: 'error' })]);
+
+    const unknown = await preview({ configuration: plant.config, receiver: 'nowhere' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.error.text).toBe('The configuration has no receiver named "nowhere".');
+    expect((await preview({ rows: 5 })).status).toBe(400);
+  });
+
+  it('previews a receiver whose transmit still holds template prompts', async () => {
+    const plant = filePlant();
+    plant.write('press_1.csv', HEADER + rows(2));
+    const config = structuredClone(plant.config) as { data_transmit: unknown[] };
+    config.data_transmit = [{ transmit_name: 'cloud', transmit_type: 'remotedatapost', base_url: '<fill in: https://<tenant>.<domain>>', API_key: '<fill in: edge API key>', API_key_ID: '<fill in: edge API key id>' }];
+    const { status, json } = await preview({ configuration: config, receiver: 'plant' });
+    expect(status).toBe(200);
+    expect(json.response.streams[0].records).toHaveLength(2);
+  });
+});

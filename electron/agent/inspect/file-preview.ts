@@ -1,0 +1,80 @@
+/**
+ * Preview of a file receiver (localfile, smb): for each stream, the first file it would read (name
+ * order, as the receiver reads) and that file's first rows through the stream's parser. Reads at
+ * most PREVIEW_BYTES of one file per stream; the store is never touched.
+ */
+import type { DataReceiver } from '../../../shared/config/schema.js';
+import { type AgentRecord, isoMicros } from '../../../shared/records/record.js';
+import { createSpreadsheetParser } from '../parsers/index.js';
+import { fileStreams, streamOf } from '../receivers/file-source/file-discovery.js';
+import { type ListedFile, SourceProblem, type SourceFolder, localFolder, smbFolder } from './source-folders.js';
+import type { RawStreamPreview } from './raw-preview.js';
+
+/** Bytes read of a file for its preview: thousands of rows, whatever the file's size. */
+export const PREVIEW_BYTES = 256 * 1024;
+
+type FileReceiver = Extract<DataReceiver, { protocol: 'localfile' | 'smb' }>;
+
+interface Opened {
+  folder?: SourceFolder;
+  files?: ListedFile[];
+  problem?: string;
+}
+
+export async function previewFiles(receiver: FileReceiver, rows: number, nowMicros: bigint, smbTimeoutMs = 10_000): Promise<RawStreamPreview[]> {
+  const opened: Opened[] = [];
+  try {
+    for (const connection of receiver.connections) {
+      try {
+        const folder = receiver.protocol === 'localfile' ? localFolder(connection as Parameters<typeof localFolder>[0]) : await smbFolder(connection as Parameters<typeof smbFolder>[0], smbTimeoutMs);
+        opened.push({ folder, files: await folder.list() });
+      } catch (cause) {
+        if (!(cause instanceof SourceProblem)) throw cause;
+        opened.push({ problem: cause.message });
+      }
+    }
+    const streams = fileStreams(receiver, receiver.protocol === 'smb');
+    const previews: RawStreamPreview[] = [];
+    for (const [index, stream] of streams.entries()) {
+      const configured = receiver.streams[index]!;
+      const preview: RawStreamPreview = { key: stream.key, source: null, records: [], problems: opened.filter((o) => o.problem).map((o) => ({ level: 'error', message: o.problem! })) };
+      previews.push(preview);
+      const found = opened.flatMap((o) => (o.files ?? []).filter((f) => streamOf(streams, f.relative) === stream).slice(0, 1).map((file) => ({ folder: o.folder!, file })))[0];
+      if (!found) {
+        if (opened.some((o) => o.files))
+          preview.problems.push({ level: 'warning', message: `No file matches ${JSON.stringify(configured.path_filter ?? configured.file_filter ?? [])} yet: there is nothing to preview.` });
+        continue;
+      }
+      preview.source = joinPath(found.folder.label, found.file.relative, receiver.protocol === 'smb' ? '\\' : '/');
+      if (!stream.parser) {
+        preview.problems.push({ level: 'error', message: "No parser's filter_stream selects this stream, and it names no parser: its files cannot be read." });
+        continue;
+      }
+      const bytes = await found.folder.read(found.file.relative, 0, Math.min(found.file.size, PREVIEW_BYTES));
+      const parser = createSpreadsheetParser(stream.parser);
+      // The whole file was read: a last line without a line break counts.
+      const result = parser.parseChunk(bytes, parser.initialState(), bytes.length >= found.file.size);
+      const capturetime = isoMicros(nowMicros);
+      preview.records = result.rows.slice(0, rows).map<AgentRecord>((row) => ({
+        asset: stream.key.asset,
+        stream_type: stream.key.stream_type,
+        timestamp: row.timestampMicros === null ? capturetime : isoMicros(row.timestampMicros),
+        capturetime,
+        fieldvalues: row.fieldvalues,
+        record_id: '',
+      }));
+      const lastRow = preview.records.length === rows ? result.rows[rows - 1]!.line : Number.POSITIVE_INFINITY;
+      for (const bad of result.badLines.filter((b) => b.line < lastRow).slice(0, 3)) preview.problems.push({ level: 'warning', message: `${bad.message} (bad_lines_action skips it)` });
+      if (result.fatal) preview.problems.push({ level: 'error', message: result.fatal.message });
+      if (preview.records.length === 0 && !result.fatal)
+        preview.problems.push({ level: 'warning', message: result.state.header === null ? 'The file has no header row yet.' : 'The file has a header but no data rows yet.' });
+    }
+    return previews;
+  } finally {
+    for (const o of opened) o.folder?.close();
+  }
+}
+
+function joinPath(folder: string, relative: string, separator: string): string {
+  return `${folder.replace(/[\\/]+$/, '')}${separator}${relative.split('/').join(separator)}`;
+}

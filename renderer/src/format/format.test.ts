@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { bytes, plural } from './quantities.js';
+import { ago, parseAgentTime, showAgentTime } from './time.js';
+
+describe('times', () => {
+  it('reads both forms the agent uses, as UTC', () => {
+    expect(parseAgentTime('2026-11-23 20:43:35.123456')).toBe(Date.parse('2026-11-23T20:43:35.123Z'));
+    expect(parseAgentTime('2026-11-23T20:43:35.000000Z')).toBe(Date.parse('2026-11-23T20:43:35Z'));
+    expect(parseAgentTime('yesterday')).toBeNaN();
+  });
+
+  it('shows local time with its zone, and UTC for the hover', () => {
+    expect(showAgentTime('2026-11-23 20:43:35.123456', { timeZone: 'Europe/Berlin', locale: 'en-GB' })).toEqual({
+      text: '2026-11-23 21:43:35 CET',
+      utc: '2026-11-23 20:43:35 UTC',
+      iso: '2026-11-23T20:43:35.123Z',
+    });
+    expect(showAgentTime('2026-07-01T06:00:00.250000Z', { timeZone: 'America/Chicago', locale: 'en-US', millis: true })?.text).toBe('2026-07-01 01:00:00.250 CDT');
+  });
+
+  it('says how long ago', () => {
+    const now = Date.parse('2026-01-05T10:00:00Z');
+    expect(ago(now - 500, now)).toBe('just now');
+    expect(ago(now - 12_000, now)).toBe('12 s ago');
+    expect(ago(now - 5 * 60_000, now)).toBe('5 min ago');
+    expect(ago(now - 3 * 3_600_000, now)).toBe('3 h ago');
+  });
+});
+
+describe('quantities', () => {
+  it('uses the singular for one only', () => {
+    expect(plural(1, 'error')).toBe('1 error');
+    expect(plural(0, 'error')).toBe('0 errors');
+    expect(plural(2, 'service')).toBe('2 services');
+    expect(plural(12_345, 'record')).toBe('12,345 records');
+  });
+
+  it('gives byte sizes in binary units', () => {
+    expect(bytes(1)).toBe('1 byte');
+    expect(bytes(512)).toBe('512 bytes');
+    expect(bytes(498_805)).toBe('487 KiB');
+    expect(bytes(1_310_720)).toBe('1.25 MiB');
+    expect(bytes(5 * 1024 ** 3)).toBe('5.00 GiB');
+  });
+});

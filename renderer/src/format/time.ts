@@ -1,0 +1,83 @@
+/**
+ * One way to show a time in the console: local time with its zone (`2026-11-23 21:43:35 CET`), and
+ * UTC for the hover (`2026-11-23 20:43:35 UTC`). The agent speaks UTC in two forms: ISO 8601 with Z
+ * and the spec's `YYYY-MM-DD HH:MM:SS.ffffff`; both are read here.
+ */
+
+const SPEC_FORM = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** Milliseconds since the epoch of an agent time; NaN when unreadable. Times without a zone are UTC. */
+export function parseAgentTime(text: string): number {
+  const match = SPEC_FORM.exec(text.trim());
+  if (!match) return Number.NaN;
+  const [, date, time, fraction = '', zone = 'Z'] = match;
+  return Date.parse(`${date}T${time}${fraction.slice(0, 4)}${zone}`);
+}
+
+export interface ShownTime {
+  /** Local time with the zone's short name. */
+  text: string;
+  /** The same moment in UTC, for the title. */
+  utc: string;
+  /** ISO 8601, for <time dateTime>. */
+  iso: string;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+function parts(ms: number, timeZone: string | undefined, locale: string | undefined) {
+  // The digits are put in order here (year first, 24 h); the locale only names the zone (CET, MEZ, CDT).
+  const format = new Intl.DateTimeFormat(locale, {
+    numberingSystem: 'latn',
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  });
+  return Object.fromEntries(format.formatToParts(new Date(ms)).map((p) => [p.type, p.value])) as Record<string, string>;
+}
+
+export interface ShowOptions {
+  /** Default: the browser's zone. */
+  timeZone?: string;
+  /** Names the zone; default: the browser's language. */
+  locale?: string;
+  /** Add milliseconds (log lines). */
+  millis?: boolean;
+}
+
+/** `ms` as local time (or in `timeZone`). */
+export function showTime(ms: number, options: ShowOptions = {}): ShownTime {
+  const local = parts(ms, options.timeZone, options.locale);
+  const fraction = options.millis ? `.${pad(((ms % 1000) + 1000) % 1000, 3)}` : '';
+  const iso = new Date(ms).toISOString();
+  return {
+    text: `${local.year}-${local.month}-${local.day} ${local.hour}:${local.minute}:${local.second}${fraction} ${local.timeZoneName}`,
+    utc: `${iso.slice(0, 10)} ${iso.slice(11, options.millis ? 23 : 19)} UTC`,
+    iso,
+  };
+}
+
+/** An agent time (ISO or spec form) shown; undefined when unreadable. */
+export function showAgentTime(text: string, options: ShowOptions = {}): ShownTime | undefined {
+  const ms = parseAgentTime(text);
+  return Number.isNaN(ms) ? undefined : showTime(ms, options);
+}
+
+/** "just now", "12 s ago", "3 min ago", "2 h ago", "4 days ago". */
+export function ago(ms: number, now: number): string {
+  const seconds = Math.max(0, Math.round((now - ms) / 1000));
+  if (seconds < 2) return 'just now';
+  if (seconds < 120) return `${seconds} s ago`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 120) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  const days = Math.round(hours / 24);
+  return `${days} days ago`;
+}

@@ -1,0 +1,88 @@
+/**
+ * The JSON Schema the configuration editor works with: the one generated from the shared zod schema
+ * (so new fields, enum values and descriptions appear by themselves), plus what only an editor needs:
+ * time zone names where the schema says a field holds one, and snippets for a whole receiver (from
+ * the templates), transform or transmit (from each kind's schema).
+ */
+import { configurationJsonSchema, TIME_ZONE_FORMAT } from '../../../shared/config/schema.js';
+import { TEMPLATE_PROMPT_PREFIX } from '../../../shared/config/semantic-rules.js';
+import { RECEIVER_TEMPLATES } from '../../../shared/config/templates.js';
+
+type Schema = Record<string, unknown>;
+
+interface Snippet {
+  label: string;
+  description?: string;
+  body: unknown;
+}
+
+/** Text for a snippet body: `$`, `}` and `\` are snippet syntax. */
+const literal = (text: string) => text.replace(/[\\$}]/g, (c) => `\\${c}`);
+
+/** A template value with its "<fill in: …>" prompts turned into tab stops. */
+function withTabStops(value: unknown, counter: { next: number }): unknown {
+  if (typeof value === 'string') {
+    if (value.startsWith(TEMPLATE_PROMPT_PREFIX)) return `\${${counter.next++}:${literal(value.slice(TEMPLATE_PROMPT_PREFIX.length, -1))}}`;
+    return literal(value);
+  }
+  if (Array.isArray(value)) return value.map((item) => withTabStops(item, counter));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withTabStops(v, counter)]));
+  return value;
+}
+
+/** A minimal object for one kind (a oneOf branch): its required fields, constants filled in. */
+function skeleton(branch: Schema): unknown {
+  const properties = (branch.properties ?? {}) as Record<string, Schema>;
+  const required = (branch.required ?? []) as string[];
+  const counter = { next: 1 };
+  const body: Record<string, unknown> = {};
+  for (const key of required) {
+    const property = properties[key] ?? {};
+    if ('const' in property) body[key] = property.const;
+    else if (key === 'filter_stream') body[key] = ['*'];
+    else if (property.type === 'string') body[key] = `\${${counter.next++}:${key}}`;
+    else if (property.type === 'integer' || property.type === 'number') body[key] = typeof property.default === 'number' ? property.default : 0;
+    else if (property.type === 'boolean') body[key] = false;
+    else if (property.type === 'array') body[key] = [];
+    else body[key] = {};
+  }
+  return body;
+}
+
+function branchSnippets(items: Schema | undefined, discriminator: string, noun: string): Snippet[] {
+  const branches = (items?.oneOf ?? items?.anyOf ?? []) as Schema[];
+  return branches.flatMap((branch) => {
+    const kind = ((branch.properties ?? {}) as Record<string, Schema>)[discriminator]?.const;
+    const description = typeof branch.description === 'string' ? branch.description : undefined;
+    // Kinds kept only to read old configurations are not offered for new ones.
+    if (typeof kind !== 'string' || description?.startsWith('Legacy')) return [];
+    return [{ label: `${kind} ${noun}`, description, body: skeleton(branch) }];
+  });
+}
+
+/** Adds the zone names (as examples: completion offers them, validation does not restrict to them). */
+function annotateTimeZones(node: unknown, zones: readonly string[]): void {
+  if (Array.isArray(node)) return node.forEach((item) => annotateTimeZones(item, zones));
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as Schema;
+  if (schema.format === TIME_ZONE_FORMAT) schema.examples = zones;
+  for (const value of Object.values(schema)) annotateTimeZones(value, zones);
+}
+
+export function editorSchema(zones: readonly string[]): Schema {
+  const schema = configurationJsonSchema();
+  annotateTimeZones(schema, zones);
+  const properties = schema.properties as Record<string, Schema>;
+  const receivers = properties.data_receiver?.items as Schema | undefined;
+  if (receivers)
+    receivers.defaultSnippets = Object.entries(RECEIVER_TEMPLATES).map(([protocol, template]) => ({
+      label: `${protocol} receiver`,
+      description: `A ${protocol} receiver from the template; Tab moves to each value to fill in.`,
+      body: withTabStops(template, { next: 1 }),
+    }));
+  const transforms = properties.transforms?.items as Schema | undefined;
+  if (transforms) transforms.defaultSnippets = branchSnippets(transforms, 'transform_type', 'transform');
+  const transmits = properties.data_transmit?.items as Schema | undefined;
+  if (transmits) transmits.defaultSnippets = branchSnippets(transmits, 'transmit_type', 'transmit');
+  return schema;
+}

@@ -1,0 +1,47 @@
+/**
+ * POST /v1/config/preview: what a receiver of an unsaved configuration would read, before it is
+ * saved. Files: the first rows of the first file each stream matches, through its parser and the
+ * transforms; SQL: the query's first rows with the bound state; OPC UA: the tags' current values.
+ * Nothing is committed and no progress moves.
+ */
+import { z } from 'zod';
+import { FieldValueSchema } from '../records/record.js';
+
+export const PREVIEW_MAX_ROWS = 100;
+
+export const PreviewRequestSchema = z.strictObject({
+  configuration: z
+    .record(z.string(), z.unknown())
+    .describe('The configuration as the editor holds it (unsaved). ******** for a secret means the saved value, as on save.'),
+  receiver: z.string().min(1).optional().describe('data_receiver_name of the receiver to preview; default: the first receiver.'),
+  rows: z.number().int().min(1).max(PREVIEW_MAX_ROWS).default(10).describe(`Records per stream at most (1..${PREVIEW_MAX_ROWS}, default 10).`),
+});
+export type PreviewRequest = z.input<typeof PreviewRequestSchema>;
+
+export const PreviewProblemSchema = z.object({
+  level: z.enum(['error', 'warning']),
+  message: z.string().describe('What kept rows from being read, or what is wrong with some of them, in plain words.'),
+});
+export type PreviewProblem = z.infer<typeof PreviewProblemSchema>;
+
+export const PreviewRecordSchema = z.object({
+  timestamp: z.string().describe('The record time stamp, ISO 8601 UTC with microseconds, as it would be sent.'),
+  fieldvalues: z.record(z.string(), FieldValueSchema),
+});
+
+export const StreamPreviewSchema = z.object({
+  asset: z.string(),
+  stream_type: z.string(),
+  source: z.string().nullable().describe('What was read: the file, the query with its bound state, or the server; null when there was nothing to read.'),
+  columns: z.array(z.string()).describe('Column names in the order of the records.'),
+  records: z.array(PreviewRecordSchema).describe('The first records, after the transforms that select the stream.'),
+  problems: z.array(PreviewProblemSchema),
+});
+export type StreamPreview = z.infer<typeof StreamPreviewSchema>;
+
+export const PreviewResultSchema = z.object({
+  receiver: z.string(),
+  protocol: z.string(),
+  streams: z.array(StreamPreviewSchema),
+});
+export type PreviewResult = z.infer<typeof PreviewResultSchema>;
