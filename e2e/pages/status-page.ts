@@ -9,6 +9,8 @@ export class StatusPage {
   readonly loadChart: Locator;
   readonly updated: Locator;
   readonly transmits: Locator;
+  /** The alert listing what the agent cannot write (full disk, unwritable folder). */
+  readonly storageProblems: Locator;
 
   constructor(page: Page) {
     const agentCard = page.locator('.agent-card');
@@ -20,6 +22,7 @@ export class StatusPage {
     this.loadChart = page.getByRole('img', { name: /^Machine load history/ });
     this.updated = page.getByTestId('status-updated');
     this.transmits = page.locator('.transmit');
+    this.storageProblems = page.getByTestId('storage-problems');
   }
 
   /** The row of a service, e.g. receiver:demo_plant_files. */
