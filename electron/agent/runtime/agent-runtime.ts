@@ -55,6 +55,8 @@ export interface AgentRuntimeOptions {
   storageRetryMs?: number;
   /** Folders besides the data directory where CSV output may go (`--allow-write`). */
   allowWrite?: readonly string[];
+  /** What this PC is, for one "Machine: …" line in the core log at start (the host's, once). */
+  describeMachine?: () => Promise<string | undefined>;
 }
 
 export interface SaveOutcome {
@@ -180,6 +182,7 @@ export class AgentRuntime {
     this.machineInfo.start();
     this.refreshSecrets();
     this.coreLog.info(`Tributary agent starting, data directory ${this.options.dataDirectory}`);
+    void this.options.describeMachine?.().then((line) => line && this.coreLog.info(`Machine: ${line}`));
     if (this.desired.read() === 'stopped') this.coreLog.info('The agent was stopped by an operator before; it stays stopped until started.');
     else await this.start();
   }
