@@ -13,19 +13,23 @@ const run = (script: string, args: string[]) => execFileSync(process.execPath, [
 describe('bench', () => {
   it('runs end to end against the real server and reports every measure', () => {
     const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-test-')), 'result.json');
-    run('run.mjs', ['--rows', '20000', '--files', '2', '--out', out]);
+    run('run.mjs', ['--rows', '20000', '--files', '2', '--single-file-rows', '10000', '--mqtt-rows', '5000', '--out', out]);
     const report = JSON.parse(fs.readFileSync(out, 'utf8'));
     expect(report.machine.cpus).toBeGreaterThan(0);
-    const [result] = report.results;
-    // Every row was acknowledged by the ingest server, or the run would not have ended.
-    expect(result).toMatchObject({ rows: 20_000, files: 2 });
-    for (const key of ['seconds', 'rows_per_second', 'mb_per_second', 'cpu_seconds_per_million_rows', 'bench_cpu_seconds_per_million_rows', 'peak_rss_mb', 'api_p99_ms'])
-      expect(result[key], key).toBeGreaterThan(0);
+    // Every row was acknowledged by the ingest server, or the run would not have ended; the single
+    // big file comes after the multi-file sizes.
+    expect(report.results.map((r: { rows: number; files: number }) => [r.rows, r.files])).toEqual([[20_000, 2], [10_000, 1]]);
+    for (const result of report.results)
+      for (const key of ['seconds', 'rows_per_second', 'mb_per_second', 'cpu_seconds_per_million_rows', 'bench_cpu_seconds_per_million_rows', 'peak_rss_mb', 'api_p99_ms'])
+        expect(result[key], key).toBeGreaterThan(0);
     expect(report.breakdown.map((stage: { stage: string }) => stage.stage)).toEqual([
       'read', 'parse', 'records', 'transform', 'encode (BSON)', 'compress', 'buffer (commit, read, delete)', 'KPI history', 'encrypt', 'upload (incl. server verify)',
     ]);
     const shares = report.breakdown.reduce((sum: number, stage: { share_percent: number }) => sum + stage.share_percent, 0);
     expect(shares).toBeCloseTo(100, 0);
+    // The MQTT run (npm run services starts its broker): both message formats, every row counted.
+    expect(report.mqtt.map((r: { message_format: string; rows: number }) => [r.message_format, r.rows])).toEqual([['record', 5000], ['array', 5000]]);
+    for (const r of report.mqtt) expect(r.rows_per_second).toBeGreaterThan(0);
   }, 120_000);
 
   it('sends hostile bodies to the real server and reports how long its event loop was blocked', () => {
@@ -35,6 +39,17 @@ describe('bench', () => {
     expect(results.map((r: { status: number }) => r.status)).toEqual([413, 422, 413, 500, 400, 200]);
     for (const result of results) for (const key of ['ms', 'max_event_loop_block_ms', 'server_cpu_ms']) expect(result[key], key).toBeGreaterThanOrEqual(0);
   }, 60_000);
+
+  it('measures the idle agent: the running demo and the demo configuration with nothing to read', () => {
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-test-')), 'idle.json');
+    run('idle.mjs', ['--seconds', '2', '--settle', '1', '--out', out]);
+    const { results } = JSON.parse(fs.readFileSync(out, 'utf8'));
+    expect(results.map((r: { phase: string }) => r.phase)).toEqual(['demo', 'quiet']);
+    for (const result of results) {
+      expect(result.cpu_percent_of_one_core, result.phase).toBeGreaterThanOrEqual(0);
+      expect(result.rss_mb, result.phase).toBeGreaterThan(0);
+    }
+  }, 120_000);
 
   it('times one parse worker alone', () => {
     const table = run('worker-cpu.mjs', ['20000', '1']);

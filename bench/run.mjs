@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // End-to-end throughput benchmark: folder → parse → convert_timestamps → encrypted remotedatapost →
 // acknowledged by a loopback ingest server, against the real headless server (dist/electron/serve.js).
-// Usage: npm run bench [-- --rows 100000,1000000,10000000 --files 4 --skip-breakdown --profile <dir> --out <file>]
+// Usage: npm run bench [-- --rows 100000,1000000,10000000 --files 4 --single-file-rows 1000000 --skip-breakdown --skip-mqtt --mqtt-rows 200000 --profile <dir> --out <file>]
+// After the multi-file sizes it drops one single big file (--single-file-rows, default 1,000,000;
+// 0 skips it): the case of one file read by one parse thread. `--single-file` runs only that.
+// The MQTT run (bench/mqtt.mjs) needs the Mosquitto of scripts/ci/start-mosquitto.sh; without it it is skipped.
 // --profile writes a V8 CPU profile per server thread to <dir> (bench/profile-summary.mjs reads them).
 // Reports rows/s, MB/s, CPU seconds per million rows, peak RSS, API p50/p99 during the run, as a
 // table and as JSON in bench/results/.
@@ -12,11 +15,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
+import { mqttRuns } from './mqtt.mjs';
 import { stageBreakdown } from './stages.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000,1000000' }, files: { type: 'string', default: '4' }, 'skip-breakdown': { type: 'boolean', default: false }, profile: { type: 'string' }, out: { type: 'string' } } });
-const sizes = values.rows.split(',').map(Number);
+const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000,1000000' }, files: { type: 'string', default: '4' }, 'single-file': { type: 'boolean', default: false }, 'single-file-rows': { type: 'string', default: '1000000' }, 'skip-breakdown': { type: 'boolean', default: false }, profile: { type: 'string' }, out: { type: 'string' }, 'skip-mqtt': { type: 'boolean', default: false }, 'mqtt-rows': { type: 'string', default: '200000' } } });
+const sizes = values['single-file'] ? [] : values.rows.split(',').map(Number);
+const singleFileRows = Number(values['single-file-rows']);
 // As `npm run serve` starts the server (package.json): a small young generation for the API thread.
 const SERVE_FLAGS = ['--max-semi-space-size=4'];
 // At least MIN_TOKEN_LENGTH (16) characters: shorter tokens are refused.
@@ -113,6 +118,7 @@ async function runOnce(rows, files) {
     seconds: +seconds.toFixed(2),
     rows_per_second: Math.round(rows / seconds),
     mb_per_second: +(bytes / 1e6 / seconds).toFixed(2),
+    // Server CPU seconds per million rows = server CPU µs per row.
     cpu_seconds_per_million_rows: after && before ? +(((after.cpuSeconds - before.cpuSeconds) / rows) * 1e6).toFixed(2) : null,
     bench_cpu_seconds_per_million_rows: +(((benchCpuUsed.user + benchCpuUsed.system) / 1e6 / rows) * 1e6).toFixed(2),
     peak_rss_mb: after ? Math.round(after.peakRss / 1e6) : null,
@@ -127,11 +133,17 @@ for (const rows of sizes) {
   process.stderr.write(`bench: ${rows} rows …\n`);
   results.push(await runOnce(rows, Number(values.files)));
 }
+if (singleFileRows > 0) {
+  process.stderr.write(`bench: ${singleFileRows} rows in a single file …\n`);
+  results.push(await runOnce(singleFileRows, 1));
+}
 const breakdown = values['skip-breakdown'] ? undefined : await stageBreakdown(200_000);
+const mqtt = values['skip-mqtt'] ? undefined : await mqttRuns(Number(values['mqtt-rows']));
 const machine = { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory_gb: Math.round(os.totalmem() / 1e9), node: process.version, date: new Date().toISOString() };
 fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
 const out = values.out ? path.resolve(values.out) : path.join(ROOT, 'bench', 'results', `bench-${machine.date.slice(0, 19).replace(/[:T]/g, '-')}.json`);
-fs.writeFileSync(out, JSON.stringify({ machine, results, breakdown }, null, 2));
+fs.writeFileSync(out, JSON.stringify({ machine, results, breakdown, mqtt }, null, 2));
 console.table(results);
 if (breakdown) console.table(breakdown);
+if (mqtt) console.table(mqtt);
 console.log(`results: ${path.relative(ROOT, out)}`);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { specExampleConfiguration } from '../shared/testing/config-fixtures.js';
@@ -119,6 +120,9 @@ describe('npm run serve (headless entry)', () => {
     expect([...seen].filter((entry) => !entry.endsWith('=running'))).toEqual([]);
     expect(log().split('\n').filter((line) => / \| (WARNING|ERROR) \| /.test(line))).toEqual([]);
     expect(log()).not.toContain('CVE-');
+    // The first thing support asks: what PC is this? One line, once.
+    await waitFor(() => log().includes(' | Machine: '), 30_000, 'the machine line in the core log');
+    expect(log().split('\n').filter((line) => line.includes(' | Machine: '))).toEqual([expect.stringContaining(`(${os.arch()})`)]);
   }, 60_000);
 
   it('refuses an unknown option with usage on stderr and exit code 2', async () => {

@@ -93,6 +93,7 @@ async function main(): Promise<void> {
           return undefined;
         });
   const host = await createHost({
+    logMachine: true,
     dataDirectory: cli.dataDirectory,
     http: { host: cli.host, port: cli.port, allowedHosts: cli.allowedHosts, consoleDirectory },
     kpiRetentionMs: cli.kpiRetentionDays === undefined ? undefined : cli.kpiRetentionDays * 86_400_000,

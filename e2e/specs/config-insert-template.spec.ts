@@ -16,6 +16,11 @@ test('an engineer inserts a localfile receiver template and is shown what to fil
   await expect(config.errorViolations.first()).toBeVisible();
   await expect(config.violations.filter({ hasText: 'data_receiver[2]' }).first()).toBeVisible();
 
+  // Transmits have templates too: an MQTT transmit into a Unified Namespace.
+  await config.insertTemplate('mqtt transmit').click();
+  await expect(config.notice).toContainText('Inserted the mqtt transmit "unified_namespace"');
+  await expect(config.line('"topic": "<fill in: enterprise/site/area, e.g. acme/plant1/line1>/{asset}/{stream_type}"')).toBeVisible();
+
   // Leaving with unsaved changes asks first.
   await app.navLink('Streams').click();
   const leave = app.dialog('Leave without saving?');

@@ -38,10 +38,10 @@ describe('GET /v1/config (1)', () => {
 });
 
 describe('GET /v1/config/templates (2, 3)', () => {
-  it('lists the five templates with name, description and configuration', async () => {
+  it('lists the six templates with name, description and configuration', async () => {
     const { json } = await server.call('GET', '/v1/config/templates');
     expect(json.success).toBe(true);
-    expect(json.response.map((t: { name: string }) => t.name)).toEqual(['Basic', 'Localfile', 'SMB', 'SQL', 'OPCUA']);
+    expect(json.response.map((t: { name: string }) => t.name)).toEqual(['Basic', 'Localfile', 'SMB', 'SQL', 'OPCUA', 'MQTT']);
     for (const t of json.response) {
       expect(typeof t.description).toBe('string');
       expect(Object.keys(t.configuration).sort()).toEqual(['data_receiver', 'data_transmit', 'transforms']);
@@ -49,11 +49,27 @@ describe('GET /v1/config/templates (2, 3)', () => {
     expect(json.response[0].configuration).toEqual({ data_receiver: [], transforms: [], data_transmit: [] });
   });
 
-  it.each(['localfile', 'smb', 'sql', 'opcua'])('returns the %s template configuration', async (protocol) => {
+  it.each(['localfile', 'smb', 'sql', 'opcua', 'mqtt'])('returns the %s template configuration', async (protocol) => {
     const { status, json } = await server.call('GET', `/v1/config/templates/${protocol}`);
     expect(status).toBe(200);
     expect(json.success).toBe(true);
     expect(json.response.data_receiver[0].protocol).toBe(protocol);
+  });
+
+  it('refuses an mqtt ca_file that does not exist on this PC, at its json_path', async () => {
+    const config = {
+      data_receiver: [],
+      transforms: [],
+      data_transmit: [{ transmit_name: 'uns', transmit_type: 'mqtt', filter_stream: ['*'], host: '127.0.0.1', port: 8883, tls: true, ca_file: '/nonexistent/plant-ca.pem', topic: 'p/{asset}' }],
+    };
+    const { json } = await server.call('POST', '/v1/config/validate', config);
+    expect(json.response.violations).toContainEqual(expect.objectContaining({ json_path: ['data_transmit', 0, 'ca_file'], level: 'error', description: expect.stringContaining('cannot be read on this PC (ENOENT)') }));
+  });
+
+  it('gives the mqtt template an mqtt transmit with a Unified Namespace topic', async () => {
+    const { json } = await server.call('GET', '/v1/config/templates/mqtt');
+    expect(json.response.data_transmit[0]).toMatchObject({ transmit_type: 'mqtt', qos: 1 });
+    expect(json.response.data_transmit[0].topic).toMatch(/\/\{asset\}\/\{stream_type\}$/);
   });
 
   it('answers the spec message for an unknown protocol', async () => {

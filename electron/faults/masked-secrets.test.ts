@@ -60,4 +60,33 @@ describe('masked secrets sent back for another target', () => {
     expect(saved().data_transmit[0].API_key).toBe('the-real-api-key');
     expect((await server.call('GET', '/v1/status')).json.response.agent.status).toBe('running');
   });
+
+  it('masks an mqtt transmit\'s password like API_key and never sends it to a changed host, port or username', async () => {
+    server = await startTestServer();
+    const mqtt = {
+      data_receiver: [],
+      transforms: [],
+      // Port 1 on loopback: nothing answers, nothing is sent; the test is about the configuration.
+      data_transmit: [{ transmit_name: 'uns', transmit_type: 'mqtt', filter_stream: ['*'], host: '127.0.0.1', port: 1, username: 'edge', password: 'the-real-broker-password', topic: 'plant1/{asset}/{stream_type}' }],
+    };
+    expect((await server.call('POST', '/v1/config', mqtt)).status).toBe(200);
+    const before = saved();
+    for (const [label, change] of [
+      ['host', (d: any) => (d.data_transmit[0].host = 'attacker.example.com')],
+      ['port', (d: any) => (d.data_transmit[0].port = 2)],
+      ['username', (d: any) => (d.data_transmit[0].username = 'admin')],
+    ] as const) {
+      const masked = (await server.call('GET', '/v1/config')).json.response;
+      expect(masked.data_transmit[0].password).toBe('********');
+      change(masked);
+      const { status, json } = await server.call('POST', '/v1/config', masked);
+      expect(status, label).toBe(422);
+      expect(json.response.violations).toContainEqual({ json_path: ['data_transmit', 0, 'password'], level: 'error', description: expect.stringMatching(/^Re-enter the password: the broker changed/) });
+      expect(saved(), label).toEqual(before);
+    }
+    const unchanged = (await server.call('GET', '/v1/config')).json.response;
+    unchanged.data_transmit[0].topic = 'plant2/{asset}';
+    expect((await server.call('POST', '/v1/config', unchanged)).status).toBe(200);
+    expect(saved().data_transmit[0].password).toBe('the-real-broker-password');
+  });
 });

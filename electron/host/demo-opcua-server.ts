@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import type { OPCUACertificateManager, OPCUAServer, UAVariable } from 'node-opcua';
@@ -42,6 +43,16 @@ export function demoOpcuaReceiver(port: number): NonNullable<ConfigurationInput[
       opcua_tags: TAGS.map((t) => ({ name: `ns=2;s=${m.name}.${t.suffix}`, exportname: t.exportname })),
     })),
   };
+}
+
+/**
+ * node-opcua's minimal nodeset (base types, the Objects folder) instead of the full standard one
+ * (thousands of nodes): the two simulated machines need no more, and the standard address space
+ * alone kept ~30 MB of the running demo's memory (docs/performance.md, Idle).
+ */
+function minimalNodeset(): string {
+  const addressSpacePackage = createRequire(import.meta.url).resolve('node-opcua-address-space/package.json');
+  return path.join(path.dirname(addressSpacePackage), 'nodesets', 'mini.Nodeset2.xml');
 }
 
 /** Port of the demo receiver in a saved configuration, so that a restarted demo keeps its address. */
@@ -117,6 +128,7 @@ export class DemoOpcuaPlant {
       securityModes: [MessageSecurityMode.None, MessageSecurityMode.SignAndEncrypt],
       securityPolicies: [SecurityPolicy.None, SecurityPolicy.Basic256Sha256],
       allowAnonymous: true,
+      nodeset_filename: [minimalNodeset()],
       serverInfo: { applicationName: { text: 'Tributary demo plant' } },
     });
     try {

@@ -6,6 +6,7 @@ import { AgentRuntime, type AgentRuntimeOptions } from '../agent/index.js';
 import { Router } from '../api/router.js';
 import { type RunningHttpServer, startHttpServer } from '../api/http-server.js';
 import { MetricsExporter } from '../api/metrics.js';
+import { describeMachine } from './machine-identity.js';
 
 /** Where Tributary keeps its data when --data-dir is not given. */
 export function defaultDataDirectory(): string {
@@ -62,6 +63,8 @@ export interface HostOptions extends Omit<AgentRuntimeOptions, 'dataDirectory'> 
   dataDirectory: string;
   http?: { host: string; port: number; allowedHosts?: readonly string[]; consoleDirectory?: string };
   env?: NodeJS.ProcessEnv;
+  /** Log what this PC is at start (the product: serve and the desktop app; not the tests' hosts). */
+  logMachine?: boolean;
 }
 
 export interface Host {
@@ -80,7 +83,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     // A data directory that cannot be created (full disk): the agent still comes up and says why.
   }
   const { token, unsaved } = loadOrCreateToken(options.dataDirectory, options.env);
-  const runtime = new AgentRuntime({ ...options, logSecrets: [...(options.logSecrets ?? []), token] });
+  const runtime = new AgentRuntime({ ...options, logSecrets: [...(options.logSecrets ?? []), token], describeMachine: options.logMachine ? describeMachine : undefined });
   const router = new Router(runtime);
   if (unsaved) runtime.webLog.warn(unsaved);
   await runtime.init();

@@ -97,6 +97,7 @@ async function main(): Promise<void> {
   const settings = loadDesktopSettings(dataDirectory);
   app.setLoginItemSettings({ openAtLogin: settings.startAtLogin });
   host = await createHost({
+    logMachine: true,
     dataDirectory,
     secretCodec: safeStorageCodec(),
     allowWrite: settings.allowWrite.map((folder) => path.resolve(folder)),

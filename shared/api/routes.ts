@@ -82,7 +82,7 @@ const kpiKind = { schema: z.enum(['line', 'machine_type'], { error: 'kind must b
 export const ROUTES = [
   { id: 'getConfig', method: 'GET', path: '/v1/config', summary: 'Read the saved configuration (secrets masked).', response: SavedConfigDocument, responseDocument: ConfigurationSchema, meta: LastModifiedMetaSchema },
   { id: 'listTemplates', method: 'GET', path: '/v1/config/templates', summary: 'All configuration templates.', response: z.array(TemplateSchema) },
-  { id: 'getTemplate', method: 'GET', path: '/v1/config/templates/:protocol', summary: 'The template configuration of one protocol (basic, localfile, smb, sql, opcua).', response: SavedConfigDocument, responseDocument: ConfigurationSchema, failure: z.string() },
+  { id: 'getTemplate', method: 'GET', path: '/v1/config/templates/:protocol', summary: 'The template configuration of one protocol (basic, localfile, smb, sql, opcua, mqtt).', response: SavedConfigDocument, responseDocument: ConfigurationSchema, failure: z.string() },
   {
     id: 'saveConfig', method: 'POST', path: '/v1/config', summary: 'Validate and save the configuration.',
     description: 'Atomic; the previous versions are kept. "********" for a secret keeps the saved value. Send If-Match with the revision (ETag) you loaded to refuse overwriting a newer save (409).',
@@ -96,7 +96,7 @@ export const ROUTES = [
   {
     id: 'previewConfig', method: 'POST', path: '/v1/config/preview', summary: 'What a receiver of an unsaved configuration would read: the first records of each stream.',
     description:
-      'Files (localfile, smb): the first rows of the first file each stream matches, through its parser and the transforms that select the stream. SQL: the first rows of each query with the state it would bind now. OPC UA: the current value of each tag. Nothing is committed, no progress moves, nothing is sent. 422 with violations when the receiver or the transforms have errors; 404 for an unknown receiver.',
+      'Files (localfile, smb): the first rows of the first file each stream matches, through its parser and the transforms that select the stream. SQL: the first rows of each query with the state it would bind now. OPC UA: the current value of each tag. Nothing is committed, no progress moves, nothing is sent. 422 with violations when the receiver or the transforms have errors, or for an mqtt receiver (a broker keeps no history to preview); 404 for an unknown receiver.',
     body: PreviewRequestSchema, response: PreviewResultSchema, failure: ValidationResultSchema,
   },
   { id: 'restartAgent', method: 'POST', path: '/v1/agent/restart', summary: 'Restart the agent.', response: AgentStatusSchema, failure: AgentStatusSchema },

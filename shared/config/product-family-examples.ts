@@ -106,6 +106,12 @@ export const NOTES_EXAMPLES: CorpusExample[] = [
     },
     warnings: [],
   },
+  {
+    name: 'MQTT transmit with its required fields (§3.4)',
+    source: 'notes §3.4',
+    document: { data_transmit: [{ transmit_name: 'm', transmit_type: 'mqtt', host: 'broker', port: 1883, topic: 'plant1/{asset}/{stream_type}', filter_stream: ['*'] }] },
+    warnings: [],
+  },
 ];
 
 /** Our own examples: each option Tributary takes from the product family, in use. */
@@ -192,7 +198,6 @@ export const REFUSED_EXAMPLES: { name: string; document: Record<string, unknown>
   { name: 'azure_data_lake_gen2 receiver (§1.4)', document: { data_receiver: [{ data_receiver_name: 'adl', protocol: 'azure_data_lake_gen2', connections: [], streams: [] }], ...transmitViaCloud }, path: ['data_receiver', 0, 'protocol'], says: /no Azure Data Lake Storage Gen2 receiver/ },
   { name: 'enact receiver (§1.7)', document: { data_receiver: [{ data_receiver_name: 'enact', protocol: 'enact', asset_tag: 'part', streams: [] }], ...transmitViaCloud }, path: ['data_receiver', 0, 'protocol'], says: /no InfinityQS Enact receiver/ },
   { name: 'rdpv3 transmit (§3.3)', document: { data_transmit: [{ transmit_name: 'v3', transmit_type: 'rdpv3', topic_prefix: 'cloudyday.some_category' }] }, path: ['data_transmit', 0, 'transmit_type'], says: /cannot send with rdpv3/ },
-  { name: 'MQTT transmit (§3.4)', document: { data_transmit: [{ transmit_name: 'm', transmit_type: 'mqtt', host: 'broker', port: 1883, topic: 't', filter_stream: ['*'] }] }, path: ['data_transmit', 0, 'transmit_type'], says: /no MQTT transmit/ },
   { name: 'tap transform (§2.3)', document: { transforms: [{ transform_name: 'tap', transform_type: 'tap', filter_stream: ['*:dcs'], format: 'csv' }], ...transmitViaCloud }, path: ['transforms', 0, 'transform_type'], says: /no tap transform/ },
   { name: 'attachment parser (§1.4.3)', document: localfile([{ parser_name: 'a', parser_type: 'attachment' }], [stream('a')]), path: ['data_receiver', 0, 'parsers', 0, 'parser_type'], says: /no attachment parser/ },
 ];

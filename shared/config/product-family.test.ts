@@ -90,7 +90,7 @@ describe('what the product family has and Tributary has not', () => {
 
   it.each([
     ['data_transmit', { transmit_type: 'rdpv3', topic_prefix: 'x' }, ['data_transmit', 0, 'transmit_type'], /cannot send with rdpv3/],
-    ['data_transmit', { transmit_type: 'mqtt' }, ['data_transmit', 0, 'transmit_type'], /no MQTT transmit/],
+    ['data_transmit', { transmit_type: 'azure_iot_hub' }, ['data_transmit', 0, 'transmit_type'], /no Azure IoT Hub transmit; it sends with remotedatapost \(RDP2\) or mqtt/],
     ['transforms', { transform_type: 'tap', format: 'csv' }, ['transforms', 0, 'transform_type'], /no tap transform; a csv transmit/],
   ])('%s %j is an error that says so', (section, change, path, says) => {
     const doc = specExampleConfiguration() as any;

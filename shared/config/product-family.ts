@@ -6,7 +6,7 @@
  */
 import { type JsonPath, type Violation, valueAt, warning } from './violations.js';
 
-const RECEIVERS = 'localfile, smb, sql and opcua';
+const RECEIVERS = 'localfile, smb, sql, opcua and mqtt';
 
 /** Product-family component types Tributary has no implementation of, and what to use instead. */
 const UNSUPPORTED: Record<string, Record<string, string>> = {
@@ -15,7 +15,6 @@ const UNSUPPORTED: Record<string, Record<string, string>> = {
     azure_data_lake: `Tributary has no Azure Data Lake receiver (it reads ${RECEIVERS}).`,
     azure_data_lake_gen2: `Tributary has no Azure Data Lake Storage Gen2 receiver (it reads ${RECEIVERS}).`,
     enact: `Tributary has no InfinityQS Enact receiver (it reads ${RECEIVERS}).`,
-    mqtt: `Tributary has no MQTT receiver (it reads ${RECEIVERS}).`,
     azure_iot_hub: `Tributary has no Azure IoT Hub receiver (it reads ${RECEIVERS}).`,
     ftp: `Tributary has no FTP receiver (it reads ${RECEIVERS}).`,
     sftp: `Tributary has no SFTP receiver (it reads ${RECEIVERS}).`,
@@ -23,10 +22,9 @@ const UNSUPPORTED: Record<string, Record<string, string>> = {
     snowflake: `Tributary has no Snowflake receiver (it reads ${RECEIVERS}).`,
   },
   transmit_type: {
-    rdpv3: 'Tributary cannot send with rdpv3 (Kafka-based RDPv3 uploads); it sends with remotedatapost (RDP2) or writes csv files.',
-    mqtt: 'Tributary has no MQTT transmit; it sends with remotedatapost (RDP2) or writes csv files.',
-    azure_iot_hub: 'Tributary has no Azure IoT Hub transmit; it sends with remotedatapost (RDP2) or writes csv files.',
-    azure_iot_edge_hub: 'Tributary has no Azure IoT Edge Hub transmit; it sends with remotedatapost (RDP2) or writes csv files.',
+    rdpv3: 'Tributary cannot send with rdpv3 (Kafka-based RDPv3 uploads); it sends with remotedatapost (RDP2) or mqtt, or writes csv files.',
+    azure_iot_hub: 'Tributary has no Azure IoT Hub transmit; it sends with remotedatapost (RDP2) or mqtt, or writes csv files.',
+    azure_iot_edge_hub: 'Tributary has no Azure IoT Edge Hub transmit; it sends with remotedatapost (RDP2) or mqtt, or writes csv files.',
   },
   transform_type: {
     tap: 'Tributary has no tap transform; a csv transmit with the same filter_stream writes the records to files.',

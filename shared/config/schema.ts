@@ -6,6 +6,8 @@
  */
 import { z } from 'zod';
 import { SpreadsheetParseOptionsSchema } from './csv-options.js';
+import { streamIdentity } from './schema-parts.js';
+import { MqttReceiverSchema } from './mqtt-schema.js';
 import { FilterStreamSchema, SightMachineCloudSchema, type Transmit, TransmitSchema } from './transmit-schema.js';
 
 export * from './transmit-schema.js';
@@ -69,11 +71,6 @@ export const CsvParserSchema = z
 export const ParserSchema = z.discriminatedUnion('parser_type', [SpreadsheetParserSchema, CsvParserSchema]);
 
 // ---------------------------------------------------------------- streams
-
-const streamIdentity = {
-  asset: name('asset').describe('Machine or asset name.'),
-  stream_type: name('stream_type').describe('Kind of data from this asset, e.g. cycle, alarms, process.'),
-};
 
 export const FileStreamSchema = z.strictObject({
   ...streamIdentity,
@@ -243,7 +240,7 @@ export const OpcuaReceiverSchema = z
   })
   .describe('Reads tags from an OPC UA server.');
 
-export const RECEIVER_PROTOCOLS = ['localfile', 'smb', 'sql', 'opcua'] as const;
+export const RECEIVER_PROTOCOLS = ['localfile', 'smb', 'sql', 'opcua', 'mqtt'] as const;
 export type ReceiverProtocol = (typeof RECEIVER_PROTOCOLS)[number];
 
 export const DataReceiverSchema = z.discriminatedUnion('protocol', [
@@ -251,6 +248,7 @@ export const DataReceiverSchema = z.discriminatedUnion('protocol', [
   SmbReceiverSchema,
   SqlReceiverSchema,
   OpcuaReceiverSchema,
+  MqttReceiverSchema,
 ]);
 
 // ---------------------------------------------------------------- transforms

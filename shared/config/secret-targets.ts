@@ -74,7 +74,7 @@ function inheritingTargets(cloud: Json, root: Json | undefined): string[] {
 
 export const SECRET_TARGETS: readonly SecretTarget[] = [
   {
-    // SQL, SMB and OPC UA connections of receivers.
+    // SQL, SMB, OPC UA and MQTT connections of receivers.
     where: ['data_receiver', '*', 'connections', '*'],
     secret: 'password',
     target: 'the server',
@@ -94,6 +94,13 @@ export const SECRET_TARGETS: readonly SecretTarget[] = [
     secret: 'API_key',
     target: 'the cloud account',
     fields: [{ name: 'base_url', read: (h) => normalBaseUrl(h.base_url) }, { name: 'API_key_ID', read: (h) => text(h.API_key_ID) }],
+  },
+  {
+    // mqtt transmits: the broker the password opens (receiver connections are the first row).
+    where: ['data_transmit', '*'],
+    secret: 'password',
+    target: 'the broker',
+    fields: [{ name: 'host', read: (h) => hostName(h.host) }, { name: 'port' }, { name: 'username', read: (h) => text(h.username) }],
   },
   // The product family's top-level block (either spelling of the key and of its id). Its key also
   // authenticates every remotedatapost transmit without an API_key of its own, to that transmit's

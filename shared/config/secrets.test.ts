@@ -156,3 +156,52 @@ describe('a masked secret follows its target only', () => {
     expect(Object.keys(config)).toEqual(['data_transmit', '__proto__']);
   });
 });
+
+describe('an MQTT password follows its broker only', () => {
+  const broker = { host: 'broker.plant.local', port: 8883, username: 'edge', password: 'mqtt-pass-1', tls: true };
+  const mqtt = () => ({
+    data_receiver: [{ data_receiver_name: 'machines', protocol: 'mqtt', connections: [{ ...broker }], streams: [] }],
+    data_transmit: [{ transmit_name: 'uns', transmit_type: 'mqtt', filter_stream: ['*'], topic: 'plant1/{asset}/{stream_type}', ...broker, password: 'mqtt-pass-2' }],
+  });
+  const resend = (change: (doc: any) => void) => {
+    const incoming = maskSecrets(mqtt()) as any;
+    change(incoming);
+    return unmaskSecrets(incoming, mqtt()) as { config: any; violations: { json_path: unknown[]; description: string }[] };
+  };
+
+  it('masks the password of mqtt receivers and transmits', () => {
+    const masked = maskSecrets(mqtt()) as any;
+    expect(masked.data_receiver[0].connections[0].password).toBe(SECRET_MASK);
+    expect(masked.data_transmit[0].password).toBe(SECRET_MASK);
+    expect(JSON.stringify(masked)).not.toMatch(/mqtt-pass/);
+    expect(collectSecrets(mqtt()).sort()).toEqual(['mqtt-pass-1', 'mqtt-pass-2']);
+  });
+
+  it('keeps both passwords when the topic, tls or timeout change, or the host is written in capitals', () => {
+    const { config, violations } = resend((d) => {
+      d.data_transmit[0].topic = 'plant2/{asset}';
+      d.data_transmit[0].host = 'BROKER.plant.local';
+      d.data_receiver[0].connections[0].timeout = 30;
+    });
+    expect(violations).toEqual([]);
+    expect(config.data_receiver[0].connections[0].password).toBe('mqtt-pass-1');
+    expect(config.data_transmit[0].password).toBe('mqtt-pass-2');
+  });
+
+  it.each([
+    ['host', (d: any) => (d.data_transmit[0].host = 'evil.example.com'), /host "broker.plant.local" → "evil.example.com"/],
+    ['port', (d: any) => (d.data_transmit[0].port = 1883), /port 8883 → 1883/],
+    ['username', (d: any) => (d.data_transmit[0].username = 'admin'), /username "edge" → "admin"/],
+  ])('never sends the transmit\'s saved password to a changed %s', (_what, change, words) => {
+    const { config, violations } = resend(change);
+    expect(violations).toEqual([{ json_path: ['data_transmit', 0, 'password'], level: 'error', description: expect.stringMatching(/^Re-enter the password: the broker changed/) }]);
+    expect(violations[0]!.description).toMatch(words);
+    expect(JSON.stringify(config)).not.toContain('mqtt-pass-2');
+  });
+
+  it('never sends the receiver\'s saved password to another broker', () => {
+    const { config, violations } = resend((d) => (d.data_receiver[0].connections[0].host = '10.0.0.66'));
+    expect(violations).toEqual([expect.objectContaining({ json_path: ['data_receiver', 0, 'connections', 0, 'password'] })]);
+    expect(JSON.stringify(config)).not.toContain('mqtt-pass-1');
+  });
+});

@@ -13,6 +13,7 @@ import { opcuaReceiverViolations } from './opcua-rules.js';
 import { sqlReceiverViolations } from './sql-rules.js';
 export { sqlPlaceholders } from './sql-rules.js';
 import { smbConnectionViolations } from './smb-rules.js';
+import { mqttReceiverViolations, mqttTransmitViolations } from './mqtt-rules.js';
 import { fileFilterViolations } from './file-filter-rules.js';
 import { parserViolations } from './parser-rules.js';
 import { cloudViolations, remoteDataPostViolations } from './transmit-rules.js';
@@ -131,9 +132,9 @@ export function semanticViolations(config: PartialConfiguration, options: { part
     if (!t) return;
     checkFilter(t.filter_stream, ['data_transmit', i, 'filter_stream']);
     if (t.transmit_type === 'remotedatapost') out.push(...remoteDataPostViolations(t, i, config.sight_machine_cloud, isPrompt));
+    if (t.transmit_type === 'mqtt') out.push(...mqttTransmitViolations(t, ['data_transmit', i]));
   });
   out.push(...cloudViolations(config.sight_machine_cloud, config.data_transmit, options.partial ?? false));
-
 
   // A value still holding a template prompt gets one clear "fill in" error instead of whatever
   // else its prompt text happens to violate (time zone, URL, ':' in names …).
@@ -219,6 +220,7 @@ function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
   if (receiver.protocol === 'smb') out.push(...smbConnectionViolations(receiver.connections, base, isPrompt));
   if (receiver.protocol === 'sql') out.push(...sqlReceiverViolations(receiver, base));
   if (receiver.protocol === 'opcua') out.push(...opcuaReceiverViolations(receiver, base));
+  if (receiver.protocol === 'mqtt') out.push(...mqttReceiverViolations(receiver, base, { isValidTimeZone, unknownStrptimeDirective }));
   return out;
 }
 

@@ -48,6 +48,30 @@ const transmit = {
   max_request_records: 3000,
 };
 
+const mqttTransmit = {
+  transmit_name: 'unified_namespace',
+  transmit_type: 'mqtt' as const,
+  filter_stream: ['*'],
+  host: prompt('broker name or IP address'),
+  port: 8883,
+  tls: true,
+  username: prompt('user name'),
+  password: prompt('password'),
+  topic: `${prompt('enterprise/site/area, e.g. acme/plant1/line1')}/{asset}/{stream_type}`,
+  qos: 1 as const,
+  message_format: 'record' as const,
+  additional_fields: {},
+};
+
+/** One transmit of each type, ready to be inserted into `data_transmit`. */
+export const TRANSMIT_TEMPLATES = {
+  remotedatapost: transmit,
+  mqtt: mqttTransmit,
+} as const satisfies Record<string, NonNullable<ConfigurationInput['data_transmit']>[number]>;
+
+export type TransmitTemplateType = keyof typeof TRANSMIT_TEMPLATES;
+export const TRANSMIT_TEMPLATE_TYPES = Object.keys(TRANSMIT_TEMPLATES) as TransmitTemplateType[];
+
 /** One receiver of each protocol, ready to be inserted into `data_receiver`. */
 export const RECEIVER_TEMPLATES = {
   localfile: {
@@ -126,6 +150,28 @@ export const RECEIVER_TEMPLATES = {
       },
     ],
   },
+  mqtt: {
+    data_receiver_name: 'mqtt_broker',
+    protocol: 'mqtt',
+    connections: [
+      {
+        host: prompt('broker name or IP address'),
+        port: 8883,
+        tls: true,
+        username: prompt('user name'),
+        password: prompt('password'),
+        mqtt_version: '5',
+      },
+    ],
+    streams: [
+      {
+        ...stream,
+        topic: prompt('topic filter, e.g. plant1/line1/press1/#'),
+        payload_format: 'json',
+        topic_field: 'topic',
+      },
+    ],
+  },
 } as const satisfies Record<string, NonNullable<ConfigurationInput['data_receiver']>[number]>;
 
 export type TemplateProtocol = keyof typeof RECEIVER_TEMPLATES;
@@ -145,7 +191,8 @@ const withReceiver = (protocol: TemplateProtocol): ConfigurationInput => ({
           },
         ]
       : [],
-  data_transmit: [structuredClone(transmit)],
+  // Machines' topics on a broker, republished as records into a Unified Namespace.
+  data_transmit: [structuredClone(protocol === 'mqtt' ? mqttTransmit : transmit)],
 });
 
 /** A complete configuration for one protocol, or undefined for an unknown protocol. */
@@ -162,5 +209,6 @@ export function allTemplates(): Template[] {
     { name: 'SMB', description: 'CSV files on a Windows network share, uploaded to the cloud.', configuration: templateFor('smb')! },
     { name: 'SQL', description: 'New rows of an MS SQL Server, PostgreSQL or MySQL table, read incrementally by id.', configuration: templateFor('sql')! },
     { name: 'OPCUA', description: 'Tags of an OPC UA server, read by subscription over an encrypted session (SignAndEncrypt).', configuration: templateFor('opcua')! },
+    { name: 'MQTT', description: 'JSON or plain-value messages of machine topics on an MQTT broker (persistent session, QoS 1), published as records into a Unified Namespace topic tree.', configuration: templateFor('mqtt')! },
   ] as Template[];
 }

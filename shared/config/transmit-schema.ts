@@ -4,27 +4,18 @@
  * `resolveConfiguration` in validate.ts; semantic rules say what is missing where).
  */
 import { z } from 'zod';
+import { MqttTransmitSchema } from './mqtt-schema.js';
+import { FilterStreamSchema, maxBufferMb } from './schema-parts.js';
 
-/** `asset:stream_type`, `*:stream_type`, `asset:*` or `*`. Syntax is checked in validate.ts. */
-export const FilterStreamSchema = z
-  .array(z.string())
-  .describe('Streams this applies to: "asset:stream_type"; either half may be "*"; "*" alone matches every stream.');
+export { FilterStreamSchema };
 
 /** Upload requests are never bigger than this, whatever max_request_size_bytes says (as in the product family). */
 export const MAX_REQUEST_SIZE_BYTES = 4 * 1024 * 1024;
 
-const maxBufferMb = z
-  .number()
-  .int()
-  .min(1)
-  .max(1_048_576)
-  .default(2048)
-  .describe('Disk the outbox of this transmit may use, in MiB (default 2048). At 80 % a warning marker appears; when full, receivers pause reading (nothing is dropped) until uploads catch up.');
-
 export const RemoteDataPostTransmitSchema = z
   .strictObject({
     transmit_name: z.string().min(1, 'transmit_name must not be empty'),
-    transmit_type: z.literal('remotedatapost').default('remotedatapost').describe('remotedatapost (the default) or csv.'),
+    transmit_type: z.literal('remotedatapost').default('remotedatapost').describe('remotedatapost (the default), csv or mqtt.'),
     filter_stream: FilterStreamSchema.default(['*']),
     base_url: z.string().min(1).optional().describe('URL of the remote server, https://<tenant>.<domain>; default: sight_machine_cloud.base_url.'),
     API_key: z.string().min(1).optional().describe('Edge API key: the encryption secret, never sent. Shown as ******** when read back. Default: sight_machine_cloud.api_key.'),
@@ -55,7 +46,7 @@ export const CsvTransmitSchema = z
   })
   .describe('Appends records to CSV files in a folder, one file per stream: for archiving and local trials.');
 
-export const TransmitSchema = z.discriminatedUnion('transmit_type', [RemoteDataPostTransmitSchema, CsvTransmitSchema]);
+export const TransmitSchema = z.discriminatedUnion('transmit_type', [RemoteDataPostTransmitSchema, CsvTransmitSchema, MqttTransmitSchema]);
 
 export const SightMachineCloudSchema = z
   .strictObject({
@@ -72,5 +63,6 @@ export type TransmitDocument = z.infer<typeof TransmitSchema>;
 /** A remotedatapost transmit as it runs: its credentials resolved. */
 export type RemoteDataPostTransmit = z.infer<typeof RemoteDataPostTransmitSchema> & { base_url: string; API_key: string; API_key_ID: string };
 export type CsvTransmit = z.infer<typeof CsvTransmitSchema>;
+export type MqttTransmit = z.infer<typeof MqttTransmitSchema>;
 /** A transmit as it runs. */
-export type Transmit = RemoteDataPostTransmit | CsvTransmit;
+export type Transmit = RemoteDataPostTransmit | CsvTransmit | MqttTransmit;

@@ -39,7 +39,7 @@ const cases: Case[] = [
   { name: 'bad bad_lines_action', change: (d) => (receiver(d).parsers[0].options.parse.bad_lines_action = 'ignore'), path: ['data_receiver', 0, 'parsers', 0, 'options', 'parse', 'bad_lines_action'], says: /"error", "warn", "skip"/ },
   { name: 'header negative', change: (d) => (receiver(d).parsers[0].options.parse.header = -1), path: ['data_receiver', 0, 'parsers', 0, 'options', 'parse', 'header'] },
   { name: 'transmit missing API_key_ID', change: (d) => delete (d.data_transmit[0] as any).API_key_ID, path: ['data_transmit', 0], says: /API_key_ID is missing: .* or api_key_id in sight_machine_cloud/ },
-  { name: 'unknown transmit_type', change: (d) => ((d.data_transmit[0] as any).transmit_type = 'mqtt'), path: ['data_transmit', 0, 'transmit_type'], says: /remotedatapost/ },
+  { name: 'unknown transmit_type', change: (d) => ((d.data_transmit[0] as any).transmit_type = 'kafka'), path: ['data_transmit', 0, 'transmit_type'], says: /remotedatapost/ },
   { name: 'unknown transform_type', change: (d) => ((d.transforms[0] as any).transform_type = 'convert_timestamp'), path: ['transforms', 0, 'transform_type'], says: /Did you mean "convert_timestamps"/ },
   { name: 'timeout zero', change: (d) => (d.data_transmit[0]!.timeout = 0), path: ['data_transmit', 0, 'timeout'] },
   { name: 'sql unknown database_type', change: (d) => (d.data_receiver as any[]).push({ ...sqlReceiver(), connections: [{ ...sqlReceiver().connections[0], database_type: 'oracle' }] }), path: ['data_receiver', 1, 'connections', 0, 'database_type'], says: /mssql/ },
@@ -101,7 +101,8 @@ describe('validateConfiguration', () => {
   it('passes the configuration from the spec example with no violations at all', () => {
     const result = validateConfiguration(specExampleConfiguration());
     expect(result.violations).toEqual([]);
-    expect(result.config?.data_receiver[0]?.poll_interval).toBe(5);
+    const first = result.config?.data_receiver[0];
+    expect(first && 'poll_interval' in first ? first.poll_interval : undefined).toBe(5);
   });
 
   it.each(cases)('$name → violation at its json_path', ({ change, path, level = 'error', says }) => {
@@ -173,8 +174,8 @@ describe('validateConfiguration', () => {
 });
 
 describe('templates', () => {
-  it('lists Basic, Localfile, SMB, SQL and OPCUA', () => {
-    expect(allTemplates().map((t) => t.name)).toEqual(['Basic', 'Localfile', 'SMB', 'SQL', 'OPCUA']);
+  it('lists Basic, Localfile, SMB, SQL, OPCUA and MQTT', () => {
+    expect(allTemplates().map((t) => t.name)).toEqual(['Basic', 'Localfile', 'SMB', 'SQL', 'OPCUA', 'MQTT']);
   });
 
   it('the Basic template is valid and has three empty arrays', () => {
@@ -182,7 +183,7 @@ describe('templates', () => {
     expect(validateConfiguration(templateFor('basic')).violations).toEqual([]);
   });
 
-  it.each(['localfile', 'smb', 'sql', 'opcua'])('the %s template is structurally right and only asks to fill in its prompts', (protocol) => {
+  it.each(['localfile', 'smb', 'sql', 'opcua', 'mqtt'])('the %s template is structurally right and only asks to fill in its prompts', (protocol) => {
     const { violations } = validateConfiguration(templateFor(protocol));
     expect(violations.length).toBeGreaterThan(0);
     for (const v of violations) expect(v.description, JSON.stringify(v)).toMatch(/^Fill in /);

@@ -30,14 +30,15 @@ describe('the built-in registry', () => {
     const registry = builtInComponents();
     expect(registry.outbox('remotedatapost').format).toBe('upload');
     expect(registry.outbox('csv')).toBe(RECORDS_JSON);
-    expect(registry.has('Transmit', 'mqtt')).toBe(false);
-    expect(registry.outbox('mqtt')).toBe(RECORDS_JSON);
+    expect(registry.outbox('mqtt').format).toBe('mqtt-json');
+    expect(registry.has('Transmit', 'kafka')).toBe(false);
+    expect(registry.outbox('kafka')).toBe(RECORDS_JSON);
   });
 
   it('reads a stored batch back by its format, and names a format it cannot read', () => {
     const registry = builtInComponents();
     const records = [record({ a: 1 }), record({ a: 2 }, { record_id: 'r2', timestamp: '2026-01-05T06:00:01.000000Z' })];
-    for (const type of ['csv', 'remotedatapost']) {
+    for (const type of ['csv', 'remotedatapost', 'mqtt']) {
       const codec = registry.outbox(type);
       const [batch] = codec.encode(records, codec.options({ max_request_records: 3000 }));
       expect(registry.decode(codec.format, batch!.payload).map((r) => r.fieldvalues.a)).toEqual([1, 2]);

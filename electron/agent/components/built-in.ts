@@ -15,6 +15,7 @@ import { createChecksumRecordTransform } from '../transforms/checksum-record/che
 import { createConvertTimestampsTransform } from '../transforms/convert-timestamps/convert-timestamps-transform.js';
 import { createFilterTransform } from '../transforms/filter/filter-transform.js';
 import { createRenameTransform } from '../transforms/rename/rename-transform.js';
+import { MQTT_OUTBOX } from '../transmits/mqtt/mqtt-outbox.js';
 import { UPLOAD_OUTBOX } from '../transmits/remotedatapost/upload-outbox.js';
 import { RECORDS_JSON } from './records-json-codec.js';
 import { ComponentRegistry } from './registry.js';
@@ -25,10 +26,12 @@ export function builtInComponents(): ComponentRegistry {
     .receiver('smb', () => import('../receivers/smb/index.js'))
     .receiver('sql', () => import('../receivers/sql/index.js'))
     .receiver('opcua', () => import('../receivers/opcua/index.js'))
+    .receiver('mqtt', () => import('../receivers/mqtt/index.js'))
     .transform('convert_timestamps', ConvertTimestampsTransformSchema, createConvertTimestampsTransform)
     .transform('rename', RenameTransformSchema, createRenameTransform)
     .transform('filter', FilterTransformSchema, createFilterTransform)
     .transform('checksum_record', ChecksumRecordTransformSchema, createChecksumRecordTransform)
     .transmit('csv', RECORDS_JSON, () => import('../transmits/csv/index.js'))
-    .transmit('remotedatapost', UPLOAD_OUTBOX, () => import('../transmits/remotedatapost/index.js'));
+    .transmit('remotedatapost', UPLOAD_OUTBOX, () => import('../transmits/remotedatapost/index.js'))
+    .transmit('mqtt', MQTT_OUTBOX, () => import('../transmits/mqtt/index.js'));
 }

@@ -68,6 +68,11 @@ export async function previewConfiguration(document: unknown, violations: readon
         logger,
       });
       break;
+    case 'mqtt': {
+      // A broker keeps no history to read from (retained messages aside): records come as machines publish.
+      const description = 'An mqtt receiver cannot be previewed: a broker keeps no history to read from, records arrive as the machines publish. Save, then watch the streams page.';
+      throw new ApiError(422, description, { status: 'failed', violations: [{ json_path: ['data_receiver', index, 'protocol'], level: 'error', description }] });
+    }
   }
   return { receiver: receiver.data_receiver_name, protocol: receiver.protocol, streams: raw.map((stream) => transformed(stream, transforms, context.registry)) };
 }

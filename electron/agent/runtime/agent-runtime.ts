@@ -5,6 +5,7 @@ import type { Configuration } from '../../../shared/config/schema.js';
 import { collectSecrets, maskSecrets, unmaskSecrets } from '../../../shared/config/secrets.js';
 import { hasErrors } from '../../../shared/config/validate.js';
 import { capViolations } from '../../../shared/config/limits.js';
+import { fileReferenceViolations } from '../config/file-references.js';
 import { sortViolations, type Violation } from '../../../shared/config/violations.js';
 import { type Clock, SystemClock } from '../time/clock.js';
 import { ConfigStore, type StoredConfig } from '../config/config-store.js';
@@ -54,6 +55,8 @@ export interface AgentRuntimeOptions {
   storageRetryMs?: number;
   /** Folders besides the data directory where CSV output may go (`--allow-write`). */
   allowWrite?: readonly string[];
+  /** What this PC is, for one "Machine: …" line in the core log at start (the host's, once). */
+  describeMachine?: () => Promise<string | undefined>;
 }
 
 export interface SaveOutcome {
@@ -183,6 +186,7 @@ export class AgentRuntime {
     this.flow.start();
     this.refreshSecrets();
     this.coreLog.info(`Tributary agent starting, data directory ${this.options.dataDirectory}`);
+    void this.options.describeMachine?.().then((line) => line && this.coreLog.info(`Machine: ${line}`));
     if (this.desired.read() === 'stopped') this.coreLog.info('The agent was stopped by an operator before; it stays stopped until started.');
     else await this.start();
   }
@@ -286,7 +290,8 @@ export class AgentRuntime {
     await breathe();
     const unmasked = unmaskSecrets(document, current?.config);
     const { violations, config } = await this.validator.validate(unmasked.config, { wantConfig: true });
-    return { violations: capViolations([...unmasked.violations, ...violations]), resolved: unmasked.config, config };
+    // Files the document names (mqtt ca_file) must exist on this PC: shared/ cannot look.
+    return { violations: capViolations([...unmasked.violations, ...violations, ...fileReferenceViolations(unmasked.config)]), resolved: unmasked.config, config };
   }
 
   /**

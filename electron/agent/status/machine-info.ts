@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import si from 'systeminformation';
 import type { MachineInfo, Usage } from '../../../shared/api/resources.js';
 import type { Logger } from '../logging/logger.js';
 
@@ -41,14 +40,41 @@ export async function dataDiskUsage(dataDirectory: string): Promise<Usage | unde
   }
 }
 
+/** CPU time of all cores since boot (ms), busy and in total, as os.cpus() reports it. */
+interface CpuTimes {
+  busy: number;
+  total: number;
+}
+
+export function cpuTimes(cpus: readonly os.CpuInfo[] = os.cpus()): CpuTimes {
+  let busy = 0;
+  let total = 0;
+  for (const { times } of cpus) {
+    const all = times.user + times.nice + times.sys + times.irq + times.idle;
+    busy += all - times.idle;
+    total += all;
+  }
+  return { busy, total };
+}
+
+/** Share of CPU time the cores were busy between two readings, in % (0 without time between them). */
+export function busyPercent(before: CpuTimes, after: CpuTimes): number {
+  const total = after.total - before.total;
+  return total > 0 ? Math.min(100, Math.max(0, ((after.busy - before.busy) / total) * 100)) : 0;
+}
+
 /**
- * CPU, memory and disk of this PC, sampled in the background with systeminformation. Readers get
- * the latest sample at once; a request never waits for a measurement.
+ * CPU, memory and disk of this PC, sampled in the background from os (CPU times, available memory:
+ * MemAvailable on Linux) and statfs. Readers get the latest sample at once; a request never waits
+ * for a measurement. (systeminformation, used before, ran `cat /proc/stat | grep cpu` in a shell,
+ * synchronously, at every sample on Linux, and held ~10 MB of modules: docs/performance.md, Idle.)
  */
 export class MachineInfoSampler {
   private latest: MachineInfo;
   private timer: NodeJS.Timeout | undefined;
   private sampling = false;
+  // The first sample is the load since boot, as before; later ones the load since the last sample.
+  private previousCpu: CpuTimes = { busy: 0, total: 0 };
 
   constructor(
     private readonly dataDirectory: string,
@@ -83,10 +109,14 @@ export class MachineInfoSampler {
     if (this.sampling) return;
     this.sampling = true;
     try {
-      const [load, memory, disk] = await Promise.all([si.currentLoad(), si.mem(), dataDiskUsage(this.dataDirectory)]);
+      const disk = await dataDiskUsage(this.dataDirectory);
+      const cpus = os.cpus();
+      const cpu = cpuTimes(cpus);
+      const percent = busyPercent(this.previousCpu, cpu);
+      this.previousCpu = cpu;
       this.latest = {
-        cpu: { percent: round(load.currentLoad, 1), cpu_count: os.cpus().length },
-        memory: usage(memory.total, memory.available),
+        cpu: { percent: round(percent, 1), cpu_count: cpus.length },
+        memory: usage(os.totalmem(), os.freemem()),
         disk: disk ?? this.latest.disk,
       };
     } catch (cause) {

@@ -14,6 +14,8 @@ export interface OutboxBatch {
   transmit: string;
   asset: string;
   stream_type: string;
+  /** Records in the payload. */
+  records: number;
   bytes: number;
   format: string;
   payload: Buffer;
@@ -99,7 +101,7 @@ function openStore(file: string) {
     getState: db.prepare('SELECT value FROM stream_state WHERE receiver = ? AND asset = ? AND stream_type = ? AND key = ?'),
     putState: db.prepare('INSERT INTO stream_state (receiver, asset, stream_type, key, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT (receiver, asset, stream_type, key) DO UPDATE SET value = excluded.value'),
     enqueue: db.prepare('INSERT INTO outbox (transmit, asset, stream_type, record_count, bytes, payload, created_at, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
-    peek: db.prepare('SELECT id, transmit, asset, stream_type, bytes, payload, format FROM outbox WHERE transmit = ? ORDER BY id LIMIT ?'),
+    peek: db.prepare('SELECT id, transmit, asset, stream_type, record_count AS records, bytes, payload, format FROM outbox WHERE transmit = ? ORDER BY id LIMIT ?'),
     peekMeta: db.prepare('SELECT id, record_count AS records, bytes FROM outbox WHERE transmit = ? ORDER BY id LIMIT ?'),
     payload: db.prepare('SELECT payload, format FROM outbox WHERE id = ? AND transmit = ?'),
     ack: db.prepare('DELETE FROM outbox WHERE id = ? AND transmit = ?'),

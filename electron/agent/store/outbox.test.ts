@@ -35,7 +35,7 @@ describe('outbox limits', () => {
     const store = open(path.join(tempDirectory(), 'agent.db'));
     const payload = Buffer.from([0, 1, 2, 250]);
     store.commit('r', { asset: 'M1', stream_type: 'cycle' }, [{ transmit: 'cloud', asset: 'M1', stream_type: 'cycle', format: 'opaque', records: 3, payload }], {});
-    expect(store.peek('cloud', 10)).toEqual([{ id: 1, transmit: 'cloud', asset: 'M1', stream_type: 'cycle', bytes: 4, format: 'opaque', payload }]);
+    expect(store.peek('cloud', 10)).toEqual([{ id: 1, transmit: 'cloud', asset: 'M1', stream_type: 'cycle', records: 3, bytes: 4, format: 'opaque', payload }]);
     expect(store.backlog('cloud')).toEqual({ batches: 1, records: 3, bytes: 4 });
   });
 });

@@ -38,6 +38,11 @@ export class WorkerClient<TRequest extends { id: number }, TResponse extends { i
     this.ensure();
   }
 
+  /** Whether the thread is running (started and not closed or dead). */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
+
   request(message: Omit<TRequest, 'id'>, transfer: ArrayBuffer[] = []): Promise<TResponse> {
     const worker = this.ensure();
     const id = this.nextId++;

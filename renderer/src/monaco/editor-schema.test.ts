@@ -15,7 +15,7 @@ describe('editorSchema', () => {
 
   it('has a snippet per receiver template, with the prompts as tab stops', () => {
     const snippets = at(schema, 'properties', 'data_receiver', 'items', 'defaultSnippets');
-    expect(snippets.map((s: { label: string }) => s.label)).toEqual(['localfile receiver', 'smb receiver', 'sql receiver', 'opcua receiver']);
+    expect(snippets.map((s: { label: string }) => s.label)).toEqual(['localfile receiver', 'smb receiver', 'sql receiver', 'opcua receiver', 'mqtt receiver']);
     const localfile = snippets[0].body;
     expect(localfile.connections[0].root_path).toBe('${1:absolute path of the folder the machines write to}');
     // A literal $ or } in a template value cannot start a tab stop.
@@ -27,6 +27,6 @@ describe('editorSchema', () => {
     expect(transforms.map((s: { label: string }) => s.label)).toEqual(['convert_timestamps transform', 'rename transform', 'filter transform', 'checksum_record transform']);
     expect(transforms[1].body).toEqual({ transform_name: '${1:transform_name}', filter_stream: ['*'], transform_type: 'rename', renames: {} });
     const transmits = at(schema, 'properties', 'data_transmit', 'items', 'defaultSnippets');
-    expect(transmits.map((s: { label: string }) => s.label)).toEqual(['remotedatapost transmit', 'csv transmit']);
+    expect(transmits.map((s: { label: string }) => s.label)).toEqual(['remotedatapost transmit', 'csv transmit', 'mqtt transmit']);
   });
 });

@@ -24,7 +24,7 @@ const missingChunk = (n: number): Omit<ParseRequest, 'id'> => ({
 
 describe('parse worker pool', () => {
   it('serves many receivers with a fixed number of threads, first come first served', async () => {
-    const pool = new ParseWorkerPool(logger(), 2);
+    const pool = new ParseWorkerPool(logger(), 2, { startWaitMs: 0, idleMs: 60_000 });
     try {
       const answers = await Promise.all(Array.from({ length: 200 }, (_, n) => pool.parse(missingChunk(n))));
       expect(answers.every((a) => !a.ok && a.code === 'ENOENT')).toBe(true);
@@ -49,6 +49,34 @@ describe('parse worker pool', () => {
       expect(new Set(dropped)).toEqual(new Set(['ABORT_ERR']));
       expect((await Promise.all(others)).every((a) => !a.ok && a.code === 'ENOENT')).toBe(true);
       await expect(pool.parse(missingChunk(0), stopping.signal)).rejects.toMatchObject({ code: 'ABORT_ERR' });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('keeps one thread for chunks that come one at a time, and starts a spare only when chunks wait', async () => {
+    const pool = new ParseWorkerPool(logger(), 2, { startWaitMs: 0, idleMs: 60_000 });
+    try {
+      pool.start();
+      for (let n = 0; n < 10; n += 1) expect((await pool.parse(missingChunk(n))).threadName).toBe('parse:1');
+      expect(pool.running).toBe(1);
+      const answers = await Promise.all(Array.from({ length: 200 }, (_, n) => pool.parse(missingChunk(n))));
+      expect(new Set(answers.map((a) => a.threadName))).toEqual(new Set(['parse:1', 'parse:2']));
+      expect(pool.running).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('ends a spare thread that stays without work, and starts it again when chunks wait again', async () => {
+    const pool = new ParseWorkerPool(logger(), 2, { startWaitMs: 0, idleMs: 200 });
+    try {
+      const first = await Promise.all(Array.from({ length: 50 }, (_, n) => pool.parse(missingChunk(n))));
+      expect(new Set(first.map((a) => a.threadName))).toEqual(new Set(['parse:1', 'parse:2']));
+      await expect.poll(() => pool.running, { timeout: 10_000 }).toBe(1);
+      const again = await Promise.all(Array.from({ length: 50 }, (_, n) => pool.parse(missingChunk(n))));
+      expect(again.every((a) => !a.ok && a.code === 'ENOENT')).toBe(true);
+      expect(new Set(again.map((a) => a.threadName))).toEqual(new Set(['parse:1', 'parse:2']));
     } finally {
       await pool.close();
     }

@@ -12,6 +12,15 @@ import type { ParseRequest, ParseResponse } from './parse-protocol.js';
  */
 export const PARSE_THREADS = Math.max(1, Math.min(4, os.availableParallelism()));
 
+/**
+ * The first thread runs while a file receiver runs; the others are spares, started when a chunk has
+ * waited this long for a thread (a drop of several files: they start within a chunk's time) and
+ * ended after SPARE_IDLE_MS without work. A demo or a plant that appends a few rows a second keeps
+ * one thread instead of four (~27 MB each: docs/performance.md, Idle).
+ */
+export const SPARE_START_WAIT_MS = 50;
+export const SPARE_IDLE_MS = 60_000;
+
 /** A chunk's answer, with the thread that handled it (the thread field of the log lines about it). */
 export type PooledParseResponse = ParseResponse & { threadName: string };
 
@@ -25,6 +34,7 @@ export interface ParseWorkers {
 
 interface Waiting {
   request: Omit<ParseRequest, 'id'>;
+  queuedAt: number;
   signal?: AbortSignal;
   resolve(response: PooledParseResponse): void;
   reject(error: Error): void;
@@ -39,29 +49,36 @@ interface Waiting {
  * again on the next one.
  */
 export class ParseWorkerPool implements ParseWorkers {
-  private readonly threads: { client: WorkerClient<ParseRequest, ParseResponse>; busy: boolean }[];
+  private readonly threads: { client: WorkerClient<ParseRequest, ParseResponse>; busy: boolean; idleTimer?: NodeJS.Timeout }[];
   private readonly queue: Waiting[] = [];
   private closed = false;
+  private spareTimer: NodeJS.Timeout | undefined;
 
   constructor(
     logger: Logger,
     readonly size = PARSE_THREADS,
+    private readonly spares = { startWaitMs: SPARE_START_WAIT_MS, idleMs: SPARE_IDLE_MS },
   ) {
     const script = workerScript(import.meta.url, 'parse-worker.js');
     this.threads = Array.from({ length: size }, (_, i) => ({ client: new WorkerClient<ParseRequest, ParseResponse>(script, `parse:${i + 1}`, logger), busy: false }));
   }
 
-  /** Starts the threads now rather than on the first chunk (a file receiver is starting). */
+  /** Starts the first thread now rather than on the first chunk (a file receiver is starting). */
   start(): void {
     if (this.closed) return;
-    for (const thread of this.threads) thread.client.start();
+    this.threads[0]!.client.start();
+  }
+
+  /** Threads running now (for tests and status). */
+  get running(): number {
+    return this.threads.filter((thread) => thread.client.running).length;
   }
 
   parse(request: Omit<ParseRequest, 'id'>, signal?: AbortSignal): Promise<PooledParseResponse> {
     if (this.closed) return Promise.reject(new Error('the parse threads are closed'));
     if (signal?.aborted) return Promise.reject(abortError());
     return new Promise((resolve, reject) => {
-      const waiting: Waiting = { request, signal, resolve, reject };
+      const waiting: Waiting = { request, queuedAt: Date.now(), signal, resolve, reject };
       if (signal) {
         waiting.onAbort = () => {
           const index = this.queue.indexOf(waiting);
@@ -83,27 +100,68 @@ export class ParseWorkerPool implements ParseWorkers {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.spareTimer) clearTimeout(this.spareTimer);
+    for (const thread of this.threads) if (thread.idleTimer) clearTimeout(thread.idleTimer);
     for (const waiting of this.queue.splice(0)) waiting.reject(new Error('the parse threads are closed'));
     await Promise.all(this.threads.map((thread) => thread.client.close()));
   }
 
   private dispatch(): void {
-    for (const thread of this.threads) {
+    for (const [index, thread] of this.threads.entries()) {
       if (thread.busy) continue;
-      const next = this.queue.shift();
-      if (!next) return;
+      const head = this.queue[0];
+      if (!head) return;
+      if (index > 0 && !thread.client.running && !this.spareDue(head)) continue;
+      const next = this.queue.shift()!;
       if (next.onAbort) next.signal!.removeEventListener('abort', next.onAbort);
+      if (thread.idleTimer) clearTimeout(thread.idleTimer);
+      thread.idleTimer = undefined;
       thread.busy = true;
       // Remote bytes move to the thread instead of being copied.
       const transfer = next.request.bytes ? [next.request.bytes.buffer as ArrayBuffer] : [];
+      // The thread is free before its caller hears back: a caller that sends its next chunk at once
+      // (a file read chunk after chunk) finds it free instead of starting a spare.
       thread.client.request(next.request, transfer).then(
-        (response) => next.resolve({ ...response, threadName: thread.client.threadName }),
-        (error: Error) => next.reject(error),
+        (response) => {
+          thread.busy = false;
+          next.resolve({ ...response, threadName: thread.client.threadName });
+        },
+        (error: Error) => {
+          thread.busy = false;
+          next.reject(error);
+        },
       ).finally(() => {
-        thread.busy = false;
         this.dispatch();
+        if (index > 0 && !thread.busy && !this.closed) this.retireLater(thread);
       });
     }
+  }
+
+  /**
+   * Whether the chunk at the head of the queue has waited long enough to start a spare thread for
+   * it; if not, looks again when it will have.
+   */
+  private spareDue(head: Waiting): boolean {
+    const wait = head.queuedAt + this.spares.startWaitMs - Date.now();
+    if (wait <= 0) return true;
+    if (!this.spareTimer) {
+      this.spareTimer = setTimeout(() => {
+        this.spareTimer = undefined;
+        if (!this.closed) this.dispatch();
+      }, wait);
+      this.spareTimer.unref?.();
+    }
+    return false;
+  }
+
+  /** Ends a spare thread that stays without work for spares.idleMs. */
+  private retireLater(thread: (typeof this.threads)[number]): void {
+    if (thread.idleTimer) clearTimeout(thread.idleTimer);
+    thread.idleTimer = setTimeout(() => {
+      thread.idleTimer = undefined;
+      if (!thread.busy && !this.closed) void thread.client.close();
+    }, this.spares.idleMs);
+    thread.idleTimer.unref?.();
   }
 }
 

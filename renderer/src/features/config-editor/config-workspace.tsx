@@ -1,7 +1,7 @@
 import Editor from '@monaco-editor/react';
 import type { editor } from 'monaco-editor';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { TEMPLATE_PROTOCOLS, type TemplateProtocol } from '../../../../shared/config/templates.js';
+import { TEMPLATE_PROTOCOLS, TRANSMIT_TEMPLATE_TYPES, type TemplateProtocol, type TransmitTemplateType } from '../../../../shared/config/templates.js';
 import { errorText, useSaveConfig, useValidateNow, useValidation } from '../../api/index.js';
 import { useLeaveGuard } from '../../app/navigation.js';
 import { useToast } from '../../app/toasts.js';
@@ -14,7 +14,7 @@ import { CONFIG_MODEL_URI, type Monaco } from '../../monaco/setup.js';
 import { showViolationMarkers } from '../../monaco/violation-markers.js';
 import type { ConfigChanges } from '../../../../shared/api/resources.js';
 import { readDocument } from './document-text.js';
-import { insertReceiver } from './insert-receiver.js';
+import { type Insertion, insertReceiver, insertTransmit } from './insert-receiver.js';
 import { PreviewDialog } from './preview-dialog.js';
 import { listProblems, receiverAt, receiverNames } from './problems.js';
 import { SaveDialog } from './save-dialog.js';
@@ -108,19 +108,21 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
     }
   };
 
-  const insert = (protocol: TemplateProtocol) => {
+  const insert = (template: { receiver: TemplateProtocol } | { transmit: TransmitTemplateType }) => {
     const editorInstance = editorRef.current;
     const model = editorInstance?.getModel();
     if (!editorInstance || !model || !monaco) return;
-    const result = insertReceiver(model.getValue(), protocol);
+    const [section, nameKey, what]: [string, string, string] =
+      'receiver' in template ? ['data_receiver', 'data_receiver_name', `${template.receiver} receiver`] : ['data_transmit', 'transmit_name', `${template.transmit} transmit`];
+    const result: Insertion = 'receiver' in template ? insertReceiver(model.getValue(), template.receiver) : insertTransmit(model.getValue(), template.transmit);
     if ('problem' in result) return setNotice({ tone: 'error', text: result.problem });
     // Edits, not setValue: the rest of the text stays put and Undo removes the insertion.
     editorInstance.pushUndoStop();
     editorInstance.executeEdits('insert-template', result.edits.map((edit) => ({ range: rangeOf(monaco, model, edit.offset, edit.length), text: edit.content, forceMoveMarkers: true })));
     editorInstance.pushUndoStop();
-    const nameRange = rangeOfJsonPath(model.getValue(), ['data_receiver', result.index, 'data_receiver_name']);
+    const nameRange = rangeOfJsonPath(model.getValue(), [section, result.index, nameKey]);
     if (nameRange) jumpToOffset(editorInstance, model, nameRange.offset);
-    setNotice({ tone: 'ok', text: `Inserted the ${protocol} receiver "${result.name}". Fill in the values marked <fill in: …>.` });
+    setNotice({ tone: 'ok', text: `Inserted the ${what} "${result.name}". Fill in the values marked <fill in: …>.` });
   };
 
   const startPreview = () => {
@@ -197,8 +199,13 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
         <div className="button-group" role="group" aria-label="Insert template">
           <span className="muted small">Insert template:</span>
           {TEMPLATE_PROTOCOLS.map((protocol) => (
-            <button key={protocol} type="button" className="button small" onClick={() => insert(protocol)} disabled={!monaco} title={`Add a ${protocol} receiver to data_receiver`}>
+            <button key={protocol} type="button" className="button small" onClick={() => insert({ receiver: protocol })} disabled={!monaco} title={`Add a ${protocol} receiver to data_receiver`}>
               {protocol}
+            </button>
+          ))}
+          {TRANSMIT_TEMPLATE_TYPES.map((type) => (
+            <button key={`transmit-${type}`} type="button" className="button small" onClick={() => insert({ transmit: type })} disabled={!monaco} title={`Add a ${type} transmit to data_transmit`}>
+              {type} transmit
             </button>
           ))}
         </div>

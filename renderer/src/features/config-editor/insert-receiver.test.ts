@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertReceiver } from './insert-receiver.js';
+import { insertReceiver, insertTransmit } from './insert-receiver.js';
 
 describe('insertReceiver', () => {
   it('appends the template to data_receiver with a unique name', () => {
@@ -16,5 +16,17 @@ describe('insertReceiver', () => {
     const created = insertReceiver('{ "data_transmit": [] }', 'opcua');
     expect('problem' in created ? created.problem : JSON.parse(created.text).data_receiver[0].protocol).toBe('opcua');
     expect(insertReceiver('{ "data_receiver": [', 'sql')).toHaveProperty('problem');
+  });
+});
+
+describe('insertTransmit', () => {
+  it('appends the mqtt transmit template to data_transmit with a unique name, keeping the receivers', () => {
+    const text = JSON.stringify({ data_receiver: [{ data_receiver_name: 'a' }], transforms: [], data_transmit: [{ transmit_name: 'unified_namespace' }] }, null, 2);
+    const result = insertTransmit(text, 'mqtt');
+    if ('problem' in result) throw new Error(result.problem);
+    const document = JSON.parse(result.text);
+    expect(result).toMatchObject({ index: 1, name: 'unified_namespace_2' });
+    expect(document.data_transmit[1]).toMatchObject({ transmit_name: 'unified_namespace_2', transmit_type: 'mqtt', qos: 1 });
+    expect(document.data_receiver).toEqual([{ data_receiver_name: 'a' }]);
   });
 });

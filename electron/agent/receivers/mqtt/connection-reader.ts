@@ -1,0 +1,201 @@
+/**
+ * The streams of one broker connection: a persistent session (clean start off), QoS 1
+ * subscriptions, and messages acknowledged only once their records are committed. What arrives in
+ * one turn of the event loop is committed together (one transaction per stream), then acknowledged.
+ * A message whose records cannot be stored yet (outbox full) stays unacknowledged: the broker keeps
+ * it and, its in-flight window full, stops sending until there is room.
+ */
+import type { IPublishPacket, ISubscriptionGrant, MqttClient } from 'mqtt';
+import { topicMatches } from '../../../../shared/config/mqtt-topics.js';
+import { streamId } from '../../../../shared/config/streams.js';
+import type { AgentRecord } from '../../../../shared/records/record.js';
+import type { StreamKey } from '../../components/contract.js';
+import { type BrokerProblem, type BrokerSettings, BrokerLink, ConnectionMarkers, DEFERRED_ACK, sendPuback } from '../../mqtt/index.js';
+import { BufferFullError } from '../../pipeline/pipeline.js';
+import type { ComponentContext } from '../../components/contract.js';
+import type { MessageReader } from './message-records.js';
+import { SubscriptionMemory } from './subscription-memory.js';
+
+const RETRY_STORE_MS = 1000;
+
+interface Pending {
+  client: MqttClient;
+  packet: IPublishPacket;
+  /** Records still to commit, per stream (a message may match several streams). */
+  waiting: Map<MessageReader, AgentRecord[]>;
+}
+
+export class ConnectionReader {
+  readonly link: BrokerLink;
+  private readonly markers: ConnectionMarkers;
+  private readonly streams: StreamKey[];
+  private pending: Pending[] = [];
+  private flushing: NodeJS.Immediate | NodeJS.Timeout | undefined;
+  private subscribed = false;
+
+  constructor(
+    private readonly receiver: string,
+    settings: BrokerSettings & { timeout: number },
+    clientId: string,
+    private readonly readers: readonly MessageReader[],
+    private readonly filters: Map<MessageReader, string>,
+    private readonly memory: SubscriptionMemory,
+    private readonly context: ComponentContext,
+  ) {
+    this.streams = readers.map((r) => r.stream);
+    this.markers = new ConnectionMarkers(context.markers, this.streams, context.logger);
+    this.link = new BrokerLink(settings, { clientId, clean: false, connectTimeoutMs: settings.timeout * 1000 }, context.logger, {
+      connected: (client, sessionPresent) => this.onConnected(client, sessionPresent, settings.timeout),
+      disconnected: () => this.onDisconnected(),
+      problem: (problem) => this.markers.raise(problem, ' Tributary keeps trying; the broker keeps the messages of this session meanwhile (up to its limits).'),
+    });
+  }
+
+  /** Connected and subscribed. */
+  get ready(): boolean {
+    return this.link.connected !== undefined && this.subscribed;
+  }
+
+  start(): void {
+    this.link.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.link.stop();
+    this.clearTimer();
+    // Not acknowledged: the broker sends these again on the next connection.
+    this.pending = [];
+  }
+
+  private onConnected(client: MqttClient, sessionPresent: boolean, timeoutSeconds: number): void {
+    this.markers.clear();
+    this.context.logger.info(`Connected to ${this.link.target.url} as ${this.link.target.clientId} (${sessionPresent ? 'session resumed' : 'new session'}).`);
+    client.handleMessage = (packet, callback) => {
+      this.accept(client, packet);
+      callback(DEFERRED_ACK);
+    };
+    const wanted = [...new Set(this.filters.values())];
+    const { subscribe, unsubscribe } = this.memory.changes(this.link.target, wanted, sessionPresent);
+    if (unsubscribe.length > 0)
+      client.unsubscribe(unsubscribe, (error) => {
+        if (error) return;
+        this.memory.forget(this.link.target, unsubscribe);
+        this.context.logger.info(`Unsubscribed from ${unsubscribe.join(', ')} (no stream reads them any more).`);
+      });
+    if (subscribe.length === 0) {
+      this.subscribed = true;
+      return;
+    }
+    const timer = setTimeout(
+      () => this.link.breakConnection({ category: 'broker_slow', message: `The broker at ${this.link.target.url} did not confirm the subscriptions within ${timeoutSeconds} s.` }),
+      timeoutSeconds * 1000,
+    );
+    // Retain handling 1 (MQTT 5): retained messages only for a new subscription, not again on
+    // every reconnect of the persistent session.
+    client.subscribe(Object.fromEntries(subscribe.map((topic) => [topic, { qos: 1 as const, rh: 1 }])), (error, granted) => {
+      clearTimeout(timer);
+      if (this.link.connected !== client) return;
+      this.onSubscribed(subscribe, error, granted ?? []);
+    });
+  }
+
+  private onSubscribed(filters: string[], error: Error | null | undefined, granted: ISubscriptionGrant[]): void {
+    const refused = new Set(granted.filter((g) => g.qos >= 128).map((g) => g.topic));
+    if (error && refused.size === 0) for (const filter of filters) refused.add(filter);
+    this.memory.remember(this.link.target, filters.filter((f) => !refused.has(f)));
+    this.subscribed = true;
+    for (const reader of this.readers) {
+      const filter = this.filters.get(reader)!;
+      if (!refused.has(filter)) continue;
+      const problem: BrokerProblem = {
+        category: 'not_authorized',
+        message: `The broker at ${this.link.target.url} refused the subscription to ${filter} for ${this.link.target.username ? `user "${this.link.target.username}"` : 'anonymous clients'} (not authorized). Ask its administrator to allow reading it.`,
+      };
+      this.context.markers.raise([reader.stream], 'error', problem.category, problem.message);
+      this.context.logger.warn(problem.message);
+    }
+    if (refused.size === 0) this.context.logger.info(`Subscribed to ${filters.join(', ')} (QoS 1).`);
+  }
+
+  private onDisconnected(): void {
+    this.subscribed = false;
+    // Their acknowledgements can no longer be sent on this connection: the broker sends them again.
+    this.pending = this.pending.filter((p) => p.client === this.link.connected);
+  }
+
+  private accept(client: MqttClient, packet: IPublishPacket): void {
+    if (this.link.connected !== client) return;
+    const topic = packet.topic;
+    const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+    const waiting = new Map<MessageReader, AgentRecord[]>();
+    // An empty message clears a retained one: nothing to record.
+    if (payload.length > 0) {
+      const received = this.context.clock.nowMicros();
+      for (const reader of this.readers) {
+        if (!topicMatches(this.filters.get(reader)!, topic)) continue;
+        const reading = reader.read(topic, payload, received);
+        this.noteReading(reader, topic, payload, reading);
+        if (reading.records.length > 0) waiting.set(reader, reading.records);
+      }
+    }
+    this.pending.push({ client, packet, waiting });
+    this.schedule(0);
+  }
+
+  private noteReading(reader: MessageReader, topic: string, payload: Buffer, reading: ReturnType<MessageReader['read']>): void {
+    const id = streamId(reader.stream.asset, reader.stream.stream_type);
+    if (reading.unreadable) {
+      const message = `A message on ${topic} could not be read for ${id}: ${reading.unreadable}. It was skipped. Its start: ${JSON.stringify(payload.subarray(0, 120).toString('utf8'))}`;
+      this.context.markers.raise([reader.stream], 'warning', 'message_unreadable', message);
+      this.context.logger.warn(message);
+    } else this.context.markers.clear('message_unreadable', [reader.stream]);
+    if (reading.badTimestamps > 0) {
+      this.context.markers.raise(
+        [reader.stream],
+        'warning',
+        'timestamp_unreadable',
+        `${reading.badTimestamps} record(s) of a message on ${topic} had no readable time stamp (e.g. ${reading.badTimestampExample}): they got the time of receipt.`,
+      );
+    } else if (reading.records.length > 0) this.context.markers.clear('timestamp_unreadable', [reader.stream]);
+  }
+
+  private schedule(ms: number): void {
+    if (this.flushing) return;
+    const run = () => {
+      this.flushing = undefined;
+      this.flush();
+    };
+    this.flushing = ms === 0 ? setImmediate(run) : setTimeout(run, ms);
+  }
+
+  private clearTimer(): void {
+    if (this.flushing) {
+      clearImmediate(this.flushing as NodeJS.Immediate);
+      clearTimeout(this.flushing as NodeJS.Timeout);
+    }
+    this.flushing = undefined;
+  }
+
+  /** Commits what arrived, per stream; acknowledges every message whose records are all stored. */
+  private flush(): void {
+    for (const reader of this.readers) {
+      const items = this.pending.filter((p) => p.waiting.has(reader));
+      if (items.length === 0) continue;
+      try {
+        this.context.pipeline.submit(this.receiver, reader.stream, items.flatMap((p) => p.waiting.get(reader)!), {});
+        for (const item of items) item.waiting.delete(reader);
+        this.context.markers.clear('store_failed', [reader.stream]);
+      } catch (cause) {
+        if (cause instanceof BufferFullError) continue;
+        const message = `Records of ${streamId(reader.stream.asset, reader.stream.stream_type)} could not be stored: ${(cause as Error).message}. The messages stay unacknowledged and are tried again.`;
+        this.context.markers.raise([reader.stream], 'error', 'store_failed', message);
+        this.context.logger.error(message);
+      }
+    }
+    const client = this.link.connected;
+    const done = this.pending.filter((p) => p.waiting.size === 0);
+    this.pending = this.pending.filter((p) => p.waiting.size > 0);
+    for (const item of done) if (item.client === client) sendPuback(client, item.packet);
+    if (this.pending.length > 0) this.schedule(RETRY_STORE_MS);
+  }
+}

@@ -1,0 +1,57 @@
+import path from 'node:path';
+import type { z } from 'zod';
+import type { MqttReceiverSchema } from '../../../../shared/config/mqtt-schema.js';
+import { defaultClientId } from '../../mqtt/index.js';
+import type { AgentComponent, ComponentContext } from '../../components/contract.js';
+import { ConnectionReader } from './connection-reader.js';
+import { MessageReader } from './message-records.js';
+import { SubscriptionMemory } from './subscription-memory.js';
+
+export type MqttReceiverConfig = z.infer<typeof MqttReceiverSchema>;
+
+/**
+ * Subscribes to topics of one or more brokers (docs/mqtt.md): one persistent session per
+ * connection, QoS 1, each message's records committed before it is acknowledged. Messages
+ * published while the agent was stopped are read when it starts, as far as the broker kept them.
+ */
+export class MqttReceiver implements AgentComponent {
+  readonly kind = 'Receiver' as const;
+  readonly name: string;
+  private connections: ConnectionReader[] = [];
+  private running = false;
+
+  constructor(
+    private readonly config: MqttReceiverConfig,
+    private readonly context: ComponentContext,
+  ) {
+    this.name = config.data_receiver_name;
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+    this.connections = this.config.connections.flatMap((connection, index) => {
+      const streams = this.config.streams.filter((s) => (s.connection === undefined ? index === 0 : s.connection === connection.connection_name));
+      if (streams.length === 0) return [];
+      const readers = streams.map((s) => new MessageReader({ asset: s.asset, stream_type: s.stream_type }, s));
+      const filters = new Map(readers.map((reader, i) => [reader, streams[i]!.topic]));
+      const clientId = connection.client_id ?? defaultClientId(this.config.connections.length > 1 ? `${this.name}-${index + 1}` : this.name);
+      const memory = new SubscriptionMemory(path.join(this.context.dataDirectory, `subscriptions-${index + 1}.json`));
+      return [new ConnectionReader(this.name, connection, clientId, readers, filters, memory, this.context)];
+    });
+    for (const connection of this.connections) connection.start();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await Promise.all(this.connections.map((c) => c.stop()));
+  }
+
+  /** running: every connection is up and subscribed; unknown: trying to reach a broker. */
+  status() {
+    if (!this.running) return 'stopped' as const;
+    return this.connections.every((c) => c.ready) ? ('running' as const) : ('unknown' as const);
+  }
+
+  /** Nothing to forget: a broker keeps no history to read again (docs/mqtt.md, Restream). */
+  async purge(): Promise<void> {}
+}

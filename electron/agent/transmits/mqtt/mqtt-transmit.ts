@@ -1,0 +1,224 @@
+import type { MqttClient } from 'mqtt';
+import type { z } from 'zod';
+import type { MqttTransmitSchema } from '../../../../shared/config/mqtt-schema.js';
+import { type BrokerProblem, BrokerLink, ConnectionMarkers, defaultClientId } from '../../mqtt/index.js';
+import { expandTopic } from '../../../../shared/config/mqtt-topics.js';
+import type { AgentComponent, ComponentContext } from '../../components/contract.js';
+import type { OutboxBatch } from '../../store/agent-store.js';
+import { arrayMessages, isArrayPayload, payloadLines } from './mqtt-outbox.js';
+
+export type MqttTransmitConfig = z.infer<typeof MqttTransmitSchema>;
+type Config = MqttTransmitConfig;
+
+interface OutgoingMessage {
+  topic: string;
+  payload: Buffer;
+  records: number;
+}
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+
+const BATCHES_PER_ROUND = 50;
+const RETRY_REFUSED_MS = 5000;
+
+/** A publish the broker answered with an error reason code (MQTT 5), e.g. 135 not authorized. */
+class RefusedError extends Error {
+  constructor(
+    readonly topic: string,
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/**
+ * Publishes records to a broker (docs/mqtt.md) from the durable outbox. A batch leaves the outbox
+ * only when the broker confirmed every one of its messages (PUBACK, QoS 1; with QoS 0 once written).
+ * While the broker is down, refuses or does not confirm in time, the records stay queued, the
+ * streams carry a marker and the status says why; BrokerLink reconnects with back-off and sending
+ * resumes. Messages confirmed before a connection broke are not sent again; the rest are, with the
+ * same record_id (after a crash: every unconfirmed batch).
+ */
+export class MqttTransmit implements AgentComponent {
+  readonly kind = 'Transmit' as const;
+  readonly name: string;
+  private readonly link: BrokerLink;
+  private readonly markers: ConnectionMarkers;
+  private running = false;
+  private draining: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+  /** Messages of queued batches the broker already confirmed (by batch id, message index). */
+  private readonly confirmed = new Map<number, Set<number>>();
+  private refusedUntil = 0;
+  /** Ends the round in flight when its connection closes (its PUBACKs can no longer come). */
+  private abortRound: (() => void) | undefined;
+
+  constructor(
+    private readonly config: Config,
+    private readonly context: ComponentContext,
+  ) {
+    this.name = config.transmit_name;
+    this.markers = new ConnectionMarkers(context.markers, context.streams, context.logger);
+    const clientId = config.client_id ?? defaultClientId(this.name);
+    this.link = new BrokerLink(config, { clientId, clean: true, connectTimeoutMs: Math.min(config.timeout, 30) * 1000 }, context.logger, {
+      connected: () => {
+        this.context.logger.info(`Connected to ${this.link.target.url} as ${clientId}.`);
+        if (this.refusedUntil === 0) this.markers.clear();
+        this.kick();
+      },
+      disconnected: () => this.abortRound?.(),
+      problem: (problem) => {
+        // Some brokers (Mosquitto 2.0) drop the connection after refusing a publish: the refusal
+        // is what the engineer must fix, so its marker stays.
+        if (Date.now() < this.refusedUntil && problem.category === 'connection_lost') return;
+        this.report(problem);
+      },
+    });
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+    this.unsubscribe = this.context.pipeline.onQueued((transmit) => {
+      if (transmit === this.name) this.kick();
+    });
+    this.link.start();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.unsubscribe?.();
+    if (this.timer) clearTimeout(this.timer);
+    await this.link.stop();
+    await this.draining;
+  }
+
+  status() {
+    if (!this.running) return 'stopped' as const;
+    return this.link.connected ? ('running' as const) : ('unknown' as const);
+  }
+
+  private report(problem: BrokerProblem): void {
+    const backlog = this.context.store.backlog(this.name);
+    const suffix = ` The records are kept (${backlog.records} waiting) and sent when the broker takes them again.`;
+    this.markers.raise(problem, suffix);
+    this.context.stats.failure(this.name, `${problem.message}${suffix}`);
+  }
+
+  private kick(): void {
+    if (!this.running || this.draining) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.draining = this.drain().finally(() => {
+      this.draining = undefined;
+      if (!this.running) return;
+      const wait = Math.max(this.config.poll_interval * 1000, this.refusedUntil - Date.now());
+      this.timer = setTimeout(() => this.kick(), wait);
+      this.timer.unref?.();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.running && Date.now() >= this.refusedUntil) {
+      const client = this.link.connected;
+      if (!client) return;
+      const batches = this.context.store.peek(this.name, BATCHES_PER_ROUND);
+      if (batches.length === 0) return;
+      const chosen = this.chooseRound(batches);
+      try {
+        const { records, bytes } = await this.publishRound(client, chosen);
+        this.context.store.ack(this.name, chosen.map((b) => b.id));
+        for (const batch of chosen) this.confirmed.delete(batch.id);
+        this.context.stats.success(this.name, records, bytes);
+        if (this.refusedUntil !== 0 || this.markers.problem !== '') this.context.logger.info(`The broker at ${this.link.target.url} takes messages again.`);
+        this.refusedUntil = 0;
+        this.markers.clear();
+      } catch (cause) {
+        if (cause instanceof RefusedError) {
+          this.refusedUntil = Date.now() + RETRY_REFUSED_MS;
+          this.report({
+            category: 'not_authorized',
+            message: `The broker at ${this.link.target.url} refused messages on ${cause.topic} (${cause.reason}): allow ${this.link.target.username ? `user "${this.link.target.username}"` : 'this client'} to publish there, or change topic.`,
+          });
+        }
+        // Otherwise the connection broke or timed out: the link reports it and reconnects.
+        return;
+      }
+    }
+  }
+
+  /**
+   * Whole batches with at most max_request_records messages waiting for PUBACK at once (at least
+   * one batch): a stored array is one message, a batch of record lines one message per record.
+   */
+  private chooseRound(batches: OutboxBatch[]): OutboxBatch[] {
+    const chosen: OutboxBatch[] = [];
+    let messages = 0;
+    for (const batch of batches) {
+      const count = isArrayPayload(batch.payload) ? 1 : this.config.message_format === 'array' ? Math.ceil(batch.records / this.config.max_request_records) : batch.records;
+      if (chosen.length > 0 && messages + count > this.config.max_request_records) break;
+      chosen.push(batch);
+      messages += count;
+    }
+    return chosen;
+  }
+
+  /** Publishes every not yet confirmed message of the batches; resolves when all are confirmed. */
+  private publishRound(client: MqttClient, batches: OutboxBatch[]): Promise<{ records: number; bytes: number }> {
+    const publishes: Promise<void>[] = [];
+    let records = 0;
+    let bytes = 0;
+    for (const batch of batches) {
+      const done = this.confirmed.get(batch.id) ?? new Set<number>();
+      this.confirmed.set(batch.id, done);
+      this.messagesOf(batch).forEach((message, index) => {
+        records += message.records;
+        if (done.has(index)) return;
+        bytes += message.payload.length;
+        publishes.push(this.publishOne(client, message).then(() => void done.add(index)));
+      });
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      this.abortRound = () => reject(new Error('connection closed'));
+      timer = setTimeout(() => {
+        const problem: BrokerProblem = { category: 'broker_slow', message: `The broker at ${this.link.target.url} did not confirm ${publishes.length} message(s) within ${this.config.timeout} s (timeout).` };
+        this.link.breakConnection(problem);
+        reject(new Error(problem.message));
+      }, this.config.timeout * 1000);
+    });
+    return Promise.race([Promise.all(publishes), timeout])
+      .then(() => ({ records, bytes }))
+      .finally(() => {
+        clearTimeout(timer);
+        this.abortRound = undefined;
+      });
+  }
+
+  /**
+   * The messages of a stored batch (mqtt-outbox.ts): its one array message, or its record lines,
+   * each a message or (message_format changed to array since they were stored) grouped into arrays.
+   */
+  private messagesOf(batch: OutboxBatch): OutgoingMessage[] {
+    const topic = expandTopic(this.config.topic, batch.asset, batch.stream_type);
+    if (isArrayPayload(batch.payload)) return [{ topic, payload: batch.payload, records: batch.records }];
+    const lines = payloadLines(batch.payload);
+    if (this.config.message_format === 'record') return lines.map((payload) => ({ topic, payload, records: 1 }));
+    const join = (parts: Buffer[]) => Buffer.concat(parts.flatMap((part, i) => (i === 0 ? [OPEN, part] : [COMMA, part])).concat(CLOSE));
+    return arrayMessages(lines, (line) => line.length, join, this.config.max_request_records, this.config.max_request_size_bytes).map(({ text, records }) => ({ topic, payload: text, records }));
+  }
+
+  private publishOne(client: MqttClient, message: OutgoingMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const properties = this.config.mqtt_version === '5' ? { contentType: 'application/json', payloadFormatIndicator: true } : undefined;
+      client.publish(message.topic, message.payload, { qos: this.config.qos, retain: this.config.retain, properties }, (error) => {
+        if (!error) return resolve();
+        const code = (error as Error & { code?: number }).code;
+        if (typeof code === 'number') return reject(new RefusedError(message.topic, error.message.replace(/^Publish error: /, '').toLowerCase() + ` (reason code ${code})`));
+        reject(error);
+      });
+    });
+  }
+}

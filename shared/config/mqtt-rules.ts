@@ -1,0 +1,132 @@
+/**
+ * Semantic rules of the `mqtt` receiver and transmit: topic syntax, placeholders, connection
+ * references, time stamp settings, and settings that do not fit together. Pure; reports at the
+ * exact json_path to change. (Whether ca_file exists is checked by the agent when it saves.)
+ */
+import type { z } from 'zod';
+import type { MqttReceiverSchema, MqttTransmitSchema } from './mqtt-schema.js';
+import { publishTopicProblem, topicFilterProblem, topicFiltersOverlap } from './mqtt-topics.js';
+import { type JsonPath, type Violation, error, warning } from './violations.js';
+
+type MqttReceiver = z.infer<typeof MqttReceiverSchema>;
+type MqttTransmit = z.infer<typeof MqttTransmitSchema>;
+
+const TEMPLATE_PROMPT = '<fill in: ';
+/** Columns every record already has outside its field values. */
+const RECORD_COLUMNS = new Set(['timestamp', 'capturetime', 'record_id']);
+/** Keys of a published message: additional_fields must not overwrite them. */
+const MESSAGE_KEYS = new Set(['asset', 'stream_type', 'timestamp', 'capturetime', 'fieldvalues', 'record_id']);
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+interface Checks {
+  isValidTimeZone: (zone: string) => boolean;
+  unknownStrptimeDirective: (format: string) => string | undefined;
+}
+
+type Broker = Pick<MqttTransmit, 'host' | 'username' | 'password' | 'tls' | 'ca_file' | 'reject_unauthorized' | 'mqtt_version'>;
+
+/** Rules both directions share: login and TLS settings. */
+function brokerViolations(broker: Broker, path: JsonPath): Violation[] {
+  const out: Violation[] = [];
+  const hasUser = broker.username !== undefined && broker.username !== '';
+  const hasPassword = broker.password !== undefined && broker.password !== '';
+  if (hasPassword && !hasUser && broker.mqtt_version === '3.1.1')
+    out.push(error([...path, 'username'], 'MQTT 3.1.1 sends a password only with a username: add username, or use mqtt_version "5".'));
+  if (hasPassword && !broker.tls && !LOOPBACK.has(broker.host) && !broker.host.startsWith(TEMPLATE_PROMPT))
+    out.push(warning([...path, 'tls'], 'The password travels unencrypted without tls: use tls (port 8883) unless the network is trusted.'));
+  if (!broker.tls && broker.ca_file !== undefined) out.push(warning([...path, 'ca_file'], 'ca_file is only used with tls: true.'));
+  if (!broker.tls && !broker.reject_unauthorized) out.push(warning([...path, 'reject_unauthorized'], 'reject_unauthorized is only used with tls: true.'));
+  if (broker.tls && !broker.reject_unauthorized)
+    out.push(warning([...path, 'reject_unauthorized'], 'Any broker certificate is accepted: anyone on the network path can pose as the broker. Give ca_file instead.'));
+  return out;
+}
+
+export function mqttReceiverViolations(receiver: MqttReceiver, base: JsonPath, checks: Checks): Violation[] {
+  const out: Violation[] = [];
+  const names = new Map<string, number>();
+  receiver.connections.forEach((connection, k) => {
+    const path: JsonPath = [...base, 'connections', k];
+    if (connection.connection_name !== undefined) {
+      const first = names.get(connection.connection_name);
+      if (first !== undefined) out.push(error([...path, 'connection_name'], `The connection name "${connection.connection_name}" is already used by connection ${first + 1}.`));
+      else names.set(connection.connection_name, k);
+    }
+    out.push(...brokerViolations(connection, path));
+  });
+  const clientIds = new Map<string, number>();
+  receiver.connections.forEach((connection, k) => {
+    if (connection.client_id === undefined) return;
+    const first = clientIds.get(`${connection.host}:${connection.port}/${connection.client_id}`);
+    if (first !== undefined)
+      out.push(error([...base, 'connections', k, 'client_id'], `Connection ${first + 1} uses the same client_id on the same broker: the broker would keep only one of them connected.`));
+    else clientIds.set(`${connection.host}:${connection.port}/${connection.client_id}`, k);
+  });
+
+  const connectionOf = (stream: MqttReceiver['streams'][number]) =>
+    stream.connection === undefined ? 0 : receiver.connections.findIndex((c) => c.connection_name === stream.connection);
+  receiver.streams.forEach((stream, j) => {
+    const path: JsonPath = [...base, 'streams', j];
+    if (stream.connection !== undefined && connectionOf(stream) < 0)
+      out.push(error([...path, 'connection'], `No connection named "${stream.connection}" in this receiver. Connections here: ${[...names.keys()].join(', ') || 'none named'}.`));
+    if (!stream.topic.startsWith(TEMPLATE_PROMPT)) {
+      const problem = topicFilterProblem(stream.topic);
+      if (problem) out.push(error([...path, 'topic'], problem));
+    }
+    const columns: [string, string | undefined][] = [['topic_field', stream.topic_field], ...(stream.payload_format === 'value' ? [['value_field', stream.value_field] as [string, string]] : [])];
+    for (const [key, column] of columns) {
+      if (column !== undefined && RECORD_COLUMNS.has(column)) out.push(error([...path, key], `"${column}" is a column every record already has. Choose another column name.`));
+    }
+    if (stream.topic_field !== undefined && stream.payload_format === 'value' && stream.topic_field === stream.value_field)
+      out.push(error([...path, 'topic_field'], 'topic_field and value_field name the same column.'));
+    out.push(...timestampViolations(stream, path, checks));
+  });
+
+  // Streams of one broker whose filters can match the same topic each get its messages.
+  receiver.streams.forEach((stream, j) => {
+    for (let i = 0; i < j; i += 1) {
+      const other = receiver.streams[i]!;
+      if (connectionOf(other) !== connectionOf(stream) || topicFilterProblem(other.topic) || topicFilterProblem(stream.topic)) continue;
+      if (topicFiltersOverlap(other.topic, stream.topic)) {
+        out.push(warning([...base, 'streams', j, 'topic'], `This filter and the one of stream ${i + 1} (${other.topic}) can match the same topics: such messages are recorded in both streams.`));
+        break;
+      }
+    }
+  });
+  return out;
+}
+
+function timestampViolations(stream: MqttReceiver['streams'][number], path: JsonPath, checks: Checks): Violation[] {
+  const out: Violation[] = [];
+  if (stream.timestamp_format !== undefined && stream.timestamp_unit !== undefined)
+    out.push(error([...path, 'timestamp_unit'], 'Use either timestamp_format (text time stamps) or timestamp_unit (epoch numbers), not both.'));
+  if (stream.timestamp_field === undefined) {
+    for (const key of ['timestamp_format', 'timestamp_unit', 'timezone'] as const)
+      if (stream[key] !== undefined) out.push(warning([...path, key], `${key} is only used with timestamp_field: without it the time of receipt is the record's time stamp.`));
+  }
+  if (stream.timestamp_field !== undefined && stream.payload_format === 'value')
+    out.push(error([...path, 'timestamp_field'], 'A plain value has no fields: with payload_format value the time of receipt is the time stamp. Remove timestamp_field.'));
+  const bad = stream.timestamp_format === undefined ? undefined : checks.unknownStrptimeDirective(stream.timestamp_format);
+  if (bad) out.push(error([...path, 'timestamp_format'], `"${bad}" is not a time format directive. Use e.g. %Y-%m-%d %H:%M:%S.`));
+  if (stream.timezone !== undefined && !stream.timezone.startsWith(TEMPLATE_PROMPT) && !checks.isValidTimeZone(stream.timezone))
+    out.push(error([...path, 'timezone'], `"${stream.timezone}" is not a known time zone. Use an IANA name such as Europe/Berlin or America/Chicago.`));
+  return out;
+}
+
+export function mqttTransmitViolations(transmit: MqttTransmit, base: JsonPath): Violation[] {
+  const out: Violation[] = [];
+  if (!transmit.topic.startsWith(TEMPLATE_PROMPT)) {
+    const problem = publishTopicProblem(transmit.topic);
+    if (problem) out.push(error([...base, 'topic'], problem));
+  }
+  for (const key of Object.keys(transmit.additional_fields)) {
+    if (MESSAGE_KEYS.has(key)) out.push(error([...base, 'additional_fields', key], `"${key}" is a field every message has already; choose another name.`));
+  }
+  out.push(...brokerViolations(transmit, base));
+  if (transmit.qos === 0)
+    out.push(warning([...base, 'qos'], 'With qos 0 records leave the outbox once written to the connection: those in flight when the connection breaks are lost. Use qos 1 to lose nothing.'));
+  if (transmit.mqtt_version === '3.1.1')
+    out.push(warning([...base, 'mqtt_version'], 'With MQTT 3.1.1 a broker cannot say that a publish was refused (not authorized): it confirms it and drops it. Use "5" if the broker supports it.'));
+  if (transmit.message_format === 'record' && transmit.max_request_records > 10_000)
+    out.push(warning([...base, 'max_request_records'], 'With message_format record this many messages wait for the broker at once; brokers often allow far fewer in flight (Mosquitto: 20 by default, the rest queue).'));
+  return out;
+}

@@ -1,0 +1,23 @@
+/**
+ * Schema pieces several component schemas share (schema.ts and the protocol schema files such as
+ * mqtt-schema.ts import them from here, so that neither imports the other).
+ */
+import { z } from 'zod';
+
+/** `asset:stream_type`, `*:stream_type`, `asset:*` or `*`. Syntax is checked in validate.ts. */
+export const FilterStreamSchema = z
+  .array(z.string())
+  .describe('Streams this applies to: "asset:stream_type"; either half may be "*"; "*" alone matches every stream.');
+
+export const streamIdentity = {
+  asset: z.string().min(1, 'asset must not be empty').describe('Machine or asset name.'),
+  stream_type: z.string().min(1, 'stream_type must not be empty').describe('Kind of data from this asset, e.g. cycle, alarms, process.'),
+};
+
+export const maxBufferMb = z
+  .number()
+  .int()
+  .min(1)
+  .max(1_048_576)
+  .default(2048)
+  .describe('Disk the outbox of this transmit may use, in MiB (default 2048). At 80 % a warning marker appears; when full, receivers pause reading (nothing is dropped) until uploads catch up.');
