@@ -2,14 +2,10 @@ import path from 'node:path';
 import { ApiError } from '../../../shared/api/errors.js';
 import type { AgentStatus, ConfigChanges, ConfigValidation, LogName, RestreamRequest, Status, StreamRecord } from '../../../shared/api/resources.js';
 import type { Configuration } from '../../../shared/config/schema.js';
-import { collectSecrets, maskSecrets, unmaskSecrets } from '../../../shared/config/secrets.js';
+import { collectSecrets, maskSecrets } from '../../../shared/config/secrets.js';
 import { hasErrors } from '../../../shared/config/validate.js';
-import { capViolations } from '../../../shared/config/limits.js';
-import { fileReferenceViolations } from '../config/file-references.js';
-import { sortViolations, type Violation } from '../../../shared/config/violations.js';
 import { type Clock, SystemClock } from '../time/clock.js';
 import { ConfigStore, type StoredConfig } from '../config/config-store.js';
-import type { SecretCodec } from '../config/secret-codec.js';
 import type { Logger } from '../logging/logger.js';
 import { AgentLogs } from '../logging/agent-logs.js';
 import { DesiredState } from '../storage/desired-state.js';
@@ -24,55 +20,25 @@ import { DataFlow } from '../flow/data-flow.js';
 import type { RecordTap } from '../pipeline/pipeline.js';
 import { Supervisor, configuredServices } from '../supervisor/supervisor.js';
 import { SerialQueue } from './serial-queue.js';
-import { configuredStreams, streamRecords, unconfigured } from './configured-streams.js';
+import { ConfigChecker } from './config-checker.js';
+import { breathe, safely } from './defensive.js';
+import { configuredStreams, streamRecords } from './configured-streams.js';
+import { RestreamError, restreamStreams } from './restream.js';
+import type { AgentRuntimeOptions, SaveOutcome } from './runtime-options.js';
+
+export type { AgentRuntimeOptions, SaveOutcome };
+export { RestreamError };
 import { KpiService } from '../kpi/index.js';
 import { StorageHealth } from '../storage/storage-health.js';
 import { StorageRecovery } from '../storage/storage-recovery.js';
 import { ParseWorkerPool } from '../receivers/file-source/parse-worker-pool.js';
-import { ConfigValidator, INLINE_VALUES, valuesUpTo } from '../config/config-validator.js';
+import { ConfigValidator } from '../config/config-validator.js';
 import { WritePolicy } from '../storage/write-policy.js';
 import { SourceChecks } from '../inspect/source-checks.js';
 import { previewConfiguration } from '../inspect/config-preview.js';
 import type { PreviewRequest, PreviewResult } from '../../../shared/api/preview.js';
 
-export interface AgentRuntimeOptions {
-  /** Root of everything the agent keeps: conf.d/, logs/, state/. */
-  dataDirectory: string;
-  clock?: Clock;
-  registry?: ComponentRegistry;
-  /** Log rotation: bytes per file and generations kept (default 10 MiB × 5). */
-  logMaxBytes?: number;
-  logKeep?: number;
-  machineInfoIntervalMs?: number;
-  /** Desktop: encrypts secrets at rest (Electron safeStorage). Headless: none, the file is 0600. */
-  secretCodec?: SecretCodec;
-  stopTimeoutMs?: number;
-  /** How long received records are kept for KPI evaluation (default 7 days). */
-  kpiRetentionMs?: number;
-  /** Values never written to a log verbatim besides the configuration's secrets (the API token). */
-  logSecrets?: readonly string[];
-  /** How often writes that failed (full disk) are tried again, in ms (default 5000). */
-  storageRetryMs?: number;
-  /** Folders besides the data directory where CSV output may go (`--allow-write`). */
-  allowWrite?: readonly string[];
-  /** What this PC is, for one "Machine: …" line in the core log at start (the host's, once). */
-  describeMachine?: () => Promise<string | undefined>;
-}
-
-export interface SaveOutcome {
-  status: 'passed' | 'failed';
-  violations: Violation[];
-  config?: unknown;
-  lastModified?: string;
-  revision?: number;
-  /** What the save did to the running agent. */
-  changes?: ConfigChanges;
-}
-
 const NOTHING_CHANGES: ConfigChanges = { start: [], restart: [], stop: [], keep: [] };
-
-/** A restream that names something not configured, or that failed. Nothing was restreamed. */
-export class RestreamError extends Error {}
 
 /**
  * The agent: configuration, the services that move data, their markers, logs and status. The API
@@ -100,7 +66,7 @@ export class AgentRuntime {
   readonly flow: DataFlow;
   private readonly registry: ComponentRegistry;
   private readonly taps = new Set<RecordTap>();
-  private readonly sourceChecks = new SourceChecks();
+  private readonly checker: ConfigChecker;
   /** KPI library, validation, and evaluation on the recent records this agent committed. */
   readonly kpis: KpiService;
   private state: AgentStatus = 'stopped';
@@ -137,6 +103,7 @@ export class AgentRuntime {
       allowWrite,
       flavour: process.platform === 'win32' ? 'win32' : 'posix',
     });
+    this.checker = new ConfigChecker(this.validator, new SourceChecks());
     this.registry = options.registry ?? builtInComponents();
     const registry = this.registry;
     this.kpis = new KpiService({
@@ -220,7 +187,7 @@ export class AgentRuntime {
    * document without errors also says what saving it would do to the running agent.
    */
   async validate(document: unknown): Promise<ConfigValidation> {
-    const { violations, config } = await this.checkWithSources(document, safely(() => this.configStore.load()));
+    const { violations, config } = await this.checker.checkWithSources(document, safely(() => this.configStore.load()));
     if (hasErrors(violations) || !config) return { status: 'failed', violations };
     return { status: 'passed', violations, changes: this.state === 'running' ? this.supervisor.plan(config) : { ...NOTHING_CHANGES } };
   }
@@ -238,7 +205,7 @@ export class AgentRuntime {
         const saved = current ? `revision ${current.revision}, saved at ${current.lastModified} UTC` : 'nothing';
         throw new ApiError(409, `The configuration was changed after you loaded it (you have revision ${expectedRevision}; saved is ${saved}). Reload it and apply your change again.`);
       }
-      const { violations, resolved, config } = await this.checkWithSources(document, current);
+      const { violations, resolved, config } = await this.checker.checkWithSources(document, current);
       if (hasErrors(violations) || !config) return { status: 'failed', violations };
       // Each step of a big save is tens of milliseconds: the API answers in between.
       await breathe();
@@ -263,7 +230,7 @@ export class AgentRuntime {
    * records of each stream. Reads only; nothing is committed. Throws ApiError (404, 422).
    */
   async preview(request: PreviewRequest): Promise<PreviewResult> {
-    const { resolved, violations } = await this.check(request.configuration, safely(() => this.configStore.load()));
+    const { resolved, violations } = await this.checker.check(request.configuration, safely(() => this.configStore.load()));
     return previewConfiguration(resolved, violations, { receiver: request.receiver, rows: request.rows ?? 10 }, {
       agentDataDirectory: this.options.dataDirectory,
       logger: this.coreLog,
@@ -283,27 +250,6 @@ export class AgentRuntime {
       const problem = this.storage.report('config', this.configStore.directory, cause, 'the configuration');
       throw new ApiError(problem.category === 'disk_full' ? 507 : 500, `${problem.message} Nothing was saved; the agent keeps the configuration it has.`);
     }
-  }
-
-  /** A document as it would be saved over `current`: masked secrets resolved, validated, parsed. */
-  private async check(document: unknown, current: StoredConfig | undefined): Promise<{ violations: Violation[]; resolved: unknown; config: Configuration | undefined }> {
-    await breathe();
-    const unmasked = unmaskSecrets(document, current?.config);
-    const { violations, config } = await this.validator.validate(unmasked.config, { wantConfig: true });
-    // Files the document names (mqtt ca_file) must exist on this PC: shared/ cannot look.
-    return { violations: capViolations([...unmasked.violations, ...violations, ...fileReferenceViolations(unmasked.config)]), resolved: unmasked.config, config };
-  }
-
-  /**
-   * check(), plus the warnings about folders and files (SourceChecks) when the structure is sound.
-   * A document big enough for the validation thread (thousands of receivers) is not looked at on
-   * disk: thousands of folder listings per keystroke would hold up the API.
-   */
-  private async checkWithSources(document: unknown, current: StoredConfig | undefined): Promise<{ violations: Violation[]; resolved: unknown; config: Configuration | undefined }> {
-    const checked = await this.check(document, current);
-    if (!checked.config || valuesUpTo(document, INLINE_VALUES) > INLINE_VALUES) return checked;
-    const found = await this.sourceChecks.warnings(checked.config, checked.violations);
-    return { ...checked, violations: capViolations(sortViolations([...checked.violations, ...found])) };
   }
 
   private refreshSecrets(): void {
@@ -416,27 +362,15 @@ export class AgentRuntime {
 
   /** Forgets read progress of the named streams so that their data is read and sent again. */
   restream(request: RestreamRequest): Promise<string> {
-    return this.queue.run(async () => {
-      const unknown = unconfigured(request, this.configuredStreams());
-      if (unknown !== undefined) throw new RestreamError(`Nothing was restreamed: not configured: ${unknown}.`);
-      const running = this.state === 'running' && Object.keys(this.supervisor.serviceStates()).length > 0;
-      const done: string[] = [];
-      for (const [receiver, streams] of Object.entries(request)) {
-        try {
-          if (running) await this.supervisor.restream(receiver, streams, true);
-          else this.store.purge(receiver, streams);
-        } catch (cause) {
-          throw new RestreamError(`Restream of receiver "${receiver}" failed: ${(cause as Error).message}`);
-        }
-        done.push(`${receiver}: ${streams.map((s) => `${s.asset}:${s.stream_type}`).join(', ')}`);
-      }
-      this.coreLog.info(`Restream requested for ${done.join('; ')}`);
-      const count = Object.values(request).reduce((n, list) => n + list.length, 0);
-      const what = `${count} stream${count === 1 ? '' : 's'} (${done.join('; ')})`;
-      return running
-        ? `Restream accepted for ${what}: their data is being read again from the start and sent again.`
-        : `Restream accepted for ${what}: the agent is stopped; their data is read again from the start when it starts.`;
-    });
+    return this.queue.run(() =>
+      restreamStreams(request, {
+        configured: this.configuredStreams(),
+        running: this.state === 'running' && Object.keys(this.supervisor.serviceStates()).length > 0,
+        supervisor: this.supervisor,
+        store: this.store,
+        log: this.coreLog,
+      }),
+    );
   }
 
   /**
@@ -452,16 +386,5 @@ export class AgentRuntime {
   /** The last `lines` lines of a log, optionally only those after `since`. */
   readLog(name: LogName, lines: number, since?: string): string[] {
     return this.logs.read(name, lines, since);
-  }
-}
-
-/** Lets the event loop run (pending API requests) between two long steps. */
-const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-function safely<T>(read: () => T): T | undefined {
-  try {
-    return read();
-  } catch {
-    return undefined;
   }
 }

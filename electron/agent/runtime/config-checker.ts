@@ -1,0 +1,46 @@
+import type { Configuration } from '../../../shared/config/schema.js';
+import { unmaskSecrets } from '../../../shared/config/secrets.js';
+import { capViolations } from '../../../shared/config/limits.js';
+import { sortViolations, type Violation } from '../../../shared/config/violations.js';
+import type { StoredConfig } from '../config/config-store.js';
+import { type ConfigValidator, INLINE_VALUES, valuesUpTo } from '../config/config-validator.js';
+import { fileReferenceViolations } from '../config/file-references.js';
+import type { SourceChecks } from '../inspect/source-checks.js';
+import { breathe } from './defensive.js';
+
+export interface CheckedDocument {
+  violations: Violation[];
+  /** The document with masked secrets replaced by the saved ones (where allowed). */
+  resolved: unknown;
+  /** Parsed, when the document has no errors. */
+  config: Configuration | undefined;
+}
+
+/** How validate, save and preview look at a document: secrets resolved, validated, files checked. */
+export class ConfigChecker {
+  constructor(
+    private readonly validator: ConfigValidator,
+    private readonly sourceChecks: SourceChecks,
+  ) {}
+
+  /** A document as it would be saved over `current`: masked secrets resolved, validated, parsed. */
+  async check(document: unknown, current: StoredConfig | undefined): Promise<CheckedDocument> {
+    await breathe();
+    const unmasked = unmaskSecrets(document, current?.config);
+    const { violations, config } = await this.validator.validate(unmasked.config, { wantConfig: true });
+    // Files the document names (mqtt ca_file) must exist on this PC: shared/ cannot look.
+    return { violations: capViolations([...unmasked.violations, ...violations, ...fileReferenceViolations(unmasked.config)]), resolved: unmasked.config, config };
+  }
+
+  /**
+   * check(), plus the warnings about folders and files (SourceChecks) when the structure is sound.
+   * A document big enough for the validation thread (thousands of receivers) is not looked at on
+   * disk: thousands of folder listings per keystroke would hold up the API.
+   */
+  async checkWithSources(document: unknown, current: StoredConfig | undefined): Promise<CheckedDocument> {
+    const checked = await this.check(document, current);
+    if (!checked.config || valuesUpTo(document, INLINE_VALUES) > INLINE_VALUES) return checked;
+    const found = await this.sourceChecks.warnings(checked.config, checked.violations);
+    return { ...checked, violations: capViolations(sortViolations([...checked.violations, ...found])) };
+  }
+}
