@@ -11,6 +11,20 @@ test('an operator opens the console, stops the agent after confirming, and start
   const status = new StatusPage(page);
   await expect(status.agentState).toHaveText('running');
   await expect(status.services).toContainText('demo_plant_files');
+  // While the agent runs, Start is disabled and does not look like a button that works, in either theme.
+  const look = (button: typeof status.start) =>
+    button.evaluate((element) => {
+      const style = getComputedStyle(element);
+      return { border: style.borderStyle, background: style.backgroundColor, cursor: style.cursor };
+    });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(status.start).toBeDisabled();
+    const [start, restart] = [await look(status.start), await look(status.restart)];
+    expect(start, scheme).toMatchObject({ border: 'dashed', cursor: 'not-allowed' });
+    expect(start.background, scheme).not.toBe(restart.background);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 
   await status.stop.click();
   const confirm = app.dialog('Stop the agent?');
