@@ -1,7 +1,5 @@
 import Database from 'better-sqlite3';
-import fs from 'node:fs';
-import path from 'node:path';
-import { ensurePrivateFile } from '../storage/private-file.js';
+import { openSideDatabase } from '../storage/side-database.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS kpi_library (
@@ -24,18 +22,7 @@ CREATE INDEX IF NOT EXISTS history_batches_by_received ON history_batches (recei
  * records that evaluation reads.
  */
 export function openKpiDatabase(file: string): Database.Database {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  ensurePrivateFile(file);
-  const db = new Database(file);
-  try {
-    db.pragma('journal_mode = WAL');
-    // NORMAL: the history is a cache of data that was delivered anyway; library saves switch to FULL.
-    db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
-    db.exec(SCHEMA);
-  } catch (cause) {
-    db.close();
-    throw cause;
-  }
+  // NORMAL: the history is a cache of data that was delivered anyway; library saves switch to FULL.
+  const db = openSideDatabase(file, SCHEMA, 5000);
   return db;
 }

@@ -1,7 +1,4 @@
-import Database from 'better-sqlite3';
-import fs from 'node:fs';
-import path from 'node:path';
-import { ensurePrivateFile } from '../storage/private-file.js';
+import { openSideDatabase } from '../storage/side-database.js';
 
 /** Records read in one minute by one stream of one receiver. */
 export interface StreamMinute {
@@ -34,19 +31,8 @@ CREATE INDEX IF NOT EXISTS transmit_minutes_by_minute ON transmit_minutes (minut
 `;
 
 function open(file: string) {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  ensurePrivateFile(file);
-  const db = new Database(file);
-  try {
-    db.pragma('journal_mode = WAL');
-    // A chart, not data to deliver: a power cut may cost the last minute, never the agent's speed.
-    db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 2000');
-    db.exec(SCHEMA);
-  } catch (cause) {
-    db.close();
-    throw cause;
-  }
+  // A chart, not data to deliver: a power cut may cost the last minute, never the agent's speed.
+  const db = openSideDatabase(file, SCHEMA, 2000);
   const statements = {
     // A minute written before a restart goes on counting after it.
     addStream: db.prepare(`INSERT INTO stream_minutes (receiver, asset, stream_type, minute, records) VALUES (@receiver, @asset, @stream_type, @minute, @records)
