@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { DialogFrame } from './dialog-frame.js';
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -14,40 +15,28 @@ interface ConfirmDialogProps {
   onCancel: () => void;
 }
 
-/** A modal question built on <dialog>: focus trap, Escape to cancel and a backdrop come for free. */
+/** A modal question: Cancel (also Escape, unless the action is under way) or confirm. */
 export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel = 'Cancel', tone = 'primary', busy = false, wide = false, onConfirm, onCancel }: ConfirmDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
   return (
-    <dialog
-      ref={ref}
-      className={wide ? 'dialog dialog-wide' : 'dialog'}
-      aria-labelledby={titleId}
-      onCancel={(event) => {
-        event.preventDefault();
+    <DialogFrame
+      open={open}
+      title={title}
+      wide={wide}
+      onEscape={() => {
         if (!busy) onCancel();
       }}
-    >
-      {open && (
+      footer={
         <>
-          <h2 id={titleId}>{title}</h2>
-          <div className="dialog-body">{children}</div>
-          <div className="dialog-actions">
-            <button type="button" className="button" onClick={onCancel} disabled={busy}>
-              {cancelLabel}
-            </button>
-            <button type="button" className={`button button-${tone}`} onClick={onConfirm} disabled={busy}>
-              {confirmLabel}
-            </button>
-          </div>
+          <button type="button" className="button" onClick={onCancel} disabled={busy}>
+            {cancelLabel}
+          </button>
+          <button type="button" className={`button button-${tone}`} onClick={onConfirm} disabled={busy}>
+            {confirmLabel}
+          </button>
         </>
-      )}
-    </dialog>
+      }
+    >
+      {children}
+    </DialogFrame>
   );
 }
