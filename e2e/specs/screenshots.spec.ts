@@ -5,7 +5,10 @@ import { ConfigPage } from '../pages/config-page.js';
 import { ConsoleApp, type PageName } from '../pages/console-app.js';
 import { KpiPage } from '../pages/kpi-page.js';
 
-const OUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'screenshots');
+// The README's pictures are replaced only on request (TRIBUTARY_UPDATE_SCREENSHOTS=1): an ordinary
+// run (CI) takes them into test-results/ and leaves the checkout as it was.
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const OUT = process.env.TRIBUTARY_UPDATE_SCREENSHOTS === '1' ? path.join(REPO, 'docs', 'screenshots') : path.join(REPO, 'test-results', 'screenshots');
 
 /** Each page of the console with the demo plant running, for the README (docs/screenshots/). */
 test('screenshots of every page with the demo running', async ({ page, server }) => {
