@@ -28,7 +28,10 @@ export function buildNode({ productOnly = false } = {}) {
   return { ok: true, output: '' };
 }
 
-/** Removes compiled files (and emptied folders) whose source no longer exists. */
+/** Compiled test-only code: the same patterns that electron/tsconfig.build.json excludes. */
+const TEST_ONLY = /(^|[\\/])testing[\\/]|\.test\.(c|m)?js(\.map)?$/;
+
+/** Removes compiled files (and emptied folders) whose source no longer exists, or is test-only. */
 function prune(dir = dist) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
@@ -41,7 +44,8 @@ function prune(dir = dist) {
     }
     const base = path.join(root, relative).replace(/(\.d)?\.(c|m)?js(\.map)?$/, '');
     const hasSource = ['.ts', '.cts', '.mts', '.tsx'].some((ext) => fs.existsSync(base + ext));
-    if (!hasSource) fs.rmSync(full);
+    // Test-only sources are never built (tsconfig.build.json): what an older build left of them goes too.
+    if (!hasSource || TEST_ONLY.test(relative)) fs.rmSync(full);
   }
 }
 
