@@ -1,4 +1,4 @@
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Counter, Gauge, Registry } from 'prom-client';
 import type { Status } from '../../shared/api/resources.js';
 import type { AgentRuntime } from '../agent/index.js';
 
@@ -13,17 +13,18 @@ interface Scrape {
  * keeps anyway (per batch, never per record): a scrape reads them once and costs the data path
  * nothing. One registry per agent, built at the first scrape: prom-client's process metrics watch
  * the event loop and garbage collection from then on, which an agent that is never scraped does not
- * need (docs/decisions/0022-prometheus-metrics.md).
+ * need (docs/decisions/0022-prometheus-metrics.md). prom-client itself (~5 MB) is loaded then too.
  */
 export class MetricsExporter {
-  private registry: Registry | undefined;
+  private registry: Promise<Registry> | undefined;
   private scrape: Scrape | undefined;
 
   constructor(private readonly runtime: AgentRuntime) {}
 
   /** The exposition text and its content type. */
   async render(): Promise<{ contentType: string; body: string }> {
-    const registry = (this.registry ??= this.build());
+    // One registry even when the first scrapes come together (the import is awaited once).
+    const registry = await (this.registry ??= import('prom-client').then((prom) => this.build(prom)));
     this.scrape = { status: this.runtime.status(), flows: this.runtime.flow.streamFlows() };
     try {
       return { contentType: registry.contentType, body: await registry.metrics() };
@@ -32,7 +33,8 @@ export class MetricsExporter {
     }
   }
 
-  private build(): Registry {
+  private build(prom: typeof import('prom-client')): Registry {
+    const { Counter, Gauge, Registry, collectDefaultMetrics } = prom;
     const registry = new Registry();
     const registers = [registry];
     const scrape = () => this.scrape ?? { status: this.runtime.status(), flows: this.runtime.flow.streamFlows() };

@@ -15,7 +15,6 @@ import type { Logger } from '../logging/logger.js';
 import type { StreamKey } from '../components/contract.js';
 import { applyStages } from '../pipeline/batch-committer.js';
 import { previewOpcua } from '../receivers/opcua/index.js';
-import { previewSql } from '../receivers/sql/index.js';
 import { previewFiles } from './file-preview.js';
 import type { RawStreamPreview } from './raw-preview.js';
 
@@ -57,9 +56,12 @@ export async function previewConfiguration(document: unknown, violations: readon
     case 'smb':
       raw = await previewFiles(receiver, request.rows, nowMicros);
       break;
-    case 'sql':
+    case 'sql': {
+      // The SQL drivers (mssql, mysql2, pg: ~30 MB) load when a SQL source is first looked at.
+      const { previewSql } = await import('../receivers/sql/index.js');
       raw = await previewSql(receiver, { rows: request.rows, nowMicros, logger, savedState: (key, column) => context.savedState(receiver.data_receiver_name, key, column) });
       break;
+    }
     case 'opcua':
       raw = await previewOpcua(receiver, {
         // The receiver's own certificate and trust list (components/receiver/<name>/pki), as browsing uses.

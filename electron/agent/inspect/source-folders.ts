@@ -10,7 +10,6 @@ import type { LocalfileConnectionSchema, SmbConnectionSchema } from '../../../sh
 import { parseSharedFolder, smbCredentials } from '../../../shared/config/smb-rules.js';
 import { MAX_DEPTH } from '../receivers/file-source/file-discovery.js';
 import { isTemporaryName } from '../receivers/file-source/glob.js';
-import { SmbSession } from '../receivers/smb/smb-client.js';
 import { type ConnectionCategory, describeProblem } from '../receivers/smb/smb-problems.js';
 
 /** Files listed at most: a folder with more is listed in part (enough to tell what matches). */
@@ -111,6 +110,8 @@ export async function smbFolder(connection: SmbConnection, timeoutMs: number): P
     const problem = describeProblem(cause, phase, label);
     return new SourceProblem(problem.message.replace(/\s+/g, ' ').trim(), FIELD_OF[problem.category]);
   };
+  // The SMB library (~11 MB) loads when a share is first looked at, not with every agent.
+  const { SmbSession } = await import('../receivers/smb/smb-client.js');
   const session = new SmbSession({ host: connection.host, port: connection.port, domain, username, password: connection.password, share }, timeoutMs);
   try {
     await session.connect();
