@@ -14,8 +14,8 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const LAZY_PACKAGES = ['mssql', 'mysql2', 'pg', '@tryjsky/v9u-smb2', 'prom-client', 'node-opcua', 'mqtt', 'systeminformation'];
 
-/** Packages reached from `entry` by static imports (and top-level requires) of the agent's own modules. */
-function staticPackages(entry: string): Set<string> {
+/** Packages (and own modules) reached from `entry` by static imports and top-level requires. */
+function staticImports(entry: string): { packages: Set<string>; modules: Set<string> } {
   const packages = new Set<string>();
   const seen = new Set<string>();
   const pending = [path.join(ROOT, entry)];
@@ -34,19 +34,25 @@ function staticPackages(entry: string): Set<string> {
       else if (!specifier.startsWith('node:')) packages.add(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!);
     }
   }
-  return packages;
+  return { packages, modules: new Set([...seen].map((file) => path.relative(ROOT, file))) };
 }
 
 describe('modules loaded at start', () => {
   it('the headless agent loads no protocol library, SMB, SQL driver or metrics library until one is used', () => {
-    const loaded = staticPackages('dist/electron/serve.js');
+    const loaded = staticImports('dist/electron/serve.js').packages;
     expect(loaded).toContain('better-sqlite3'); // the walk reaches the agent's core
     for (const name of LAZY_PACKAGES) expect(loaded, name).not.toContain(name);
   });
 
   it('a parse thread loads none of them either', () => {
-    const loaded = staticPackages('dist/electron/agent/receivers/file-source/parse-worker.js');
+    const loaded = staticImports('dist/electron/agent/receivers/file-source/parse-worker.js').packages;
     expect(loaded).toContain('better-sqlite3');
     for (const name of LAZY_PACKAGES) expect(loaded, name).not.toContain(name);
+  });
+
+  it('a parse thread builds the transform schemas only, not the whole configuration schema', () => {
+    const modules = staticImports('dist/electron/agent/receivers/file-source/parse-worker.js').modules;
+    expect(modules).toContain(path.join('dist', 'shared', 'config', 'transform-schema.js'));
+    expect(modules).not.toContain(path.join('dist', 'shared', 'config', 'schema.js'));
   });
 });

@@ -21,3 +21,10 @@ export const maxBufferMb = z
   .max(1_048_576)
   .default(2048)
   .describe('Disk the outbox of this transmit may use, in MiB (default 2048). At 80 % a warning marker appears; when full, receivers pause reading (nothing is dropped) until uploads catch up.');
+
+/**
+ * `format` of fields that hold an IANA time zone name in the generated JSON Schema: the console's
+ * editor offers the zone names there (an annotation; validation checks zones in semantic-rules.ts).
+ */
+export const TIME_ZONE_FORMAT = 'iana-time-zone';
+export const timeZoneName = (description: string) => z.string().min(1).describe(description).meta({ format: TIME_ZONE_FORMAT });

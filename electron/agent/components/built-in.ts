@@ -10,7 +10,7 @@ import {
   ConvertTimestampsTransformSchema,
   FilterTransformSchema,
   RenameTransformSchema,
-} from '../../../shared/config/schema.js';
+} from '../../../shared/config/transform-schema.js';
 import { createChecksumRecordTransform } from '../transforms/checksum-record/checksum-record-transform.js';
 import { createConvertTimestampsTransform } from '../transforms/convert-timestamps/convert-timestamps-transform.js';
 import { createFilterTransform } from '../transforms/filter/filter-transform.js';
