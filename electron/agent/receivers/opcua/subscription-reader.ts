@@ -21,6 +21,21 @@ export interface SubscriptionSettings {
   timeoutMs: number;
 }
 
+/**
+ * The longest the server may hold sampled values before it publishes them (docs/decisions/
+ * 0027-opcua-publishing-interval.md). The server samples at the configured sampling interval; the
+ * publishing interval only decides how long a sampled value waits in the server's queue. Equal to
+ * the sampling interval (as before) a value waited up to a whole interval more: source-to-record
+ * latency up to twice the sampling interval. A publish cycle without values costs nothing on the
+ * wire (the server answers a publish request only with values or a keep-alive).
+ */
+export const MAX_PUBLISHING_INTERVAL_MS = 250;
+const MIN_PUBLISHING_INTERVAL_MS = 100;
+
+export function publishingIntervalFor(samplingIntervalMs: number): number {
+  return Math.min(MAX_PUBLISHING_INTERVAL_MS, Math.max(MIN_PUBLISHING_INTERVAL_MS, samplingIntervalMs || MIN_PUBLISHING_INTERVAL_MS));
+}
+
 /** Nodes the server refused are asked for again this often (a PLC download may add them). */
 const RETRY_NODES_MS = 30_000;
 
@@ -58,7 +73,7 @@ export class SubscriptionReader {
     client.on('close', () => this.lose?.('the connection was closed'));
     client.on('connection_lost', () => this.lose?.('the connection was lost'));
     session.on('session_closed', () => this.lose?.('the server closed the session'));
-    const publishingInterval = Math.min(10_000, Math.max(100, this.settings.samplingIntervalMs || 100));
+    const publishingInterval = publishingIntervalFor(this.settings.samplingIntervalMs);
     const keepAliveCount = Math.max(2, Math.ceil(10_000 / publishingInterval));
     const subscription = ClientSubscription.create(session, {
       requestedPublishingInterval: publishingInterval,
