@@ -42,7 +42,8 @@ const ticker = setInterval(() => {
   machines.forEach((names) => names.forEach((name, i) => plc.set(name, Math.sin(tick / 10 + i) * 100, { sourceTimestamp: now })));
 }, 1000);
 
-const child = spawn(process.execPath, [path.join(ROOT, 'dist/electron/serve.js'), '--data-dir', dataDirectory, '--port', '0'], { env: { ...process.env, TRIBUTARY_API_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'inherit'] });
+const SERVE_FLAGS = ['--max-semi-space-size=4']; // as `npm run serve` (package.json), as bench/idle.mjs
+const child = spawn(process.execPath, [...SERVE_FLAGS, path.join(ROOT, 'dist/electron/serve.js'), '--data-dir', dataDirectory, '--port', '0'], { env: { ...process.env, TRIBUTARY_API_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'inherit'] });
 const line = await new Promise((resolve) => {
   let out = '';
   child.stdout.on('data', (d) => {

@@ -16,6 +16,13 @@ export const INLINE_VALUES = 4_000;
 /** Heap of the validation thread: a document of 150,000 values with an issue in each fits. */
 const VALIDATOR_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 512 };
 
+/**
+ * The validation thread ends after this long without a document: a big configuration is saved now
+ * and then (a deploy), and the thread kept what it used for it (tens of MB: the whole schema, zod,
+ * the document's issues) for the agent's whole life. It starts again on the next big document.
+ */
+export const VALIDATOR_IDLE_MS = 10_000;
+
 /** Counts the values of a JSON document, stopping once it passes `limit`. */
 export function valuesUpTo(document: unknown, limit: number): number {
   let count = 0;
@@ -39,12 +46,20 @@ export function valuesUpTo(document: unknown, limit: number): number {
  */
 export class ConfigValidator {
   private worker: WorkerClient<ValidateRequest, ValidateResponse> | undefined;
+  private inFlight = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly logger: Logger,
     /** Where the agent runs: the path rules (CSV output confined to the data directory …). */
     private readonly context?: PathContext,
+    private readonly idleMs = VALIDATOR_IDLE_MS,
   ) {}
+
+  /** Whether the validation thread runs now (for tests and status). */
+  get threadRunning(): boolean {
+    return this.worker?.running ?? false;
+  }
 
   async validate(document: unknown, options: { wantConfig?: boolean } = {}): Promise<ValidationOutcome> {
     if (valuesUpTo(document, INLINE_VALUES) <= INLINE_VALUES) {
@@ -52,18 +67,35 @@ export class ConfigValidator {
       return { ...outcome, violations: capViolations(outcome.violations) };
     }
     this.worker ??= new WorkerClient<ValidateRequest, ValidateResponse>(workerScript(import.meta.url, 'validate-worker.js'), 'validate', this.logger, VALIDATOR_LIMITS);
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    this.inFlight += 1;
     let response: ValidateResponse;
     try {
       response = await this.worker.request({ document, wantConfig: options.wantConfig ?? false, context: this.context });
     } catch (cause) {
       response = { id: 0, ok: false, error: (cause as Error).message };
+    } finally {
+      this.inFlight -= 1;
+      if (this.inFlight === 0) this.endWhenIdle();
     }
     if (response.ok) return { violations: response.violations, config: response.config };
     return { violations: [{ json_path: [], level: 'error', description: `The configuration could not be validated (${response.error}); it is too large or too complex. Nothing was saved.` }] };
   }
 
   async close(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
     await this.worker?.close();
     this.worker = undefined;
+  }
+
+  /** Ends the thread after idleMs without a document (WorkerClient starts it again on the next). */
+  private endWhenIdle(): void {
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (this.inFlight === 0) void this.worker?.close();
+    }, this.idleMs);
+    this.idleTimer.unref?.();
   }
 }
