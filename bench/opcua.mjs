@@ -27,7 +27,7 @@ const TICKS = 100;
 function procStats(pid) {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return { cpuSeconds: (Number(stat[11]) + Number(stat[12])) / TICKS, peakRss: Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024 };
+  return { cpuSeconds: (Number(stat[11]) + Number(stat[12])) / TICKS, peakRss: Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024, rss: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024 };
 }
 const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
 const micros = (iso) => Date.parse(iso.slice(0, 23) + 'Z') * 1000 + Number(iso.slice(23, 26));
@@ -130,6 +130,7 @@ const result = {
   values_per_s: valuesCount / elapsed,
   agent_cpu_percent_of_one_core: ((after.cpuSeconds - before.cpuSeconds) / elapsed) * 100,
   agent_peak_rss_mb: after.peakRss / 1024 / 1024,
+  agent_rss_mb_at_end: after.rss / 1024 / 1024,
   latency_ms_source_to_capture: { p50: percentile(captured, 50), p95: percentile(captured, 95), p99: percentile(captured, 99), max: captured.at(-1) },
   latency_ms_source_to_outbox_file: { p50: percentile(seen, 50), p95: percentile(seen, 95), p99: percentile(seen, 99), max: seen.at(-1) },
 };
@@ -138,6 +139,7 @@ console.table({
   'values/s (expected)': `${result.values_per_s.toFixed(0)} (${result.tags})`,
   'agent CPU (% of one core)': result.agent_cpu_percent_of_one_core.toFixed(1),
   'agent peak RSS (MiB)': result.agent_peak_rss_mb.toFixed(0),
+  'agent RSS at the end (MiB)': result.agent_rss_mb_at_end.toFixed(0),
   'source → capture p50/p95/p99 ms': `${result.latency_ms_source_to_capture.p50.toFixed(0)} / ${result.latency_ms_source_to_capture.p95.toFixed(0)} / ${result.latency_ms_source_to_capture.p99.toFixed(0)}`,
   'source → outbox file p50/p95/p99 ms': `${result.latency_ms_source_to_outbox_file.p50.toFixed(0)} / ${result.latency_ms_source_to_outbox_file.p95.toFixed(0)} / ${result.latency_ms_source_to_outbox_file.p99.toFixed(0)}`,
   'load average (1 min)': os.loadavg()[0].toFixed(2),
