@@ -216,7 +216,8 @@ export class FileDiscovery {
             readPrefix: (length) => access.readPrefix(file.path, length),
             readRange: access.readRange ? (offset, length) => access.readRange!(file.path, offset, length) : undefined,
             exists: (candidate) => access.exists(candidate),
-            split: this.options.split,
+            // Only a complete file (the same on two looks) is split: a file still being written stays on one thread.
+            split: same && snapshot === file ? this.options.split : undefined,
           });
       if (result.records > 0) this.reads.note(file.path, result.records, context.logger.child(context.logger.component, 'thread' in result ? result.thread : context.logger.thread));
       context.markers.clear('read_failed', [stream.key]);
