@@ -3,7 +3,12 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { filePlant, waitFor } from '../../../testing/file-plant.js';
 import { SPLIT_HEADER, logLines, oneThreadRead, queuedRecords, splitProgress, splitRows } from '../../../testing/split-reading.js';
-import { type TestServer, startTestServer } from '../../../testing/test-host.js';
+import { type TestServer, startTestServer, tempDirectory } from '../../../testing/test-host.js';
+import { SpreadsheetParserSchema } from '../../../../shared/config/schema.js';
+import { createSpreadsheetParser } from '../../parsers/spreadsheet/index.js';
+import { findRecordCut, stateAfterCut } from '../../parsers/spreadsheet/record-boundary.js';
+import { AgentStore } from '../../store/agent-store.js';
+import { FINGERPRINT_BYTES, fingerprintOf } from './file-reader.js';
 
 const STREAM = { asset: 'Press_1', stream_type: 'cycle' };
 let server: TestServer | undefined;
@@ -62,5 +67,71 @@ describe('one big file read by both parse threads', () => {
     server = await readBy(plant, file, 64 * 1024);
     expect(logLines(server.dataDirectory, 'read by two parse threads')).toEqual([]);
     expectOnce(server.dataDirectory, oneThreadRead(file, STREAM, plant.config.data_receiver[0]!.parsers[0]));
+  }, 120_000);
+});
+
+/**
+ * The state a kill leaves right after the split was committed: the file's row at the end of its
+ * first chunk and two parts at their starts (what splitFile writes), stored before the agent starts.
+ */
+async function storeSplit(dataDirectory: string, file: string, parserConfig: unknown): Promise<{ from: number; cut: number }> {
+  const bytes = fs.readFileSync(file);
+  const config = SpreadsheetParserSchema.parse(parserConfig);
+  const parser = createSpreadsheetParser(config);
+  const first = parser.parseChunk(bytes.subarray(0, 128 * 1024), parser.initialState(), false);
+  const cut = await findRecordCut({ config, state: first.state, read: async (o, l) => bytes.subarray(o, o + l), from: first.consumedBytes, target: Math.floor(bytes.length / 2), end: bytes.length, maxRecordBytes: 1 << 20 });
+  const store = new AgentStore(path.join(dataDirectory, 'state', 'agent.db'));
+  try {
+    const parserState = JSON.stringify(first.state);
+    const progress = { path: file, size: bytes.length, mtimeMs: fs.statSync(file).mtimeMs, offset: first.consumedBytes, fingerprint: fingerprintOf(bytes.subarray(0, FINGERPRINT_BYTES)), parserState };
+    store.commit('plant', STREAM, [], { file: progress });
+    expect(
+      store.splitFile('plant', STREAM, progress, first.consumedBytes, [
+        { start: first.consumedBytes, end: cut!.offset, offset: first.consumedBytes, parserState },
+        { start: cut!.offset, end: bytes.length, offset: cut!.offset, parserState: JSON.stringify(stateAfterCut(first.state, cut!)) },
+      ]),
+    ).toBe(true);
+  } finally {
+    store.close();
+  }
+  return { from: first.consumedBytes, cut: cut!.offset };
+}
+
+describe('a split file found at start', () => {
+  it('renamed meanwhile: continues with its parts under the new name and merges them', async () => {
+    const plant = holdingPlant();
+    const old = path.join(plant.drop, 'press_rotating.csv');
+    fs.writeFileSync(old, SPLIT_HEADER + splitRows(0, 12_000));
+    const dataDirectory = tempDirectory();
+    const { from } = await storeSplit(dataDirectory, old, plant.config.data_receiver[0]!.parsers[0]);
+    const renamed = path.join(plant.drop, 'press_rotated.csv');
+    fs.renameSync(old, renamed);
+    server = await startTestServer({ dataDirectory, splitFileBytes: 64 * 1024 });
+    expect((await server.call('POST', '/v1/config', plant.config)).json.success).toBe(true);
+    await waitFor(() => {
+      const progress = splitProgress(dataDirectory, renamed);
+      return progress.offset === fs.statSync(renamed).size && progress.parts === 0;
+    }, 60_000, 'the renamed file read to its end');
+    expect(splitProgress(dataDirectory, old)).toEqual({ offset: undefined, parts: 0 });
+    // Exactly the rows after the first chunk (that one was committed before the rename), each once.
+    const all = oneThreadRead(renamed, STREAM, plant.config.data_receiver[0]!.parsers[0]);
+    const head = createSpreadsheetParser(SpreadsheetParserSchema.parse(plant.config.data_receiver[0]!.parsers[0])).parseChunk(fs.readFileSync(renamed).subarray(0, from), { header: null, rowsSeen: 0, linesSeen: 0, counter: 0, encoding: null }, false).rows.length;
+    expectOnce(dataDirectory, new Map([...all].slice(head)));
+  }, 120_000);
+
+  it('rewritten meanwhile: drops the parts with its progress and reads the new file from the start', async () => {
+    const plant = holdingPlant();
+    const file = path.join(plant.drop, 'press_rewritten.csv');
+    fs.writeFileSync(file, SPLIT_HEADER + splitRows(0, 12_000));
+    const dataDirectory = tempDirectory();
+    await storeSplit(dataDirectory, file, plant.config.data_receiver[0]!.parsers[0]);
+    fs.writeFileSync(file, SPLIT_HEADER + splitRows(50_000, 51_000)); // other first bytes, shorter than the parts
+    server = await startTestServer({ dataDirectory, splitFileBytes: 64 * 1024 });
+    expect((await server.call('POST', '/v1/config', plant.config)).json.success).toBe(true);
+    await waitFor(() => {
+      const progress = splitProgress(dataDirectory, file);
+      return progress.offset === fs.statSync(file).size && progress.parts === 0;
+    }, 60_000, 'the rewritten file read to its end');
+    expectOnce(dataDirectory, oneThreadRead(file, STREAM, plant.config.data_receiver[0]!.parsers[0]));
   }, 120_000);
 });
