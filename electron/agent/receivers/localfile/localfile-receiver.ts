@@ -72,7 +72,7 @@ export class LocalfileReceiver implements AgentComponent {
       signal: () => this.run?.signal,
       storage: services?.storage,
       // A configuration that asks for an order reads one file at a time, its rows in file order.
-      split: services.splitFileBytes === undefined || strictOrder(config) ? undefined : { minBytes: services.splitFileBytes },
+      split: services?.splitFileBytes === undefined || strictOrder(config) ? undefined : { minBytes: services.splitFileBytes },
     });
   }
 
