@@ -78,10 +78,21 @@ describe('kill -9 while one file is read by both parse threads', () => {
       // A new big file every other round; the others resume what the kill interrupted.
       if (round % 2 === 0) {
         const file = path.join(plant.drop, `press_${round}.csv`);
-        fs.writeFileSync(file, SPLIT_HEADER + splitRows(round * 100_000, round * 100_000 + 30_000));
+        fs.writeFileSync(file, SPLIT_HEADER + splitRows(round * 100_000, round * 100_000 + 60_000));
         files.push(file);
       }
-      await new Promise((r) => setTimeout(r, 300 + Math.random() * 2500));
+      if (round % 2 === 0) {
+        // Killed while the new file is read in parts, a random moment after its split was committed
+        // (on a fast machine a fixed delay could miss the parts altogether)…
+        await waitFor(() => {
+          const progress = splitProgress(dataDirectory, files.at(-1)!);
+          return progress.parts > 0 || progress.offset === fs.statSync(files.at(-1)!).size;
+        }, 60_000, 'the new file split (or already read)');
+        await new Promise((r) => setTimeout(r, Math.random() * 1500));
+      } else {
+        // …or at any moment of a restart: before a split, between part commits, during a merge.
+        await new Promise((r) => setTimeout(r, 300 + Math.random() * 2500));
+      }
       await crash(agent);
       agent = undefined;
       if (files.some((file) => splitProgress(dataDirectory, file).parts > 0)) killedWhileSplit += 1;
