@@ -126,7 +126,7 @@ export async function readFile(options: {
           chunkBytes *= 2;
           continue;
         }
-        const lineEnd = await findLineEnd(options.readRange ?? localReader(file.path), offset + chunkBytes, file);
+        const lineEnd = await findLineEnd(options.readRange ?? ((at, length) => readRange(file.path, at, length)), offset + chunkBytes, file);
         if (lineEnd === undefined) return { complete: false, records, thread }; // may still be written
         const skipped = await options.worker.parse({ ...request(0), skipTo: lineEnd }, options.signal);
         thread = skipped.threadName;
@@ -156,18 +156,19 @@ export async function readFile(options: {
   }
 }
 
-/** Reads bytes of a local file. */
-function localReader(filePath: string): (offset: number, length: number) => Promise<Buffer> {
-  return async (offset, length) => {
-    const handle = await fs.promises.open(filePath, 'r');
-    try {
-      const buffer = Buffer.alloc(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, offset);
-      return buffer.subarray(0, bytesRead);
-    } finally {
-      await handle.close();
-    }
-  };
+/**
+ * Up to `length` bytes of a local file from `offset` (fewer at its end): the file is opened for this
+ * read only, so that no handle is held between a receiver's looks (or while a preview waits).
+ */
+export async function readRange(file: string, offset: number, length: number): Promise<Buffer> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, offset);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
