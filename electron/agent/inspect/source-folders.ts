@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { LocalfileConnectionSchema, SmbConnectionSchema } from '../../../shared/config/schema.js';
 import { parseSharedFolder, smbCredentials } from '../../../shared/config/smb-rules.js';
 import { MAX_DEPTH } from '../receivers/file-source/file-discovery.js';
-import { readRange } from '../receivers/file-source/file-reader.js';
+import { readRange } from '../receivers/file-source/read-range.js';
 import { isTemporaryName } from '../receivers/file-source/glob.js';
 import { SmbSession } from '../receivers/smb/smb-client.js';
 import { type ConnectionCategory, describeProblem } from '../receivers/smb/smb-problems.js';

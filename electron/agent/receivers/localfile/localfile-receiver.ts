@@ -6,7 +6,7 @@ import type { LocalfileReceiverSchema } from '../../../../shared/config/schema.j
 import type { AgentComponent, ComponentContext, StreamKey } from '../../components/contract.js';
 import type { StorageHealth } from '../../storage/storage-health.js';
 import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, orderFiles, strictOrder, streamOf } from '../file-source/file-discovery.js';
-import { readRange } from '../file-source/file-reader.js';
+import { readRange } from '../file-source/read-range.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import type { ParseWorkerPool } from '../file-source/parse-worker-pool.js';
 
@@ -58,7 +58,7 @@ export class LocalfileReceiver implements AgentComponent {
   constructor(
     private readonly config: LocalfileConfig,
     private readonly context: ComponentContext,
-    services: { parseWorkers: ParseWorkerPool; storage?: StorageHealth },
+    services: { parseWorkers: ParseWorkerPool; storage?: StorageHealth; splitFileBytes?: number },
   ) {
     this.name = config.data_receiver_name;
     this.workers = services.parseWorkers;
@@ -72,6 +72,8 @@ export class LocalfileReceiver implements AgentComponent {
       running: () => this.running,
       signal: () => this.run?.signal,
       storage: services?.storage,
+      // A configuration that asks for an order reads one file at a time, its rows in file order.
+      split: services?.splitFileBytes === undefined || strictOrder(config) ? undefined : { minBytes: services.splitFileBytes },
     });
   }
 
