@@ -59,6 +59,8 @@ export class FusedUploadPath {
   private ends = new Uint32Array(4096);
   private keys = new Float64Array(4096);
   private lines = new Float64Array(4096);
+  /** The documents' memory, reused chunk after chunk (only the compressed bodies leave a chunk). */
+  private scratch: Buffer = Buffer.allocUnsafe(512 * 1024);
 
   constructor(private readonly committer: BatchCommitter) {}
 
@@ -75,7 +77,7 @@ export class FusedUploadPath {
     const layout = reader && this.layoutOf(plan.id, fused, reader, state.header);
     if (!fused || !reader || !layout || prototypesArePatched()) return null;
     const now = Number(nowMicros);
-    const writer = new RowDocumentWriter(plan.stream.asset, plan.stream.stream_type, layout.keys, recordIdPrefix);
+    const writer = new RowDocumentWriter(plan.stream.asset, plan.stream.stream_type, layout.keys, recordIdPrefix, this.scratch);
     const { columns, times: timeOf } = layout;
     const fieldCount = columns.length;
     const timeRoom = 32 * reader.timeColumns.length;
@@ -98,6 +100,7 @@ export class FusedUploadPath {
       this.push(count++, writer.end(), timestamp, line);
       return true;
     });
+    this.scratch = writer.bytes;
     if (parsed === null) {
       if (this.declined.size >= CACHE_LIMIT) this.declined.clear();
       this.declined.add(fileKey);

@@ -14,8 +14,9 @@ export function layoutFits(keys: readonly string[]): boolean {
   return !prototypesArePatched() && keys.every((key) => !key.includes('\0') && key !== '_bsontype' && key !== '__proto__');
 }
 
+const HEX = Buffer.from('0123456789abcdef', 'latin1');
+
 export class RowDocumentWriter {
-  private buf = Buffer.allocUnsafe(256 * 1024);
   private pos = 0;
   private start = 0;
   private fieldsStart = 0;
@@ -27,7 +28,8 @@ export class RowDocumentWriter {
   /** Bytes a document needs besides its string values (3 bytes a code unit of those is the caller's part). */
   readonly fixedBytes: number;
 
-  constructor(asset: string, streamType: string, keys: readonly string[], recordIdPrefix: string) {
+  /** `buf`: memory to write into (grown when needed; `bytes` is the memory in use, to hand to the next writer). */
+  constructor(asset: string, streamType: string, keys: readonly string[], recordIdPrefix: string, private buf: Buffer = Buffer.allocUnsafe(256 * 1024)) {
     const head = Buffer.alloc(16 + 3 * (asset.length + streamType.length) + ASSET.length + STREAM_TYPE.length);
     let end = putString(head, putBytes(head, 0, ASSET), asset);
     end = putString(head, putBytes(head, end, STREAM_TYPE), streamType);
@@ -52,7 +54,7 @@ export class RowDocumentWriter {
 
   /**
    * Starts a document, with room for `room` more bytes (fixedBytes plus 3 a code unit of its string
-   * values); its record_id is the prefix and the line as 12 hex digits (record-ids.ts).
+   * values); its record_id is the prefix and the line (below 16^12) as 12 hex digits (record-ids.ts).
    */
   begin(room: number, timestampMs: number, capturetimeMs: number, line: number): void {
     if (this.pos + room > this.buf.length) {
@@ -66,12 +68,11 @@ export class RowDocumentWriter {
     pos = putDate(buf, putBytes(buf, pos, TIMESTAMP), timestampMs);
     pos = putDate(buf, putBytes(buf, pos, CAPTURETIME), capturetimeMs);
     pos = putBytes(buf, pos, RECORD_ID);
-    const hex = line.toString(16);
-    const idLength = this.idPrefix.length + Math.max(12, hex.length);
-    putInt32(buf, pos, idLength + 1);
+    putInt32(buf, pos, this.idPrefix.length + 13);
     pos = putBytes(buf, pos + 4, this.idPrefix);
-    for (let i = hex.length; i < 12; i += 1) buf[pos++] = 0x30;
-    for (let i = 0; i < hex.length; i += 1) buf[pos++] = hex.charCodeAt(i);
+    // The line as 12 lower-case hex digits (lines below 16^12: the caller's part).
+    for (let i = 11, rest = line; i >= 0; i -= 1, rest = Math.floor(rest / 16)) buf[pos + i] = HEX[rest % 16]!;
+    pos += 12;
     buf[pos++] = 0;
     pos = putBytes(buf, pos, FIELDVALUES);
     this.fieldsStart = pos;
