@@ -85,7 +85,8 @@ export class FusedUploadPath {
     let count = 0;
     const parsed = reader.read(chunk, state, final, (text, cellStarts, line, times) => {
       const timestamp = hasTime && times[0] === times[0] ? times[0]! : now;
-      if (line >= 2 ** 48) return false;
+      // Lines past 16^12, or documents near js-bson's size limits (which the record path hands to js-bson): not here.
+      if (line >= 2 ** 48 || text.length > 1024 * 1024) return false;
       writer.begin(writer.fixedBytes + timeRoom + 3 * text.length, Math.floor(timestamp / 1000), Math.floor(now / 1000), line);
       for (let f = 0; f < fieldCount; f += 1) {
         const t = timeOf[f]!;
