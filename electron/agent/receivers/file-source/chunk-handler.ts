@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import type { Parser } from '../../../../shared/config/schema.js';
 import { type AgentRecord, isoMicros } from '../../../../shared/records/record.js';
 import { SpreadsheetStateSchema, createSpreadsheetParser, readOptionsOf, resolveEncoding } from '../../parsers/spreadsheet/index.js';
+import type { CommitProgress } from '../../components/contract.js';
 import type { BatchCommitter } from '../../pipeline/batch-committer.js';
 import type { FusedUploadPath } from '../../pipeline/fused-upload.js';
 import type { ParseRequest, ParseResponse } from './parse-protocol.js';
@@ -17,12 +18,23 @@ import { recordIdOf } from './record-ids.js';
 
 const MAX_CACHED_PARSERS = 1000;
 
-function readChunk(request: ParseRequest): { chunk: Buffer; size: number } {
-  if (request.bytes) return { chunk: Buffer.from(request.bytes), size: request.fileSize ?? request.offset + request.bytes.byteLength };
+/** The committed progress of a chunk that ends at `offset`: the file's, or its part's when the file is split. */
+function progressOf(request: ParseRequest, offset: number, parserState: string): CommitProgress {
+  if (request.part !== undefined) return { part: { path: request.path, start: request.part, from: request.offset, offset, parserState } };
+  return { file: { path: request.path, ...request.file, offset, parserState } };
+}
+
+function readChunk(request: ParseRequest): { chunk: Buffer; size: number; limit: number } {
+  if (request.bytes) {
+    const size = request.fileSize ?? request.offset + request.bytes.byteLength;
+    return { chunk: Buffer.from(request.bytes), size, limit: Math.min(size, request.end ?? size) };
+  }
   const fd = fs.openSync(request.path, 'r');
   try {
     const size = fs.fstatSync(fd).size;
-    const length = Math.max(0, Math.min(request.chunkBytes, size - request.offset));
+    // A part of a split file ends where the next part begins.
+    const limit = Math.min(size, request.end ?? size);
+    const length = Math.max(0, Math.min(request.chunkBytes, limit - request.offset));
     const chunk = Buffer.allocUnsafe(length);
     let read = 0;
     while (read < length) {
@@ -30,7 +42,7 @@ function readChunk(request: ParseRequest): { chunk: Buffer; size: number } {
       if (n === 0) break;
       read += n;
     }
-    return { chunk: chunk.subarray(0, read), size };
+    return { chunk: chunk.subarray(0, read), size, limit };
   } finally {
     fs.closeSync(fd);
   }
@@ -47,8 +59,8 @@ export class ChunkHandler {
 
   handle(request: ParseRequest): ParseResponse {
     if (request.skipTo !== undefined) return this.skipLongLine({ ...request, skipTo: request.skipTo });
-    const { chunk, size } = readChunk(request);
-    const atEnd = request.offset + chunk.length >= size;
+    const { chunk, size, limit } = readChunk(request);
+    const atEnd = request.offset + chunk.length >= limit;
     const config = request.parser as Parser;
     const parser = this.parserFor(config);
     const state = request.state ? SpreadsheetStateSchema.parse(request.state) : parser.initialState();
@@ -57,9 +69,7 @@ export class ChunkHandler {
     const fused = this.fused?.read(request.plan, config, request.path, chunk, state, request.final && atEnd, request.recordIdPrefix, nowMicros);
     if (fused) {
       const { parsed, encoded } = fused;
-      const commit = this.committer.commitEncoded(request.plan, encoded, {
-        file: { path: request.path, ...request.file, offset: request.offset + parsed.consumedBytes, parserState: JSON.stringify(parsed.state) },
-      }, nowMicros);
+      const commit = this.committer.commitEncoded(request.plan, encoded, progressOf(request, request.offset + parsed.consumedBytes, JSON.stringify(parsed.state)), nowMicros);
       return { ...answer, rows: parsed.rows, commit, badLines: [], skippedLines: 0, consumedBytes: parsed.consumedBytes, state: parsed.state, fatal: undefined };
     }
     const result = parser.parseChunk(chunk, state, request.final && atEnd);
@@ -73,9 +83,7 @@ export class ChunkHandler {
       fieldvalues: row.fieldvalues,
       record_id: recordIdOf(request.recordIdPrefix, row.line),
     }));
-    const commit = this.committer.commit(request.plan, records, {
-      file: { path: request.path, ...request.file, offset: request.offset + result.consumedBytes, parserState: JSON.stringify(result.state) },
-    }, nowMicros);
+    const commit = this.committer.commit(request.plan, records, progressOf(request, request.offset + result.consumedBytes, JSON.stringify(result.state)), nowMicros);
     return {
       ...answer,
       rows: records.length,
@@ -117,9 +125,7 @@ export class ChunkHandler {
     if (action === 'error' || state.header === null || state.encoding === null || resolveEncoding(state.encoding).width === 2)
       return { ...answer, fatal: { line, message: `${message} Reading of this file stops here until the line is fixed.` } };
     const next = { ...state, linesSeen: state.linesSeen + 1, rowsSeen: state.rowsSeen + 1 };
-    const commit = this.committer.commit(request.plan, [], {
-      file: { path: request.path, ...request.file, offset: request.skipTo, parserState: JSON.stringify(next) },
-    }, BigInt(request.nowMicros));
+    const commit = this.committer.commit(request.plan, [], progressOf(request, request.skipTo, JSON.stringify(next)), BigInt(request.nowMicros));
     return {
       ...answer,
       commit,
