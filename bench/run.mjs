@@ -3,7 +3,7 @@
 // acknowledged by a loopback ingest server, against the real headless server (dist/electron/serve.js).
 // Usage: npm run bench [-- --rows 100000,1000000,10000000 --files 4 --single-file-rows 1000000 --skip-breakdown --skip-mqtt --mqtt-rows 200000 --profile <dir> --out <file>]
 // After the multi-file sizes it drops one single big file (--single-file-rows, default 1,000,000;
-// 0 skips it): the case of one file read by one parse thread. `--single-file` runs only that.
+// 0 skips it): one big file, read by both parse threads (decision 0024). `--single-file` runs only that.
 // The MQTT run (bench/mqtt.mjs) needs the Mosquitto of scripts/ci/start-mosquitto.sh; without it it is skipped.
 // --profile writes a V8 CPU profile per server thread to <dir> (bench/profile-summary.mjs reads them).
 // Reports rows/s, MB/s, CPU seconds per million rows, peak RSS, API p50/p99 during the run, as a

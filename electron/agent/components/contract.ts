@@ -39,11 +39,24 @@ export interface FileProgress {
 }
 
 /**
+ * One part of a file read by two parse threads at once (docs/decisions/0024-one-file-on-both-parse-threads.md):
+ * the bytes [start, end), read up to `offset`, with its own parser state.
+ */
+export interface FilePart {
+  start: number;
+  end: number;
+  offset: number;
+  parserState: string;
+}
+
+/**
  * How far a source was read, committed in the same transaction as the records it produced: a file
- * position, or named values (SQL state fields, OPC UA tags).
+ * position, a file part's position, or named values (SQL state fields, OPC UA tags).
  */
 export interface CommitProgress {
   file?: FileProgress;
+  /** A chunk of a split file: its part (by `start`) moves from `from` to `offset`; it must still be at `from`. */
+  part?: { path: string; start: number; from: number; offset: number; parserState: string };
   state?: Record<string, string>;
 }
 
@@ -57,6 +70,8 @@ export interface AgentServices {
   parseWorkers: ParseWorkerPool;
   /** Where transmits may write files (the data directory and the operator's --allow-write folders). */
   writePolicy: WritePolicy;
+  /** Unread bytes from which a complete local file is read by two parse threads (absent: never). */
+  splitFileBytes?: number;
 }
 
 /** What every component gets from the supervisor. */

@@ -1,3 +1,4 @@
+import { DEFAULT_SPLIT_BYTES } from '../receivers/file-source/file-split.js';
 import path from 'node:path';
 import { ApiError } from '../../../shared/api/errors.js';
 import type { AgentStatus, ConfigChanges, ConfigValidation, LogName, RestreamRequest, Status, StreamRecord } from '../../../shared/api/resources.js';
@@ -127,7 +128,12 @@ export class AgentRuntime {
       componentsDirectory: path.join(dir, 'components'),
       stopTimeoutMs: options.stopTimeoutMs,
       history: { target: kpis.historyTarget(), writer: () => kpis.recordHistory },
-      services: { storage: this.storage, parseWorkers: this.parseWorkers, writePolicy: new WritePolicy(dir, allowWrite) },
+      services: {
+        storage: this.storage,
+        parseWorkers: this.parseWorkers,
+        writePolicy: new WritePolicy(dir, allowWrite),
+        splitFileBytes: splitBytesOf(options.splitFileBytes),
+      },
     });
     this.machineInfo = new MachineInfoSampler(dir, this.coreLog.child('machine-info'), options.machineInfoIntervalMs);
     this.desired = new DesiredState(path.join(dir, 'state', 'agent.json'), this.storage, this.recovery);
@@ -387,4 +393,10 @@ export class AgentRuntime {
   readLog(name: LogName, lines: number, since?: string): string[] {
     return this.logs.read(name, lines, since);
   }
+}
+
+/** The split threshold for file receivers: the default, or none when turned off (0 or less). */
+function splitBytesOf(configured: number | undefined): number | undefined {
+  if (configured === undefined) return DEFAULT_SPLIT_BYTES;
+  return configured > 0 ? configured : undefined;
 }

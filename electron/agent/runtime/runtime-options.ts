@@ -24,6 +24,11 @@ export interface AgentRuntimeOptions {
   storageRetryMs?: number;
   /** Folders besides the data directory where CSV output may go (`--allow-write`). */
   allowWrite?: readonly string[];
+  /**
+   * Unread bytes from which a complete local file is read by both parse threads (default 32 MiB;
+   * tests lower it; 0 or less: never).
+   */
+  splitFileBytes?: number;
   /** What this PC is, for one "Machine: …" line in the core log at start (the host's, once). */
   describeMachine?: () => Promise<string | undefined>;
 }

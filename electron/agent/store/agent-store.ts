@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CommitProgress, FileProgress, StreamKey } from '../components/contract.js';
+import type { CommitProgress, FilePart, FileProgress, StreamKey } from '../components/contract.js';
 import { type StorageHealth, describeWriteFailure, errorCode, isDiskFull } from '../storage/storage-health.js';
 import { ensurePrivateFile } from '../storage/private-file.js';
 
@@ -54,6 +54,11 @@ CREATE TABLE IF NOT EXISTS file_progress (
   fingerprint TEXT NOT NULL, parser_state TEXT NOT NULL, updated_at INTEGER NOT NULL,
   PRIMARY KEY (receiver, asset, stream_type, path)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS file_parts (
+  receiver TEXT NOT NULL, asset TEXT NOT NULL, stream_type TEXT NOT NULL, path TEXT NOT NULL, part_start INTEGER NOT NULL,
+  part_end INTEGER NOT NULL, offset INTEGER NOT NULL, parser_state TEXT NOT NULL, updated_at INTEGER NOT NULL,
+  PRIMARY KEY (receiver, asset, stream_type, path, part_start)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS stream_state (
   receiver TEXT NOT NULL, asset TEXT NOT NULL, stream_type TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
   PRIMARY KEY (receiver, asset, stream_type, key)
@@ -97,6 +102,13 @@ function openStore(file: string) {
       offset = excluded.offset, fingerprint = excluded.fingerprint, parser_state = excluded.parser_state, updated_at = excluded.updated_at`),
     deleteFile: db.prepare('DELETE FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
     purgeFiles: db.prepare('DELETE FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ?'),
+    partsOf: db.prepare('SELECT part_start AS start, part_end AS end, offset, parser_state AS parserState FROM file_parts WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ? ORDER BY part_start'),
+    putPart: db.prepare('INSERT INTO file_parts (receiver, asset, stream_type, path, part_start, part_end, offset, parser_state, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)'),
+    advancePart: db.prepare('UPDATE file_parts SET offset = ?, parser_state = ?, updated_at = ? WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ? AND part_start = ? AND offset = ?'),
+    deleteParts: db.prepare('DELETE FROM file_parts WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
+    purgeParts: db.prepare('DELETE FROM file_parts WHERE receiver = ? AND asset = ? AND stream_type = ?'),
+    moveFile: db.prepare('UPDATE file_progress SET path = ? WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
+    moveParts: db.prepare('UPDATE file_parts SET path = ? WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
     purgeState: db.prepare('DELETE FROM stream_state WHERE receiver = ? AND asset = ? AND stream_type = ?'),
     getState: db.prepare('SELECT value FROM stream_state WHERE receiver = ? AND asset = ? AND stream_type = ? AND key = ?'),
     putState: db.prepare('INSERT INTO stream_state (receiver, asset, stream_type, key, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT (receiver, asset, stream_type, key) DO UPDATE SET value = excluded.value'),
@@ -130,6 +142,13 @@ function openStore(file: string) {
       statements.enqueue.run(entry.transmit, entry.asset, entry.stream_type, entry.records, entry.payload.length, entry.payload, now, entry.format);
     }
     if (progress.file) statements.putFile.run({ receiver, asset: stream.asset, stream_type: stream.stream_type, ...progress.file, now });
+    if (progress.part) {
+      const { path: filePath, start, from, offset, parserState } = progress.part;
+      // Only a part still at the chunk's start takes its records: one gone (a restream, a rewrite)
+      // or moved on (read by someone else) rolls the whole transaction back.
+      const changed = statements.advancePart.run(offset, parserState, now, receiver, stream.asset, stream.stream_type, filePath, start, from).changes;
+      if (changed !== 1) throw new Error(`The part of ${filePath} from byte ${start} is no longer read (progress changed meanwhile): nothing of this chunk was stored.`);
+    }
     for (const [key, value] of Object.entries(progress.state ?? {})) statements.putState.run(receiver, stream.asset, stream.stream_type, key, value);
   });
   return { db, statements, commit };
@@ -223,8 +242,70 @@ export class AgentStore {
     this.write(() => this.handle().commit.immediate(receiver, stream, entries, progress, limits));
   }
 
+  /** Forgets a file's progress, its parts included (one transaction). */
   forgetFile(receiver: string, stream: StreamKey, filePath: string): void {
-    this.write(() => this.statements.deleteFile.run(receiver, stream.asset, stream.stream_type, filePath));
+    this.write(() =>
+      this.db.transaction(() => {
+        this.statements.deleteParts.run(receiver, stream.asset, stream.stream_type, filePath);
+        this.statements.deleteFile.run(receiver, stream.asset, stream.stream_type, filePath);
+      })(),
+    );
+  }
+
+  /** The parts of a file read by two threads at once, in file order (none when it is not split). */
+  partsOf(receiver: string, stream: StreamKey, filePath: string): FilePart[] {
+    return this.statements.partsOf.all(receiver, stream.asset, stream.stream_type, filePath) as FilePart[];
+  }
+
+  /**
+   * Splits a file's unread range into parts, in one transaction with the file's own progress (which
+   * stays where the parts begin until they are merged), before any part is read: a crash leaves
+   * either no split or the whole split. Nothing is written (false) unless the file's progress is
+   * still at `expectedOffset` without parts (no other reader moved it meanwhile).
+   */
+  splitFile(receiver: string, stream: StreamKey, file: FileProgress, expectedOffset: number | undefined, parts: readonly FilePart[]): boolean {
+    const { statements } = this;
+    return this.write(() =>
+      this.db.transaction(() => {
+        const current = statements.getFile.get(receiver, stream.asset, stream.stream_type, file.path) as FileProgress | undefined;
+        if (current?.offset !== expectedOffset || statements.partsOf.all(receiver, stream.asset, stream.stream_type, file.path).length > 0) return false;
+        const now = Date.now();
+        statements.putFile.run({ receiver, asset: stream.asset, stream_type: stream.stream_type, ...file, now });
+        for (const part of parts) statements.putPart.run(receiver, stream.asset, stream.stream_type, file.path, part.start, part.end, part.offset, part.parserState, now);
+        return true;
+      }).immediate(),
+    );
+  }
+
+  /**
+   * Replaces a split file's parts with its own progress, in one transaction, as `merge` makes it of
+   * the parts as stored (undefined: not yet, nothing changes). Returns the merged progress.
+   */
+  mergeParts(receiver: string, stream: StreamKey, file: Omit<FileProgress, 'offset' | 'parserState'>, merge: (parts: FilePart[]) => { offset: number; parserState: string } | undefined): FileProgress | undefined {
+    const { statements } = this;
+    return this.write(() =>
+      this.db.transaction(() => {
+        const parts = statements.partsOf.all(receiver, stream.asset, stream.stream_type, file.path) as FilePart[];
+        const merged = parts.length > 0 ? merge(parts) : undefined;
+        if (!merged) return undefined;
+        const progress = { ...file, ...merged };
+        statements.deleteParts.run(receiver, stream.asset, stream.stream_type, file.path);
+        statements.putFile.run({ receiver, asset: stream.asset, stream_type: stream.stream_type, ...progress, now: Date.now() });
+        return progress;
+      }).immediate(),
+    );
+  }
+
+  /** A renamed (rotated) file keeps its progress and parts under the new name (one transaction). */
+  moveFile(receiver: string, stream: StreamKey, from: string, to: string): void {
+    this.write(() =>
+      this.db.transaction(() => {
+        this.statements.deleteParts.run(receiver, stream.asset, stream.stream_type, to);
+        this.statements.deleteFile.run(receiver, stream.asset, stream.stream_type, to);
+        this.statements.moveFile.run(to, receiver, stream.asset, stream.stream_type, from);
+        this.statements.moveParts.run(to, receiver, stream.asset, stream.stream_type, from);
+      }).immediate(),
+    );
   }
 
   /** Runs a write, saying "disk full at <folder>" when that is why it failed. */
@@ -248,6 +329,7 @@ export class AgentStore {
       this.db.transaction(() => {
         for (const s of streams) {
           this.statements.purgeFiles.run(receiver, s.asset, s.stream_type);
+          this.statements.purgeParts.run(receiver, s.asset, s.stream_type);
           this.statements.purgeState.run(receiver, s.asset, s.stream_type);
         }
       })(),

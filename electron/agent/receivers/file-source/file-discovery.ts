@@ -8,6 +8,7 @@ import type { StreamKey } from '../../components/contract.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';
 import type { ComponentContext } from '../../components/contract.js';
 import { readFile } from './file-reader.js';
+import type { SplitOptions } from './file-split.js';
 import type { ParseWorkers } from './parse-worker-pool.js';
 import { type StorageHealth, isDiskFull } from '../../storage/storage-health.js';
 import { STORE_AREA } from '../../store/agent-store.js';
@@ -135,6 +136,8 @@ export class FileDiscovery {
       signal?: () => AbortSignal | undefined;
       /** Where a full disk is reported (status), besides this receiver's markers. */
       storage?: StorageHealth;
+      /** Big complete files are read by two parse threads (file-split.ts); absent: one thread per file. */
+      split?: SplitOptions;
     },
   ) {}
 
@@ -213,6 +216,8 @@ export class FileDiscovery {
             readPrefix: (length) => access.readPrefix(file.path, length),
             readRange: access.readRange ? (offset, length) => access.readRange!(file.path, offset, length) : undefined,
             exists: (candidate) => access.exists(candidate),
+            // Only a complete file (the same on two looks) is split: a file still being written stays on one thread.
+            split: same && snapshot === file ? this.options.split : undefined,
           });
       if (result.records > 0) this.reads.note(file.path, result.records, context.logger.child(context.logger.component, 'thread' in result ? result.thread : context.logger.thread));
       context.markers.clear('read_failed', [stream.key]);

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import type { Parser } from '../../../../shared/config/schema.js';
 import type { ComponentContext, FileProgress, StreamKey } from '../../components/contract.js';
 import type { Logger } from '../../logging/logger.js';
 import type { ParseWorkers } from './parse-worker-pool.js';
 import { recordIdPrefix } from './record-ids.js';
+import { type ChunkRange, type RangeOutcome, type SplitOptions, localReader, readParts, splitFile } from './file-split.js';
 
 /**
  * Bytes read, parsed and committed per step (in the parse worker): bounds memory whatever the file
@@ -42,13 +42,8 @@ export function fingerprintLength(fingerprint: string): number {
   return Number(fingerprint.slice(0, fingerprint.indexOf(':')));
 }
 
-/**
- * Reads one file of one stream from where its progress stopped, chunk by chunk through the parse
- * worker, which commits the records and the new position in one transaction per chunk (following
- * the pipeline's plan); this thread only handles markers, logs and the transmits' wake-up.
- * Returns whether the whole file is consumed.
- */
-export async function readFile(options: {
+/** What readFile needs: the file, its stream and parser, and where to read and commit it. */
+export interface ReadFileOptions {
   receiver: string;
   stream: StreamKey;
   file: FileSnapshot;
@@ -63,7 +58,17 @@ export async function readFile(options: {
   readRange?: (offset: number, length: number) => Promise<Buffer>;
   /** Whether a path still exists: lets a renamed (rotated) file keep its progress. */
   exists?: (path: string) => Promise<boolean>;
-}): Promise<{ complete: boolean; records: number; thread: string }> {
+  /** Big local files are cut in two and read by two parse threads at once (file-split.ts); absent: never. */
+  split?: SplitOptions;
+}
+
+/**
+ * Reads one file of one stream from where its progress stopped, chunk by chunk through the parse
+ * worker, which commits the records and the new position in one transaction per chunk (following
+ * the pipeline's plan); this thread only handles markers, logs and the transmits' wake-up.
+ * Returns whether the whole file is consumed.
+ */
+export async function readFile(options: ReadFileOptions): Promise<{ complete: boolean; records: number; thread: string }> {
   const { receiver, stream, file } = options;
   // Lines about reading and parsing carry the name of the thread that parsed in their thread field.
   let thread = options.context.logger.thread;
@@ -72,11 +77,16 @@ export async function readFile(options: {
   let progress = context.store.fileProgress(receiver, stream, file.path);
   const prefix = await options.readPrefix(Math.min(file.size, FINGERPRINT_BYTES));
   if (!progress && options.exists) progress = await adoptMovedFile(options.exists, receiver, stream, file, prefix, context);
+  let parts = progress ? context.store.partsOf(receiver, stream, file.path) : [];
   if (progress) {
     const comparable = prefix.subarray(0, Math.min(prefix.length, fingerprintLength(progress.fingerprint)));
-    if (file.size < progress.offset || fingerprintOf(comparable) !== progress.fingerprint) {
+    // A split file was at least as long as its last part's end.
+    const readTo = Math.max(progress.offset, ...parts.map((part) => part.end));
+    if (file.size < readTo || fingerprintOf(comparable) !== progress.fingerprint) {
       logger().info(`${file.path} was rewritten: reading it again from the start`);
+      if (parts.length > 0) context.store.forgetFile(receiver, stream, file.path);
       progress = undefined;
+      parts = [];
     }
   }
   let offset = progress?.offset ?? 0;
@@ -86,12 +96,19 @@ export async function readFile(options: {
   const fingerprint = progress?.fingerprint ?? fingerprintOf(prefix);
   const idPrefix = recordIdPrefix(stream, file.path, fingerprint);
   let records = 0;
-  let chunkBytes = CHUNK_BYTES;
   // Shown in GET /v1/streams (stats.reading) while this file is read: updated once per chunk.
   const shown = offset < file.size;
-  if (shown) context.pipeline.reading(receiver, stream, file.path, { bytesRead: offset, size: file.size });
-  try {
-    while (offset < file.size) {
+  const show = (bytesRead: number) => {
+    if (shown) context.pipeline.reading(receiver, stream, file.path, { bytesRead, size: file.size });
+  };
+  show(offset);
+
+  /** Reads a range chunk after chunk; `advanced` is told the bytes read of the range after each chunk. */
+  const readChunks = async (range: ChunkRange, advanced: (bytes: number) => void): Promise<RangeOutcome> => {
+    let { offset, state } = range;
+    let chunkBytes = CHUNK_BYTES;
+    let records = 0;
+    while (offset < range.end) {
       const request = (length: number) => ({
         path: file.path,
         fileSize: file.size,
@@ -99,14 +116,15 @@ export async function readFile(options: {
         chunkBytes: length,
         parser: options.parser,
         state,
-        final: file.settled,
+        final: range.final,
         file: { size: file.size, mtimeMs: file.mtimeMs, fingerprint },
         recordIdPrefix: idPrefix,
         // Built once per configuration: a save that changes transforms or transmits applies from the next chunk.
         plan: context.pipeline.plan(receiver, stream),
         nowMicros: String(context.clock.nowMicros()),
+        ...(range.part === undefined ? {} : { end: range.end, part: range.part }),
       });
-      const bytes = options.readRange ? await options.readRange(offset, Math.min(chunkBytes, file.size - offset)) : undefined;
+      const bytes = options.readRange ? await options.readRange(offset, Math.min(chunkBytes, range.end - offset)) : undefined;
       const response = await options.worker.parse({ ...request(chunkBytes), bytes }, options.signal);
       thread = response.threadName;
       if (!response.ok) throw Object.assign(new Error(response.error), { code: response.code });
@@ -117,17 +135,17 @@ export async function readFile(options: {
         const message = `${file.path} line ${response.fatal.line}: ${response.fatal.message}. bad_lines_action is "error": reading of this file stops here until the line is fixed.`;
         context.markers.raise([stream], 'error', 'parse_error', message);
         logger().error(message);
-        return { complete: false, records, thread };
+        return { offset, state, records, stop: 'fatal' };
       }
       if (response.consumedBytes === 0) {
-        // A line longer than the chunk: read a bigger chunk, up to the rest of the file.
-        if (response.chunkBytes >= file.size - offset) return { complete: false, records, thread };
+        // A line longer than the chunk: read a bigger chunk, up to the rest of the range.
+        if (response.chunkBytes >= range.end - offset) return { offset, state, records, stop: 'waiting' };
         if (chunkBytes < MAX_LINE_BYTES) {
           chunkBytes *= 2;
           continue;
         }
-        const lineEnd = await findLineEnd(options.readRange ?? localReader(file.path), offset + chunkBytes, file);
-        if (lineEnd === undefined) return { complete: false, records, thread }; // may still be written
+        const lineEnd = await findLineEnd(options.readRange ?? localReader(file.path), offset + chunkBytes, { ...file, size: range.end, settled: range.final });
+        if (lineEnd === undefined) return { offset, state, records, stop: 'waiting' }; // may still be written
         const skipped = await options.worker.parse({ ...request(0), skipTo: lineEnd }, options.signal);
         thread = skipped.threadName;
         if (!skipped.ok) throw Object.assign(new Error(skipped.error), { code: skipped.code });
@@ -137,17 +155,49 @@ export async function readFile(options: {
           const message = `${file.path} line ${skipped.fatal.line}: ${skipped.fatal.message}`;
           context.markers.raise([stream], 'error', 'parse_error', message);
           logger().error(message);
-          return { complete: false, records, thread };
+          return { offset, state, records, stop: 'fatal' };
         }
         chunkBytes = CHUNK_BYTES;
         offset = lineEnd;
         state = skipped.state;
+        advanced(offset - range.offset);
         continue;
       }
       chunkBytes = CHUNK_BYTES;
       offset += response.consumedBytes;
       state = response.state;
-      if (shown) context.pipeline.reading(receiver, stream, file.path, { bytesRead: offset, size: file.size });
+      advanced(offset - range.offset);
+      if (range.oneChunk) return { offset, state, records, stop: 'paused' };
+    }
+    return { offset, state, records, stop: 'end' };
+  };
+
+  const splitContext = { receiver, stream, file, fingerprint, parser: options.parser, context, logger, readChunks };
+  try {
+    let splitTried = false;
+    while (offset < file.size) {
+      const maySplit = parts.length === 0 && !splitTried && options.split !== undefined && !options.readRange && file.size - offset >= options.split.minBytes;
+      if (maySplit && hasHeader(state)) {
+        // Once per read: a file that cannot be split is read on by this thread.
+        splitTried = true;
+        parts = await splitFile(splitContext, options.split!, offset, state);
+      }
+      if (parts.length > 0) {
+        const read = await readParts(splitContext, parts, (bytesRead) => show(bytesRead));
+        records += read.records;
+        if (!read.merged) return { complete: false, records, thread };
+        parts = [];
+        offset = read.merged.offset;
+        state = JSON.parse(read.merged.parserState);
+        show(offset);
+        continue;
+      }
+      // Until the header is read, a file that may be split is read one chunk at a time.
+      const read = await readChunks({ offset, end: file.size, state, final: file.settled, oneChunk: maySplit }, (bytes) => show(offset + bytes));
+      records += read.records;
+      offset = read.offset;
+      state = read.state;
+      if (read.stop === 'waiting' || read.stop === 'fatal') return { complete: false, records, thread };
     }
     context.markers.clear('parse_error', [stream]);
     return { complete: offset >= file.size, records, thread };
@@ -156,18 +206,9 @@ export async function readFile(options: {
   }
 }
 
-/** Reads bytes of a local file. */
-function localReader(filePath: string): (offset: number, length: number) => Promise<Buffer> {
-  return async (offset, length) => {
-    const handle = await fs.promises.open(filePath, 'r');
-    try {
-      const buffer = Buffer.alloc(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, offset);
-      return buffer.subarray(0, bytesRead);
-    } finally {
-      await handle.close();
-    }
-  };
+/** Whether a parser state (JSON, from the worker) has its header: a file is split only after it. */
+function hasHeader(state: unknown): boolean {
+  return typeof state === 'object' && state !== null && Array.isArray((state as { header?: unknown }).header);
 }
 
 /**
@@ -191,10 +232,12 @@ async function findLineEnd(read: (offset: number, length: number) => Promise<Buf
 async function adoptMovedFile(exists: (path: string) => Promise<boolean>, receiver: string, stream: StreamKey, file: FileSnapshot, prefix: Buffer, context: ComponentContext): Promise<FileProgress | undefined> {
   for (const candidate of context.store.filesOf(receiver, stream)) {
     const length = fingerprintLength(candidate.fingerprint);
-    if (length < MIN_ADOPT_BYTES || prefix.length < length || candidate.offset > file.size) continue;
+    const parts = context.store.partsOf(receiver, stream, candidate.path);
+    if (length < MIN_ADOPT_BYTES || prefix.length < length || Math.max(candidate.offset, ...parts.map((part) => part.end)) > file.size) continue;
     if (fingerprintOf(prefix.subarray(0, length)) !== candidate.fingerprint) continue;
     if (await exists(candidate.path)) continue;
-    context.store.forgetFile(receiver, stream, candidate.path);
+    // Its parts (a file read by two threads) move with it, in one transaction.
+    context.store.moveFile(receiver, stream, candidate.path, file.path);
     context.logger.info(`${file.path} is ${candidate.path} renamed: continuing at byte ${candidate.offset}`);
     return { ...candidate, path: file.path };
   }

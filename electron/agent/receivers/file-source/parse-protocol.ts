@@ -28,6 +28,10 @@ export interface ParseRequest {
    * as a bad line (bad_lines_action) instead of reading it.
    */
   skipTo?: number;
+  /** Read no further than this offset (the end of a part of a split file). */
+  end?: number;
+  /** The chunk belongs to the part of the file starting here: its progress is the part's, not the file's. */
+  part?: number;
 }
 
 export type ParseResponse =

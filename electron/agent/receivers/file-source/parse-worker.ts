@@ -14,6 +14,7 @@ import { builtInComponents } from '../../components/built-in.js';
 import { SpreadsheetStateSchema, createSpreadsheetParser, readOptionsOf, resolveEncoding } from '../../parsers/spreadsheet/index.js';
 import { WorkerCommitTargets } from '../../pipeline/worker-commit-targets.js';
 import { BatchCommitter } from '../../pipeline/batch-committer.js';
+import type { CommitProgress } from '../../components/contract.js';
 import type { ParseRequest, ParseResponse } from './parse-protocol.js';
 import { MAX_LINE_BYTES } from './file-reader.js';
 import { recordIdOf } from './record-ids.js';
@@ -53,12 +54,23 @@ function parserFor(config: ParserConfig) {
   return parser;
 }
 
-function readChunk(request: ParseRequest): { chunk: Buffer; size: number } {
-  if (request.bytes) return { chunk: Buffer.from(request.bytes), size: request.fileSize ?? request.offset + request.bytes.byteLength };
+/** The committed progress of a chunk that ends at `offset`: the file's, or its part's when the file is split. */
+function progressOf(request: ParseRequest, offset: number, parserState: string): CommitProgress {
+  if (request.part !== undefined) return { part: { path: request.path, start: request.part, from: request.offset, offset, parserState } };
+  return { file: { path: request.path, ...request.file, offset, parserState } };
+}
+
+function readChunk(request: ParseRequest): { chunk: Buffer; size: number; limit: number } {
+  if (request.bytes) {
+    const size = request.fileSize ?? request.offset + request.bytes.byteLength;
+    return { chunk: Buffer.from(request.bytes), size, limit: Math.min(size, request.end ?? size) };
+  }
   const fd = fs.openSync(request.path, 'r');
   try {
     const size = fs.fstatSync(fd).size;
-    const length = Math.max(0, Math.min(request.chunkBytes, size - request.offset));
+    // A part of a split file ends where the next part begins.
+    const limit = Math.min(size, request.end ?? size);
+    const length = Math.max(0, Math.min(request.chunkBytes, limit - request.offset));
     const chunk = Buffer.allocUnsafe(length);
     let read = 0;
     while (read < length) {
@@ -66,7 +78,7 @@ function readChunk(request: ParseRequest): { chunk: Buffer; size: number } {
       if (n === 0) break;
       read += n;
     }
-    return { chunk: chunk.subarray(0, read), size };
+    return { chunk: chunk.subarray(0, read), size, limit };
   } finally {
     fs.closeSync(fd);
   }
@@ -88,9 +100,7 @@ function skipLongLine(request: ParseRequest & { skipTo: number }): ParseResponse
   if (action === 'error' || state.header === null || state.encoding === null || resolveEncoding(state.encoding).width === 2)
     return { ...answer, fatal: { line, message: `${message} Reading of this file stops here until the line is fixed.` } };
   const next = { ...state, linesSeen: state.linesSeen + 1, rowsSeen: state.rowsSeen + 1 };
-  const commit = committer.commit(request.plan, [], {
-    file: { path: request.path, ...request.file, offset: request.skipTo, parserState: JSON.stringify(next) },
-  }, BigInt(request.nowMicros));
+  const commit = committer.commit(request.plan, [], progressOf(request, request.skipTo, JSON.stringify(next)), BigInt(request.nowMicros));
   return {
     ...answer,
     commit,
@@ -103,8 +113,8 @@ function skipLongLine(request: ParseRequest & { skipTo: number }): ParseResponse
 
 function handle(request: ParseRequest): ParseResponse {
   if (request.skipTo !== undefined) return skipLongLine({ ...request, skipTo: request.skipTo });
-  const { chunk, size } = readChunk(request);
-  const atEnd = request.offset + chunk.length >= size;
+  const { chunk, size, limit } = readChunk(request);
+  const atEnd = request.offset + chunk.length >= limit;
   const parser = parserFor(request.parser as ParserConfig);
   const state = request.state ? SpreadsheetStateSchema.parse(request.state) : parser.initialState();
   const result = parser.parseChunk(chunk, state, request.final && atEnd);
@@ -119,9 +129,7 @@ function handle(request: ParseRequest): ParseResponse {
     fieldvalues: row.fieldvalues,
     record_id: recordIdOf(request.recordIdPrefix, row.line),
   }));
-  const commit = committer.commit(request.plan, records, {
-    file: { path: request.path, ...request.file, offset: request.offset + result.consumedBytes, parserState: JSON.stringify(result.state) },
-  }, nowMicros);
+  const commit = committer.commit(request.plan, records, progressOf(request, request.offset + result.consumedBytes, JSON.stringify(result.state)), nowMicros);
   return {
     id: request.id,
     ok: true,

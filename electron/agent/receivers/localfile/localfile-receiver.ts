@@ -57,7 +57,7 @@ export class LocalfileReceiver implements AgentComponent {
   constructor(
     private readonly config: LocalfileConfig,
     private readonly context: ComponentContext,
-    services: { parseWorkers: ParseWorkerPool; storage?: StorageHealth },
+    services: { parseWorkers: ParseWorkerPool; storage?: StorageHealth; splitFileBytes?: number },
   ) {
     this.name = config.data_receiver_name;
     this.workers = services.parseWorkers;
@@ -71,6 +71,8 @@ export class LocalfileReceiver implements AgentComponent {
       running: () => this.running,
       signal: () => this.run?.signal,
       storage: services?.storage,
+      // A configuration that asks for an order reads one file at a time, its rows in file order.
+      split: services?.splitFileBytes === undefined || strictOrder(config) ? undefined : { minBytes: services.splitFileBytes },
     });
   }
 
