@@ -3,37 +3,19 @@
 // PUBACK) → the Mosquitto of scripts/ci/start-mosquitto.sh → a subscriber in this process that
 // counts records. One run per message_format (record: a message per record; array: JSON arrays).
 // Part of `npm run bench`; alone: `npm run build:node && node bench/mqtt.mjs [--rows 200000]`.
-import { execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { connectAsync } from 'mqtt';
+import { prepareDrop, procStats, sleep, startBenchServer } from './bench-server.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BROKER = { host: '127.0.0.1', port: 51883, username: 'tributary', password: 'tributary-mqtt-pass' };
-const TICKS = 100;
-// At least 16 characters: shorter API tokens are refused.
-const TOKEN = 'bench-token-0123456789';
-
-function cpuSeconds(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(stat[11]) + Number(stat[12])) / TICKS;
-  } catch {
-    return undefined;
-  }
-}
 
 async function runOnce(rows, format, files = 2) {
   const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-mqtt-'));
-  const drop = path.join(dataDirectory, 'drop');
-  fs.mkdirSync(drop);
-  const perFile = Math.ceil(rows / files);
-  for (let f = 0; f < files; f += 1)
-    execFileSync(process.execPath, [path.join(ROOT, 'bench', 'csv-data.mjs'), path.join(dataDirectory, `m${f}.csv.tmp`), String(f * perFile), String(Math.min(perFile, rows - f * perFile))]);
+  const csv = prepareDrop(dataDirectory, rows, files);
   const prefix = `bench/${crypto.randomBytes(4).toString('hex')}`;
   const subscriber = await connectAsync({ ...BROKER, protocolVersion: 5, clientId: `bench-${prefix}`, reconnectPeriod: 0 });
   let received = 0;
@@ -42,43 +24,24 @@ async function runOnce(rows, format, files = 2) {
   });
   await subscriber.subscribeAsync(`${prefix}/#`, { qos: 1 });
 
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', path.join(ROOT, 'dist/electron/serve.js'), '--data-dir', dataDirectory, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TRIBUTARY_API_TOKEN: TOKEN } });
-  const port = await new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      const m = /:(\d+)\/\?token=/.exec(String(d));
-      if (m) resolve(Number(m[1]));
-    });
-    child.on('exit', (code) => reject(new Error(`server exited ${code}`)));
-  });
-  const api = (method, p, body) => fetch(`http://127.0.0.1:${port}${p}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
-  const config = {
-    data_receiver: [{
-      data_receiver_name: 'bench', protocol: 'localfile', poll_interval: 1, connections: [{ root_path: drop }],
-      streams: Array.from({ length: files }, (_, f) => ({ asset: `Machine_${f}`, stream_type: 'process', file_filter: [`m${f}.csv`] })),
-      parsers: [{ parser_name: 'csv', parser_type: 'spreadsheet', options: { parse: { parse_timestamps: [{ field_name: 'time', format: '%Y-%m-%d %H:%M:%S' }] } } }],
-    }],
+  const server = await startBenchServer(dataDirectory);
+  await server.configure({
+    data_receiver: [csv.receiver],
     transforms: [],
     data_transmit: [{
       transmit_name: 'uns', transmit_type: 'mqtt', filter_stream: ['*'], ...BROKER, topic: `${prefix}/{asset}/{stream_type}`,
-      qos: 1, message_format: format, max_request_records: format === 'array' ? 1000 : 1000, max_request_size_bytes: 1_048_576, poll_interval: 1, max_buffer_mb: 16384,
+      qos: 1, message_format: format, max_request_records: 1000, max_request_size_bytes: 1_048_576, poll_interval: 1, max_buffer_mb: 16384,
     }],
-  };
-  const saved = await (await api('POST', '/v1/config', config)).json();
-  if (!saved.success) throw new Error(JSON.stringify(saved));
-  for (;;) {
-    const services = Object.values((await (await api('GET', '/v1/status')).json()).response?.agent?.services ?? {});
-    if (services.length > 0 && services.every((s) => s.status === 'running')) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await new Promise((r) => setTimeout(r, 1000));
-  const before = cpuSeconds(child.pid);
+  });
+  await server.waitUntilRunning();
+  await sleep(1000);
+  const before = procStats(server.pid)?.cpuSeconds;
   const started = performance.now();
-  for (let f = 0; f < files; f += 1) fs.renameSync(path.join(dataDirectory, `m${f}.csv.tmp`), path.join(drop, `m${f}.csv`));
-  while (received < rows) await new Promise((r) => setTimeout(r, 50));
+  csv.deliver();
+  while (received < rows) await sleep(50);
   const seconds = (performance.now() - started) / 1000;
-  const after = cpuSeconds(child.pid);
-  child.kill('SIGTERM');
-  await new Promise((r) => child.on('exit', r));
+  const after = procStats(server.pid)?.cpuSeconds;
+  await server.stop();
   await subscriber.endAsync();
   fs.rmSync(dataDirectory, { recursive: true, force: true });
   return {
