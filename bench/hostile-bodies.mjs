@@ -5,36 +5,20 @@
 // the CPU time the server used (all its threads) and the memory it took. Needs a quiet machine:
 // on a busy one the blocks include time the OS gave the CPU to other processes.
 // Usage: npm run build:node && node bench/hostile-bodies.mjs [--out file.json]
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ROOT, startBenchServer } from './bench-server.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({ options: { out: { type: 'string' } } });
-const TOKEN = 'bench-token-0123456789';
 const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-hostile-'));
 // The real server as `npm run serve` starts it, with the loop monitor preloaded (IPC channel).
-const child = spawn(process.execPath, ['--max-semi-space-size=4', '--import', path.join(ROOT, 'bench', 'loop-monitor.mjs'), path.join(ROOT, 'dist/electron/serve.js'), '--data-dir', dataDirectory, '--port', '0'], {
-  stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  env: { ...process.env, TRIBUTARY_API_TOKEN: TOKEN },
-});
-const port = await new Promise((resolve, reject) => {
-  let out = '';
-  child.stdout.on('data', (d) => {
-    out += d;
-    const match = /:(\d+)\/\?token=/.exec(out);
-    if (match) resolve(Number(match[1]));
-  });
-  child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-});
-const url = `http://127.0.0.1:${port}`;
+const server = await startBenchServer(dataDirectory, { nodeFlags: ['--import', path.join(ROOT, 'bench', 'loop-monitor.mjs')], ipc: true });
 const ask = (message) =>
   new Promise((resolve) => {
-    child.once('message', resolve);
-    child.send(message);
+    server.child.once('message', resolve);
+    server.child.send(message);
   });
 
 const receivers = (n, make) => Array.from({ length: n }, (_, i) => make(i));
@@ -53,7 +37,7 @@ for (const [name, method, route, body] of bodies) {
   const { rssMb: rssBefore } = await ask('read');
   await ask('reset');
   const started = performance.now();
-  const response = await fetch(`${url}${route}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: bytes });
+  const response = await fetch(`${server.url}${route}`, { method, headers: server.headers, body: bytes });
   const answer = await response.text();
   const ms = performance.now() - started;
   const { maxMs, cpuMs, rssMb } = await ask('read');
@@ -68,8 +52,7 @@ for (const [name, method, route, body] of bodies) {
     rss_growth_mb: Math.max(0, Math.round(rssMb - rssBefore)),
   });
 }
-child.kill('SIGTERM');
-await new Promise((resolve) => child.on('exit', resolve));
+await server.stop();
 fs.rmSync(dataDirectory, { recursive: true, force: true });
 
 const columns = ['body', 'body_kb', 'status', 'answer_kb', 'ms', 'max_event_loop_block_ms', 'server_cpu_ms', 'rss_growth_mb'];

@@ -8,38 +8,20 @@
 // --profile writes a V8 CPU profile per server thread to <dir> (bench/profile-summary.mjs reads them).
 // Reports rows/s, MB/s, CPU seconds per million rows, peak RSS, API p50/p99 during the run, as a
 // table and as JSON in bench/results/.
-import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
+import { ROOT, prepareDrop, procStats, sleep, startBenchServer } from './bench-server.mjs';
 import { mqttRuns } from './mqtt.mjs';
 import { stageBreakdown } from './stages.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000,1000000' }, files: { type: 'string', default: '4' }, 'single-file': { type: 'boolean', default: false }, 'single-file-rows': { type: 'string', default: '1000000' }, 'skip-breakdown': { type: 'boolean', default: false }, profile: { type: 'string' }, out: { type: 'string' }, 'skip-mqtt': { type: 'boolean', default: false }, 'mqtt-rows': { type: 'string', default: '200000' } } });
 const sizes = values['single-file'] ? [] : values.rows.split(',').map(Number);
 const singleFileRows = Number(values['single-file-rows']);
-// As `npm run serve` starts the server (package.json): a small young generation for the API thread.
-const SERVE_FLAGS = ['--max-semi-space-size=4'];
-// At least MIN_TOKEN_LENGTH (16) characters: shorter tokens are refused.
-const BENCH_TOKEN = 'bench-token-0123456789';
 const KEY_ID = 'bench@tributary.local';
 const API_KEY = 'bench-api-key';
-const TICKS = 100; // clock ticks per second on Linux (/proc stat units)
-
-function procStats(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const hwm = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
-    return { cpuSeconds: (Number(stat[11]) + Number(stat[12])) / TICKS, peakRss: hwm };
-  } catch {
-    return undefined;
-  }
-}
 
 function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;
@@ -48,69 +30,43 @@ function percentile(sorted, p) {
 
 async function runOnce(rows, files) {
   const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-'));
-  const drop = path.join(dataDirectory, 'drop');
-  fs.mkdirSync(drop);
-  const perFile = Math.ceil(rows / files);
-  let bytes = 0;
-  for (let f = 0; f < files; f += 1) {
-    const file = path.join(dataDirectory, `m${f}.csv.tmp`);
-    execFileSync(process.execPath, [path.join(ROOT, 'bench', 'csv-data.mjs'), file, String(f * perFile), String(Math.min(perFile, rows - f * perFile))]);
-    bytes += fs.statSync(file).size;
-  }
+  const csv = prepareDrop(dataDirectory, rows, files);
   const ingest = await startIngestServer({ keys: { [KEY_ID]: API_KEY }, countOnly: true });
-  const child = spawn(process.execPath, [...SERVE_FLAGS, ...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : []), path.join(ROOT, 'dist/electron/serve.js'), '--data-dir', dataDirectory, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TRIBUTARY_API_TOKEN: BENCH_TOKEN } });
-  const port = await new Promise((resolve, reject) => {
-    child.stdout.on('data', (d) => {
-      const m = /:(\d+)\/\?token=/.exec(String(d));
-      if (m) resolve(Number(m[1]));
-    });
-    child.on('exit', (code) => reject(new Error(`server exited ${code}`)));
-  });
-  const api = (method, p, body) => fetch(`http://127.0.0.1:${port}${p}`, { method, headers: { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
-  const config = {
-    data_receiver: [{
-      data_receiver_name: 'bench', protocol: 'localfile', poll_interval: 1, connections: [{ root_path: drop }],
-      streams: Array.from({ length: files }, (_, f) => ({ asset: `Machine_${f}`, stream_type: 'process', file_filter: [`m${f}.csv`] })),
-      parsers: [{ parser_name: 'csv', parser_type: 'spreadsheet', options: { parse: { parse_timestamps: [{ field_name: 'time', format: '%Y-%m-%d %H:%M:%S' }] } } }],
-    }],
+  const server = await startBenchServer(dataDirectory, { nodeFlags: values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : [] });
+  await server.configure({
+    data_receiver: [csv.receiver],
     transforms: [{ transform_name: 'tz', transform_type: 'convert_timestamps', filter_stream: ['*'], field_names: ['time'], timezone: 'UTC' }],
     data_transmit: [{ transmit_name: 'cloud', transmit_type: 'remotedatapost', base_url: ingest.url, API_key: API_KEY, API_key_ID: KEY_ID, timeout: 60, poll_interval: 1, max_request_records: 3000, max_buffer_mb: 16384 }],
-  };
-  const saved = await (await api('POST', '/v1/config', config)).json();
-  if (!saved.success) throw new Error(JSON.stringify(saved));
+  });
   // The drop arrives at a running, idle agent (as in a plant): wait until its services run and
   // their start-up (threads, folder watcher) is over, instead of timing the start-up too.
-  for (;;) {
-    const services = Object.values((await (await api('GET', '/v1/status')).json()).response?.agent?.services ?? {});
-    if (services.length > 0 && services.every((s) => s.status === 'running')) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await new Promise((r) => setTimeout(r, 2000));
-  const before = procStats(child.pid);
+  await server.waitUntilRunning();
+  await sleep(2000);
+  const before = procStats(server.pid);
   const started = performance.now();
   const benchCpu = process.cpuUsage();
-  for (let f = 0; f < files; f += 1) fs.renameSync(path.join(dataDirectory, `m${f}.csv.tmp`), path.join(drop, `m${f}.csv`));
+  csv.deliver();
   const latencies = [];
   let polling = true;
   const poller = (async () => {
     while (polling) {
       const t0 = performance.now();
-      await (await api('GET', '/v1/status')).json();
+      await server.api('GET', '/v1/status');
       latencies.push(performance.now() - t0);
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(50);
     }
   })();
-  while (ingest.receivedCount() < rows) await new Promise((r) => setTimeout(r, 100));
+  while (ingest.receivedCount() < rows) await sleep(100);
   const seconds = (performance.now() - started) / 1000;
   const benchCpuUsed = process.cpuUsage(benchCpu);
   polling = false;
   await poller;
-  const after = procStats(child.pid);
-  child.kill('SIGTERM');
-  await new Promise((r) => child.on('exit', r));
+  const after = procStats(server.pid);
+  await server.stop();
   await ingest.close();
   fs.rmSync(dataDirectory, { recursive: true, force: true });
   latencies.sort((a, b) => a - b);
+  const { bytes } = csv;
   return {
     rows,
     files,

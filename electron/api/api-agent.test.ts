@@ -180,6 +180,23 @@ describe('GET /v1/streams (14)', () => {
     expect(transformMarker).toMatchObject({ component: 'legacy_counter', level: 'warning', category: 'not_implemented' });
     expect(json.response[1].markers.filter((m: { component_type: string }) => m.component_type === 'Transform')).toEqual([]);
   });
+  it('shows a change made by hand to the saved file at once, in streams and in the status of a stopped agent', async () => {
+    server = await startTestServer();
+    // Stopped before the save: the status lists the services of the saved file.
+    await server.call('POST', '/v1/agent/stop');
+    await server.call('POST', '/v1/config', specExampleConfiguration());
+    const services = async () => Object.keys((await server!.call('GET', '/v1/status')).json.response.agent.services).sort();
+    const streams = async () => (await server!.call('GET', '/v1/streams')).json.response.map((s: { stream: string; data_receiver: string }) => `${s.data_receiver}/${s.stream}`);
+    expect(await services()).toContain('receiver:plant_csv');
+    expect(await streams()).toEqual(['plant_csv/Press_1:cycle', 'plant_csv/Oven_2:process']);
+    const file = path.join(server.dataDirectory, 'conf.d', 'tributary.json');
+    const edited = JSON.parse(fs.readFileSync(file, 'utf8'));
+    edited.data_receiver[0].data_receiver_name = 'line_2';
+    edited.data_receiver[0].streams.push({ asset: 'Press_3', stream_type: 'cycle', file_filter: ['press3_*.csv'] });
+    fs.writeFileSync(file, JSON.stringify(edited, null, 2));
+    expect(await services()).toEqual(['receiver:line_2', 'transform:to_utc', 'transmit:cloud']);
+    expect(await streams()).toEqual(['line_2/Press_1:cycle', 'line_2/Oven_2:process', 'line_2/Press_3:cycle']);
+  });
 });
 
 describe('POST /v1/restream (15)', () => {

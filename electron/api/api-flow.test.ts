@@ -1,41 +1,17 @@
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitUntilRead } from '../testing/agent-state.js';
 import { filePlant } from '../testing/file-plant.js';
-import { type TestServer, startTestServer, tempDirectory } from '../testing/test-host.js';
+import { FLOW_HEADER, PRESS, flowRows, streamFlowFixture, streamStats } from '../testing/stream-flow-fixture.js';
+import { tempDirectory } from '../testing/test-host.js';
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-const HEADER = 'time,part,force\n';
-const PRESS = { asset: 'Press_1', stream_type: 'cycle' };
-/** Rows one second apart from 2026-01-05 06:00:00 on. */
-const rows = (from: number, to: number) =>
-  Array.from({ length: to - from }, (_, k) => {
-    const at = new Date(Date.UTC(2026, 0, 5, 6) + (from + k) * 1000).toISOString().slice(0, 19).replace('T', ' ');
-    return `${at},${from + k},${((from + k) * 1.5).toFixed(1)}\n`;
-  }).join('');
-
-async function start(plant: ReturnType<typeof filePlant>, dataDirectory = tempDirectory()) {
-  server = await startTestServer({ dataDirectory });
-  const saved = await server.call('POST', '/v1/config', plant.config);
-  expect(saved.json.success, JSON.stringify(saved.json)).toBe(true);
-  return server;
-}
-
-async function streamStats(started: TestServer, asset: string) {
-  const { json } = await started.call('GET', '/v1/streams');
-  return (json.response as { asset: string; data_receiver: string; stats: any }[]).find((s) => s.asset === asset)!.stats;
-}
+const { servers, startPlant } = streamFlowFixture();
 
 describe('GET /v1/streams stats', () => {
   it('counts the records of a dropped file, its newest record and the rate; a stream with nothing read shows zeros', async () => {
     const plant = filePlant();
-    const started = await start(plant);
-    plant.write('press_1.csv', HEADER + rows(0, 2500));
+    const started = await startPlant(plant);
+    plant.write('press_1.csv', FLOW_HEADER + flowRows(0, 2500));
     await waitUntilRead(started, 'plant', [{ stream: PRESS, file: path.join(plant.drop, 'press_1.csv') }]);
     const delivered = plant.delivered('Press_1', 'cycle');
     expect(delivered).toHaveLength(2500);
@@ -57,11 +33,10 @@ describe('GET /v1/history', () => {
   it('keeps records in per stream and records out and backlog per transmit per minute, across a restart', async () => {
     const plant = filePlant();
     const dataDirectory = tempDirectory();
-    let started = await start(plant, dataDirectory);
-    plant.write('press_1.csv', HEADER + rows(0, 300));
+    let started = await startPlant(plant, dataDirectory);
+    plant.write('press_1.csv', FLOW_HEADER + flowRows(0, 300));
     await waitUntilRead(started, 'plant', [{ stream: PRESS, file: path.join(plant.drop, 'press_1.csv') }]);
-    await started.close();
-    server = started = await startTestServer({ dataDirectory });
+    started = await servers.start({ dataDirectory });
 
     const { status, json } = await started.call('GET', '/v1/history?minutes=30');
     expect(status).toBe(200);
@@ -79,7 +54,7 @@ describe('GET /v1/history', () => {
   });
 
   it('refuses a number of minutes outside 1..1440 with 400', async () => {
-    server = await startTestServer();
+    const server = await servers.start();
     for (const minutes of ['0', '1441', 'ten']) {
       const { status, json } = await server.call('GET', `/v1/history?minutes=${minutes}`);
       expect(status).toBe(400);

@@ -4,40 +4,21 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitUntilRead } from '../testing/agent-state.js';
 import { filePlant, waitFor } from '../testing/file-plant.js';
-import { type TestServer, startTestServer } from '../testing/test-host.js';
+import { FLOW_HEADER, PRESS, flowRows, streamFlowFixture, streamStats } from '../testing/stream-flow-fixture.js';
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-const HEADER = 'time,part,force\n';
-const PRESS = { asset: 'Press_1', stream_type: 'cycle' };
-/** Rows one second apart from 2026-01-05 06:00:00 on. */
-const rows = (from: number, to: number) =>
-  Array.from({ length: to - from }, (_, k) => {
-    const at = new Date(Date.UTC(2026, 0, 5, 6) + (from + k) * 1000).toISOString().slice(0, 19).replace('T', ' ');
-    return `${at},${from + k},${((from + k) * 1.5).toFixed(1)}\n`;
-  }).join('');
-
-async function streamStats(started: TestServer, asset: string) {
-  const { json } = await started.call('GET', '/v1/streams');
-  return (json.response as { asset: string; stats: any }[]).find((s) => s.asset === asset)!.stats;
-}
+const { startPlant } = streamFlowFixture();
 
 describe('GET /v1/streams stats.reading', () => {
   it('shows the file being read, advancing chunk by chunk, then null; again during a restream', async () => {
     const plant = filePlant();
-    const started = (server = await startTestServer());
-    expect((await started.call('POST', '/v1/config', plant.config)).json.success).toBe(true);
+    const started = await startPlant(plant);
     // About 12 MB: some 95 chunks of 128 KiB, read for a few seconds.
     const file = path.join(plant.drop, 'press_1.csv');
-    const block = rows(0, 10_000);
-    fs.writeFileSync(file, HEADER);
+    const block = flowRows(0, 10_000);
+    fs.writeFileSync(file, FLOW_HEADER);
     for (let i = 0; i < 30; i++) fs.appendFileSync(file, block);
     const size = fs.statSync(file).size;
 

@@ -9,6 +9,12 @@ export const CONFIG_FILE_NAME = 'tributary.json';
 /** The revision counter of the saved file: `{"revision": n, "sha256": <hash of the file it counts>}`. */
 const REVISION_FILE_NAME = 'tributary.revision.json';
 const HISTORY_DIR = 'history';
+/**
+ * A file changed this recently (by its own time stamps, against the clock) may change again within
+ * the same time stamp tick (coarse on some file systems: 2 s on FAT) without its stat changing: its
+ * load is not reused. Covers the tick and the clock's own drift from the wall clock (under 1 s).
+ */
+const SETTLED_MICROS = 3_000_000n;
 
 export interface StoredConfig {
   /** The document as saved, secrets included. */
@@ -30,6 +36,15 @@ export interface BackupState {
   last_success: string | null;
   error_code: 'unexpected_error' | null;
   error_message: string | null;
+}
+
+/** Makes the cached document read-only: a caller that modifies it would change every later load. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 /** The saved file exists but cannot be read as JSON (edited by hand, disk fault). */
@@ -78,6 +93,11 @@ export class ConfigStore {
   private readonly file: string;
   private readonly historyDir: string;
   private backup: BackupState = { last_success: null, error_code: null, error_message: null };
+  /**
+   * The last load and the stat of the files it came from: the console polls status and streams
+   * every few seconds, and each would otherwise read, hash and parse the whole file again.
+   */
+  private cached: { key: string; stored: StoredConfig } | undefined;
 
   constructor(
     readonly directory: string,
@@ -128,8 +148,49 @@ export class ConfigStore {
     return counted.sha256 === sha256(text) ? counted.revision : counted.revision + 1;
   }
 
-  /** The saved configuration, or undefined when none was saved yet. */
+  /**
+   * What identifies a version of the saved file and of the revision counter without reading them:
+   * inode, size, modification and change time of each (an atomic save is a new inode; an edit in
+   * place changes the size or the times). Undefined when no configuration was saved.
+   */
+  private versionKey(): { key: string; changedMicros: bigint } | undefined {
+    const stat = (file: string) => {
+      try {
+        return fs.statSync(file, { bigint: true });
+      } catch (cause) {
+        if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw cause;
+      }
+    };
+    const config = stat(this.file);
+    if (!config) return undefined;
+    const revision = stat(path.join(this.directory, REVISION_FILE_NAME));
+    let newest = 0n;
+    for (const s of [config, revision]) for (const time of s ? [s.mtimeNs, s.ctimeNs] : []) if (time > newest) newest = time;
+    const key = [config, revision].map((s) => (s ? `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : '-')).join('/');
+    return { key, changedMicros: newest / 1000n };
+  }
+
+  /**
+   * The saved configuration, or undefined when none was saved yet. Read and parsed again only when
+   * the file (or the revision counter) changed since the last load: two stats otherwise. The
+   * document returned is shared between calls and frozen: copy it to change it.
+   */
   load(): StoredConfig | undefined {
+    const version = this.versionKey();
+    if (!version) {
+      this.cached = undefined;
+      return undefined;
+    }
+    if (this.cached?.key === version.key) return this.cached.stored;
+    const stored = this.read();
+    if (!stored) return undefined;
+    // Not kept while the files are this fresh: a change in the same time stamp tick would look unchanged.
+    this.cached = this.clock.nowMicros() - version.changedMicros > SETTLED_MICROS ? { key: version.key, stored } : undefined;
+    return stored;
+  }
+
+  private read(): StoredConfig | undefined {
     let text: string;
     let stat: fs.BigIntStats;
     try {
@@ -152,6 +213,7 @@ export class ConfigStore {
     } catch (cause) {
       throw new ConfigUnreadableError(`${this.file}: ${(cause as Error).message}`);
     }
+    deepFreeze(config);
     const micros = stat.mtimeNs / 1000n;
     return { config, lastModifiedMicros: micros, lastModified: formatSpecTimestamp(micros), revision: this.revisionOf(text) };
   }
@@ -164,6 +226,7 @@ export class ConfigStore {
   save(config: unknown, previous?: StoredConfig): StoredConfig {
     const text = `${JSON.stringify(this.codec ? sealSecrets(config, this.codec) : config, null, 2)}\n`;
     const revision = (previous?.revision ?? this.readRevision().revision) + 1;
+    this.cached = undefined;
     fs.mkdirSync(this.historyDir, { recursive: true, mode: 0o700 });
     this.writeHistory(text);
     writeFileAtomic(this.file, text);

@@ -4,29 +4,17 @@
  * progress moved (the same files are read in full once the configuration is saved).
  */
 import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { filePlant, waitFor } from '../../testing/file-plant.js';
-import { type TestServer, startTestServer } from '../../testing/test-host.js';
+import { CYCLE_HEADER, cycleRows, previewFixture } from '../../testing/preview-fixture.js';
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-const HEADER = 'time,part,cyc_t\n';
-const rows = (count: number) => Array.from({ length: count }, (_, i) => `2026-01-05 06:00:${String(i).padStart(2, '0')},P${i},${29 + i / 10}\n`).join('');
-
-async function preview(body: unknown) {
-  server ??= await startTestServer();
-  return server.call('POST', '/v1/config/preview', body);
-}
+const { preview, server } = previewFixture();
 
 describe('preview of a localfile receiver', () => {
   it('shows the first rows of the first matching file, local times in UTC and renamed by the transform, and moves nothing', async () => {
     const plant = filePlant({ localtz: 'Europe/Berlin', transforms: [{ transform_name: 'names', transform_type: 'rename', filter_stream: ['Press_1:cycle'], renames: { cyc_t: 'cycle_time_s' } }] });
-    plant.write('press_2.csv', HEADER + rows(3));
-    plant.write('press_1.csv', HEADER + rows(40));
+    plant.write('press_2.csv', CYCLE_HEADER + cycleRows(3));
+    plant.write('press_1.csv', CYCLE_HEADER + cycleRows(40));
     const { status, json } = await preview({ configuration: plant.config, rows: 5 });
     expect(status).toBe(200);
     expect(json.success).toBe(true);
@@ -43,13 +31,13 @@ describe('preview of a localfile receiver', () => {
 
     // Nothing was committed: saving the configuration reads both files in full.
     expect(fs.existsSync(plant.outbox)).toBe(false);
-    expect((await server!.call('POST', '/v1/config', plant.config)).json.success).toBe(true);
+    expect((await (await server()).call('POST', '/v1/config', plant.config)).json.success).toBe(true);
     await waitFor(() => plant.delivered('Press_1', 'cycle').length === 43, 20_000, 'every row after the save');
   });
 
   it('lists skipped bad lines and a missing time column as problems of the stream', async () => {
     const plant = filePlant();
-    plant.write('press_1.csv', `${HEADER}2026-01-05 06:00:00,P1,29\nbroken line\n2026-01-05 06:00:02,P2,30\n`);
+    plant.write('press_1.csv', `${CYCLE_HEADER}2026-01-05 06:00:00,P1,29\nbroken line\n2026-01-05 06:00:02,P2,30\n`);
     plant.write('oven_1.csv', 'when,zone1\n2026-01-05 06:00:00,180\n');
     const { json } = await preview({ configuration: plant.config });
     const [press, oven] = json.response.streams;
@@ -79,7 +67,7 @@ describe('preview of a localfile receiver', () => {
 
   it('previews a receiver whose transmit still holds template prompts', async () => {
     const plant = filePlant();
-    plant.write('press_1.csv', HEADER + rows(2));
+    plant.write('press_1.csv', CYCLE_HEADER + cycleRows(2));
     const config = structuredClone(plant.config) as { data_transmit: unknown[] };
     config.data_transmit = [{ transmit_name: 'cloud', transmit_type: 'remotedatapost', base_url: '<fill in: https://<tenant>.<domain>>', API_key: '<fill in: edge API key>', API_key_ID: '<fill in: edge API key id>' }];
     const { status, json } = await preview({ configuration: config, receiver: 'plant' });

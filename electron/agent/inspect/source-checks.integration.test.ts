@@ -1,20 +1,9 @@
 /** Validation of share folders: POST /v1/config/validate on the test Samba server (scripts/ci/start-samba.sh). */
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type TestServer, startTestServer } from '../../testing/test-host.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SAMBA, requireSamba, sambaPlant } from '../../testing/samba-test-share.js';
+import { validationFixture } from '../../testing/validation-fixture.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startTestServer();
-});
-afterEach(async () => {
-  await server.close();
-});
-
-async function validate(config: unknown) {
-  const { json } = await server.call('POST', '/v1/config/validate', config);
-  return json.response as { status: string; violations: { level: string; json_path: (string | number)[]; description: string }[] };
-}
+const { validate } = validationFixture();
 
 describe('validation of share folders (Samba)', () => {
   let sambaMissing: Error | undefined;

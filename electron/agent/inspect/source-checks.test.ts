@@ -5,22 +5,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { specExampleConfiguration } from '../../../shared/testing/config-fixtures.js';
-import { type TestServer, startTestServer } from '../../testing/test-host.js';
+import { validationFixture } from '../../testing/validation-fixture.js';
 
-let server: TestServer;
-beforeEach(async () => {
-  server = await startTestServer();
-});
-afterEach(async () => {
-  await server.close();
-});
-
-async function validate(config: unknown) {
-  const { json } = await server.call('POST', '/v1/config/validate', config);
-  return json.response as { status: string; violations: { level: string; json_path: (string | number)[]; description: string }[] };
-}
+const fixture = validationFixture();
+const { validate } = fixture;
 
 function reading(folder: string) {
   const config = specExampleConfiguration();
@@ -30,7 +20,7 @@ function reading(folder: string) {
 
 describe('validation of local folders and file filters', () => {
   it('warns at root_path when the folder does not exist, and passes', async () => {
-    const folder = path.join(server.dataDirectory, 'no-such-folder');
+    const folder = path.join(fixture.server.dataDirectory, 'no-such-folder');
     const result = await validate(reading(folder));
     expect(result.status).toBe('passed');
     expect(result.violations).toEqual([
@@ -39,7 +29,7 @@ describe('validation of local folders and file filters', () => {
   });
 
   it('warns when root_path names a file, not a folder', async () => {
-    const file = path.join(server.dataDirectory, 'a-file.csv');
+    const file = path.join(fixture.server.dataDirectory, 'a-file.csv');
     fs.writeFileSync(file, 'x\n');
     const [violation] = (await validate(reading(file))).violations;
     expect(violation).toMatchObject({ level: 'warning', json_path: ['data_receiver', 0, 'connections', 0, 'root_path'] });
@@ -47,7 +37,7 @@ describe('validation of local folders and file filters', () => {
   });
 
   it('warns at file_filter for each stream no file matches yet, naming what is there', async () => {
-    const folder = fs.mkdtempSync(path.join(server.dataDirectory, 'drop-'));
+    const folder = fs.mkdtempSync(path.join(fixture.server.dataDirectory, 'drop-'));
     fs.writeFileSync(path.join(folder, 'press1_20260105.csv'), 'time\n');
     fs.writeFileSync(path.join(folder, 'notes.txt'), 'hello\n');
     const result = await validate(reading(folder));
@@ -64,7 +54,7 @@ describe('validation of local folders and file filters', () => {
   });
 
   it('says when an earlier stream takes every file a later stream would match', async () => {
-    const folder = fs.mkdtempSync(path.join(server.dataDirectory, 'drop-'));
+    const folder = fs.mkdtempSync(path.join(fixture.server.dataDirectory, 'drop-'));
     fs.writeFileSync(path.join(folder, 'press1_20260105.csv'), 'time\n');
     const config = reading(folder);
     config.data_receiver[0]!.streams = [
@@ -77,11 +67,11 @@ describe('validation of local folders and file filters', () => {
   });
 
   it('leaves a receiver with errors of its own (template prompts) alone, and the save carries the warnings', async () => {
-    const template = (await server.call('GET', '/v1/config/templates/localfile')).json.response;
+    const template = (await fixture.server.call('GET', '/v1/config/templates/localfile')).json.response;
     const result = await validate(template);
     expect(result.status).toBe('failed');
     expect(result.violations.filter((v) => v.level === 'warning' && String(v.json_path.at(-1)).match(/root_path|data_directory|file_filter/))).toEqual([]);
-    const saved = await server.call('POST', '/v1/config', reading(path.join(server.dataDirectory, 'later')));
+    const saved = await fixture.server.call('POST', '/v1/config', reading(path.join(fixture.server.dataDirectory, 'later')));
     expect(saved.json.success).toBe(true);
     expect(saved.json.meta.violations).toEqual([expect.objectContaining({ level: 'warning', json_path: ['data_receiver', 0, 'connections', 0, 'root_path'] })]);
   });

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { LocalfileConnectionSchema, SmbConnectionSchema } from '../../../shared/config/schema.js';
 import { parseSharedFolder, smbCredentials } from '../../../shared/config/smb-rules.js';
 import { MAX_DEPTH } from '../receivers/file-source/file-discovery.js';
+import { readRange } from '../receivers/file-source/read-range.js';
 import { isTemporaryName } from '../receivers/file-source/glob.js';
 import { SmbSession } from '../receivers/smb/smb-client.js';
 import { type ConnectionCategory, describeProblem } from '../receivers/smb/smb-problems.js';
@@ -79,16 +80,7 @@ export function localFolder(connection: LocalConnection): SourceFolder {
       }
       return found.sort(byRelative);
     },
-    async read(relative, offset, length) {
-      const handle = await fs.promises.open(path.join(root, ...relative.split('/')), 'r');
-      try {
-        const buffer = Buffer.alloc(length);
-        const { bytesRead } = await handle.read(buffer, 0, length, offset);
-        return buffer.subarray(0, bytesRead);
-      } finally {
-        await handle.close();
-      }
-    },
+    read: (relative, offset, length) => readRange(path.join(root, ...relative.split('/')), offset, length),
     close() {},
   };
 }

@@ -3,8 +3,9 @@ import type { Parser } from '../../../../shared/config/schema.js';
 import type { ComponentContext, FileProgress, StreamKey } from '../../components/contract.js';
 import type { Logger } from '../../logging/logger.js';
 import type { ParseWorkers } from './parse-worker-pool.js';
+import { readRange } from './read-range.js';
 import { recordIdPrefix } from './record-ids.js';
-import { type ChunkRange, type RangeOutcome, type SplitOptions, localReader, readParts, splitFile } from './file-split.js';
+import { type ChunkRange, type RangeOutcome, type SplitOptions, readParts, splitFile } from './file-split.js';
 
 /**
  * Bytes read, parsed and committed per step (in the parse worker): bounds memory whatever the file
@@ -144,7 +145,7 @@ export async function readFile(options: ReadFileOptions): Promise<{ complete: bo
           chunkBytes *= 2;
           continue;
         }
-        const lineEnd = await findLineEnd(options.readRange ?? localReader(file.path), offset + chunkBytes, { ...file, size: range.end, settled: range.final });
+        const lineEnd = await findLineEnd(options.readRange ?? ((at, length) => readRange(file.path, at, length)), offset + chunkBytes, { ...file, size: range.end, settled: range.final });
         if (lineEnd === undefined) return { offset, state, records, stop: 'waiting' }; // may still be written
         const skipped = await options.worker.parse({ ...request(0), skipTo: lineEnd }, options.signal);
         thread = skipped.threadName;

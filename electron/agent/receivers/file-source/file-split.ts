@@ -5,12 +5,12 @@
  * is exactly-once on its own; once the first part is read to its end, one transaction replaces the
  * parts with the file's own progress where the second part stopped.
  */
-import fs from 'node:fs';
 import type { Parser } from '../../../../shared/config/schema.js';
 import type { ComponentContext, FilePart, FileProgress, StreamKey } from '../../components/contract.js';
 import type { Logger } from '../../logging/logger.js';
 import { SpreadsheetStateSchema, type SpreadsheetState } from '../../parsers/spreadsheet/index.js';
 import { findRecordCut, mergedState, splitRefusal, stateAfterCut } from '../../parsers/spreadsheet/record-boundary.js';
+import { readRange } from './read-range.js';
 
 /** When a file is cut in two. */
 export interface SplitOptions {
@@ -71,7 +71,7 @@ export async function splitFile(split: SplitContext, options: SplitOptions, offs
   const cut = await findRecordCut({
     config: split.parser,
     state: parsed.data,
-    read: localReader(file.path),
+    read: (at, length) => readRange(file.path, at, length),
     from: offset,
     target: offset + Math.floor((file.size - offset) / 2),
     end: file.size,
@@ -132,18 +132,4 @@ export function mergeOf(parts: FilePart[]): { offset: number; parserState: strin
   let state: SpreadsheetState = SpreadsheetStateSchema.parse(JSON.parse(parts[0]!.parserState));
   for (const part of parts.slice(1)) state = mergedState(state, SpreadsheetStateSchema.parse(JSON.parse(part.parserState)));
   return { offset: parts.at(-1)!.offset, parserState: JSON.stringify(state) };
-}
-
-/** Reads bytes of a local file. */
-export function localReader(filePath: string): (offset: number, length: number) => Promise<Buffer> {
-  return async (offset, length) => {
-    const handle = await fs.promises.open(filePath, 'r');
-    try {
-      const buffer = Buffer.alloc(length);
-      const { bytesRead } = await handle.read(buffer, 0, length, offset);
-      return buffer.subarray(0, bytesRead);
-    } finally {
-      await handle.close();
-    }
-  };
 }

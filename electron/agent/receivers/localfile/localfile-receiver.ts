@@ -6,6 +6,7 @@ import type { LocalfileReceiverSchema } from '../../../../shared/config/schema.j
 import type { AgentComponent, ComponentContext, StreamKey } from '../../components/contract.js';
 import type { StorageHealth } from '../../storage/storage-health.js';
 import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, orderFiles, strictOrder, streamOf } from '../file-source/file-discovery.js';
+import { readRange } from '../file-source/read-range.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import type { ParseWorkerPool } from '../file-source/parse-worker-pool.js';
 
@@ -21,7 +22,7 @@ const RESCAN_MS = 500;
 
 /** Local files: the worker reads them itself; paths are the identity. */
 const localAccess: FileAccess = {
-  readPrefix,
+  readPrefix: (file, length) => readRange(file, 0, length),
   exists: (candidate) => fs.promises.access(candidate).then(() => true, () => false),
   remove: (file) => fs.promises.unlink(file),
 };
@@ -215,16 +216,5 @@ export class LocalfileReceiver implements AgentComponent {
       // A new file gets its second look soon; files still changing every RESCAN_MS.
       if (!seen) this.newFileSeen = true;
     }
-  }
-}
-
-async function readPrefix(file: string, length: number): Promise<Buffer> {
-  const handle = await fs.promises.open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(length);
-    const { bytesRead } = await handle.read(buffer, 0, length, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
   }
 }

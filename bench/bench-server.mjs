@@ -1,0 +1,116 @@
+// What the benchmarks share: the real headless server (dist/electron/serve.js) in a child process,
+// started as `npm run serve` starts it, its API, /proc counters, and the CSV drop of a localfile
+// receiver (bench/run.mjs, bench/mqtt.mjs, bench/idle.mjs, bench/hostile-bodies.mjs).
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// As `npm run serve` starts the server (package.json): a small young generation for the API thread.
+const SERVE_FLAGS = ['--max-semi-space-size=4'];
+// At least MIN_TOKEN_LENGTH (16) characters: shorter tokens are refused.
+const BENCH_TOKEN = 'bench-token-0123456789';
+const TICKS = 100; // clock ticks per second on Linux (/proc stat units)
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Starts the server on a free port over `dataDirectory` and resolves once it listens.
+ * `nodeFlags` go to node before the script (e.g. --cpu-prof), `args` after it (e.g. --demo); `ipc`
+ * opens an IPC channel to it (`child.send`). `api(method, path, body)` answers the parsed envelope;
+ * `url` and `headers` are for requests made by hand; `stop()` ends the server and waits for it.
+ */
+export async function startBenchServer(dataDirectory, { nodeFlags = [], args = [], ipc = false } = {}) {
+  const child = spawn(process.execPath, [...SERVE_FLAGS, ...nodeFlags, path.join(ROOT, 'dist/electron/serve.js'), '--data-dir', dataDirectory, '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit', ...(ipc ? ['ipc'] : [])],
+    env: { ...process.env, TRIBUTARY_API_TOKEN: BENCH_TOKEN },
+  });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const port = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /:(\d+)\/\?token=/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.on('exit', (code) => reject(new Error(`server exited ${code}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const headers = { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': 'application/json' };
+  const api = async (method, p, body) => (await fetch(`${url}${p}`, { method, headers, body: body && JSON.stringify(body) })).json();
+  return {
+    child,
+    pid: child.pid,
+    url,
+    headers,
+    api,
+    /** The services of GET /v1/status by id. */
+    services: async () => (await api('GET', '/v1/status')).response?.agent?.services ?? {},
+    /** Saves `config`; throws with the answer when it is refused. */
+    async configure(config) {
+      const saved = await api('POST', '/v1/config', config);
+      if (!saved.success) throw new Error(JSON.stringify(saved));
+    },
+    /** Until every configured service runs (start-up of threads and folder watchers is over). */
+    async waitUntilRunning() {
+      for (;;) {
+        const services = Object.values(await this.services());
+        if (services.length > 0 && services.every((s) => s.status === 'running')) return;
+        await sleep(100);
+      }
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/**
+ * CPU seconds (all threads), RSS and peak RSS (bytes) and threads of a process, from /proc;
+ * undefined once it is gone.
+ */
+export function procStats(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const field = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+    return { cpuSeconds: (Number(stat[11]) + Number(stat[12])) / TICKS, rss: field('VmRSS') * 1024, peakRss: field('VmHWM') * 1024, threads: field('Threads') };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `rows` rows of bench/csv-data.mjs in `files` files m<f>.csv, written beside the folder `drop`
+ * (<dataDirectory>/drop) as .tmp files, so that `deliver()` can drop them all at once by renaming.
+ * The files are written in child processes: the garbage of building them stays out of this one.
+ */
+export function prepareDrop(dataDirectory, rows, files) {
+  const drop = path.join(dataDirectory, 'drop');
+  fs.mkdirSync(drop);
+  const perFile = Math.ceil(rows / files);
+  const staged = (f) => path.join(dataDirectory, `m${f}.csv.tmp`);
+  let bytes = 0;
+  for (let f = 0; f < files; f += 1) {
+    execFileSync(process.execPath, [path.join(ROOT, 'bench', 'csv-data.mjs'), staged(f), String(f * perFile), String(Math.min(perFile, rows - f * perFile))]);
+    bytes += fs.statSync(staged(f)).size;
+  }
+  return {
+    drop,
+    bytes,
+    /** The localfile receiver of the bench: stream Machine_<f>:process reads m<f>.csv. */
+    receiver: {
+      data_receiver_name: 'bench',
+      protocol: 'localfile',
+      poll_interval: 1,
+      connections: [{ root_path: drop }],
+      streams: Array.from({ length: files }, (_, f) => ({ asset: `Machine_${f}`, stream_type: 'process', file_filter: [`m${f}.csv`] })),
+      parsers: [{ parser_name: 'csv', parser_type: 'spreadsheet', options: { parse: { parse_timestamps: [{ field_name: 'time', format: '%Y-%m-%d %H:%M:%S' }] } } }],
+    },
+    deliver() {
+      for (let f = 0; f < files; f += 1) fs.renameSync(staged(f), path.join(drop, `m${f}.csv`));
+    },
+  };
+}
