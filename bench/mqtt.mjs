@@ -2,7 +2,9 @@
 // MQTT throughput: CSV drop → parse → mqtt transmit (QoS 1, a record leaves the outbox after
 // PUBACK) → the Mosquitto of scripts/ci/start-mosquitto.sh → a subscriber in this process that
 // counts records. One run per message_format (record: a message per record; array: JSON arrays).
-// Part of `npm run bench`; alone: `npm run build:node && node bench/mqtt.mjs [--rows 200000]`.
+// Part of `npm run bench`; alone: `npm run build:node && node bench/mqtt.mjs [--rows 200000]
+// [--format array] [--profile DIR]` (--profile: V8 CPU profiles of the agent's threads in DIR).
+// The broker and the subscriber share the agent's cores: their CPU per row is reported too.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,19 +14,47 @@ import { connectAsync } from 'mqtt';
 import { prepareDrop, procStats, sleep, startBenchServer } from './bench-server.mjs';
 
 const BROKER = { host: '127.0.0.1', port: 51883, username: 'tributary', password: 'tributary-mqtt-pass' };
+const RECORD_ID = Buffer.from('"record_id":');
+// Every this many messages the subscriber parses one and checks the count (below).
+const CHECK_EVERY = 25;
 
-async function runOnce(rows, format, files = 2) {
+/**
+ * Records in a message, counted as occurrences of "record_id": (one per record in the bench's
+ * data, which has no such column): JSON.parse of every array cost the subscriber ~5 µs a record on
+ * the cores the agent needs. Every CHECK_EVERY-th message is parsed and must agree.
+ */
+function recordsIn(payload, check) {
+  let count = 0;
+  for (let at = payload.indexOf(RECORD_ID); at !== -1; at = payload.indexOf(RECORD_ID, at + RECORD_ID.length)) count += 1;
+  if (check) {
+    const parsed = JSON.parse(payload.toString('utf8'));
+    const expected = Array.isArray(parsed) ? parsed.length : 1;
+    if (expected !== count) throw new Error(`bench subscriber: counted ${count} records in a message of ${expected}`);
+  }
+  return count;
+}
+
+/** CPU seconds of the broker (the oldest mosquitto process), if it runs on this machine. */
+function brokerCpuSeconds() {
+  const pid = fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).map(Number).sort((a, b) => a - b)
+    .find((pid) => { try { return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'mosquitto'; } catch { return false; } });
+  return pid === undefined ? undefined : procStats(pid)?.cpuSeconds;
+}
+
+async function runOnce(rows, format, { files = 2, profile } = {}) {
   const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-mqtt-'));
   const csv = prepareDrop(dataDirectory, rows, files);
   const prefix = `bench/${crypto.randomBytes(4).toString('hex')}`;
   const subscriber = await connectAsync({ ...BROKER, protocolVersion: 5, clientId: `bench-${prefix}`, reconnectPeriod: 0 });
   let received = 0;
+  let messages = 0;
   subscriber.on('message', (_topic, payload) => {
-    received += payload[0] === 0x5b /* [ */ ? JSON.parse(payload.toString('utf8')).length : 1;
+    messages += 1;
+    received += recordsIn(payload, messages % CHECK_EVERY === 1);
   });
   await subscriber.subscribeAsync(`${prefix}/#`, { qos: 1 });
 
-  const server = await startBenchServer(dataDirectory);
+  const server = await startBenchServer(dataDirectory, { nodeFlags: profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [] });
   await server.configure({
     data_receiver: [csv.receiver],
     transforms: [],
@@ -36,11 +66,15 @@ async function runOnce(rows, format, files = 2) {
   await server.waitUntilRunning();
   await sleep(1000);
   const before = procStats(server.pid)?.cpuSeconds;
+  const brokerBefore = brokerCpuSeconds();
+  const subscriberBefore = process.cpuUsage();
   const started = performance.now();
   csv.deliver();
   while (received < rows) await sleep(50);
   const seconds = (performance.now() - started) / 1000;
   const after = procStats(server.pid)?.cpuSeconds;
+  const brokerAfter = brokerCpuSeconds();
+  const subscriberCpu = process.cpuUsage(subscriberBefore);
   await server.stop();
   await subscriber.endAsync();
   fs.rmSync(dataDirectory, { recursive: true, force: true });
@@ -50,11 +84,13 @@ async function runOnce(rows, format, files = 2) {
     seconds: +seconds.toFixed(2),
     rows_per_second: Math.round(rows / seconds),
     agent_cpu_us_per_row: after !== undefined && before !== undefined ? +(((after - before) / rows) * 1e6).toFixed(1) : null,
+    broker_cpu_us_per_row: brokerAfter !== undefined && brokerBefore !== undefined ? +(((brokerAfter - brokerBefore) / rows) * 1e6).toFixed(1) : null,
+    subscriber_cpu_us_per_row: +((subscriberCpu.user + subscriberCpu.system) / rows).toFixed(1),
   };
 }
 
-/** Both formats; undefined (with a note) when the broker is not running. */
-export async function mqttRuns(rows) {
+/** Both formats (or the ones given); undefined (with a note) when the broker is not running. */
+export async function mqttRuns(rows, { formats = ['record', 'array'], profile } = {}) {
   try {
     const probe = await connectAsync({ ...BROKER, reconnectPeriod: 0, connectTimeout: 2000 });
     await probe.endAsync();
@@ -63,14 +99,14 @@ export async function mqttRuns(rows) {
     return undefined;
   }
   const results = [];
-  for (const format of ['record', 'array']) {
+  for (const format of formats) {
     process.stderr.write(`bench: MQTT ${format} messages, ${rows} rows …\n`);
-    results.push(await runOnce(rows, format));
+    results.push(await runOnce(rows, format, { profile }));
   }
   return results;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { rows: { type: 'string', default: '200000' } } });
-  console.table(await mqttRuns(Number(values.rows)));
+  const { values } = parseArgs({ options: { rows: { type: 'string', default: '200000' }, format: { type: 'string', multiple: true }, profile: { type: 'string' } } });
+  console.table(await mqttRuns(Number(values.rows), { formats: values.format ?? ['record', 'array'], profile: values.profile }));
 }

@@ -1,9 +1,12 @@
 // CPU cost of the parse worker's path alone (read → parse → records → convert_timestamps → upload
 // batches → commit → KPI history), one worker thread working through one file chunk by chunk with
 // nothing else running: a steadier number than the end-to-end bench, for comparing changes to the
-// data path. Usage: node bench/worker-cpu.mjs [rows=1000000] [repeats=3] [path=tuned|general]
-// `general` adds a read_csv option (thousands "'", Swiss notation; the data has none) so that the
-// same file is read by the parser's general path (docs/compatibility.md).
+// data path. Usage: node bench/worker-cpu.mjs [rows=1000000] [repeats=3] [path=tuned|records|general]
+// `tuned` (the default) lets plain chunks take the fused path (scanner → upload bodies,
+// pipeline/fused-upload.ts); `records` turns that off (TRIBUTARY_FUSED_PATH=off: rows → records →
+// transforms → BSON, the reference); `general` adds a read_csv option (thousands "'", Swiss
+// notation; the data has none) so that the same file is read by the parser's general path
+// (docs/compatibility.md).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +18,8 @@ import { writeCsv } from './csv-data.mjs';
 const rows = Number(process.argv[2] ?? 1_000_000);
 const repeats = Number(process.argv[3] ?? 3);
 const general = process.argv[4] === 'general';
+// Read by each parse worker when it starts (workers copy the environment).
+if (process.argv[4] === 'records') process.env.TRIBUTARY_FUSED_PATH = 'off';
 const logger = { info() {}, warn() {}, error: (...a) => console.error(...a), debug() {} };
 
 async function runOnce(dir, file, size) {

@@ -161,6 +161,8 @@ export interface EncodedBatch {
   /** First and last record in stored order (the KPI history keeps a batch's time range from them). */
   first: AgentRecord;
   last: AgentRecord;
+  /** Earliest and latest record time (epoch µs) of a payload not sorted by time (sorted: first and last give them). */
+  span?: { min: number; max: number };
 }
 
 /**
@@ -181,8 +183,8 @@ export interface OutboxCodec<TOptions = unknown> {
   /** The records of a stored payload. */
   decode(payload: Buffer): AgentRecord[];
   /**
-   * The payload holds its records sorted by time and compact: the KPI history keeps it as it is
-   * instead of encoding the records again.
+   * The payload holds its records compactly, sorted by time or with their `span`: the KPI history
+   * keeps it as it is instead of encoding the records again.
    */
   readonly keptByHistory?: boolean;
 }

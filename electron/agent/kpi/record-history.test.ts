@@ -6,6 +6,7 @@ import type { Clock } from '../time/clock.js';
 import { openKpiDatabase } from './kpi-database.js';
 import { builtInComponents } from '../components/built-in.js';
 import { UPLOAD_OUTBOX } from '../transmits/remotedatapost/upload-outbox.js';
+import { MQTT_OUTBOX } from '../transmits/mqtt/mqtt-outbox.js';
 import { RecordHistory } from './record-history.js';
 
 class FakeClock implements Clock {
@@ -78,5 +79,18 @@ describe('RecordHistory', () => {
       { timestamp: micros('2026-01-05T06:03:00Z'), fieldvalues: { x: 3, state: 'running' } },
     ]);
     expect(h.machinesBetween(micros('2026-01-05T06:00:00Z'), micros('2026-01-05T06:02:00Z'))).toEqual(['M1']);
+  });
+
+  it('keeps MQTT messages as they are, records out of time order included, and finds them by their time span', () => {
+    const h = history(new FakeClock(Date.parse('2026-01-05T10:00:00Z')));
+    // A batch whose first and last records are not its earliest and latest.
+    const records = [5, 1, 9, 3].map((i) => record(`m${i}`, 'M1', `2026-01-05T06:0${i}:00.000000Z`, { x: i }));
+    for (const format of ['array', 'record'] as const) {
+      const options = MQTT_OUTBOX.options({ message_format: format, additional_fields: { site: 'P1' } });
+      const encoded = MQTT_OUTBOX.encode(records, options).map((b) => ({ ...b, format: MQTT_OUTBOX.format, asset: 'M1', stream_type: 'cycle' }));
+      expect(h.rememberEncoded(encoded)).toBe(4);
+    }
+    expect(h.recordsOf('M1', micros('2026-01-05T06:08:00Z'), micros('2026-01-05T06:10:00Z'), 100)).toEqual([{ timestamp: micros('2026-01-05T06:09:00Z'), fieldvalues: { x: 9 } }]);
+    expect(h.recordsOf('M1', micros('2026-01-05T06:00:00Z'), micros('2026-01-05T06:02:00Z'), 100)).toEqual([{ timestamp: micros('2026-01-05T06:01:00Z'), fieldvalues: { x: 1 } }]);
   });
 });

@@ -7,7 +7,7 @@ import { isoToEpochMicros } from '../time/iso-time.js';
 
 /**
  * A batch of one machine's records as a transmit's outbox codec stored it (a codec with
- * `keptByHistory`: sorted by time, compact): kept as it is, so that keeping records for KPIs costs
+ * `keptByHistory`: compact, sorted by time or with its `span`): kept as it is, so that keeping records for KPIs costs
  * no encoding at all. Read back with the codec of its format.
  */
 export interface EncodedHistoryBatch extends EncodedBatch {
@@ -71,8 +71,8 @@ export class RecordHistory {
       const micros = isoToEpochMicros;
       let stored = 0;
       for (const batch of batches) {
-        const min = micros(batch.first.timestamp);
-        const max = micros(batch.last.timestamp);
+        const min = batch.span ? batch.span.min : micros(batch.first.timestamp);
+        const max = batch.span ? batch.span.max : micros(batch.last.timestamp);
         if (min === undefined || max === undefined) continue;
         const signature = signatureOf(batch.asset, batch.first.record_id, batch.last.record_id, batch.records);
         this.statements.insert.run(signature, batch.asset, batch.stream_type, Math.min(min, max), Math.max(min, max), received, batch.records, batch.format, batch.payload);

@@ -8,7 +8,7 @@
  */
 import type { Transform } from '../../../shared/config/schema.js';
 import type { AgentRecord } from '../../../shared/records/record.js';
-import type { CommitProgress, OutboxCodec, RecordTransform, StreamKey } from '../components/contract.js';
+import type { CommitProgress, EncodedBatch, OutboxCodec, RecordTransform, StreamKey } from '../components/contract.js';
 import type { ComponentRegistry } from '../components/registry.js';
 import type { EncodedHistoryBatch, RecordHistory } from '../kpi/record-history.js';
 import { type AgentStore, type OutboxEntry, OutboxFullError } from '../store/agent-store.js';
@@ -85,8 +85,23 @@ export function applyStages(stages: readonly { name: string; transform: RecordTr
   return { records: current, reports };
 }
 
+/** A batch transformed and encoded for each transmit of its plan, ready to commit. */
+export interface EncodedCommit {
+  read: number;
+  records: number;
+  lastTimestamp?: string;
+  reports: StageReport[];
+  routes: { transmit: string; codec: OutboxCodec; batches: EncodedBatch[] }[];
+  tapped?: AgentRecord[];
+  /**
+   * The records for the KPI history when no transmit's codec is kept by it (the history keeps the
+   * first such transmit's batches otherwise, and the fused path only takes plans that have one).
+   */
+  history: readonly AgentRecord[];
+}
+
 /** A plan with its transforms built and its codecs looked up. */
-interface PreparedPlan {
+export interface PreparedPlan {
   stages: { name: string; transform: RecordTransform }[];
   routes: { transmit: string; codec: OutboxCodec; options: unknown }[];
   limits: Map<string, number>;
@@ -116,10 +131,29 @@ export class BatchCommitter {
   commit(plan: CommitPlan, records: AgentRecord[], progress: CommitProgress, nowMicros: bigint): CommitResult {
     const prepared = this.prepare(plan);
     const { records: current, reports } = applyStages(prepared.stages, records);
+    const routes = prepared.routes.map((route) => ({ transmit: route.transmit, codec: route.codec, batches: route.codec.encode(current, route.options) }));
+    return this.commitEncoded(plan, {
+      read: records.length,
+      records: current.length,
+      lastTimestamp: (current[current.length - 1] ?? records[records.length - 1])?.timestamp,
+      reports,
+      routes,
+      tapped: plan.returnRecords ? current : undefined,
+      history: current,
+    }, progress, nowMicros);
+  }
+
+  /**
+   * Commits a batch already transformed and encoded for each of the plan's transmits, as commit()
+   * would have made it (the fused path of file chunks, fused-upload.ts): the same transaction, the
+   * same KPI history, the same outcome.
+   */
+  commitEncoded(plan: CommitPlan, encoded: EncodedCommit, progress: CommitProgress, nowMicros: bigint): CommitResult {
+    const prepared = this.prepare(plan);
     const entries: OutboxEntry[] = [];
     const batches: { transmit: string; codec: OutboxCodec; batch: EncodedHistoryBatch }[] = [];
-    for (const route of prepared.routes) {
-      for (const batch of route.codec.encode(current, route.options)) {
+    for (const route of encoded.routes) {
+      for (const batch of route.batches) {
         entries.push({ transmit: route.transmit, asset: plan.stream.asset, stream_type: plan.stream.stream_type, format: route.codec.format, records: batch.records, payload: batch.payload });
         batches.push({ transmit: route.transmit, codec: route.codec, batch: { ...batch, format: route.codec.format, asset: plan.stream.asset, stream_type: plan.stream.stream_type } });
       }
@@ -130,21 +164,22 @@ export class BatchCommitter {
       if (cause instanceof OutboxFullError) return { full: { transmit: cause.transmit, bytes: cause.bytes } };
       throw cause;
     }
-    const historyError = plan.history && current.length > 0 ? this.remember(plan.history, nowMicros, current, batches) : undefined;
+    const historyError = plan.history && encoded.records > 0 ? this.remember(plan.history, nowMicros, encoded.history, batches) : undefined;
     return {
       committed: {
         historyError,
-        records: current.length,
-        read: records.length,
-        lastTimestamp: (current[current.length - 1] ?? records[records.length - 1])?.timestamp,
-        reports,
+        records: encoded.records,
+        read: encoded.read,
+        lastTimestamp: encoded.lastTimestamp,
+        reports: encoded.reports,
         queued: entries.map((entry) => ({ transmit: entry.transmit, bytes: entry.payload.length, records: entry.records })),
-        tapped: plan.returnRecords ? current : undefined,
+        tapped: encoded.tapped,
       },
     };
   }
 
-  private prepare(plan: CommitPlan): PreparedPlan {
+  /** The plan's transforms built and codecs looked up (once per plan id). */
+  prepare(plan: CommitPlan): PreparedPlan {
     let prepared = this.prepared.get(plan.id);
     if (prepared) return prepared;
     prepared = {
@@ -161,7 +196,7 @@ export class BatchCommitter {
   }
 
   /** The KPI history is a cache of delivered data: a failure here never stops the data path. */
-  private remember(target: HistoryTarget, nowMicros: bigint, records: AgentRecord[], batches: readonly { transmit: string; codec: OutboxCodec; batch: EncodedHistoryBatch }[]): string | undefined {
+  private remember(target: HistoryTarget, nowMicros: bigint, records: readonly AgentRecord[], batches: readonly { transmit: string; codec: OutboxCodec; batch: EncodedHistoryBatch }[]): string | undefined {
     try {
       const history = this.targets.history(target);
       const received = Number(nowMicros / 1000n);

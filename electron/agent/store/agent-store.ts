@@ -368,13 +368,24 @@ export class AgentStore {
     if (cached !== undefined) this.queuedBytes.set(transmit, cached + bytes);
   }
 
-  /** The destination has these batches: remove them. */
+  /**
+   * The destination has these batches: remove them. Without a WAL sync of its own (the next commit's
+   * sync covers it): an ack lost to a power cut only sends those batches again (at-least-once; a
+   * kill -9 loses nothing, the OS has the write), and the write lock is held for a fraction of the
+   * time, which the parse workers' commits and the thread that acks (for mqtt the API's) feel.
+   */
   ack(transmit: string, ids: readonly number[]): void {
-    this.write(() =>
-      this.db.transaction(() => {
-        for (const id of ids) this.statements.ack.run(id, transmit);
-      })(),
-    );
+    const db = this.db;
+    db.pragma('synchronous = NORMAL');
+    try {
+      this.write(() =>
+        db.transaction(() => {
+          for (const id of ids) this.statements.ack.run(id, transmit);
+        })(),
+      );
+    } finally {
+      db.pragma('synchronous = FULL');
+    }
     this.queuedBytes.set(transmit, this.backlog(transmit).bytes);
   }
 

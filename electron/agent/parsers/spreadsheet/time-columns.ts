@@ -24,6 +24,12 @@ export interface TimeStamper {
    * or returns the message of why its line is bad.
    */
   stamp(fieldvalues: Record<string, FieldValue>, texts: readonly (string | undefined)[], line: number, result: ChunkResult): ParsedRow | string;
+  /**
+   * The instant the text of time column `t` stands for, as stamp() reads it, in epoch microseconds
+   * (utcMs * 1000 + microsecond: exact while that is a safe integer); NaN for an empty cell
+   * (stamp() writes null), -Infinity for a text the column does not read (a bad line).
+   */
+  instant(t: number, text: string): number;
 }
 
 export function createTimeStamper(parse: SpreadsheetParseOptions, timeZone: string): TimeStamper {
@@ -60,5 +66,14 @@ export function createTimeStamper(parse: SpreadsheetParseOptions, timeZone: stri
     return { fieldvalues, timestampMicros, line };
   }
 
-  return { columns, stamp };
+  function instant(t: number, text: string): number {
+    const trimmed = text.trim();
+    if (trimmed === '') return Number.NaN;
+    const wall = columns[t]!.read(trimmed);
+    if (!wall) return Number.NEGATIVE_INFINITY;
+    const naive = wallNaiveMs(wall);
+    return (naive - resolveOffset(wall, naive).offsetMs) * 1000 + wall.microsecond;
+  }
+
+  return { columns, stamp, instant };
 }

@@ -5,7 +5,7 @@ import { type BrokerProblem, BrokerLink, ConnectionMarkers, defaultClientId } fr
 import { expandTopic } from '../../../../shared/config/mqtt-topics.js';
 import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import type { OutboxBatch } from '../../store/agent-store.js';
-import { arrayMessages, isArrayPayload, payloadLines } from './mqtt-outbox.js';
+import { arrayMessages, isArrayPayload, messageText, payloadLines } from './mqtt-outbox.js';
 
 export type MqttTransmitConfig = z.infer<typeof MqttTransmitSchema>;
 type Config = MqttTransmitConfig;
@@ -14,6 +14,12 @@ interface OutgoingMessage {
   topic: string;
   payload: Buffer;
   records: number;
+}
+
+/** A queued batch and the messages it is sent as. */
+interface OutgoingBatch {
+  batch: OutboxBatch;
+  messages: OutgoingMessage[];
 }
 
 const OPEN = Buffer.from('[');
@@ -129,8 +135,8 @@ export class MqttTransmit implements AgentComponent {
       const chosen = this.chooseRound(batches);
       try {
         const { records, bytes } = await this.publishRound(client, chosen);
-        this.context.store.ack(this.name, chosen.map((b) => b.id));
-        for (const batch of chosen) this.confirmed.delete(batch.id);
+        this.context.store.ack(this.name, chosen.map((b) => b.batch.id));
+        for (const { batch } of chosen) this.confirmed.delete(batch.id);
         this.context.stats.success(this.name, records, bytes);
         if (this.refusedUntil !== 0 || this.markers.problem !== '') this.context.logger.info(`The broker at ${this.link.target.url} takes messages again.`);
         this.refusedUntil = 0;
@@ -153,27 +159,27 @@ export class MqttTransmit implements AgentComponent {
    * Whole batches with at most max_request_records messages waiting for PUBACK at once (at least
    * one batch): a stored array is one message, a batch of record lines one message per record.
    */
-  private chooseRound(batches: OutboxBatch[]): OutboxBatch[] {
-    const chosen: OutboxBatch[] = [];
-    let messages = 0;
+  private chooseRound(batches: OutboxBatch[]): OutgoingBatch[] {
+    const chosen: OutgoingBatch[] = [];
+    let count = 0;
     for (const batch of batches) {
-      const count = isArrayPayload(batch.payload) ? 1 : this.config.message_format === 'array' ? Math.ceil(batch.records / this.config.max_request_records) : batch.records;
-      if (chosen.length > 0 && messages + count > this.config.max_request_records) break;
-      chosen.push(batch);
-      messages += count;
+      const messages = this.messagesOf(batch);
+      if (chosen.length > 0 && count + messages.length > this.config.max_request_records) break;
+      chosen.push({ batch, messages });
+      count += messages.length;
     }
     return chosen;
   }
 
   /** Publishes every not yet confirmed message of the batches; resolves when all are confirmed. */
-  private publishRound(client: MqttClient, batches: OutboxBatch[]): Promise<{ records: number; bytes: number }> {
+  private publishRound(client: MqttClient, batches: OutgoingBatch[]): Promise<{ records: number; bytes: number }> {
     const publishes: Promise<void>[] = [];
     let records = 0;
     let bytes = 0;
-    for (const batch of batches) {
+    for (const { batch, messages } of batches) {
       const done = this.confirmed.get(batch.id) ?? new Set<number>();
       this.confirmed.set(batch.id, done);
-      this.messagesOf(batch).forEach((message, index) => {
+      messages.forEach((message, index) => {
         records += message.records;
         if (done.has(index)) return;
         bytes += message.payload.length;
@@ -203,8 +209,9 @@ export class MqttTransmit implements AgentComponent {
    */
   private messagesOf(batch: OutboxBatch): OutgoingMessage[] {
     const topic = expandTopic(this.config.topic, batch.asset, batch.stream_type);
-    if (isArrayPayload(batch.payload)) return [{ topic, payload: batch.payload, records: batch.records }];
-    const lines = payloadLines(batch.payload);
+    const text = messageText(batch.payload);
+    if (isArrayPayload(text)) return [{ topic, payload: text, records: batch.records }];
+    const lines = payloadLines(text);
     if (this.config.message_format === 'record') return lines.map((payload) => ({ topic, payload, records: 1 }));
     const join = (parts: Buffer[]) => Buffer.concat(parts.flatMap((part, i) => (i === 0 ? [OPEN, part] : [COMMA, part])).concat(CLOSE));
     return arrayMessages(lines, (line) => line.length, join, this.config.max_request_records, this.config.max_request_size_bytes).map(({ text, records }) => ({ topic, payload: text, records }));

@@ -27,25 +27,25 @@ export interface EncodedRecords {
 }
 
 // js-bson serializes into a 17 MiB scratch buffer; leave documents anywhere near that to it.
-const MAX_FAST_DOCUMENT = 16 * 1024 * 1024;
+export const MAX_FAST_DOCUMENT = 16 * 1024 * 1024;
 const LITTLE_ENDIAN = os.endianness() === 'LE';
 const FLOAT = new Float64Array(1);
 const FLOAT_BYTES = new Uint8Array(FLOAT.buffer);
 const TWO_32 = 4_294_967_296;
 
 const keyBytes = (type: number, key: string) => Uint8Array.from([type, ...Buffer.from(key, 'latin1'), 0]);
-const ASSET = keyBytes(0x02, 'asset');
-const STREAM_TYPE = keyBytes(0x02, 'stream_type');
-const TIMESTAMP = keyBytes(0x09, 'timestamp');
-const CAPTURETIME = keyBytes(0x09, 'capturetime');
-const RECORD_ID = keyBytes(0x02, 'record_id');
-const FIELDVALUES = keyBytes(0x03, 'fieldvalues');
+export const ASSET = keyBytes(0x02, 'asset');
+export const STREAM_TYPE = keyBytes(0x02, 'stream_type');
+export const TIMESTAMP = keyBytes(0x09, 'timestamp');
+export const CAPTURETIME = keyBytes(0x09, 'capturetime');
+export const RECORD_ID = keyBytes(0x02, 'record_id');
+export const FIELDVALUES = keyBytes(0x03, 'fieldvalues');
 
 
 // ------------------------------------------------------------------ encoding
 
 /** A prototype patch that changes what js-bson does (toBSON, _bsontype, enumerable additions). */
-function prototypesArePatched(): boolean {
+export function prototypesArePatched(): boolean {
   for (const proto of [Object.prototype, String.prototype, Number.prototype, Boolean.prototype, Date.prototype]) {
     if ('toBSON' in proto || '_bsontype' in proto) return true;
   }
@@ -55,22 +55,22 @@ function prototypesArePatched(): boolean {
 
 // writeRecord's answers besides an end offset.
 const NEED_ROOM = -1;
-const USE_BSON = -2;
+export const USE_BSON = -2;
 
-function putInt32(buf: Buffer, at: number, value: number): void {
+export function putInt32(buf: Buffer, at: number, value: number): void {
   buf[at] = value;
   buf[at + 1] = value >> 8;
   buf[at + 2] = value >> 16;
   buf[at + 3] = value >> 24;
 }
 
-function putBytes(buf: Buffer, pos: number, bytes: Uint8Array): number {
+export function putBytes(buf: Buffer, pos: number, bytes: Uint8Array): number {
   for (let i = 0; i < bytes.length; i += 1) buf[pos + i] = bytes[i]!;
   return pos + bytes.length;
 }
 
 /** A string value: int32 length (with the NUL), UTF-8 bytes, NUL. Room for 3 bytes a code unit + 5. */
-function putString(buf: Buffer, pos: number, text: string): number {
+export function putString(buf: Buffer, pos: number, text: string): number {
   const n = text.length;
   const at = pos + 4;
   let i = 0;
@@ -88,7 +88,7 @@ function putString(buf: Buffer, pos: number, text: string): number {
 }
 
 /** An element name and its NUL; USE_BSON when the name holds a NUL (js-bson throws for that). */
-function putKey(buf: Buffer, pos: number, key: string): number {
+export function putKey(buf: Buffer, pos: number, key: string): number {
   const n = key.length;
   for (let i = 0; i < n; i += 1) {
     const code = key.charCodeAt(i);
@@ -106,7 +106,7 @@ function putKey(buf: Buffer, pos: number, key: string): number {
 }
 
 /** int64 milliseconds as js-bson's Long.fromNumber writes them (0 for NaN). */
-function putDate(buf: Buffer, pos: number, ms: number): number {
+export function putDate(buf: Buffer, pos: number, ms: number): number {
   if (ms === ms) {
     putInt32(buf, pos, ms >>> 0);
     putInt32(buf, pos + 4, Math.floor(ms / TWO_32) | 0);
@@ -117,7 +117,7 @@ function putDate(buf: Buffer, pos: number, ms: number): number {
   return pos + 8;
 }
 
-function putDouble(buf: Buffer, pos: number, value: number): number {
+export function putDouble(buf: Buffer, pos: number, value: number): number {
   if (!LITTLE_ENDIAN) return buf.writeDoubleLE(value, pos);
   FLOAT[0] = value;
   for (let i = 0; i < 8; i += 1) buf[pos + i] = FLOAT_BYTES[i]!;

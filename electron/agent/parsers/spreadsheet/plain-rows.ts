@@ -1,0 +1,98 @@
+/**
+ * The spreadsheet parser's common case without row objects: for a chunk whose data lines are all
+ * plain (no quote, a one-character separator, as many cells as the header, readable time cells),
+ * each row is handed over as its line text and cell positions, for a caller that writes it on
+ * directly (the fused path to upload bodies: pipeline/fused-upload.ts). Anything else in the chunk
+ * (the header not read yet, a quote, a bad line, a `counter` column, pandas options, an encoding
+ * other than UTF-8) makes read() decline, and the caller takes spreadsheet-parser.ts's parseChunk,
+ * the reference, for the whole chunk. What read() does accept it reads as parseChunk does: the
+ * same rows, offsets and state (property tests: fused-upload.test.ts).
+ */
+import type { SpreadsheetParserConfig, SpreadsheetState } from './spreadsheet-parser.js';
+import { readOptionsOf } from './read-options.js';
+import { RecordCursor } from './record-scanner.js';
+import { decodeBytes, resolveEncoding, separatorUnits } from './text-encoding.js';
+import { createTimeStamper } from './time-columns.js';
+
+/**
+ * Epoch microseconds accepted for time cells: 1970 up to 2255, where ISO texts have the same width
+ * (their order is the order of the numbers) and isoFromMicros is exact.
+ */
+export const MAX_PLAIN_MICROS = 8_999_999_999_999_999;
+
+/** Receives the data rows of a chunk in file order; returns false to give the chunk up. */
+export type PlainRowVisitor = (text: string, cellStarts: Int32Array, line: number, times: Float64Array) => boolean;
+
+export interface PlainChunk {
+  rows: number;
+  consumedBytes: number;
+  state: SpreadsheetState;
+}
+
+export interface PlainRowReader {
+  /** The time columns (parse_timestamps, then parse_dates), in the order of `times`. */
+  readonly timeColumns: readonly string[];
+  /** The chunk's rows through `visit`, or null: the chunk is not plain (nothing may be kept from the visits). */
+  read(chunk: Buffer, state: SpreadsheetState, final: boolean, visit: PlainRowVisitor): PlainChunk | null;
+}
+
+/** A reader for this parser configuration, or null when its files never take this path. */
+export function createPlainRowReader(config: SpreadsheetParserConfig): PlainRowReader | null {
+  const options = readOptionsOf(config);
+  if (options.general || options.separator.length !== 1 || config.options?.counter) return null;
+  const separator = options.separator;
+  const stamper = createTimeStamper(options.parse, config.options?.localtz ?? 'UTC');
+  const timeColumns = stamper.columns.map((column) => column.name);
+  const times = new Float64Array(timeColumns.length);
+  let cellStarts = new Int32Array(64);
+  let lastHeader: string[] | null = null;
+  let timeIndexes: number[] = [];
+
+  function read(chunk: Buffer, previous: SpreadsheetState, final: boolean, visit: PlainRowVisitor): PlainChunk | null {
+    const { header } = previous;
+    if (header === null || previous.encoding === null || header.includes('__proto__')) return null;
+    const encoding = resolveEncoding(previous.encoding);
+    if (encoding.decoder !== 'utf8' || encoding.width !== 1) return null;
+    if (header !== lastHeader) {
+      timeIndexes = timeColumns.map((name) => header.indexOf(name));
+      lastHeader = header;
+    }
+    if (timeIndexes.includes(-1)) return null;
+    const count = header.length;
+    if (cellStarts.length < count + 1) cellStarts = new Int32Array(count + 1);
+    const cursor = new RecordCursor(chunk, 0, separatorUnits(separator, encoding), 1, encoding.littleEndian, final, encoding.leadByte);
+    let { rowsSeen, linesSeen, counter } = previous;
+    let rows = 0;
+    let consumedBytes = 0;
+    while (cursor.next()) {
+      const line = linesSeen + 1;
+      const text = decodeBytes(chunk, cursor.start, cursor.contentEnd, encoding);
+      if (text.length > 0) {
+        if (cursor.mayHaveQuote) return null;
+        // Where the cells start (cellStarts[count] is one past the line's end, for the last cell's end).
+        let cells = 1;
+        for (let i = text.indexOf(separator); i !== -1 && cells <= count; i = text.indexOf(separator, i + 1)) cellStarts[cells++] = i + 1;
+        if (cells !== count) return null;
+        cellStarts[0] = 0;
+        cellStarts[count] = text.length + 1;
+        for (let t = 0; t < timeIndexes.length; t += 1) {
+          const c = timeIndexes[t]!;
+          const micros = stamper.instant(t, text.slice(cellStarts[c]!, cellStarts[c + 1]! - 1));
+          // A bad time (a bad line), or one beyond what the fused writers take: the reference decides.
+          if (micros !== micros) times[t] = micros;
+          else if (!Number.isSafeInteger(micros) || micros < 0 || micros > MAX_PLAIN_MICROS) return null;
+          else times[t] = micros;
+        }
+        if (!visit(text, cellStarts, line, times)) return null;
+        rows += 1;
+        rowsSeen += 1;
+        counter += 1;
+      }
+      linesSeen += cursor.newlines;
+      consumedBytes = cursor.end;
+    }
+    return { rows, consumedBytes, state: { header: [...header], rowsSeen, linesSeen, counter, encoding: previous.encoding } };
+  }
+
+  return { timeColumns, read };
+}

@@ -1,0 +1,274 @@
+/**
+ * The fused path of a file chunk, for the common case: plain CSV rows (parsers/spreadsheet/
+ * plain-rows.ts) written straight into upload bodies (transmits/remotedatapost/row-documents.ts),
+ * without a row object, a record object, a transform pass or a sort of record objects in between.
+ * It takes a chunk only when the result is exactly what the general path (parseChunk → records →
+ * BatchCommitter.commit) makes of it: every transmit of the stream is a remotedatapost (upload
+ * bodies), the transforms are renames (applied once to the column names) and convert_timestamps of
+ * columns the parser already wrote as ISO UTC (which it keeps as they are), and no record tap
+ * waits for the records. Otherwise, or when the chunk is not plain, it declines (null) and the
+ * caller takes the general path, which stays the reference: fused-upload.test.ts compares the two
+ * byte for byte over generated files and configurations.
+ */
+import { BSON } from 'bson';
+import zlib from 'node:zlib';
+import type { Parser } from '../../../shared/config/schema.js';
+import { type AgentRecord, type FieldValue, isoFromMicros } from '../../../shared/records/record.js';
+import type { EncodedBatch, OutboxCodec } from '../components/contract.js';
+import { cellValueAt } from '../parsers/spreadsheet/cell-values.js';
+import { MAX_PLAIN_MICROS, type PlainChunk, type PlainRowReader, createPlainRowReader } from '../parsers/spreadsheet/plain-rows.js';
+import type { SpreadsheetState } from '../parsers/spreadsheet/spreadsheet-parser.js';
+import { type ConvertTimestampsConfig, convertedFields } from '../transforms/convert-timestamps/convert-timestamps-transform.js';
+import { prototypesArePatched } from '../transmits/remotedatapost/record-bson.js';
+import { RowDocumentWriter, layoutFits } from '../transmits/remotedatapost/row-documents.js';
+import { UPLOAD_OUTBOX } from '../transmits/remotedatapost/upload-outbox.js';
+import { GZIP_LEVEL } from '../transmits/remotedatapost/wire.js';
+import type { BatchCommitter, CommitPlan, EncodedCommit } from './batch-committer.js';
+
+/** How the plan's transforms leave the columns: a field per output key, in the records' key order. */
+interface Layout {
+  keys: string[];
+  /** Per key: the header column its value comes from. */
+  columns: number[];
+  /** Per key: the time column (index into the reader's timeColumns) whose instant it holds, or -1. */
+  times: number[];
+}
+
+interface FusedPlan {
+  /** The plan's transforms: renames to apply to column names, convert_timestamps fields to check. */
+  steps: ({ rename: (fieldvalues: Record<string, FieldValue>) => Record<string, FieldValue> } | { converted: string[] })[];
+  stageNames: string[];
+  routes: { transmit: string; codec: OutboxCodec; maxRequestRecords: number }[];
+}
+
+const MARKER = '\0fused-column:';
+const CACHE_LIMIT = 1000;
+
+/** Splits n records into the even parts UPLOAD_OUTBOX makes: their sizes. */
+function partSizes(n: number, maxRequestRecords: number): number[] {
+  const parts = Math.max(1, Math.ceil(n / Math.max(1, maxRequestRecords)));
+  return Array.from({ length: parts }, (_, part) => Math.floor(n / parts) + (part < n % parts ? 1 : 0));
+}
+
+export class FusedUploadPath {
+  private readonly plans = new Map<string, FusedPlan | null>();
+  private readonly readers = new Map<string, PlainRowReader | null>();
+  private readonly layouts = new Map<string, Layout | null>();
+  /** Files (by plan and path) whose chunks were not plain once: the general path reads the rest. */
+  private readonly declined = new Set<string>();
+  private ends = new Uint32Array(4096);
+  private keys = new Float64Array(4096);
+  private lines = new Float64Array(4096);
+  /** The documents' memory, reused chunk after chunk (only the compressed bodies leave a chunk). */
+  private scratch: Buffer = Buffer.allocUnsafe(512 * 1024);
+
+  constructor(private readonly committer: BatchCommitter) {}
+
+  /**
+   * The chunk read and encoded for commitEncoded, or null: this plan, parser or chunk is not for the
+   * fused path (nothing was done that the general path would have to undo).
+   */
+  read(plan: CommitPlan, parser: Parser, path: string, chunk: Buffer, state: SpreadsheetState, final: boolean, recordIdPrefix: string, nowMicros: bigint): { parsed: PlainChunk; encoded: EncodedCommit } | null {
+    if (state.header === null || nowMicros < 0n || nowMicros > BigInt(MAX_PLAIN_MICROS)) return null;
+    const fileKey = `${plan.id}\0${path}`;
+    if (this.declined.has(fileKey)) return null;
+    const fused = this.planOf(plan);
+    const reader = fused && this.readerOf(parser);
+    const layout = reader && this.layoutOf(plan.id, fused, reader, state.header);
+    if (!fused || !reader || !layout || prototypesArePatched()) return null;
+    const now = Number(nowMicros);
+    const writer = new RowDocumentWriter(plan.stream.asset, plan.stream.stream_type, layout.keys, recordIdPrefix, this.scratch);
+    const { columns, times: timeOf } = layout;
+    const fieldCount = columns.length;
+    const timeRoom = 32 * reader.timeColumns.length;
+    const hasTime = reader.timeColumns.length > 0;
+    let count = 0;
+    const parsed = reader.read(chunk, state, final, (text, cellStarts, line, times) => {
+      const timestamp = hasTime && times[0] === times[0] ? times[0]! : now;
+      // Lines past 16^12, or documents near js-bson's size limits (which the record path hands to js-bson): not here.
+      if (line >= 2 ** 48 || text.length > 1024 * 1024) return false;
+      writer.begin(writer.fixedBytes + timeRoom + 3 * text.length, Math.floor(timestamp / 1000), Math.floor(now / 1000), line);
+      for (let f = 0; f < fieldCount; f += 1) {
+        const t = timeOf[f]!;
+        if (t >= 0) {
+          const micros = times[t]!;
+          writer.value(f, micros === micros ? isoFromMicros(micros) : null);
+        } else {
+          const c = columns[f]!;
+          writer.value(f, cellValueAt(text, cellStarts[c]!, cellStarts[c + 1]! - 1));
+        }
+      }
+      this.push(count++, writer.end(), timestamp, line);
+      return true;
+    });
+    this.scratch = writer.bytes;
+    if (parsed === null) {
+      if (this.declined.size >= CACHE_LIMIT) this.declined.clear();
+      this.declined.add(fileKey);
+      return null;
+    }
+    return { parsed, encoded: this.encode(fused, writer, count, now) };
+  }
+
+  private push(index: number, end: number, timestamp: number, line: number): void {
+    if (index === this.ends.length) {
+      const grow = <T extends Uint32Array | Float64Array>(array: T, bigger: T): T => (bigger.set(array), bigger);
+      this.ends = grow(this.ends, new Uint32Array(index * 2));
+      this.keys = grow(this.keys, new Float64Array(index * 2));
+      this.lines = grow(this.lines, new Float64Array(index * 2));
+    }
+    this.ends[index] = end;
+    this.keys[index] = timestamp;
+    this.lines[index] = line;
+  }
+
+  /** The documents in upload order (by time, then record_id: line), split and compressed as UPLOAD_OUTBOX does. */
+  private encode(fused: FusedPlan, writer: RowDocumentWriter, count: number, now: number): EncodedCommit {
+    const { ends, keys, lines } = this;
+    const stages = count === 0 ? [] : fused.stageNames.map((stage) => ({ stage, problems: [] }));
+    const encoded: EncodedCommit = { read: count, records: count, reports: stages, routes: [], history: [] };
+    if (count === 0) {
+      encoded.routes = fused.routes.map((route) => ({ transmit: route.transmit, codec: route.codec, batches: [] }));
+      return encoded;
+    }
+    encoded.lastTimestamp = isoFromMicros(keys[count - 1]!);
+    const startOf = (i: number) => (i === 0 ? 0 : ends[i - 1]!);
+    let sorted = true;
+    for (let i = 1; i < count && sorted; i += 1) sorted = keys[i]! >= keys[i - 1]!;
+    let bytes = writer.bytes.subarray(0, writer.length);
+    let order: number[] | null = null;
+    if (!sorted) {
+      // ISO texts of the same width sort as their instants; equal times by record_id, i.e. by line.
+      order = Array.from({ length: count }, (_, i) => i).sort((a, b) => keys[a]! - keys[b]! || lines[a]! - lines[b]!);
+      const copy = Buffer.allocUnsafe(writer.length);
+      let at = 0;
+      for (const i of order) at += bytes.copy(copy, at, startOf(i), ends[i]);
+      bytes = copy;
+    }
+    // Document boundaries in the (sorted) bytes.
+    const sortedEnds = new Uint32Array(count);
+    for (let k = 0, at = 0; k < count; k += 1) {
+      const i = order ? order[k]! : k;
+      at += ends[i]! - startOf(i);
+      sortedEnds[k] = at;
+    }
+    const payloads = new Map<number, EncodedBatch[]>();
+    for (const route of fused.routes) {
+      let batches = payloads.get(route.maxRequestRecords);
+      if (!batches) {
+        batches = [];
+        let first = 0;
+        for (const size of partSizes(count, route.maxRequestRecords)) {
+          const last = first + size - 1;
+          const from = first === 0 ? 0 : sortedEnds[first - 1]!;
+          batches.push({
+            payload: zlib.gzipSync(bytes.subarray(from, sortedEnds[last]), { level: GZIP_LEVEL }),
+            records: size,
+            first: this.recordAt(bytes, sortedEnds, first, keys[order ? order[first]! : first]!, now),
+            last: this.recordAt(bytes, sortedEnds, last, keys[order ? order[last]! : last]!, now),
+          });
+          first += size;
+        }
+        payloads.set(route.maxRequestRecords, batches);
+      }
+      encoded.routes.push({ transmit: route.transmit, codec: route.codec, batches });
+    }
+    return encoded;
+  }
+
+  /** A batch's first or last record (the KPI history keeps its time range and ids), read back from its document. */
+  private recordAt(bytes: Buffer, ends: Uint32Array, k: number, timestamp: number, now: number): AgentRecord {
+    const doc = BSON.deserialize(bytes.subarray(k === 0 ? 0 : ends[k - 1]!, ends[k]));
+    return {
+      asset: doc.asset as string,
+      stream_type: doc.stream_type as string,
+      timestamp: isoFromMicros(timestamp),
+      capturetime: isoFromMicros(now),
+      fieldvalues: doc.fieldvalues as AgentRecord['fieldvalues'],
+      record_id: doc.record_id as string,
+    };
+  }
+
+  private planOf(plan: CommitPlan): FusedPlan | null {
+    let fused = this.plans.get(plan.id);
+    if (fused !== undefined) return fused;
+    fused = this.buildPlan(plan);
+    if (this.plans.size >= CACHE_LIMIT) this.plans.clear();
+    this.plans.set(plan.id, fused);
+    return fused;
+  }
+
+  private buildPlan(plan: CommitPlan): FusedPlan | null {
+    if (plan.returnRecords || plan.routes.length === 0) return null;
+    const prepared = this.committer.prepare(plan);
+    const routes: FusedPlan['routes'] = [];
+    for (const route of prepared.routes) {
+      const max = (route.options as { maxRequestRecords?: unknown } | null)?.maxRequestRecords;
+      if (route.codec !== UPLOAD_OUTBOX || typeof max !== 'number') return null;
+      routes.push({ transmit: route.transmit, codec: route.codec, maxRequestRecords: max });
+    }
+    const steps: FusedPlan['steps'] = [];
+    let stage = 0;
+    for (const { name, config } of plan.transforms) {
+      // A type this build has no transform for passes records unchanged (BatchCommitter.prepare).
+      if (prepared.stages[stage]?.name !== name) continue;
+      const { transform } = prepared.stages[stage++]!;
+      if (config.transform_type === 'rename') {
+        steps.push({ rename: (fieldvalues) => transform.apply([{ asset: '', stream_type: '', timestamp: '', capturetime: '', record_id: '', fieldvalues }]).records[0]!.fieldvalues });
+      } else if (config.transform_type === 'convert_timestamps') {
+        // The registry built a convert_timestamps transform from it: the configuration has its shape.
+        steps.push({ converted: convertedFields(config as ConvertTimestampsConfig) });
+      } else {
+        return null;
+      }
+    }
+    return { steps, stageNames: prepared.stages.map((s) => s.name), routes };
+  }
+
+  private readerOf(parser: Parser): PlainRowReader | null {
+    const key = JSON.stringify(parser);
+    let reader = this.readers.get(key);
+    if (reader === undefined) {
+      reader = createPlainRowReader(parser);
+      // The same name twice among the time columns: the general path's last write wins; not here.
+      if (reader && new Set(reader.timeColumns).size !== reader.timeColumns.length) reader = null;
+      if (this.readers.size >= CACHE_LIMIT) this.readers.clear();
+      this.readers.set(key, reader);
+    }
+    return reader;
+  }
+
+  /**
+   * The transforms applied to a record of this header whose values name their columns: renames
+   * move them, convert_timestamps must find parser time columns (which it leaves as they are).
+   */
+  private layoutOf(planId: string, fused: FusedPlan, reader: PlainRowReader, header: readonly string[]): Layout | null {
+    const key = `${planId}\0${reader.timeColumns.join('\0')}\0${header.join('\0')}`;
+    let layout = this.layouts.get(key);
+    if (layout !== undefined) return layout;
+    layout = null;
+    // Built as the parser builds a row: names in header order into an object (integer-like names first).
+    let probe: Record<string, FieldValue> = {};
+    for (let c = 0; c < header.length; c += 1) probe[header[c]!] = `${MARKER}${c}`;
+    const timeIndex = (value: FieldValue | undefined) => (typeof value === 'string' && value.startsWith(MARKER) ? reader.timeColumns.indexOf(header[Number(value.slice(MARKER.length))]!) : -1);
+    let fits = true;
+    for (const step of fused.steps) {
+      if ('rename' in step) probe = step.rename(probe);
+      else if (!step.converted.every((field) => Object.hasOwn(probe, field) && timeIndex(probe[field]) >= 0)) fits = false;
+    }
+    const keys: string[] = [];
+    const columns: number[] = [];
+    const times: number[] = [];
+    for (const name in probe) {
+      const value = probe[name];
+      if (typeof value !== 'string' || !value.startsWith(MARKER)) fits = false;
+      keys.push(name);
+      columns.push(Number((value as string).slice(MARKER.length)));
+      times.push(timeIndex(value));
+    }
+    if (fits && layoutFits(keys)) layout = { keys, columns, times };
+    if (this.layouts.size >= CACHE_LIMIT) this.layouts.clear();
+    this.layouts.set(key, layout);
+    return layout;
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * What a parse thread does with one chunk request (parse-worker.ts): read the bytes, parse them,
+ * and commit the rows as records with the file's new position. A chunk the fused path takes
+ * (pipeline/fused-upload.ts) goes from the scanner straight into upload bodies; every other chunk
+ * takes the general path (rows → records → BatchCommitter.commit), the reference the fused one is
+ * tested against.
+ */
+import fs from 'node:fs';
+import type { Parser } from '../../../../shared/config/schema.js';
+import { type AgentRecord, isoMicros } from '../../../../shared/records/record.js';
+import { SpreadsheetStateSchema, createSpreadsheetParser, readOptionsOf, resolveEncoding } from '../../parsers/spreadsheet/index.js';
+import type { CommitProgress } from '../../components/contract.js';
+import type { BatchCommitter } from '../../pipeline/batch-committer.js';
+import type { FusedUploadPath } from '../../pipeline/fused-upload.js';
+import type { ParseRequest, ParseResponse } from './parse-protocol.js';
+import { MAX_LINE_BYTES } from './file-reader.js';
+import { recordIdOf } from './record-ids.js';
+
+const MAX_CACHED_PARSERS = 1000;
+
+/** The committed progress of a chunk that ends at `offset`: the file's, or its part's when the file is split. */
+function progressOf(request: ParseRequest, offset: number, parserState: string): CommitProgress {
+  if (request.part !== undefined) return { part: { path: request.path, start: request.part, from: request.offset, offset, parserState } };
+  return { file: { path: request.path, ...request.file, offset, parserState } };
+}
+
+function readChunk(request: ParseRequest): { chunk: Buffer; size: number; limit: number } {
+  if (request.bytes) {
+    const size = request.fileSize ?? request.offset + request.bytes.byteLength;
+    return { chunk: Buffer.from(request.bytes), size, limit: Math.min(size, request.end ?? size) };
+  }
+  const fd = fs.openSync(request.path, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    // A part of a split file ends where the next part begins.
+    const limit = Math.min(size, request.end ?? size);
+    const length = Math.max(0, Math.min(request.chunkBytes, limit - request.offset));
+    const chunk = Buffer.allocUnsafe(length);
+    let read = 0;
+    while (read < length) {
+      const n = fs.readSync(fd, chunk, read, length - read, request.offset + read);
+      if (n === 0) break;
+      read += n;
+    }
+    return { chunk: chunk.subarray(0, read), size, limit };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export class ChunkHandler {
+  private readonly parsers = new Map<string, ReturnType<typeof createSpreadsheetParser>>();
+
+  /** `fused` null: every chunk takes the general path. */
+  constructor(
+    private readonly committer: BatchCommitter,
+    private readonly fused: FusedUploadPath | null,
+  ) {}
+
+  handle(request: ParseRequest): ParseResponse {
+    if (request.skipTo !== undefined) return this.skipLongLine({ ...request, skipTo: request.skipTo });
+    const { chunk, size, limit } = readChunk(request);
+    const atEnd = request.offset + chunk.length >= limit;
+    const config = request.parser as Parser;
+    const parser = this.parserFor(config);
+    const state = request.state ? SpreadsheetStateSchema.parse(request.state) : parser.initialState();
+    const nowMicros = BigInt(request.nowMicros);
+    const answer = { id: request.id, ok: true as const, chunkBytes: chunk.length, fileSize: size };
+    const fused = this.fused?.read(request.plan, config, request.path, chunk, state, request.final && atEnd, request.recordIdPrefix, nowMicros);
+    if (fused) {
+      const { parsed, encoded } = fused;
+      const commit = this.committer.commitEncoded(request.plan, encoded, progressOf(request, request.offset + parsed.consumedBytes, JSON.stringify(parsed.state)), nowMicros);
+      return { ...answer, rows: parsed.rows, commit, badLines: [], skippedLines: 0, consumedBytes: parsed.consumedBytes, state: parsed.state, fatal: undefined };
+    }
+    const result = parser.parseChunk(chunk, state, request.final && atEnd);
+    const { asset, stream_type } = request.plan.stream;
+    const capturetime = isoMicros(nowMicros);
+    const records: AgentRecord[] = result.rows.map((row) => ({
+      asset,
+      stream_type,
+      timestamp: row.timestampMicros === null ? capturetime : isoMicros(row.timestampMicros),
+      capturetime,
+      fieldvalues: row.fieldvalues,
+      record_id: recordIdOf(request.recordIdPrefix, row.line),
+    }));
+    const commit = this.committer.commit(request.plan, records, progressOf(request, request.offset + result.consumedBytes, JSON.stringify(result.state)), nowMicros);
+    return {
+      ...answer,
+      rows: records.length,
+      commit,
+      badLines: result.badLines,
+      skippedLines: result.skippedLines ?? 0,
+      consumedBytes: result.consumedBytes,
+      state: result.state,
+      fatal: result.fatal,
+    };
+  }
+
+  private parserFor(config: Parser) {
+    const key = JSON.stringify(config);
+    let parser = this.parsers.get(key);
+    if (!parser) {
+      // The threads serve every receiver, through every configuration saved since they started:
+      // parsers of configurations long gone must not pile up.
+      if (this.parsers.size >= MAX_CACHED_PARSERS) this.parsers.clear();
+      parser = createSpreadsheetParser(config);
+      this.parsers.set(key, parser);
+    }
+    return parser;
+  }
+
+  /**
+   * A line longer than MAX_LINE_BYTES (file-reader.ts): a bad line under bad_lines_action, skipped
+   * unread up to `skipTo` (its end). The header, and lines of UTF-16 files (whose newline the skip
+   * cannot find byte-wise), stop the file instead.
+   */
+  private skipLongLine(request: ParseRequest & { skipTo: number }): ParseResponse {
+    const config = request.parser as Parser;
+    const parser = this.parserFor(config);
+    const state = request.state ? SpreadsheetStateSchema.parse(request.state) : parser.initialState();
+    const line = state.linesSeen + 1;
+    const action = readOptionsOf(config).badLinesAction;
+    const message = `Line ${line} is longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB (no line break): not a line of this CSV file.`;
+    const answer = { id: request.id, ok: true as const, rows: 0, badLines: [] as { line: number; message: string }[], skippedLines: 0, consumedBytes: 0, chunkBytes: 0, fileSize: request.fileSize ?? 0, state };
+    if (action === 'error' || state.header === null || state.encoding === null || resolveEncoding(state.encoding).width === 2)
+      return { ...answer, fatal: { line, message: `${message} Reading of this file stops here until the line is fixed.` } };
+    const next = { ...state, linesSeen: state.linesSeen + 1, rowsSeen: state.rowsSeen + 1 };
+    const commit = this.committer.commit(request.plan, [], progressOf(request, request.skipTo, JSON.stringify(next)), BigInt(request.nowMicros));
+    return {
+      ...answer,
+      commit,
+      state: next,
+      consumedBytes: request.skipTo - request.offset,
+      badLines: action === 'warn' ? [{ line, message }] : [],
+      skippedLines: action === 'skip' ? 1 : 0,
+    };
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Record documents written straight from a row's values, without a record object: for batches
+ * whose records all share one stream and one column layout (a file chunk read by the fused path,
+ * pipeline/fused-upload.ts). Byte for byte what record-bson.ts's writer (and so js-bson) makes of
+ * the same record: the fixed parts (asset, stream_type, element names) are encoded once per layout,
+ * values follow writeRecord's rules. Layouts writeRecord would hand to js-bson (a name with a NUL,
+ * a `_bsontype` column, patched prototypes) are refused by `layoutFits`.
+ */
+import type { FieldValue } from '../../../../shared/records/record.js';
+import { ASSET, CAPTURETIME, FIELDVALUES, RECORD_ID, STREAM_TYPE, TIMESTAMP, prototypesArePatched, putBytes, putDate, putDouble, putInt32, putString } from './record-bson.js';
+
+/** Whether documents of this layout can be written here (else the caller takes the record path). */
+export function layoutFits(keys: readonly string[]): boolean {
+  return !prototypesArePatched() && keys.every((key) => !key.includes('\0') && key !== '_bsontype' && key !== '__proto__');
+}
+
+const HEX = Buffer.from('0123456789abcdef', 'latin1');
+
+export class RowDocumentWriter {
+  private pos = 0;
+  private start = 0;
+  private fieldsStart = 0;
+  /** asset and stream_type elements, the same in every document. */
+  private readonly head: Buffer;
+  /** Per field: its element name and NUL (the type byte goes before). */
+  private readonly names: Buffer[];
+  private readonly idPrefix: Buffer;
+  /** Bytes a document needs besides its string values (3 bytes a code unit of those is the caller's part). */
+  readonly fixedBytes: number;
+
+  /** `buf`: memory to write into (grown when needed; `bytes` is the memory in use, to hand to the next writer). */
+  constructor(asset: string, streamType: string, keys: readonly string[], recordIdPrefix: string, private buf: Buffer = Buffer.allocUnsafe(256 * 1024)) {
+    const head = Buffer.alloc(16 + 3 * (asset.length + streamType.length) + ASSET.length + STREAM_TYPE.length);
+    let end = putString(head, putBytes(head, 0, ASSET), asset);
+    end = putString(head, putBytes(head, end, STREAM_TYPE), streamType);
+    this.head = head.subarray(0, end);
+    this.names = keys.map((key) => Buffer.from(`${key}\0`, 'utf8'));
+    this.idPrefix = Buffer.from(recordIdPrefix, 'utf8');
+    this.fixedBytes = 128 + this.head.length + this.idPrefix.length + this.names.reduce((sum, name) => sum + name.length + 14, 0);
+  }
+
+  get length(): number {
+    return this.pos;
+  }
+
+  get bytes(): Buffer {
+    return this.buf;
+  }
+
+  /** Forgets what was written (the next documents reuse the memory). */
+  reset(): void {
+    this.pos = 0;
+  }
+
+  /**
+   * Starts a document, with room for `room` more bytes (fixedBytes plus 3 a code unit of its string
+   * values); its record_id is the prefix and the line (below 16^12) as 12 hex digits (record-ids.ts).
+   */
+  begin(room: number, timestampMs: number, capturetimeMs: number, line: number): void {
+    if (this.pos + room > this.buf.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + room));
+      this.buf.copy(bigger, 0, 0, this.pos);
+      this.buf = bigger;
+    }
+    const buf = this.buf;
+    this.start = this.pos;
+    let pos = putBytes(buf, this.pos + 4, this.head);
+    pos = putDate(buf, putBytes(buf, pos, TIMESTAMP), timestampMs);
+    pos = putDate(buf, putBytes(buf, pos, CAPTURETIME), capturetimeMs);
+    pos = putBytes(buf, pos, RECORD_ID);
+    putInt32(buf, pos, this.idPrefix.length + 13);
+    pos = putBytes(buf, pos + 4, this.idPrefix);
+    // The line as 12 lower-case hex digits (lines below 16^12: the caller's part).
+    for (let i = 11, rest = line; i >= 0; i -= 1, rest = Math.floor(rest / 16)) buf[pos + i] = HEX[rest % 16]!;
+    pos += 12;
+    buf[pos++] = 0;
+    pos = putBytes(buf, pos, FIELDVALUES);
+    this.fieldsStart = pos;
+    this.pos = pos + 4;
+  }
+
+  /** Field `index` of the layout, as writeRecord writes a value. */
+  value(index: number, value: FieldValue): void {
+    const buf = this.buf;
+    const typeAt = this.pos;
+    let pos = putBytes(buf, typeAt + 1, this.names[index]!);
+    if (typeof value === 'string') {
+      buf[typeAt] = 0x02;
+      pos = putString(buf, pos, value);
+    } else if (typeof value === 'number') {
+      if ((value | 0) === value && (value !== 0 || 1 / value > 0)) {
+        buf[typeAt] = 0x10;
+        putInt32(buf, pos, value);
+        pos += 4;
+      } else {
+        buf[typeAt] = 0x01;
+        pos = putDouble(buf, pos, value);
+      }
+    } else if (typeof value === 'boolean') {
+      buf[typeAt] = 0x08;
+      buf[pos++] = value ? 1 : 0;
+    } else {
+      buf[typeAt] = 0x0a;
+    }
+    this.pos = pos;
+  }
+
+  /** Ends the document; returns its end offset. */
+  end(): number {
+    const buf = this.buf;
+    let pos = this.pos;
+    buf[pos++] = 0;
+    putInt32(buf, this.fieldsStart, pos - this.fieldsStart);
+    buf[pos++] = 0;
+    putInt32(buf, this.start, pos - this.start);
+    this.pos = pos;
+    return pos;
+  }
+}
