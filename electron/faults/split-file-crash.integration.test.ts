@@ -4,12 +4,12 @@
  * ids of a one-thread read. The records stay in the outbox (their upload server is not there), so
  * the outbox itself is counted, not a destination that may get a batch twice.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { filePlant, waitFor } from '../testing/file-plant.js';
 import { SPLIT_HEADER, logLines, oneThreadRead, queuedRecords, splitProgress, splitRows } from '../testing/split-reading.js';
+import { type ServeProcess, serveProcess } from '../testing/serve-process.js';
 import { tempDirectory } from '../testing/test-host.js';
 
 const HOST_MODULE = new URL('../../dist/electron/host/host.js', import.meta.url).href;
@@ -20,42 +20,20 @@ const STREAM = { asset: 'Press_1', stream_type: 'cycle' };
 const SCRIPT = `
 import { createHost } from ${JSON.stringify(HOST_MODULE)};
 const host = await createHost({ dataDirectory: process.env.SPLIT_DATA_DIR, splitFileBytes: 64 * 1024, stopTimeoutMs: 2000, machineInfoIntervalMs: 60000, http: { host: '127.0.0.1', port: 0 } });
-process.stdout.write('ready ' + host.http.port + '\\n');
+process.stdout.write('Tributary console: http://127.0.0.1:' + host.http.port + '/?token=' + process.env.TRIBUTARY_API_TOKEN + '\\n');
 `;
 
-interface Agent {
-  child: ChildProcess;
-  port: number;
-}
-let agent: Agent | undefined;
+let agent: ServeProcess | undefined;
 
-function start(dataDirectory: string): Promise<Agent> {
+function start(dataDirectory: string): Promise<ServeProcess> {
   // A file, not --input-type/-e: worker threads inherit the process's flags, and --input-type breaks them.
   const script = path.join(dataDirectory, '..', `${path.basename(dataDirectory)}-agent.mjs`);
   fs.writeFileSync(script, SCRIPT);
-  const child = spawn(process.execPath, [script], { env: { ...process.env, SPLIT_DATA_DIR: dataDirectory, TRIBUTARY_API_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const match = /ready (\d+)\n/.exec(out);
-      if (match) resolve({ child, port: Number(match[1]) });
-    });
-    child.on('exit', (code) => reject(new Error(`agent exited with ${code}: ${err}`)));
-  });
-}
-
-async function crash(target: Agent | undefined): Promise<void> {
-  if (!target || target.child.exitCode !== null || target.child.signalCode !== null) return;
-  const gone = new Promise((r) => target.child.once('exit', r));
-  target.child.kill('SIGKILL');
-  await gone;
+  return serveProcess([], { SPLIT_DATA_DIR: dataDirectory, TRIBUTARY_API_TOKEN: TOKEN }, script);
 }
 
 afterEach(async () => {
-  await crash(agent);
+  await agent?.crash();
   agent = undefined;
 });
 
@@ -93,7 +71,7 @@ describe('kill -9 while one file is read by both parse threads', () => {
         // …or at any moment of a restart: before a split, between part commits, during a merge.
         await new Promise((r) => setTimeout(r, 300 + Math.random() * 2500));
       }
-      await crash(agent);
+      await agent.crash();
       agent = undefined;
       if (files.some((file) => splitProgress(dataDirectory, file).parts > 0)) killedWhileSplit += 1;
     }
@@ -106,7 +84,7 @@ describe('kill -9 while one file is read by both parse threads', () => {
       120_000,
       'every file read to its end and its parts merged',
     );
-    await crash(agent);
+    await agent.crash();
     agent = undefined;
     // The kills did hit files while they were split (else this test showed nothing about parts).
     expect(killedWhileSplit).toBeGreaterThan(0);

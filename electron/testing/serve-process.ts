@@ -14,9 +14,12 @@ export interface ServeProcess {
   crash(): Promise<void>;
 }
 
-/** Runs the built headless server (`node dist/electron/serve.js …`) as a real child process. */
-export function serveProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [SERVE_SCRIPT, ...args], { env: { ...process.env, TRIBUTARY_API_TOKEN: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Runs the built headless server (`node dist/electron/serve.js …`) as a real child process, or
+ * another script that prints the same first line (e.g. the host with options serve.js does not take).
+ */
+export function serveProcess(args: string[], env: NodeJS.ProcessEnv = {}, script = SERVE_SCRIPT): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, TRIBUTARY_API_TOKEN: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr!.on('data', (d) => (err += d));

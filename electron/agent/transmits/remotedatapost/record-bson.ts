@@ -165,30 +165,11 @@ function writeRecord(buf: Buffer, pos: number, record: AgentRecord, times: TimeC
     const type = typeof value;
     // Element: type, name (3 bytes a code unit), NUL, value (at most 8 bytes, or 5 + 3 a code unit); 2 more for the ends.
     if (pos + 16 + 3 * key.length + (type === 'string' ? 3 * (value as string).length : 0) > limit) return NEED_ROOM;
+    if (value !== null && type !== 'string' && type !== 'number' && type !== 'boolean') return USE_BSON;
     const typeAt = pos;
     pos = putKey(buf, pos + 1, key);
     if (pos < 0) return USE_BSON;
-    if (type === 'string') {
-      buf[typeAt] = 0x02;
-      pos = putString(buf, pos, value as string);
-    } else if (type === 'number') {
-      const number = value as number;
-      if ((number | 0) === number && (number !== 0 || 1 / number > 0)) {
-        buf[typeAt] = 0x10;
-        putInt32(buf, pos, number);
-        pos += 4;
-      } else {
-        buf[typeAt] = 0x01;
-        pos = putDouble(buf, pos, number);
-      }
-    } else if (type === 'boolean') {
-      buf[typeAt] = 0x08;
-      buf[pos++] = value ? 1 : 0;
-    } else if (value === null) {
-      buf[typeAt] = 0x0a;
-    } else {
-      return USE_BSON;
-    }
+    pos = putScalar(buf, typeAt, pos, value as string | number | boolean | null);
   }
   buf[pos++] = 0;
   putInt32(buf, fieldsStart, pos - fieldsStart);
@@ -197,6 +178,33 @@ function writeRecord(buf: Buffer, pos: number, record: AgentRecord, times: TimeC
   return pos;
 }
 
+
+/**
+ * A scalar element's type byte (at typeAt) and value (at pos): a string, a number (int32 when it is
+ * one, else double), a boolean or null. Returns the end of the value.
+ */
+export function putScalar(buf: Buffer, typeAt: number, pos: number, value: string | number | boolean | null): number {
+  if (typeof value === 'string') {
+    buf[typeAt] = 0x02;
+    return putString(buf, pos, value);
+  }
+  if (typeof value === 'number') {
+    if ((value | 0) === value && (value !== 0 || 1 / value > 0)) {
+      buf[typeAt] = 0x10;
+      putInt32(buf, pos, value);
+      return pos + 4;
+    }
+    buf[typeAt] = 0x01;
+    return putDouble(buf, pos, value);
+  }
+  if (typeof value === 'boolean') {
+    buf[typeAt] = 0x08;
+    buf[pos] = value ? 1 : 0;
+    return pos + 1;
+  }
+  buf[typeAt] = 0x0a;
+  return pos;
+}
 /**
  * Appends record documents to one growing Buffer: reuse one writer for a stream of records, or
  * use `encodeRecords` for a batch.

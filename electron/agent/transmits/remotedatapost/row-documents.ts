@@ -7,7 +7,7 @@
  * a `_bsontype` column, patched prototypes) are refused by `layoutFits`.
  */
 import type { FieldValue } from '../../../../shared/records/record.js';
-import { ASSET, CAPTURETIME, FIELDVALUES, RECORD_ID, STREAM_TYPE, TIMESTAMP, prototypesArePatched, putBytes, putDate, putDouble, putInt32, putString } from './record-bson.js';
+import { ASSET, CAPTURETIME, FIELDVALUES, RECORD_ID, STREAM_TYPE, TIMESTAMP, prototypesArePatched, putBytes, putDate, putInt32, putScalar, putString } from './record-bson.js';
 
 /** Whether documents of this layout can be written here (else the caller takes the record path). */
 export function layoutFits(keys: readonly string[]): boolean {
@@ -83,26 +83,7 @@ export class RowDocumentWriter {
   value(index: number, value: FieldValue): void {
     const buf = this.buf;
     const typeAt = this.pos;
-    let pos = putBytes(buf, typeAt + 1, this.names[index]!);
-    if (typeof value === 'string') {
-      buf[typeAt] = 0x02;
-      pos = putString(buf, pos, value);
-    } else if (typeof value === 'number') {
-      if ((value | 0) === value && (value !== 0 || 1 / value > 0)) {
-        buf[typeAt] = 0x10;
-        putInt32(buf, pos, value);
-        pos += 4;
-      } else {
-        buf[typeAt] = 0x01;
-        pos = putDouble(buf, pos, value);
-      }
-    } else if (typeof value === 'boolean') {
-      buf[typeAt] = 0x08;
-      buf[pos++] = value ? 1 : 0;
-    } else {
-      buf[typeAt] = 0x0a;
-    }
-    this.pos = pos;
+    this.pos = putScalar(buf, typeAt, putBytes(buf, typeAt + 1, this.names[index]!), value);
   }
 
   /** Ends the document; returns its end offset. */
