@@ -1,4 +1,3 @@
-import { DEFAULT_SPLIT_BYTES } from '../receivers/file-source/file-split.js';
 import path from 'node:path';
 import { ApiError } from '../../../shared/api/errors.js';
 import type { AgentStatus, ConfigChanges, ConfigValidation, LogName, RestreamRequest, Status, StreamRecord } from '../../../shared/api/resources.js';
@@ -33,6 +32,7 @@ import { KpiService } from '../kpi/index.js';
 import { StorageHealth } from '../storage/storage-health.js';
 import { StorageRecovery } from '../storage/storage-recovery.js';
 import { ParseWorkerPool } from '../receivers/file-source/parse-worker-pool.js';
+import { splitThreshold } from '../receivers/file-source/file-split.js';
 import { ConfigValidator } from '../config/config-validator.js';
 import { WritePolicy } from '../storage/write-policy.js';
 import { SourceChecks } from '../inspect/source-checks.js';
@@ -132,7 +132,7 @@ export class AgentRuntime {
         storage: this.storage,
         parseWorkers: this.parseWorkers,
         writePolicy: new WritePolicy(dir, allowWrite),
-        splitFileBytes: splitBytesOf(options.splitFileBytes),
+        splitFileBytes: splitThreshold(options.splitFileBytes),
       },
     });
     this.machineInfo = new MachineInfoSampler(dir, this.coreLog.child('machine-info'), options.machineInfoIntervalMs);
@@ -393,10 +393,4 @@ export class AgentRuntime {
   readLog(name: LogName, lines: number, since?: string): string[] {
     return this.logs.read(name, lines, since);
   }
-}
-
-/** The split threshold for file receivers: the default, or none when turned off (0 or less). */
-function splitBytesOf(configured: number | undefined): number | undefined {
-  if (configured === undefined) return DEFAULT_SPLIT_BYTES;
-  return configured > 0 ? configured : undefined;
 }

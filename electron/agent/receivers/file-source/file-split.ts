@@ -22,6 +22,12 @@ export interface SplitOptions {
 
 /** Below this much unread, one thread reads a file: the scan for the cut and the merge cost more than they save. */
 export const DEFAULT_SPLIT_BYTES = 32 * 1024 * 1024;
+
+/** The split threshold for file receivers: the default, or none when turned off (0 or less). */
+export function splitThreshold(configured: number | undefined): number | undefined {
+  if (configured === undefined) return DEFAULT_SPLIT_BYTES;
+  return configured > 0 ? configured : undefined;
+}
 const MAX_RECORD_BYTES = 1024 * 1024;
 
 /** A byte range of a file read chunk after chunk: the whole unread file, or one part of a split file. */
