@@ -119,6 +119,26 @@ export interface CommitTargets {
   history(target: HistoryTarget): RecordHistory;
 }
 
+type HistoryEntry = { transmit: string; codec: OutboxCodec; batch: EncodedHistoryBatch };
+
+/** A batch's outbox rows, and the same payloads as the KPI history keeps them. */
+interface OutboxRows {
+  entries: OutboxEntry[];
+  batches: HistoryEntry[];
+}
+
+function outboxRows(plan: CommitPlan, encoded: EncodedCommit): OutboxRows {
+  const entries: OutboxEntry[] = [];
+  const batches: HistoryEntry[] = [];
+  for (const route of encoded.routes) {
+    for (const batch of route.batches) {
+      entries.push({ transmit: route.transmit, asset: plan.stream.asset, stream_type: plan.stream.stream_type, format: route.codec.format, records: batch.records, payload: batch.payload });
+      batches.push({ transmit: route.transmit, codec: route.codec, batch: { ...batch, format: route.codec.format, asset: plan.stream.asset, stream_type: plan.stream.stream_type } });
+    }
+  }
+  return { entries, batches };
+}
+
 export class BatchCommitter {
   private readonly prepared = new Map<string, PreparedPlan>();
 
@@ -129,18 +149,7 @@ export class BatchCommitter {
 
   /** Transforms, encodes and commits one batch with its source's progress. Synchronous and atomic. */
   commit(plan: CommitPlan, records: AgentRecord[], progress: CommitProgress, nowMicros: bigint): CommitResult {
-    const prepared = this.prepare(plan);
-    const { records: current, reports } = applyStages(prepared.stages, records);
-    const routes = prepared.routes.map((route) => ({ transmit: route.transmit, codec: route.codec, batches: route.codec.encode(current, route.options) }));
-    return this.commitEncoded(plan, {
-      read: records.length,
-      records: current.length,
-      lastTimestamp: (current[current.length - 1] ?? records[records.length - 1])?.timestamp,
-      reports,
-      routes,
-      tapped: plan.returnRecords ? current : undefined,
-      history: current,
-    }, progress, nowMicros);
+    return this.commitEncoded(plan, this.encode(this.prepare(plan), plan, records), progress, nowMicros);
   }
 
   /**
@@ -150,31 +159,70 @@ export class BatchCommitter {
    */
   commitEncoded(plan: CommitPlan, encoded: EncodedCommit, progress: CommitProgress, nowMicros: bigint): CommitResult {
     const prepared = this.prepare(plan);
-    const entries: OutboxEntry[] = [];
-    const batches: { transmit: string; codec: OutboxCodec; batch: EncodedHistoryBatch }[] = [];
-    for (const route of encoded.routes) {
-      for (const batch of route.batches) {
-        entries.push({ transmit: route.transmit, asset: plan.stream.asset, stream_type: plan.stream.stream_type, format: route.codec.format, records: batch.records, payload: batch.payload });
-        batches.push({ transmit: route.transmit, codec: route.codec, batch: { ...batch, format: route.codec.format, asset: plan.stream.asset, stream_type: plan.stream.stream_type } });
-      }
-    }
+    const rows = outboxRows(plan, encoded);
     try {
-      this.targets.store(plan.storeFile).commit(plan.receiver, plan.stream, entries, progress, prepared.limits);
+      this.targets.store(plan.storeFile).commit(plan.receiver, plan.stream, rows.entries, progress, prepared.limits);
     } catch (cause) {
       if (cause instanceof OutboxFullError) return { full: { transmit: cause.transmit, bytes: cause.bytes } };
       throw cause;
     }
-    const historyError = plan.history && encoded.records > 0 ? this.remember(plan.history, nowMicros, encoded.history, batches) : undefined;
+    return { committed: this.outcome(plan, encoded, rows, nowMicros) };
+  }
+
+  /**
+   * commit() for batches of several streams of one receiver read at one moment (the values of an
+   * OPC UA publish, one batch per machine): one transaction for all of them, all or none. Returns
+   * each batch's outcome, or `full` when an outbox would pass its limit (nothing was committed:
+   * the caller commits them one by one, so that only the streams of that transmit wait).
+   */
+  commitAll(items: readonly { plan: CommitPlan; records: AgentRecord[]; progress: CommitProgress }[], nowMicros: bigint): CommitOutcome[] | { full: { transmit: string; bytes: number } } {
+    if (items.length === 0) return [];
+    if (new Set(items.map(({ plan }) => plan.storeFile)).size > 1) throw new Error('commitAll takes batches of one database');
+    const limits = new Map<string, number>();
+    const encoded = items.map(({ plan, records, progress }) => {
+      const prepared = this.prepare(plan);
+      for (const [transmit, limit] of prepared.limits) limits.set(transmit, limit);
+      const batch = this.encode(prepared, plan, records);
+      return { plan, progress, batch, rows: outboxRows(plan, batch) };
+    });
+    try {
+      this.targets.store(items[0]!.plan.storeFile).commitAll(
+        encoded.map(({ plan, progress, rows }) => ({ receiver: plan.receiver, stream: plan.stream, entries: rows.entries, progress })),
+        limits,
+      );
+    } catch (cause) {
+      if (cause instanceof OutboxFullError) return { full: { transmit: cause.transmit, bytes: cause.bytes } };
+      throw cause;
+    }
+    return encoded.map(({ plan, batch, rows }) => this.outcome(plan, batch, rows, nowMicros));
+  }
+
+  /** Transforms and encodes one batch for each transmit of its plan. */
+  private encode(prepared: PreparedPlan, plan: CommitPlan, records: AgentRecord[]): EncodedCommit {
+    const { records: current, reports } = applyStages(prepared.stages, records);
+    const routes = prepared.routes.map((route) => ({ transmit: route.transmit, codec: route.codec, batches: route.codec.encode(current, route.options) }));
     return {
-      committed: {
-        historyError,
-        records: encoded.records,
-        read: encoded.read,
-        lastTimestamp: encoded.lastTimestamp,
-        reports: encoded.reports,
-        queued: entries.map((entry) => ({ transmit: entry.transmit, bytes: entry.payload.length, records: entry.records })),
-        tapped: encoded.tapped,
-      },
+      read: records.length,
+      records: current.length,
+      lastTimestamp: (current[current.length - 1] ?? records[records.length - 1])?.timestamp,
+      reports,
+      routes,
+      tapped: plan.returnRecords ? current : undefined,
+      history: current,
+    };
+  }
+
+  /** After the commit: the KPI history, and what the main thread reports. */
+  private outcome(plan: CommitPlan, encoded: EncodedCommit, rows: OutboxRows, nowMicros: bigint): CommitOutcome {
+    const historyError = plan.history && encoded.records > 0 ? this.remember(plan.history, nowMicros, encoded.history, rows.batches) : undefined;
+    return {
+      historyError,
+      records: encoded.records,
+      read: encoded.read,
+      lastTimestamp: encoded.lastTimestamp,
+      reports: encoded.reports,
+      queued: rows.entries.map((entry) => ({ transmit: entry.transmit, bytes: entry.payload.length, records: entry.records })),
+      tapped: encoded.tapped,
     };
   }
 
@@ -196,7 +244,7 @@ export class BatchCommitter {
   }
 
   /** The KPI history is a cache of delivered data: a failure here never stops the data path. */
-  private remember(target: HistoryTarget, nowMicros: bigint, records: readonly AgentRecord[], batches: readonly { transmit: string; codec: OutboxCodec; batch: EncodedHistoryBatch }[]): string | undefined {
+  private remember(target: HistoryTarget, nowMicros: bigint, records: readonly AgentRecord[], batches: readonly HistoryEntry[]): string | undefined {
     try {
       const history = this.targets.history(target);
       const received = Number(nowMicros / 1000n);

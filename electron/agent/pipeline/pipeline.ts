@@ -10,7 +10,7 @@ import type { MarkerReporter } from '../markers/marker-store.js';
 import type { AgentStore } from '../store/agent-store.js';
 import type { Clock } from '../time/clock.js';
 import type { StreamFlowBoard } from '../flow/stream-flow.js';
-import { BatchCommitter, type CommitPlan, type CommitResult, type HistoryTarget, type StageReport } from './batch-committer.js';
+import { BatchCommitter, type CommitOutcome, type CommitPlan, type CommitResult, type HistoryTarget, type StageReport } from './batch-committer.js';
 
 export interface TransformStage {
   name: string;
@@ -123,6 +123,31 @@ export class Pipeline {
   /** Called by a receiver on this thread with what it read and how far. Synchronous and atomic. */
   submit(receiver: string, stream: StreamKey, records: AgentRecord[], progress: CommitProgress): void {
     this.afterCommit(receiver, stream, this.committer.commit(this.plan(receiver, stream), records, progress, this.options.clock.nowMicros()));
+  }
+
+  /**
+   * submit() for batches of several streams read at one moment (the values of an OPC UA publish):
+   * one transaction for all of them. When an outbox is full, or the batches together cannot be
+   * stored, they are submitted one by one (a BufferFullError or store error then names the streams
+   * concerned). Returns, per batch in order, undefined when it was committed, else why not.
+   */
+  submitAll(receiver: string, batches: readonly { stream: StreamKey; records: AgentRecord[]; progress: CommitProgress }[]): (Error | undefined)[] {
+    let outcomes: CommitOutcome[] | undefined;
+    try {
+      const committed = this.committer.commitAll(batches.map((batch) => ({ plan: this.plan(receiver, batch.stream), records: batch.records, progress: batch.progress })), this.options.clock.nowMicros());
+      if (Array.isArray(committed)) outcomes = committed;
+    } catch {
+      // Stored one by one below, where each stream learns its own error.
+    }
+    return batches.map((batch, index) => {
+      try {
+        if (outcomes) this.afterCommit(receiver, batch.stream, { committed: outcomes[index]! });
+        else this.submit(receiver, batch.stream, batch.records, batch.progress);
+        return undefined;
+      } catch (cause) {
+        return cause as Error;
+      }
+    });
   }
 
   /**

@@ -39,3 +39,26 @@ describe('outbox limits', () => {
     expect(store.backlog('cloud')).toEqual({ batches: 1, records: 3, bytes: 4 });
   });
 });
+
+describe('commitAll (the batches of several streams read at one moment)', () => {
+  const entry = (asset: string, bytes: number) => ({ transmit: 'cloud', asset, stream_type: 'cycle', format: 'opaque', records: 1, payload: Buffer.alloc(bytes) });
+  const commits = (bytes: number, value: string) =>
+    ['M1', 'M2', 'M3'].map((asset) => ({ receiver: 'r', stream: { asset, stream_type: 'cycle' }, entries: [entry(asset, bytes)], progress: { state: { k: value } } }));
+
+  it('commits every stream\'s records and progress together', () => {
+    const store = open(path.join(tempDirectory(), 'agent.db'));
+    store.commitAll(commits(100, 'a'));
+    expect(store.backlog('cloud')).toEqual({ batches: 3, records: 3, bytes: 300 });
+    expect(['M1', 'M2', 'M3'].map((asset) => store.streamState('r', { asset, stream_type: 'cycle' }, 'k'))).toEqual(['a', 'a', 'a']);
+  });
+
+  it('holds the outbox limit for the batches together: past it, nothing of any stream is committed', () => {
+    const store = open(path.join(tempDirectory(), 'agent.db'));
+    const limits = new Map([['cloud', 250]]);
+    store.commitAll(commits(10, 'a'), limits);
+    // 30 queued + 3 × 100: the third batch passes 250, so the first two roll back with it.
+    expect(() => store.commitAll(commits(100, 'b'), limits)).toThrow(OutboxFullError);
+    expect(store.backlog('cloud')).toEqual({ batches: 3, records: 3, bytes: 30 });
+    expect(['M1', 'M2', 'M3'].map((asset) => store.streamState('r', { asset, stream_type: 'cycle' }, 'k'))).toEqual(['a', 'a', 'a']);
+  });
+});

@@ -9,7 +9,7 @@ import type { AgentComponent, ComponentContext } from '../../components/contract
 import { attachOpcuaLog } from './opcua-log.js';
 import { ConnectError, OpcuaEndpoint, type OpenSession, securityOf } from './opcua-endpoint.js';
 import { PollingReader } from './polling-reader.js';
-import { StreamRecords } from './stream-records.js';
+import { type BuiltBatch, StreamRecords } from './stream-records.js';
 import { type ReaderEvents, SubscriptionReader } from './subscription-reader.js';
 import { type Sample, type WatchedNode, indexTags } from './tag-index.js';
 import { TagMarkers } from './tag-markers.js';
@@ -215,24 +215,36 @@ export class OpcuaReceiver implements AgentComponent {
       this.context.markers.raise(this.streams, 'error', 'values_dropped', message);
       this.context.logger.error(message);
     }
-    const waiting: Sample[] = [];
+    // The values of one publish, one batch per machine, are stored in one transaction (one WAL sync
+    // for all machines, not one each); pipeline.submitAll stores them one by one when it must.
+    const byStream = new Map<number, Sample[]>();
+    for (const sample of this.pending) {
+      const mine = byStream.get(sample.stream);
+      if (mine) mine.push(sample);
+      else byStream.set(sample.stream, [sample]);
+    }
+    const built: { records: StreamRecords; mine: Sample[]; batch: BuiltBatch }[] = [];
     this.records.forEach((records, index) => {
-      const mine = this.pending.filter((s) => s.stream === index);
-      if (mine.length === 0) return;
+      const mine = byStream.get(index);
+      if (!mine) return;
       const batch = records.build(mine, this.context.clock.nowMicros());
       this.tagMarkers.values(index, batch.reports);
-      if (batch.records.length === 0) return;
-      try {
-        this.context.pipeline.submit(this.name, records.stream, batch.records, { state: batch.state });
+      if (batch.records.length > 0) built.push({ records, mine, batch });
+    });
+    const waiting: Sample[] = [];
+    const errors = built.length === 0 ? [] : this.context.pipeline.submitAll(this.name, built.map(({ records, batch }) => ({ stream: records.stream, records: batch.records, progress: { state: batch.state } })));
+    built.forEach(({ records, mine, batch }, index) => {
+      const cause = errors[index];
+      if (cause === undefined) {
         records.committed(batch);
         this.context.markers.clear('store_failed', [records.stream]);
-      } catch (cause) {
-        waiting.push(...mine);
-        if (!(cause instanceof BufferFullError)) {
-          const message = `Records of ${streamId(records.stream.asset, records.stream.stream_type)} could not be stored: ${(cause as Error).message}. They are tried again.`;
-          this.context.markers.raise([records.stream], 'error', 'store_failed', message);
-          this.context.logger.error(message);
-        }
+        return;
+      }
+      waiting.push(...mine);
+      if (!(cause instanceof BufferFullError)) {
+        const message = `Records of ${streamId(records.stream.asset, records.stream.stream_type)} could not be stored: ${cause.message}. They are tried again.`;
+        this.context.markers.raise([records.stream], 'error', 'store_failed', message);
+        this.context.logger.error(message);
       }
     });
     this.pending = waiting;

@@ -1,0 +1,62 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentRecord } from '../../../shared/records/record.js';
+import { tempDirectory } from '../../testing/test-host.js';
+import { builtInComponents } from '../components/built-in.js';
+import { LogFile } from '../logging/log-file.js';
+import { Logger, Redactor } from '../logging/logger.js';
+import { MarkerStore } from '../markers/marker-store.js';
+import { AgentStore } from '../store/agent-store.js';
+import { SystemClock } from '../time/clock.js';
+import { BufferFullError, Pipeline } from './pipeline.js';
+
+// Pipeline.submitAll: the batches of several machines read at one moment (an OPC UA publish) are
+// stored together; a full outbox holds back only the machines whose transmit it is.
+const stores: AgentStore[] = [];
+afterEach(() => stores.splice(0).forEach((s) => s.close()));
+
+function setup(limitOfB: number) {
+  const directory = tempDirectory();
+  const store = new AgentStore(path.join(directory, 'agent.db'));
+  stores.push(store);
+  const clock = new SystemClock();
+  const logger = new Logger(new LogFile(path.join(directory, 'agent_core.log'), { maxBytes: 1e6, keep: 1 }), new Redactor(), clock, 'test');
+  const markers = new MarkerStore(clock);
+  const pipeline = new Pipeline({ store, registry: builtInComponents(), clock, logger, markers: markers.reporter('pipeline', 'Receiver') });
+  const route = (name: string, filter: string, maxBufferBytes: number) => ({ name, type: 'csv', filter: [filter], options: {}, maxBufferBytes, markers: markers.reporter(name, 'Transmit'), logger });
+  pipeline.configure([], [route('a', 'M1:*', 1e9), route('b', 'M2:*', limitOfB)]);
+  return { store, pipeline, markers };
+}
+
+const record = (asset: string, n: number): AgentRecord => ({ asset, stream_type: 'process', timestamp: `2026-03-01T10:00:0${n}.000000Z`, capturetime: '2026-03-01T10:00:09.000000Z', fieldvalues: { temp: n }, record_id: `${asset}-${n}` });
+const M1 = { asset: 'M1', stream_type: 'process' };
+const M2 = { asset: 'M2', stream_type: 'process' };
+const batches = (n: number) => [
+  { stream: M1, records: [record('M1', n)], progress: { state: { last: String(n) } } },
+  { stream: M2, records: [record('M2', n)], progress: { state: { last: String(n) } } },
+];
+
+describe('Pipeline.submitAll', () => {
+  it('stores every machine\'s batch with its progress', () => {
+    const { store, pipeline } = setup(1e9);
+    expect(pipeline.submitAll('plc', batches(1))).toEqual([undefined, undefined]);
+    expect(store.backlog('a').records).toBe(1);
+    expect(store.backlog('b').records).toBe(1);
+    expect(store.streamState('plc', M1, 'last')).toBe('1');
+    expect(store.streamState('plc', M2, 'last')).toBe('1');
+  });
+
+  it('when one transmit\'s outbox is full, stores the other machines and holds back only those of that transmit', () => {
+    const { store, pipeline, markers } = setup(1);
+    expect(pipeline.submitAll('plc', batches(1))).toEqual([undefined, undefined]); // an empty outbox takes any batch
+    const results = pipeline.submitAll('plc', batches(2));
+    expect(results[0]).toBeUndefined();
+    expect(results[1]).toBeInstanceOf(BufferFullError);
+    expect(store.backlog('a').records).toBe(2);
+    expect(store.backlog('b').records).toBe(1);
+    expect(store.streamState('plc', M1, 'last')).toBe('2');
+    // M2 keeps its position: its values are tried again, nothing is lost.
+    expect(store.streamState('plc', M2, 'last')).toBe('1');
+    expect(markers.forStream('M2', 'process').map((m) => m.category)).toContain('buffer_full');
+  });
+});

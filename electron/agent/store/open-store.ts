@@ -1,0 +1,129 @@
+/**
+ * The agent database's SQL: it opened with its pragmas and schema, its prepared statements and the
+ * commit transaction that queues records with their source's progress. AgentStore (agent-store.ts)
+ * owns the connection's life, its health reporting and the outbox accounting.
+ */
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CommitProgress, StreamKey } from '../components/contract.js';
+import { ensurePrivateFile } from '../storage/private-file.js';
+import { applySchema } from './store-schema.js';
+
+/**
+ * Records to queue for one transmit, stored in the same transaction as the source progress, already
+ * encoded by the transmit's outbox codec (components/contract.ts).
+ */
+export interface OutboxEntry {
+  transmit: string;
+  asset: string;
+  stream_type: string;
+  /** The codec's format; the store keeps payloads without knowing their form. */
+  format: string;
+  /** Number of records in the payload. */
+  records: number;
+  payload: Buffer;
+}
+
+/** The outbox rows and source progress of one stream's batch (AgentStore.commitAll). */
+export interface StoreCommit {
+  receiver: string;
+  stream: StreamKey;
+  entries: readonly OutboxEntry[];
+  progress: CommitProgress;
+}
+
+/** A commit would push a transmit's outbox past its limit: nothing was committed. */
+export class OutboxFullError extends Error {
+  constructor(
+    readonly transmit: string,
+    readonly queuedBytes: number,
+    readonly bytes: number,
+  ) {
+    super(`The outbox of ${transmit} holds ${queuedBytes} bytes; ${bytes} more would pass its limit.`);
+  }
+}
+
+/** An open database with its prepared statements. */
+export type OpenStore = ReturnType<typeof openStore>;
+
+export function openStore(file: string) {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  ensurePrivateFile(file);
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    // FULL: a committed transaction survives a power cut, not only a process crash.
+    db.pragma('synchronous = FULL');
+    db.pragma('busy_timeout = 5000');
+    applySchema(db);
+  } catch (cause) {
+    db.close();
+    throw cause;
+  }
+  const statements = {
+    getFile: db.prepare('SELECT path, size, mtime_ms AS mtimeMs, offset, fingerprint, parser_state AS parserState FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
+    filesOf: db.prepare('SELECT path, size, mtime_ms AS mtimeMs, offset, fingerprint, parser_state AS parserState FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ?'),
+    putFile: db.prepare(`INSERT INTO file_progress (receiver, asset, stream_type, path, size, mtime_ms, offset, fingerprint, parser_state, updated_at)
+      VALUES (@receiver, @asset, @stream_type, @path, @size, @mtimeMs, @offset, @fingerprint, @parserState, @now)
+      ON CONFLICT (receiver, asset, stream_type, path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
+      offset = excluded.offset, fingerprint = excluded.fingerprint, parser_state = excluded.parser_state, updated_at = excluded.updated_at`),
+    deleteFile: db.prepare('DELETE FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
+    purgeFiles: db.prepare('DELETE FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ?'),
+    partsOf: db.prepare('SELECT part_start AS start, part_end AS end, offset, parser_state AS parserState FROM file_parts WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ? ORDER BY part_start'),
+    putPart: db.prepare('INSERT INTO file_parts (receiver, asset, stream_type, path, part_start, part_end, offset, parser_state, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)'),
+    advancePart: db.prepare('UPDATE file_parts SET offset = ?, parser_state = ?, updated_at = ? WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ? AND part_start = ? AND offset = ?'),
+    deleteParts: db.prepare('DELETE FROM file_parts WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
+    purgeParts: db.prepare('DELETE FROM file_parts WHERE receiver = ? AND asset = ? AND stream_type = ?'),
+    moveFile: db.prepare('UPDATE file_progress SET path = ? WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
+    moveParts: db.prepare('UPDATE file_parts SET path = ? WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
+    purgeState: db.prepare('DELETE FROM stream_state WHERE receiver = ? AND asset = ? AND stream_type = ?'),
+    getState: db.prepare('SELECT value FROM stream_state WHERE receiver = ? AND asset = ? AND stream_type = ? AND key = ?'),
+    putState: db.prepare('INSERT INTO stream_state (receiver, asset, stream_type, key, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT (receiver, asset, stream_type, key) DO UPDATE SET value = excluded.value'),
+    enqueue: db.prepare('INSERT INTO outbox (transmit, asset, stream_type, record_count, bytes, payload, created_at, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+    peek: db.prepare('SELECT id, transmit, asset, stream_type, record_count AS records, bytes, payload, format FROM outbox WHERE transmit = ? ORDER BY id LIMIT ?'),
+    peekMeta: db.prepare('SELECT id, record_count AS records, bytes FROM outbox WHERE transmit = ? ORDER BY id LIMIT ?'),
+    payload: db.prepare('SELECT payload, format FROM outbox WHERE id = ? AND transmit = ?'),
+    ack: db.prepare('DELETE FROM outbox WHERE id = ? AND transmit = ?'),
+    backlog: db.prepare('SELECT COUNT(*) AS batches, COALESCE(SUM(record_count), 0) AS records, COALESCE(SUM(bytes), 0) AS bytes FROM outbox WHERE transmit = ?'),
+    totalBytes: db.prepare('SELECT COALESCE(SUM(bytes), 0) AS bytes FROM outbox'),
+    backlogBytes: db.prepare('SELECT COALESCE(SUM(bytes), 0) AS bytes FROM outbox WHERE transmit = ?'),
+    oldest: db.prepare('SELECT created_at AS createdAt FROM outbox WHERE transmit = ? ORDER BY id LIMIT 1'),
+  };
+  const commitOne = (receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress, limits?: ReadonlyMap<string, number>) => {
+    const now = Date.now();
+    if (limits) {
+      // Inside the (immediate) write transaction: other connections, e.g. another receiver's
+      // worker, cannot commit in between, so the limit holds exactly.
+      const adding = new Map<string, number>();
+      for (const entry of entries) adding.set(entry.transmit, (adding.get(entry.transmit) ?? 0) + entry.payload.length);
+      for (const [transmit, bytes] of adding) {
+        const limit = limits.get(transmit);
+        if (limit === undefined) continue;
+        const queued = (statements.backlogBytes.get(transmit) as { bytes: number }).bytes;
+        // An empty outbox takes any batch, however big: reading can always go on.
+        if (queued > 0 && queued + bytes > limit) throw new OutboxFullError(transmit, queued, bytes);
+      }
+    }
+    for (const entry of entries) {
+      if (entry.records === 0) continue;
+      statements.enqueue.run(entry.transmit, entry.asset, entry.stream_type, entry.records, entry.payload.length, entry.payload, now, entry.format);
+    }
+    if (progress.file) statements.putFile.run({ receiver, asset: stream.asset, stream_type: stream.stream_type, ...progress.file, now });
+    if (progress.part) {
+      const { path: filePath, start, from, offset, parserState } = progress.part;
+      // Only a part still at the chunk's start takes its records: one gone (a restream, a rewrite)
+      // or moved on (read by someone else) rolls the whole transaction back.
+      const changed = statements.advancePart.run(offset, parserState, now, receiver, stream.asset, stream.stream_type, filePath, start, from).changes;
+      if (changed !== 1) throw new Error(`The part of ${filePath} from byte ${start} is no longer read (progress changed meanwhile): nothing of this chunk was stored.`);
+    }
+    for (const [key, value] of Object.entries(progress.state ?? {})) statements.putState.run(receiver, stream.asset, stream.stream_type, key, value);
+  };
+  const commit = db.transaction(commitOne);
+  // Batches of several streams read at one moment (an OPC UA publish): one transaction, one WAL sync.
+  const commitAll = db.transaction((commits: readonly StoreCommit[], limits?: ReadonlyMap<string, number>) => {
+    for (const one of commits) commitOne(one.receiver, one.stream, one.entries, one.progress, limits);
+  });
+  return { db, statements, commit, commitAll };
+}
+
