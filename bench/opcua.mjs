@@ -2,7 +2,7 @@
 // OPC UA benchmark: a real node-opcua server (this process) with 5,000 Double tags on 50 machines,
 // all changing every second, read by subscription at 1 s sampling by the real headless agent
 // (dist/electron/serve.js, a child process) into the csv transmit.
-// Usage: npm run build:node && npm run build:testing && node bench/opcua.mjs [--tags 5000 --machines 50 --seconds 30]
+// Usage: npm run build:node && npm run build:testing && node bench/opcua.mjs [--tags 5000 --machines 50 --seconds 30 --profile <dir>]
 // Reports the agent's CPU (% of one core, from /proc), peak RSS, values/s, and latency from the
 // server's source timestamp to the record being captured (capturetime) and to the row being in the
 // outbox CSV file (what a consumer sees; includes the csv transmit's 1 s poll).
@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { OpcuaTestServer } from '../dist-testing/electron/testing/opcua/opcua-test-server.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { values } = parseArgs({ options: { tags: { type: 'string', default: '5000' }, machines: { type: 'string', default: '50' }, seconds: { type: 'string', default: '30' } } });
+const { values } = parseArgs({ options: { tags: { type: 'string', default: '5000' }, machines: { type: 'string', default: '50' }, seconds: { type: 'string', default: '30' }, profile: { type: 'string' } } });
 const TAGS = Number(values.tags);
 const MACHINES = Number(values.machines);
 const SECONDS = Number(values.seconds);
@@ -42,7 +42,7 @@ const ticker = setInterval(() => {
   machines.forEach((names) => names.forEach((name, i) => plc.set(name, Math.sin(tick / 10 + i) * 100, { sourceTimestamp: now })));
 }, 1000);
 
-const SERVE_FLAGS = ['--max-semi-space-size=4']; // as `npm run serve` (package.json), as bench/idle.mjs
+const SERVE_FLAGS = ['--max-semi-space-size=4', ...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : [])]; // as `npm run serve` (package.json), as bench/idle.mjs; --profile: a V8 CPU profile per agent thread (bench/profile-summary.mjs)
 const child = spawn(process.execPath, [...SERVE_FLAGS, path.join(ROOT, 'dist/electron/serve.js'), '--data-dir', dataDirectory, '--port', '0'], { env: { ...process.env, TRIBUTARY_API_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'inherit'] });
 const line = await new Promise((resolve) => {
   let out = '';
