@@ -7,8 +7,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-// As `npm run serve` starts the server (package.json): a small young generation for the API thread.
-const SERVE_FLAGS = ['--max-semi-space-size=4'];
+// With the node flags of `npm run serve` (package.json's serve script: a small young generation, a
+// gentle heap growth; docs/performance.md), read from there so that benches measure what runs.
+// BENCH_NODE_FLAGS (space-separated) adds flags to every benchmark's server, for A/B runs of V8
+// settings without editing the benches.
+const serveScript = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.serve;
+const serveFlags = /node ((?:--\S+ )*)dist\/electron\/serve\.js/.exec(serveScript);
+if (!serveFlags) throw new Error(`bench-server.mjs cannot find the node flags of the serve script: ${serveScript}`);
+const SERVE_FLAGS = [...serveFlags[1].split(' '), ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ')].filter(Boolean);
 // At least MIN_TOKEN_LENGTH (16) characters: shorter tokens are refused.
 const BENCH_TOKEN = 'bench-token-0123456789';
 const TICKS = 100; // clock ticks per second on Linux (/proc stat units)

@@ -6,29 +6,20 @@
 // Reports the agent's CPU (% of one core, from /proc), peak RSS, values/s, and latency from the
 // server's source timestamp to the record being captured (capturetime) and to the row being in the
 // outbox CSV file (what a consumer sees; includes the csv transmit's 1 s poll).
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 // The test server is test-only code: built apart from the product, into dist-testing/.
 import { OpcuaTestServer } from '../dist-testing/electron/testing/opcua/opcua-test-server.js';
+import { ROOT, procStats, startBenchServer } from './bench-server.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { tags: { type: 'string', default: '5000' }, machines: { type: 'string', default: '50' }, seconds: { type: 'string', default: '30' }, profile: { type: 'string' } } });
 const TAGS = Number(values.tags);
 const MACHINES = Number(values.machines);
 const SECONDS = Number(values.seconds);
 const PER_MACHINE = Math.ceil(TAGS / MACHINES);
-const TOKEN = 'bench-token-0123456789';
-const TICKS = 100;
 
-function procStats(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return { cpuSeconds: (Number(stat[11]) + Number(stat[12])) / TICKS, peakRss: Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024, rss: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024 };
-}
 const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
 const micros = (iso) => Date.parse(iso.slice(0, 23) + 'Z') * 1000 + Number(iso.slice(23, 26));
 
@@ -42,19 +33,9 @@ const ticker = setInterval(() => {
   machines.forEach((names) => names.forEach((name, i) => plc.set(name, Math.sin(tick / 10 + i) * 100, { sourceTimestamp: now })));
 }, 1000);
 
-const SERVE_FLAGS = ['--max-semi-space-size=4', ...(values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : [])]; // as `npm run serve` (package.json), as bench/idle.mjs; --profile: a V8 CPU profile per agent thread (bench/profile-summary.mjs)
-const child = spawn(process.execPath, [...SERVE_FLAGS, path.join(ROOT, 'dist/electron/serve.js'), '--data-dir', dataDirectory, '--port', '0'], { env: { ...process.env, TRIBUTARY_API_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'inherit'] });
-const line = await new Promise((resolve) => {
-  let out = '';
-  child.stdout.on('data', (d) => {
-    out += d;
-    if (out.includes('\n')) resolve(out.split('\n')[0]);
-  });
-});
-const port = Number(/:(\d+)\//.exec(line)[1]);
-const api = (method, p, body) => fetch(`http://127.0.0.1:${port}${p}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) }).then((r) => r.json());
+const agent = await startBenchServer(dataDirectory, { nodeFlags: values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : [] });
 const outbox = path.join(dataDirectory, 'outbox');
-const saved = await api('POST', '/v1/config', {
+await agent.configure({
   data_receiver: [
     {
       data_receiver_name: 'bench_plc',
@@ -68,7 +49,6 @@ const saved = await api('POST', '/v1/config', {
   transforms: [],
   data_transmit: [{ transmit_name: 'archive', transmit_type: 'csv', filter_stream: ['*'], directory: outbox, poll_interval: 1 }],
 });
-if (!saved.success) throw new Error(JSON.stringify(saved));
 
 // Rows appended to the outbox files since the last look, with the time we saw them.
 const offsets = new Map();
@@ -93,14 +73,14 @@ function newRows() {
   return rows;
 }
 
-process.stdout.write(`agent on port ${port}; waiting for all ${MACHINES} machines to deliver …\n`);
+process.stdout.write(`agent at ${agent.url}; waiting for all ${MACHINES} machines to deliver …\n`);
 const warmup = Date.now() + 120_000;
 while (Date.now() < warmup && (!fs.existsSync(outbox) || fs.readdirSync(outbox).length < MACHINES)) await new Promise((r) => setTimeout(r, 500));
 newRows();
 await new Promise((r) => setTimeout(r, 3000));
 newRows();
 
-const before = procStats(child.pid);
+const before = procStats(agent.pid);
 const started = Date.now();
 const captured = [];
 const seen = [];
@@ -116,7 +96,7 @@ while (Date.now() - started < SECONDS * 1000) {
   }
 }
 const elapsed = (Date.now() - started) / 1000;
-const after = procStats(child.pid);
+const after = procStats(agent.pid);
 captured.sort((a, b) => a - b);
 seen.sort((a, b) => a - b);
 const result = {
@@ -150,7 +130,6 @@ fs.writeFileSync(out, JSON.stringify(result, null, 2));
 process.stdout.write(`written ${path.relative(ROOT, out)}\n`);
 
 clearInterval(ticker);
-child.kill('SIGTERM');
-await new Promise((r) => child.once('exit', r));
+await agent.stop();
 await plc.stop();
 fs.rmSync(dataDirectory, { recursive: true, force: true });
