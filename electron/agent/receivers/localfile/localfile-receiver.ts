@@ -16,8 +16,10 @@ const STOPPED = Object.assign(new Error('reading stopped'), { code: 'ABORT_ERR' 
 export type LocalfileConfig = z.infer<typeof LocalfileReceiverSchema>;
 
 /** A change in a watched folder is looked at this soon (changes within it make one scan)… */
-const CHANGE_DELAY_MS = 200;
-/** …and files still changing are looked at again this soon, not sooner (a new file: CHANGE_DELAY_MS). */
+const CHANGE_DELAY_MS = 50;
+/** …a new file is looked at again this soon (the second look, which must find it unchanged)… */
+const NEW_FILE_LOOK_MS = 200;
+/** …and files still changing are looked at again this soon, not sooner. */
 const RESCAN_MS = 500;
 
 /** Local files: the worker reads them itself; paths are the identity. */
@@ -44,7 +46,7 @@ export class LocalfileReceiver implements AgentComponent {
   private readonly discovery: FileDiscovery;
   private readonly streams: FileStream[];
   private watcher: FSWatcher | undefined;
-  /** When the scheduled scan runs, and when the last one ended (epoch ms). */
+  /** When the scheduled scan runs, and when the last one that changes asked for ended (epoch ms). */
   private dueAt = 0;
   private lastScanAt = 0;
   private newFileSeen = false;
@@ -112,18 +114,20 @@ export class LocalfileReceiver implements AgentComponent {
 
   /**
    * A change was seen: look again shortly (a burst of changes makes one scan; settling needs a
-   * second look anyway), but not sooner than RESCAN_MS after the last scan, so that a file changing
-   * all the time does not make the folder be listed over and over. A scan already due sooner is
-   * never postponed.
+   * second look anyway), but not sooner than RESCAN_MS after the last scan that changes asked for,
+   * so that a file changing all the time does not make the folder be listed over and over. The
+   * periodic look does not hold a change back (a drop just after it is looked at in CHANGE_DELAY_MS,
+   * not up to RESCAN_MS later). A scan already due sooner is never postponed.
    */
   private soon(): void {
     const now = Date.now();
     const delay = Math.min(this.config.poll_interval * 1000, Math.max(CHANGE_DELAY_MS, this.lastScanAt + RESCAN_MS - now));
     if (this.scanning) this.rescanRequested = true;
-    else if (!this.timer || this.dueAt > now + delay) this.schedule(delay);
+    else if (!this.timer || this.dueAt > now + delay) this.schedule(delay, true);
   }
 
-  private schedule(ms: number): void {
+  /** The next scan in `ms`; `forChanges`: changes asked for it (RESCAN_MS counts from it). */
+  private schedule(ms: number, forChanges = false): void {
     if (!this.running) return;
     if (this.timer) clearTimeout(this.timer);
     this.dueAt = Date.now() + ms;
@@ -131,13 +135,13 @@ export class LocalfileReceiver implements AgentComponent {
       this.timer = undefined;
       this.scanning = this.scan().finally(() => {
         this.scanning = undefined;
-        this.lastScanAt = Date.now();
+        if (forChanges) this.lastScanAt = Date.now();
         this.discovery.flushReadLog();
         const again = this.rescanRequested;
-        const soon = this.newFileSeen ? CHANGE_DELAY_MS : RESCAN_MS;
+        const soon = this.newFileSeen ? NEW_FILE_LOOK_MS : RESCAN_MS;
         this.rescanRequested = false;
         this.newFileSeen = false;
-        this.schedule(again ? Math.min(this.config.poll_interval * 1000, soon) : this.config.poll_interval * 1000);
+        this.schedule(again ? Math.min(this.config.poll_interval * 1000, soon) : this.config.poll_interval * 1000, again);
       });
     }, ms);
     this.timer.unref?.();
