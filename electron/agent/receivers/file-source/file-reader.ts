@@ -176,6 +176,7 @@ export async function readFile(options: ReadFileOptions): Promise<{ complete: bo
   const splitContext = { receiver, stream, file, fingerprint, parser: options.parser, context, logger, readChunks };
   try {
     let splitTried = false;
+    if (parts.length === 0 && options.split !== undefined && !options.readRange && file.size - offset >= options.split.minBytes) options.worker.warm?.(2);
     while (offset < file.size) {
       const maySplit = parts.length === 0 && !splitTried && options.split !== undefined && !options.readRange && file.size - offset >= options.split.minBytes;
       if (maySplit && hasHeader(state)) {

@@ -81,4 +81,24 @@ describe('parse worker pool', () => {
       await pool.close();
     }
   });
+
+  it('starts the threads a big file will need when told (warm), and ends a warmed spare that gets no work', async () => {
+    // A spare would otherwise wait for a chunk to wait a whole minute here.
+    const pool = new ParseWorkerPool(logger(), 2, { startWaitMs: 60_000, idleMs: 300 });
+    try {
+      pool.start();
+      expect(pool.running).toBe(1);
+      pool.warm(2);
+      expect(pool.running).toBe(2);
+      // Both threads take chunks at once, without the spare's start wait.
+      const answers = await Promise.all(Array.from({ length: 40 }, (_, n) => pool.parse(missingChunk(n))));
+      expect(new Set(answers.map((a) => a.threadName))).toEqual(new Set(['parse:1', 'parse:2']));
+      await expect.poll(() => pool.running, { timeout: 10_000 }).toBe(1);
+      pool.warm(2);
+      expect(pool.running).toBe(2);
+      await expect.poll(() => pool.running, { timeout: 10_000 }).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  });
 });

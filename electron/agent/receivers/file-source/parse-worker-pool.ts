@@ -30,6 +30,11 @@ export interface ParseWorkers {
   readonly size: number;
   /** Parses and commits one chunk; rejects at once when `signal` aborts before a thread took it. */
   parse(request: Omit<ParseRequest, 'id'>, signal?: AbortSignal): Promise<PooledParseResponse>;
+  /**
+   * Work for `threads` threads is coming (a big file about to be split): start them now, so that a
+   * spare's start-up overlaps the work before it instead of following it.
+   */
+  warm?(threads: number): void;
 }
 
 interface Waiting {
@@ -67,6 +72,16 @@ export class ParseWorkerPool implements ParseWorkers {
   start(): void {
     if (this.closed) return;
     this.threads[0]!.client.start();
+  }
+
+  warm(threads: number): void {
+    if (this.closed) return;
+    for (const [index, thread] of this.threads.slice(0, threads).entries()) {
+      if (thread.client.running) continue;
+      thread.client.start();
+      // A spare warmed for work that does not come ends as any idle spare does.
+      if (index > 0 && !thread.busy) this.retireLater(thread);
+    }
   }
 
   /** Threads running now (for tests and status). */
