@@ -49,6 +49,7 @@ type StoredRecord = [number, string, Record<string, FieldValue>];
 export class RecordHistory {
   private readonly insertMany: (records: readonly AgentRecord[], received: number) => number;
   private readonly insertEncoded: (batches: readonly EncodedHistoryBatch[], received: number) => number;
+  private readonly inOneTransaction: (work: () => unknown) => unknown;
   private readonly statements;
   private lastPrune = 0;
 
@@ -80,6 +81,7 @@ export class RecordHistory {
       }
       return stored;
     });
+    this.inOneTransaction = db.transaction((work: () => unknown) => work());
     this.insertMany = db.transaction((records: readonly AgentRecord[], received: number) => {
       const byAsset = new Map<string, { stream_type: string; rows: StoredRecord[]; min: number; max: number }>();
       const micros = isoToEpochMicros;
@@ -122,6 +124,14 @@ export class RecordHistory {
     const stored = this.insertEncoded(batches, receivedMs);
     if (this.nowMs() - this.lastPrune >= PRUNE_EVERY_MS) this.prune();
     return stored;
+  }
+
+  /**
+   * Runs `work` (calls of remember and rememberEncoded) in one transaction: the batches of several
+   * machines committed together (an OPC UA publish) are written once, not once a machine.
+   */
+  together<T>(work: () => T): T {
+    return this.inOneTransaction(work) as T;
   }
 
   /** Forgets what is older than the retention, and the oldest beyond the record limit. */

@@ -194,7 +194,30 @@ export class BatchCommitter {
       if (cause instanceof OutboxFullError) return { full: { transmit: cause.transmit, bytes: cause.bytes } };
       throw cause;
     }
-    return encoded.map(({ plan, batch, rows }) => this.outcome(plan, batch, rows, nowMicros));
+    return this.historyTogether(items[0]!.plan.history, () => encoded.map(({ plan, batch, rows }) => this.outcome(plan, batch, rows, nowMicros)));
+  }
+
+  /**
+   * Runs `work` (the outcomes of batches committed together) with their KPI history writes in one
+   * transaction. The history is a cache: when that transaction cannot be had, each batch is kept on
+   * its own; when it fails at its end, the outcomes say so.
+   */
+  private historyTogether(target: HistoryTarget | undefined, work: () => CommitOutcome[]): CommitOutcome[] {
+    if (!target) return work();
+    let history: RecordHistory;
+    try {
+      history = this.targets.history(target);
+    } catch {
+      return work(); // each batch reports why
+    }
+    let outcomes: CommitOutcome[] | undefined;
+    try {
+      return history.together(() => (outcomes = work()));
+    } catch (cause) {
+      if (!outcomes) return work();
+      for (const outcome of outcomes) if (outcome.records > 0) outcome.historyError ??= (cause as Error).message;
+      return outcomes;
+    }
   }
 
   /** Transforms and encodes one batch for each transmit of its plan. */

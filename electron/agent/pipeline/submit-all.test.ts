@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentRecord } from '../../../shared/records/record.js';
 import { tempDirectory } from '../../testing/test-host.js';
 import { builtInComponents } from '../components/built-in.js';
+import { openKpiDatabase } from '../kpi/kpi-database.js';
+import { RecordHistory } from '../kpi/record-history.js';
 import { LogFile } from '../logging/log-file.js';
 import { Logger, Redactor } from '../logging/logger.js';
 import { MarkerStore } from '../markers/marker-store.js';
@@ -12,7 +14,7 @@ import { BufferFullError, Pipeline } from './pipeline.js';
 
 // Pipeline.submitAll: the batches of several machines read at one moment (an OPC UA publish) are
 // stored together; a full outbox holds back only the machines whose transmit it is.
-const stores: AgentStore[] = [];
+const stores: { close(): void }[] = [];
 afterEach(() => stores.splice(0).forEach((s) => s.close()));
 
 function setup(limitOfB: number) {
@@ -22,10 +24,14 @@ function setup(limitOfB: number) {
   const clock = new SystemClock();
   const logger = new Logger(new LogFile(path.join(directory, 'agent_core.log'), { maxBytes: 1e6, keep: 1 }), new Redactor(), clock, 'test');
   const markers = new MarkerStore(clock);
-  const pipeline = new Pipeline({ store, registry: builtInComponents(), clock, logger, markers: markers.reporter('pipeline', 'Receiver') });
+  const kpiDatabase = openKpiDatabase(path.join(directory, 'kpi.db'));
+  stores.push(kpiDatabase);
+  const target = { file: path.join(directory, 'kpi.db'), retentionMs: 86_400_000, maxRecords: 1_000_000 };
+  const history = new RecordHistory(kpiDatabase, { clock, retentionMs: target.retentionMs, maxRecords: target.maxRecords });
+  const pipeline = new Pipeline({ store, registry: builtInComponents(), clock, logger, markers: markers.reporter('pipeline', 'Receiver'), history: { target, writer: () => history } });
   const route = (name: string, filter: string, maxBufferBytes: number) => ({ name, type: 'csv', filter: [filter], options: {}, maxBufferBytes, markers: markers.reporter(name, 'Transmit'), logger });
   pipeline.configure([], [route('a', 'M1:*', 1e9), route('b', 'M2:*', limitOfB)]);
-  return { store, pipeline, markers };
+  return { store, pipeline, markers, history };
 }
 
 const record = (asset: string, n: number): AgentRecord => ({ asset, stream_type: 'process', timestamp: `2026-03-01T10:00:0${n}.000000Z`, capturetime: '2026-03-01T10:00:09.000000Z', fieldvalues: { temp: n }, record_id: `${asset}-${n}` });
@@ -37,13 +43,16 @@ const batches = (n: number) => [
 ];
 
 describe('Pipeline.submitAll', () => {
-  it('stores every machine\'s batch with its progress', () => {
-    const { store, pipeline } = setup(1e9);
+  it('stores every machine\'s batch with its progress, and keeps their records for KPI evaluation', () => {
+    const { store, pipeline, history } = setup(1e9);
     expect(pipeline.submitAll('plc', batches(1))).toEqual([undefined, undefined]);
     expect(store.backlog('a').records).toBe(1);
     expect(store.backlog('b').records).toBe(1);
     expect(store.streamState('plc', M1, 'last')).toBe('1');
     expect(store.streamState('plc', M2, 'last')).toBe('1');
+    const day = (n: number) => Date.UTC(2026, 2, n) * 1000;
+    expect(history.recordsOf('M1', day(1), day(2), 10).map((r) => r.fieldvalues)).toEqual([{ temp: 1 }]);
+    expect(history.recordsOf('M2', day(1), day(2), 10).map((r) => r.fieldvalues)).toEqual([{ temp: 1 }]);
   });
 
   it('when one transmit\'s outbox is full, stores the other machines and holds back only those of that transmit', () => {
