@@ -3,11 +3,8 @@
  * commit transaction that queues records with their source's progress. AgentStore (agent-store.ts)
  * owns the connection's life, its health reporting and the outbox accounting.
  */
-import Database from 'better-sqlite3';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { CommitProgress, StreamKey } from '../components/contract.js';
-import { ensurePrivateFile } from '../storage/private-file.js';
+import { openWalDatabase } from '../storage/side-database.js';
 import { applySchema } from './store-schema.js';
 
 /**
@@ -48,19 +45,8 @@ export class OutboxFullError extends Error {
 export type OpenStore = ReturnType<typeof openStore>;
 
 export function openStore(file: string) {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  ensurePrivateFile(file);
-  const db = new Database(file);
-  try {
-    db.pragma('journal_mode = WAL');
-    // FULL: a committed transaction survives a power cut, not only a process crash.
-    db.pragma('synchronous = FULL');
-    db.pragma('busy_timeout = 5000');
-    applySchema(db);
-  } catch (cause) {
-    db.close();
-    throw cause;
-  }
+  // FULL: a committed transaction survives a power cut, not only a process crash.
+  const db = openWalDatabase(file, { synchronous: 'FULL', busyTimeoutMs: 5000, prepare: applySchema });
   const statements = {
     getFile: db.prepare('SELECT path, size, mtime_ms AS mtimeMs, offset, fingerprint, parser_state AS parserState FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
     filesOf: db.prepare('SELECT path, size, mtime_ms AS mtimeMs, offset, fingerprint, parser_state AS parserState FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ?'),

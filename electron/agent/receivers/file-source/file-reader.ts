@@ -176,9 +176,11 @@ export async function readFile(options: ReadFileOptions): Promise<{ complete: bo
   const splitContext = { receiver, stream, file, fingerprint, parser: options.parser, context, logger, readChunks };
   try {
     let splitTried = false;
-    if (parts.length === 0 && options.split !== undefined && !options.readRange && file.size - offset >= options.split.minBytes) options.worker.warm?.(2);
+    // A big local file not yet split: cut in two once its header is read (file-split.ts).
+    const bigEnough = () => parts.length === 0 && options.split !== undefined && !options.readRange && file.size - offset >= options.split.minBytes;
+    if (bigEnough()) options.worker.warm?.(2);
     while (offset < file.size) {
-      const maySplit = parts.length === 0 && !splitTried && options.split !== undefined && !options.readRange && file.size - offset >= options.split.minBytes;
+      const maySplit = !splitTried && bigEnough();
       if (maySplit && hasHeader(state)) {
         // Once per read: a file that cannot be split is read on by this thread.
         splitTried = true;

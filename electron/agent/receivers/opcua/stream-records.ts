@@ -67,9 +67,18 @@ function columnsOf(tag: Tag): TagColumns {
  * recognises the last values it stored), but built from per-tag parts for the common case of a
  * scalar value: 5,000 tags a second each make one.
  */
-function fingerprint(parts: TagColumns, tag: Tag, iso: string, converted: Converted, columns: () => Record<string, FieldValue>, status: string): string {
-  if (converted.kind !== 'scalar' || tag.exportname === '__proto__') return JSON.stringify({ t: iso, node: tag.node, columns: columns() });
+function fingerprint(parts: TagColumns, tag: Tag, iso: string, converted: Converted, status: string): string {
+  if (converted.kind !== 'scalar' || tag.exportname === '__proto__') return JSON.stringify({ t: iso, node: tag.node, columns: valueColumns(tag, parts, converted, status) });
   return `{"t":"${iso}"${parts.node}${parts.valueKey}${JSON.stringify(converted.value)}${parts.statusKey}${JSON.stringify(status)}}}`;
+}
+
+/** The columns of one value: its value (one column an array element) and its status. */
+function valueColumns(tag: Tag, parts: TagColumns, converted: Converted, status: string): Record<string, FieldValue> {
+  const out: Record<string, FieldValue> = {};
+  if (converted.kind === 'array') converted.values.forEach((v, i) => (out[`${tag.exportname}_${i}`] = v));
+  else out[tag.exportname] = converted.kind === 'scalar' ? converted.value : null;
+  out[parts.status] = status;
+  return out;
 }
 
 export class StreamRecords {
@@ -111,15 +120,8 @@ export class StreamRecords {
       const { name, quality } = describeStatus(dataValue.statusCode);
       const converted = convertVariant(dataValue.value);
       const parts = this.parts.get(tag.exportname) ?? columnsOf(tag);
-      const columns = (): Record<string, FieldValue> => {
-        const out: Record<string, FieldValue> = {};
-        if (converted.kind === 'array') converted.values.forEach((v, i) => (out[`${tag.exportname}_${i}`] = v));
-        else out[tag.exportname] = converted.kind === 'scalar' ? converted.value : null;
-        out[parts.status] = name;
-        return out;
-      };
       reports.push({ tag, status: name, quality, micros, rejected: converted.kind === 'rejected' ? converted.reason : undefined });
-      const print = fingerprint(parts, tag, iso, converted, columns, name);
+      const print = fingerprint(parts, tag, iso, converted, name);
       if ((pending.get(tag.exportname) ?? this.last.get(tag.exportname)) === print) continue;
       pending.set(tag.exportname, print);
       state[parts.stateKey] = print;
@@ -130,7 +132,7 @@ export class StreamRecords {
         record.fieldvalues[parts.status] = name;
         record.touched.push(parts.value, parts.status);
       } else {
-        const set = columns();
+        const set = valueColumns(tag, parts, converted, name);
         Object.assign(record.fieldvalues, set);
         record.touched.push(...Object.keys(set));
       }
