@@ -2,7 +2,9 @@
 // OPC UA benchmark: a real node-opcua server (this process) with 5,000 Double tags on 50 machines,
 // all changing every second, read by subscription at 1 s sampling by the real headless agent
 // (dist/electron/serve.js, a child process) into the csv transmit.
-// Usage: npm run build:node && npm run build:testing && node bench/opcua.mjs [--tags 5000 --machines 50 --seconds 30 --profile <dir>]
+// Usage: npm run build:node && npm run build:testing && node bench/opcua.mjs [--tags 5000 --machines 50 --seconds 30 --profile <dir> --upload]
+// --upload adds a remotedatapost transmit of every stream to a loopback ingest server (this
+// process), as a plant that sends its data to the cloud has: its encoding and uploads are measured too.
 // Reports the agent's CPU (% of one core, from /proc), peak RSS, values/s, and latency from the
 // server's source timestamp to the record being captured (capturetime) and to the row being in the
 // outbox CSV file (what a consumer sees; includes the csv transmit's 1 s poll).
@@ -12,9 +14,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 // The test server is test-only code: built apart from the product, into dist-testing/.
 import { OpcuaTestServer } from '../dist-testing/electron/testing/opcua/opcua-test-server.js';
+import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
 import { ROOT, procStats, startBenchServer } from './bench-server.mjs';
 
-const { values } = parseArgs({ options: { tags: { type: 'string', default: '5000' }, machines: { type: 'string', default: '50' }, seconds: { type: 'string', default: '30' }, profile: { type: 'string' } } });
+const { values } = parseArgs({ options: { tags: { type: 'string', default: '5000' }, machines: { type: 'string', default: '50' }, seconds: { type: 'string', default: '30' }, profile: { type: 'string' }, upload: { type: 'boolean', default: false } } });
 const TAGS = Number(values.tags);
 const MACHINES = Number(values.machines);
 const SECONDS = Number(values.seconds);
@@ -33,6 +36,10 @@ const ticker = setInterval(() => {
   machines.forEach((names) => names.forEach((name, i) => plc.set(name, Math.sin(tick / 10 + i) * 100, { sourceTimestamp: now })));
 }, 1000);
 
+const KEY_ID = 'bench@tributary.local';
+const API_KEY = 'bench-api-key';
+const ingest = values.upload ? await startIngestServer({ keys: { [KEY_ID]: API_KEY }, countOnly: true }) : undefined;
+const upload = ingest ? [{ transmit_name: 'cloud', transmit_type: 'remotedatapost', filter_stream: ['*'], base_url: ingest.url, API_key: API_KEY, API_key_ID: KEY_ID, timeout: 30, poll_interval: 1 }] : [];
 const agent = await startBenchServer(dataDirectory, { nodeFlags: values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : [] });
 const outbox = path.join(dataDirectory, 'outbox');
 await agent.configure({
@@ -47,7 +54,7 @@ await agent.configure({
     },
   ],
   transforms: [],
-  data_transmit: [{ transmit_name: 'archive', transmit_type: 'csv', filter_stream: ['*'], directory: outbox, poll_interval: 1 }],
+  data_transmit: [{ transmit_name: 'archive', transmit_type: 'csv', filter_stream: ['*'], directory: outbox, poll_interval: 1 }, ...upload],
 });
 
 // Rows appended to the outbox files since the last look, with the time we saw them.
@@ -81,6 +88,7 @@ await new Promise((r) => setTimeout(r, 3000));
 newRows();
 
 const before = procStats(agent.pid);
+const uploadedBefore = ingest?.receivedCount() ?? 0;
 const started = Date.now();
 const captured = [];
 const seen = [];
@@ -111,6 +119,8 @@ const result = {
   agent_cpu_percent_of_one_core: ((after.cpuSeconds - before.cpuSeconds) / elapsed) * 100,
   agent_peak_rss_mb: after.peakRss / 1024 / 1024,
   agent_rss_mb_at_end: after.rss / 1024 / 1024,
+  agent_threads: after.threads,
+  uploaded_records_per_s: ingest ? (ingest.receivedCount() - uploadedBefore) / elapsed : null,
   latency_ms_source_to_capture: { p50: percentile(captured, 50), p95: percentile(captured, 95), p99: percentile(captured, 99), max: captured.at(-1) },
   latency_ms_source_to_outbox_file: { p50: percentile(seen, 50), p95: percentile(seen, 95), p99: percentile(seen, 99), max: seen.at(-1) },
 };
@@ -122,6 +132,8 @@ console.table({
   'agent RSS at the end (MiB)': result.agent_rss_mb_at_end.toFixed(0),
   'source → capture p50/p95/p99 ms': `${result.latency_ms_source_to_capture.p50.toFixed(0)} / ${result.latency_ms_source_to_capture.p95.toFixed(0)} / ${result.latency_ms_source_to_capture.p99.toFixed(0)}`,
   'source → outbox file p50/p95/p99 ms': `${result.latency_ms_source_to_outbox_file.p50.toFixed(0)} / ${result.latency_ms_source_to_outbox_file.p95.toFixed(0)} / ${result.latency_ms_source_to_outbox_file.p99.toFixed(0)}`,
+  'agent threads': result.agent_threads,
+  ...(ingest ? { 'uploaded records/s': result.uploaded_records_per_s.toFixed(0) } : {}),
   'load average (1 min)': os.loadavg()[0].toFixed(2),
 });
 fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
@@ -132,4 +144,5 @@ process.stdout.write(`written ${path.relative(ROOT, out)}\n`);
 clearInterval(ticker);
 await agent.stop();
 await plc.stop();
+await ingest?.close();
 fs.rmSync(dataDirectory, { recursive: true, force: true });

@@ -2,9 +2,7 @@ import { MAX_REQUEST_SIZE_BYTES, type RemoteDataPostTransmit as RemoteDataPostTr
 import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import { putMultipart } from './http-upload.js';
 import { PART_FILE_NAME, PART_NAME } from './wire.js';
-import { WorkerClient } from '../../workers/worker-client.js';
-import { workerScript } from '../../workers/worker-script.js';
-import type { EncodeRequest, EncodeResponse } from './encode-protocol.js';
+import { UploadEncoder } from './upload-encoder.js';
 
 export type RemoteDataPostConfig = RemoteDataPostTransmitConfig;
 
@@ -37,8 +35,8 @@ export class RemoteDataPostTransmit implements AgentComponent {
   private inFlight: AbortController | undefined;
   private unsubscribe: (() => void) | undefined;
   private failures = 0;
-  /** Encoding (BSON, gzip, Fernet) runs in a worker thread: the API thread only sends. */
-  private readonly encoder: WorkerClient<EncodeRequest, EncodeResponse>;
+  /** Encoding (gzip, Fernet): small rounds here, big ones in an encode thread (upload-encoder.ts). */
+  private readonly encoder: UploadEncoder;
 
   constructor(
     private readonly config: RemoteDataPostConfig,
@@ -46,12 +44,11 @@ export class RemoteDataPostTransmit implements AgentComponent {
   ) {
     this.name = config.transmit_name;
     this.url = new URL(`${config.base_url.replace(/\/+$/, '')}/v1/rdp2/sslogs`);
-    this.encoder = new WorkerClient(workerScript(import.meta.url, 'encode-worker.js'), `encode:${this.name}`, context.logger);
+    this.encoder = new UploadEncoder(`encode:${this.name}`, context.store, (format, payload) => context.decodeBatch(format, payload), context.logger);
   }
 
   async start(): Promise<void> {
     this.running = true;
-    this.encoder.start();
     this.unsubscribe = this.context.pipeline.onQueued((transmit) => {
       if (transmit === this.name && this.failures === 0) this.kick();
     });
@@ -102,10 +99,12 @@ export class RemoteDataPostTransmit implements AgentComponent {
       // Whole outbox rows up to max_request_records (at least one row; a bigger row is split).
       const chosen: typeof rows = [];
       let count = 0;
+      let storedBytes = 0;
       for (const row of rows) {
         if (chosen.length > 0 && count + row.records > this.config.max_request_records) break;
         chosen.push(row);
         count += row.records;
+        storedBytes += row.bytes;
       }
       try {
         const request = {
@@ -119,17 +118,15 @@ export class RemoteDataPostTransmit implements AgentComponent {
           apiKey: this.config.API_key,
           useEncryption: this.config.use_encryption,
         };
-        const encoded = await this.encoder.request({ ...request, kind: 'encode' });
-        if (!encoded.ok) throw new Error(`Encoding the upload failed: ${encoded.error}`);
+        const round = await this.encoder.encode(request, storedBytes);
         let bytes = 0;
-        for (const part of encoded.bodies) {
+        for (const part of round.bodies) {
           // Stopped meanwhile (e.g. during encoding): no new request; the batch stays queued.
           if (!this.running) return;
-          await this.upload(Buffer.from(part.body.buffer, part.body.byteOffset, part.body.byteLength), part.records);
+          await this.upload(part.body, part.records);
           bytes += part.body.byteLength;
         }
-        const acked = await this.encoder.request({ ...request, kind: 'ack' });
-        if (!acked.ok) throw new Error(`Removing delivered records from the outbox failed: ${acked.error}`);
+        await this.encoder.ack(request, round);
         this.context.store.forgetQueued(this.name);
         this.context.stats.success(this.name, count, bytes);
         if (this.failures > 0) this.context.logger.info(`Uploads to ${this.url} work again`);
