@@ -97,7 +97,8 @@ export class AgentRuntime {
     this.markers = new MarkerStore(this.clock);
     this.store = new AgentStore(path.join(dir, 'state', 'agent.db'), this.storage);
     this.flow = new DataFlow({ clock: this.clock, historyFile: path.join(dir, 'state', 'flow-history.db'), store: this.store, logger: this.coreLog.child('flow') });
-    this.parseWorkers = new ParseWorkerPool(this.coreLog.child('parse-threads'));
+    // Chunks of a few rows are handled on this thread (its modules loaded on the first such chunk).
+    this.parseWorkers = new ParseWorkerPool(this.coreLog.child('parse-threads'), undefined, undefined, async () => (await import('../receivers/file-source/chunk-runner.js')).createChunkRunner());
     const allowWrite = (options.allowWrite ?? []).map((folder) => path.resolve(folder));
     this.validator = new ConfigValidator(this.coreLog.child('validate'), {
       dataDirectory: path.resolve(dir),

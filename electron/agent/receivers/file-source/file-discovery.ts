@@ -9,7 +9,7 @@ import { BufferFullError } from '../../pipeline/pipeline.js';
 import type { ComponentContext } from '../../components/contract.js';
 import { readFile } from './file-reader.js';
 import type { SplitOptions } from './file-split.js';
-import type { ParseWorkers } from './parse-worker-pool.js';
+import { INLINE_CHUNK_BYTES, type ParseWorkers } from './parse-worker-pool.js';
 import { type StorageHealth, isDiskFull } from '../../storage/storage-health.js';
 import { STORE_AREA } from '../../store/agent-store.js';
 
@@ -184,7 +184,12 @@ export class FileDiscovery {
     const progress = context.store.fileProgress(receiver, stream.key, file.path);
     const done = progress !== undefined && progress.size === file.size && progress.mtimeMs === file.mtimeMs && progress.offset >= file.size;
     if (done && !this.options.deleteCompleted) return false;
-    if (!due && !done) return true; // still changing (or first look)
+    if (!due && !done) {
+      // Still changing (or first look). More than a few rows to read: a parse thread can start
+      // meanwhile, instead of when the read begins (ParseWorkerPool, INLINE_CHUNK_BYTES).
+      if (file.size - (progress?.offset ?? 0) > INLINE_CHUNK_BYTES) worker.warm?.(1);
+      return true;
+    }
     if (!stream.parser) return false;
     try {
       let snapshot: { size: number; mtimeMs: number } = file;

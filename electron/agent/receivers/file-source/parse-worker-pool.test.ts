@@ -3,7 +3,8 @@ import { SystemClock } from '../../time/clock.js';
 import { LogFile } from '../../logging/log-file.js';
 import { Logger, Redactor } from '../../logging/logger.js';
 import { tempDirectory } from '../../../testing/test-host.js';
-import { ParseWorkerPool } from './parse-worker-pool.js';
+import { waitFor } from '../../../testing/file-plant.js';
+import { INLINE_CHUNK_BYTES, ParseWorkerPool } from './parse-worker-pool.js';
 import type { ParseRequest } from './parse-protocol.js';
 
 const logger = () => new Logger(new LogFile(`${tempDirectory()}/agent_core.log`, { maxBytes: 1e6, keep: 1 }), new Redactor(), new SystemClock(), 'test');
@@ -100,5 +101,28 @@ describe('parse worker pool', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it('with an inline runner, handles a chunk of a few rows on the calling thread, starts a thread only for more, and ends every idle thread', async () => {
+    const pool = new ParseWorkerPool(logger(), 2, { startWaitMs: 0, idleMs: 300 }, async () => (await import('./chunk-runner.js')).createChunkRunner());
+    try {
+      pool.start();
+      expect(pool.running).toBe(0);
+      expect(await pool.parse({ ...missingChunk(1), fileSize: INLINE_CHUNK_BYTES })).toMatchObject({ ok: false, code: 'ENOENT', threadName: 'main' });
+      expect(pool.running).toBe(0);
+      expect(await pool.parse({ ...missingChunk(2), fileSize: INLINE_CHUNK_BYTES + 1 })).toMatchObject({ ok: false, code: 'ENOENT', threadName: 'parse:1' });
+      // A part of a split file is small by where it ends; a long line's skip always goes to a thread.
+      expect((await pool.parse({ ...missingChunk(3), fileSize: 10 * INLINE_CHUNK_BYTES, offset: 100, end: 100 + INLINE_CHUNK_BYTES })).threadName).toBe('main');
+      expect((await pool.parse({ ...missingChunk(4), fileSize: 10, skipTo: 5 })).threadName).toBe('parse:1');
+      expect(pool.running).toBe(1);
+      // The first thread, too, ends when idle; a stopped receiver's small chunk is not read.
+      await waitFor(() => pool.running === 0, 5000, 'the idle thread to end');
+      const stopped = new AbortController();
+      stopped.abort();
+      await expect(pool.parse({ ...missingChunk(5), fileSize: 10 }, stopped.signal)).rejects.toMatchObject({ code: 'ABORT_ERR' });
+    } finally {
+      await pool.close();
+    }
+    await expect(pool.parse({ ...missingChunk(6), fileSize: 10 })).rejects.toThrow(/closed/);
   });
 });

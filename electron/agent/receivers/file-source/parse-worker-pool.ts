@@ -3,6 +3,7 @@ import type { Logger } from '../../logging/logger.js';
 import { WorkerClient } from '../../workers/worker-client.js';
 import { workerScript } from '../../workers/worker-script.js';
 import type { ParseRequest, ParseResponse } from './parse-protocol.js';
+import type { ChunkRunner } from './chunk-runner.js';
 
 /**
  * Parse threads of the whole agent: one per core, at most four. Each costs ~45 MiB (its heap and
@@ -13,13 +14,28 @@ import type { ParseRequest, ParseResponse } from './parse-protocol.js';
 export const PARSE_THREADS = Math.max(1, Math.min(4, os.availableParallelism()));
 
 /**
- * The first thread runs while a file receiver runs; the others are spares, started when a chunk has
+ * The first thread runs while a file receiver runs (with an inline runner: while there is more than
+ * a few rows' work, see INLINE_CHUNK_BYTES); the others are spares, started when a chunk has
  * waited this long for a thread (a drop of several files: they start within a chunk's time) and
  * ended after SPARE_IDLE_MS without work. A demo or a plant that appends a few rows a second keeps
  * one thread instead of four (~27 MB each: docs/performance.md, Idle).
  */
 export const SPARE_START_WAIT_MS = 50;
 export const SPARE_IDLE_MS = 60_000;
+
+/**
+ * A chunk with at most this many bytes left to read (the few rows a logger appended since the last
+ * look) is read, parsed and committed on the calling thread when the pool has an inline runner:
+ * well under a millisecond besides its commit's sync, as an OPC UA or SQL batch is. Then a plant
+ * that appends a few rows a second never starts a parse thread (~20 MB each: docs/performance.md),
+ * and all threads, the first one too, end after SPARE_IDLE_MS without work.
+ */
+export const INLINE_CHUNK_BYTES = 16 * 1024;
+
+/** Whether a chunk is small enough for the calling thread (a remote file's bytes included). */
+function smallChunk(request: Omit<ParseRequest, 'id'>): boolean {
+  return request.skipTo === undefined && request.fileSize !== undefined && Math.min(request.fileSize, request.end ?? Infinity) - request.offset <= INLINE_CHUNK_BYTES;
+}
 
 /** A chunk's answer, with the thread that handled it (the thread field of the log lines about it). */
 export type PooledParseResponse = ParseResponse & { threadName: string };
@@ -58,19 +74,25 @@ export class ParseWorkerPool implements ParseWorkers {
   private readonly queue: Waiting[] = [];
   private closed = false;
   private spareTimer: NodeJS.Timeout | undefined;
+  private inlineRunner: Promise<ChunkRunner> | undefined;
 
+  /** `inline`: loads the runner for small chunks on this thread (absent: every chunk goes to a thread). */
   constructor(
     logger: Logger,
     readonly size = PARSE_THREADS,
     private readonly spares = { startWaitMs: SPARE_START_WAIT_MS, idleMs: SPARE_IDLE_MS },
+    private readonly inline?: () => Promise<ChunkRunner>,
   ) {
     const script = workerScript(import.meta.url, 'parse-worker.js');
     this.threads = Array.from({ length: size }, (_, i) => ({ client: new WorkerClient<ParseRequest, ParseResponse>(script, `parse:${i + 1}`, logger), busy: false }));
   }
 
-  /** Starts the first thread now rather than on the first chunk (a file receiver is starting). */
+  /**
+   * Starts the first thread now rather than on the first chunk (a file receiver is starting); with
+   * an inline runner threads start for work bigger than a few rows only (warm, or the chunk itself).
+   */
   start(): void {
-    if (this.closed) return;
+    if (this.closed || this.inline) return;
     this.threads[0]!.client.start();
   }
 
@@ -80,7 +102,7 @@ export class ParseWorkerPool implements ParseWorkers {
       if (thread.client.running) continue;
       thread.client.start();
       // A spare warmed for work that does not come ends as any idle spare does.
-      if (index > 0 && !thread.busy) this.retireLater(thread);
+      if (this.retires(index) && !thread.busy) this.retireLater(thread);
     }
   }
 
@@ -92,6 +114,7 @@ export class ParseWorkerPool implements ParseWorkers {
   parse(request: Omit<ParseRequest, 'id'>, signal?: AbortSignal): Promise<PooledParseResponse> {
     if (this.closed) return Promise.reject(new Error('the parse threads are closed'));
     if (signal?.aborted) return Promise.reject(abortError());
+    if (this.inline && smallChunk(request)) return this.parseHere(request, signal);
     return new Promise((resolve, reject) => {
       const waiting: Waiting = { request, queuedAt: Date.now(), signal, resolve, reject };
       if (signal) {
@@ -119,6 +142,24 @@ export class ParseWorkerPool implements ParseWorkers {
     for (const thread of this.threads) if (thread.idleTimer) clearTimeout(thread.idleTimer);
     for (const waiting of this.queue.splice(0)) waiting.reject(new Error('the parse threads are closed'));
     await Promise.all(this.threads.map((thread) => thread.client.close()));
+    (await this.inlineRunner?.catch(() => undefined))?.close();
+  }
+
+  /** A small chunk, on this thread (its log lines say `main`). */
+  private async parseHere(request: Omit<ParseRequest, 'id'>, signal?: AbortSignal): Promise<PooledParseResponse> {
+    this.inlineRunner ??= this.inline!().catch((cause: unknown) => {
+      this.inlineRunner = undefined;
+      throw cause;
+    });
+    const runner = await this.inlineRunner;
+    if (this.closed) throw new Error('the parse threads are closed');
+    if (signal?.aborted) throw abortError();
+    return { ...runner.handle({ ...request, id: 0 }), threadName: 'main' };
+  }
+
+  /** Whether a thread ends after idleMs without work: spares, and with an inline runner every thread. */
+  private retires(index: number): boolean {
+    return index > 0 || this.inline !== undefined;
   }
 
   private dispatch(): void {
@@ -147,7 +188,7 @@ export class ParseWorkerPool implements ParseWorkers {
         },
       ).finally(() => {
         this.dispatch();
-        if (index > 0 && !thread.busy && !this.closed) this.retireLater(thread);
+        if (this.retires(index) && !thread.busy && !this.closed) this.retireLater(thread);
       });
     }
   }

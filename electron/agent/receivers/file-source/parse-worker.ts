@@ -7,17 +7,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parentPort, threadId } from 'node:worker_threads';
-import { builtInComponents } from '../../components/built-in.js';
-import { WorkerCommitTargets } from '../../pipeline/worker-commit-targets.js';
-import { BatchCommitter } from '../../pipeline/batch-committer.js';
-import { FusedUploadPath } from '../../pipeline/fused-upload.js';
-import type { ParseRequest, ParseResponse } from './parse-protocol.js';
-import { ChunkHandler } from './chunk-handler.js';
+import { parentPort } from 'node:worker_threads';
+import type { ParseRequest } from './parse-protocol.js';
+import { createChunkRunner } from './chunk-runner.js';
 
-// The same registry as the main thread's (one module): the same transforms and outbox codecs.
-// TRIBUTARY_FUSED_PATH=off reads every chunk by the general path (to measure or rule out the fused one).
-const committer = new BatchCommitter(builtInComponents(), new WorkerCommitTargets());
+const runner = createChunkRunner();
 lowerThreadPriority();
 
 /**
@@ -34,15 +28,6 @@ function lowerThreadPriority(): void {
   }
 }
 
-const handler = new ChunkHandler(committer, process.env.TRIBUTARY_FUSED_PATH === 'off' ? null : new FusedUploadPath(committer));
-
 parentPort?.on('message', (request: ParseRequest) => {
-  let response: ParseResponse;
-  try {
-    response = handler.handle(request);
-  } catch (cause) {
-    const error = cause as NodeJS.ErrnoException;
-    response = { id: request.id, ok: false, error: error.message, code: error.code, thread: threadId };
-  }
-  parentPort!.postMessage(response);
+  parentPort!.postMessage(runner.handle(request));
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_LINE_BYTES } from '../file-source/file-reader.js';
+import { INLINE_CHUNK_BYTES } from '../file-source/parse-worker-pool.js';
 import { waitUntilRead } from '../../../testing/agent-state.js';
 import { PRESS_HEADER, filePlant, pressRows, startPlantServer, waitFor } from '../../../testing/file-plant.js';
 import { type TestServer, tempDirectory } from '../../../testing/test-host.js';
@@ -140,13 +141,19 @@ describe('localfile receiver → csv transmit', () => {
     expect((await server!.call('GET', '/v1/status')).json.response.agent.status).toBe('running');
   });
 
-  it('logs with the worker as thread name', async () => {
+  it('reads a few appended rows on the main thread and more in a parse thread, and its log lines say which', async () => {
     const plant = filePlant();
     await start(plant);
     plant.write('press_1.csv', HEADER + rows(0, 2));
     await waitFor(() => plant.delivered('Press_1', 'cycle').length === 2);
+    // More than INLINE_CHUNK_BYTES to read: a parse thread's work.
+    const more = HEADER + rows(2, 1002);
+    expect(more.length).toBeGreaterThan(INLINE_CHUNK_BYTES);
+    plant.write('press_2.csv', more);
+    await waitFor(() => plant.delivered('Press_1', 'cycle').length === 1002);
     const lines: string[] = (await server!.call('GET', '/v1/log/stream?lines=200')).json.response;
-    expect(lines.some((l) => / \| parse:\d+ \| receiver:plant \| INFO \| .*press_1\.csv: 2 records read$/.test(l))).toBe(true);
+    expect(lines.filter((l) => / \| main \| receiver:plant \| INFO \| .*press_1\.csv: 2 records read$/.test(l))).toHaveLength(1);
+    expect(lines.filter((l) => / \| parse:\d+ \| receiver:plant \| INFO \| .*press_2\.csv: 1000 records read$/.test(l))).toHaveLength(1);
   });
 
   it('marks the stream when the parser options do not fit the file (time stamp column missing)', async () => {

@@ -1,0 +1,37 @@
+/**
+ * Reads, parses and commits chunk requests with its own database connections (ChunkHandler): the
+ * work of a parse thread (parse-worker.ts), and of the main thread for chunks of a few rows
+ * (ParseWorkerPool, INLINE_CHUNK_BYTES). A failure is an answer (`ok: false`), never a throw.
+ */
+import { threadId } from 'node:worker_threads';
+import { builtInComponents } from '../../components/built-in.js';
+import { BatchCommitter } from '../../pipeline/batch-committer.js';
+import { FusedUploadPath } from '../../pipeline/fused-upload.js';
+import { WorkerCommitTargets } from '../../pipeline/worker-commit-targets.js';
+import { ChunkHandler } from './chunk-handler.js';
+import type { ParseRequest, ParseResponse } from './parse-protocol.js';
+
+export interface ChunkRunner {
+  handle(request: ParseRequest): ParseResponse;
+  /** Closes its database connections. */
+  close(): void;
+}
+
+export function createChunkRunner(): ChunkRunner {
+  const targets = new WorkerCommitTargets();
+  // The same registry as the agent's (one module): the same transforms and outbox codecs.
+  const committer = new BatchCommitter(builtInComponents(), targets);
+  // TRIBUTARY_FUSED_PATH=off reads every chunk by the general path (to measure or rule out the fused one).
+  const handler = new ChunkHandler(committer, process.env.TRIBUTARY_FUSED_PATH === 'off' ? null : new FusedUploadPath(committer));
+  return {
+    handle(request) {
+      try {
+        return handler.handle(request);
+      } catch (cause) {
+        const error = cause as NodeJS.ErrnoException;
+        return { id: request.id, ok: false, error: error.message, code: error.code, thread: threadId };
+      }
+    },
+    close: () => targets.close(),
+  };
+}
