@@ -24,18 +24,25 @@ export type BatchDecoder = (format: string, payload: Buffer) => AgentRecord[];
 type BodyRequest = Pick<EncodeRequest, 'transmit' | 'ids' | 'records' | 'maxRecords' | 'maxRequestBytes' | 'apiKey' | 'useEncryption'>;
 
 /** Whether a stored upload batch is sent as it is (only encryption left): it fits a request with room to spare. */
-export function fitsOneRequest(payloadBytes: number, maxRequestBytes: number): boolean {
+function fitsOneRequest(payloadBytes: number, maxRequestBytes: number): boolean {
   return payloadBytes + 64 + MULTIPART_OVERHEAD < maxRequestBytes * 0.75;
+}
+
+/**
+ * The body of a round of one stored upload batch that is sent as it is (only encryption is left),
+ * or undefined: the round needs encodeBodies' merging.
+ */
+export function bodyAsStored(batches: readonly { format: string; payload: Buffer }[], request: BodyRequest): UploadBody | undefined {
+  const only = batches.length === 1 ? batches[0]! : undefined;
+  if (only?.format !== UPLOAD_OUTBOX.format || request.records > request.maxRecords || !fitsOneRequest(only.payload.length, request.maxRequestBytes)) return undefined;
+  return { body: seal(only.payload, request), records: request.records };
 }
 
 /** The request bodies of the batches `request.ids`, at most maxRecords documents and maxRequestBytes each. */
 export function encodeBodies(store: Pick<AgentStore, 'payloadsOf'>, request: BodyRequest, decode: BatchDecoder): UploadBody[] {
   const batches = store.payloadsOf(request.transmit, request.ids);
-  const only = batches.length === 1 ? batches[0]! : undefined;
-  if (only?.format === UPLOAD_OUTBOX.format && request.records <= request.maxRecords && fitsOneRequest(only.payload.length, request.maxRequestBytes)) {
-    // The stored batch is the request body: only encryption is left.
-    return [{ body: seal(only.payload, request), records: request.records }];
-  }
+  const asStored = bodyAsStored(batches, request);
+  if (asStored) return [asStored];
   const out: UploadBody[] = [];
   bodies(mergedDocuments(batches, decode), request, out);
   return out;

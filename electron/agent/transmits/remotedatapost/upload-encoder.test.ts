@@ -5,6 +5,7 @@ import { LogFile } from '../../logging/log-file.js';
 import { Logger, Redactor } from '../../logging/logger.js';
 import { AgentStore } from '../../store/agent-store.js';
 import { SystemClock } from '../../time/clock.js';
+import { waitFor } from '../../../testing/file-plant.js';
 import { tempDirectory } from '../../../testing/test-host.js';
 import { encodeBodies } from './upload-bodies.js';
 import { INLINE_BYTES, type RoundRequest, UploadEncoder } from './upload-encoder.js';
@@ -52,12 +53,12 @@ function setUp(idleMs = 60_000) {
 
 const idsOf = (body: Buffer, encrypted = false) => decodeUpload(body, { apiKey: 'secret', encrypted }).map((document) => document.record_id);
 
-describe('UploadEncoder: small rounds on the calling thread, big ones on the encode thread', () => {
+describe('UploadEncoder: small rounds on the calling thread, bulk deletes and merges on the encode thread', () => {
   it('sends a single stored batch as it is, never starting the thread', async () => {
     const { store, encoder, queue } = setUp();
     const { request, storedBytes } = queue([200]);
     const round = await encoder.encode(request, storedBytes);
-    expect(round.onThread).toBe(false);
+    expect(round).toMatchObject({ onThread: false, ackOnThread: false });
     expect(round.bodies).toHaveLength(1);
     expect(round.bodies[0]!.body.equals(store.payloadsOf('cloud', request.ids)[0]!.payload)).toBe(true);
     await encoder.ack(request, round);
@@ -76,25 +77,38 @@ describe('UploadEncoder: small rounds on the calling thread, big ones on the enc
     expect(idsOf(round.bodies[0]!.body, true)).toEqual([0, 1, 2, 7, 8, 9, 10, 11, 3, 4, 5, 6].map((i) => `id${String(i).padStart(8, '0')}`));
   });
 
+  it('encrypts one big stored batch here and deletes it on the thread, which ends when idle', async () => {
+    const { store, encoder, queue } = setUp(300);
+    const { request, storedBytes } = queue([3000], true);
+    expect(storedBytes).toBeGreaterThan(INLINE_BYTES);
+    const round = await encoder.encode(request, storedBytes);
+    expect(round).toMatchObject({ onThread: false, ackOnThread: true });
+    expect(idsOf(round.bodies[0]!.body, true)).toHaveLength(3000);
+    await encoder.ack(request, round);
+    expect(store.backlog('cloud').records).toBe(0);
+    expect(encoder.threadRunning).toBe(true);
+    await waitFor(() => !encoder.threadRunning, 5000, 'the idle thread to end');
+  });
+
   it('encodes a big round on the thread, byte for byte what this thread makes, deletes there, and ends the thread when idle', async () => {
     const { store, encoder, queue } = setUp(300);
     // Enough batches that together they are more than INLINE_BYTES.
     const { request, storedBytes } = queue(Array.from({ length: 40 }, () => 500));
     expect(storedBytes).toBeGreaterThan(INLINE_BYTES);
     const round = await encoder.encode(request, storedBytes);
-    expect(round.onThread).toBe(true);
+    expect(round).toMatchObject({ onThread: true, ackOnThread: true });
     expect(encoder.threadRunning).toBe(true);
     const here = encodeBodies(store, request, never);
     expect(round.bodies.map((part) => part.body.toString('base64'))).toEqual(here.map((part) => part.body.toString('base64')));
     expect(round.bodies.reduce((sum, part) => sum + part.records, 0)).toBe(20_000);
-    // While the thread runs, a small round goes there too.
+    // While the thread runs, a small round's delete goes there too.
     await encoder.ack(request, round);
     expect(store.backlog('cloud').records).toBe(0);
     const small = queue([2]);
-    expect((await encoder.encode(small.request, small.storedBytes)).onThread).toBe(true);
+    expect(await encoder.encode(small.request, small.storedBytes)).toMatchObject({ ackOnThread: true });
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(encoder.threadRunning).toBe(false);
     // And after it ended, small rounds are made here again.
-    expect((await encoder.encode(small.request, small.storedBytes)).onThread).toBe(false);
+    expect(await encoder.encode(small.request, small.storedBytes)).toMatchObject({ onThread: false, ackOnThread: false });
   });
 });

@@ -1,30 +1,40 @@
 /**
- * Where a remotedatapost transmit turns its rounds into request bodies (upload-bodies.ts). A small
- * round — one stored batch that only needs encryption, or batches of at most INLINE_BYTES together —
- * is encoded on the thread that runs the transmit (the API's: well under a millisecond for the
- * rounds of a plant that sends a few records a second); a bigger one in the transmit's encode
- * thread, which starts with the first big round and ends after ENCODER_IDLE_MS without one, and then
- * takes every round (its deletes never make the API thread wait for the write lock that parse
- * threads' commits hold during a bulk read). A transmit that never sees a big round never starts
- * the thread: ~25 MB of memory the running demo does not need (docs/performance.md).
+ * Where a remotedatapost transmit turns its rounds into request bodies (upload-bodies.ts) and
+ * deletes what was delivered. A small round (stored batches of at most INLINE_BYTES together: a
+ * plant that sends a few records a second) is done on the thread that runs the transmit (the
+ * API's), well under a millisecond. A bigger round is bulk: its delete goes to the transmit's encode
+ * thread, so that the API thread never waits for the write lock that parse threads hold through
+ * their commits' syncs (long on a slow disk); its merging (gunzip, sort, gzip) too. One stored batch
+ * sent as it is needs only encryption, which costs the same anywhere and is done here: the thread's
+ * copy, messages and heap for it cost more than the encryption. The thread starts with the first
+ * bulk round and ends after ENCODER_IDLE_MS without one; while it runs it deletes every round. A
+ * transmit that never sees a bulk round never starts it: ~20 MB of memory a small plant does not
+ * need (docs/decisions/0031-small-work-on-the-main-thread.md).
  */
 import type { Logger } from '../../logging/logger.js';
 import type { AgentStore } from '../../store/agent-store.js';
 import { WorkerClient } from '../../workers/worker-client.js';
 import { workerScript } from '../../workers/worker-script.js';
 import type { EncodeRequest, EncodeResponse } from './encode-protocol.js';
-import { type BatchDecoder, type UploadBody, encodeBodies, fitsOneRequest } from './upload-bodies.js';
+import { type BatchDecoder, type UploadBody, bodyAsStored, encodeBodies } from './upload-bodies.js';
 
-/** Stored bytes of several batches merged on the API thread at most (gunzip, sort, gzip ~1–2 ms). */
+/**
+ * Stored bytes of a round encoded on the API thread at most (merging batches: gunzip, sort, gzip
+ * ~1–2 ms). A bigger round is bulk (a file chunk's batch alone is ~40 KB): its thread keeps the
+ * API thread from waiting for the write lock to delete what was sent while parse threads commit.
+ */
 export const INLINE_BYTES = 32 * 1024;
 /** The encode thread ends after this long without a round for it. */
 export const ENCODER_IDLE_MS = 60_000;
 
 export type RoundRequest = Omit<EncodeRequest, 'id' | 'kind'>;
-/** A round's bodies, and where they were made (its delete is done at the same place). */
+/** A round's bodies, and where its delete is done. */
 export interface EncodedRound {
   bodies: UploadBody[];
+  /** The bodies were made by the encode thread. */
   onThread: boolean;
+  /** The delivered batches are deleted by the encode thread. */
+  ackOnThread: boolean;
 }
 
 export class UploadEncoder {
@@ -49,17 +59,26 @@ export class UploadEncoder {
 
   /** The bodies of a round whose outbox rows hold `storedBytes` together. */
   async encode(request: RoundRequest, storedBytes: number): Promise<EncodedRound> {
-    const small = request.ids.length === 1 ? request.records <= request.maxRecords && fitsOneRequest(storedBytes, request.maxRequestBytes) : storedBytes <= INLINE_BYTES;
-    if (small && !this.thread.running) return { bodies: encodeBodies(this.store, request, this.decode), onThread: false };
+    const bulk = storedBytes > INLINE_BYTES || this.thread.running;
+    if (!bulk) return { bodies: encodeBodies(this.store, request, this.decode), onThread: false, ackOnThread: false };
+    if (request.ids.length === 1) {
+      const asStored = bodyAsStored(this.store.payloadsOf(request.transmit, request.ids), request);
+      if (asStored) {
+        // Started now, so that it is up by the time this round is delivered.
+        this.thread.start();
+        if (this.inFlight === 0) this.endWhenIdle();
+        return { bodies: [asStored], onThread: false, ackOnThread: true };
+      }
+    }
     const response = await this.call({ ...request, kind: 'encode' });
     if (!response.ok) throw new Error(`Encoding the upload failed: ${response.error}`);
     const bodies = response.bodies.map(({ body, records }) => ({ body: Buffer.from(body.buffer, body.byteOffset, body.byteLength), records }));
-    return { bodies, onThread: true };
+    return { bodies, onThread: true, ackOnThread: true };
   }
 
-  /** The destination has the round: delete its batches, where it was encoded. */
+  /** The destination has the round: delete its batches. */
   async ack(request: RoundRequest, round: EncodedRound): Promise<void> {
-    if (round.onThread) {
+    if (round.ackOnThread) {
       const acked = await this.call({ ...request, kind: 'ack' });
       if (!acked.ok) throw new Error(`Removing delivered records from the outbox failed: ${acked.error}`);
       return;
@@ -90,6 +109,7 @@ export class UploadEncoder {
   }
 
   private endWhenIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       this.idleTimer = undefined;
       if (this.inFlight === 0) void this.thread.close();
