@@ -145,7 +145,14 @@ describe('remotedatapost to a real ingest server', () => {
     const dataDirectory = tempDirectory();
     await start(plant, dataDirectory);
     plant.write('press_a.csv', HEADER + rows(0, 120));
-    await waitFor(async () => (await server!.call('GET', '/v1/status')).json.response.last_data_transmit.cloud.backlog_records === 120, 15_000);
+    // All read, and an upload refused (answered: none is in flight, the next waits 1 s). A request
+    // still in flight when the agent stops would be taken by this in-process server once its faults
+    // are cleared, unknown to the agent, and sent again after the restart: at-least-once allows that,
+    // but this test is about the backlog.
+    await waitFor(async () => {
+      const cloud = (await server!.call('GET', '/v1/status')).json.response.last_data_transmit.cloud;
+      return cloud.backlog_records === 120 && cloud.last_error !== null;
+    }, 15_000);
     await server!.close();
     ingest.setFaults({});
     server = await startTestServer({ dataDirectory });

@@ -25,6 +25,14 @@ export class RowDocumentWriter {
   /** Per field: its element name and NUL (the type byte goes before). */
   private readonly names: Buffer[];
   private readonly idPrefix: Buffer;
+  /**
+   * A document's start up to its first field, the same in every document but for the times and the
+   * line: copied in one go, then those are written over (at the *At offsets).
+   */
+  private readonly template: Buffer;
+  private readonly timestampAt: number;
+  private readonly capturetimeAt: number;
+  private readonly lineAt: number;
   /** Bytes a document needs besides its string values (3 bytes a code unit of those is the caller's part). */
   readonly fixedBytes: number;
 
@@ -37,6 +45,19 @@ export class RowDocumentWriter {
     this.names = keys.map((key) => Buffer.from(`${key}\0`, 'utf8'));
     this.idPrefix = Buffer.from(recordIdPrefix, 'utf8');
     this.fixedBytes = 128 + this.head.length + this.idPrefix.length + this.names.reduce((sum, name) => sum + name.length + 14, 0);
+    const template = Buffer.alloc(128 + this.head.length + this.idPrefix.length);
+    let pos = putBytes(template, 4, this.head);
+    pos = putBytes(template, pos, TIMESTAMP);
+    this.timestampAt = pos;
+    pos = putBytes(template, pos + 8, CAPTURETIME);
+    this.capturetimeAt = pos;
+    pos = putBytes(template, pos + 8, RECORD_ID);
+    putInt32(template, pos, this.idPrefix.length + 13);
+    pos = putBytes(template, pos + 4, this.idPrefix);
+    this.lineAt = pos;
+    template[pos + 12] = 0;
+    pos = putBytes(template, pos + 13, FIELDVALUES);
+    this.template = template.subarray(0, pos);
   }
 
   get length(): number {
@@ -63,20 +84,21 @@ export class RowDocumentWriter {
       this.buf = bigger;
     }
     const buf = this.buf;
-    this.start = this.pos;
-    let pos = putBytes(buf, this.pos + 4, this.head);
-    pos = putDate(buf, putBytes(buf, pos, TIMESTAMP), timestampMs);
-    pos = putDate(buf, putBytes(buf, pos, CAPTURETIME), capturetimeMs);
-    pos = putBytes(buf, pos, RECORD_ID);
-    putInt32(buf, pos, this.idPrefix.length + 13);
-    pos = putBytes(buf, pos + 4, this.idPrefix);
-    // The line as 12 lower-case hex digits (lines below 16^12: the caller's part).
-    for (let i = 11, rest = line; i >= 0; i -= 1, rest = Math.floor(rest / 16)) buf[pos + i] = HEX[rest % 16]!;
-    pos += 12;
-    buf[pos++] = 0;
-    pos = putBytes(buf, pos, FIELDVALUES);
-    this.fieldsStart = pos;
-    this.pos = pos + 4;
+    const start = this.pos;
+    this.start = start;
+    buf.set(this.template, start);
+    putDate(buf, start + this.timestampAt, timestampMs);
+    putDate(buf, start + this.capturetimeAt, capturetimeMs);
+    // The line as 12 lower-case hex digits (lines below 16^12: the caller's part), 6 from each 24 bits.
+    const high = Math.floor(line / 16_777_216);
+    const low = line - high * 16_777_216;
+    const at = start + this.lineAt;
+    for (let i = 0; i < 6; i += 1) {
+      buf[at + 5 - i] = HEX[(high >>> (4 * i)) & 15]!;
+      buf[at + 11 - i] = HEX[(low >>> (4 * i)) & 15]!;
+    }
+    this.fieldsStart = start + this.template.length;
+    this.pos = this.fieldsStart + 4;
   }
 
   /** Field `index` of the layout, as writeRecord writes a value. */
