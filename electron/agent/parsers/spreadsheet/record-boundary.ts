@@ -15,6 +15,11 @@ import { RecordCursor } from './record-scanner.js';
 import type { SpreadsheetState } from './spreadsheet-parser.js';
 import { resolveEncoding, separatorUnits } from './text-encoding.js';
 
+/** Bytes the scan looks for in single-byte-unit text (the only kind a split file has: splitRefusal). */
+const QUOTE_BYTE = 0x22;
+const LF_BYTE = 0x0a;
+const CR_BYTE = 0x0d;
+
 /** A record boundary at or after the target, with what a parse from `from` up to it would have counted. */
 export interface RecordCut {
   /** Byte offset of the boundary (just after a record's newline). */
@@ -90,18 +95,36 @@ export async function findRecordCut(options: {
     const piece = await read(at, Math.min(SCAN_PIECE_BYTES, end - at));
     if (piece.length === 0) return undefined; // the file is shorter than it was said to be
     const bytes = carry.length === 0 ? piece : Buffer.concat([carry, piece]);
-    const cursor = new RecordCursor(bytes, 0, separator, 1, false, false, null);
-    while (cursor.next()) {
-      if (cursor.end > maxRecordBytes + cursor.start) return undefined;
-      lines += cursor.newlines;
-      if (cursor.contentEnd > cursor.start) records += 1;
-      if (carryAt + cursor.end >= target) {
-        const offset = carryAt + cursor.end;
-        return offset < end ? { offset, lines, records } : undefined;
+    let consumed = 0;
+    if (bytes.indexOf(QUOTE_BYTE) === -1) {
+      // No quote (the common case): every record is one line, found by the native byte search
+      // instead of the state machine (~10x faster; record-boundary.test.ts holds them equal).
+      for (let lf = bytes.indexOf(LF_BYTE); lf !== -1; lf = bytes.indexOf(LF_BYTE, consumed)) {
+        if (lf + 1 - consumed > maxRecordBytes) return undefined;
+        lines += 1;
+        // A record has content besides its line end (\n or \r\n).
+        if (lf > consumed && !(lf === consumed + 1 && bytes[consumed] === CR_BYTE)) records += 1;
+        consumed = lf + 1;
+        if (carryAt + consumed >= target) {
+          const offset = carryAt + consumed;
+          return offset < end ? { offset, lines, records } : undefined;
+        }
       }
+    } else {
+      const cursor = new RecordCursor(bytes, 0, separator, 1, false, false, null);
+      while (cursor.next()) {
+        if (cursor.end > maxRecordBytes + cursor.start) return undefined;
+        lines += cursor.newlines;
+        if (cursor.contentEnd > cursor.start) records += 1;
+        if (carryAt + cursor.end >= target) {
+          const offset = carryAt + cursor.end;
+          return offset < end ? { offset, lines, records } : undefined;
+        }
+      }
+      consumed = cursor.consumed;
     }
-    carry = bytes.subarray(cursor.consumed);
-    carryAt += cursor.consumed;
+    carry = bytes.subarray(consumed);
+    carryAt += consumed;
     if (carry.length > maxRecordBytes) return undefined;
     // Copied out so that the piece it lies in can be collected.
     carry = Buffer.from(carry);
