@@ -1,9 +1,11 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SystemClock } from '../../time/clock.js';
 import { LogFile } from '../../logging/log-file.js';
 import { Logger, Redactor } from '../../logging/logger.js';
 import { tempDirectory } from '../../../testing/test-host.js';
 import { waitFor } from '../../../testing/file-plant.js';
+import { AgentStore } from '../../store/agent-store.js';
 import { INLINE_CHUNK_BYTES, ParseWorkerPool } from './parse-worker-pool.js';
 import type { ParseRequest } from './parse-protocol.js';
 
@@ -124,5 +126,27 @@ describe('parse worker pool', () => {
       await pool.close();
     }
     await expect(pool.parse({ ...missingChunk(6), fileSize: 10 })).rejects.toThrow(/closed/);
+  });
+
+  it('reads a chunk on the calling thread no further than the size the file was looked at with', async () => {
+    const dir = tempDirectory();
+    const file = `${dir}/press.csv`;
+    // The file grew to ~40 KiB since it was looked at with 1,000 bytes.
+    fs.writeFileSync(file, `time,part\n${Array.from({ length: 2000 }, (_, i) => `2026-01-05 06:00:00,${i}`).join('\n')}\n`);
+    const storeFile = `${dir}/agent.db`;
+    new AgentStore(storeFile).close();
+    const pool = new ParseWorkerPool(logger(), 1, { startWaitMs: 0, idleMs: 60_000 }, async () => (await import('./chunk-runner.js')).createChunkRunner());
+    try {
+      const chunk = missingChunk(1);
+      const answer = await pool.parse({ ...chunk, path: file, fileSize: 1000, chunkBytes: 128 * 1024, plan: { ...chunk.plan, storeFile } });
+      expect(answer).toMatchObject({ ok: true, threadName: 'main' });
+      if (!answer.ok) return;
+      expect(answer.chunkBytes).toBe(1000);
+      expect(answer.consumedBytes).toBeLessThanOrEqual(1000);
+      expect(answer.rows).toBeGreaterThan(10);
+      expect(pool.running).toBe(0);
+    } finally {
+      await pool.close();
+    }
   });
 });

@@ -34,7 +34,12 @@ export const INLINE_CHUNK_BYTES = 16 * 1024;
 
 /** Whether a chunk is small enough for the calling thread (a remote file's bytes included). */
 function smallChunk(request: Omit<ParseRequest, 'id'>): boolean {
-  return request.skipTo === undefined && request.fileSize !== undefined && Math.min(request.fileSize, request.end ?? Infinity) - request.offset <= INLINE_CHUNK_BYTES;
+  return request.skipTo === undefined && request.fileSize !== undefined && unreadBytes(request) <= INLINE_CHUNK_BYTES;
+}
+
+/** Bytes from the chunk's offset to its end, by the size the file had when it was looked at. */
+function unreadBytes(request: Omit<ParseRequest, 'id'>): number {
+  return Math.min(request.fileSize ?? Infinity, request.end ?? Infinity) - request.offset;
 }
 
 /** A chunk's answer, with the thread that handled it (the thread field of the log lines about it). */
@@ -154,7 +159,8 @@ export class ParseWorkerPool implements ParseWorkers {
     const runner = await this.inlineRunner;
     if (this.closed) throw new Error('the parse threads are closed');
     if (signal?.aborted) throw abortError();
-    return { ...runner.handle({ ...request, id: 0 }), threadName: 'main' };
+    // No further than the size looked at: a file that grew since is read on at the next look (by a thread if it grew much).
+    return { ...runner.handle({ ...request, chunkBytes: Math.min(request.chunkBytes, Math.max(1, unreadBytes(request))), id: 0 }), threadName: 'main' };
   }
 
   /** Whether a thread ends after idleMs without work: spares, and with an inline runner every thread. */

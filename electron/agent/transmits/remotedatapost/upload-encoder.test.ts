@@ -106,9 +106,23 @@ describe('UploadEncoder: small rounds on the calling thread, bulk deletes and me
     expect(store.backlog('cloud').records).toBe(0);
     const small = queue([2]);
     expect(await encoder.encode(small.request, small.storedBytes)).toMatchObject({ ackOnThread: true });
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    expect(encoder.threadRunning).toBe(false);
+    await waitFor(() => !encoder.threadRunning, 5000, 'the idle thread to end');
     // And after it ended, small rounds are made here again.
     expect(await encoder.encode(small.request, small.storedBytes)).toMatchObject({ onThread: false, ackOnThread: false });
+  });
+
+  it('ends the thread after the last bulk round even while small rounds keep coming', async () => {
+    const { store, encoder, queue } = setUp(400);
+    const big = queue(Array.from({ length: 40 }, () => 500));
+    await encoder.ack(big.request, await encoder.encode(big.request, big.storedBytes));
+    expect(encoder.threadRunning).toBe(true);
+    // A plant sending a few records every 100 ms after a backlog: the thread still ends.
+    await waitFor(async () => {
+      const small = queue([2]);
+      await encoder.ack(small.request, await encoder.encode(small.request, small.storedBytes));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return !encoder.threadRunning;
+    }, 5000, 'the thread to end between small rounds');
+    expect(store.backlog('cloud').records).toBe(0);
   });
 });

@@ -7,7 +7,7 @@
  * their commits' syncs (long on a slow disk); its merging (gunzip, sort, gzip) too. One stored batch
  * sent as it is needs only encryption, which costs the same anywhere and is done here: the thread's
  * copy, messages and heap for it cost more than the encryption. The thread starts with the first
- * bulk round and ends after ENCODER_IDLE_MS without one; while it runs it deletes every round. A
+ * bulk round and ends ENCODER_IDLE_MS after the last one; while it runs it deletes every round. A
  * transmit that never sees a bulk round never starts it: ~20 MB of memory a small plant does not
  * need (docs/decisions/0031-small-work-on-the-main-thread.md).
  */
@@ -35,6 +35,8 @@ export interface EncodedRound {
   onThread: boolean;
   /** The delivered batches are deleted by the encode thread. */
   ackOnThread: boolean;
+  /** More than INLINE_BYTES stored: only such rounds keep the encode thread running. */
+  bulk: boolean;
 }
 
 export class UploadEncoder {
@@ -59,27 +61,27 @@ export class UploadEncoder {
 
   /** The bodies of a round whose outbox rows hold `storedBytes` together. */
   async encode(request: RoundRequest, storedBytes: number): Promise<EncodedRound> {
-    const bulk = storedBytes > INLINE_BYTES || this.thread.running;
-    if (!bulk) return { bodies: encodeBodies(this.store, request, this.decode), onThread: false, ackOnThread: false };
+    const bulk = storedBytes > INLINE_BYTES;
+    if (!bulk && !this.thread.running) return { bodies: encodeBodies(this.store, request, this.decode), onThread: false, ackOnThread: false, bulk };
     if (request.ids.length === 1) {
       const asStored = bodyAsStored(this.store.payloadsOf(request.transmit, request.ids), request);
       if (asStored) {
         // Started now, so that it is up by the time this round is delivered.
         this.thread.start();
-        if (this.inFlight === 0) this.endWhenIdle();
-        return { bodies: [asStored], onThread: false, ackOnThread: true };
+        if (bulk || !this.idleTimer) this.endWhenIdle();
+        return { bodies: [asStored], onThread: false, ackOnThread: true, bulk };
       }
     }
-    const response = await this.call({ ...request, kind: 'encode' });
+    const response = await this.call({ ...request, kind: 'encode' }, bulk);
     if (!response.ok) throw new Error(`Encoding the upload failed: ${response.error}`);
     const bodies = response.bodies.map(({ body, records }) => ({ body: Buffer.from(body.buffer, body.byteOffset, body.byteLength), records }));
-    return { bodies, onThread: true, ackOnThread: true };
+    return { bodies, onThread: true, ackOnThread: true, bulk };
   }
 
   /** The destination has the round: delete its batches. */
   async ack(request: RoundRequest, round: EncodedRound): Promise<void> {
     if (round.ackOnThread) {
-      const acked = await this.call({ ...request, kind: 'ack' });
+      const acked = await this.call({ ...request, kind: 'ack' }, round.bulk);
       if (!acked.ok) throw new Error(`Removing delivered records from the outbox failed: ${acked.error}`);
       return;
     }
@@ -96,23 +98,31 @@ export class UploadEncoder {
     await this.thread.close();
   }
 
-  private async call(message: Omit<EncodeRequest, 'id'>): Promise<EncodeResponse> {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = undefined;
+  /**
+   * A request to the thread. Only bulk rounds keep it: the idle time counts from the last of them,
+   * so that small rounds after a backlog (a plant sending a few records a second) let it end.
+   */
+  private async call(message: Omit<EncodeRequest, 'id'>, bulk: boolean): Promise<EncodeResponse> {
+    if (bulk && this.idleTimer) {
+      clearTimeout(this.idleTimer);
+      this.idleTimer = undefined;
+    }
     this.inFlight += 1;
     try {
       return await this.thread.request(message);
     } finally {
       this.inFlight -= 1;
-      if (this.inFlight === 0) this.endWhenIdle();
+      if (bulk || !this.idleTimer) this.endWhenIdle();
     }
   }
 
+  /** Ends the thread after idleMs (or, if a request is then in flight, once it is answered and idleMs more have passed). */
   private endWhenIdle(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
       this.idleTimer = undefined;
       if (this.inFlight === 0) void this.thread.close();
+      else this.endWhenIdle();
     }, this.idleMs);
     this.idleTimer.unref?.();
   }
