@@ -61,12 +61,13 @@ describe('kill -9 while one file is read by both parse threads', () => {
       }
       if (round % 2 === 0) {
         // Killed while the new file is read in parts, a random moment after its split was committed
-        // (on a fast machine a fixed delay could miss the parts altogether)…
+        // (on a fast machine a fixed delay could miss the parts altogether; both threads read the
+        // file's 60,000 rows in well under a second, so the moment is drawn from the first 300 ms)…
         await waitFor(() => {
           const progress = splitProgress(dataDirectory, files.at(-1)!);
           return progress.parts > 0 || progress.offset === fs.statSync(files.at(-1)!).size;
         }, 60_000, 'the new file split (or already read)');
-        await new Promise((r) => setTimeout(r, Math.random() * 1500));
+        await new Promise((r) => setTimeout(r, Math.random() * 300));
       } else {
         // …or at any moment of a restart: before a split, between part commits, during a merge.
         await new Promise((r) => setTimeout(r, 300 + Math.random() * 2500));

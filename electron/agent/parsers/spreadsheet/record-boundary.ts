@@ -90,6 +90,8 @@ export async function findRecordCut(options: {
   /** Bytes of an unfinished record carried to the next piece, and where they start in the file. */
   let carry: Buffer = Buffer.alloc(0);
   let carryAt = from;
+  /** The cut after the record ending at `offset` (none at the range's end: nothing would be left for the second part). */
+  const cutAt = (offset: number): RecordCut | undefined => (offset < end ? { offset, lines, records } : undefined);
   while (carryAt + carry.length < end) {
     const at = carryAt + carry.length;
     const piece = await read(at, Math.min(SCAN_PIECE_BYTES, end - at));
@@ -105,10 +107,7 @@ export async function findRecordCut(options: {
         // A record has content besides its line end (\n or \r\n).
         if (lf > consumed && !(lf === consumed + 1 && bytes[consumed] === CR_BYTE)) records += 1;
         consumed = lf + 1;
-        if (carryAt + consumed >= target) {
-          const offset = carryAt + consumed;
-          return offset < end ? { offset, lines, records } : undefined;
-        }
+        if (carryAt + consumed >= target) return cutAt(carryAt + consumed);
       }
     } else {
       const cursor = new RecordCursor(bytes, 0, separator, 1, false, false, null);
@@ -116,10 +115,7 @@ export async function findRecordCut(options: {
         if (cursor.end > maxRecordBytes + cursor.start) return undefined;
         lines += cursor.newlines;
         if (cursor.contentEnd > cursor.start) records += 1;
-        if (carryAt + cursor.end >= target) {
-          const offset = carryAt + cursor.end;
-          return offset < end ? { offset, lines, records } : undefined;
-        }
+        if (carryAt + cursor.end >= target) return cutAt(carryAt + cursor.end);
       }
       consumed = cursor.consumed;
     }

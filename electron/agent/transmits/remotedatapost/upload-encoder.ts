@@ -68,7 +68,7 @@ export class UploadEncoder {
       if (asStored) {
         // Started now, so that it is up by the time this round is delivered.
         this.thread.start();
-        if (bulk || !this.idleTimer) this.endWhenIdle();
+        this.keepAlive(bulk);
         return { bodies: [asStored], onThread: false, ackOnThread: true, bulk };
       }
     }
@@ -98,22 +98,22 @@ export class UploadEncoder {
     await this.thread.close();
   }
 
-  /**
-   * A request to the thread. Only bulk rounds keep it: the idle time counts from the last of them,
-   * so that small rounds after a backlog (a plant sending a few records a second) let it end.
-   */
   private async call(message: Omit<EncodeRequest, 'id'>, bulk: boolean): Promise<EncodeResponse> {
-    if (bulk && this.idleTimer) {
-      clearTimeout(this.idleTimer);
-      this.idleTimer = undefined;
-    }
     this.inFlight += 1;
     try {
       return await this.thread.request(message);
     } finally {
       this.inFlight -= 1;
-      if (bulk || !this.idleTimer) this.endWhenIdle();
+      this.keepAlive(bulk);
     }
+  }
+
+  /**
+   * Only bulk rounds keep the thread: its idle time counts from the last of them, so that small
+   * rounds after a backlog (a plant sending a few records a second) let it end.
+   */
+  private keepAlive(bulk: boolean): void {
+    if (bulk || !this.idleTimer) this.endWhenIdle();
   }
 
   /** Ends the thread after idleMs (or, if a request is then in flight, once it is answered and idleMs more have passed). */
