@@ -16,7 +16,7 @@ import { fernetEncrypt, fernetKeyFromApiKey } from '../dist/electron/agent/trans
 import { GZIP_LEVEL, sortForUpload } from '../dist/electron/agent/transmits/remotedatapost/wire.js';
 import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
 import { putMultipart } from '../dist/electron/agent/transmits/remotedatapost/http-upload.js';
-import { CHUNK_BYTES } from '../dist/electron/agent/receivers/file-source/file-reader.js';
+import { RECORD_CHUNK_BYTES } from '../dist/electron/agent/receivers/file-source/file-reader.js';
 import { isoFromMicros } from '../dist/shared/records/record.js';
 
 const BATCH = 3000;
@@ -50,9 +50,9 @@ export async function stageBreakdown(rows) {
   const prefix = recordIdPrefix(stream, file, '4096:abc');
   const bodies = [];
   let state = parser.initialState();
-  // Chunk by chunk, as a parse worker runs them (CHUNK_BYTES, batches of max_request_records).
+  // Chunk by chunk, as a parse worker runs them on the general path (RECORD_CHUNK_BYTES, batches of max_request_records).
   for (let offset = 0; offset < bytes.length; ) {
-    const chunk = bytes.subarray(offset, offset + CHUNK_BYTES);
+    const chunk = bytes.subarray(offset, offset + RECORD_CHUNK_BYTES);
     const parsed = add('parse', () => parser.parseChunk(chunk, state, offset + chunk.length >= bytes.length));
     offset += parsed.consumedBytes;
     state = parsed.state;

@@ -5,7 +5,7 @@ import { ENCODINGS, lookupEncoding } from '../../../../shared/config/encodings.j
 import { SpreadsheetParserSchema } from '../../../../shared/config/schema.js';
 import { validateConfiguration } from '../../../../shared/config/validate.js';
 import { specExampleConfiguration } from '../../../../shared/testing/config-fixtures.js';
-import { CHUNK_BYTES } from '../../receivers/file-source/file-reader.js';
+import { RECORD_CHUNK_BYTES } from '../../receivers/file-source/file-reader.js';
 import { type ParsedRow, type SpreadsheetParser, type SpreadsheetState, createSpreadsheetParser } from './spreadsheet-parser.js';
 
 const parserWith = (fileEncoding: string, parse: Record<string, unknown> = {}) =>
@@ -112,7 +112,7 @@ describe('file encodings', () => {
     const line = (n: number) => iconv.encode(`${n},${text}${'x'.repeat(n % 7)}\n`, iconvName);
     const parts = [header];
     let size = header.length;
-    for (let n = 0; size < 3 * CHUNK_BYTES; n += 1) {
+    for (let n = 0; size < 3 * RECORD_CHUNK_BYTES; n += 1) {
       parts.push(line(n));
       size += parts[parts.length - 1]!.length;
     }
@@ -120,10 +120,10 @@ describe('file encodings', () => {
     const reference = whole(parserWith(codec), file);
     const rows = reference.rows.length;
     expect(reference.rows.every((r, n) => r.fieldvalues.n === n && r.fieldvalues.text === `${text}${'x'.repeat(n % 7)}`)).toBe(true);
-    // Chunks of CHUNK_BYTES from every resume offset, and chunks shifted by 1..5 bytes so that every
+    // Chunks of RECORD_CHUNK_BYTES (the general path's, which every encoding but UTF-8 takes) from every resume offset, and chunks shifted by 1..5 bytes so that every
     // byte of a multi-byte character lands on a boundary somewhere.
     for (const shift of [0, 1, 2, 3, 4, 5]) {
-      const chunked = feed(parserWith(codec), file, (offset) => offset + CHUNK_BYTES - shift);
+      const chunked = feed(parserWith(codec), file, (offset) => offset + RECORD_CHUNK_BYTES - shift);
       expect(chunked.rows.length, `shift ${shift}`).toBe(rows);
       expect(chunked.rows).toEqual(reference.rows);
       expect(chunked.offset).toBe(file.length);

@@ -8,12 +8,12 @@
 import fs from 'node:fs';
 import type { Parser } from '../../../../shared/config/schema.js';
 import { type AgentRecord, isoMicros } from '../../../../shared/records/record.js';
-import { SpreadsheetStateSchema, createSpreadsheetParser, readOptionsOf, resolveEncoding } from '../../parsers/spreadsheet/index.js';
+import { type ChunkResult, type SpreadsheetParser, type SpreadsheetState, SpreadsheetStateSchema, createSpreadsheetParser, readOptionsOf, resolveEncoding } from '../../parsers/spreadsheet/index.js';
 import type { CommitProgress } from '../../components/contract.js';
 import type { BatchCommitter } from '../../pipeline/batch-committer.js';
 import type { FusedUploadPath } from '../../pipeline/fused-upload.js';
 import type { ParseRequest, ParseResponse } from './parse-protocol.js';
-import { MAX_LINE_BYTES } from './file-reader.js';
+import { MAX_LINE_BYTES, RECORD_CHUNK_BYTES } from './file-reader.js';
 import { recordIdOf } from './record-ids.js';
 
 const MAX_CACHED_PARSERS = 1000;
@@ -48,6 +48,16 @@ function readChunk(request: ParseRequest): { chunk: Buffer; size: number; limit:
   }
 }
 
+/**
+ * The general path's parse of a chunk: at most RECORD_CHUNK_BYTES of it (its records die young), the
+ * rest read by the next request; the whole chunk when that much holds no complete line.
+ */
+function parseGeneral(parser: SpreadsheetParser, chunk: Buffer, state: SpreadsheetState, final: boolean): ChunkResult {
+  if (chunk.length <= RECORD_CHUNK_BYTES) return parser.parseChunk(chunk, state, final);
+  const part = parser.parseChunk(chunk.subarray(0, RECORD_CHUNK_BYTES), state, false);
+  return part.consumedBytes > 0 || part.fatal ? part : parser.parseChunk(chunk, state, final);
+}
+
 export class ChunkHandler {
   private readonly parsers = new Map<string, ReturnType<typeof createSpreadsheetParser>>();
 
@@ -72,7 +82,7 @@ export class ChunkHandler {
       const commit = this.committer.commitEncoded(request.plan, encoded, progressOf(request, request.offset + parsed.consumedBytes, JSON.stringify(parsed.state)), nowMicros);
       return { ...answer, rows: parsed.rows, commit, badLines: [], skippedLines: 0, consumedBytes: parsed.consumedBytes, state: parsed.state, fatal: undefined };
     }
-    const result = parser.parseChunk(chunk, state, request.final && atEnd);
+    const result = parseGeneral(parser, chunk, state, request.final && atEnd);
     const { asset, stream_type } = request.plan.stream;
     const capturetime = isoMicros(nowMicros);
     const records: AgentRecord[] = result.rows.map((row) => ({

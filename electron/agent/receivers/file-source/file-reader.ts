@@ -8,13 +8,21 @@ import { recordIdPrefix } from './record-ids.js';
 import { type ChunkRange, type RangeOutcome, type SplitOptions, readParts, splitFile } from './file-split.js';
 
 /**
- * Bytes read, parsed and committed per step (in the parse worker): bounds memory whatever the file
- * size. 128 KiB is about 2,000 rows, one outbox batch, whose records fit the worker's young
- * generation (WORKER_LIMITS) and die there: with 256 KiB chunks and an 8 MiB young generation they
- * outlived it and the worker spent ~30 % more CPU, mostly in garbage collection
- * (docs/performance.md).
+ * Bytes read and committed per step (in a parse thread): bounds memory whatever the file size.
+ * 512 KiB is about 8,000 rows of a typical machine file: a commit (two WAL syncs, the outbox's and
+ * the KPI history's) and a message each way per 8,000 rows instead of per 2,000 cost ~10 % less CPU
+ * a row end to end than 128 KiB; 1 MiB cost more again (the young generation's collections grew).
+ * Only the fused path (rows straight into upload bodies) takes a whole chunk: the general path reads
+ * RECORD_CHUNK_BYTES of it (docs/performance.md, "Morning").
  */
-export const CHUNK_BYTES = 128 * 1024;
+export const CHUNK_BYTES = 512 * 1024;
+/**
+ * Bytes of a chunk the general path (a record object a row) parses at most: ~2,000 rows, one outbox
+ * batch, whose records fit the worker's young generation (WORKER_LIMITS) and die there. With 256 KiB
+ * and an 8 MiB young generation they outlived it and the worker spent ~30 % more CPU, mostly in
+ * garbage collection; with 512 KiB and 32 MiB it still spent ~10 % more (docs/performance.md).
+ */
+export const RECORD_CHUNK_BYTES = 128 * 1024;
 /**
  * Longest line read: a longer one is a bad line (bad_lines_action) and skipped unread, so that one
  * broken file (a missing newline, binary data) cannot exhaust the parse worker's memory.
