@@ -110,6 +110,9 @@ export function openStore(file: string) {
   const commitAll = db.transaction((commits: readonly StoreCommit[], limits?: ReadonlyMap<string, number>) => {
     for (const one of commits) commitOne(one.receiver, one.stream, one.entries, one.progress, limits);
   });
-  return { db, statements, commit, commitAll };
+  const ack = db.transaction((transmit: string, ids: readonly number[]) => {
+    for (const id of ids) statements.ack.run(id, transmit);
+  });
+  return { db, statements, commit, commitAll, ack };
 }
 
