@@ -16,7 +16,7 @@ import type { Parser } from '../../../shared/config/schema.js';
 import { type AgentRecord, type FieldValue, isoFromMicros } from '../../../shared/records/record.js';
 import type { EncodedBatch, OutboxCodec } from '../components/contract.js';
 import { cellValueAt } from '../parsers/spreadsheet/cell-values.js';
-import { MAX_PLAIN_MICROS, type PlainChunk, type PlainRowReader, createPlainRowReader } from '../parsers/spreadsheet/plain-rows.js';
+import { MAX_PLAIN_MICROS, type PlainChunk, type PlainRowReader, type PlainRowVisitor, createPlainRowReader } from '../parsers/spreadsheet/plain-rows.js';
 import type { SpreadsheetState } from '../parsers/spreadsheet/spreadsheet-parser.js';
 import { type ConvertTimestampsConfig, convertedFields } from '../transforms/convert-timestamps/convert-timestamps-transform.js';
 import { prototypesArePatched } from '../transmits/remotedatapost/record-bson.js';
@@ -61,6 +61,33 @@ export class FusedUploadPath {
   private lines = new Float64Array(4096);
   /** The documents' memory, reused chunk after chunk (only the compressed bodies leave a chunk). */
   private scratch: Buffer = Buffer.allocUnsafe(512 * 1024);
+  /** What `visit` writes the chunk's rows with: set for each read (one visitor for every chunk). */
+  private readonly rows = { writer: null as RowDocumentWriter | null, columns: [] as number[], timeOf: [] as number[], timeRoom: 0, hasTime: false, now: 0, count: 0 };
+  /**
+   * Writes one plain row as a document. One function for every chunk, not a closure per read: the
+   * reader's optimized code calls the same target each time (a closure per read deoptimized it,
+   * and every parse thread compiled it again and again).
+   */
+  private readonly visit: PlainRowVisitor = (text, cellStarts, line, times) => {
+    const { writer, columns, timeOf, now } = this.rows;
+    const timestamp = this.rows.hasTime && times[0] === times[0] ? times[0]! : now;
+    // Lines past 16^12, or documents near js-bson's size limits (which the record path hands to js-bson): not here.
+    if (line >= 2 ** 48 || text.length > 1024 * 1024 || writer === null) return false;
+    writer.begin(writer.fixedBytes + this.rows.timeRoom + 3 * text.length, Math.floor(timestamp / 1000), Math.floor(now / 1000), line);
+    const fieldCount = columns.length;
+    for (let f = 0; f < fieldCount; f += 1) {
+      const t = timeOf[f]!;
+      if (t >= 0) {
+        const micros = times[t]!;
+        writer.value(f, micros === micros ? isoFromMicros(micros) : null);
+      } else {
+        const c = columns[f]!;
+        writer.value(f, cellValueAt(text, cellStarts[c]!, cellStarts[c + 1]! - 1));
+      }
+    }
+    this.push(this.rows.count++, writer.end(), timestamp, line);
+    return true;
+  };
 
   constructor(private readonly committer: BatchCommitter) {}
 
@@ -78,29 +105,17 @@ export class FusedUploadPath {
     if (!fused || !reader || !layout || prototypesArePatched()) return null;
     const now = Number(nowMicros);
     const writer = new RowDocumentWriter(plan.stream.asset, plan.stream.stream_type, layout.keys, recordIdPrefix, this.scratch);
-    const { columns, times: timeOf } = layout;
-    const fieldCount = columns.length;
-    const timeRoom = 32 * reader.timeColumns.length;
-    const hasTime = reader.timeColumns.length > 0;
-    let count = 0;
-    const parsed = reader.read(chunk, state, final, (text, cellStarts, line, times) => {
-      const timestamp = hasTime && times[0] === times[0] ? times[0]! : now;
-      // Lines past 16^12, or documents near js-bson's size limits (which the record path hands to js-bson): not here.
-      if (line >= 2 ** 48 || text.length > 1024 * 1024) return false;
-      writer.begin(writer.fixedBytes + timeRoom + 3 * text.length, Math.floor(timestamp / 1000), Math.floor(now / 1000), line);
-      for (let f = 0; f < fieldCount; f += 1) {
-        const t = timeOf[f]!;
-        if (t >= 0) {
-          const micros = times[t]!;
-          writer.value(f, micros === micros ? isoFromMicros(micros) : null);
-        } else {
-          const c = columns[f]!;
-          writer.value(f, cellValueAt(text, cellStarts[c]!, cellStarts[c + 1]! - 1));
-        }
-      }
-      this.push(count++, writer.end(), timestamp, line);
-      return true;
-    });
+    const rows = this.rows;
+    rows.writer = writer;
+    rows.columns = layout.columns;
+    rows.timeOf = layout.times;
+    rows.timeRoom = 32 * reader.timeColumns.length;
+    rows.hasTime = reader.timeColumns.length > 0;
+    rows.now = now;
+    rows.count = 0;
+    const parsed = reader.read(chunk, state, final, this.visit);
+    const count = rows.count;
+    rows.writer = null;
     this.scratch = writer.bytes;
     if (parsed === null) {
       if (this.declined.size >= CACHE_LIMIT) this.declined.clear();

@@ -49,12 +49,21 @@ function readChunk(request: ParseRequest): { chunk: Buffer; size: number; limit:
 }
 
 /**
- * The general path's parse of a chunk: at most RECORD_CHUNK_BYTES of it (its records die young), the
- * rest read by the next request; the whole chunk when that much holds no complete line.
+ * How much of a file's first chunk the general path parses when the fused path may take the rest:
+ * the header and a few rows, so that the general path's functions (row and record objects, their
+ * BSON) do not run hot enough in a parse thread for V8 to compile them (~70 ms of compiling per
+ * thread start, docs/performance.md).
  */
-function parseGeneral(parser: SpreadsheetParser, chunk: Buffer, state: SpreadsheetState, final: boolean): ChunkResult {
-  if (chunk.length <= RECORD_CHUNK_BYTES) return parser.parseChunk(chunk, state, final);
-  const part = parser.parseChunk(chunk.subarray(0, RECORD_CHUNK_BYTES), state, false);
+export const HEADER_CHUNK_BYTES = 16 * 1024;
+
+/**
+ * The general path's parse of a chunk: at most `limit` bytes of it (RECORD_CHUNK_BYTES: its
+ * records die young), the rest read by the next request; the whole chunk when that much holds no
+ * complete line.
+ */
+function parseGeneral(parser: SpreadsheetParser, chunk: Buffer, state: SpreadsheetState, final: boolean, limit: number): ChunkResult {
+  if (chunk.length <= limit) return parser.parseChunk(chunk, state, final);
+  const part = parser.parseChunk(chunk.subarray(0, limit), state, false);
   return part.consumedBytes > 0 || part.fatal ? part : parser.parseChunk(chunk, state, final);
 }
 
@@ -82,7 +91,7 @@ export class ChunkHandler {
       const commit = this.committer.commitEncoded(request.plan, encoded, progressOf(request, request.offset + parsed.consumedBytes, JSON.stringify(parsed.state)), nowMicros);
       return { ...answer, rows: parsed.rows, commit, badLines: [], skippedLines: 0, consumedBytes: parsed.consumedBytes, state: parsed.state, fatal: undefined };
     }
-    const result = parseGeneral(parser, chunk, state, request.final && atEnd);
+    const result = parseGeneral(parser, chunk, state, request.final && atEnd, state.header === null && this.fused ? HEADER_CHUNK_BYTES : RECORD_CHUNK_BYTES);
     const { asset, stream_type } = request.plan.stream;
     const capturetime = isoMicros(nowMicros);
     const records: AgentRecord[] = result.rows.map((row) => ({

@@ -146,14 +146,15 @@ describe('localfile receiver → csv transmit', () => {
     await start(plant);
     plant.write('press_1.csv', HEADER + rows(0, 2));
     await waitFor(() => plant.delivered('Press_1', 'cycle').length === 2);
-    // More than INLINE_CHUNK_BYTES to read: a parse thread's work.
-    const more = HEADER + rows(2, 1002);
-    expect(more.length).toBeGreaterThan(INLINE_CHUNK_BYTES);
+    // More than INLINE_CHUNK_BYTES to read: a parse thread's work, also after its first chunk (the
+    // header and a few rows, HEADER_CHUNK_BYTES in chunk-handler.ts).
+    const more = HEADER + rows(2, 3002);
+    expect(more.length).toBeGreaterThan(3 * INLINE_CHUNK_BYTES);
     plant.write('press_2.csv', more);
-    await waitFor(() => plant.delivered('Press_1', 'cycle').length === 1002);
+    await waitFor(() => plant.delivered('Press_1', 'cycle').length === 3002);
     const lines: string[] = (await server!.call('GET', '/v1/log/stream?lines=200')).json.response;
     expect(lines.filter((l) => / \| main \| receiver:plant \| INFO \| .*press_1\.csv: 2 records read$/.test(l))).toHaveLength(1);
-    expect(lines.filter((l) => / \| parse:\d+ \| receiver:plant \| INFO \| .*press_2\.csv: 1000 records read$/.test(l))).toHaveLength(1);
+    expect(lines.filter((l) => / \| parse:\d+ \| receiver:plant \| INFO \| .*press_2\.csv: 3000 records read$/.test(l))).toHaveLength(1);
   });
 
   it('marks the stream when the parser options do not fit the file (time stamp column missing)', async () => {
