@@ -50,6 +50,26 @@ function partSizes(n: number, maxRequestRecords: number): number[] {
   return Array.from({ length: parts }, (_, part) => Math.floor(n / parts) + (part < n % parts ? 1 : 0));
 }
 
+// The loops over a chunk's documents are functions of their own: V8 then compiles these small
+// loops, not encode() with the gzip and BSON code it calls inlined (~50 ms of compiling a thread).
+
+/** Whether the documents' times are in order already (a file's usually are). */
+function inOrder(keys: Float64Array, count: number): boolean {
+  for (let i = 1; i < count; i += 1) if (keys[i]! < keys[i - 1]!) return false;
+  return true;
+}
+
+/** Document boundaries in the bytes laid out in `order` (null: as written). */
+function documentEnds(ends: Uint32Array, order: number[] | null, count: number): Uint32Array {
+  const sortedEnds = new Uint32Array(count);
+  for (let k = 0, at = 0; k < count; k += 1) {
+    const i = order ? order[k]! : k;
+    at += ends[i]! - (i === 0 ? 0 : ends[i - 1]!);
+    sortedEnds[k] = at;
+  }
+  return sortedEnds;
+}
+
 export class FusedUploadPath {
   private readonly plans = new Map<string, FusedPlan | null>();
   private readonly readers = new Map<string, PlainRowReader | null>();
@@ -147,26 +167,17 @@ export class FusedUploadPath {
       return encoded;
     }
     encoded.lastTimestamp = isoFromMicros(keys[count - 1]!);
-    const startOf = (i: number) => (i === 0 ? 0 : ends[i - 1]!);
-    let sorted = true;
-    for (let i = 1; i < count && sorted; i += 1) sorted = keys[i]! >= keys[i - 1]!;
     let bytes = writer.bytes.subarray(0, writer.length);
     let order: number[] | null = null;
-    if (!sorted) {
+    if (!inOrder(keys, count)) {
       // ISO texts of the same width sort as their instants; equal times by record_id, i.e. by line.
       order = Array.from({ length: count }, (_, i) => i).sort((a, b) => keys[a]! - keys[b]! || lines[a]! - lines[b]!);
       const copy = Buffer.allocUnsafe(writer.length);
       let at = 0;
-      for (const i of order) at += bytes.copy(copy, at, startOf(i), ends[i]);
+      for (const i of order) at += bytes.copy(copy, at, i === 0 ? 0 : ends[i - 1]!, ends[i]);
       bytes = copy;
     }
-    // Document boundaries in the (sorted) bytes.
-    const sortedEnds = new Uint32Array(count);
-    for (let k = 0, at = 0; k < count; k += 1) {
-      const i = order ? order[k]! : k;
-      at += ends[i]! - startOf(i);
-      sortedEnds[k] = at;
-    }
+    const sortedEnds = documentEnds(ends, order, count);
     const payloads = new Map<number, EncodedBatch[]>();
     for (const route of fused.routes) {
       let batches = payloads.get(route.maxRequestRecords);
