@@ -15,7 +15,7 @@ describe('GET /v1/streams stats.reading', () => {
   it('shows the file being read, advancing chunk by chunk, then null; again during a restream', async () => {
     const plant = filePlant();
     const started = await startPlant(plant);
-    // About 12 MB: some 95 chunks of 128 KiB, read for a few seconds.
+    // About 12 MB: some 24 chunks of 512 KiB (95 of 128 KiB on the general path), read for a second or more.
     const file = path.join(plant.drop, 'press_1.csv');
     const block = flowRows(0, 10_000);
     fs.writeFileSync(file, FLOW_HEADER);

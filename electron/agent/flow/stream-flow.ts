@@ -22,7 +22,7 @@ const keyOf = (receiver: string, stream: StreamKey) => `${receiver}\0${stream.as
 /**
  * Per-stream counters (records read, the newest record, the rate, the file being read), fed by the
  * pipeline once per committed batch or file chunk on the main thread: the cost is a few additions
- * per 128 KiB chunk, nothing per record. Read by GET /v1/streams, GET /metrics and the history.
+ * per file chunk (up to 512 KiB), nothing per record. Read by GET /v1/streams, GET /metrics and the history.
  */
 export class StreamFlowBoard {
   private readonly flows = new Map<string, StreamFlow>();
