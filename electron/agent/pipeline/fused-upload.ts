@@ -99,7 +99,8 @@ export class FusedUploadPath {
       const t = timeOf[f]!;
       if (t >= 0) {
         const micros = times[t]!;
-        writer.value(f, micros === micros ? isoFromMicros(micros) : null);
+        if (micros === micros) writer.isoValue(f, micros);
+        else writer.value(f, null);
       } else {
         const c = columns[f]!;
         writer.value(f, cellValueAt(text, cellStarts[c]!, cellStarts[c + 1]! - 1));

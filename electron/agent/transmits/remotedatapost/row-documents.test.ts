@@ -1,5 +1,8 @@
 import { BSON } from 'bson';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { isoFromMicros } from '../../../../shared/records/record.js';
+import { MAX_PLAIN_MICROS } from '../../parsers/spreadsheet/plain-rows.js';
 import { recordIdOf } from '../../receivers/file-source/record-ids.js';
 import { RowDocumentWriter } from './row-documents.js';
 
@@ -23,5 +26,30 @@ describe('RowDocumentWriter', () => {
       record_id: recordIdOf(prefix, 2 ** 24 + 1),
       fieldvalues: { part: 6 },
     });
+  });
+
+  it('writes a time column from its instant byte for byte as the text isoFromMicros makes (whole seconds, fractions, minute and day boundaries)', () => {
+    const instant = fc.oneof(
+      fc.integer({ min: 0, max: MAX_PLAIN_MICROS }),
+      // Near minute boundaries, one after the other (the writer keeps the last minute's text).
+      fc.tuple(fc.integer({ min: 0, max: Math.floor(MAX_PLAIN_MICROS / 60_000_000) - 1 }), fc.integer({ min: -2_000_000, max: 2_000_000 })).map(([minute, offset]) => Math.max(0, minute * 60_000_000 + offset)),
+      fc.integer({ min: 0, max: 10 ** 9 }).map((seconds) => seconds * 1_000_000),
+    );
+    fc.assert(
+      fc.property(fc.array(instant, { minLength: 1, maxLength: 30 }), (instants) => {
+        const fast = new RowDocumentWriter('Press_1', 'cycle', ['time', 'n'], 'p');
+        const text = new RowDocumentWriter('Press_1', 'cycle', ['time', 'n'], 'p');
+        instants.forEach((micros, line) => {
+          for (const [writer, time] of [[fast, () => fast.isoValue(0, micros)], [text, () => text.value(0, isoFromMicros(micros))]] as const) {
+            writer.begin(writer.fixedBytes + 64, 1_767_225_600_000, 1_767_225_700_000, line);
+            time();
+            writer.value(1, line);
+            writer.end();
+          }
+        });
+        expect(fast.bytes.subarray(0, fast.length).equals(text.bytes.subarray(0, text.length))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

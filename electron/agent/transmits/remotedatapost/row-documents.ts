@@ -6,7 +6,7 @@
  * values follow writeRecord's rules. Layouts writeRecord would hand to js-bson (a name with a NUL,
  * a `_bsontype` column, patched prototypes) are refused by `layoutFits`.
  */
-import type { FieldValue } from '../../../../shared/records/record.js';
+import { type FieldValue, isoFromMicros } from '../../../../shared/records/record.js';
 import { ASSET, CAPTURETIME, FIELDVALUES, RECORD_ID, STREAM_TYPE, TIMESTAMP, prototypesArePatched, putBytes, putDate, putInt32, putScalar, putString } from './record-bson.js';
 
 /** Whether documents of this layout can be written here (else the caller takes the record path). */
@@ -33,6 +33,9 @@ export class RowDocumentWriter {
   private readonly timestampAt: number;
   private readonly capturetimeAt: number;
   private readonly lineAt: number;
+  /** isoValue's text of the last minute it wrote (`YYYY-MM-DDTHH:MM:`). */
+  private minute = Number.NaN;
+  private readonly minuteText = Buffer.alloc(17);
   /** Bytes a document needs besides its string values (3 bytes a code unit of those is the caller's part). */
   readonly fixedBytes: number;
 
@@ -106,6 +109,37 @@ export class RowDocumentWriter {
     const buf = this.buf;
     const typeAt = this.pos;
     this.pos = putScalar(buf, typeAt, putBytes(buf, typeAt + 1, this.names[index]!), value);
+  }
+
+  /**
+   * Field `index` holding isoFromMicros(micros) (`YYYY-MM-DDTHH:MM:SS.ffffffZ`), written from the
+   * number without making the text: `micros` a safe integer from 0 to MAX_PLAIN_MICROS (the
+   * caller's part), where every such text is 27 characters.
+   */
+  isoValue(index: number, micros: number): void {
+    const buf = this.buf;
+    const typeAt = this.pos;
+    buf[typeAt] = 0x02;
+    let pos = putBytes(buf, typeAt + 1, this.names[index]!);
+    putInt32(buf, pos, 28);
+    pos += 4;
+    const minute = Math.floor(micros / 60_000_000);
+    if (minute !== this.minute) {
+      // The text up to the minute, as isoFromMicros writes it: read from its own text once a minute.
+      this.minute = minute;
+      this.minuteText.write(isoFromMicros(minute * 60_000_000), 0, 17, 'latin1');
+    }
+    for (let i = 0; i < 17; i += 1) buf[pos + i] = this.minuteText[i]!;
+    const rest = micros - minute * 60_000_000;
+    const second = Math.floor(rest / 1_000_000);
+    const fraction = rest - second * 1_000_000;
+    buf[pos + 17] = 0x30 + Math.floor(second / 10);
+    buf[pos + 18] = 0x30 + (second % 10);
+    buf[pos + 19] = 0x2e;
+    for (let i = 0, f = fraction; i < 6; i += 1, f = Math.floor(f / 10)) buf[pos + 25 - i] = 0x30 + (f % 10);
+    buf[pos + 26] = 0x5a;
+    buf[pos + 27] = 0;
+    this.pos = pos + 28;
   }
 
   /** Ends the document; returns its end offset. */
