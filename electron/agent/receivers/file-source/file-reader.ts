@@ -42,6 +42,14 @@ export interface FileSnapshot {
   settled: boolean;
 }
 
+/** `length` bytes of a remote file from `offset`: what `carry` (bytes from `offset` on) holds is not fetched again. */
+async function remoteBytes(read: (offset: number, length: number) => Promise<Buffer>, offset: number, length: number, carry: Buffer | undefined): Promise<Buffer> {
+  if (!carry) return read(offset, length);
+  if (carry.length >= length) return carry.subarray(0, length);
+  const rest = await read(offset + carry.length, length - carry.length);
+  return Buffer.concat([carry, rest]);
+}
+
 /** `length:sha256` of the first bytes; the length lets a grown file be compared on the same prefix. */
 export function fingerprintOf(prefix: Buffer): string {
   return `${prefix.length}:${crypto.createHash('sha256').update(prefix).digest('hex').slice(0, 32)}`;
@@ -117,6 +125,9 @@ export async function readFile(options: ReadFileOptions): Promise<{ complete: bo
     let { offset, state } = range;
     let chunkBytes = CHUNK_BYTES;
     let records = 0;
+    // A remote file's bytes from `offset` on that the last request was given but did not consume
+    // (the general path parses part of a chunk, a line runs past it): not fetched again.
+    let carry: Buffer | undefined;
     while (offset < range.end) {
       const request = (length: number) => ({
         path: file.path,
@@ -133,7 +144,8 @@ export async function readFile(options: ReadFileOptions): Promise<{ complete: bo
         nowMicros: String(context.clock.nowMicros()),
         ...(range.part === undefined ? {} : { end: range.end, part: range.part }),
       });
-      const bytes = options.readRange ? await options.readRange(offset, Math.min(chunkBytes, range.end - offset)) : undefined;
+      const bytes = options.readRange ? await remoteBytes(options.readRange, offset, Math.min(chunkBytes, range.end - offset), carry) : undefined;
+      carry = undefined;
       const response = await options.worker.parse({ ...request(chunkBytes), bytes }, options.signal);
       thread = response.threadName;
       if (!response.ok) throw Object.assign(new Error(response.error), { code: response.code });
@@ -146,6 +158,7 @@ export async function readFile(options: ReadFileOptions): Promise<{ complete: bo
         logger().error(message);
         return { offset, state, records, stop: 'fatal' };
       }
+      if (bytes && response.consumedBytes < bytes.length) carry = bytes.subarray(response.consumedBytes);
       if (response.consumedBytes === 0) {
         // A line longer than the chunk: read a bigger chunk, up to the rest of the range.
         if (response.chunkBytes >= range.end - offset) return { offset, state, records, stop: 'waiting' };
@@ -167,6 +180,7 @@ export async function readFile(options: ReadFileOptions): Promise<{ complete: bo
           return { offset, state, records, stop: 'fatal' };
         }
         chunkBytes = CHUNK_BYTES;
+        carry = undefined;
         offset = lineEnd;
         state = skipped.state;
         advanced(offset - range.offset);
