@@ -1,3 +1,5 @@
+import { BSON } from 'bson';
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Parser } from '../../../../shared/config/schema.js';
 import { builtInComponents } from '../../components/built-in.js';
@@ -18,10 +20,18 @@ const plan: CommitPlan = {
   routes: [{ transmit: 'cloud', type: 'remotedatapost', options: { maxRequestRecords: 3000 }, maxBufferBytes: 2 ** 40 }], returnRecords: false,
 };
 
-/** A handler whose commits are counted (records a commit, in order), not stored. */
+/** The lines (from the record ids' last 12 hex digits) of the documents in an upload body. */
+function linesOf(payload: Buffer): number[] {
+  const bson = zlib.gunzipSync(payload);
+  const lines: number[] = [];
+  for (let at = 0; at < bson.length; at += bson.readInt32LE(at)) lines.push(Number.parseInt(String(BSON.deserialize(bson.subarray(at, at + bson.readInt32LE(at))).record_id).slice(-12), 16));
+  return lines;
+}
+
+/** A handler whose commits are recorded (the lines of each commit's records, in order), not stored. */
 function handler(fused: boolean) {
-  const commits: number[] = [];
-  const store = { commit: (_r: unknown, _s: unknown, entries: OutboxEntry[]) => commits.push(entries.reduce((n, e) => n + e.records, 0)) } as unknown as AgentStore;
+  const commits: number[][] = [];
+  const store = { commit: (_r: unknown, _s: unknown, entries: OutboxEntry[]) => commits.push(entries.flatMap((e) => linesOf(e.payload))) } as unknown as AgentStore;
   const committer = new BatchCommitter(builtInComponents(), { store: () => store, history: () => ({}) as RecordHistory });
   return { commits, handler: new ChunkHandler(committer, fused ? new FusedUploadPath(committer) : null) };
 }
@@ -44,8 +54,13 @@ function readAll(bytes: Buffer, fused: boolean) {
     offset += response.consumedBytes;
     state = response.state;
   }
-  return { consumed, commits, offset };
+  expect(offset).toBe(bytes.length);
+  // One commit a request, and every data line (file lines 2…) once, in order.
+  expect(commits).toHaveLength(consumed.length);
+  return { consumed, lines: commits.flat() };
 }
+
+const everyLine = (rows: number) => Array.from({ length: rows }, (_, i) => i + 2);
 
 function csv(rows: number, longCell = ''): Buffer {
   const lines = ['time,part,temp,status'];
@@ -56,9 +71,8 @@ function csv(rows: number, longCell = ''): Buffer {
 describe('chunk handler', () => {
   it('takes a whole bulk chunk on the fused path: one commit per CHUNK_BYTES read', () => {
     const bytes = csv(40_000);
-    const { consumed, commits, offset } = readAll(bytes, true);
-    expect(offset).toBe(bytes.length);
-    expect(commits.reduce((a, b) => a + b, 0)).toBe(40_000);
+    const { consumed, lines } = readAll(bytes, true);
+    expect(lines).toEqual(everyLine(40_000));
     // The first chunk, with the header, is the general path's (the fused one starts from a known
     // header): only its first HEADER_CHUNK_BYTES, so that the general path never runs hot here.
     expect(consumed[0]).toBeLessThanOrEqual(HEADER_CHUNK_BYTES);
@@ -67,11 +81,28 @@ describe('chunk handler', () => {
     for (const bytesRead of consumed.slice(1, -1)) expect(bytesRead).toBeGreaterThan(CHUNK_BYTES - 100);
   });
 
+  it('reads the header of a file of one chunk or less with its first RECORD_CHUNK_BYTES: not worth a second commit', () => {
+    const bytes = csv(8_000);
+    expect(bytes.length).toBeLessThan(CHUNK_BYTES);
+    const { consumed, lines } = readAll(bytes, true);
+    expect(lines).toEqual(everyLine(8_000));
+    expect(consumed[0]).toBeGreaterThan(RECORD_CHUNK_BYTES - 100);
+    expect(consumed).toHaveLength(2);
+  });
+
+  it('reads a header longer than HEADER_CHUNK_BYTES from the whole chunk', () => {
+    const columns = Array.from({ length: 3_000 }, (_, i) => `column_${i}`);
+    const row = (n: number) => `2026-01-01 00:0${Math.floor(n / 60)}:${String(n % 60).padStart(2, '0')},${columns.map((_, i) => i).join(',')}`;
+    const bytes = Buffer.from(`time,${columns.join(',')}\n${Array.from({ length: 300 }, (_, n) => row(n)).join('\n')}\n`);
+    const { consumed, lines } = readAll(bytes, true);
+    expect(lines).toEqual(everyLine(300));
+    expect(consumed[0]).toBeGreaterThan(HEADER_CHUNK_BYTES);
+  });
+
   it('reads at most RECORD_CHUNK_BYTES of a chunk on the general path (records die young), the rest with the next requests: every row once', () => {
     const bytes = csv(40_000);
-    const { consumed, commits, offset } = readAll(bytes, false);
-    expect(offset).toBe(bytes.length);
-    expect(commits.reduce((a, b) => a + b, 0)).toBe(40_000);
+    const { consumed, lines } = readAll(bytes, false);
+    expect(lines).toEqual(everyLine(40_000));
     expect(consumed.length).toBeGreaterThan(4);
     for (const bytesRead of consumed.slice(0, -1)) expect(bytesRead).toBeGreaterThan(RECORD_CHUNK_BYTES - 100);
     expect(Math.max(...consumed)).toBeLessThanOrEqual(RECORD_CHUNK_BYTES);
@@ -79,9 +110,8 @@ describe('chunk handler', () => {
 
   it('reads a line longer than RECORD_CHUNK_BYTES on the general path from the whole chunk', () => {
     const bytes = csv(2_000, 'x'.repeat(RECORD_CHUNK_BYTES + 10));
-    const { consumed, commits, offset } = readAll(bytes, false);
-    expect(offset).toBe(bytes.length);
-    expect(commits.reduce((a, b) => a + b, 0)).toBe(2_000);
+    const { consumed, lines } = readAll(bytes, false);
+    expect(lines).toEqual(everyLine(2_000));
     expect(Math.max(...consumed)).toBeGreaterThan(RECORD_CHUNK_BYTES + 10);
   });
 });

@@ -13,7 +13,7 @@ import type { CommitProgress } from '../../components/contract.js';
 import type { BatchCommitter } from '../../pipeline/batch-committer.js';
 import type { FusedUploadPath } from '../../pipeline/fused-upload.js';
 import type { ParseRequest, ParseResponse } from './parse-protocol.js';
-import { MAX_LINE_BYTES, RECORD_CHUNK_BYTES } from './file-reader.js';
+import { CHUNK_BYTES, MAX_LINE_BYTES, RECORD_CHUNK_BYTES } from './file-reader.js';
 import { recordIdOf } from './record-ids.js';
 
 const MAX_CACHED_PARSERS = 1000;
@@ -49,10 +49,11 @@ function readChunk(request: ParseRequest): { chunk: Buffer; size: number; limit:
 }
 
 /**
- * How much of a file's first chunk the general path parses when the fused path may take the rest:
- * the header and a few rows, so that the general path's functions (row and record objects, their
- * BSON) do not run hot enough in a parse thread for V8 to compile them (~70 ms of compiling per
- * thread start, docs/performance.md).
+ * How much of a big file's first chunk (more than CHUNK_BYTES unread) the general path parses when
+ * the fused path may take the rest: the header and a few rows, so that the general path's functions
+ * (row and record objects, their BSON) do not run hot enough in a parse thread for V8 to compile
+ * them (~70 ms of compiling per thread start, docs/performance.md). A smaller file is not worth a
+ * second commit.
  */
 export const HEADER_CHUNK_BYTES = 16 * 1024;
 
@@ -91,7 +92,8 @@ export class ChunkHandler {
       const commit = this.committer.commitEncoded(request.plan, encoded, progressOf(request, request.offset + parsed.consumedBytes, JSON.stringify(parsed.state)), nowMicros);
       return { ...answer, rows: parsed.rows, commit, badLines: [], skippedLines: 0, consumedBytes: parsed.consumedBytes, state: parsed.state, fatal: undefined };
     }
-    const result = parseGeneral(parser, chunk, state, request.final && atEnd, state.header === null && this.fused ? HEADER_CHUNK_BYTES : RECORD_CHUNK_BYTES);
+    const headerOnly = state.header === null && this.fused !== null && limit - request.offset > CHUNK_BYTES;
+    const result = parseGeneral(parser, chunk, state, request.final && atEnd, headerOnly ? HEADER_CHUNK_BYTES : RECORD_CHUNK_BYTES);
     const { asset, stream_type } = request.plan.stream;
     const capturetime = isoMicros(nowMicros);
     const records: AgentRecord[] = result.rows.map((row) => ({
