@@ -89,10 +89,12 @@ export class FusedUploadPath {
    * and every parse thread compiled it again and again).
    */
   private readonly visit: PlainRowVisitor = (text, cellStarts, line, times) => {
-    const { writer, columns, timeOf, now } = this.rows;
+    const { columns, timeOf, now } = this.rows;
+    // Set by read() for as long as the reader calls this.
+    const writer = this.rows.writer!;
     const timestamp = this.rows.hasTime && times[0] === times[0] ? times[0]! : now;
     // Lines past 16^12, or documents near js-bson's size limits (which the record path hands to js-bson): not here.
-    if (line >= 2 ** 48 || text.length > 1024 * 1024 || writer === null) return false;
+    if (line >= 2 ** 48 || text.length > 1024 * 1024) return false;
     writer.begin(writer.fixedBytes + this.rows.timeRoom + 3 * text.length, Math.floor(timestamp / 1000), Math.floor(now / 1000), line);
     const fieldCount = columns.length;
     for (let f = 0; f < fieldCount; f += 1) {
@@ -134,9 +136,14 @@ export class FusedUploadPath {
     rows.hasTime = reader.timeColumns.length > 0;
     rows.now = now;
     rows.count = 0;
-    const parsed = reader.read(chunk, state, final, this.visit);
+    let parsed: PlainChunk | null;
+    try {
+      parsed = reader.read(chunk, state, final, this.visit);
+    } finally {
+      // The writer's memory is kept as this.scratch, not through the visitor's state.
+      rows.writer = null;
+    }
     const count = rows.count;
-    rows.writer = null;
     this.scratch = writer.bytes;
     if (parsed === null) {
       if (this.declined.size >= CACHE_LIMIT) this.declined.clear();

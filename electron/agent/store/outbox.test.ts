@@ -31,17 +31,19 @@ describe('outbox limits', () => {
     expect(worker.streamState('r', stream, 'k')).toBe('5');
   });
 
-  it('deletes acknowledged batches without a sync of their own, and leaves commits durable (synchronous FULL) after', () => {
+  it('deletes acknowledged batches and keeps the outbox bytes right; commits after each ack are durable again (synchronous FULL)', () => {
     const store = open(path.join(tempDirectory(), 'agent.db'));
     const db = (store as unknown as { db: { pragma(source: string, options: { simple: true }): unknown } }).db;
     const stream = { asset: 'M1', stream_type: 'cycle' };
-    for (const bytes of [100, 200, 300]) store.commit('r', stream, [{ transmit: 'cloud', asset: 'M1', stream_type: 'cycle', format: 'opaque', records: 2, payload: Buffer.alloc(bytes) }], {});
-    expect(store.queuedBytesOf('cloud')).toBe(600);
-    store.ack('cloud', store.peekMeta('cloud', 2).map((row) => row.id));
-    expect(store.queuedBytesOf('cloud')).toBe(300);
-    expect(store.backlog('cloud')).toEqual({ batches: 1, records: 2, bytes: 300 });
-    // 2: FULL, the store's own durability for the next commit.
-    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+    for (const bytes of [100, 200, 300, 400]) store.commit('r', stream, [{ transmit: 'cloud', asset: 'M1', stream_type: 'cycle', format: 'opaque', records: 2, payload: Buffer.alloc(bytes) }], {});
+    expect(store.queuedBytesOf('cloud')).toBe(1000);
+    for (const left of [900, 700, 400, 0]) {
+      store.ack('cloud', [store.peekMeta('cloud', 1)[0]!.id]);
+      expect(store.queuedBytesOf('cloud')).toBe(left);
+      // 2: FULL, the store's own durability for the next commit.
+      expect(db.pragma('synchronous', { simple: true })).toBe(2);
+    }
+    expect(store.backlog('cloud')).toEqual({ batches: 0, records: 0, bytes: 0 });
   });
 
   it('keeps payloads as they are, with their format, for the transmit to read', () => {
