@@ -50,7 +50,8 @@ export async function stageBreakdown(rows) {
   const prefix = recordIdPrefix(stream, file, '4096:abc');
   const bodies = [];
   let state = parser.initialState();
-  // Chunk by chunk, as a parse worker runs them on the general path (RECORD_CHUNK_BYTES, batches of max_request_records).
+  // Chunk by chunk, as a parse worker runs them on the general path (RECORD_CHUNK_BYTES, batches
+  // of max_request_records).
   for (let offset = 0; offset < bytes.length; ) {
     const chunk = bytes.subarray(offset, offset + RECORD_CHUNK_BYTES);
     const parsed = add('parse', () => parser.parseChunk(chunk, state, offset + chunk.length >= bytes.length));

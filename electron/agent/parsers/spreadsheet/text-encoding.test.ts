@@ -120,7 +120,8 @@ describe('file encodings', () => {
     const reference = whole(parserWith(codec), file);
     const rows = reference.rows.length;
     expect(reference.rows.every((r, n) => r.fieldvalues.n === n && r.fieldvalues.text === `${text}${'x'.repeat(n % 7)}`)).toBe(true);
-    // Chunks of RECORD_CHUNK_BYTES (the general path's, which every encoding but UTF-8 takes) from every resume offset, and chunks shifted by 1..5 bytes so that every
+    // Chunks of RECORD_CHUNK_BYTES (the general path's, which every encoding but UTF-8 takes) from
+    // every resume offset, and chunks shifted by 1..5 bytes so that every
     // byte of a multi-byte character lands on a boundary somewhere.
     for (const shift of [0, 1, 2, 3, 4, 5]) {
       const chunked = feed(parserWith(codec), file, (offset) => offset + RECORD_CHUNK_BYTES - shift);
