@@ -20,6 +20,8 @@ export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 32, maxOldGenerationSiz
  */
 export class WorkerClient<TRequest extends { id: number }, TResponse extends { id: number }> {
   private worker: Worker | undefined;
+  /** The current thread has answered: it is up, its modules loaded. */
+  private answered = false;
   private nextId = 1;
   private readonly pending = new Map<number, { worker: Worker; resolve: (r: TResponse) => void; reject: (e: Error) => void }>();
 
@@ -43,6 +45,11 @@ export class WorkerClient<TRequest extends { id: number }, TResponse extends { i
     return this.worker !== undefined;
   }
 
+  /** Whether the thread runs and has answered a request since it started (it is up, not loading). */
+  get ready(): boolean {
+    return this.worker !== undefined && this.answered;
+  }
+
   request(message: Omit<TRequest, 'id'>, transfer: ArrayBuffer[] = []): Promise<TResponse> {
     const worker = this.ensure();
     const id = this.nextId++;
@@ -63,6 +70,7 @@ export class WorkerClient<TRequest extends { id: number }, TResponse extends { i
     if (this.worker) return this.worker;
     const worker = new Worker(this.script, { name: this.threadName, resourceLimits: this.resourceLimits });
     worker.on('message', (response: TResponse) => {
+      if (this.worker === worker) this.answered = true;
       const waiter = this.pending.get(response.id);
       this.pending.delete(response.id);
       waiter?.resolve(response);
@@ -78,6 +86,7 @@ export class WorkerClient<TRequest extends { id: number }, TResponse extends { i
       else if (this.worker === worker) this.worker = undefined;
     });
     this.worker = worker;
+    this.answered = false;
     return worker;
   }
 

@@ -90,6 +90,23 @@ describe('UploadEncoder: small rounds on the calling thread, bulk deletes and me
     await waitFor(() => !encoder.threadRunning, 5000, 'the idle thread to end');
   });
 
+  it('deletes here while the thread it started is still loading, on the thread once it is up', async () => {
+    const { store, encoder, queue } = setUp();
+    const first = queue([3000]);
+    const round = await encoder.encode(first.request, first.storedBytes);
+    expect(round).toMatchObject({ onThread: false, ackOnThread: true });
+    expect(encoder.threadRunning).toBe(true);
+    // The thread cannot have loaded its modules yet: the delivered batch is deleted at once, here.
+    await encoder.ack(first.request, round);
+    expect(encoder.threadReady).toBe(false);
+    expect(store.backlog('cloud').records).toBe(0);
+    await waitFor(() => encoder.threadReady, 10_000, 'the encode thread to be up');
+    const second = queue([3000]);
+    const next = await encoder.encode(second.request, second.storedBytes);
+    await encoder.ack(second.request, next);
+    expect(store.backlog('cloud').records).toBe(0);
+  });
+
   it('encodes a big round on the thread, byte for byte what this thread makes, deletes there, and ends the thread when idle', async () => {
     const { store, encoder, queue } = setUp(300);
     // Enough batches that together they are more than INLINE_BYTES.

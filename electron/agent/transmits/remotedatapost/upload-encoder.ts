@@ -7,7 +7,8 @@
  * their commits' syncs (long on a slow disk); its merging (gunzip, sort, gzip) too. One stored batch
  * sent as it is needs only encryption, which costs the same anywhere and is done here: the thread's
  * copy, messages and heap for it cost more than the encryption. The thread starts with the first
- * bulk round and ends ENCODER_IDLE_MS after the last one; while it runs it deletes every round. A
+ * bulk round and ends ENCODER_IDLE_MS after the last one; while it runs it deletes every round
+ * (once it is up: until its first answer, deletes are done here rather than wait for it). A
  * transmit that never sees a bulk round never starts it: ~20 MB of memory a small plant does not
  * need (docs/decisions/0031-small-work-on-the-main-thread.md).
  */
@@ -59,6 +60,11 @@ export class UploadEncoder {
     return this.thread.running;
   }
 
+  /** Whether the encode thread runs and is up (it has answered since it started). */
+  get threadReady(): boolean {
+    return this.thread.ready;
+  }
+
   /** The bodies of a round whose outbox rows hold `storedBytes` together. */
   async encode(request: RoundRequest, storedBytes: number): Promise<EncodedRound> {
     const bulk = storedBytes > INLINE_BYTES;
@@ -67,7 +73,7 @@ export class UploadEncoder {
       const asStored = bodyAsStored(this.store.payloadsOf(request.transmit, request.ids), request);
       if (asStored) {
         // Started now, so that it is up by the time this round is delivered.
-        this.thread.start();
+        this.startThread(request);
         this.keepAlive(bulk);
         return { bodies: [asStored], onThread: false, ackOnThread: true, bulk };
       }
@@ -78,9 +84,13 @@ export class UploadEncoder {
     return { bodies, onThread: true, ackOnThread: true, bulk };
   }
 
-  /** The destination has the round: delete its batches. */
+  /**
+   * The destination has the round: delete its batches, on the encode thread once it is up. Until
+   * then here: a first bulk round waited ~300 ms for a thread starting beside two busy parse
+   * threads, and the uploads behind it with it.
+   */
   async ack(request: RoundRequest, round: EncodedRound): Promise<void> {
-    if (round.ackOnThread) {
+    if (round.ackOnThread && (round.onThread || this.thread.ready)) {
       const acked = await this.call({ ...request, kind: 'ack' }, round.bulk);
       if (!acked.ok) throw new Error(`Removing delivered records from the outbox failed: ${acked.error}`);
       return;
@@ -90,6 +100,16 @@ export class UploadEncoder {
     } catch (cause) {
       throw new Error(`Removing delivered records from the outbox failed: ${(cause as Error).message}`);
     }
+  }
+
+  /**
+   * Starts the thread with a request that deletes nothing: it opens the thread's connection, and
+   * its answer says that the thread is up.
+   */
+  private startThread(request: RoundRequest): void {
+    if (this.thread.running) return;
+    this.thread.start();
+    this.thread.request({ ...request, kind: 'ack', ids: [], records: 0 }).catch(() => undefined);
   }
 
   async close(): Promise<void> {
