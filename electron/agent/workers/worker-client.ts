@@ -5,10 +5,10 @@ import type { Logger } from '../logging/logger.js';
  * Heap limits of worker threads. V8's defaults (up to 3 x 16 MiB of young generation, and an old
  * generation that grows far before it is collected) are sized for throughput on big machines; the
  * workers' batches are short-lived and small, so tighter limits keep the agent's memory low. The
- * young generation still holds a whole chunk's records (RECORD_CHUNK_BYTES in file-reader.ts) with room to
- * spare: below that they are promoted and collected the expensive way (with 8 MiB a parse worker
- * ran ~50 full collections per million rows and spent ~30 % more CPU; with 16 MiB some runs still
- * did; with 32 MiB none: docs/performance.md). A worker that passes the limit (a CSV line of tens of
+ * young generation still holds a whole chunk's records (RECORD_CHUNK_BYTES in file-reader.ts) with
+ * room to spare: below that they are promoted and collected the expensive way (with 8 MiB a parse
+ * worker ran ~50 full collections per million rows and spent ~30 % more CPU; with 16 MiB some runs
+ * still did; with 32 MiB none: docs/performance.md). A worker that passes the limit (a CSV line of tens of
  * MiB) ends with an error that its caller reports and retries; nothing is lost. Lines longer than
  * MAX_LINE_BYTES (file-reader.ts) never reach a worker whole.
  */

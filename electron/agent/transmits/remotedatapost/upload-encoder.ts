@@ -90,7 +90,7 @@ export class UploadEncoder {
    * threads, and the uploads behind it with it.
    */
   async ack(request: RoundRequest, round: EncodedRound): Promise<void> {
-    if (round.ackOnThread && (round.onThread || this.thread.ready)) {
+    if (round.ackOnThread && this.thread.ready) {
       const acked = await this.call({ ...request, kind: 'ack' }, round.bulk);
       if (!acked.ok) throw new Error(`Removing delivered records from the outbox failed: ${acked.error}`);
       return;
