@@ -121,6 +121,12 @@ interface Look {
  */
 export class FileDiscovery {
   private readonly looks = new Map<string, Look>();
+  /**
+   * Files waiting for their next look with more than a few rows to read (look keys): as many parse
+   * threads as these files (two for one that will be split) start meanwhile, so that a drop of
+   * several big files is read on every thread from its first chunk.
+   */
+  private readonly coming = new Set<string>();
   /** Reads per file, logged as a summary per minute rather than a line per poll. */
   private readonly reads = new ReadSummary();
 
@@ -151,15 +157,20 @@ export class FileDiscovery {
 
   /** Restream: forget the looks of these streams. */
   purge(streams: readonly StreamKey[]): void {
-    for (const key of this.looks.keys()) if (streams.some((s) => key.startsWith(lookKeyOf(s, '')))) this.looks.delete(key);
+    for (const key of this.looks.keys()) if (streams.some((s) => key.startsWith(lookKeyOf(s, '')))) this.forget(key);
   }
 
   /** Forget files no longer listed, so the map does not grow with every file ever seen. */
   retain(seen: ReadonlySet<string>, under: string): void {
     for (const key of this.looks.keys()) {
       const file = key.slice(key.indexOf('\0') + 1);
-      if (file.startsWith(under) && !seen.has(file)) this.looks.delete(key);
+      if (file.startsWith(under) && !seen.has(file)) this.forget(key);
     }
+  }
+
+  private forget(lookKey: string): void {
+    this.looks.delete(lookKey);
+    this.coming.delete(lookKey);
   }
 
   /** Whether the file was looked at before (a new one is read on its second look). */
@@ -184,12 +195,18 @@ export class FileDiscovery {
     const progress = context.store.fileProgress(receiver, stream.key, file.path);
     const done = progress !== undefined && progress.size === file.size && progress.mtimeMs === file.mtimeMs && progress.offset >= file.size;
     if (done && !this.options.deleteCompleted) return false;
+    const unread = file.size - (progress?.offset ?? 0);
     if (!due && !done) {
-      // Still changing (or first look). More than a few rows to read: a parse thread can start
+      // Still changing (or first look). More than a few rows to read: parse threads can start
       // meanwhile, instead of when the read begins (ParseWorkerPool, INLINE_CHUNK_BYTES).
-      if (file.size - (progress?.offset ?? 0) > INLINE_CHUNK_BYTES) worker.warm?.(1);
+      if (unread > INLINE_CHUNK_BYTES) {
+        this.coming.add(lookKey);
+        const split = this.options.split !== undefined && !access.readRange && unread >= this.options.split.minBytes;
+        worker.warm?.(Math.max(split ? 2 : 1, this.coming.size));
+      }
       return true;
     }
+    this.coming.delete(lookKey);
     if (!stream.parser) return false;
     try {
       let snapshot: { size: number; mtimeMs: number } = file;
@@ -277,7 +294,7 @@ export class FileDiscovery {
     try {
       await access.remove(file);
       context.store.forgetFile(receiver, stream, file);
-      this.looks.delete(lookKeyOf(stream, file));
+      this.forget(lookKeyOf(stream, file));
       context.logger.info(`${file} deleted after reading (delete_completed)`);
       context.markers.clear('delete_failed', [stream]);
     } catch (cause) {
