@@ -8,12 +8,15 @@ import { parentPort } from 'node:worker_threads';
 import { builtInComponents } from '../../components/built-in.js';
 import { AgentStore } from '../../store/agent-store.js';
 import { encodeBodies } from './upload-bodies.js';
+import { lowerThreadPriority } from '../../workers/thread-priority.js';
 import type { EncodeRequest, EncodeResponse } from './encode-protocol.js';
 
 let store: AgentStore | undefined;
 let storeFile: string | undefined;
 // Batches in other formats are read by the codec that wrote them: the registry every thread builds.
 const registry = builtInComponents();
+// Bulk work: below the API thread on Linux (thread-priority.ts).
+lowerThreadPriority();
 
 parentPort?.on('message', (request: EncodeRequest) => {
   let response: EncodeResponse;
