@@ -2,9 +2,13 @@ import type Database from 'better-sqlite3';
 import path from 'node:path';
 import type { CommitProgress, FilePart, FileProgress, StreamKey } from '../components/contract.js';
 import { type StorageHealth, describeWriteFailure, errorCode, isDiskFull } from '../storage/storage-health.js';
-import { type OpenStore, type OutboxEntry, OutboxFullError, type StoreCommit, openStore } from './open-store.js';
+import { BUSY_TIMEOUT_MS, type OpenStore, type OutboxEntry, OutboxFullError, type StoreCommit, openStore } from './open-store.js';
 
 export { type OutboxEntry, OutboxFullError, type StoreCommit } from './open-store.js';
+
+/** ackWhenFree: the next try when the write lock was taken, and how long it tries so. */
+const ACK_RETRY_MS = 2;
+const ACK_PATIENCE_MS = 2000;
 
 /** The StorageHealth area of the agent's database. */
 export const STORE_AREA = 'store';
@@ -262,6 +266,30 @@ export class AgentStore {
     }
     // From the (transmit, bytes) index alone: a backlog of thousands of batches costs no table reads.
     this.queuedBytes.set(transmit, (statements.backlogBytes.get(transmit) as { bytes: number }).bytes);
+  }
+
+  /**
+   * ack() for the API thread: it never waits there for the write lock that a parse thread holds
+   * through its commit's sync (tens of ms on a slow disk, measured as stalls of the console's
+   * status in the first second of a big drop). When the lock is taken the delete is tried again
+   * ACK_RETRY_MS later, the event loop free meanwhile; after ACK_PATIENCE_MS it waits as ack() does.
+   */
+  async ackWhenFree(transmit: string, ids: readonly number[]): Promise<void> {
+    const giveUpAt = Date.now() + ACK_PATIENCE_MS;
+    while (Date.now() < giveUpAt) {
+      const { db } = this.handle();
+      db.pragma('busy_timeout = 0');
+      try {
+        this.ack(transmit, ids);
+        return;
+      } catch (cause) {
+        if (!errorCode(cause)?.startsWith('SQLITE_BUSY')) throw cause;
+      } finally {
+        db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, ACK_RETRY_MS));
+    }
+    this.ack(transmit, ids);
   }
 
   /** Outbox bytes of a transmit, from memory (read from the database once). */

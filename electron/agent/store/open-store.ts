@@ -7,6 +7,9 @@ import type { CommitProgress, StreamKey } from '../components/contract.js';
 import { openWalDatabase } from '../storage/side-database.js';
 import { applySchema } from './store-schema.js';
 
+/** How long a write on any thread waits for another thread's write (SQLite's busy timeout). */
+export const BUSY_TIMEOUT_MS = 5000;
+
 /**
  * Records to queue for one transmit, stored in the same transaction as the source progress, already
  * encoded by the transmit's outbox codec (components/contract.ts).
@@ -46,7 +49,7 @@ export type OpenStore = ReturnType<typeof openStore>;
 
 export function openStore(file: string) {
   // FULL: a committed transaction survives a power cut, not only a process crash.
-  const db = openWalDatabase(file, { synchronous: 'FULL', busyTimeoutMs: 5000, prepare: applySchema });
+  const db = openWalDatabase(file, { synchronous: 'FULL', busyTimeoutMs: BUSY_TIMEOUT_MS, prepare: applySchema });
   const statements = {
     getFile: db.prepare('SELECT path, size, mtime_ms AS mtimeMs, offset, fingerprint, parser_state AS parserState FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
     filesOf: db.prepare('SELECT path, size, mtime_ms AS mtimeMs, offset, fingerprint, parser_state AS parserState FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ?'),

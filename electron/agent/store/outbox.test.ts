@@ -46,6 +46,39 @@ describe('outbox limits', () => {
     expect(store.backlog('cloud')).toEqual({ batches: 0, records: 0, bytes: 0 });
   });
 
+  it('deletes without holding up the API thread while another thread has the write lock, then waits as before', async () => {
+    const file = path.join(tempDirectory(), 'agent.db');
+    const store = open(file);
+    const parseThread = open(file);
+    const rawDb = (s: AgentStore) => (s as unknown as { db: { exec(sql: string): void; pragma(source: string, options: { simple: true }): unknown } }).db;
+    const stream = { asset: 'M1', stream_type: 'cycle' };
+    store.commit('r', stream, [{ transmit: 'cloud', asset: 'M1', stream_type: 'cycle', format: 'opaque', records: 2, payload: Buffer.alloc(100) }], {});
+    const ids = store.peekMeta('cloud', 10).map((row) => row.id);
+    // A parse thread's commit holds the write lock (through its sync).
+    rawDb(parseThread).exec('BEGIN IMMEDIATE');
+    let acked = false;
+    const ack = store.ackWhenFree('cloud', ids).then(() => (acked = true));
+    // The event loop runs on meanwhile: timers fire, the outbox can be read; nothing is deleted yet.
+    const ticks = await new Promise<number>((resolve) => {
+      let count = 0;
+      const timer = setInterval(() => {
+        count += 1;
+        if (count === 10) {
+          clearInterval(timer);
+          resolve(count);
+        }
+      }, 2);
+    });
+    expect(ticks).toBe(10);
+    expect(acked).toBe(false);
+    expect(store.backlog('cloud').batches).toBe(1);
+    rawDb(parseThread).exec('COMMIT');
+    await ack;
+    expect(store.backlog('cloud')).toEqual({ batches: 0, records: 0, bytes: 0 });
+    // Other writes on this connection wait for the lock again (SQLite's busy timeout, 5 s).
+    expect(rawDb(store).pragma('busy_timeout', { simple: true })).toBe(5000);
+  });
+
   it('keeps payloads as they are, with their format, for the transmit to read', () => {
     const store = open(path.join(tempDirectory(), 'agent.db'));
     const payload = Buffer.from([0, 1, 2, 250]);

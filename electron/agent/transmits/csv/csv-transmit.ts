@@ -121,7 +121,7 @@ export class CsvTransmit implements AgentComponent {
           records += rows.length;
         }
         for (const { fd } of round.appended.values()) fs.fsyncSync(fd);
-        this.context.store.ack(this.name, batches.map((b) => b.id));
+        await this.context.store.ackWhenFree(this.name, batches.map((b) => b.id));
         this.closeAll(round);
         this.context.stats.success(this.name, records, bytes);
         this.context.markers.clear('write_failed');

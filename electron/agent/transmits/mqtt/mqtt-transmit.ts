@@ -135,7 +135,7 @@ export class MqttTransmit implements AgentComponent {
       const chosen = this.chooseRound(batches);
       try {
         const { records, bytes } = await this.publishRound(client, chosen);
-        this.context.store.ack(this.name, chosen.map((b) => b.batch.id));
+        await this.context.store.ackWhenFree(this.name, chosen.map((b) => b.batch.id));
         for (const { batch } of chosen) this.confirmed.delete(batch.id);
         this.context.stats.success(this.name, records, bytes);
         if (this.refusedUntil !== 0 || this.markers.problem !== '') this.context.logger.info(`The broker at ${this.link.target.url} takes messages again.`);

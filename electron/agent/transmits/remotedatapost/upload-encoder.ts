@@ -87,7 +87,8 @@ export class UploadEncoder {
   /**
    * The destination has the round: delete its batches, on the encode thread once it is up. Until
    * then here: a first bulk round waited ~300 ms for a thread starting beside two busy parse
-   * threads, and the uploads behind it with it.
+   * threads, and the uploads behind it with it. Here without waiting for the write lock on this
+   * thread (AgentStore.ackWhenFree).
    */
   async ack(request: RoundRequest, round: EncodedRound): Promise<void> {
     if (round.ackOnThread && this.thread.ready) {
@@ -96,7 +97,7 @@ export class UploadEncoder {
       return;
     }
     try {
-      this.store.ack(request.transmit, request.ids);
+      await this.store.ackWhenFree(request.transmit, request.ids);
     } catch (cause) {
       throw new Error(`Removing delivered records from the outbox failed: ${(cause as Error).message}`);
     }
