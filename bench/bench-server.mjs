@@ -5,6 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // With the node flags of `npm run serve` (package.json's serve script: a small young generation, a
@@ -51,6 +52,28 @@ export async function startBenchServer(dataDirectory, { nodeFlags = [], args = [
     url,
     headers,
     api,
+    /**
+     * Times GET /v1/status every `intervalMs` from a thread of its own (status-poller.mjs) until
+     * `stop()`, which answers the latencies in ms; resolves once the thread's first request is done.
+     */
+    async pollStatus(intervalMs) {
+      const worker = new Worker(new URL('./status-poller.mjs', import.meta.url), { workerData: { url, headers, intervalMs } });
+      const message = () =>
+        new Promise((resolve, reject) => {
+          worker.once('message', resolve);
+          worker.once('error', reject);
+        });
+      await message(); // 'ready': its first request is done
+      const done = message();
+      return {
+        async stop() {
+          worker.postMessage('stop');
+          const latencies = await done;
+          await worker.terminate();
+          return latencies;
+        },
+      };
+    },
     /** The services of GET /v1/status by id. */
     services: async () => (await api('GET', '/v1/status')).response?.agent?.services ?? {},
     /** Saves `config`; throws with the answer when it is refused. */

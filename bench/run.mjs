@@ -42,20 +42,11 @@ async function runOnce(rows, files) {
   // their start-up (threads, folder watcher) is over, instead of timing the start-up too.
   await server.waitUntilRunning();
   await sleep(2000);
+  const poller = await server.pollStatus(50);
   const before = procStats(server.pid);
   const started = performance.now();
   const benchCpu = process.cpuUsage();
   csv.deliver();
-  const latencies = [];
-  let polling = true;
-  const poller = (async () => {
-    while (polling) {
-      const t0 = performance.now();
-      await server.api('GET', '/v1/status');
-      latencies.push(performance.now() - t0);
-      await sleep(50);
-    }
-  })();
   // When the first rows reached the ingest server: the agent's look at the drop (a file is read once
   // it was the same on two looks) and its first chunk, apart from the throughput that follows.
   let firstRowsAt;
@@ -65,8 +56,7 @@ async function runOnce(rows, files) {
   }
   const seconds = (performance.now() - started) / 1000;
   const benchCpuUsed = process.cpuUsage(benchCpu);
-  polling = false;
-  await poller;
+  const latencies = await poller.stop();
   const after = procStats(server.pid);
   await server.stop();
   await ingest.close();
