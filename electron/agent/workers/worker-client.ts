@@ -8,9 +8,9 @@ import type { Logger } from '../logging/logger.js';
  * young generation still holds a whole chunk's records (RECORD_CHUNK_BYTES in file-reader.ts) with
  * room to spare: below that they are promoted and collected the expensive way (with 8 MiB a parse
  * worker ran ~50 full collections per million rows and spent ~30 % more CPU; with 16 MiB some runs
- * still did; with 32 MiB none: docs/performance.md). A worker that passes the limit (a CSV line of tens of
- * MiB) ends with an error that its caller reports and retries; nothing is lost. Lines longer than
- * MAX_LINE_BYTES (file-reader.ts) never reach a worker whole.
+ * still did; with 32 MiB none: docs/performance.md). A worker that passes the limit (a CSV line of
+ * tens of MiB) ends with an error that its caller reports and retries; nothing is lost. Lines longer
+ * than MAX_LINE_BYTES (file-reader.ts) never reach a worker whole.
  */
 export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 128 };
 
