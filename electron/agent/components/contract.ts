@@ -98,6 +98,12 @@ export interface ComponentContext {
   decodeBatch(format: string, payload: Buffer): AgentRecord[];
   /** What the agent shares with all its components. */
   services: AgentServices;
+  /**
+   * An exception escaped one of the component's callbacks (a message, row or value handler): the
+   * supervisor logs it with its stack and restarts this component alone; the agent runs on.
+   * `during` says what it was doing ("handling a message on plant/press1").
+   */
+  fail(cause: unknown, during: string): void;
 }
 
 /**

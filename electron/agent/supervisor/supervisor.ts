@@ -46,7 +46,13 @@ interface Service extends RunningService {
   spec: ServiceSpec;
   component: AgentComponent;
   context: ServiceContext;
+  /** Failures in a row (each less than a minute after the one before): the restart waits longer. */
+  crashes?: { count: number; lastMs: number; timer?: NodeJS.Timeout };
 }
+
+/** First wait before a failed component restarts; doubled for each failure in a row, at most a minute. */
+const RESTART_DELAY_MS = 1000;
+const MAX_RESTART_DELAY_MS = 60_000;
 
 const NO_CHANGES: ConfigChanges = { start: [], restart: [], stop: [], keep: [] };
 
@@ -87,6 +93,8 @@ export class Supervisor {
   private services = new Map<string, Service>();
   private pipeline: Pipeline | undefined;
   private readonly stopTimeoutMs: number;
+  /** Changes with every stop: a restart scheduled before it must not start the component again. */
+  private generation = 0;
 
   constructor(private readonly options: SupervisorOptions) {
     this.stopTimeoutMs = options.stopTimeoutMs ?? 15_000;
@@ -164,6 +172,7 @@ export class Supervisor {
 
   /** Stops every service, newest first. Idempotent. */
   async stop(): Promise<void> {
+    this.generation += 1;
     const breathe = breather();
     for (const service of [...this.services.values()].reverse()) {
       await breathe();
@@ -242,6 +251,7 @@ export class Supervisor {
       stats,
       decodeBatch: (format, payload) => registry.decode(format, payload),
       services: this.options.services,
+      fail: (cause, during) => this.crashed(spec.id, context, cause, during),
     };
     let component: AgentComponent;
     if (spec.kind === 'Transform') {
@@ -270,7 +280,51 @@ export class Supervisor {
     this.services.delete(service.spec.id);
   }
 
+  /**
+   * An exception escaped a component's callback: logged with its stack and marked, then the
+   * component alone is stopped and started again after a back-off; the agent and the other
+   * components run on. A failure of an instance that was replaced or stopped meanwhile is only logged.
+   */
+  private crashed(id: string, context: ServiceContext, cause: unknown, during: string): void {
+    const { logger } = this.options;
+    const service = this.services.get(id);
+    if (!service || service.context !== context) return logger.error(`${id} (no longer running) failed while ${during}`, cause);
+    if (service.crashes?.timer) return logger.error(`${id} failed again while ${during} (a restart is already due)`, cause);
+    const now = performance.now();
+    const count = service.crashes && now - service.crashes.lastMs < MAX_RESTART_DELAY_MS + 60_000 ? service.crashes.count + 1 : 1;
+    const delay = Math.min(MAX_RESTART_DELAY_MS, RESTART_DELAY_MS * 2 ** (count - 1));
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    const message = `${id} failed while ${during}: ${reason}. It restarts alone in ${delay / 1000} s; the rest of the agent runs on.`;
+    logger.error(message, cause);
+    context.markers.raise(context.streams, 'error', 'component_failed', message);
+    const generation = this.generation;
+    const current = () => this.generation === generation && this.services.get(id) === service;
+    const timer = setTimeout(async () => {
+      if (!current()) return;
+      await this.stopService(service);
+      service.crashes = { count, lastMs: performance.now() };
+      if (!current()) return;
+      try {
+        await service.component.start();
+        service.failed = false;
+        if (!current()) return void (await this.stopService(service));
+        logger.info(`${id} restarted after a failure.`);
+        context.markers.raise(context.streams, 'warning', 'component_failed', `${id} failed while ${during} (${reason}) and was restarted; see agent_core.log.`);
+      } catch (error) {
+        service.failed = true;
+        logger.error(`${id} could not start again after a failure`, error);
+        context.markers.raise(context.streams, 'error', 'start_failed', `${id} could not start again after a failure: ${(error as Error).message}`);
+      }
+    }, delay);
+    timer.unref();
+    service.crashes = { count, lastMs: now, timer };
+  }
+
   private async stopService(service: Service): Promise<void> {
+    if (service.crashes?.timer) {
+      clearTimeout(service.crashes.timer);
+      service.crashes.timer = undefined;
+    }
     try {
       const finished = await withTimeout(service.component.stop(), this.stopTimeoutMs);
       if (!finished) this.options.logger.error(`${service.spec.id} did not stop within ${this.stopTimeoutMs / 1000} s; abandoned`);

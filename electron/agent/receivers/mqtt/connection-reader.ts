@@ -71,7 +71,12 @@ export class ConnectionReader {
     this.markers.clear();
     this.context.logger.info(`Connected to ${this.link.target.url} as ${this.link.target.clientId} (${sessionPresent ? 'session resumed' : 'new session'}).`);
     client.handleMessage = (packet, callback) => {
-      this.accept(client, packet);
+      try {
+        this.accept(client, packet);
+      } catch (cause) {
+        // Not acknowledged: the receiver restarts alone and the broker sends the message again.
+        this.context.fail(cause, `handling a message on ${packet.topic}`);
+      }
       callback(DEFERRED_ACK);
     };
     const wanted = [...new Set(this.filters.values())];
@@ -133,13 +138,26 @@ export class ConnectionReader {
       const received = this.context.clock.nowMicros();
       for (const reader of this.readers) {
         if (!topicMatches(this.filters.get(reader)!, topic)) continue;
-        const reading = reader.read(topic, payload, received);
+        const reading = this.read(reader, topic, payload, received);
         this.noteReading(reader, topic, payload, reading);
         if (reading.records.length > 0) waiting.set(reader, reading.records);
       }
     }
     this.pending.push({ client, packet, waiting });
     this.schedule(0);
+  }
+
+  /**
+   * A message that makes reading throw is skipped like one that is not JSON: acknowledged with a
+   * marker naming its topic, never a crash that the broker's redelivery would repeat forever.
+   */
+  private read(reader: MessageReader, topic: string, payload: Buffer, received: bigint): ReturnType<MessageReader['read']> {
+    try {
+      return reader.read(topic, payload, received);
+    } catch (cause) {
+      this.context.logger.error(`Reading a message on ${topic} failed`, cause);
+      return { records: [], badTimestamps: 0, unreadable: `reading it failed (${(cause as Error)?.message ?? String(cause)})` };
+    }
   }
 
   private noteReading(reader: MessageReader, topic: string, payload: Buffer, reading: ReturnType<MessageReader['read']>): void {

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { MqttStreamSchema } from '../../../../shared/config/mqtt-schema.js';
 import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
 import type { StreamKey } from '../../components/contract.js';
+import { JSON_LIMITS, describeBytes, jsonTextProblem } from '../../decoding/bounded-json.js';
 import { guessDateTime, strptimeReader } from '../../time/strptime.js';
 import { wallTimeToUtcMicros } from '../../time/zoned.js';
 
@@ -43,9 +44,14 @@ export class MessageReader {
   read(topic: string, payload: Buffer, receivedMicros: bigint): MessageReading {
     const captured = isoMicros(receivedMicros);
     let rows: Record<string, FieldValue>[];
+    if (payload.length > JSON_LIMITS.maxBytes)
+      return { records: [], badTimestamps: 0, unreadable: `larger than ${describeBytes(JSON_LIMITS.maxBytes)} (${describeBytes(payload.length)})` };
     if (this.config.payload_format === 'value') {
       rows = [{ [this.config.value_field]: plainValue(payload.toString('utf8')) }];
     } else {
+      // Checked before parsing: flattening and JSON.stringify recurse, and a deep message would exhaust the stack.
+      const problem = jsonTextProblem(payload);
+      if (problem) return { records: [], badTimestamps: 0, unreadable: `JSON ${problem}` };
       let parsed: unknown;
       try {
         parsed = JSON.parse(payload.toString('utf8'));
@@ -59,6 +65,7 @@ export class MessageReader {
       rows = objects.map((item) => flatten(item as Record<string, unknown>));
     }
     const out: MessageReading = { records: [], badTimestamps: 0 };
+    const digest = messageDigest(this.stream, topic, payload);
     rows.forEach((fieldvalues, index) => {
       if (this.config.topic_field !== undefined) fieldvalues[this.config.topic_field] = topic;
       let timestamp = captured;
@@ -76,22 +83,27 @@ export class MessageReader {
         timestamp,
         capturetime: captured,
         fieldvalues,
-        record_id: recordId(this.stream, topic, payload, index, timestamp),
+        record_id: recordId(digest, index, timestamp),
       });
     });
     return out;
   }
 }
 
+/** The message hashed once: each record's id derives from it, so a message costs time linear in its size. */
+function messageDigest(stream: StreamKey, topic: string, payload: Buffer): Buffer {
+  const hash = crypto.createHash('sha256');
+  hash.update(`${stream.asset}\0${stream.stream_type}\0${topic}\0`);
+  hash.update(payload);
+  return hash.digest();
+}
+
 /**
  * The same message read again (a redelivery after a reconnect) gets the same id when its time stamp
  * comes from the message; with the time of receipt it cannot, and downstream sees two records.
  */
-function recordId(stream: StreamKey, topic: string, payload: Buffer, index: number, timestamp: string): string {
-  const hash = crypto.createHash('sha256');
-  hash.update(`${stream.asset}\0${stream.stream_type}\0${topic}\0${timestamp}\0${index}\0`);
-  hash.update(payload);
-  return hash.digest('hex').slice(0, 32);
+function recordId(digest: Buffer, index: number, timestamp: string): string {
+  return crypto.createHash('sha256').update(digest).update(`\0${timestamp}\0${index}`).digest('hex').slice(0, 32);
 }
 
 /** A plain message: a number when it reads as one, true/false, else the text (empty: null). */
