@@ -3,7 +3,7 @@ import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared
 import type { StreamKey } from '../../components/contract.js';
 import type { ComponentContext } from '../../components/contract.js';
 import type { PreparedStatement, SqlDriver } from './sql-driver.js';
-import { type BoundValue, type SqlCell, type StateField, dateTimeMicros, fieldValueOf, initialStateValue, isDateTime, parseDateTimeText, stateValueOf } from './sql-values.js';
+import { type BoundValue, type SqlCell, type StateField, dateTimeMicros, fieldValueOf, initialStateValue, isDateTime, isUnreadable, parseDateTimeText, stateValueOf } from './sql-values.js';
 
 /** Rows per page from the driver and per commit: bounds memory whatever max_rows_per_poll is. */
 export const PAGE_ROWS = 500;
@@ -26,6 +26,8 @@ export interface PollOutcome {
   limited: boolean;
   /** A whole page shared one state value and had to be committed at once: rows beyond it may be skipped. */
   tiedPage: boolean;
+  /** Values that could not be kept (stored as null): how many, and the first named by row and column. */
+  unreadable?: { count: number; first: string };
 }
 
 /** The result has no column for a state field (or the named timestamp_column). */
@@ -86,6 +88,7 @@ export async function pollStream(options: { receiver: string; plan: StreamPlan; 
   let committed = 0;
   let rowIndex = 0;
   let layout: { names: string[]; state: number[]; timestamp: number | undefined } | undefined;
+  let unreadable: PollOutcome['unreadable'];
 
   const submit = (rows: readonly Pending[]) => {
     if (rows.length === 0) return;
@@ -123,7 +126,15 @@ export async function pollStream(options: { receiver: string; plan: StreamPlan; 
       for (const row of rows) {
         state = plan.fields.map((f, i) => stateValueOf(f.data_type, row[layout!.state[i]!]!) ?? state[i]!);
         const fieldvalues: Record<string, FieldValue> = {};
-        layout.names.forEach((name, i) => (fieldvalues[name] = fieldValueOf(row[i]!, timeZone)));
+        layout.names.forEach((name, i) => {
+          const cell = row[i]!;
+          if (isUnreadable(cell)) {
+            const where = plan.fields.length > 0 ? `the row with ${plan.fields.map((f, k) => `${f.column_name} = ${state[k]}`).join(', ')}` : `row ${rowIndex + 1} of the poll`;
+            unreadable ??= { count: 0, first: `${where}, column "${name}": ${cell.reason}` };
+            unreadable.count += 1;
+          }
+          fieldvalues[name] = fieldValueOf(cell, timeZone);
+        });
         const micros = layout.timestamp === undefined ? undefined : timestampMicros(row[layout.timestamp], timeZone);
         const tie = JSON.stringify(state);
         let recordId: string;
@@ -159,5 +170,5 @@ export async function pollStream(options: { receiver: string; plan: StreamPlan; 
       submit(pending);
     }
   }
-  return { rows: result.rows, committed, limited: result.limited, tiedPage };
+  return { rows: result.rows, committed, limited: result.limited, tiedPage, ...(unreadable ? { unreadable } : {}) };
 }

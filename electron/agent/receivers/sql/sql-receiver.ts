@@ -175,6 +175,12 @@ export class SqlReceiver implements AgentComponent {
         markers.raise([key], 'warning', 'state_not_unique', message);
         logger.warn(`${id}: ${message}`);
       }
+      if (outcome.unreadable) {
+        const { count, first } = outcome.unreadable;
+        const message = `${count === 1 ? 'A value' : `${count} values`} could not be kept and ${count === 1 ? 'was' : 'were'} stored as null (the rows were read): ${first}.`;
+        markers.raise([key], 'warning', 'value_unreadable', message);
+        logger.warn(`${id}: ${message}`);
+      }
       this.reads.note(id, outcome.committed, logger);
       if (outcome.limited && !this.backlogs.has(id)) {
         this.backlogs.add(id);
@@ -194,7 +200,8 @@ export class SqlReceiver implements AgentComponent {
       const problem = cause instanceof SqlError ? cause : new SqlError('query_failed', `Reading failed: ${(cause as Error).message}. Tried again every poll.`);
       if (!problem.connectionLevel) {
         markers.raise([key], 'error', 'query_failed', problem.message);
-        logger.error(`${id}: ${problem.message}`);
+        // Not the database's answer but an exception of ours: its stack says where.
+        logger.error(`${id}: ${problem.message}`, cause instanceof SqlError ? undefined : cause);
         return true;
       }
       await this.connectionDown(slot, problem);

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { SqlStateFieldSchema } from '../../../../shared/config/schema.js';
 import { SQL_DATETIME_PATTERN } from '../../../../shared/config/sql-rules.js';
 import { type FieldValue, isoMicros } from '../../../../shared/records/record.js';
+import { boundedJsonText } from '../../decoding/bounded-json.js';
 import { isValidWallTime, type WallTime } from '../../time/wall-time.js';
 import { wallTimeToUtcMicros } from '../../time/zoned.js';
 
@@ -19,8 +20,17 @@ export interface SqlDateTime {
   offset?: string;
 }
 
-/** One value of a result row after the driver layer: what records carry, or a date-time. */
-export type SqlCell = null | boolean | number | string | SqlDateTime;
+/**
+ * A value that cannot be kept (a json column nested deeper or bigger than the bounds): the record
+ * gets null in its place and the stream a marker naming the row and column; the rows go on.
+ */
+export interface SqlUnreadable {
+  kind: 'unreadable';
+  reason: string;
+}
+
+/** One value of a result row after the driver layer: what records carry, a date-time, or what cannot be kept. */
+export type SqlCell = null | boolean | number | string | SqlDateTime | SqlUnreadable;
 
 /** A state value bound to a placeholder, as text plus its declared type; drivers map it to their types. */
 export interface BoundValue {
@@ -39,6 +49,10 @@ export const DEFAULT_INITIAL_VALUES: Record<StateDataType, string> = {
 
 export function isDateTime(cell: SqlCell): cell is SqlDateTime {
   return typeof cell === 'object' && cell !== null && cell.kind === 'datetime';
+}
+
+export function isUnreadable(cell: SqlCell): cell is SqlUnreadable {
+  return typeof cell === 'object' && cell !== null && cell.kind === 'unreadable';
 }
 
 /** `2026-01-05 06:00:00.5+01` → wall `2026-01-05 06:00:00.5`, offset `+01:00`; undefined when not a date-time. */
@@ -71,7 +85,7 @@ export function initialStateValue(field: StateField): string {
  * value of another kind): the previous value is then kept.
  */
 export function stateValueOf(dataType: StateDataType, cell: SqlCell): string | undefined {
-  if (cell === null) return undefined;
+  if (cell === null || isUnreadable(cell)) return undefined;
   if (isDateTime(cell)) return dateTimeText(cell);
   if (dataType === 'datetime') {
     if (typeof cell !== 'string') return undefined;
@@ -114,6 +128,7 @@ export function dateTimeMicros(cell: SqlDateTime, timeZone: string): bigint | un
 
 /** A cell as a record field value: date-times become ISO 8601 UTC with microseconds. */
 export function fieldValueOf(cell: SqlCell, timeZone: string): FieldValue {
+  if (isUnreadable(cell)) return null;
   if (!isDateTime(cell)) return cell;
   const micros = dateTimeMicros(cell, timeZone);
   return micros === undefined ? dateTimeText(cell) : isoMicros(micros);
@@ -137,7 +152,11 @@ export function decimalValue(text: string): number | string {
   return String(number) === canonical ? number : trimmed;
 }
 
-/** A driver value that is none of the record types: bytes as base64, JSON and arrays as JSON text. */
+/**
+ * A driver value that is none of the record types: bytes as base64, JSON and arrays as JSON text
+ * (within the bounds of decoding/bounded-json.ts: a json value nested 6,000 deep is unreadable, not
+ * a stack overflow that stops the stream at that row for good).
+ */
 export function plainValue(value: unknown): SqlCell {
   if (value === null || value === undefined) return null;
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
@@ -145,5 +164,6 @@ export function plainValue(value: unknown): SqlCell {
   if (typeof value === 'bigint') return decimalValue(value.toString());
   if (Buffer.isBuffer(value)) return value.toString('base64');
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : isoMicros(BigInt(value.getTime()) * 1000n);
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  const json = boundedJsonText(value);
+  return 'text' in json ? json.text : { kind: 'unreadable', reason: `a JSON value ${json.problem}` };
 }
