@@ -190,6 +190,9 @@ export class OpcuaEndpoint {
       requestedSessionTimeout: 60_000,
       transportTimeout: this.timeoutMs,
       defaultTransactionTimeout: this.timeoutMs,
+      // node-opcua's client accepts messages of any size by default: a server's answer of gigabytes
+      // would be gathered in memory. 32 MiB holds any read or publish of the tags a stream names.
+      transportSettings: { maxMessageSize: 32 * 1024 * 1024 },
     });
   }
 

@@ -134,7 +134,7 @@ export class OpcuaReceiver implements AgentComponent {
         if (!current()) break;
         this.onConnected(open);
         failures = 0;
-        const events: ReaderEvents = { values: (samples) => this.deliver(samples), nodeProblems: (problems) => this.tagMarkers.nodeProblems(problems) };
+        const events = this.guardedEvents(endpoint.url);
         const timeoutMs = this.config.connections[0]!.timeout * 1000;
         this.reader =
           this.config.read_mode === 'polling'
@@ -203,6 +203,24 @@ export class OpcuaReceiver implements AgentComponent {
     this.context.markers.raise(this.streams, 'error', category, message);
     if (message !== this.lastProblem) this.context.logger.warn(message);
     this.lastProblem = message;
+  }
+
+  /** The readers' callbacks: an exception in them is a failure of this receiver alone (logged, restarted). */
+  private guardedEvents(url: string): ReaderEvents {
+    const guard =
+      <T>(during: string, handle: (value: T) => void) =>
+      (value: T) => {
+        try {
+          handle(value);
+        } catch (cause) {
+          this.context.fail(cause, during);
+        }
+      };
+    return {
+      values: guard(`handling values from ${url}`, (samples: Sample[]) => this.deliver(samples)),
+      nodeProblems: guard(`handling tag states from ${url}`, (problems: ReadonlyMap<WatchedNode, string>) => this.tagMarkers.nodeProblems(problems)),
+      failed: (cause, during) => this.context.fail(cause, during),
+    };
   }
 
   /** Values → records per stream → pipeline; kept in memory (bounded) while the outbox is full. */

@@ -13,6 +13,8 @@ export interface ReaderEvents {
   values(samples: Sample[]): void;
   /** Status per node that the server refused (node id unknown …); an empty map when all are fine. */
   nodeProblems(problems: ReadonlyMap<WatchedNode, string>): void;
+  /** An exception in a value handler: the receiver restarts alone (ComponentContext.fail). */
+  failed(cause: unknown, during: string): void;
 }
 
 export interface SubscriptionSettings {
@@ -138,7 +140,13 @@ export class SubscriptionReader {
         { samplingInterval: this.settings.samplingIntervalMs, queueSize: this.settings.queueSize, discardOldest: true },
         TimestampsToReturn.Both,
       );
-      group.on('changed', (_item, dataValue: DataValue, index: number) => this.receive(chunk[index]!, dataValue));
+      group.on('changed', (_item, dataValue: DataValue, index: number) => {
+        try {
+          this.receive(chunk[index]!, dataValue);
+        } catch (cause) {
+          this.events.failed(cause, `receiving a value of ${chunk[index]?.nodeId.toString() ?? 'a tag'}`);
+        }
+      });
       const failure = await new Promise<string | undefined>((resolve) => {
         group.once('initialized', () => resolve(undefined));
         group.once('terminated', (error?: Error) => resolve(error?.message ?? 'terminated'));

@@ -1,6 +1,6 @@
 import { DataType, DataValue, LocalizedText, Range, StatusCodes, Variant, VariantArrayType } from 'node-opcua';
 import { describe, expect, it } from 'vitest';
-import { MAX_ARRAY_ELEMENTS, convertVariant, describeStatus, sampleMicros } from './values.js';
+import { MAX_ARRAY_ELEMENTS, MAX_TEXT_CHARS, convertVariant, describeStatus, sampleMicros } from './values.js';
 
 const scalar = (dataType: DataType, value: unknown) => convertVariant(new Variant({ dataType, value }));
 
@@ -48,5 +48,14 @@ describe('OPC UA values → record values', () => {
     const serverOnly = new DataValue({ value: new Variant({ dataType: DataType.Double, value: 1 }), serverTimestamp: new Date('2026-01-05T06:00:00Z') });
     expect(sampleMicros(serverOnly, 0n)).toBe(1767592800000000n);
     expect(sampleMicros(new DataValue({}), 42n)).toBe(42n);
+  });
+
+  it('rejects texts, byte strings and arrays beyond the bounds, whatever their size, and keeps those at the bound', () => {
+    expect(scalar(DataType.String, 'x'.repeat(MAX_TEXT_CHARS))).toMatchObject({ kind: 'scalar' });
+    expect(scalar(DataType.String, 'x'.repeat(MAX_TEXT_CHARS + 1))).toEqual({ kind: 'rejected', reason: `a String of ${MAX_TEXT_CHARS + 1} characters (at most ${MAX_TEXT_CHARS} characters are read)` });
+    expect(scalar(DataType.XmlElement, '<a/>'.repeat(MAX_TEXT_CHARS))).toMatchObject({ kind: 'rejected' });
+    expect(scalar(DataType.ByteString, Buffer.alloc(16 * 1024 * 1024))).toEqual({ kind: 'rejected', reason: `a ByteString of ${16 * 1024 * 1024} bytes (at most ${MAX_TEXT_CHARS} characters are read)` });
+    const huge = convertVariant(new Variant({ dataType: DataType.Double, arrayType: VariantArrayType.Array, value: new Float64Array(5_000_000) }));
+    expect(huge).toEqual({ kind: 'rejected', reason: `an array of 5000000 Double values (at most ${MAX_ARRAY_ELEMENTS} are flattened into columns)` });
   });
 });

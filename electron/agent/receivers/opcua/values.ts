@@ -8,6 +8,12 @@ import { type FieldValue, isoMicros } from '../../../../shared/records/record.js
  */
 export const MAX_ARRAY_ELEMENTS = 64;
 
+/**
+ * Characters of one text value (String, XmlElement, ByteString as base64): a server that sends
+ * megabytes in one tag gets a marker, not records that size (issue 39). Larger is rejected.
+ */
+export const MAX_TEXT_CHARS = 1024 * 1024;
+
 export type Quality = 'good' | 'uncertain' | 'bad';
 
 /** A value as it goes into a record. */
@@ -45,10 +51,12 @@ function validDate(date: Date | null | undefined): Date | undefined {
 export function convertVariant(variant: Variant | undefined | null): Converted {
   if (!variant || variant.dataType === DataType.Null) return { kind: 'scalar', value: null };
   const type = DataType[variant.dataType] ?? String(variant.dataType);
-  if (variant.arrayType === VariantArrayType.Matrix) return { kind: 'rejected', reason: `a matrix of ${type} (dimensions ${JSON.stringify(variant.dimensions)})` };
+  if (variant.arrayType === VariantArrayType.Matrix) return { kind: 'rejected', reason: `a matrix of ${type} (dimensions ${JSON.stringify(variant.dimensions?.slice(0, 8))})` };
   if (variant.arrayType === VariantArrayType.Array) {
-    const items = Array.from(variant.value as ArrayLike<unknown>);
-    if (items.length > MAX_ARRAY_ELEMENTS) return { kind: 'rejected', reason: `an array of ${items.length} ${type} values (at most ${MAX_ARRAY_ELEMENTS} are flattened into columns)` };
+    // The length first: a server's array of millions is not copied to be refused.
+    const length = (variant.value as ArrayLike<unknown> | null)?.length ?? 0;
+    if (length > MAX_ARRAY_ELEMENTS) return { kind: 'rejected', reason: `an array of ${length} ${type} values (at most ${MAX_ARRAY_ELEMENTS} are flattened into columns)` };
+    const items = Array.from((variant.value ?? []) as ArrayLike<unknown>);
     const values: FieldValue[] = [];
     for (const item of items) {
       const one = convertScalar(variant.dataType, item);
@@ -85,9 +93,10 @@ function convertScalar(dataType: DataType, value: unknown): { kind: 'scalar'; va
     case DataType.String:
     case DataType.XmlElement:
     case DataType.Guid:
-      return scalar(String(value));
+      return boundedText(dataType, String(value));
     case DataType.ByteString:
-      return scalar(Buffer.isBuffer(value) ? value.toString('base64') : String(value));
+      if (Buffer.isBuffer(value) && value.length > (MAX_TEXT_CHARS / 4) * 3) return tooLong(dataType, value.length, 'bytes');
+      return boundedText(dataType, Buffer.isBuffer(value) ? value.toString('base64') : String(value));
     case DataType.LocalizedText:
       return scalar((value as { text?: string | null }).text ?? null);
     case DataType.QualifiedName:
@@ -100,6 +109,14 @@ function convertScalar(dataType: DataType, value: unknown): { kind: 'scalar'; va
     default:
       return { kind: 'rejected', reason: `a ${DataType[dataType] ?? dataType} value (structures are not read; read their fields as separate tags)` };
   }
+}
+
+function boundedText(dataType: DataType, text: string): { kind: 'scalar'; value: FieldValue } | { kind: 'rejected'; reason: string } {
+  return text.length > MAX_TEXT_CHARS ? tooLong(dataType, text.length, 'characters') : { kind: 'scalar', value: text };
+}
+
+function tooLong(dataType: DataType, size: number, unit: string): { kind: 'rejected'; reason: string } {
+  return { kind: 'rejected', reason: `a ${DataType[dataType]} of ${size} ${unit} (at most ${MAX_TEXT_CHARS} characters are read)` };
 }
 
 /** NaN and infinities have no JSON number: they travel as text. */
