@@ -6,6 +6,7 @@ import type { Logger } from '../agent/index.js';
 import { type ApiResponse, type Router, failure } from './router.js';
 import { serveStatic } from './static-files.js';
 import { parseJsonBody } from './json-body.js';
+import { RefusalLog } from './refusal-log.js';
 
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
@@ -121,6 +122,52 @@ function send(response: http.ServerResponse, result: ApiResponse, close = false)
   response.end(body);
 }
 
+/** A log read stops when its client has taken nothing for this long: its files and its place are freed. */
+export const STALLED_CLIENT_MS = 30_000;
+
+/** Waits until the socket takes more; false when the client went away or stalled. */
+function drained(response: http.ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      response.off('drain', onDrain);
+      response.off('close', onClose);
+      resolve(ok);
+    };
+    const onDrain = () => done(true);
+    const onClose = () => done(false);
+    const timer = setTimeout(() => done(false), STALLED_CLIENT_MS);
+    response.on('drain', onDrain);
+    response.on('close', onClose);
+  });
+}
+
+/**
+ * An envelope whose list is read while it is sent: each piece waits until the socket took the
+ * one before (backpressure), so a client that reads slowly or not at all costs a piece, not the list.
+ */
+async function sendStream(response: http.ServerResponse, result: ApiResponse & { stream: NonNullable<ApiResponse['stream']> }): Promise<void> {
+  const marker = '\u0000list\u0000';
+  const [head, tail] = JSON.stringify({ ...result.body, response: marker }).split(JSON.stringify(marker)) as [string, string];
+  response.writeHead(result.status, {
+    ...result.headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  try {
+    let open = response.write(`${head}[`) || (await drained(response));
+    for await (const piece of result.stream.json()) {
+      if (!open || response.destroyed) break;
+      open = response.write(piece) || (await drained(response));
+    }
+    if (open && !response.destroyed) response.end(`]${tail}`);
+    else response.destroy();
+  } finally {
+    await result.stream.close();
+  }
+}
+
 /** Prometheus scrapes: GET (or HEAD) only, never cached. */
 async function sendMetrics(request: http.IncomingMessage, response: http.ServerResponse, method: string, metrics: NonNullable<HttpServerOptions['metrics']>): Promise<void> {
   request.resume();
@@ -130,27 +177,43 @@ async function sendMetrics(request: http.IncomingMessage, response: http.ServerR
   response.end(method === 'HEAD' ? undefined : body);
 }
 
-/** Path and query for the web log, with the console's token removed from the query. */
-function loggablePath(url: URL): string {
+/** Characters of a request's path and query in the web log; a refused request's are cut shorter. */
+const LOGGED_PATH_CHARS = 2048;
+const REFUSED_PATH_CHARS = 200;
+
+/** Path and query for the web log, with the console's token removed from the query, cut at `limit` characters. */
+function loggablePath(url: URL, limit: number): string {
   const query = new URLSearchParams(url.search);
   if (query.has('token')) query.set('token', '********');
   const text = query.toString();
-  return text ? `${url.pathname}?${text}` : url.pathname;
+  const full = text ? `${url.pathname}?${text}` : url.pathname;
+  return full.length > limit ? `${full.slice(0, limit)}… (${full.length} characters)` : full;
 }
 
 /** The HTTP adapter: Host check, bearer auth and body limit in front of the router, plus the console. */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const refusals = new RefusalLog(options.log);
   const server = http.createServer(async (request, response) => {
     const started = process.hrtime.bigint();
     const url = new URL(request.url ?? '/', 'http://local');
-    const method = request.method ?? 'GET';
-    response.on('finish', () => {
+    const method = (request.method ?? 'GET').slice(0, 16);
+    let refused = false;
+    const logLine = () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      options.log.info(`${method} ${loggablePath(url)} ${response.statusCode} ${ms.toFixed(1)}ms`);
+      const line = `${method} ${loggablePath(url, refused ? REFUSED_PATH_CHARS : LOGGED_PATH_CHARS)} ${response.statusCode} ${ms.toFixed(1)}ms`;
+      if (refused) refusals.note(line);
+      else options.log.info(line);
+    };
+    // A streamed answer whose client went away ends with close, not finish: it is logged too.
+    response.once('finish', () => {
+      response.off('close', logLine);
+      logLine();
     });
+    response.once('close', logLine);
     try {
       if (!isAllowedHost(request.headers.host, options.host, options.allowedHosts)) {
+        refused = true;
         request.resume();
         return send(response, failure(403, `Requests for host "${request.headers.host ?? ''}" are refused. Use ${options.host}, localhost or 127.0.0.1, or start with --allow-host.`));
       }
@@ -160,19 +223,24 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         return serveStatic(request, response, url.pathname, options.consoleDirectory);
       }
       if (!tokenMatches(request.headers.authorization, options.token)) {
+        refused = true;
         request.resume();
         return send(response, failure(401, 'Missing or wrong API token: send Authorization: Bearer <token>. The token is in <data-dir>/api-token or TRIBUTARY_API_TOKEN.', {}, { 'WWW-Authenticate': 'Bearer' }));
       }
       if (metrics) return await sendMetrics(request, response, method, metrics);
       const body = await readJsonBody(request, limit);
       if (!body.ok) return send(response, body.response, body.response.status === 413);
-      const result = await options.router.dispatch({
-        method,
-        path: url.pathname,
-        query: Object.fromEntries(url.searchParams),
-        headers: request.headers as Record<string, string | undefined>,
-        body: body.value,
-      });
+      const result = await options.router.dispatch(
+        {
+          method,
+          path: url.pathname,
+          query: Object.fromEntries(url.searchParams),
+          headers: request.headers as Record<string, string | undefined>,
+          body: body.value,
+        },
+        { stream: true },
+      );
+      if (result.stream) return await sendStream(response, { ...result, stream: result.stream });
       send(response, result);
     } catch (cause) {
       options.log.error(`Unexpected error serving ${method} ${url.pathname}`, cause);
@@ -195,6 +263,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     port: address.port,
     close: () =>
       new Promise<void>((resolve) => {
+        refusals.flush();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

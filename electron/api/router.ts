@@ -2,7 +2,7 @@ import { API_VERSION, API_VERSION_HEADER, type Envelope } from '../../shared/api
 import { ApiError } from '../../shared/api/errors.js';
 import { type BodyOf, type PathParams, type QueryOf, type RouteOf, parseRouteInput } from '../../shared/api/route-types.js';
 import { ROUTES, type RouteContract, type RouteId } from '../../shared/api/routes.js';
-import type { AgentRuntime } from '../agent/index.js';
+import type { AgentRuntime, LogSlice } from '../agent/index.js';
 import { agentRoutes } from './routes/agent.js';
 import { configRoutes } from './routes/config.js';
 import { kpiRoutes } from './routes/kpis.js';
@@ -26,6 +26,8 @@ export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
   body: Envelope;
+  /** Log lines sent while they are read (HTTP): the list that is `body.response`. Whoever sends it closes it. */
+  stream?: LogSlice;
 }
 
 /** What a handler returns; the router wraps it in the envelope. */
@@ -37,6 +39,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** error.text of a failure (default: the response when it is text). */
   errorText?: string;
+  /** A list read while it is sent, in place of `response` (log lines). */
+  stream?: LogSlice;
 }
 
 /** What a handler of route `Id` gets: query and body already parsed with the route's schemas. */
@@ -94,7 +98,11 @@ export function failure(status: number, text: string, response: unknown = {}, he
 export class Router {
   constructor(private readonly runtime: AgentRuntime) {}
 
-  async dispatch(request: ApiRequest): Promise<ApiResponse> {
+  /**
+   * `stream`: the transport sends lists read while they are sent (`ApiResponse.stream`); otherwise
+   * they are read whole into the envelope (IPC, tests).
+   */
+  async dispatch(request: ApiRequest, options: { stream?: boolean } = {}): Promise<ApiResponse> {
     const method = request.method.toUpperCase();
     const candidates = COMPILED.map((route) => ({ route, match: route.pattern.exec(request.path) })).filter((c) => c.match);
     if (candidates.length === 0) return failure(404, `No such endpoint: ${method} ${request.path}`);
@@ -117,12 +125,20 @@ export class Router {
     try {
       const handler = HANDLERS[hit.route.id] as Handler;
       const reply = await handler({ runtime: this.runtime, params, query: input.query, headers: request.headers, body: input.body } as HandlerContext);
+      let response = reply.response;
+      if (reply.stream && !options.stream) {
+        try {
+          response = await reply.stream.lines();
+        } finally {
+          await reply.stream.close();
+        }
+      }
       const success = reply.success ?? true;
-      const body: Envelope = { success, response: reply.response };
+      const body: Envelope = { success, response };
       if (reply.meta) body.meta = reply.meta;
       const status = reply.status ?? 200;
       if (!success && status >= 400) body.error = { code: status, text: reply.errorText ?? (typeof reply.response === 'string' ? reply.response : 'The request failed; see response.') };
-      return { status, headers: { ...baseHeaders(), ...reply.headers }, body };
+      return { status, headers: { ...baseHeaders(), ...reply.headers }, body, ...(reply.stream && options.stream ? { stream: reply.stream } : {}) };
     } catch (cause) {
       if (cause instanceof ApiError) return failure(cause.status, cause.message, cause.response, cause.headers);
       this.runtime.webLog.error(`Unexpected error in ${method} ${request.path}`, cause);

@@ -12,6 +12,7 @@ export const ErrorCode = {
   payloadTooLarge: 413,
   unsupportedMediaType: 415,
   unprocessable: 422,
+  tooManyRequests: 429,
   internal: 500,
   unavailable: 503,
 } as const;

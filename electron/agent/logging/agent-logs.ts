@@ -7,7 +7,12 @@ import type { StorageHealth } from '../storage/storage-health.js';
 import type { StorageRecovery } from '../storage/storage-recovery.js';
 import { LogFile } from './log-file.js';
 import { readLastLines } from './log-reader.js';
+import { type LogSlice, openLogSlice } from './log-slice.js';
 import { Logger, Redactor } from './logger.js';
+
+/** A read of more lines than this is a large one; at most MAX_LARGE_READS of them run at once. */
+export const LARGE_READ_LINES = 5000;
+export const MAX_LARGE_READS = 3;
 
 export interface AgentLogsOptions {
   /** `<data-dir>/logs` */
@@ -32,6 +37,7 @@ export class AgentLogs {
   readonly core: Logger;
   readonly web: Logger;
   private readonly files: Record<LogName, LogFile>;
+  private largeReads = 0;
 
   constructor(private readonly options: AgentLogsOptions) {
     this.redactor = new Redactor(options.secrets);
@@ -62,15 +68,31 @@ export class AgentLogs {
 
   /** The last `lines` lines of a log, optionally only those after `since`. */
   read(name: LogName, lines: number, since?: string): string[] {
-    let sinceMicros: bigint | undefined;
-    if (since !== undefined) {
-      sinceMicros = parseTimestampToMicros(since);
-      if (sinceMicros === undefined) throw new ApiError(400, `since must be a time such as 2024-05-01 12:00:00.000000 (UTC) or ISO 8601, not "${since}".`);
-    }
-    return readLastLines(this.files[name].generations(), lines, sinceMicros);
+    return readLastLines(this.files[name].generations(), lines, sinceOf(since));
+  }
+
+  /**
+   * The last `lines` lines of a log as a slice read while it is sent. Large reads are limited to a
+   * few at once (429 beyond): each holds files open and costs disk reads while a client takes its time.
+   */
+  async slice(name: LogName, lines: number, since?: string): Promise<LogSlice> {
+    const sinceMicros = sinceOf(since);
+    const large = lines > LARGE_READ_LINES;
+    if (large && this.largeReads >= MAX_LARGE_READS)
+      throw new ApiError(429, `${MAX_LARGE_READS} reads of more than ${LARGE_READ_LINES} log lines are running; try again in a moment or ask for fewer lines.`, {}, { 'Retry-After': '2' });
+    if (large) this.largeReads += 1;
+    const release = large ? () => (this.largeReads -= 1) : undefined;
+    return openLogSlice(this.files[name].generations(), lines, sinceMicros, release);
   }
 
   close(): void {
     for (const file of Object.values(this.files)) file.close();
   }
+}
+
+function sinceOf(since: string | undefined): bigint | undefined {
+  if (since === undefined) return undefined;
+  const micros = parseTimestampToMicros(since);
+  if (micros === undefined) throw new ApiError(400, `since must be a time such as 2024-05-01 12:00:00.000000 (UTC) or ISO 8601, not "${since}".`);
+  return micros;
 }

@@ -28,6 +28,22 @@ export class Redactor {
 }
 
 /**
+ * Control characters other than tab (ESC, \x01, a lone CR, C1 codes, line and paragraph separators)
+ * written as `\xNN` / `\uNNNN`: a file name with ESC must not drive the terminal of whoever reads the
+ * log, nor split or hide a line (issue 39).
+ */
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+export function escapeControls(text: string): string {
+  CONTROL.lastIndex = 0;
+  if (!CONTROL.test(text)) return text;
+  return text.replace(CONTROL, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/**
  * Writes lines of the form `YYYY-MM-DD HH:MM:SS.ffffff | thread | component | LEVEL | message` (UTC).
  * A logger is bound to a file, a thread name and a component; `child` derives another component.
  */
@@ -45,7 +61,7 @@ export class Logger {
   }
 
   log(level: LogLevel, message: string): void {
-    const text = this.redactor.redact(message).replace(/\r?\n/g, '\\n');
+    const text = escapeControls(this.redactor.redact(message).replace(/\r?\n/g, '\\n'));
     this.file.append(`${formatSpecTimestamp(this.clock.nowMicros())} | ${this.thread} | ${this.component} | ${level} | ${text}`);
   }
 

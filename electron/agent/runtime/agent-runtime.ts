@@ -8,6 +8,7 @@ import { type Clock, SystemClock } from '../time/clock.js';
 import { ConfigStore, type StoredConfig } from '../config/config-store.js';
 import type { Logger } from '../logging/logger.js';
 import { AgentLogs } from '../logging/agent-logs.js';
+import type { LogSlice } from '../logging/log-slice.js';
 import { DesiredState } from '../storage/desired-state.js';
 import { MarkerStore } from '../markers/marker-store.js';
 import { MachineInfoSampler } from '../status/machine-info.js';
@@ -393,5 +394,10 @@ export class AgentRuntime {
   /** The last `lines` lines of a log, optionally only those after `since`. */
   readLog(name: LogName, lines: number, since?: string): string[] {
     return this.logs.read(name, lines, since);
+  }
+
+  /** The same lines, read while they are sent (the API's log routes); the caller closes the slice. */
+  openLog(name: LogName, lines: number, since?: string): Promise<LogSlice> {
+    return this.logs.slice(name, lines, since);
   }
 }

@@ -1,0 +1,81 @@
+/**
+ * The newest lines of a log read while they are sent (issue 39) are exactly the lines the whole-file
+ * reader gives, for any file layout: lines crossing chunk boundaries, empty lines, rotated files,
+ * `since` — and a line of megabytes costs at most MAX_LINE_BYTES.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { formatSpecTimestamp } from '../../../shared/api/envelope.js';
+import { tempDirectory } from '../../testing/test-host.js';
+import { SystemClock } from '../time/clock.js';
+import { LogFile } from './log-file.js';
+import { readLastLines } from './log-reader.js';
+import { MAX_LINE_BYTES, openLogSlice } from './log-slice.js';
+import { Logger, Redactor } from './logger.js';
+
+const BASE = 1_767_600_000_000_000n;
+const line = (second: number, text: string) => `${formatSpecTimestamp(BASE + BigInt(second) * 1_000_000n)} | main | agent | INFO | ${text}`;
+
+async function sliced(files: string[], lines: number, since?: bigint) {
+  const slice = await openLogSlice(files, lines, since);
+  try {
+    const whole = await slice.lines();
+    let json = '';
+    for await (const piece of slice.json()) json += piece;
+    expect(JSON.parse(`[${json}]`)).toEqual(whole);
+    return whole;
+  } finally {
+    await slice.close();
+  }
+}
+
+describe('log slices', () => {
+  it('gives the same lines as reading the files whole, for any layout (property)', async () => {
+    const dir = tempDirectory('tributary-log-slice-');
+    // Texts of up to 70,000 characters cross the 64 KiB chunks; empty entries make empty lines.
+    const text = fc.oneof(fc.string({ maxLength: 40 }), fc.constant(''), fc.integer({ min: 60_000, max: 70_000 }).map((n) => 'é'.repeat(n / 2)));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(text, { maxLength: 30 }), { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: 60 }), fc.option(fc.integer({ min: 0, max: 100 })), fc.boolean(), async (generations, wanted, sinceSecond, trailingNewline) => {
+        let second = 0;
+        const files = generations.map((entries, i) => path.join(dir, `core.log${i === 0 ? '' : `.${i}`}`));
+        // Oldest file last in `files`: number the lines from it.
+        [...generations].reverse().forEach((entries, reversed) => {
+          const content = entries.map((entry) => (entry === '' ? '' : line((second += 1), entry))).join('\n');
+          fs.writeFileSync(files[generations.length - 1 - reversed]!, content + (trailingNewline ? '\n' : ''));
+        });
+        const since = sinceSecond === null ? undefined : BASE + BigInt(sinceSecond) * 1_000_000n;
+        expect(await sliced(files, wanted, since)).toEqual(readLastLines(files, wanted, since));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('reads across rotated files from a live log, and cuts a line of megabytes', async () => {
+    const dir = tempDirectory('tributary-log-slice-');
+    const file = new LogFile(path.join(dir, 'agent_core.log'), { maxBytes: 5000, keep: 3 });
+    const logger = new Logger(file, new Redactor(), new SystemClock(), 'agent');
+    for (let i = 0; i < 200; i += 1) logger.info(`line ${i}`);
+    const expected = readLastLines(file.generations(), 150);
+    expect(await sliced(file.generations(), 150)).toEqual(expected);
+    file.close();
+    const huge = path.join(dir, 'huge.log');
+    fs.writeFileSync(huge, `${line(1, 'x'.repeat(3 * 1024 * 1024))}\n${line(2, 'after')}\n`);
+    const [cut, after] = await sliced([huge], 10);
+    expect(cut!.length).toBeLessThan(MAX_LINE_BYTES + 100);
+    expect(cut).toMatch(/xxx … \(line cut at 256 KiB\)$/);
+    expect(after).toBe(line(2, 'after'));
+  });
+
+  it('holds the files open: a rotation while the lines are sent changes nothing', async () => {
+    const dir = tempDirectory('tributary-log-slice-');
+    const current = path.join(dir, 'web.log');
+    fs.writeFileSync(current, `${line(1, 'one')}\n${line(2, 'two')}\n`);
+    const slice = await openLogSlice([current], 10);
+    fs.renameSync(current, `${current}.1`);
+    fs.writeFileSync(current, `${line(3, 'three')}\n`);
+    expect(await slice.lines()).toEqual([line(1, 'one'), line(2, 'two')]);
+    await slice.close();
+  });
+});

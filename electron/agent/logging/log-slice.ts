@@ -1,0 +1,167 @@
+/**
+ * The newest lines of a log, sent as they are read (issue 39): the files are walked backwards once
+ * to find where the wanted lines start (only positions are kept), then read forwards in chunks that
+ * the consumer pulls one at a time. A request for 100,000 lines costs a chunk of memory, not the
+ * lines, and a client that does not read holds only what its socket holds.
+ */
+import fs from 'node:fs/promises';
+import { lineTimestamp } from './log-reader.js';
+
+const CHUNK = 64 * 1024;
+const NEWLINE = 0x0a;
+/** Enough of a line's start for its time stamp. */
+const STAMP_BYTES = 40;
+/** A longer line (none of Tributary's) is cut there, so that one line cannot cost megabytes either. */
+export const MAX_LINE_BYTES = 256 * 1024;
+
+interface Span {
+  file: fs.FileHandle;
+  start: number;
+  end: number;
+}
+
+/** Lines of one read, oldest first; `close` must be called (the stream's owner does it once sent). */
+export interface LogSlice {
+  /** The lines as JSON texts separated by commas, in pieces of about 64 KiB (a JSON list without its brackets). */
+  json(): AsyncGenerator<string>;
+  /** All lines at once (the console's IPC, tests). */
+  lines(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the last `lines` lines over `files` (newest file first), only those stamped after
+ * `sinceMicros` when given. The files are held open until `close`, so a rotation meanwhile changes nothing.
+ */
+export async function openLogSlice(files: readonly string[], lines: number, sinceMicros?: bigint, onClose?: () => void): Promise<LogSlice> {
+  const spans: Span[] = [];
+  const opened: fs.FileHandle[] = [];
+  let remaining = lines;
+  try {
+    for (const path of files) {
+      const file = await fs.open(path, 'r').catch(() => undefined);
+      if (!file) continue;
+      opened.push(file);
+      const size = (await file.stat()).size;
+      const found = await findStart(file, size, remaining, sinceMicros);
+      spans.unshift({ file, start: found.start, end: size });
+      remaining -= found.count;
+      if (found.stop || remaining <= 0) break;
+    }
+  } catch (cause) {
+    await Promise.all(opened.map((f) => f.close().catch(() => undefined)));
+    onClose?.();
+    throw cause;
+  }
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await Promise.all(opened.map((f) => f.close().catch(() => undefined)));
+    onClose?.();
+  };
+  async function* raw(): AsyncGenerator<string> {
+    for (const span of spans) yield* linesForward(span);
+  }
+  return {
+    async *json() {
+      let piece = '';
+      let first = true;
+      for await (const line of raw()) {
+        piece += (first ? '' : ',') + JSON.stringify(line);
+        first = false;
+        if (piece.length >= CHUNK) {
+          yield piece;
+          piece = '';
+        }
+      }
+      if (piece !== '') yield piece;
+    },
+    async lines() {
+      const out: string[] = [];
+      for await (const line of raw()) out.push(line);
+      return out;
+    },
+    close,
+  };
+}
+
+/**
+ * Where the last `wanted` non-empty lines of a file start, walking back from `size`; stops early at
+ * a line stamped at or before `sinceMicros` (`stop`: older files need not be looked at).
+ */
+async function findStart(file: fs.FileHandle, size: number, wanted: number, sinceMicros?: bigint): Promise<{ start: number; count: number; stop: boolean }> {
+  let count = 0;
+  let lineEnd = size;
+  let position = size;
+  // The first bytes of the chunk read before (the part of the file after this chunk): a line's stamp may reach into it.
+  let after = Buffer.alloc(0);
+  const chunk = Buffer.alloc(CHUNK);
+  /** The line [lineStart, lineEnd): counted, or the end of the slice. */
+  const take = (lineStart: number, head: () => Buffer): { start: number; stop: boolean } | undefined => {
+    if (lineEnd <= lineStart) return undefined;
+    if (sinceMicros !== undefined) {
+      const stamp = lineTimestamp(head().toString('utf8'));
+      if (stamp !== undefined && stamp <= sinceMicros) return { start: lineEnd, stop: true };
+    }
+    count += 1;
+    return count >= wanted ? { start: lineStart, stop: false } : undefined;
+  };
+  while (position > 0) {
+    const length = Math.min(CHUNK, position);
+    position -= length;
+    await file.read(chunk, 0, length, position);
+    const bytes = chunk.subarray(0, length);
+    let i = bytes.lastIndexOf(NEWLINE);
+    while (i >= 0) {
+      const at = i;
+      const done = take(position + at + 1, () => Buffer.concat([bytes.subarray(at + 1, at + 1 + STAMP_BYTES), after]).subarray(0, STAMP_BYTES));
+      if (done) return { ...done, count };
+      lineEnd = position + at;
+      i = at === 0 ? -1 : bytes.lastIndexOf(NEWLINE, at - 1);
+    }
+    after = Buffer.from(bytes.subarray(0, STAMP_BYTES));
+  }
+  const done = take(0, () => after);
+  return done ? { ...done, count } : { start: 0, count, stop: false };
+}
+
+/** The non-empty lines of [start, end), read forwards in chunks; a line longer than MAX_LINE_BYTES is cut. */
+async function* linesForward(span: Span): AsyncGenerator<string> {
+  const chunk = Buffer.alloc(CHUNK);
+  let position = span.start;
+  let carry: Buffer[] = [];
+  let carried = 0;
+  let cut = false;
+  const finish = (tail: Buffer): string | undefined => {
+    const parts = cut ? carry : [...carry, tail.subarray(0, Math.max(0, MAX_LINE_BYTES - carried))];
+    const text = Buffer.concat(parts).toString('utf8');
+    const wasCut = cut || carried + tail.length > MAX_LINE_BYTES;
+    carry = [];
+    carried = 0;
+    cut = false;
+    if (text === '') return undefined;
+    return wasCut ? `${text} … (line cut at ${MAX_LINE_BYTES / 1024} KiB)` : text;
+  };
+  while (position < span.end) {
+    const { bytesRead } = await span.file.read(chunk, 0, Math.min(CHUNK, span.end - position), position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    const bytes = chunk.subarray(0, bytesRead);
+    let from = 0;
+    for (let i = bytes.indexOf(NEWLINE); i >= 0; i = bytes.indexOf(NEWLINE, from)) {
+      const line = finish(bytes.subarray(from, i));
+      if (line !== undefined) yield line;
+      from = i + 1;
+    }
+    const rest = bytes.subarray(from);
+    if (!cut && rest.length > 0) {
+      const room = MAX_LINE_BYTES - carried;
+      carry.push(Buffer.from(rest.subarray(0, room)));
+      carried += Math.min(room, rest.length);
+      if (rest.length > room) cut = true;
+    }
+  }
+  const last = finish(Buffer.alloc(0));
+  if (last !== undefined) yield last;
+}
