@@ -166,7 +166,8 @@ export class ConnectionReader {
       const message = `A message on ${topic} could not be read for ${id}: ${reading.unreadable}. It was skipped. Its start: ${JSON.stringify(payload.subarray(0, 120).toString('utf8'))}`;
       this.context.markers.raise([reader.stream], 'warning', 'message_unreadable', message);
       this.context.logger.warn(message);
-    } else this.context.markers.clear('message_unreadable', [reader.stream]);
+    }
+    // A skipped message stays marked (its time says when) after good ones: cleared by a restart of the receiver.
     if (reading.badTimestamps > 0) {
       this.context.markers.raise(
         [reader.stream],
