@@ -28,6 +28,14 @@ describe('log files', () => {
     expect(lines[2]).toMatch(/\| ERROR \| failed: Error: boom/);
   });
 
+  it('writes ESC, \\x01 and other control characters of names escaped, never raw (issue 39)', () => {
+    const { file, logger } = setup(1_000_000);
+    logger.warn('Cannot read "evil\u001b[2J\u0001name\r.csv" in C:\\drop\u2028next\ttabbed');
+    const log = fs.readFileSync(file.filePath, 'utf8');
+    expect(log).toContain('Cannot read "evil\\x1b[2J\\x01name\\x0d.csv" in C:\\drop\\u2028next\ttabbed');
+    expect(log.trimEnd()).not.toMatch(/[\u0000-\u0008\u000a-\u001f\u2028]/);
+  });
+
   it('rotates by size and keeps the configured number of generations', () => {
     const { file, logger } = setup(1000, 2);
     for (let i = 0; i < 100; i += 1) logger.info(`line ${i} ${'x'.repeat(40)}`);
