@@ -76,6 +76,12 @@ describe('log streaming to clients that do not read', () => {
     // Each stalled answer holds what its socket holds, not its 60 MB of lines.
     expect(rssMegabytes(agent.child.pid!) - before).toBeLessThan(150);
 
+    // The console's follow-up read asks for 100,000 lines after a time: few lines, never refused.
+    const followUp = await agent.call('GET', `/v1/log/stream/agent_web.log?lines=${LINES}&since=2026-01-05%2009:00:00`);
+    expect(followUp.status).toBe(200);
+    expect(followUp.json.response.length).toBeGreaterThan(0);
+    expect(followUp.json.response.length).toBeLessThan(100);
+
     // Gone clients free their places: a client that reads gets every line, oldest first.
     for (const client of clients) client.socket.destroy();
     const whole = await waitFor(

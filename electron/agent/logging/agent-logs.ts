@@ -72,17 +72,27 @@ export class AgentLogs {
   }
 
   /**
-   * The last `lines` lines of a log as a slice read while it is sent. Large reads are limited to a
-   * few at once (429 beyond): each holds files open and costs disk reads while a client takes its time.
+   * The last `lines` lines of a log as a slice read while it is sent. Large reads (by the lines
+   * found, not asked: the console asks for 100,000 after `since`) are limited to a few at once (429
+   * beyond): each holds files open and costs disk reads while a client takes its time.
    */
   async slice(name: LogName, lines: number, since?: string): Promise<LogSlice> {
-    const sinceMicros = sinceOf(since);
-    const large = lines > LARGE_READ_LINES;
-    if (large && this.largeReads >= MAX_LARGE_READS)
+    const slice = await openLogSlice(this.files[name].generations(), lines, sinceOf(since));
+    if (slice.count <= LARGE_READ_LINES) return slice;
+    if (this.largeReads >= MAX_LARGE_READS) {
+      await slice.close();
       throw new ApiError(429, `${MAX_LARGE_READS} reads of more than ${LARGE_READ_LINES} log lines are running; try again in a moment or ask for fewer lines.`, {}, { 'Retry-After': '2' });
-    if (large) this.largeReads += 1;
-    const release = large ? () => (this.largeReads -= 1) : undefined;
-    return openLogSlice(this.files[name].generations(), lines, sinceMicros, release);
+    }
+    this.largeReads += 1;
+    let released = false;
+    return {
+      ...slice,
+      close: async () => {
+        await slice.close();
+        if (!released) this.largeReads -= 1;
+        released = true;
+      },
+    };
   }
 
   close(): void {

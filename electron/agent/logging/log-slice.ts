@@ -22,6 +22,8 @@ interface Span {
 
 /** Lines of one read, oldest first; `close` must be called (the stream's owner does it once sent). */
 export interface LogSlice {
+  /** How many lines it holds. */
+  readonly count: number;
   /** The lines as JSON texts separated by commas, in pieces of about 64 KiB (a JSON list without its brackets). */
   json(): AsyncGenerator<string>;
   /** All lines at once (the console's IPC, tests). */
@@ -33,7 +35,7 @@ export interface LogSlice {
  * Opens the last `lines` lines over `files` (newest file first), only those stamped after
  * `sinceMicros` when given. The files are held open until `close`, so a rotation meanwhile changes nothing.
  */
-export async function openLogSlice(files: readonly string[], lines: number, sinceMicros?: bigint, onClose?: () => void): Promise<LogSlice> {
+export async function openLogSlice(files: readonly string[], lines: number, sinceMicros?: bigint): Promise<LogSlice> {
   const spans: Span[] = [];
   const opened: fs.FileHandle[] = [];
   let remaining = lines;
@@ -50,7 +52,6 @@ export async function openLogSlice(files: readonly string[], lines: number, sinc
     }
   } catch (cause) {
     await Promise.all(opened.map((f) => f.close().catch(() => undefined)));
-    onClose?.();
     throw cause;
   }
   let closed = false;
@@ -58,12 +59,12 @@ export async function openLogSlice(files: readonly string[], lines: number, sinc
     if (closed) return;
     closed = true;
     await Promise.all(opened.map((f) => f.close().catch(() => undefined)));
-    onClose?.();
   };
   async function* raw(): AsyncGenerator<string> {
     for (const span of spans) yield* linesForward(span);
   }
   return {
+    count: lines - Math.max(0, remaining),
     async *json() {
       let piece = '';
       let first = true;
