@@ -199,9 +199,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const url = new URL(request.url ?? '/', 'http://local');
     const method = (request.method ?? 'GET').slice(0, 16);
     let refused = false;
+    let unauthenticated = false;
     const logLine = () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const line = `${method} ${loggablePath(url, refused ? REFUSED_PATH_CHARS : LOGGED_PATH_CHARS)} ${response.statusCode} ${ms.toFixed(1)}ms`;
+      // Console files need no token: a failed one (404 …) is anyone's request, logged like a refusal.
+      if (unauthenticated && response.statusCode >= 400) refused = true;
+      const line = `${method} ${loggablePath(url, refused || unauthenticated ? REFUSED_PATH_CHARS : LOGGED_PATH_CHARS)} ${response.statusCode} ${ms.toFixed(1)}ms`;
       if (refused) refusals.note(line);
       else options.log.info(line);
     };
@@ -219,6 +222,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       }
       const metrics = url.pathname === '/metrics' ? options.metrics : undefined;
       if (!metrics && url.pathname !== '/v1' && !url.pathname.startsWith('/v1/')) {
+        unauthenticated = true;
         request.resume();
         return serveStatic(request, response, url.pathname, options.consoleDirectory);
       }
