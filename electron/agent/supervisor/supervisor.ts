@@ -46,7 +46,7 @@ interface Service extends RunningService {
   spec: ServiceSpec;
   component: AgentComponent;
   context: ServiceContext;
-  /** Failures in a row (each less than a minute after the one before): the restart waits longer. */
+  /** Failures in a row (each within two minutes of the restart before): the restart waits longer. */
   crashes?: { count: number; lastMs: number; timer?: NodeJS.Timeout };
 }
 
