@@ -391,12 +391,7 @@ export class AgentRuntime {
     return browseOpcua(saved, receiver, nodeId, { agentDataDirectory: this.options.dataDirectory, logger: this.coreLog.child(`receiver:${receiver}`) });
   }
 
-  /** The last `lines` lines of a log, optionally only those after `since`. */
-  readLog(name: LogName, lines: number, since?: string): string[] {
-    return this.logs.read(name, lines, since);
-  }
-
-  /** The same lines, read while they are sent (the API's log routes); the caller closes the slice. */
+  /** The last `lines` lines of a log (only those after `since`), read while they are sent; the caller closes the slice. */
   openLog(name: LogName, lines: number, since?: string): Promise<LogSlice> {
     return this.logs.slice(name, lines, since);
   }
