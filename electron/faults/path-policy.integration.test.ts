@@ -82,7 +82,14 @@ describe.runIf(process.platform !== 'win32')('where the agent writes', () => {
     const drop = tempDirectory('tributary-drop-');
     fs.symlinkSync(outside, path.join(dataDirectory, 'outbox'));
     agent = await serveProcess(['--data-dir', dataDirectory, '--port', '0']);
+    // Validation follows the link (the real path is judged) …
+    const refused = await agent.call('POST', '/v1/config', configuration(drop));
+    expect(refused.status).toBe(422);
+    expect(refused.json.response.violations).toContainEqual(expect.objectContaining({ json_path: ['data_transmit', 0, 'directory'], description: expect.stringContaining(`(${fs.realpathSync(outside)}) is outside`) }));
+    // … and the transmit checks again before writing: a link made after the save.
+    fs.unlinkSync(path.join(dataDirectory, 'outbox'));
     expect((await agent.call('POST', '/v1/config', configuration(drop))).status).toBe(200);
+    fs.symlinkSync(outside, path.join(dataDirectory, 'outbox'));
     fs.writeFileSync(path.join(drop, 'press.csv'), 'part\n1\n2\n3\n');
     const marker = await waitFor(async () => (await agent!.call('GET', '/v1/streams')).json.response[0].markers.find((m: { category: string }) => m.category === 'write_refused'), 20_000, 'a write_refused marker');
     expect(marker.message).toContain('outside the agent\'s data directory');

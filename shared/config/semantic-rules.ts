@@ -18,6 +18,7 @@ import { fileFilterViolations } from './file-filter-rules.js';
 import { parserViolations } from './parser-rules.js';
 import { cloudViolations, remoteDataPostViolations } from './transmit-rules.js';
 import { fileOrderViolations, unsupportedTransformViolations } from './product-family.js';
+import { folderNameViolations } from './name-rules.js';
 
 type MaybeList<T> = readonly (T | undefined)[];
 interface PartialConfiguration {
@@ -93,6 +94,8 @@ export function semanticViolations(config: PartialConfiguration, options: { part
     out.push(error(['transforms', i, 'transform_name'], `The transform name "${value}" is already used by transform ${first + 1}. Names must be unique.`)));
   duplicates(config.data_transmit, (t) => t.transmit_name, (i, first, value) =>
     out.push(error(['data_transmit', i, 'transmit_name'], `The transmit name "${value}" is already used by transmit ${first + 1}. Names must be unique.`)));
+
+  out.push(...folderNameViolations(config));
 
   const allStreams: { stream: string; receiver: number }[] = [];
   receivers.forEach((receiver, r) => {

@@ -3,11 +3,14 @@
  * transforms that select each stream, and hands back the first records. Reads only: the store's
  * progress and outbox are never written, nothing is sent.
  */
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ApiError } from '../../../shared/api/errors.js';
 import type { PreviewProblem, PreviewResult, StreamPreview } from '../../../shared/api/preview.js';
 import { DataReceiverSchema, TransformSchema, type Transform } from '../../../shared/config/schema.js';
 import { filterSelects, streamId } from '../../../shared/config/streams.js';
+import { componentFolderName } from '../../../shared/config/name-rules.js';
 import type { Violation } from '../../../shared/config/violations.js';
 import type { Clock } from '../time/clock.js';
 import type { ComponentRegistry } from '../components/registry.js';
@@ -54,7 +57,7 @@ export async function previewConfiguration(document: unknown, violations: readon
   switch (receiver.protocol) {
     case 'localfile':
     case 'smb':
-      raw = await previewFiles(receiver, request.rows, nowMicros);
+      raw = await previewFiles(receiver, request.rows, nowMicros, context.agentDataDirectory);
       break;
     case 'sql': {
       // The SQL drivers (mssql, mysql2, pg: ~30 MB) load when a SQL source is first looked at.
@@ -62,14 +65,18 @@ export async function previewConfiguration(document: unknown, violations: readon
       raw = await previewSql(receiver, { rows: request.rows, nowMicros, logger, savedState: (key, column) => context.savedState(receiver.data_receiver_name, key, column) });
       break;
     }
-    case 'opcua':
-      raw = await previewOpcua(receiver, {
-        // The receiver's own certificate and trust list (components/receiver/<name>/pki), as browsing uses.
-        pkiFolder: path.join(context.agentDataDirectory, 'components', 'receiver', encodeURIComponent(receiver.data_receiver_name), 'pki'),
-        nowMicros,
-        logger,
-      });
+    case 'opcua': {
+      // A saved receiver's own certificate and trust list (components/receiver/<name>/pki), as browsing
+      // uses; a receiver not saved yet gets a throwaway one: a preview leaves no folder behind.
+      const own = path.join(context.agentDataDirectory, 'components', 'receiver', componentFolderName(receiver.data_receiver_name));
+      const throwaway = fs.existsSync(own) ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-preview-'));
+      try {
+        raw = await previewOpcua(receiver, { pkiFolder: path.join(throwaway ?? own, 'pki'), nowMicros, logger });
+      } finally {
+        if (throwaway) fs.rmSync(throwaway, { recursive: true, force: true });
+      }
       break;
+    }
     case 'mqtt': {
       // A broker keeps no history to read from (retained messages aside): records come as machines publish.
       const description = 'An mqtt receiver cannot be previewed: a broker keeps no history to read from, records arrive as the machines publish. Save, then watch the streams page.';

@@ -21,12 +21,13 @@ interface Opened {
   problem?: string;
 }
 
-export async function previewFiles(receiver: FileReceiver, rows: number, nowMicros: bigint, smbTimeoutMs = 10_000): Promise<RawStreamPreview[]> {
+/** `agentDataDirectory`: never read below it (ReadPolicy, checked on real paths before listing and reading). */
+export async function previewFiles(receiver: FileReceiver, rows: number, nowMicros: bigint, agentDataDirectory: string, smbTimeoutMs = 10_000): Promise<RawStreamPreview[]> {
   const opened: Opened[] = [];
   try {
     for (const connection of receiver.connections) {
       try {
-        const folder = receiver.protocol === 'localfile' ? localFolder(connection as Parameters<typeof localFolder>[0]) : await smbFolder(connection as Parameters<typeof smbFolder>[0], smbTimeoutMs);
+        const folder = receiver.protocol === 'localfile' ? localFolder(connection as Parameters<typeof localFolder>[0], agentDataDirectory) : await smbFolder(connection as Parameters<typeof smbFolder>[0], smbTimeoutMs);
         opened.push({ folder, files: await folder.list() });
       } catch (cause) {
         if (!(cause instanceof SourceProblem)) throw cause;
@@ -50,7 +51,14 @@ export async function previewFiles(receiver: FileReceiver, rows: number, nowMicr
         preview.problems.push({ level: 'error', message: "No parser's filter_stream selects this stream, and it names no parser: its files cannot be read." });
         continue;
       }
-      const bytes = await found.folder.read(found.file.relative, 0, Math.min(found.file.size, PREVIEW_BYTES));
+      let bytes: Buffer;
+      try {
+        bytes = await found.folder.read(found.file.relative, 0, Math.min(found.file.size, PREVIEW_BYTES));
+      } catch (cause) {
+        if (!(cause instanceof SourceProblem)) throw cause;
+        preview.problems.push({ level: 'error', message: cause.message });
+        continue;
+      }
       const parser = createSpreadsheetParser(stream.parser);
       // The whole file was read: a last line without a line break counts.
       const result = parser.parseChunk(bytes, parser.initialState(), bytes.length >= found.file.size);

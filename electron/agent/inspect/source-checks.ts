@@ -24,6 +24,8 @@ export interface SourceCheckOptions {
   /** How long a share's listing is reused: validation runs as the engineer types. */
   smbCacheMs?: number;
   now?: () => number;
+  /** The agent's data directory: folders reaching into it are never listed (ReadPolicy). */
+  dataDirectory?: string;
 }
 
 const isFileReceiver = (receiver: DataReceiver): receiver is FileReceiver => receiver.protocol === 'localfile' || receiver.protocol === 'smb';
@@ -34,11 +36,13 @@ export class SourceChecks {
   private readonly smbTimeoutMs: number;
   private readonly smbCacheMs: number;
   private readonly now: () => number;
+  private readonly dataDirectory: string | undefined;
 
   constructor(options: SourceCheckOptions = {}) {
     this.smbTimeoutMs = options.smbTimeoutMs ?? 3000;
     this.smbCacheMs = options.smbCacheMs ?? 30_000;
     this.now = options.now ?? Date.now;
+    this.dataDirectory = options.dataDirectory;
   }
 
   /**
@@ -88,7 +92,7 @@ export class SourceChecks {
   }
 
   private async listing(receiver: FileReceiver, connection: FileReceiver['connections'][number]): Promise<Listing> {
-    if (receiver.protocol === 'localfile') return list(localFolder(connection as Parameters<typeof localFolder>[0]));
+    if (receiver.protocol === 'localfile') return list(localFolder(connection as Parameters<typeof localFolder>[0], this.dataDirectory));
     const smb = connection as Parameters<typeof smbFolder>[0];
     const key = JSON.stringify(smb);
     const cached = this.smbListings.get(key);

@@ -12,6 +12,7 @@ import { MAX_DEPTH } from '../receivers/file-source/file-discovery.js';
 import { readRange } from '../receivers/file-source/read-range.js';
 import { isTemporaryName } from '../receivers/file-source/glob.js';
 import { type ConnectionCategory, describeProblem } from '../receivers/smb/smb-problems.js';
+import { ReadPolicy } from '../storage/read-policy.js';
 
 /** Files listed at most: a folder with more is listed in part (enough to tell what matches). */
 export const MAX_LISTED_FILES = 20_000;
@@ -46,13 +47,20 @@ type SmbConnection = z.infer<typeof SmbConnectionSchema>;
 
 const byRelative = (a: ListedFile, b: ListedFile) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0);
 
-/** A local folder, resolved as the localfile receiver resolves it. */
-export function localFolder(connection: LocalConnection): SourceFolder {
+/**
+ * A local folder, resolved as the localfile receiver resolves it. With `agentDataDirectory` the real
+ * paths are checked before listing and before reading (ReadPolicy): validation refuses a folder
+ * that reaches into the data directory, but a link may change between validation and the read.
+ */
+export function localFolder(connection: LocalConnection, agentDataDirectory?: string): SourceFolder {
   const field = connection.root_path !== undefined ? 'root_path' : 'data_directory';
   const root = path.resolve((connection.root_path ?? connection.data_directory)!);
+  const policy = agentDataDirectory === undefined ? undefined : new ReadPolicy(agentDataDirectory);
   return {
     label: root,
     async list() {
+      const refused = await policy?.refuseFolder(root);
+      if (refused) throw new SourceProblem(refused, field);
       const found: ListedFile[] = [];
       const walk = async (dir: string, prefix: string, depth: number) => {
         for (const entry of await fs.promises.readdir(dir, { withFileTypes: true })) {
@@ -79,7 +87,12 @@ export function localFolder(connection: LocalConnection): SourceFolder {
       }
       return found.sort(byRelative);
     },
-    read: (relative, offset, length) => readRange(path.join(root, ...relative.split('/')), offset, length),
+    async read(relative, offset, length) {
+      const file = path.join(root, ...relative.split('/'));
+      const refused = (await policy?.refuseFolder(root)) ?? (await policy?.refuseFile(file));
+      if (refused) throw new SourceProblem(refused, field);
+      return readRange(file, offset, length);
+    },
     close() {},
   };
 }

@@ -106,7 +106,7 @@ export class AgentRuntime {
       allowWrite,
       flavour: process.platform === 'win32' ? 'win32' : 'posix',
     });
-    this.checker = new ConfigChecker(this.validator, new SourceChecks());
+    this.checker = new ConfigChecker(this.validator, new SourceChecks({ dataDirectory: dir }), { dataDirectory: dir, allowWrite });
     this.registry = options.registry ?? builtInComponents();
     const registry = this.registry;
     this.kpis = new KpiService({

@@ -5,6 +5,7 @@ import { sortViolations, type Violation } from '../../../shared/config/violation
 import type { StoredConfig } from '../config/config-store.js';
 import { type ConfigValidator, INLINE_VALUES, valuesUpTo } from '../config/config-validator.js';
 import { fileReferenceViolations } from '../config/file-references.js';
+import { type RealPathContext, realPathViolations } from '../config/real-path-rules.js';
 import type { SourceChecks } from '../inspect/source-checks.js';
 import { breathe } from './defensive.js';
 
@@ -21,6 +22,8 @@ export class ConfigChecker {
   constructor(
     private readonly validator: ConfigValidator,
     private readonly sourceChecks: SourceChecks,
+    /** Where the agent runs: folders are judged by where they really lead (links, relative paths). */
+    private readonly paths?: RealPathContext,
   ) {}
 
   /** A document as it would be saved over `current`: masked secrets resolved, validated, parsed. */
@@ -28,8 +31,11 @@ export class ConfigChecker {
     await breathe();
     const unmasked = unmaskSecrets(document, current?.config);
     const { violations, config } = await this.validator.validate(unmasked.config, { wantConfig: true });
-    // Files the document names (mqtt ca_file) must exist on this PC: shared/ cannot look.
-    return { violations: capViolations([...unmasked.violations, ...violations, ...fileReferenceViolations(unmasked.config)]), resolved: unmasked.config, config };
+    // Files the document names (mqtt ca_file) must exist on this PC, and folders are judged by their real
+    // path: shared/ cannot look.
+    const found = [...unmasked.violations, ...violations, ...fileReferenceViolations(unmasked.config)];
+    const real = this.paths ? await realPathViolations(unmasked.config, found, this.paths) : [];
+    return { violations: capViolations(real.length > 0 ? sortViolations([...found, ...real]) : found), resolved: unmasked.config, config };
   }
 
   /**

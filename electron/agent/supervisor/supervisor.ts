@@ -16,6 +16,7 @@ import type { Clock } from '../time/clock.js';
 import { type RunningService, SERVICE_PREFIX, type ServiceSpec, planDeploy, serviceSpecs } from './deploy-plan.js';
 import { TransformService } from './transform-service.js';
 import { UnimplementedComponent } from './unimplemented.js';
+import { componentFolderName } from '../../../shared/config/name-rules.js';
 
 export interface SupervisorOptions {
   registry: ComponentRegistry;
@@ -243,7 +244,7 @@ export class Supervisor {
       logger: logger.child(spec.id),
       markers: markers.reporter(spec.name, spec.kind),
       clock: this.options.clock,
-      dataDirectory: path.join(this.options.componentsDirectory, SERVICE_PREFIX[spec.kind], encodeURIComponent(spec.name)),
+      dataDirectory: path.join(this.options.componentsDirectory, SERVICE_PREFIX[spec.kind], componentFolderName(spec.name)),
       streams: spec.streams,
       agentDataDirectory: this.options.agentDataDirectory,
       pipeline: this.pipeline!,

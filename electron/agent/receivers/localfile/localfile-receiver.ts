@@ -9,6 +9,7 @@ import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams
 import { readRange } from '../file-source/read-range.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import type { ParseWorkerPool } from '../file-source/parse-worker-pool.js';
+import { ReadPolicy } from '../../storage/read-policy.js';
 
 /** Why a receiver's waiting chunks are dropped (one reason for all: no DOMException per stop). */
 const STOPPED = Object.assign(new Error('reading stopped'), { code: 'ABORT_ERR' });
@@ -22,12 +23,27 @@ const NEW_FILE_LOOK_MS = 200;
 /** …and files still changing are looked at again this soon, not sooner. */
 const RESCAN_MS = 500;
 
-/** Local files: the worker reads them itself; paths are the identity. */
-const localAccess: FileAccess = {
-  readPrefix: (file, length) => readRange(file, 0, length),
-  exists: (candidate) => fs.promises.access(candidate).then(() => true, () => false),
-  remove: (file) => fs.promises.unlink(file),
-};
+/**
+ * Local files: the worker reads them itself; paths are the identity. Before a file is read (its
+ * prefix is read first) and before it is deleted, its real path is checked (ReadPolicy): a link
+ * swapped in after the folder was checked never leads into the data directory or a system folder.
+ */
+function localAccess(policy: ReadPolicy): FileAccess {
+  const refuse = (why: string | undefined) => {
+    if (why) throw new Error(why);
+  };
+  return {
+    readPrefix: async (file, length) => {
+      refuse(await policy.refuseFile(file));
+      return readRange(file, 0, length);
+    },
+    exists: (candidate) => fs.promises.access(candidate).then(() => true, () => false),
+    remove: async (file) => {
+      refuse((await policy.refuseFile(file)) ?? (await policy.refuseDelete(path.dirname(file))));
+      await fs.promises.unlink(file);
+    },
+  };
+}
 
 /**
  * Reads files that machines drop into local folders. A poll every `poll_interval` finds new and
@@ -56,6 +72,10 @@ export class LocalfileReceiver implements AgentComponent {
   private rescanRequested = false;
   /** The message of each folder's current problem: it is logged when it starts or changes, not every poll. */
   private readonly folderProblems = new Map<string, string>();
+  /** Folders refused on their real path (data directory; system folder with delete_completed), with why. */
+  private readonly refusedFolders = new Map<string, string>();
+  private readonly policy: ReadPolicy;
+  private readonly access: FileAccess;
 
   constructor(
     private readonly config: LocalfileConfig,
@@ -65,6 +85,8 @@ export class LocalfileReceiver implements AgentComponent {
     this.name = config.data_receiver_name;
     this.workers = services.parseWorkers;
     this.streams = fileStreams(config);
+    this.policy = new ReadPolicy(context.agentDataDirectory);
+    this.access = localAccess(this.policy);
     this.discovery = new FileDiscovery({
       receiver: this.name,
       pollIntervalSeconds: config.poll_interval,
@@ -152,6 +174,7 @@ export class LocalfileReceiver implements AgentComponent {
     const byTime = this.config.process_files_alphabetically === false;
     for (const [connection, folder] of this.folders().entries()) {
       if (!this.running) return;
+      if (await this.refused(folder)) continue;
       const files = await this.list(folder);
       if (!files) continue;
       for (const relative of files) {
@@ -175,6 +198,28 @@ export class LocalfileReceiver implements AgentComponent {
       }
     };
     await Promise.all(Array.from({ length: strictOrder(this.config) ? 1 : this.workers.size }, lane));
+  }
+
+  /**
+   * Whether the folder is refused on its real path, checked every scan (a link may change): one that
+   * reaches into the data directory, or a system folder when delete_completed is on. Nothing is read
+   * or deleted there; the streams get a source_refused marker, the log a line when it starts or ends.
+   */
+  private async refused(folder: string): Promise<boolean> {
+    const why = this.config.delete_completed ? await this.policy.refuseDelete(folder) : await this.policy.refuseFolder(folder);
+    const before = this.refusedFolders.get(folder);
+    const keys = this.streams.map((s) => s.key);
+    if (why === undefined) {
+      if (before === undefined) return false;
+      this.refusedFolders.delete(folder);
+      this.context.logger.info(`The folder ${folder} is no longer refused: it is read again.`);
+      if (this.refusedFolders.size === 0) this.context.markers.clear('source_refused', keys);
+      return false;
+    }
+    this.context.markers.raise(keys, 'error', 'source_refused', why);
+    if (before !== why) this.context.logger.error(why);
+    this.refusedFolders.set(folder, why);
+    return true;
   }
 
   /** Files under the folder, relative with "/" separators; undefined (and a marker) when unreadable. */
@@ -215,7 +260,7 @@ export class LocalfileReceiver implements AgentComponent {
       return; // vanished between listing and stat
     }
     const seen = this.discovery.seen(stream, file);
-    if (await this.discovery.visit(stream, { path: file, size: stat.size, mtimeMs: stat.mtimeMs }, localAccess)) {
+    if (await this.discovery.visit(stream, { path: file, size: stat.size, mtimeMs: stat.mtimeMs }, this.access)) {
       this.rescanRequested = true;
       // A new file gets its second look soon; files still changing every RESCAN_MS.
       if (!seen) this.newFileSeen = true;

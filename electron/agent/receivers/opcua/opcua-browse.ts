@@ -2,6 +2,7 @@ import path from 'node:path';
 import { AttributeIds, BrowseDirection, DataType, NodeClass, type NodeId, type ReferenceDescription, resolveNodeId } from 'node-opcua';
 import { ApiError } from '../../../../shared/api/errors.js';
 import { OpcuaReceiverSchema } from '../../../../shared/config/schema.js';
+import { componentFolderName } from '../../../../shared/config/name-rules.js';
 import type { Logger } from '../../logging/logger.js';
 import { attachOpcuaLog } from './opcua-log.js';
 import { ConnectError, OpcuaEndpoint, bounded } from './opcua-endpoint.js';
@@ -51,7 +52,7 @@ export async function browseOpcua(savedConfig: unknown, receiverName: string, no
   }
   const connection = parsed.data.connections[0]!;
   // Mirrors the supervisor's component directory: components/receiver/<name>.
-  const endpoint = new OpcuaEndpoint(connection, pkiFolderOf(path.join(options.agentDataDirectory, 'components', 'receiver', encodeURIComponent(receiverName))));
+  const endpoint = new OpcuaEndpoint(connection, pkiFolderOf(path.join(options.agentDataDirectory, 'components', 'receiver', componentFolderName(receiverName))));
   const detach = attachOpcuaLog(options.logger);
   try {
     await endpoint.init();

@@ -3,6 +3,7 @@ import type { SmbReceiverSchema } from '../../../../shared/config/schema.js';
 import { parseSharedFolder, smbCredentials } from '../../../../shared/config/smb-rules.js';
 import type { AgentComponent, ComponentContext, StreamKey } from '../../components/contract.js';
 import type { StorageHealth } from '../../storage/storage-health.js';
+import { ReadPolicy, localFolderOfShare } from '../../storage/read-policy.js';
 import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, orderFiles, streamOf } from '../file-source/file-discovery.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import type { ParseWorkerPool } from '../file-source/parse-worker-pool.js';
@@ -61,6 +62,9 @@ export class SmbReceiver implements AgentComponent {
   private scanning: Promise<void> | undefined;
   private rescanRequested = false;
   private session: SmbSession | undefined;
+  private readonly policy: ReadPolicy;
+  /** Why a connection is refused: a share of this PC that is a folder of the data directory (by UNC). */
+  private readonly refusals = new Map<string, string>();
 
   constructor(
     private readonly config: SmbConfig,
@@ -72,6 +76,7 @@ export class SmbReceiver implements AgentComponent {
     // Windows shares ignore case in names, so file_filter does too, whatever the agent's OS.
     this.streams = fileStreams(config, true);
     this.keys = this.streams.map((s) => s.key);
+    this.policy = new ReadPolicy(context.agentDataDirectory);
     this.discovery = new FileDiscovery({
       receiver: this.name,
       pollIntervalSeconds: config.poll_interval,
@@ -152,11 +157,31 @@ export class SmbReceiver implements AgentComponent {
     for (const connection of this.connections) {
       if (!this.running) return;
       if (Date.now() < connection.retryAt) continue;
+      if (await this.refused(connection)) continue;
       const before = connection.problem;
       await this.poll(connection);
       if (connection.problem !== before) changed = true;
     }
     if (changed && this.running) this.showProblems();
+  }
+
+  /**
+   * An administrative share of this PC (\\localhost\C$\…) is a local folder: one that reaches into
+   * the data directory is not read (checked every poll on its real path; marker source_refused).
+   */
+  private async refused(connection: ConnectionState): Promise<boolean> {
+    const { host } = connection.target;
+    const local = localFolderOfShare(host, connection.label.unc.slice(2 + host.length));
+    const why = local === undefined ? undefined : await this.policy.refuseFolder(local);
+    const before = this.refusals.get(connection.label.unc);
+    if (why === undefined) {
+      if (before !== undefined && this.refusals.delete(connection.label.unc) && this.refusals.size === 0) this.context.markers.clear('source_refused', this.keys);
+      return false;
+    }
+    this.context.markers.raise(this.keys, 'error', 'source_refused', `${connection.label.unc}: ${why}`);
+    if (before !== why) this.context.logger.error(`${connection.label.unc}: ${why}`);
+    this.refusals.set(connection.label.unc, why);
+    return true;
   }
 
   /** One poll of one connection: connect, list, visit every matching file, disconnect. */
