@@ -65,7 +65,7 @@ describe('SMB 3.1.1 preauth integrity and key derivation', () => {
       '2729E3440DFDDD839E37193F6E8F20C20CEFB3469E453A70CD980EEC06B88357 40A73760085633364C8989895ECE81BF102DEEB14D4B7D48AFA76901A7A38387',
       '0DD13628CC3ED218EF9DF9772D436D0887AB9814BFAE63A80AA845F36909DB7928622DDDAD522D9751640A459762C5A9D6BB084CBB3CE6BDADEF5D5BCE3C6C01',
     ];
-    let hash = Buffer.alloc(64);
+    let hash: Buffer = Buffer.alloc(64);
     messages.forEach((message, i) => {
       hash = preauthUpdate(hash, message);
       expect(hash.toString('hex').toUpperCase()).toBe(expected[i]!.replace(/\s+/g, ''));
