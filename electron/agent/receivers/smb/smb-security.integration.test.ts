@@ -64,7 +64,7 @@ describe.each(Object.keys(SAMBA_SHARES) as SambaShare[])('smb receiver on the %s
     const lines = await logLines();
     expect(lines.find((l) => l.includes(share.identity('').replace(/\\$/, '')) && /SMB \d/.test(l))).toMatch(SECURITY[name]);
 
-    const idsOf = (rows: { part: string; record_id: string }[]) => rows.filter((r) => Number(r.part) < 5).map((r) => r.record_id).sort();
+    const idsOf = (rows: Record<string, string>[]) => rows.filter((r) => Number(r.part) < 5).map((r) => r.record_id!).sort();
     const first = idsOf(share.delivered('Press_1', 'cycle'));
     expect((await server!.call('POST', '/v1/restream', { plant: [{ asset: 'Press_1', stream_type: 'cycle' }] })).json.success).toBe(true);
     await waitFor(() => parts(share).length === 22, 30_000, 'the restreamed rows');
