@@ -202,42 +202,84 @@ export class SmbSession {
     }
   }
 
-  /** Up to `length` bytes from `offset` (fewer at the end of the file), read over a read-only handle. */
+  /**
+   * Up to `length` bytes from `offset` (fewer at the end of the file), read over a read-only handle.
+   * The handle stays open for the next range of the same file (the receiver reads a file chunk by
+   * chunk): one round trip per chunk instead of three. It closes with the session, or when another
+   * file is read or this one deleted.
+   */
   async read(file: string, offset: number, length: number): Promise<Buffer> {
     return this.call(async () => {
-      const handle = await this.open(file, READ_ACCESS, FILE_NON_DIRECTORY_FILE);
-      try {
-        const end = Math.min(offset + length, handle.size);
-        // Buffer.alloc, not allocUnsafe: the bytes are transferred to the parse worker, which must not
-        // take a shared pool with them.
-        const out = Buffer.alloc(Math.max(0, end - offset));
-        let next = offset;
-        // Bytes up to the first short piece (the file shrank under us): nothing after a gap counts.
-        let filled = out.length;
-        const worker = async () => {
-          while (next < end && next - offset < filled) {
-            const at = next;
-            const size = Math.min(this.readPiece, end - at);
-            next += size;
-            const response = await this.send(msg.COMMAND.READ, msg.readRequest(handle.fileId, at, size), size);
-            const piece = response.status === STATUS.END_OF_FILE ? Buffer.alloc(0) : response.status === STATUS.SUCCESS ? msg.parseRead(response.body) : undefined;
-            if (!piece) throw statusError(response.status, 'reading');
-            piece.copy(out, at - offset, 0, Math.min(piece.length, size));
-            if (piece.length < size) filled = Math.min(filled, at - offset + piece.length);
-          }
-        };
-        await Promise.all(Array.from({ length: READS_IN_FLIGHT }, worker));
-        this.bytesRead += filled;
-        return filled === out.length ? out : Buffer.from(out.subarray(0, filled));
-      } finally {
-        await this.closeFile(handle.fileId);
+      const fileId = await this.readHandle(file);
+      const ahead = this.ahead;
+      this.ahead = undefined;
+      let bytes: Buffer | undefined;
+      if (ahead && ahead.file === file && ahead.offset === offset && ahead.length === length) bytes = await ahead.bytes.catch(() => undefined);
+      bytes ??= await this.readRange(fileId, offset, length);
+      // A whole range read: the receiver will most likely ask for the next one, so it is on its way
+      // while this one is parsed. Only that exact next range of this file uses it.
+      if (bytes.length === length && length > 0) {
+        const next = this.readRange(fileId, offset + length, length);
+        next.catch(() => undefined);
+        this.ahead = { file, offset: offset + length, length, bytes: next };
       }
+      this.bytesRead += bytes.length;
+      return bytes;
     });
+  }
+
+  private ahead: { file: string; offset: number; length: number; bytes: Promise<Buffer> } | undefined;
+
+  private async readRange(fileId: Buffer, offset: number, length: number): Promise<Buffer> {
+    const end = offset + length;
+    // Buffer.alloc, not allocUnsafe: the bytes are transferred to the parse worker, which must not
+    // take a shared pool with them.
+    const out = Buffer.alloc(Math.max(0, length));
+    let next = offset;
+    // Bytes up to the first short piece (the end of the file): nothing after a gap counts.
+    let filled = out.length;
+    const worker = async () => {
+      while (next < end && next - offset < filled) {
+        const at = next;
+        const size = Math.min(this.readPiece, end - at);
+        next += size;
+        const response = await this.send(msg.COMMAND.READ, msg.readRequest(fileId, at, size), size);
+        const piece = response.status === STATUS.END_OF_FILE ? Buffer.alloc(0) : response.status === STATUS.SUCCESS ? msg.parseRead(response.body) : undefined;
+        if (!piece) throw statusError(response.status, 'reading');
+        piece.copy(out, at - offset, 0, Math.min(piece.length, size));
+        if (piece.length < size) filled = Math.min(filled, at - offset + piece.length);
+      }
+    };
+    await Promise.all(Array.from({ length: READS_IN_FLIGHT }, worker));
+    return filled === out.length ? out : Buffer.from(out.subarray(0, filled));
+  }
+
+  private reading: { file: string; fileId: Promise<Buffer> } | undefined;
+
+  private readHandle(file: string): Promise<Buffer> {
+    if (this.reading?.file === file) return this.reading.fileId;
+    void this.dropReadHandle();
+    const fileId = this.open(file, READ_ACCESS, FILE_NON_DIRECTORY_FILE).then((handle) => handle.fileId);
+    this.reading = { file, fileId };
+    fileId.catch(() => {
+      if (this.reading?.fileId === fileId) this.reading = undefined;
+    });
+    return fileId;
+  }
+
+  private async dropReadHandle(file?: string): Promise<void> {
+    const reading = this.reading;
+    if (!reading || (file !== undefined && reading.file !== file)) return;
+    this.reading = undefined;
+    this.ahead = undefined;
+    const fileId = await reading.fileId.catch(() => undefined);
+    if (fileId) await this.closeFile(fileId);
   }
 
   /** Deletes a file: opened for DELETE only (never for writing), marked delete-on-close, closed. */
   async remove(file: string): Promise<void> {
     return this.call(async () => {
+      await this.dropReadHandle(file); // our own open handle would hold the delete back
       const handle = await this.open(file, DELETE_ACCESS, FILE_NON_DIRECTORY_FILE);
       try {
         const response = await this.send(msg.COMMAND.SET_INFO, msg.deleteOnCloseRequest(handle.fileId), 0);

@@ -70,21 +70,28 @@ export function signingState(dialect: number, sessionKey: Buffer, preauthHash: B
   return { algorithm: SIGNING.AESCMAC, key: deriveKey(sessionKey, 'SMB2AESCMAC', Buffer.from('SmbSign\0')) };
 }
 
-/** The signature of a whole message (header + body), computed with the signature field zeroed. */
+/**
+ * The signature of a whole message (header + body), computed with the signature field zeroed. The
+ * field is zeroed in place and put back: no copy of a 1 MiB read answer per check.
+ */
 export function signature(state: SigningState, message: Buffer, isResponse: boolean): Buffer {
-  const zeroed = Buffer.from(message);
-  zeroed.fill(0, SIGNATURE_AT, SIGNATURE_AT + 16);
-  if (state.algorithm === SIGNING.HMACSHA256) return crypto.createHmac('sha256', state.key).update(zeroed).digest().subarray(0, 16);
-  if (state.algorithm === SIGNING.AESCMAC) return aesCmac(state.key, zeroed);
-  // AES-GMAC: AES-GCM with nothing to encrypt; the nonce is the message id and the sender's role.
-  const nonce = Buffer.alloc(12);
-  message.copy(nonce, 0, 24, 32);
-  const command = message.readUInt16LE(12);
-  nonce.writeUInt32LE((isResponse ? 1 : 0) | (command === 0x000c ? 2 : 0), 8);
-  const gcm = crypto.createCipheriv('aes-128-gcm', state.key, nonce);
-  gcm.setAAD(zeroed);
-  gcm.final();
-  return gcm.getAuthTag();
+  const field = Buffer.from(message.subarray(SIGNATURE_AT, SIGNATURE_AT + 16));
+  message.fill(0, SIGNATURE_AT, SIGNATURE_AT + 16);
+  try {
+    if (state.algorithm === SIGNING.HMACSHA256) return crypto.createHmac('sha256', state.key).update(message).digest().subarray(0, 16);
+    if (state.algorithm === SIGNING.AESCMAC) return aesCmac(state.key, message);
+    // AES-GMAC: AES-GCM with nothing to encrypt; the nonce is the message id and the sender's role.
+    const nonce = Buffer.alloc(12);
+    message.copy(nonce, 0, 24, 32);
+    const command = message.readUInt16LE(12);
+    nonce.writeUInt32LE((isResponse ? 1 : 0) | (command === 0x000c ? 2 : 0), 8);
+    const gcm = crypto.createCipheriv('aes-128-gcm', state.key, nonce);
+    gcm.setAAD(message);
+    gcm.final();
+    return gcm.getAuthTag();
+  } finally {
+    field.copy(message, SIGNATURE_AT);
+  }
 }
 
 /** Sets the SIGNED flag and writes the signature into the message (in place). */
@@ -149,7 +156,9 @@ export function decrypt(state: CipherState, packet: Buffer): Buffer {
   });
   decipher.setAuthTag(packet.subarray(4, 20));
   decipher.setAAD(packet.subarray(20, TRANSFORM_HEADER_SIZE), { plaintextLength: size });
-  return Buffer.concat([decipher.update(packet.subarray(TRANSFORM_HEADER_SIZE)), decipher.final()]);
+  const message = decipher.update(packet.subarray(TRANSFORM_HEADER_SIZE));
+  decipher.final(); // throws when the tag does not match; AES-GCM/CCM add no bytes here
+  return message;
 }
 
 /** Preauth integrity: H(i) = SHA-512(H(i-1) || message), starting from 64 zero bytes. */
