@@ -4,7 +4,8 @@
 // one run. Needs the Samba servers of scripts/ci/start-samba.sh (run as root) and smbclient.
 // Usage: npm run build:node && node bench/smb.mjs [--mb 200] [--runs 3]
 // The client reads the file as the receiver does (ranges of CHUNK_BYTES, each over its own handle)
-// and in 8 MiB ranges; the best of --runs is reported for each, as for smbclient.
+// and in 8 MiB ranges; the best of --runs is reported for each, as for smbclient, with the CPU
+// seconds of the reading process (smbclient's by GNU time, /usr/bin/time).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -48,6 +49,7 @@ async function client(session, chunk) {
   await smb.connect();
   const security = smb.security;
   const started = performance.now();
+  const cpu = process.cpuUsage();
   let offset = 0;
   for (;;) {
     const piece = await smb.read('bench-smb.csv', offset, chunk);
@@ -55,34 +57,40 @@ async function client(session, chunk) {
     offset += piece.length;
   }
   const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
   smb.close();
-  return { seconds, bytes: offset, security };
+  return { seconds, bytes: offset, security, cpu: (used.user + used.system) / 1e6 };
 }
 
 function smbclient(session) {
   const started = performance.now();
+  // GNU time reports smbclient's CPU seconds (user and system) on the last line of stderr.
   const result = spawnSync(
-    'smbclient',
-    [`//127.0.0.1/${session.share}`, '-p', '4445', '-U', `${USER.username}%${USER.password}`, '-m', 'SMB3_11', `--client-protection=${session.protection}`, '-c', 'get bench-smb.csv /dev/null'],
+    '/usr/bin/time',
+    ['-f', '%U %S', 'smbclient', `//127.0.0.1/${session.share}`, '-p', '4445', '-U', `${USER.username}%${USER.password}`, '-m', 'SMB3_11', `--client-protection=${session.protection}`, '-c', 'get bench-smb.csv /dev/null'],
     { encoding: 'utf8' },
   );
   if (result.status !== 0) throw new Error(`smbclient failed: ${result.stderr || result.stdout}`);
-  return { seconds: (performance.now() - started) / 1000 };
+  const [user, system] = result.stderr.trim().split('\n').at(-1).split(' ').map(Number);
+  return { seconds: (performance.now() - started) / 1000, cpu: user + system };
 }
 
 const size = prepare();
 const mbps = (seconds) => size / 1024 / 1024 / seconds;
 const rows = [];
 for (const session of SESSIONS) {
-  const best = { receiver: Infinity, large: Infinity, smbclient: Infinity };
+  const best = { receiver: Infinity, large: Infinity, smbclient: Infinity, receiverCpu: Infinity, smbclientCpu: Infinity };
   let security;
   for (let run = 0; run < runs; run++) {
     const chunked = await client(session, CHUNK_BYTES);
     if (chunked.bytes !== size) throw new Error(`read ${chunked.bytes} of ${size} bytes`);
     security = chunked.security;
     best.receiver = Math.min(best.receiver, chunked.seconds);
+    best.receiverCpu = Math.min(best.receiverCpu, chunked.cpu);
     best.large = Math.min(best.large, (await client(session, 8 * 1024 * 1024)).seconds);
-    best.smbclient = Math.min(best.smbclient, smbclient(session).seconds);
+    const get = smbclient(session);
+    best.smbclient = Math.min(best.smbclient, get.seconds);
+    best.smbclientCpu = Math.min(best.smbclientCpu, get.cpu);
   }
   rows.push({
     session: session.name,
@@ -91,6 +99,9 @@ for (const session of SESSIONS) {
     'tributary, 8 MiB ranges MB/s': Math.round(mbps(best.large)),
     'smbclient get MB/s': Math.round(mbps(best.smbclient)),
     'ratio (receiver chunks)': Number((best.smbclient / best.receiver).toFixed(2)),
+    // CPU seconds of the reading process: what a busy machine's scheduler has to find for it.
+    'tributary CPU s': Number(best.receiverCpu.toFixed(2)),
+    'smbclient CPU s': Number(best.smbclientCpu.toFixed(2)),
   });
 }
 console.log(`${(size / 1024 / 1024).toFixed(0)} MB, best of ${runs}`);

@@ -26,6 +26,8 @@ const FILE_NON_DIRECTORY_FILE = 0x40;
 /** One read asks for up to 1 MiB (16 credits); 2.0.2 servers get 64 KiB pieces. */
 const READ_PIECE = 1024 * 1024;
 const READS_IN_FLIGHT = 4;
+/** Bytes read ahead of a file read in sequence, twice (the window in use and the next). */
+const READ_AHEAD = 4 * 1024 * 1024;
 const ALL_DIALECTS = [DIALECT.SMB202, DIALECT.SMB210, DIALECT.SMB300, DIALECT.SMB302, DIALECT.SMB311];
 
 export interface SmbTarget {
@@ -211,30 +213,50 @@ export class SmbSession {
   async read(file: string, offset: number, length: number): Promise<Buffer> {
     return this.call(async () => {
       const fileId = await this.readHandle(file);
-      const ahead = this.ahead;
-      this.ahead = undefined;
-      let bytes: Buffer | undefined;
-      if (ahead && ahead.file === file && ahead.offset === offset && ahead.length === length) bytes = await ahead.bytes.catch(() => undefined);
-      bytes ??= await this.readRange(fileId, offset, length);
-      // A whole range read: the receiver will most likely ask for the next one, so it is on its way
-      // while this one is parsed. Only that exact next range of this file uses it.
-      if (bytes.length === length && length > 0) {
-        const next = this.readRange(fileId, offset + length, length);
-        next.catch(() => undefined);
-        this.ahead = { file, offset: offset + length, length, bytes: next };
+      let bytes = await this.fromWindow(file, fileId, offset, length);
+      if (!bytes) {
+        this.windows = [];
+        bytes = await this.readRange(fileId, offset, length);
+        // A whole chunk read: the receiver most likely asks for the next one; it is on its way while
+        // this one is parsed. Not after a small read (a file's first bytes, compared to see whether
+        // it was rewritten): most such files are not read further.
+        if (bytes.length === length && length >= 64 * 1024) this.windows.push(this.readAhead(file, fileId, offset + length, Math.max(READ_AHEAD, length)));
       }
       this.bytesRead += bytes.length;
       return bytes;
     });
   }
 
-  private ahead: { file: string; offset: number; length: number; bytes: Promise<Buffer> } | undefined;
+  /** Read-ahead windows of the file being read, in order: the one in use and the next. */
+  private windows: { file: string; offset: number; length: number; bytes: Promise<Buffer> }[] = [];
+
+  private readAhead(file: string, fileId: Buffer, offset: number, length: number) {
+    const bytes = this.readRange(fileId, offset, length);
+    bytes.catch(() => undefined);
+    return { file, offset, length, bytes };
+  }
+
+  /** The range from a read-ahead window when one holds all of it (a fresh copy), else undefined. */
+  private async fromWindow(file: string, fileId: Buffer, offset: number, length: number): Promise<Buffer | undefined> {
+    const index = this.windows.findIndex((w) => w.file === file && offset >= w.offset && offset + length <= w.offset + w.length);
+    if (index < 0) return undefined;
+    const window = this.windows[index]!;
+    const data = await window.bytes.catch(() => undefined);
+    // Past what the window found (the end of the file when it was read): read it afresh, the file may have grown.
+    if (!data || offset + length > window.offset + data.length) return undefined;
+    this.windows = this.windows.slice(index);
+    if (this.windows.length === 1 && data.length === window.length) this.windows.push(this.readAhead(file, fileId, window.offset + window.length, window.length));
+    // Its own memory, not a slice of the window: the bytes are transferred to the parse worker.
+    const out = Buffer.allocUnsafeSlow(length);
+    data.copy(out, 0, offset - window.offset, offset - window.offset + length);
+    return out;
+  }
 
   private async readRange(fileId: Buffer, offset: number, length: number): Promise<Buffer> {
     const end = offset + length;
-    // Buffer.alloc, not allocUnsafe: the bytes are transferred to the parse worker, which must not
-    // take a shared pool with them.
-    const out = Buffer.alloc(Math.max(0, length));
+    // Its own memory, not a slice of Node's shared pool: the bytes are transferred to the parse
+    // worker. Not zeroed: every byte is written, or cut off below.
+    const out = Buffer.allocUnsafeSlow(Math.max(0, length));
     let next = offset;
     // Bytes up to the first short piece (the end of the file): nothing after a gap counts.
     let filled = out.length;
@@ -251,7 +273,10 @@ export class SmbSession {
       }
     };
     await Promise.all(Array.from({ length: READS_IN_FLIGHT }, worker));
-    return filled === out.length ? out : Buffer.from(out.subarray(0, filled));
+    if (filled === out.length) return out;
+    const short = Buffer.allocUnsafeSlow(filled); // own memory here too (Buffer.from may take the pool)
+    out.copy(short, 0, 0, filled);
+    return short;
   }
 
   private reading: { file: string; fileId: Promise<Buffer> } | undefined;
@@ -271,7 +296,7 @@ export class SmbSession {
     const reading = this.reading;
     if (!reading || (file !== undefined && reading.file !== file)) return;
     this.reading = undefined;
-    this.ahead = undefined;
+    this.windows = [];
     const fileId = await reading.fileId.catch(() => undefined);
     if (fileId) await this.closeFile(fileId);
   }
