@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
  * loading is deferred and is not followed.
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const LAZY_PACKAGES = ['mssql', 'mysql2', 'pg', '@tryjsky/v9u-smb2', 'prom-client', 'node-opcua', 'mqtt', 'systeminformation'];
+const LAZY_PACKAGES = ['mssql', 'mysql2', 'pg', 'js-md4', 'prom-client', 'node-opcua', 'mqtt', 'systeminformation'];
 
 /** Packages (and own modules) reached from `entry` by static imports and top-level requires. */
 function staticImports(entry: string): { packages: Set<string>; modules: Set<string> } {

@@ -1,7 +1,8 @@
 /**
- * Test support for the smb receiver: the Samba server of scripts/ci/start-samba.sh (loopback, port
- * 4445) and a "plant" whose machines drop files into a fresh folder of its share. Tests put files on
- * the share by writing into the share's folder on local disk, as a machine writing over SMB would.
+ * Test support for the smb receiver: the Samba servers of scripts/ci/start-samba.sh (loopback, ports
+ * 4445 and 4446) and a "plant" whose machines drop files into a fresh folder of a share. Tests put
+ * files on the share by writing into the share's folder on local disk, as a machine writing over SMB
+ * would.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,18 +21,30 @@ export const SAMBA = {
   readOnlyUser: { username: 'tributary_ro', password: 'tributary-ro-pass' },
 };
 
+/** The shares a plant can use: share name, port and the local folder behind it. */
+export const SAMBA_SHARES = {
+  /** Signing and encryption offered, not required; SMB 2.0.2 to 3.1.1. */
+  plain: { port: 4445, share: 'data', directory: SAMBA.directory },
+  /** `server min protocol = SMB3_11`, `server signing = mandatory`. */
+  strict: { port: 4446, share: 'data', directory: '/tmp/tributary-samba-strict/data' },
+  /** `smb encrypt = required` on a server that requires nothing else. */
+  sealed: { port: 4445, share: 'sealed', directory: '/tmp/tributary-samba/sealed' },
+} as const;
+export type SambaShare = keyof typeof SAMBA_SHARES;
+
 const script = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../scripts/ci/start-samba.sh');
 
-/** Fails with what to do when the test Samba server is not running. */
-export async function requireSamba(): Promise<void> {
+/** Fails with what to do when the test Samba server (of `share`) is not running. */
+export async function requireSamba(share: SambaShare = 'plain'): Promise<void> {
+  const { port, directory } = SAMBA_SHARES[share];
   const listening = await new Promise<boolean>((resolve) => {
-    const socket = net.connect(SAMBA.port, SAMBA.host);
+    const socket = net.connect(port, SAMBA.host);
     socket.setTimeout(3000, () => (socket.destroy(), resolve(false)));
     socket.once('connect', () => (socket.destroy(), resolve(true)));
     socket.once('error', () => resolve(false));
   });
-  if (!listening || !fs.existsSync(SAMBA.directory))
-    throw new Error(`The test Samba server is not running on ${SAMBA.host}:${SAMBA.port}: run "bash scripts/ci/start-samba.sh" (as root) first.`);
+  if (!listening || !fs.existsSync(directory))
+    throw new Error(`The test Samba server is not running on ${SAMBA.host}:${port}: run "bash scripts/ci/start-samba.sh" (as root) first.`);
 }
 
 /** Stops and starts smbd; every open SMB connection breaks. Blocks until the new smbd listens. */
@@ -44,6 +57,8 @@ type PlantOptions = Parameters<typeof filePlant>[0] & {
   connection?: Record<string, unknown>;
   /** Sub-folder of the test's folder that the connection reads (created unless `missing`). */
   folder?: string;
+  /** Which test share (default: "data" of the plain server). */
+  share?: SambaShare;
 };
 
 /**
@@ -52,7 +67,8 @@ type PlantOptions = Parameters<typeof filePlant>[0] & {
  */
 export function sambaPlant(options: PlantOptions = {}) {
   const plant = filePlant(options);
-  const base = fs.mkdtempSync(path.join(SAMBA.directory, 'test-'));
+  const { port, share, directory } = SAMBA_SHARES[options.share ?? 'plain'];
+  const base = fs.mkdtempSync(path.join(directory, 'test-'));
   fs.chmodSync(base, 0o777); // the Samba users are not root
   const drop = path.join(base, options.folder ?? '');
   const receiver = plant.config.data_receiver[0]! as Record<string, unknown>;
@@ -61,9 +77,9 @@ export function sambaPlant(options: PlantOptions = {}) {
     connections: [
       {
         host: SAMBA.host,
-        port: SAMBA.port,
+        port,
         ...SAMBA.user,
-        shared_folder: ['data', path.basename(base), ...(options.folder ? [options.folder] : [])].join('/'),
+        shared_folder: [share, path.basename(base), ...(options.folder ? [options.folder] : [])].join('/'),
         ...options.connection,
       },
     ],
@@ -91,7 +107,7 @@ export function sambaPlant(options: PlantOptions = {}) {
     /** The file on this machine. */
     local: at,
     /** How the smb receiver names a file in its progress, logs and markers: \\host\share\folder\file. */
-    identity: (name: string) => `\\\\${SAMBA.host}\\${['data', path.basename(base), ...(options.folder ? options.folder.split('/') : []), ...name.split('/')].join('\\')}`,
+    identity: (name: string) => `\\\\${SAMBA.host}\\${[share, path.basename(base), ...(options.folder ? options.folder.split('/') : []), ...name.split('/')].join('\\')}`,
     rename: (from: string, to: string) => fs.renameSync(at(from), at(to)),
     remove: () => fs.rmSync(base, { recursive: true, force: true }),
   };

@@ -99,6 +99,18 @@ describe('a masked secret follows its target only', () => {
     expect(unmaskSecrets(otherShare, smb()).violations).toEqual([expect.objectContaining({ description: expect.stringContaining('shared_folder') })]);
   });
 
+  it('binds an SMB password to its domain: another domain needs the password again, the same one in other case does not', () => {
+    const smb = () => ({ data_receiver: [{ data_receiver_name: 'share', protocol: 'smb', connections: [{ host: 'nas', domain: 'PLANT', username: 'u', password: 'smb-pass', shared_folder: 'machines' }], streams: [], parsers: [] }], data_transmit: [] });
+    const sameDomain = maskSecrets(smb()) as any;
+    sameDomain.data_receiver[0].connections[0].domain = 'plant';
+    expect(unmaskSecrets(sameDomain, smb()).violations).toEqual([]);
+    const otherDomain = maskSecrets(smb()) as any;
+    otherDomain.data_receiver[0].connections[0].domain = 'OFFICE';
+    const { config, violations } = unmaskSecrets(otherDomain, smb()) as { config: any; violations: { description: string }[] };
+    expect(violations).toEqual([expect.objectContaining({ description: expect.stringContaining('domain') })]);
+    expect(JSON.stringify(config ?? {})).not.toContain('smb-pass');
+  });
+
   it('matches connections by connection_name, so reordering them keeps each password with its server', () => {
     const two = () => ({
       data_receiver: [{ data_receiver_name: 'mes', protocol: 'sql', connections: [

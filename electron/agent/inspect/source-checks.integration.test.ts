@@ -8,7 +8,7 @@ const { validate } = validationFixture();
 describe('validation of share folders (Samba)', () => {
   let sambaMissing: Error | undefined;
   beforeAll(async () => {
-    sambaMissing = await requireSamba().then(() => undefined, (error: Error) => error);
+    sambaMissing = await Promise.all([requireSamba('plain'), requireSamba('strict')]).then(() => undefined, (error: Error) => error);
   });
   const plants: ReturnType<typeof sambaPlant>[] = [];
   afterEach(() => {
@@ -41,5 +41,18 @@ describe('validation of share folders (Samba)', () => {
     const [login] = (await validate(refused.config)).violations;
     expect(login).toMatchObject({ level: 'warning', json_path: ['data_receiver', 0, 'connections', 0, 'username'] });
     expect(login!.description).toContain(`refused the login of "${SAMBA.user.username}"`);
+  });
+
+  it('checks a signing-only SMB 3.1.1 server and an encrypted share like any other, and names a wrong password there', async () => {
+    for (const name of ['strict', 'sealed'] as const) {
+      const share = plant({ share: name });
+      share.write('press_1.csv', 'time,part\n');
+      share.write('oven_1.csv', 'time,part\n');
+      expect((await validate(share.config)).violations).toEqual([]);
+    }
+    const refused = plant({ share: 'strict', connection: { password: 'not-the-password', domain: 'TRIBUTARY' } });
+    const [login] = (await validate(refused.config)).violations;
+    expect(login).toMatchObject({ level: 'warning', json_path: ['data_receiver', 0, 'connections', 0, 'username'] });
+    expect(login!.description).toMatch(/127\.0\.0\.1:4446 refused the login of "TRIBUTARY\\tributary": wrong password, or no such user/);
   });
 });

@@ -103,6 +103,9 @@ const FIELD_OF: Record<ConnectionCategory, string> = {
   share_not_found: 'shared_folder',
   access_denied: 'shared_folder',
   source_unavailable: 'shared_folder',
+  signing_required: 'host',
+  encryption_required: 'shared_folder',
+  dialect_refused: 'host',
 };
 
 /** A folder on a Windows share: one session, opened here, closed by close(). Throws SourceProblem. */
@@ -115,7 +118,7 @@ export async function smbFolder(connection: SmbConnection, timeoutMs: number): P
     const problem = describeProblem(cause, phase, label);
     return new SourceProblem(problem.message.replace(/\s+/g, ' ').trim(), FIELD_OF[problem.category]);
   };
-  // The SMB library (~11 MB) loads when a share is first looked at, not with every agent.
+  // The SMB client loads when a share is first looked at, not with every agent.
   const { SmbSession } = await import('../receivers/smb/smb-client.js');
   const session = new SmbSession({ host: connection.host, port: connection.port, domain, username, password: connection.password, share }, timeoutMs);
   try {

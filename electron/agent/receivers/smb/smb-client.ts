@@ -1,96 +1,34 @@
 /**
- * A thin adapter over @tryjsky/v9u-smb2 (pure JS SMB 2.0.2/2.1 with NTLMv2; see
- * docs/decisions/0005-smb-client.md). It adds what the receiver needs and the library lacks:
- * promises that always settle (a socket closed mid-request, a server that stops answering),
- * ranged reads over a read-only handle that lets the producer keep writing, a delete that does not
- * open the file for writing first, and the domain in the NTLMv2 response.
+ * The SMB client of the smb receiver: SMB 2.0.2 to 3.1.1 with NTLMv2, signing and encryption
+ * (protocol/, node:crypto only; see docs/decisions/0037-smb3-client.md). One session per poll:
+ * connect, log in, open the share, list, read byte ranges over a read-only handle that lets the
+ * producer keep writing, delete without opening for writing, close. Every call settles: on its
+ * answer, on a broken connection, or after the timeout; once the connection broke, every call
+ * fails at once with the reason.
  */
-import { createRequire } from 'node:module';
-import type net from 'node:net';
+import crypto from 'node:crypto';
+import { authenticateMessage, negotiateMessage, parseChallenge } from './protocol/ntlm.js';
+import { CIPHER, DIALECT, SIGNING, cipherState, isSigned, preauthUpdate, signingState, verify } from './protocol/smb-crypto.js';
+import * as msg from './protocol/smb-messages.js';
+import { STATUS, SmbError, statusError, statusName } from './protocol/smb-status.js';
+import { type Response, SmbTransport } from './protocol/smb-transport.js';
 
-const require = createRequire(import.meta.url);
+export { SmbError } from './protocol/smb-status.js';
 
-interface RawClient {
-  socket: net.Socket;
-  connected: boolean;
-  domain: string;
-  readdir(path: string, options: { stats: true }, cb: Callback<RawEntry[]>): void;
-  stat(path: string, cb: Callback<{ size: number; mtime: Date }>): void;
-}
-interface RawEntry {
-  name: string;
-  size: number;
-  mtime: Date;
-  isDirectory(): boolean;
-}
-interface RawFile {
-  FileId: Buffer;
-  EndofFile: Buffer;
-  LastWriteTime: Buffer;
-}
-interface RawResponse {
-  getHeaders(): { Status: unknown; MessageId: Buffer };
-}
-interface RawConnection {
-  responses: Record<string, RawResponse>;
-  responsesCB: Record<string, (response: RawResponse) => void>;
-}
-type Callback<T> = (error: (Error & { code?: string }) | null | undefined, value?: T) => void;
-
-const SMB2 = require('@tryjsky/v9u-smb2') as new (options: Record<string, unknown>) => RawClient;
-const smbConnection = require('@tryjsky/v9u-smb2/lib/tools/smb2-connection.js') as { requireConnect(method: (cb: Callback<void>) => void): (this: RawClient, cb: Callback<void>) => void };
-const forge = require('@tryjsky/v9u-smb2/lib/tools/smb2-forge.js') as { request(name: string, params: Record<string, unknown>, client: RawClient, cb: Callback<never>): void };
-
-// The library leaves the domain out of the NTLMv2 response, which domain accounts need: the
-// authenticate message is generated here with it (same call, one more argument).
-{
-  const libraryRequire = createRequire(require.resolve('@tryjsky/v9u-smb2'));
-  const ntlm = libraryRequire('@tryjsky/ntlm2') as { encodeType3(type2: unknown, user: string, password: string, workstation: string, domain: string): Buffer };
-  const SMB2Message = require('@tryjsky/v9u-smb2/lib/tools/smb2-message.js') as new (options: unknown) => unknown;
-  const step2 = require('@tryjsky/v9u-smb2/lib/messages/session_setup_step2.js') as { generate: (c: Record<string, unknown>) => unknown };
-  step2.generate = (c) =>
-    new SMB2Message({
-      headers: { Command: 'SESSION_SETUP', SessionId: c.SessionId, ProcessId: c.ProcessId },
-      request: { Buffer: ntlm.encodeType3(c.nonce, String(c.username), String(c.password), '', String(c.domain ?? '')) },
-    });
-}
-
-// Samba (and Windows) answer a slow request first with an interim STATUS_PENDING response and later
-// with the real one under the same message id. The library takes the interim answer for the result
-// (an error) and drops the real one: wait for the real one instead.
-{
-  const STATUS_PENDING = 0x103;
-  for (const name of ['close', 'create', 'open', 'query_directory', 'read', 'set_info', 'tree_connect', 'negotiate', 'session_setup_step1', 'session_setup_step2']) {
-    const message = require(`@tryjsky/v9u-smb2/lib/messages/${name}.js`) as { parse: (c: RawConnection, cb: unknown, error: unknown) => (response: RawResponse) => void };
-    const parse = message.parse;
-    message.parse = function (connection, cb, error) {
-      const handle = parse.call(this, connection, cb, error);
-      const wait = (response: RawResponse) => {
-        const headers = response.getHeaders();
-        if (!Buffer.isBuffer(headers.Status) || headers.Status.readUInt32LE(0) !== STATUS_PENDING) return handle(response);
-        // The library removes this callback right after it returns: register again once it has, or
-        // take the real answer if it came in the same packet and was stored as unclaimed.
-        const id = headers.MessageId.toString('hex');
-        queueMicrotask(() => {
-          const stored = connection.responses[id];
-          delete connection.responses[id];
-          if (stored) wait(stored);
-          else connection.responsesCB[id] = wait;
-        });
-      };
-      return wait;
-    };
-  }
-}
-
-/** FILE_READ_DATA | FILE_READ_ATTRIBUTES | SYNCHRONIZE; shared read, write and delete. */
+/** FILE_READ_DATA | FILE_READ_ATTRIBUTES | SYNCHRONIZE. */
 const READ_ACCESS = 0x00100081;
+/** FILE_LIST_DIRECTORY | FILE_READ_ATTRIBUTES | SYNCHRONIZE. */
+const LIST_ACCESS = 0x00100081;
 /** DELETE | FILE_READ_ATTRIBUTES | SYNCHRONIZE: enough to delete, never truncates. */
 const DELETE_ACCESS = 0x00110080;
-/** The library sends no credit charge, so one read is at most 64 KiB. */
-const READ_PIECE = 0x10000;
-/** Reads in flight per file: hides network latency without asking for many credits. */
-const READS_IN_FLIGHT = 8;
+const FILE_DIRECTORY_FILE = 0x1;
+const FILE_NON_DIRECTORY_FILE = 0x40;
+/** One read asks for up to 1 MiB (16 credits); 2.0.2 servers get 64 KiB pieces. */
+const READ_PIECE = 1024 * 1024;
+const READS_IN_FLIGHT = 4;
+/** Bytes read ahead of a file read in sequence, twice (the window in use and the next). */
+const READ_AHEAD = 4 * 1024 * 1024;
+const ALL_DIALECTS = [DIALECT.SMB202, DIALECT.SMB210, DIALECT.SMB300, DIALECT.SMB302, DIALECT.SMB311];
 
 export interface SmbTarget {
   host: string;
@@ -99,6 +37,11 @@ export interface SmbTarget {
   username: string;
   password: string;
   share: string;
+  /**
+   * Narrows what the client does, for tests of how servers refuse it: `signing: false` never signs,
+   * `encryption: false` never encrypts, `dialects` offers only these.
+   */
+  limits?: { signing?: boolean; encryption?: boolean; dialects?: number[] };
 }
 
 export interface SmbEntry {
@@ -108,68 +51,147 @@ export interface SmbEntry {
   mtimeMs: number;
 }
 
-/** An error of the SMB session, with the NT status (STATUS_…) or socket error (E…) as code. */
-export class SmbError extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-  ) {
-    super(message);
-  }
+/** What the session agreed with the server, for logs and tests. */
+export interface SmbSecurity {
+  dialect: string;
+  signing: string | undefined;
+  encryption: string | undefined;
 }
 
-/**
- * One authenticated session on one share. Open it for a poll, close it after: no handle outlives
- * a poll. Once the connection broke, every call fails at once with the reason.
- */
+const DIALECT_NAMES: Record<number, string> = { 0x202: '2.0.2', 0x210: '2.1', 0x300: '3.0', 0x302: '3.0.2', 0x311: '3.1.1' };
+const CIPHER_NAMES: Record<number, string> = { [CIPHER.AES128CCM]: 'AES-128-CCM', [CIPHER.AES128GCM]: 'AES-128-GCM', [CIPHER.AES256CCM]: 'AES-256-CCM', [CIPHER.AES256GCM]: 'AES-256-GCM' };
+const SIGNING_NAMES: Record<number, string> = { [SIGNING.HMACSHA256]: 'HMAC-SHA256', [SIGNING.AESCMAC]: 'AES-128-CMAC', [SIGNING.AESGMAC]: 'AES-128-GMAC' };
+
 export class SmbSession {
   /** Bytes of file content read in this session (listing is not counted). */
   bytesRead = 0;
-  private readonly client: RawClient;
+  security: SmbSecurity | undefined;
+  private readonly transport: SmbTransport;
   private broken: SmbError | undefined;
   private readonly waiters = new Set<(error: SmbError) => void>();
   private closed = false;
+  private treeId = 0;
+  private readPiece = 65536;
 
   constructor(
-    target: SmbTarget,
+    private readonly target: SmbTarget,
     private readonly timeoutMs: number,
   ) {
-    this.client = new SMB2({
-      share: `\\\\${target.host}\\${target.share}`,
-      domain: target.domain,
-      username: target.username,
-      password: target.password,
-      port: target.port,
-      autoCloseTimeout: 0,
-    });
-    const socket = this.client.socket;
-    let socketError: (Error & { code?: string }) | undefined;
-    socket.on('error', (error: Error & { code?: string }) => (socketError = error));
-    const lost = () => this.fail(socketError ? new SmbError(socketError.message, socketError.code ?? 'ECONNRESET') : new SmbError('the server closed the connection', 'ECONNRESET'));
-    socket.on('end', lost);
-    socket.on('close', lost);
+    this.transport = new SmbTransport(target.host, target.port, (error) => this.fail(error));
   }
 
-  /** Connects, logs in and connects to the share; `close()` meanwhile makes it fail at once. */
+  /** Connects, negotiates, logs in and opens the share; `close()` meanwhile makes it fail at once. */
   async connect(): Promise<void> {
     try {
-      const connect = smbConnection.requireConnect((cb) => cb(null));
-      await this.call<void>((cb) => connect.call(this.client, cb));
+      await this.call(async () => {
+        const negotiated = await this.negotiate();
+        await this.logIn(negotiated);
+        await this.openShare(negotiated);
+      });
     } catch (error) {
       this.close();
       throw error;
     }
   }
 
+  private async negotiate(): Promise<msg.Negotiated & { preauth: Buffer }> {
+    const limits = this.target.limits ?? {};
+    let preauth: Buffer = Buffer.alloc(64);
+    this.transport.onMessage = (message) => (preauth = preauthUpdate(preauth, message));
+    const dialects = limits.dialects ?? ALL_DIALECTS;
+    const response = await this.transport.request(msg.COMMAND.NEGOTIATE, msg.negotiateRequest(dialects, crypto.randomBytes(16), crypto.randomBytes(32)), { plain: true });
+    if (response.status !== STATUS.SUCCESS) {
+      const offered = dialects.map((d) => DIALECT_NAMES[d]).join(', ');
+      throw new SmbError(`the server refused every SMB dialect offered (${offered}; ${statusName(response.status)})`, 'SMB_DIALECT_REFUSED');
+    }
+    const negotiated = msg.parseNegotiate(response.body);
+    if (!dialects.includes(negotiated.dialect as never)) throw new SmbError(`the server chose a dialect that was not offered (0x${negotiated.dialect.toString(16)})`, 'SMB_DIALECT_REFUSED');
+    this.transport.multiCredit = negotiated.dialect >= DIALECT.SMB210 && (negotiated.capabilities & 0x4) !== 0;
+    this.readPiece = this.transport.multiCredit ? Math.min(READ_PIECE, negotiated.maxReadSize) : 65536;
+    if (negotiated.dialect !== DIALECT.SMB311) this.transport.onMessage = undefined;
+    return { ...negotiated, get preauth() { return preauth; } };
+  }
+
+  private async logIn(negotiated: msg.Negotiated & { preauth: Buffer }): Promise<void> {
+    const limits = this.target.limits ?? {};
+    const first = await this.transport.request(msg.COMMAND.SESSION_SETUP, msg.sessionSetupRequest(negotiateMessage()), { plain: true });
+    if (first.status !== STATUS.MORE_PROCESSING_REQUIRED) throw statusError(first.status, 'logging in');
+    first.header.copy(this.transport.sessionId, 0, 40, 48);
+    const challenge = parseChallenge(msg.parseSessionSetup(first.body).token);
+    const { message, sessionKey } = authenticateMessage(challenge, this.target);
+    // The final answer is not part of the preauth hash: stop hashing before it arrives.
+    let sent = false;
+    const hashing = this.transport.onMessage;
+    if (hashing) this.transport.onMessage = (m) => (sent ? undefined : ((sent = true), hashing(m)));
+    const last = await this.transport.request(msg.COMMAND.SESSION_SETUP, msg.sessionSetupRequest(message), { plain: true });
+    this.transport.onMessage = undefined;
+    if (last.status !== STATUS.SUCCESS) throw statusError(last.status, 'logging in');
+    const flags = msg.parseSessionSetup(last.body).flags;
+    if (flags & (msg.SESSION_IS_GUEST | msg.SESSION_IS_NULL)) throw new SmbError('the server let the user in only as a guest', 'STATUS_LOGON_FAILURE');
+    const preauth = negotiated.dialect === DIALECT.SMB311 ? negotiated.preauth : undefined;
+    const signing = signingState(negotiated.dialect, sessionKey, preauth, negotiated.signingAlgorithm);
+    // A signed final answer proves that both sides hold the same key (and, in 3.1.1, saw the same negotiation).
+    if (isSigned(last.message) && !verify(signing, last.message)) throw new SmbError('the server\'s login answer has a wrong signature (the negotiation was altered?)', 'SMB_PROTOCOL');
+    const mustSign = (negotiated.securityMode & 0x2) !== 0;
+    if (limits.signing !== false) this.transport.signing = signing;
+    // 3.1.1 servers refuse an unsigned tree connect whatever their settings ([MS-SMB2] 3.3.5.7).
+    this.signingRequiredButOff = (mustSign || negotiated.dialect === DIALECT.SMB311) && limits.signing === false;
+    if (negotiated.cipher && limits.encryption !== false) this.transport.cipher = cipherState(negotiated.dialect, negotiated.cipher, sessionKey, preauth);
+    if (flags & msg.SESSION_ENCRYPT_DATA) {
+      if (!this.transport.cipher) throw new SmbError('the server encrypts every session, and this session cannot encrypt', 'SMB_ENCRYPTION_REQUIRED');
+      this.transport.encryptAll = true;
+    }
+    const encrypting = this.transport.encryptAll;
+    this.security = {
+      dialect: DIALECT_NAMES[negotiated.dialect] ?? `0x${negotiated.dialect.toString(16)}`,
+      signing: this.transport.signing && !encrypting ? SIGNING_NAMES[signing.algorithm] : undefined,
+      encryption: encrypting ? CIPHER_NAMES[negotiated.cipher] : undefined,
+    };
+    this.negotiatedCipher = negotiated.cipher;
+  }
+
+  private signingRequiredButOff = false;
+  private negotiatedCipher = 0;
+
+  private async openShare(negotiated: msg.Negotiated): Promise<void> {
+    const response = await this.transport.request(msg.COMMAND.TREE_CONNECT, msg.treeConnectRequest(`\\\\${this.target.host}\\${this.target.share}`));
+    if (response.status === STATUS.ACCESS_DENIED && this.signingRequiredButOff)
+      throw new SmbError('the server requires signing and this session does not sign', 'SMB_SIGNING_REQUIRED');
+    if (response.status === STATUS.ACCESS_DENIED && !this.transport.cipher && negotiated.dialect < DIALECT.SMB300)
+      throw new SmbError(`access denied to the share over SMB ${DIALECT_NAMES[negotiated.dialect]}, which cannot encrypt`, 'STATUS_ACCESS_DENIED');
+    if (response.status !== STATUS.SUCCESS) throw statusError(response.status, 'opening the share');
+    this.treeId = response.header.readUInt32LE(36);
+    if (msg.parseTreeConnect(response.body).shareFlags & msg.SHARE_ENCRYPT_DATA) {
+      if (!this.transport.cipher) throw new SmbError('the share requires encryption, and this session cannot encrypt', 'SMB_ENCRYPTION_REQUIRED');
+      this.transport.encryptTrees.add(this.treeId);
+      if (this.security) this.security = { ...this.security, signing: undefined, encryption: CIPHER_NAMES[this.negotiatedCipher] };
+    }
+  }
+
   /** Entries of a folder (share-relative, "\" separated, "" for the share's root), with size and time. */
   async list(folder: string): Promise<SmbEntry[]> {
-    const entries = await this.call<RawEntry[]>((cb) => this.client.readdir(folder, { stats: true }, cb));
-    return entries.map((e) => ({ name: e.name, isDirectory: e.isDirectory(), size: e.size, mtimeMs: e.mtime.getTime() }));
+    return this.call(async () => {
+      const dir = await this.open(folder, LIST_ACCESS, FILE_DIRECTORY_FILE);
+      try {
+        const entries: SmbEntry[] = [];
+        for (let first = true; ; first = false) {
+          const response = await this.send(msg.COMMAND.QUERY_DIRECTORY, msg.queryDirectoryRequest(dir.fileId, first), 65536);
+          if (response.status === STATUS.NO_MORE_FILES) return entries;
+          if (response.status !== STATUS.SUCCESS) throw statusError(response.status, 'listing the folder');
+          entries.push(...msg.parseQueryDirectory(response.body));
+        }
+      } finally {
+        await this.closeFile(dir.fileId);
+      }
+    });
   }
 
   async stat(file: string): Promise<{ size: number; mtimeMs: number }> {
-    const stat = await this.call<{ size: number; mtime: Date }>((cb) => this.client.stat(file, cb));
-    return { size: stat.size, mtimeMs: stat.mtime.getTime() };
+    return this.call(async () => {
+      const handle = await this.open(file, 0x00100080, 0);
+      await this.closeFile(handle.fileId);
+      return { size: handle.size, mtimeMs: handle.mtimeMs };
+    });
   }
 
   async exists(file: string): Promise<boolean> {
@@ -182,45 +204,115 @@ export class SmbSession {
     }
   }
 
-  /** Up to `length` bytes from `offset` (fewer at the end of the file), read over a read-only handle. */
+  /**
+   * Up to `length` bytes from `offset` (fewer at the end of the file), read over a read-only handle.
+   * The handle stays open for the next range of the same file (the receiver reads a file chunk by
+   * chunk): one round trip per chunk instead of three. It closes with the session, or when another
+   * file is read or this one deleted.
+   */
   async read(file: string, offset: number, length: number): Promise<Buffer> {
-    const handle = await this.request<RawFile>('open', { path: file, desiredAccess: READ_ACCESS });
-    try {
-      const end = Math.min(offset + length, Number(handle.EndofFile.readBigUInt64LE(0)));
-      // Buffer.alloc, not allocUnsafe: the bytes are transferred to the parse worker, which must not
-      // take a shared pool with them.
-      const out = Buffer.alloc(Math.max(0, end - offset));
-      let next = offset;
-      // Bytes up to the first short piece (the file shrank under us): nothing after a gap counts.
-      let filled = out.length;
-      const worker = async () => {
-        while (next < end && next - offset < filled) {
-          const at = next;
-          const size = Math.min(READ_PIECE, end - at);
-          next += size;
-          const offsetBytes = Buffer.alloc(8);
-          offsetBytes.writeBigUInt64LE(BigInt(at));
-          const piece = await this.request<Buffer>('read', { FileId: handle.FileId, Length: size, Offset: offsetBytes });
-          piece.copy(out, at - offset, 0, Math.min(piece.length, size));
-          if (piece.length < size) filled = Math.min(filled, at - offset + piece.length);
-        }
-      };
-      await Promise.all(Array.from({ length: READS_IN_FLIGHT }, worker));
-      this.bytesRead += filled;
-      return filled === out.length ? out : Buffer.from(out.subarray(0, filled));
-    } finally {
-      await this.request('close', { FileId: handle.FileId }).catch(() => undefined);
-    }
+    return this.call(async () => {
+      const fileId = await this.readHandle(file);
+      let bytes = await this.fromWindow(file, fileId, offset, length);
+      if (!bytes) {
+        this.windows = [];
+        bytes = await this.readRange(fileId, offset, length);
+        // A whole chunk read: the receiver most likely asks for the next one; it is on its way while
+        // this one is parsed. Not after a small read (a file's first bytes, compared to see whether
+        // it was rewritten): most such files are not read further.
+        if (bytes.length === length && length >= 64 * 1024) this.windows.push(this.readAhead(file, fileId, offset + length, Math.max(READ_AHEAD, length)));
+      }
+      this.bytesRead += bytes.length;
+      return bytes;
+    });
+  }
+
+  /** Read-ahead windows of the file being read, in order: the one in use and the next. */
+  private windows: { file: string; offset: number; length: number; bytes: Promise<Buffer> }[] = [];
+
+  private readAhead(file: string, fileId: Buffer, offset: number, length: number) {
+    const bytes = this.readRange(fileId, offset, length);
+    bytes.catch(() => undefined);
+    return { file, offset, length, bytes };
+  }
+
+  /** The range from a read-ahead window when one holds all of it (a fresh copy), else undefined. */
+  private async fromWindow(file: string, fileId: Buffer, offset: number, length: number): Promise<Buffer | undefined> {
+    const index = this.windows.findIndex((w) => w.file === file && offset >= w.offset && offset + length <= w.offset + w.length);
+    if (index < 0) return undefined;
+    const window = this.windows[index]!;
+    const data = await window.bytes.catch(() => undefined);
+    // Past what the window found (the end of the file when it was read): read it afresh, the file may have grown.
+    if (!data || offset + length > window.offset + data.length) return undefined;
+    this.windows = this.windows.slice(index);
+    if (this.windows.length === 1 && data.length === window.length) this.windows.push(this.readAhead(file, fileId, window.offset + window.length, window.length));
+    // Its own memory, not a slice of the window: the bytes are transferred to the parse worker.
+    const out = Buffer.allocUnsafeSlow(length);
+    data.copy(out, 0, offset - window.offset, offset - window.offset + length);
+    return out;
+  }
+
+  private async readRange(fileId: Buffer, offset: number, length: number): Promise<Buffer> {
+    const end = offset + length;
+    // Its own memory, not a slice of Node's shared pool: the bytes are transferred to the parse
+    // worker. Not zeroed: every byte is written, or cut off below.
+    const out = Buffer.allocUnsafeSlow(Math.max(0, length));
+    let next = offset;
+    // Bytes up to the first short piece (the end of the file): nothing after a gap counts.
+    let filled = out.length;
+    const worker = async () => {
+      while (next < end && next - offset < filled) {
+        const at = next;
+        const size = Math.min(this.readPiece, end - at);
+        next += size;
+        const response = await this.send(msg.COMMAND.READ, msg.readRequest(fileId, at, size), size);
+        const piece = response.status === STATUS.END_OF_FILE ? Buffer.alloc(0) : response.status === STATUS.SUCCESS ? msg.parseRead(response.body) : undefined;
+        if (!piece) throw statusError(response.status, 'reading');
+        piece.copy(out, at - offset, 0, Math.min(piece.length, size));
+        if (piece.length < size) filled = Math.min(filled, at - offset + piece.length);
+      }
+    };
+    await Promise.all(Array.from({ length: READS_IN_FLIGHT }, worker));
+    if (filled === out.length) return out;
+    const short = Buffer.allocUnsafeSlow(filled); // own memory here too (Buffer.from may take the pool)
+    out.copy(short, 0, 0, filled);
+    return short;
+  }
+
+  private reading: { file: string; fileId: Promise<Buffer> } | undefined;
+
+  private readHandle(file: string): Promise<Buffer> {
+    if (this.reading?.file === file) return this.reading.fileId;
+    void this.dropReadHandle();
+    const fileId = this.open(file, READ_ACCESS, FILE_NON_DIRECTORY_FILE).then((handle) => handle.fileId);
+    this.reading = { file, fileId };
+    fileId.catch(() => {
+      if (this.reading?.fileId === fileId) this.reading = undefined;
+    });
+    return fileId;
+  }
+
+  private async dropReadHandle(file?: string): Promise<void> {
+    const reading = this.reading;
+    if (!reading || (file !== undefined && reading.file !== file)) return;
+    this.reading = undefined;
+    this.windows = [];
+    const fileId = await reading.fileId.catch(() => undefined);
+    if (fileId) await this.closeFile(fileId);
   }
 
   /** Deletes a file: opened for DELETE only (never for writing), marked delete-on-close, closed. */
   async remove(file: string): Promise<void> {
-    const handle = await this.request<RawFile>('open', { path: file, desiredAccess: DELETE_ACCESS });
-    try {
-      await this.request('set_info', { FileId: handle.FileId, FileInfoClass: 'FileDispositionInformation', Buffer: Buffer.from([1]) });
-    } finally {
-      await this.request('close', { FileId: handle.FileId }).catch(() => undefined);
-    }
+    return this.call(async () => {
+      await this.dropReadHandle(file); // our own open handle would hold the delete back
+      const handle = await this.open(file, DELETE_ACCESS, FILE_NON_DIRECTORY_FILE);
+      try {
+        const response = await this.send(msg.COMMAND.SET_INFO, msg.deleteOnCloseRequest(handle.fileId), 0);
+        if (response.status !== STATUS.SUCCESS) throw statusError(response.status, 'deleting');
+      } finally {
+        await this.closeFile(handle.fileId);
+      }
+    });
   }
 
   /** Ends the session and its socket. Safe to call twice; pending calls fail. */
@@ -228,35 +320,42 @@ export class SmbSession {
     if (this.closed) return;
     this.closed = true;
     this.fail(new SmbError('the session was closed', 'ECONNABORTED'));
-    this.client.connected = false;
-    this.client.socket.destroy();
   }
 
-  private request<T>(name: string, params: Record<string, unknown>): Promise<T> {
-    return this.call<T>((cb) => forge.request(name, params, this.client, cb as Callback<never>));
+  private async open(path: string, access: number, options: number): Promise<msg.OpenFile> {
+    const response = await this.send(msg.COMMAND.CREATE, msg.createRequest({ path, access, options }), 0);
+    if (response.status !== STATUS.SUCCESS) throw statusError(response.status, `opening ${path || 'the share'}`);
+    return msg.parseCreate(response.body);
   }
 
-  /** Runs one library call; settles on its answer, on a broken connection, or after the timeout. */
-  private call<T>(start: (cb: Callback<T>) => void): Promise<T> {
+  private async closeFile(fileId: Buffer): Promise<void> {
+    await this.send(msg.COMMAND.CLOSE, msg.closeRequest(fileId), 0).catch(() => undefined);
+  }
+
+  private send(command: number, body: Buffer, payload: number): Promise<Response> {
+    if (this.broken) return Promise.reject(this.broken);
+    return this.transport.request(command, body, { treeId: this.treeId, payload });
+  }
+
+  /** Runs one operation; settles on its result, on a broken connection, or after the timeout. */
+  private call<T>(run: () => Promise<T>): Promise<T> {
     if (this.broken) return Promise.reject(this.broken);
     return new Promise<T>((resolve, reject) => {
       let settled = false;
-      const onBroken = (error: SmbError) => finish(error);
-      const timer = setTimeout(() => this.fail(new SmbError(`the server did not answer within ${Math.round(this.timeoutMs / 1000)} s`, 'ETIMEDOUT')), this.timeoutMs);
-      const finish = (error: (Error & { code?: string }) | null | undefined, value?: T) => {
+      const finish = (error: unknown, value?: T) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        this.waiters.delete(onBroken);
-        if (error) reject(error instanceof SmbError ? error : new SmbError(error.message, error.code ?? 'EIO'));
+        this.waiters.delete(finish);
+        if (error) reject(error instanceof SmbError ? error : new SmbError((error as Error).message, (error as { code?: string }).code ?? 'EIO'));
         else resolve(value as T);
       };
-      this.waiters.add(onBroken);
-      try {
-        start(finish);
-      } catch (error) {
-        finish(error as Error);
-      }
+      const timer = setTimeout(() => this.fail(new SmbError(`the server did not answer within ${Math.round(this.timeoutMs / 1000)} s`, 'ETIMEDOUT')), this.timeoutMs);
+      this.waiters.add(finish);
+      run().then(
+        (value) => finish(undefined, value),
+        (error: unknown) => finish(error),
+      );
     });
   }
 
@@ -265,7 +364,7 @@ export class SmbSession {
     this.broken = error;
     for (const waiter of [...this.waiters]) waiter(error);
     this.waiters.clear();
-    if (!this.closed) this.client.socket.destroy();
+    this.transport.fail(error);
   }
 }
 

@@ -3,7 +3,16 @@
  */
 
 /** Marker categories of a connection's problem; at most one per connection at a time. */
-export const CONNECTION_CATEGORIES = ['auth_failed', 'share_not_found', 'access_denied', 'host_unreachable', 'source_unavailable'] as const;
+export const CONNECTION_CATEGORIES = [
+  'auth_failed',
+  'share_not_found',
+  'access_denied',
+  'host_unreachable',
+  'source_unavailable',
+  'signing_required',
+  'encryption_required',
+  'dialect_refused',
+] as const;
 export type ConnectionCategory = (typeof CONNECTION_CATEGORIES)[number];
 
 export interface ConnectionProblem {
@@ -53,7 +62,7 @@ const reasonOf = (error: unknown) => {
 export function classifyFileError(error: unknown): 'source' | 'busy' | 'file' {
   const code = codeOf(error);
   if (BUSY.has(code)) return 'busy';
-  if (SESSION_LOST.has(code) || /^E[A-Z]+$/.test(code)) return 'source';
+  if (SESSION_LOST.has(code) || /^E[A-Z]+$/.test(code) || code.startsWith('SMB_')) return 'source';
   return 'file';
 }
 
@@ -64,19 +73,41 @@ export function classifyFileError(error: unknown): 'source' | 'busy' | 'file' {
 export function describeProblem(error: unknown, phase: Phase, label: ConnectionLabel, retrySeconds?: number): ConnectionProblem {
   const code = codeOf(error);
   const again = retrySeconds === undefined ? '' : `Tributary tries again in ${retrySeconds} s.`;
+  if (code === 'STATUS_LOGON_FAILURE' || code === 'STATUS_WRONG_PASSWORD')
+    return {
+      category: 'auth_failed',
+      message: `The file server ${label.server} refused the login of "${label.user}": wrong password, or no such user (${code}). Check username, password and domain of the connection. ${again}`,
+    };
   if (AUTH.has(code))
     return { category: 'auth_failed', message: `The file server ${label.server} refused the login of "${label.user}" (${code}): check username, password and domain of the connection. ${again}` };
+  if (code === 'SMB_SIGNING_REQUIRED')
+    return {
+      category: 'signing_required',
+      message: `The file server ${label.server} requires SMB signing and refused this session's unsigned requests (${(error as Error).message}). ${again}`,
+    };
+  if (code === 'SMB_ENCRYPTION_REQUIRED')
+    return {
+      category: 'encryption_required',
+      message: `The share "${label.share}" on ${label.server} requires SMB encryption and this connection cannot encrypt (${(error as Error).message}). The server must allow SMB 3.0 or later with AES-CCM or AES-GCM. ${again}`,
+    };
+  if (code === 'SMB_DIALECT_REFUSED')
+    return {
+      category: 'dialect_refused',
+      message: `The file server ${label.server} speaks no SMB version Tributary offers: ${(error as Error).message}. Tributary speaks SMB 2.0.2 to 3.1.1; a server that allows only SMB 1 must allow SMB 2 or later. ${again}`,
+    };
   if (code === 'STATUS_BAD_NETWORK_NAME')
     return { category: 'share_not_found', message: `The file server ${label.server} has no share named "${label.share}": check shared_folder (share name, then sub-folder). ${again}` };
   if (code === 'STATUS_ACCESS_DENIED' && phase !== 'read')
     return {
       category: 'access_denied',
-      message: `"${label.user}" may not open ${label.unc} (access denied): give the user read access to the share and folder. (A server that requires SMB signing refuses this way too; see docs/smb.md.) ${again}`,
+      message: `"${label.user}" may not open ${label.unc} (access denied): give the user read access to the share and folder. ${again}`,
     };
   if (phase === 'list' && (code === 'STATUS_OBJECT_NAME_NOT_FOUND' || code === 'STATUS_OBJECT_PATH_NOT_FOUND'))
     return { category: 'source_unavailable', message: `The folder ${label.unc} does not exist on the share. ${again}` };
   if (phase === 'connect' && (UNREACHABLE.has(code) || code === 'ECONNABORTED'))
     return { category: 'host_unreachable', message: `The file server ${label.server} cannot be reached (${reasonOf(error)}): check host, port (445 unless changed) and firewalls. ${again}` };
+  if (code === 'SMB_PROTOCOL')
+    return { category: 'source_unavailable', message: `The connection to ${label.server} was ended: ${(error as Error).message}. ${again}` };
   if (classifyFileError(error) === 'source')
     return { category: 'source_unavailable', message: `The connection to ${label.server} was lost (${reasonOf(error)}). ${again} Reading continues where it stopped.` };
   return { category: 'source_unavailable', message: `Reading ${label.unc} failed (${reasonOf(error)}). ${again}` };

@@ -161,16 +161,16 @@ describe('smb receiver (Samba) → csv transmit', { timeout: 90_000 }, () => {
       data_receiver: [
         receiver('wrong_password', 'A', { password: 'not-the-password' }),
         receiver('missing_share', 'B', { shared_folder: 'no_such_share/x' }),
-        receiver('unreachable', 'C', { port: 4446 }),
+        receiver('unreachable', 'C', { port: 4459 }),
         receiver('no_access', 'D', { ...SAMBA.readOnlyUser, shared_folder: 'private' }),
         receiver('missing_folder', 'E', {}),
       ],
     };
     await start(config);
     const expected: [string, string, RegExp][] = [
-      ['A', 'auth_failed', /refused the login of "tributary".*STATUS_LOGON_FAILURE.*check username, password and domain/],
+      ['A', 'auth_failed', /refused the login of "tributary": wrong password, or no such user \(STATUS_LOGON_FAILURE\)\. Check username, password and domain/],
       ['B', 'share_not_found', /no share named "no_such_share"/],
-      ['C', 'host_unreachable', /127\.0\.0\.1:4446 cannot be reached.*ECONNREFUSED/],
+      ['C', 'host_unreachable', /127\.0\.0\.1:4459 cannot be reached.*ECONNREFUSED/],
       ['D', 'access_denied', /"tributary_ro" may not open \\\\127\.0\.0\.1\\private \(access denied\)/],
       ['E', 'source_unavailable', /The folder .*\\later does not exist/],
     ];

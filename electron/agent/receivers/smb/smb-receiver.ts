@@ -7,7 +7,7 @@ import { ReadPolicy, localFolderOfShare } from '../../storage/read-policy.js';
 import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, orderFiles, streamOf } from '../file-source/file-discovery.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import type { ParseWorkerPool } from '../file-source/parse-worker-pool.js';
-import { SmbSession, type SmbTarget, isMissing } from './smb-client.js';
+import { type SmbSecurity, SmbSession, type SmbTarget, isMissing } from './smb-client.js';
 import { CONNECTION_CATEGORIES, type ConnectionLabel, type ConnectionProblem, type Phase, classifyFileError, describeDeleteError, describeProblem } from './smb-problems.js';
 
 /** Why a receiver's waiting chunks are dropped (one reason for all: no DOMException per stop). */
@@ -30,6 +30,8 @@ interface ConnectionState {
   failures: number;
   retryAt: number;
   problem: ConnectionProblem | undefined;
+  /** The session's dialect, signing and encryption as last logged. */
+  security?: string;
 }
 
 interface ListedEntry {
@@ -192,6 +194,12 @@ export class SmbReceiver implements AgentComponent {
       session = new SmbSession(connection.target, ANSWER_TIMEOUT_MS);
       this.session = session; // stop() closes it, also while connecting
       await session.connect();
+      const security = describeSecurity(session.security);
+      if (security !== connection.security) {
+        // Once per connection, and again when the server's settings change: what protects the data.
+        this.context.logger.info(`${connection.label.unc}: ${security}`);
+        connection.security = security;
+      }
       phase = 'list';
       const files = await this.list(session, connection);
       if (connection.problem) {
@@ -277,4 +285,11 @@ export class SmbReceiver implements AgentComponent {
       else this.context.markers.clear(category, this.keys);
     }
   }
+}
+
+/** "SMB 3.1.1, encrypted (AES-128-GCM)", "SMB 3.1.1, signed (AES-128-GMAC)". */
+function describeSecurity(security: SmbSecurity | undefined): string {
+  if (!security) return 'connected';
+  const how = security.encryption ? `encrypted (${security.encryption})` : security.signing ? `signed (${security.signing})` : 'neither signed nor encrypted';
+  return `SMB ${security.dialect}, ${how}`;
 }
