@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import type { MqttClient } from 'mqtt';
-import type { UPayload } from 'sparkplug-payload/lib/sparkplugbpayload';
+import type { UPayload } from 'sparkplug-payload/lib/sparkplugbpayload.js';
 import { waitFor } from './file-plant.js';
 import { testClient } from './mqtt-broker.js';
 
