@@ -34,12 +34,13 @@ export class MqttReceiver implements AgentComponent {
     this.connections = this.config.connections.flatMap((connection, index) => {
       const streams = this.config.streams.filter((s) => (s.connection === undefined ? index === 0 : s.connection === connection.connection_name));
       if (streams.length === 0) return [];
-      let reader: ConnectionReader | undefined;
+      // The connection is made after its readers; a Sparkplug reader sends its rebirth requests through it.
+      const link: { reader?: ConnectionReader } = {};
       const readers: StreamReader[] = streams.map((s) => {
         const stream = { asset: s.asset, stream_type: s.stream_type };
         if (s.payload_format !== 'sparkplug_b') return new MessageReader(stream, s);
         return new SparkplugReader(stream, s, {
-          publish: (topic, payload) => reader?.link.connected?.publish(topic, payload, { qos: 0 }),
+          publish: (topic, payload) => link.reader?.link.connected?.publish(topic, payload, { qos: 0 }),
           warn: (category, message) => {
             this.context.markers.raise([stream], 'warning', category, message);
             this.context.logger.warn(message);
@@ -50,8 +51,8 @@ export class MqttReceiver implements AgentComponent {
       const filters = new Map(readers.map((r, i) => [r, streams[i]!.topic]));
       const clientId = connection.client_id ?? defaultClientId(this.config.connections.length > 1 ? `${this.name}-${index + 1}` : this.name);
       const memory = new SubscriptionMemory(path.join(this.context.dataDirectory, `subscriptions-${index + 1}.json`));
-      reader = new ConnectionReader(this.name, connection, clientId, readers, filters, memory, this.context);
-      return [reader];
+      link.reader = new ConnectionReader(this.name, connection, clientId, readers, filters, memory, this.context);
+      return [link.reader];
     });
     for (const connection of this.connections) connection.start();
   }
