@@ -116,6 +116,11 @@ export class ProtoWriter {
     this.length -= 4 - width;
   }
 
+  /** What was written, without a copy (valid until the next write). */
+  view(): Buffer {
+    return this.buffer.subarray(0, this.length);
+  }
+
   /** A copy of what was written. */
   finish(): Buffer {
     return Buffer.from(this.buffer.subarray(0, this.length));
@@ -157,6 +162,67 @@ export function writeMetric(out: ProtoWriter, name: Buffer, datatype: number, ti
     out.lengthDelimited(Buffer.from(String(value), 'utf8'));
   }
   out.closeLength(at);
+}
+
+function varintLength(value: number): number {
+  let length = 1;
+  for (let v = value; v >= 0x80; v = Math.floor(v / 0x80)) length += 1;
+  return length;
+}
+
+/** `name` (field 1) and `datatype` (field 4) of a metric: the same for every value of a column. */
+export function metricPrefix(name: string, datatype: number): Buffer {
+  const bytes = Buffer.from(name, 'utf8');
+  const out = new ProtoWriter(bytes.length + 8);
+  out.byte(0x0a);
+  out.lengthDelimited(bytes);
+  out.byte(0x20);
+  out.varint(datatype);
+  return out.finish();
+}
+
+/** `timestamp` (field 3) of a metric: the same for every field of a record. */
+export function metricTime(timestampMs: number): Buffer {
+  const out = new ProtoWriter(12);
+  out.byte(0x18);
+  out.varint(timestampMs);
+  return out.finish();
+}
+
+/**
+ * writeMetric from a column's prefix and a record's time, with the metric's length computed first
+ * (no move of what was written): the commit path writes a metric per field of every record.
+ */
+export function writeMetricFast(out: ProtoWriter, prefix: Buffer, time: Buffer, datatype: number, value: MetricValue): void {
+  let text: Buffer | undefined;
+  let valueLength: number;
+  if (value === null || datatype === DataType.Boolean) valueLength = 2;
+  else if (datatype === DataType.Double) valueLength = 9;
+  else if (datatype === DataType.Int64 || datatype === DataType.DateTime) valueLength = 1 + ((value as number) < 0 ? 10 : varintLength(value as number));
+  else {
+    text = Buffer.from(String(value), 'utf8');
+    valueLength = 1 + varintLength(text.length) + text.length;
+  }
+  out.byte(0x12);
+  out.varint(prefix.length + time.length + valueLength);
+  out.bytes(prefix);
+  out.bytes(time);
+  if (value === null) {
+    out.byte(0x38);
+    out.byte(1);
+  } else if (datatype === DataType.Double) {
+    out.byte(0x69);
+    out.double(value as number);
+  } else if (datatype === DataType.Int64 || datatype === DataType.DateTime) {
+    out.byte(0x58);
+    out.int64(value as number);
+  } else if (datatype === DataType.Boolean) {
+    out.byte(0x70);
+    out.byte(value ? 1 : 0);
+  } else {
+    out.byte(0x7a);
+    out.lengthDelimited(text!);
+  }
 }
 
 /** Payload.timestamp (field 1) and Payload.seq (field 3) around already written metrics. */

@@ -83,6 +83,17 @@ describe('Sparkplug B outbox, read by Eclipse Tahu', () => {
     expect(bySize.length).toBeGreaterThan(3);
     for (const b of bySize) expect(readSparkplugBatch(b.payload).body.length).toBeLessThanOrEqual(1024);
     expect(bySize.reduce((n, b) => n + b.records, 0)).toBe(25);
+    // Each batch says where each field's last value is: what the device's next DBIRTH carries.
+    let end = 0;
+    for (const b of bySize) {
+      end += b.records;
+      const stored = readSparkplugBatch(b.payload);
+      const lastValues = stored.metrics.map(([name, , s, e]) => [name, plain(tahu.decodePayload(payloadWith(stored.body.subarray(s, e), 0, 0)).metrics![0]!.value)]);
+      expect(lastValues).toEqual([
+        ['i', end - 1],
+        ['text', 'x'.repeat(100)],
+      ]);
+    }
     const back = bySize.flatMap((b) => MQTT_OUTBOX.decode(b.payload));
     expect(back.map((r) => [r.timestamp, r.fieldvalues.i])).toEqual(records.map((r) => [r.timestamp, r.fieldvalues.i]));
     expect(back[0]).toMatchObject({ asset: 'Mixer 3', stream_type: 'state' });

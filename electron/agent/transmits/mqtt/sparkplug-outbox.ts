@@ -11,7 +11,7 @@
  */
 import type { AgentRecord, FieldValue } from '../../../../shared/records/record.js';
 import type { EncodedBatch } from '../../components/contract.js';
-import { DataType, type MetricValue, ProtoWriter, decodePayload, metricValue, writeMetric } from '../../mqtt/sparkplug-codec.js';
+import { DataType, type MetricValue, ProtoWriter, decodePayload, metricPrefix, metricTime, metricValue, writeMetricFast } from '../../mqtt/sparkplug-codec.js';
 import { isoMicros } from '../../../../shared/records/record.js';
 import { isoToEpochMicros } from '../../time/iso-time.js';
 
@@ -46,7 +46,7 @@ function kindOf(value: FieldValue): Kind {
   if (value === null) return 'null';
   if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'double';
   if (typeof value === 'boolean') return 'bool';
-  return ISO_WITH_ZONE.test(value) && Number.isFinite(Date.parse(value)) ? 'time' : 'text';
+  return value.length >= 17 && value.charCodeAt(4) === 0x2d && ISO_WITH_ZONE.test(value) ? 'time' : 'text';
 }
 
 const TYPE_OF: Record<Kind, number> = { int: DataType.Int64, double: DataType.Double, bool: DataType.Boolean, text: DataType.String, time: DataType.DateTime, null: DataType.String };
@@ -75,7 +75,12 @@ export function fieldTypes(records: readonly AgentRecord[]): Map<string, number>
 
 function valueAs(datatype: number, value: FieldValue): MetricValue {
   if (value === null) return null;
-  if (datatype === DataType.DateTime) return Date.parse(value as string);
+  if (datatype === DataType.DateTime) {
+    // The agent's own time stamps take isoToEpochMicros's fast path; other ISO texts Date.parse.
+    const micros = isoToEpochMicros(value as string);
+    const ms = micros === undefined ? Date.parse(value as string) : Math.floor(micros / 1000);
+    return Number.isFinite(ms) ? ms : null;
+  }
   if (datatype === DataType.String) return typeof value === 'string' ? value : String(value);
   return value;
 }
@@ -96,23 +101,26 @@ export function encodeSparkplug(records: readonly AgentRecord[], maxRecords: num
 }
 
 function encodeChunk(records: readonly AgentRecord[], types: Map<string, number>, maxBytes: number): EncodedBatch[] {
-  const names = new Map<string, Buffer>();
-  for (const name of types.keys()) names.set(name, Buffer.from(name, 'utf8'));
+  const prefixes = new Map<string, Buffer>();
+  for (const [name, datatype] of types) prefixes.set(name, metricPrefix(name, datatype));
   const out: EncodedBatch[] = [];
   let writer = new ProtoWriter(Math.min(maxBytes, 1 << 20));
+  /** Where each field's last metric is: start and end in the metric bytes. */
   let last = new Map<string, [number, number]>();
   let first = 0;
-  const record = (index: number): Map<string, [number, number]> => {
+  const record = (index: number): void => {
     const r = records[index]!;
-    const ms = timeMs(r);
-    const spans = new Map<string, [number, number]>();
+    const time = metricTime(timeMs(r));
     for (const name in r.fieldvalues) {
       const datatype = types.get(name)!;
       const at = writer.length;
-      writeMetric(writer, names.get(name)!, datatype, ms, valueAs(datatype, r.fieldvalues[name]!));
-      spans.set(name, [at, writer.length]);
+      writeMetricFast(writer, prefixes.get(name)!, time, datatype, valueAs(datatype, r.fieldvalues[name]!));
+      const span = last.get(name);
+      if (span) {
+        span[0] = at;
+        span[1] = writer.length;
+      } else last.set(name, [at, writer.length]);
     }
-    return spans;
   };
   const emit = (end: number) => {
     const metrics: StoredMetric[] = [...last].map(([name, [s, e]]) => [name, types.get(name)!, s, e]);
@@ -120,23 +128,48 @@ function encodeChunk(records: readonly AgentRecord[], types: Map<string, number>
     const header = Buffer.from(JSON.stringify({ a: r.asset, s: r.stream_type, m: metrics }), 'utf8');
     const size = Buffer.alloc(4);
     size.writeUInt32LE(header.length);
-    out.push({ payload: Buffer.concat([MAGIC, size, header, writer.finish()]), records: end - first, first: r, last: records[end - 1]! });
+    out.push({ payload: Buffer.concat([MAGIC, size, header, writer.view()]), records: end - first, first: r, last: records[end - 1]! });
   };
   for (let i = 0; i < records.length; i += 1) {
     const before = writer.length;
-    let spans = record(i);
+    record(i);
     if (writer.length > maxBytes && i > first) {
       // Too big with this record: the message ends before it, which starts the next one.
       writer.length = before;
+      last = lastSpans(writer.view());
       emit(i);
       writer = new ProtoWriter(Math.min(maxBytes, 1 << 20));
       last = new Map();
       first = i;
-      spans = record(i);
+      record(i);
     }
-    for (const [name, span] of spans) last.set(name, span);
   }
   if (first < records.length) emit(records.length);
+  return out;
+}
+
+/** Where each name's last metric is in metric bytes this module wrote (the name comes first in each). */
+function lastSpans(body: Buffer): Map<string, [number, number]> {
+  const out = new Map<string, [number, number]>();
+  let at = 0;
+  const varint = () => {
+    let value = 0;
+    for (let shift = 1; ; shift *= 0x80) {
+      const b = body[at++]!;
+      value += (b & 0x7f) * shift;
+      if (b < 0x80) return value;
+    }
+  };
+  while (at < body.length) {
+    const start = at;
+    at += 1;
+    const length = varint();
+    const end = at + length;
+    at += 1;
+    const nameLength = varint();
+    out.set(body.toString('utf8', at, at + nameLength), [start, end]);
+    at = end;
+  }
   return out;
 }
 
