@@ -101,6 +101,7 @@ export class MqttTransmit implements AgentComponent {
   private sparkplugEdge(): SparkplugEdge {
     return new SparkplugEdge(this.config, this.context.dataDirectory, this.context.logger, {
       ready: () => this.kick(),
+      changed: () => this.context.stats.detail(this.name, 'sparkplug', this.edge?.snapshot()),
       waiting: (message) => {
         if (message === undefined) this.context.markers.clear('primary_host_offline', this.context.streams);
         else this.context.markers.raise(this.context.streams, 'warning', 'primary_host_offline', message);
@@ -110,6 +111,7 @@ export class MqttTransmit implements AgentComponent {
 
   async start(): Promise<void> {
     this.running = true;
+    if (this.edge) this.context.stats.detail(this.name, 'sparkplug', this.edge.snapshot());
     this.unsubscribe = this.context.pipeline.onQueued((transmit) => {
       if (transmit === this.name) this.kick();
     });

@@ -30,6 +30,8 @@ export interface EdgeEvents {
   ready(): void;
   /** Waiting for the primary host (a message), or no longer (undefined). */
   waiting(message: string | undefined): void;
+  /** The birth state changed (for the status). */
+  changed(): void;
 }
 
 export type BirthState = 'disconnected' | 'waiting_for_host' | 'born';
@@ -78,7 +80,12 @@ export class SparkplugEdge {
     return this.stateValue === 'born';
   }
 
-  /** What the data-flow panel shows about this node. */
+  /** The node's birth state for the status (TransmitStats.sparkplug). */
+  snapshot() {
+    return { state: this.stateValue, group_id: this.group, edge_node_id: this.node, bd_seq: this.bdSeq, devices_born: this.born.size, message: this.describe() };
+  }
+
+  /** What the status shows about this node. */
   describe(): string {
     const node = `${this.group}/${this.node}`;
     if (this.stateValue === 'born') return `Edge node ${node} born (bdSeq ${this.bdSeq}, ${this.born.size} device(s) born).`;
@@ -116,6 +123,7 @@ export class SparkplugEdge {
     if (host === undefined) this.birth();
     else {
       this.stateValue = 'waiting_for_host';
+      this.events.changed();
       this.events.waiting(`Sparkplug: waiting for primary host ${host} to be online (its STATE); the records are kept meanwhile.`);
     }
   }
@@ -124,6 +132,7 @@ export class SparkplugEdge {
     this.client = undefined;
     this.stateValue = 'disconnected';
     this.born.clear();
+    this.events.changed();
   }
 
   /** A graceful stop: NDEATH before the connection closes (the will is only sent on a crash). */
@@ -142,7 +151,10 @@ export class SparkplugEdge {
       if (!seen || seen.datatype !== datatype) rebirth = true;
       known.set(name, { datatype, last: Buffer.from(batch.body.subarray(start, end)) });
     }
-    if (rebirth) this.deviceBirth(device);
+    if (rebirth) {
+      this.deviceBirth(device);
+      this.events.changed();
+    }
     return { topic: this.topic('DDATA', device), payload: payloadWith(batch.body, Date.now(), this.nextSeq()) };
   }
 
@@ -174,6 +186,7 @@ export class SparkplugEdge {
     this.stateValue = 'born';
     if (first) this.logger.info(`Sparkplug: edge node ${this.group}/${this.node} born (bdSeq ${this.bdSeq}).`);
     this.events.waiting(undefined);
+    this.events.changed();
     this.events.ready();
   }
 
@@ -225,6 +238,7 @@ export class SparkplugEdge {
       // The host cannot take data: the node is dead to it until the host is back, then born again.
       this.client?.publish(this.topic('NDEATH'), this.deathPayload(), { qos: 0 });
       this.stateValue = 'waiting_for_host';
+      this.events.changed();
       this.logger.warn(`Sparkplug: primary host ${host} went offline; publishing waits until it is online again.`);
       this.events.waiting(`Sparkplug: primary host ${host} is offline; the records are kept and sent when it is online again.`);
     }

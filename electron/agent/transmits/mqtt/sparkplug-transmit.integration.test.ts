@@ -193,10 +193,13 @@ describe('mqtt transmit, Sparkplug B (Mosquitto, Eclipse Tahu as host)', () => {
     }, 20_000, 'a marker about the host');
     expect(waiting.message).toContain(hostId);
     expect(h.messages).toEqual([]);
+    const node = async () => (await server.call('GET', '/v1/status')).json.response.last_data_transmit.uns.sparkplug;
+    expect(await node()).toMatchObject({ state: 'waiting_for_host', group_id: group, edge_node_id: 'edge-1', message: expect.stringContaining(`waits for primary host ${hostId}`) });
 
     await h.state(hostId, true);
     await h.waitFor(() => h.dataMetrics('Press_1').filter(([n]) => n === 'part').length === 20, '20 records once the host is online');
     expect(h.messages[0]!.type).toBe('NBIRTH');
+    expect(await node()).toMatchObject({ state: 'born', bd_seq: h.messages[0]!.values.bdSeq, devices_born: 1 });
 
     await h.state(hostId, false);
     const death = await h.waitFor(() => h.of('NDEATH')[0], 'NDEATH when the host goes offline');
