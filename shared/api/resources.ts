@@ -76,6 +76,17 @@ export const TransmitStatsSchema = z
       .number()
       .nullable()
       .describe('Estimated seconds until the outbox is empty at the delivery rate of the last 5 minutes: 0 when it is empty; null when records wait but none were delivered in that time.'),
+    sparkplug: z
+      .object({
+        state: z.enum(['disconnected', 'waiting_for_host', 'born']),
+        group_id: z.string(),
+        edge_node_id: z.string(),
+        bd_seq: z.number().int(),
+        devices_born: z.number().int(),
+        message: z.string(),
+      })
+      .optional()
+      .describe('An mqtt transmit with payload_format sparkplug_b: its edge node\'s birth state (born, waiting for the primary host, disconnected).'),
   })
   .catchall(z.unknown());
 export type TransmitStats = z.infer<typeof TransmitStatsSchema>;

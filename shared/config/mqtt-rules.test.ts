@@ -162,3 +162,36 @@ describe('mqtt transmit rules', () => {
     expect(validateConfiguration(doc).violations).toContainEqual(expect.objectContaining({ level: 'error', json_path: ['data_transmit', 2, 'transmit_name'] }));
   });
 });
+
+describe('Sparkplug B settings', () => {
+  it('a sparkplug_b transmit needs group_id and edge_node_id instead of topic, each one topic level', () => {
+    const doc = structuredClone(specExampleConfiguration()) as Doc;
+    doc.data_transmit.push({ transmit_name: 'spb', transmit_type: 'mqtt', filter_stream: ['*'], host: 'b', port: 1883, payload_format: 'sparkplug_b' });
+    const paths = validateConfiguration(doc).violations.map((v) => v.json_path.slice(1).join('.'));
+    expect(paths.sort()).toEqual(['1.edge_node_id', '1.group_id']);
+    expect(withTransmit({ topic: undefined, payload_format: 'sparkplug_b', group_id: 'Plant1', edge_node_id: 'edge-1', primary_host_id: 'scada' })).toEqual([]);
+    const bad = withTransmit({ topic: undefined, payload_format: 'sparkplug_b', group_id: 'Plant/1', edge_node_id: 'edge+1' });
+    expect(bad.map((v) => v.json_path[2]).sort()).toEqual(['edge_node_id', 'group_id']);
+    expect(bad[0]!.description).toContain('one topic level');
+  });
+
+  it('a JSON transmit still needs topic, and says which settings only Sparkplug uses (and the other way round)', () => {
+    expect(withTransmit({ topic: undefined }).map((v) => [v.level, v.json_path[2]])).toEqual([['error', 'topic']]);
+    expect(withTransmit({ group_id: 'Plant1' }).map((v) => [v.level, v.json_path[2]])).toEqual([['warning', 'group_id']]);
+    const ignored = withTransmit({ payload_format: 'sparkplug_b', group_id: 'P', edge_node_id: 'e', additional_fields: { site: 'P1' } });
+    expect(ignored.map((v) => [v.level, v.json_path[2]]).sort()).toEqual([
+      ['warning', 'additional_fields'],
+      ['warning', 'topic'],
+    ]);
+  });
+
+  it('a sparkplug_b stream reads a Sparkplug topic of data messages', () => {
+    const ok = ['spBv1.0/Line3/DDATA/edge-9/Mixer_3', 'spBv1.0/Line3/+/edge-9/#', 'spBv1.0/#', 'spBv1.0/Line3/NDATA/edge-9'];
+    for (const topic of ok) expect(withReceiver({}, [{ topic, payload_format: 'sparkplug_b' }]), topic).toEqual([]);
+    const bad = withReceiver({}, [
+      { topic: 'plant1/line3/#', payload_format: 'sparkplug_b' },
+      { topic: 'spBv1.0/Line3/DBIRTH/edge-9/Mixer_3', payload_format: 'sparkplug_b' },
+    ]);
+    expect(bad.map((v) => v.description)).toEqual([expect.stringContaining('starts with spBv1.0/'), expect.stringContaining('not DBIRTH')]);
+  });
+});

@@ -69,9 +69,11 @@ export function mqttReceiverViolations(receiver: MqttReceiver, base: JsonPath, c
     if (stream.connection !== undefined && connectionOf(stream) < 0)
       out.push(error([...path, 'connection'], `No connection named "${stream.connection}" in this receiver. Connections here: ${[...names.keys()].join(', ') || 'none named'}.`));
     if (!stream.topic.startsWith(TEMPLATE_PROMPT)) {
-      const problem = topicFilterProblem(stream.topic);
+      const problem = topicFilterProblem(stream.topic) ?? (stream.payload_format === 'sparkplug_b' ? sparkplugTopicProblem(stream.topic) : undefined);
       if (problem) out.push(error([...path, 'topic'], problem));
     }
+    if (stream.payload_format === 'sparkplug_b' && stream.timestamp_field !== undefined)
+      out.push(warning([...path, 'timestamp_field'], "With sparkplug_b each metric's own time stamp (else the payload's) is the record's time: timestamp_field is not used."));
     const columns: [string, string | undefined][] = [['topic_field', stream.topic_field], ...(stream.payload_format === 'value' ? [['value_field', stream.value_field] as [string, string]] : [])];
     for (const [key, column] of columns) {
       if (column !== undefined && RECORD_COLUMNS.has(column)) out.push(error([...path, key], `"${column}" is a column every record already has. Choose another column name.`));
@@ -114,10 +116,11 @@ function timestampViolations(stream: MqttReceiver['streams'][number], path: Json
 
 export function mqttTransmitViolations(transmit: MqttTransmit, base: JsonPath): Violation[] {
   const out: Violation[] = [];
-  if (!transmit.topic.startsWith(TEMPLATE_PROMPT)) {
+  if (transmit.topic !== undefined && !transmit.topic.startsWith(TEMPLATE_PROMPT) && transmit.payload_format === 'json') {
     const problem = publishTopicProblem(transmit.topic);
     if (problem) out.push(error([...base, 'topic'], problem));
   }
+  out.push(...sparkplugTransmitViolations(transmit, base));
   for (const key of Object.keys(transmit.additional_fields)) {
     if (MESSAGE_KEYS.has(key)) out.push(error([...base, 'additional_fields', key], `"${key}" is a field every message has already; choose another name.`));
   }
@@ -129,4 +132,37 @@ export function mqttTransmitViolations(transmit: MqttTransmit, base: JsonPath): 
   if (transmit.message_format === 'record' && transmit.max_request_records > 10_000)
     out.push(warning([...base, 'max_request_records'], 'With message_format record this many messages wait for the broker at once; brokers often allow far fewer in flight (Mosquitto: 20 by default, the rest queue).'));
   return out;
+}
+
+/** Settings that one payload_format uses and the other ignores. */
+function sparkplugTransmitViolations(transmit: MqttTransmit, base: JsonPath): Violation[] {
+  const out: Violation[] = [];
+  if (transmit.payload_format === 'sparkplug_b') {
+    if (transmit.topic !== undefined)
+      out.push(warning([...base, 'topic'], 'With sparkplug_b the topics are spBv1.0/<group_id>/<message type>/<edge_node_id>/<asset>: topic is not used.'));
+    if (Object.keys(transmit.additional_fields).length > 0)
+      out.push(warning([...base, 'additional_fields'], 'With sparkplug_b each field of a record is a metric: additional_fields are not sent.'));
+    if (transmit.message_format !== 'record')
+      out.push(warning([...base, 'message_format'], 'With sparkplug_b up to max_request_records records of an asset share one DDATA: message_format is not used.'));
+    return out;
+  }
+  for (const key of ['group_id', 'edge_node_id', 'primary_host_id'] as const) {
+    if (transmit[key] !== undefined) out.push(warning([...base, key], `${key} is only used with payload_format "sparkplug_b".`));
+  }
+  return out;
+}
+
+/**
+ * A Sparkplug stream's topic: spBv1.0/<group>/<type>/<edge node>[/<device>], + and # allowed; data
+ * comes in NDATA and DDATA (births are read too, for aliases and types, but are not records).
+ */
+export function sparkplugTopicProblem(topic: string): string | undefined {
+  const levels = topic.split('/');
+  if (levels[0] !== 'spBv1.0') return 'A Sparkplug B topic starts with spBv1.0/, e.g. spBv1.0/Line3/DDATA/edge-9/Mixer_3.';
+  if (levels.length === 2 && levels[1] === '#') return undefined;
+  if (levels.length < 3 || levels.length > 5 || (levels.length < 4 && levels[levels.length - 1] !== '#'))
+    return 'A Sparkplug B topic is spBv1.0/<group_id>/<message type>/<edge_node_id>[/<device_id>], e.g. spBv1.0/Line3/DDATA/edge-9/Mixer_3.';
+  const type = levels[2]!;
+  if (!['+', '#', 'DDATA', 'NDATA'].includes(type)) return `Records come from DDATA and NDATA messages, not ${type}: use DDATA, NDATA or +.`;
+  return undefined;
 }

@@ -52,9 +52,11 @@ export const MqttStreamSchema = z.strictObject({
     .describe('Topic filter to subscribe to; + matches one level, # the rest (last), e.g. plant1/line1/press1/# .'),
   connection: z.string().min(1).optional().describe('connection_name of the broker this stream reads from; default: the first connection.'),
   payload_format: z
-    .enum(['json', 'value'])
+    .enum(['json', 'value', 'sparkplug_b'])
     .default('json')
-    .describe('json: a JSON object (scalars become columns, nested objects flattened with dots) or an array of objects (one record each); value: the whole message is one value.'),
+    .describe(
+      'json: a JSON object (scalars become columns, nested objects flattened with dots) or an array of objects (one record each); value: the whole message is one value; sparkplug_b: Sparkplug B metrics (topic spBv1.0/<group>/DDATA/<node>/<device>).',
+    ),
   value_field: z.string().min(1).default('value').describe('With payload_format value: the column that receives the value (default "value").'),
   topic_field: z.string().min(1).optional().describe('Column that receives the topic of each message (useful with + and # filters).'),
   timestamp_field: z.string().min(1).optional().describe('Field (dots for nested objects) holding the time stamp; without it the time of receipt is used.'),
@@ -76,6 +78,13 @@ export const MqttReceiverSchema = z
 
 export const MQTT_MAX_MESSAGE_BYTES = 4_194_304;
 
+/** A Sparkplug id is one topic level: no /, + or #. */
+const sparkplugId = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[^/+#]+$/, 'a Sparkplug id is one topic level: no /, + or #');
+
 export const MqttTransmitSchema = z
   .strictObject({
     transmit_name: z.string().min(1, 'transmit_name must not be empty'),
@@ -85,7 +94,17 @@ export const MqttTransmitSchema = z
     topic: z
       .string()
       .min(1, 'topic must not be empty')
-      .describe('Topic to publish to; {asset} and {stream_type} are replaced per record, e.g. plant1/{asset}/{stream_type}.'),
+      .optional()
+      .describe('Topic to publish to; {asset} and {stream_type} are replaced per record, e.g. plant1/{asset}/{stream_type}. Not with sparkplug_b.'),
+    payload_format: z
+      .enum(['json', 'sparkplug_b'])
+      .default('json')
+      .describe('json (default): JSON messages on topic; sparkplug_b: a Sparkplug B edge node (births, DDATA per asset, NDEATH) under group_id/edge_node_id.'),
+    group_id: sparkplugId.optional().describe('With sparkplug_b: the Sparkplug group id, e.g. Plant1.'),
+    edge_node_id: sparkplugId.optional().describe('With sparkplug_b: the edge node id of this agent, e.g. tributary-line3.'),
+    primary_host_id: sparkplugId
+      .optional()
+      .describe("With sparkplug_b: the primary host's id; data is published only while its STATE is online (the outbox keeps the records meanwhile)."),
     additional_fields: z.record(z.string(), z.json()).default({}).describe('Fields merged into every message, e.g. {"site": "Plant 1"}.'),
     qos: z.union([z.literal(0), z.literal(1)]).default(1).describe('1 (default): a record leaves the outbox only after the broker confirmed it (PUBACK); 0: once written to the connection.'),
     retain: z.boolean().default(false).describe('Ask the broker to keep the last message of each topic for new subscribers.'),
@@ -105,4 +124,13 @@ export const MqttTransmitSchema = z
       .describe('Bytes per message at most (default 262144, at most 4194304); array messages are split to fit.'),
     max_buffer_mb: maxBufferMb,
   })
+  .superRefine(sparkplugRequirements, { when: () => true })
   .describe('Publishes records to an MQTT broker, e.g. into a Unified Namespace.');
+
+/** topic for JSON; group_id and edge_node_id for Sparkplug (checked even when other fields are wrong). */
+function sparkplugRequirements(value: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const required = value.payload_format === 'sparkplug_b' ? (['group_id', 'edge_node_id'] as const) : (['topic'] as const);
+  for (const key of required) {
+    if (value[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required${key === 'topic' ? '' : ' with payload_format "sparkplug_b"'}` });
+  }
+}

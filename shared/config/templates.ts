@@ -63,10 +63,27 @@ const mqttTransmit = {
   additional_fields: {},
 };
 
+/** The mqtt transmit as a Sparkplug B edge node (docs/mqtt.md, Sparkplug B). */
+const sparkplugTransmit = {
+  transmit_name: 'sparkplug_host',
+  transmit_type: 'mqtt' as const,
+  filter_stream: ['*'],
+  host: prompt('broker name or IP address'),
+  port: 8883,
+  tls: true,
+  username: prompt('user name'),
+  password: prompt('password'),
+  payload_format: 'sparkplug_b' as const,
+  group_id: prompt('Sparkplug group id, e.g. Plant1'),
+  edge_node_id: prompt('edge node id of this PC, e.g. tributary-line3'),
+  qos: 1 as const,
+};
+
 /** One transmit of each type, ready to be inserted into `data_transmit`. */
 export const TRANSMIT_TEMPLATES = {
   remotedatapost: transmit,
   mqtt: mqttTransmit,
+  sparkplug_b: sparkplugTransmit,
 } as const satisfies Record<string, NonNullable<ConfigurationInput['data_transmit']>[number]>;
 
 export type TransmitTemplateType = keyof typeof TRANSMIT_TEMPLATES;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type ExampleConfiguration, specExampleConfiguration } from '../testing/config-fixtures.js';
-import { allTemplates, templateFor } from './templates.js';
+import { TRANSMIT_TEMPLATES, allTemplates, templateFor } from './templates.js';
 import { validateConfiguration } from './validate.js';
 import type { JsonPath } from './violations.js';
 
@@ -186,6 +186,12 @@ describe('templates', () => {
   it.each(['localfile', 'smb', 'sql', 'opcua', 'mqtt'])('the %s template is structurally right and only asks to fill in its prompts', (protocol) => {
     const { violations } = validateConfiguration(templateFor(protocol));
     expect(violations.length).toBeGreaterThan(0);
+    for (const v of violations) expect(v.description, JSON.stringify(v)).toMatch(/^Fill in /);
+  });
+
+  it('the sparkplug_b transmit template is structurally right and only asks to fill in its prompts', () => {
+    const { violations } = validateConfiguration({ data_receiver: [], transforms: [], data_transmit: [structuredClone(TRANSMIT_TEMPLATES.sparkplug_b)] });
+    expect(violations.map((v) => v.json_path.at(-1)).sort()).toEqual(['edge_node_id', 'group_id', 'host', 'password', 'username']);
     for (const v of violations) expect(v.description, JSON.stringify(v)).toMatch(/^Fill in /);
   });
 

@@ -79,7 +79,10 @@ export async function previewConfiguration(document: unknown, violations: readon
     }
     case 'mqtt': {
       // A broker keeps no history to read from (retained messages aside): records come as machines publish.
-      const description = 'An mqtt receiver cannot be previewed: a broker keeps no history to read from, records arrive as the machines publish. Save, then watch the streams page.';
+      const sparkplug = receiver.streams.some((s) => s.payload_format === 'sparkplug_b');
+      const description = sparkplug
+        ? 'An mqtt receiver cannot be previewed: a broker keeps no history to read from. Sparkplug B streams record the metrics of each DDATA/NDATA as it comes (names from the births); asking a node for a rebirth is left to the running receiver. Save, then watch the streams page.'
+        : 'An mqtt receiver cannot be previewed: a broker keeps no history to read from, records arrive as the machines publish. Save, then watch the streams page.';
       throw new ApiError(422, description, { status: 'failed', violations: [{ json_path: ['data_receiver', index, 'protocol'], level: 'error', description }] });
     }
   }

@@ -43,6 +43,8 @@ export interface SessionOptions {
   /** false: a persistent session (the broker keeps subscriptions and queues QoS 1 messages). */
   clean: boolean;
   connectTimeoutMs: number;
+  /** The will of each new connection (a Sparkplug NDEATH: asked again per connection for its bdSeq). */
+  will?: () => NonNullable<IClientOptions['will']>;
 }
 
 /** Throws when ca_file cannot be read (the caller reports it like any connection problem). */
@@ -61,6 +63,7 @@ export function clientOptions(settings: BrokerSettings, session: SessionOptions)
     queueQoSZero: false,
     resubscribe: false,
   };
+  if (session.will) options.will = session.will();
   if (settings.username) options.username = settings.username;
   if (settings.password) options.password = settings.password;
   if (settings.mqtt_version === '5' && !session.clean) {

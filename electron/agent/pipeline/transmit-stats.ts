@@ -14,6 +14,8 @@ interface Entry {
   upload_errors: number;
   /** Records delivered per minute (rate, history). */
   readonly sent: MinuteCounts;
+  /** detail(): what the transmit says about itself. */
+  details?: Record<string, unknown>;
 }
 
 /** What each transmit reports about its deliveries, read by GET /v1/status, GET /metrics and the history. */
@@ -37,6 +39,18 @@ export class TransmitStatsBoard {
     entry.bytes_sent += bytes;
     entry.last_error = null;
     entry.sent.add(records, now);
+  }
+
+  /**
+   * What a transmit says about its own state beyond deliveries (an mqtt transmit's Sparkplug node:
+   * `sparkplug`), shown with its stats; undefined removes it.
+   */
+  detail(name: string, key: string, value: unknown): void {
+    const entry = this.entries.get(name);
+    if (!entry) return;
+    entry.details ??= {};
+    if (value === undefined) delete entry.details[key];
+    else entry.details[key] = value;
   }
 
   failure(name: string, message: string): void {
@@ -64,7 +78,7 @@ export class TransmitStatsBoard {
 
   snapshot(store: AgentStore | undefined, nowMs = Date.now()): Record<string, TransmitStats> {
     const out: Record<string, TransmitStats> = {};
-    for (const [name, { sent, ...entry }] of this.entries) {
+    for (const [name, { sent, details, ...entry }] of this.entries) {
       const backlog = store?.backlog(name) ?? { records: 0, bytes: 0 };
       const oldest = backlog.records > 0 ? store?.oldestQueuedAt(name) : undefined;
       const records_per_minute = sent.perMinute(nowMs, this.startedMs);
@@ -75,6 +89,7 @@ export class TransmitStatsBoard {
         records_per_minute,
         lag_seconds: oldest === undefined ? null : Math.max(0, Math.round((nowMs - oldest) / 100) / 10),
         drain_seconds: drainSeconds(backlog.records, records_per_minute),
+        ...details,
       };
     }
     return out;

@@ -6,7 +6,7 @@
  */
 import { configurationJsonSchema, TIME_ZONE_FORMAT } from '../../../shared/config/schema.js';
 import { TEMPLATE_PROMPT_PREFIX } from '../../../shared/config/semantic-rules.js';
-import { RECEIVER_TEMPLATES } from '../../../shared/config/templates.js';
+import { RECEIVER_TEMPLATES, TRANSMIT_TEMPLATES } from '../../../shared/config/templates.js';
 
 type Schema = Record<string, unknown>;
 
@@ -83,6 +83,14 @@ export function editorSchema(zones: readonly string[]): Schema {
   const transforms = properties.transforms?.items as Schema | undefined;
   if (transforms) transforms.defaultSnippets = branchSnippets(transforms, 'transform_type', 'transform');
   const transmits = properties.data_transmit?.items as Schema | undefined;
-  if (transmits) transmits.defaultSnippets = branchSnippets(transmits, 'transmit_type', 'transmit');
+  if (transmits)
+    transmits.defaultSnippets = [
+      ...branchSnippets(transmits, 'transmit_type', 'transmit'),
+      ...(['mqtt', 'sparkplug_b'] as const).map((type) => ({
+        label: `${type} transmit (template)`,
+        description: `A ${type === 'mqtt' ? 'JSON mqtt' : 'Sparkplug B (mqtt)'} transmit from the template; Tab moves to each value to fill in.`,
+        body: withTabStops(TRANSMIT_TEMPLATES[type], { next: 1 }),
+      })),
+    ];
   return schema;
 }

@@ -13,7 +13,7 @@ import type { StreamKey } from '../../components/contract.js';
 import { type BrokerProblem, type BrokerSettings, BrokerLink, ConnectionMarkers, DEFERRED_ACK, sendPuback } from '../../mqtt/index.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';
 import type { ComponentContext } from '../../components/contract.js';
-import type { MessageReader } from './message-records.js';
+import type { StreamReader } from './stream-reader.js';
 import { SubscriptionMemory } from './subscription-memory.js';
 
 const RETRY_STORE_MS = 1000;
@@ -22,7 +22,7 @@ interface Pending {
   client: MqttClient;
   packet: IPublishPacket;
   /** Records still to commit, per stream (a message may match several streams). */
-  waiting: Map<MessageReader, AgentRecord[]>;
+  waiting: Map<StreamReader, AgentRecord[]>;
 }
 
 export class ConnectionReader {
@@ -37,8 +37,8 @@ export class ConnectionReader {
     private readonly receiver: string,
     settings: BrokerSettings & { timeout: number },
     clientId: string,
-    private readonly readers: readonly MessageReader[],
-    private readonly filters: Map<MessageReader, string>,
+    private readonly readers: readonly StreamReader[],
+    private readonly filters: Map<StreamReader, string>,
     private readonly memory: SubscriptionMemory,
     private readonly context: ComponentContext,
   ) {
@@ -79,7 +79,8 @@ export class ConnectionReader {
       }
       callback(DEFERRED_ACK);
     };
-    const wanted = [...new Set(this.filters.values())];
+    // A Sparkplug reader's filters cover its stream's topic: subscribed once, no message comes twice.
+    const wanted = [...new Set(this.readers.flatMap((r) => r.extraFilters ?? [this.filters.get(r)!]))];
     const { subscribe, unsubscribe } = this.memory.changes(this.link.target, wanted, sessionPresent);
     if (unsubscribe.length > 0)
       client.unsubscribe(unsubscribe, (error) => {
@@ -132,12 +133,12 @@ export class ConnectionReader {
     if (this.link.connected !== client) return;
     const topic = packet.topic;
     const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
-    const waiting = new Map<MessageReader, AgentRecord[]>();
+    const waiting = new Map<StreamReader, AgentRecord[]>();
     // An empty message clears a retained one: nothing to record.
     if (payload.length > 0) {
       const received = this.context.clock.nowMicros();
       for (const reader of this.readers) {
-        if (!topicMatches(this.filters.get(reader)!, topic)) continue;
+        if (!(reader.accepts ? reader.accepts(topic) : topicMatches(this.filters.get(reader)!, topic))) continue;
         const reading = this.read(reader, topic, payload, received);
         this.noteReading(reader, topic, payload, reading);
         if (reading.records.length > 0) waiting.set(reader, reading.records);
@@ -151,7 +152,7 @@ export class ConnectionReader {
    * A message that makes reading throw is skipped like one that is not JSON: acknowledged with a
    * marker naming its topic, never a crash that the broker's redelivery would repeat forever.
    */
-  private read(reader: MessageReader, topic: string, payload: Buffer, received: bigint): ReturnType<MessageReader['read']> {
+  private read(reader: StreamReader, topic: string, payload: Buffer, received: bigint): ReturnType<StreamReader['read']> {
     try {
       return reader.read(topic, payload, received);
     } catch (cause) {
@@ -160,7 +161,7 @@ export class ConnectionReader {
     }
   }
 
-  private noteReading(reader: MessageReader, topic: string, payload: Buffer, reading: ReturnType<MessageReader['read']>): void {
+  private noteReading(reader: StreamReader, topic: string, payload: Buffer, reading: ReturnType<StreamReader['read']>): void {
     const id = streamId(reader.stream.asset, reader.stream.stream_type);
     if (reading.unreadable) {
       const message = `A message on ${topic} could not be read for ${id}: ${reading.unreadable}. It was skipped. Its start: ${JSON.stringify(payload.subarray(0, 120).toString('utf8'))}`;

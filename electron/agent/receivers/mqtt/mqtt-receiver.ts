@@ -5,6 +5,8 @@ import { defaultClientId } from '../../mqtt/index.js';
 import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import { ConnectionReader } from './connection-reader.js';
 import { MessageReader } from './message-records.js';
+import { SparkplugReader } from './sparkplug-reader.js';
+import type { StreamReader } from './stream-reader.js';
 import { SubscriptionMemory } from './subscription-memory.js';
 
 export type MqttReceiverConfig = z.infer<typeof MqttReceiverSchema>;
@@ -32,11 +34,25 @@ export class MqttReceiver implements AgentComponent {
     this.connections = this.config.connections.flatMap((connection, index) => {
       const streams = this.config.streams.filter((s) => (s.connection === undefined ? index === 0 : s.connection === connection.connection_name));
       if (streams.length === 0) return [];
-      const readers = streams.map((s) => new MessageReader({ asset: s.asset, stream_type: s.stream_type }, s));
-      const filters = new Map(readers.map((reader, i) => [reader, streams[i]!.topic]));
+      // The connection is made after its readers; a Sparkplug reader sends its rebirth requests through it.
+      const link: { reader?: ConnectionReader } = {};
+      const readers: StreamReader[] = streams.map((s) => {
+        const stream = { asset: s.asset, stream_type: s.stream_type };
+        if (s.payload_format !== 'sparkplug_b') return new MessageReader(stream, s);
+        return new SparkplugReader(stream, s, {
+          publish: (topic, payload) => link.reader?.link.connected?.publish(topic, payload, { qos: 0 }),
+          warn: (category, message) => {
+            this.context.markers.raise([stream], 'warning', category, message);
+            this.context.logger.warn(message);
+          },
+          clear: (category) => this.context.markers.clear(category, [stream]),
+        });
+      });
+      const filters = new Map(readers.map((r, i) => [r, streams[i]!.topic]));
       const clientId = connection.client_id ?? defaultClientId(this.config.connections.length > 1 ? `${this.name}-${index + 1}` : this.name);
       const memory = new SubscriptionMemory(path.join(this.context.dataDirectory, `subscriptions-${index + 1}.json`));
-      return [new ConnectionReader(this.name, connection, clientId, readers, filters, memory, this.context)];
+      link.reader = new ConnectionReader(this.name, connection, clientId, readers, filters, memory, this.context);
+      return [link.reader];
     });
     for (const connection of this.connections) connection.start();
   }

@@ -16,9 +16,12 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { type AgentRecord, type FieldValue } from '../../../../shared/records/record.js';
 import type { EncodedBatch, OutboxCodec } from '../../components/contract.js';
 import { isoToEpochMicros } from '../../time/iso-time.js';
+import { decodeSparkplug, encodeSparkplug, isSparkplugPayload } from './sparkplug-outbox.js';
 
 export interface MqttOutboxOptions {
   format: 'record' | 'array';
+  /** payload_format "sparkplug_b": DDATA metrics (sparkplug-outbox.ts) instead of JSON text. */
+  sparkplug?: boolean;
   maxRecords: number;
   maxBytes: number;
   /** additional_fields as `"site":"P1"`, spliced into each record's object ('' for none). */
@@ -94,6 +97,7 @@ export function arrayMessages<T>(texts: readonly T[], size: (text: T) => number,
 
 function encode(records: readonly AgentRecord[], options: MqttOutboxOptions): EncodedBatch[] {
   if (records.length === 0) return [];
+  if (options.sparkplug) return withSpans(records, encodeSparkplug(records, options.maxRecords, options.maxBytes));
   if (options.format === 'array') return withSpans(records, encodeArrays(records, options));
   const texts = records.map((record) => recordJson(record, options.additional));
   // One row per max_request_records records: a round of PUBACKs never waits on a huge batch.
@@ -184,6 +188,7 @@ export function payloadLines(payload: Buffer): Buffer[] {
 }
 
 function decode(stored: Buffer): AgentRecord[] {
+  if (isSparkplugPayload(stored)) return decodeSparkplug(stored);
   const payload = messageText(stored);
   const objects: Record<string, unknown>[] = isArrayPayload(payload)
     ? (JSON.parse(payload.toString('utf8')) as Record<string, unknown>[])
@@ -201,9 +206,10 @@ function decode(stored: Buffer): AgentRecord[] {
 export const MQTT_OUTBOX: OutboxCodec<MqttOutboxOptions> = {
   format: 'mqtt-json',
   options: (config) => {
-    const c = config as { message_format?: 'record' | 'array'; max_request_records?: number; max_request_size_bytes?: number; additional_fields?: Record<string, unknown> };
+    const c = config as { payload_format?: string; message_format?: 'record' | 'array'; max_request_records?: number; max_request_size_bytes?: number; additional_fields?: Record<string, unknown> };
     return {
       format: c.message_format ?? 'record',
+      sparkplug: c.payload_format === 'sparkplug_b',
       maxRecords: c.max_request_records ?? 1000,
       maxBytes: c.max_request_size_bytes ?? 262_144,
       additional: additionalJson(c.additional_fields),

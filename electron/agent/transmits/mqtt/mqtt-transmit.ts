@@ -5,7 +5,9 @@ import { type BrokerProblem, BrokerLink, ConnectionMarkers, defaultClientId } fr
 import { expandTopic } from '../../../../shared/config/mqtt-topics.js';
 import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import type { OutboxBatch } from '../../store/agent-store.js';
-import { arrayMessages, isArrayPayload, messageText, payloadLines } from './mqtt-outbox.js';
+import { MQTT_OUTBOX, arrayMessages, isArrayPayload, messageText, payloadLines } from './mqtt-outbox.js';
+import { SparkplugEdge } from './sparkplug-edge.js';
+import { isSparkplugPayload, readSparkplugBatch } from './sparkplug-outbox.js';
 
 export type MqttTransmitConfig = z.infer<typeof MqttTransmitSchema>;
 type Config = MqttTransmitConfig;
@@ -14,6 +16,8 @@ interface OutgoingMessage {
   topic: string;
   payload: Buffer;
   records: number;
+  /** Sparkplug: topic and payload are made when publishing (the seq, a DBIRTH before it). */
+  make?: () => { topic: string; payload: Buffer };
 }
 
 /** A queued batch and the messages it is sent as. */
@@ -61,6 +65,8 @@ export class MqttTransmit implements AgentComponent {
   private refusedUntil = 0;
   /** Ends the round in flight when its connection closes (its PUBACKs can no longer come). */
   private abortRound: (() => void) | undefined;
+  /** payload_format "sparkplug_b": the edge node (births, seq, NCMD, primary host). */
+  readonly edge: SparkplugEdge | undefined;
 
   constructor(
     private readonly config: Config,
@@ -69,13 +75,20 @@ export class MqttTransmit implements AgentComponent {
     this.name = config.transmit_name;
     this.markers = new ConnectionMarkers(context.markers, context.streams, context.logger);
     const clientId = config.client_id ?? defaultClientId(this.name);
-    this.link = new BrokerLink(config, { clientId, clean: true, connectTimeoutMs: Math.min(config.timeout, 30) * 1000 }, context.logger, {
-      connected: () => {
+    const edge = config.payload_format === 'sparkplug_b' ? this.sparkplugEdge() : undefined;
+    this.edge = edge;
+    const session = { clientId, clean: true, connectTimeoutMs: Math.min(config.timeout, 30) * 1000, will: edge && (() => edge.nextWill()) };
+    this.link = new BrokerLink(config, session, context.logger, {
+      connected: (client) => {
         this.context.logger.info(`Connected to ${this.link.target.url} as ${clientId}.`);
         if (this.refusedUntil === 0) this.markers.clear();
+        edge?.connected(client);
         this.kick();
       },
-      disconnected: () => this.abortRound?.(),
+      disconnected: () => {
+        edge?.disconnected();
+        this.abortRound?.();
+      },
       problem: (problem) => {
         // Some brokers (Mosquitto 2.0) drop the connection after refusing a publish: the refusal
         // is what the engineer must fix, so its marker stays.
@@ -85,8 +98,20 @@ export class MqttTransmit implements AgentComponent {
     });
   }
 
+  private sparkplugEdge(): SparkplugEdge {
+    return new SparkplugEdge(this.config, this.context.dataDirectory, this.context.logger, {
+      ready: () => this.kick(),
+      changed: () => this.context.stats.detail(this.name, 'sparkplug', this.edge?.snapshot()),
+      waiting: (message) => {
+        if (message === undefined) this.context.markers.clear('primary_host_offline', this.context.streams);
+        else this.context.markers.raise(this.context.streams, 'warning', 'primary_host_offline', message);
+      },
+    });
+  }
+
   async start(): Promise<void> {
     this.running = true;
+    if (this.edge) this.context.stats.detail(this.name, 'sparkplug', this.edge.snapshot());
     this.unsubscribe = this.context.pipeline.onQueued((transmit) => {
       if (transmit === this.name) this.kick();
     });
@@ -97,6 +122,7 @@ export class MqttTransmit implements AgentComponent {
     this.running = false;
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
+    this.edge?.death();
     await this.link.stop();
     await this.draining;
   }
@@ -129,7 +155,7 @@ export class MqttTransmit implements AgentComponent {
   private async drain(): Promise<void> {
     while (this.running && Date.now() >= this.refusedUntil) {
       const client = this.link.connected;
-      if (!client) return;
+      if (!client || (this.edge && !this.edge.ready)) return;
       const batches = this.context.store.peek(this.name, BATCHES_PER_ROUND);
       if (batches.length === 0) return;
       const chosen = this.chooseRound(batches);
@@ -182,8 +208,9 @@ export class MqttTransmit implements AgentComponent {
       messages.forEach((message, index) => {
         records += message.records;
         if (done.has(index)) return;
-        bytes += message.payload.length;
-        publishes.push(this.publishOne(client, message).then(() => void done.add(index)));
+        const made = message.make ? { ...message, ...message.make() } : message;
+        bytes += made.payload.length;
+        publishes.push(this.publishOne(client, made).then(() => void done.add(index)));
       });
     }
     let timer: NodeJS.Timeout | undefined;
@@ -208,7 +235,15 @@ export class MqttTransmit implements AgentComponent {
    * each a message or (message_format changed to array since they were stored) grouped into arrays.
    */
   private messagesOf(batch: OutboxBatch): OutgoingMessage[] {
-    const topic = expandTopic(this.config.topic, batch.asset, batch.stream_type);
+    const sparkplug = isSparkplugPayload(batch.payload);
+    // Batches stored before payload_format changed are sent in the new form: their records again.
+    if (sparkplug !== (this.edge !== undefined)) return this.messagesOf(this.convert(batch));
+    if (this.edge) {
+      const edge = this.edge;
+      const stored = readSparkplugBatch(batch.payload);
+      return [{ topic: '', payload: Buffer.alloc(0), records: batch.records, make: () => edge.data(stored) }];
+    }
+    const topic = expandTopic(this.config.topic ?? '', batch.asset, batch.stream_type);
     const text = messageText(batch.payload);
     if (isArrayPayload(text)) return [{ topic, payload: text, records: batch.records }];
     const lines = payloadLines(text);
@@ -217,9 +252,17 @@ export class MqttTransmit implements AgentComponent {
     return arrayMessages(lines, (line) => line.length, join, this.config.max_request_records, this.config.max_request_size_bytes).map(({ text, records }) => ({ topic, payload: text, records }));
   }
 
+  private convert(batch: OutboxBatch): OutboxBatch {
+    const records = MQTT_OUTBOX.decode(batch.payload);
+    const options = MQTT_OUTBOX.options(this.config);
+    const payloads = MQTT_OUTBOX.encode(records, { ...options, maxRecords: Math.max(records.length, 1), maxBytes: Number.MAX_SAFE_INTEGER });
+    return { ...batch, payload: payloads[0]?.payload ?? batch.payload };
+  }
+
   private publishOne(client: MqttClient, message: OutgoingMessage): Promise<void> {
     return new Promise((resolve, reject) => {
-      const properties = this.config.mqtt_version === '5' ? { contentType: 'application/json', payloadFormatIndicator: true } : undefined;
+      const json = this.config.mqtt_version === '5' && !this.edge;
+      const properties = json ? { contentType: 'application/json', payloadFormatIndicator: true } : undefined;
       client.publish(message.topic, message.payload, { qos: this.config.qos, retain: this.config.retain, properties }, (error) => {
         if (!error) return resolve();
         const code = (error as Error & { code?: number }).code;

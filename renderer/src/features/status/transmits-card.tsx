@@ -18,6 +18,7 @@ const KNOWN: Record<string, string> = {
   records_per_minute: 'Rate',
   upload_errors: 'Upload errors',
   last_error: 'Last error',
+  sparkplug: 'Sparkplug node',
 };
 const FOLDED = new Set(['bytes_sent', 'backlog_bytes', 'last_error_at']);
 
@@ -71,6 +72,15 @@ function fact(key: string, details: Record<string, unknown>): ReactNode {
       return `about ${duration(count(value))} at the recent rate`;
     case 'upload_errors':
       return count(value) === 0 ? <span className="muted">none</span> : <span className="warning-text">{plural(count(value), 'failed delivery', 'failed deliveries')} (retried)</span>;
+    case 'sparkplug': {
+      const node = value as { state?: string; message?: string } | undefined;
+      if (!node || typeof node !== 'object') return generic(key, value);
+      return (
+        <span className={node.state === 'born' ? undefined : 'warning-text'} data-sparkplug-state={node.state}>
+          {node.message}
+        </span>
+      );
+    }
     case 'last_success':
       return value ? <LocalTime value={String(value)} /> : <span className="muted">not yet</span>;
     case 'last_error':

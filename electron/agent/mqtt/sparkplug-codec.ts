@@ -1,0 +1,430 @@
+/**
+ * The Sparkplug B payload (Eclipse Tahu's sparkplug_b.proto), written and read by hand
+ * (docs/decisions/0039-sparkplug-b.md): only the fields Tributary uses are written, and the reader
+ * bounds what a hostile message can cost. It reads two levels (Payload, Metric) and skips every
+ * nested message it does not need (DataSet, Template, PropertySet, MetaData) without looking
+ * inside, so there is no recursion to run away; every length is checked against what is left,
+ * varints are at most 10 bytes, and a payload has at most MAX_METRICS metrics. Whatever does not
+ * fit throws SparkplugFormatError, which the caller turns into a marker.
+ */
+
+/** Sparkplug B datatypes (the ones Tributary writes, and the ones it reads as plain values). */
+export const DataType = {
+  Int8: 1,
+  Int16: 2,
+  Int32: 3,
+  Int64: 4,
+  UInt8: 5,
+  UInt16: 6,
+  UInt32: 7,
+  UInt64: 8,
+  Float: 9,
+  Double: 10,
+  Boolean: 11,
+  String: 12,
+  DateTime: 13,
+  Text: 14,
+  UUID: 15,
+} as const;
+
+export const MAX_METRICS = 100_000;
+
+export class SparkplugFormatError extends Error {}
+
+// ------------------------------------------------------------------------------------- writing
+
+/** A growing byte buffer with the protobuf primitives the Sparkplug payload needs. */
+export class ProtoWriter {
+  private buffer: Buffer;
+  length = 0;
+
+  constructor(initial = 4096) {
+    this.buffer = Buffer.allocUnsafe(initial);
+  }
+
+  private room(bytes: number): void {
+    if (this.length + bytes <= this.buffer.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.length + bytes));
+    this.buffer.copy(next, 0, 0, this.length);
+    this.buffer = next;
+  }
+
+  byte(value: number): void {
+    this.room(1);
+    this.buffer[this.length++] = value;
+  }
+
+  /** A non-negative integer up to 2^53 as a varint. */
+  varint(value: number): void {
+    this.room(10);
+    let v = value;
+    while (v >= 0x80) {
+      this.buffer[this.length++] = (v % 0x80) | 0x80;
+      v = Math.floor(v / 0x80);
+    }
+    this.buffer[this.length++] = v;
+  }
+
+  /** An int64 as protobuf's uint64 varint (negative numbers two's complement, 10 bytes). */
+  int64(value: number): void {
+    if (value >= 0) return this.varint(value);
+    let v = BigInt.asUintN(64, BigInt(value));
+    this.room(10);
+    while (v >= 0x80n) {
+      this.buffer[this.length++] = Number(v & 0x7fn) | 0x80;
+      v >>= 7n;
+    }
+    this.buffer[this.length++] = Number(v);
+  }
+
+  double(value: number): void {
+    this.room(8);
+    this.buffer.writeDoubleLE(value, this.length);
+    this.length += 8;
+  }
+
+  bytes(value: Buffer): void {
+    this.room(value.length);
+    value.copy(this.buffer, this.length);
+    this.length += value.length;
+  }
+
+  /** A length-delimited field's bytes (the tag written before). */
+  lengthDelimited(value: Buffer): void {
+    this.varint(value.length);
+    this.bytes(value);
+  }
+
+  /** Reserves room for a length prefix of up to 4 bytes (messages below 256 MiB); returns where. */
+  openLength(): number {
+    this.room(4);
+    const at = this.length;
+    this.length += 4;
+    return at;
+  }
+
+  /** Writes the length of what follows `at`, moving it when the varint is shorter than 4 bytes. */
+  closeLength(at: number): void {
+    const size = this.length - at - 4;
+    const width = size < 0x80 ? 1 : size < 0x4000 ? 2 : size < 0x200000 ? 3 : 4;
+    if (width < 4) this.buffer.copy(this.buffer, at + width, at + 4, this.length);
+    let v = size;
+    for (let i = 0; i < width; i += 1) {
+      this.buffer[at + i] = (v & 0x7f) | (i < width - 1 ? 0x80 : 0);
+      v >>>= 7;
+    }
+    this.length -= 4 - width;
+  }
+
+  /** What was written, without a copy (valid until the next write). */
+  view(): Buffer {
+    return this.buffer.subarray(0, this.length);
+  }
+
+  /** A copy of what was written. */
+  finish(): Buffer {
+    return Buffer.from(this.buffer.subarray(0, this.length));
+  }
+}
+
+/** A metric value as Tributary writes it. */
+export type MetricValue = number | boolean | string | null;
+
+/**
+ * Writes one Payload.metrics entry (field 2): name, timestamp, datatype and the value in the field
+ * of its type; null as is_null. DateTime values are epoch milliseconds.
+ */
+export function writeMetric(out: ProtoWriter, name: Buffer, datatype: number, timestampMs: number | undefined, value: MetricValue): void {
+  out.byte(0x12);
+  const at = out.openLength();
+  out.byte(0x0a);
+  out.lengthDelimited(name);
+  if (timestampMs !== undefined) {
+    out.byte(0x18);
+    out.varint(timestampMs);
+  }
+  out.byte(0x20);
+  out.varint(datatype);
+  if (value === null) {
+    out.byte(0x38);
+    out.byte(1);
+  } else if (datatype === DataType.Double) {
+    out.byte(0x69);
+    out.double(value as number);
+  } else if (datatype === DataType.Int64 || datatype === DataType.DateTime) {
+    out.byte(0x58);
+    out.int64(value as number);
+  } else if (datatype === DataType.Boolean) {
+    out.byte(0x70);
+    out.byte(value ? 1 : 0);
+  } else {
+    out.byte(0x7a);
+    out.lengthDelimited(Buffer.from(String(value), 'utf8'));
+  }
+  out.closeLength(at);
+}
+
+function varintLength(value: number): number {
+  let length = 1;
+  for (let v = value; v >= 0x80; v = Math.floor(v / 0x80)) length += 1;
+  return length;
+}
+
+/** `name` (field 1) and `datatype` (field 4) of a metric: the same for every value of a column. */
+export function metricPrefix(name: string, datatype: number): Buffer {
+  const bytes = Buffer.from(name, 'utf8');
+  const out = new ProtoWriter(bytes.length + 8);
+  out.byte(0x0a);
+  out.lengthDelimited(bytes);
+  out.byte(0x20);
+  out.varint(datatype);
+  return out.finish();
+}
+
+/** `timestamp` (field 3) of a metric: the same for every field of a record. */
+export function metricTime(timestampMs: number): Buffer {
+  const out = new ProtoWriter(12);
+  out.byte(0x18);
+  out.varint(timestampMs);
+  return out.finish();
+}
+
+/**
+ * writeMetric from a column's prefix and a record's time, with the metric's length computed first
+ * (no move of what was written): the commit path writes a metric per field of every record.
+ */
+export function writeMetricFast(out: ProtoWriter, prefix: Buffer, time: Buffer, datatype: number, value: MetricValue): void {
+  let text: Buffer | undefined;
+  let valueLength: number;
+  if (value === null || datatype === DataType.Boolean) valueLength = 2;
+  else if (datatype === DataType.Double) valueLength = 9;
+  else if (datatype === DataType.Int64 || datatype === DataType.DateTime) valueLength = 1 + ((value as number) < 0 ? 10 : varintLength(value as number));
+  else {
+    text = Buffer.from(String(value), 'utf8');
+    valueLength = 1 + varintLength(text.length) + text.length;
+  }
+  out.byte(0x12);
+  out.varint(prefix.length + time.length + valueLength);
+  out.bytes(prefix);
+  out.bytes(time);
+  if (value === null) {
+    out.byte(0x38);
+    out.byte(1);
+  } else if (datatype === DataType.Double) {
+    out.byte(0x69);
+    out.double(value as number);
+  } else if (datatype === DataType.Int64 || datatype === DataType.DateTime) {
+    out.byte(0x58);
+    out.int64(value as number);
+  } else if (datatype === DataType.Boolean) {
+    out.byte(0x70);
+    out.byte(value ? 1 : 0);
+  } else {
+    out.byte(0x7a);
+    out.lengthDelimited(text!);
+  }
+}
+
+/** Payload.timestamp (field 1) and Payload.seq (field 3) around already written metrics. */
+export function payloadWith(metrics: Buffer, timestampMs: number, seq: number | undefined): Buffer {
+  const head = new ProtoWriter(16);
+  head.byte(0x08);
+  head.varint(timestampMs);
+  const tail = new ProtoWriter(8);
+  if (seq !== undefined) {
+    tail.byte(0x18);
+    tail.varint(seq);
+  }
+  return Buffer.concat([head.finish(), metrics, tail.finish()]);
+}
+
+// ------------------------------------------------------------------------------------- reading
+
+export interface DecodedMetric {
+  name?: string;
+  alias?: number;
+  timestamp?: number;
+  datatype?: number;
+  isNull: boolean;
+  /** The value fields as found; metricValue() reads them by the datatype. */
+  intValue?: number;
+  longValue?: bigint;
+  floatValue?: number;
+  doubleValue?: number;
+  booleanValue?: boolean;
+  stringValue?: string;
+  /** A value Tributary does not turn into a column (bytes, DataSet, Template, PropertySet). */
+  complex: boolean;
+}
+
+export interface DecodedPayload {
+  timestamp?: number;
+  seq?: number;
+  uuid?: string;
+  body?: Buffer;
+  metrics: DecodedMetric[];
+}
+
+class ProtoReader {
+  pos: number;
+
+  constructor(
+    private readonly buffer: Buffer,
+    start: number,
+    readonly end: number,
+  ) {
+    this.pos = start;
+  }
+
+  get done(): boolean {
+    return this.pos >= this.end;
+  }
+
+  varint(): bigint {
+    let result = 0n;
+    for (let shift = 0n; shift < 70n; shift += 7n) {
+      if (this.pos >= this.end) throw new SparkplugFormatError('the message ends inside a number');
+      const b = this.buffer[this.pos++]!;
+      result |= BigInt(b & 0x7f) << shift;
+      if (b < 0x80) return BigInt.asUintN(64, result);
+    }
+    throw new SparkplugFormatError('a number is longer than 10 bytes');
+  }
+
+  /** A varint that must be a small non-negative number (lengths, tags, datatypes). */
+  small(): number {
+    const value = this.varint();
+    if (value > 0xffffffffn) throw new SparkplugFormatError('a length or field number is out of range');
+    return Number(value);
+  }
+
+  fixed(bytes: 4 | 8): number {
+    if (this.pos + bytes > this.end) throw new SparkplugFormatError('the message ends inside a number');
+    const value = bytes === 4 ? this.buffer.readFloatLE(this.pos) : this.buffer.readDoubleLE(this.pos);
+    this.pos += bytes;
+    return value;
+  }
+
+  /** The bounds of a length-delimited field. */
+  span(): [number, number] {
+    const length = this.small();
+    if (length > this.end - this.pos) throw new SparkplugFormatError(`a field of ${length} bytes is longer than the rest of the message`);
+    const start = this.pos;
+    this.pos += length;
+    return [start, this.pos];
+  }
+
+  text(): string {
+    const [start, end] = this.span();
+    return this.buffer.toString('utf8', start, end);
+  }
+
+  skip(wire: number): void {
+    if (wire === 0) this.varint();
+    else if (wire === 1) this.fixed(8);
+    else if (wire === 5) this.fixed(4);
+    else if (wire === 2) this.span();
+    else throw new SparkplugFormatError(`wire type ${wire} is not used by Sparkplug B`);
+  }
+}
+
+function safeTime(value: bigint): number {
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : Number.MAX_SAFE_INTEGER;
+}
+
+function readMetric(reader: ProtoReader): DecodedMetric {
+  const metric: DecodedMetric = { isNull: false, complex: false };
+  while (!reader.done) {
+    const tag = reader.small();
+    const field = tag >>> 3;
+    const wire = tag & 7;
+    if (field === 1 && wire === 2) metric.name = reader.text();
+    else if (field === 2 && wire === 0) metric.alias = safeTime(reader.varint());
+    else if (field === 3 && wire === 0) metric.timestamp = safeTime(reader.varint());
+    else if (field === 4 && wire === 0) metric.datatype = reader.small();
+    else if (field === 7 && wire === 0) metric.isNull = reader.varint() !== 0n;
+    else if (field === 10 && wire === 0) metric.intValue = Number(BigInt.asUintN(32, reader.varint()));
+    else if (field === 11 && wire === 0) metric.longValue = reader.varint();
+    else if (field === 12 && wire === 5) metric.floatValue = reader.fixed(4);
+    else if (field === 13 && wire === 1) metric.doubleValue = reader.fixed(8);
+    else if (field === 14 && wire === 0) metric.booleanValue = reader.varint() !== 0n;
+    else if (field === 15 && wire === 2) metric.stringValue = reader.text();
+    else {
+      if (field >= 16 && field <= 19) metric.complex = true;
+      reader.skip(wire);
+    }
+  }
+  return metric;
+}
+
+/** Reads a Sparkplug B payload; throws SparkplugFormatError when it is not one. */
+export function decodePayload(buffer: Buffer, maxMetrics = MAX_METRICS): DecodedPayload {
+  const reader = new ProtoReader(buffer, 0, buffer.length);
+  const out: DecodedPayload = { metrics: [] };
+  while (!reader.done) {
+    const tag = reader.small();
+    const field = tag >>> 3;
+    const wire = tag & 7;
+    if (field === 1 && wire === 0) out.timestamp = safeTime(reader.varint());
+    else if (field === 2 && wire === 2) {
+      if (out.metrics.length >= maxMetrics) throw new SparkplugFormatError(`more than ${maxMetrics} metrics in one message`);
+      const [start, end] = reader.span();
+      out.metrics.push(readMetric(new ProtoReader(buffer, start, end)));
+    } else if (field === 3 && wire === 0) out.seq = safeTime(reader.varint());
+    else if (field === 4 && wire === 2) out.uuid = reader.text();
+    else if (field === 5 && wire === 2) {
+      const [start, end] = reader.span();
+      out.body = buffer.subarray(start, end);
+    } else if (field === 0) throw new SparkplugFormatError('field number 0: not a protobuf message');
+    else reader.skip(wire);
+  }
+  return out;
+}
+
+/** Int64 and UInt64 as a number when exact, else as text. */
+function bigValue(value: bigint, signed: boolean): number | string {
+  const v = signed ? BigInt.asIntN(64, value) : value;
+  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
+}
+
+/**
+ * The field value of a metric read by its datatype: integers and floats as numbers (64-bit ones
+ * beyond 2^53 as text), DateTime as ISO 8601 text, text types as text. undefined: a type Tributary
+ * does not turn into a column (bytes, DataSet, Template, PropertySet) or no value of the type.
+ */
+export function metricValue(metric: DecodedMetric, datatype: number | undefined): number | boolean | string | null | undefined {
+  if (metric.isNull) return null;
+  if (metric.complex) return undefined;
+  switch (datatype) {
+    case DataType.Int8:
+    case DataType.Int16:
+    case DataType.Int32:
+      return metric.intValue === undefined ? undefined : metric.intValue | 0;
+    case DataType.UInt8:
+    case DataType.UInt16:
+      return metric.intValue;
+    case DataType.UInt32:
+      return metric.intValue ?? (metric.longValue === undefined ? undefined : Number(BigInt.asUintN(32, metric.longValue)));
+    case DataType.Int64:
+      return metric.longValue === undefined ? undefined : bigValue(metric.longValue, true);
+    case DataType.UInt64:
+      return metric.longValue === undefined ? undefined : bigValue(metric.longValue, false);
+    case DataType.Float:
+      return metric.floatValue;
+    case DataType.Double:
+      return metric.doubleValue;
+    case DataType.Boolean:
+      return metric.booleanValue;
+    case DataType.String:
+    case DataType.Text:
+    case DataType.UUID:
+      return metric.stringValue;
+    case DataType.DateTime: {
+      if (metric.longValue === undefined) return undefined;
+      const ms = Number(BigInt.asIntN(64, metric.longValue));
+      return Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
