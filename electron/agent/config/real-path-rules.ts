@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { isSystemFolder } from '../../../shared/config/path-policy.js';
 import type { JsonPath, Violation } from '../../../shared/config/violations.js';
-import { dataDirectoryReach, localFolderOfShare, readRefusal, realPath } from '../storage/read-policy.js';
+import { ReadPolicy, dataDirectoryReach, localFolderOfShare, readRefusal, realPath } from '../storage/read-policy.js';
 import { WritePolicy } from '../storage/write-policy.js';
 
 export interface RealPathContext {
@@ -64,6 +64,20 @@ export async function realPathViolations(document: unknown, existing: readonly V
         level: 'error',
         description: `delete_completed would delete files from ${label}, whose real path ${real} is a folder of the operating system. Tributary refuses that; read from a folder of your own, or turn delete_completed off.`,
       });
+  });
+  // Files a receiver or transmit reads (the mqtt ca_file) follow the same rule as folders.
+  const files: { file: string; at: JsonPath }[] = [];
+  asList(asRecord(document).data_receiver).forEach((item, r) => {
+    if (asRecord(item).protocol === 'mqtt')
+      asList(asRecord(item).connections).forEach((c, k) => usable(asRecord(c).ca_file) && files.push({ file: asRecord(c).ca_file as string, at: ['data_receiver', r, 'connections', k, 'ca_file'] }));
+  });
+  asList(asRecord(document).data_transmit).forEach((item, t) => {
+    if (asRecord(item).transmit_type === 'mqtt' && usable(asRecord(item).ca_file)) files.push({ file: asRecord(item).ca_file as string, at: ['data_transmit', t, 'ca_file'] });
+  });
+  const reads = new ReadPolicy(context.dataDirectory);
+  await inBatches(files, async ({ file, at }) => {
+    const refused = await reads.refuseFile(file);
+    if (refused) out.push({ json_path: at, level: 'error', description: refused });
   });
   const writes = new WritePolicy(context.dataDirectory, context.allowWrite);
   asList(asRecord(document).data_transmit).forEach((item, t) => {
