@@ -66,6 +66,23 @@ describe.runIf(process.platform !== 'win32')('where the agent writes', () => {
     }
   });
 
+  it('a preview of the agent\'s conf.d is refused by the server process, which answers on and keeps its secrets', async () => {
+    const dataDirectory = tempDirectory();
+    agent = await serveProcess(['--data-dir', dataDirectory, '--port', '0']);
+    const key = 'key-a1b2c3d4e5f6a7b8';
+    const cloud = { data_receiver: [], transforms: [], data_transmit: [{ transmit_name: 'cloud', transmit_type: 'remotedatapost', base_url: 'http://127.0.0.1:1', API_key: key, API_key_ID: 'edge-1' }] };
+    expect((await agent.call('POST', '/v1/config', cloud)).status).toBe(200);
+    const probe = structuredClone(configuration(path.join(dataDirectory, 'conf.d')));
+    probe.data_receiver[0]!.streams[0]!.file_filter = ['*.json'];
+    const { status, json } = await agent.call('POST', '/v1/config/preview', { configuration: probe, rows: 100 });
+    expect(status).toBe(422);
+    expect(JSON.stringify(json)).not.toContain(key);
+    expect(json.response.violations).toContainEqual(expect.objectContaining({ json_path: ['data_receiver', 0, 'connections', 0, 'root_path'], level: 'error' }));
+    const started = performance.now();
+    expect((await agent.call('GET', '/v1/status')).status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
   it('writes into a folder the operator allowed with --allow-write', async () => {
     const allowed = tempDirectory('tributary-allowed-');
     const drop = tempDirectory('tributary-drop-');

@@ -37,13 +37,16 @@ export function folderNameViolations(config: Named): Violation[] {
   const check = (name: unknown, at: JsonPath, what: string) => {
     if (typeof name !== 'string') return;
     const problem = folderNameProblem(name);
-    if (problem) out.push(error(at, `The ${what} name ${problem}: names become folder names of the agent (components/…). Choose a name with letters, digits, "-" or "_".`));
+    const advice = 'Choose a name with letters, digits, "-" or "_".';
+    if (problem) out.push(error(at, `The ${what} name ${problem}: names become folder names of the agent (components/…). ${advice}`));
   };
   config.data_receiver.forEach((receiver, r) => {
     if (!receiver) return;
     check(receiver.data_receiver_name, ['data_receiver', r, 'data_receiver_name'], 'receiver');
     if (Array.isArray(receiver.parsers))
-      receiver.parsers.forEach((parser: { parser_name?: unknown } | undefined, p) => check(parser?.parser_name, ['data_receiver', r, 'parsers', p, 'parser_name'], 'parser'));
+      receiver.parsers.forEach((parser: { parser_name?: unknown } | undefined, p) =>
+        check(parser?.parser_name, ['data_receiver', r, 'parsers', p, 'parser_name'], 'parser'),
+      );
   });
   config.transforms.forEach((transform, t) => check(transform?.transform_name, ['transforms', t, 'transform_name'], 'transform'));
   config.data_transmit.forEach((transmit, t) => check(transmit?.transmit_name, ['data_transmit', t, 'transmit_name'], 'transmit'));

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { isSystemFolder } from '../../../shared/config/path-policy.js';
 import type { JsonPath, Violation } from '../../../shared/config/violations.js';
-import { dataDirectoryReach, localFolderOfShare, readRefusal, realPath } from '../storage/read-policy.js';
+import { ReadPolicy, dataDirectoryReach, localFolderOfShare, readRefusal, realPath } from '../storage/read-policy.js';
 import { WritePolicy } from '../storage/write-policy.js';
 
 export interface RealPathContext {
@@ -49,7 +49,8 @@ export async function realPathViolations(document: unknown, existing: readonly V
         if (usable(folder)) checks.push({ folder, label: `"${folder}"`, at: ['data_receiver', r, 'connections', k, field], deleting });
       } else if (receiver.protocol === 'smb' && usable(connection.host) && usable(connection.shared_folder)) {
         const local = localFolderOfShare(connection.host, connection.shared_folder, context.platform);
-        if (local) checks.push({ folder: local, label: `\\\\${connection.host}\\${connection.shared_folder.replace(/^[\\/]+/, '')}`, at: ['data_receiver', r, 'connections', k, 'shared_folder'] });
+        const label = `\\\\${connection.host}\\${connection.shared_folder.replace(/^[\\/]+/, '')}`;
+        if (local) checks.push({ folder: local, label, at: ['data_receiver', r, 'connections', k, 'shared_folder'] });
       }
     });
   });
@@ -62,8 +63,28 @@ export async function realPathViolations(document: unknown, existing: readonly V
       out.push({
         json_path: deleting,
         level: 'error',
-        description: `delete_completed would delete files from ${label}, whose real path ${real} is a folder of the operating system. Tributary refuses that; read from a folder of your own, or turn delete_completed off.`,
+        description:
+          `delete_completed would delete files from ${label}, whose real path ${real} is a folder of the operating ` +
+          'system. Tributary refuses that; read from a folder of your own, or turn delete_completed off.',
       });
+  });
+  // Files a receiver or transmit reads (the mqtt ca_file) follow the same rule as folders.
+  const files: { file: string; at: JsonPath }[] = [];
+  asList(asRecord(document).data_receiver).forEach((item, r) => {
+    if (asRecord(item).protocol !== 'mqtt') return;
+    asList(asRecord(item).connections).forEach((c, k) => {
+      const file = asRecord(c).ca_file;
+      if (usable(file)) files.push({ file, at: ['data_receiver', r, 'connections', k, 'ca_file'] });
+    });
+  });
+  asList(asRecord(document).data_transmit).forEach((item, t) => {
+    const file = asRecord(item).ca_file;
+    if (asRecord(item).transmit_type === 'mqtt' && usable(file)) files.push({ file, at: ['data_transmit', t, 'ca_file'] });
+  });
+  const reads = new ReadPolicy(context.dataDirectory);
+  await inBatches(files, async ({ file, at }) => {
+    const refused = await reads.refuseFile(file);
+    if (refused) out.push({ json_path: at, level: 'error', description: refused });
   });
   const writes = new WritePolicy(context.dataDirectory, context.allowWrite);
   asList(asRecord(document).data_transmit).forEach((item, t) => {

@@ -43,9 +43,10 @@ export function dataDirectoryReach(folder: string, dataDirectory: string): strin
 }
 
 /** The words of a refusal: `label` as the operator wrote it, `real` its real path, `reach` from dataDirectoryReach. */
-export function readRefusal(label: string, real: string, reach: string): string {
-  const via = path.resolve(label) === real ? '' : ` (its real path is ${real})`;
-  return `${label}${via} ${reach}, where the agent keeps its configuration, secrets and state: receivers and preview never read there. Point it at the folder the machines write to.`;
+export function readRefusal(label: string, real: string, reach: string, advice = 'Point it at the folder the machines write to.'): string {
+  const via = path.resolve(label.replace(/^"|"$/g, '')) === real ? '' : ` (its real path is ${real})`;
+  const why = 'where the agent keeps its configuration, secrets and state: receivers and preview never read there.';
+  return `${label}${via} ${reach}, ${why} ${advice}`;
 }
 
 /**
@@ -79,8 +80,13 @@ export class ReadPolicy {
   async refuseFile(file: string): Promise<string | undefined> {
     const [real, data] = await Promise.all([realPath(file), this.data()]);
     const own = AGENT_FOLDERS.find((name) => within(real, path.join(data, name)));
-    const reach = path.dirname(real) === data ? 'is a file of the agent\'s data directory' : own ? `is inside the agent's own ${own} folder (${path.join(data, own)})` : undefined;
-    return reach && readRefusal(file, real, reach);
+    const reach =
+      path.dirname(real) === data
+        ? "is a file of the agent's data directory"
+        : own
+          ? `is inside the agent's own ${own} folder (${path.join(data, own)})`
+          : undefined;
+    return reach && readRefusal(file, real, reach, 'Keep files the agent should read outside it.');
   }
 
   /** Why files of `folder` may not be deleted (delete_completed), or undefined. */
@@ -90,7 +96,10 @@ export class ReadPolicy {
     const real = await realPath(folder);
     if (!isSystemFolder(real)) return undefined;
     const via = path.resolve(folder) === real ? '' : ` (its real path is ${real})`;
-    return `delete_completed would delete files from ${folder}${via}, a folder of the operating system. Tributary refuses that: nothing is read or deleted there. Read from a folder of your own, or turn delete_completed off.`;
+    return (
+      `delete_completed would delete files from ${folder}${via}, a folder of the operating system. Tributary ` +
+      'refuses that: nothing is read or deleted there. Read from a folder of your own, or turn delete_completed off.'
+    );
   }
 }
 
