@@ -25,6 +25,10 @@ export interface ApiRequest {
 export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
+  /**
+   * The envelope. A raw route's success (contract `raw`: GET /v1/openapi.json) carries its bare
+   * document here instead; the transports only serialize the body, so they need not tell.
+   */
   body: Envelope;
 }
 
@@ -118,6 +122,8 @@ export class Router {
       const handler = HANDLERS[hit.route.id] as Handler;
       const reply = await handler({ runtime: this.runtime, params, query: input.query, headers: request.headers, body: input.body } as HandlerContext);
       const success = reply.success ?? true;
+      // Standard OpenAPI tools read the document at its URL: no envelope around it (docs/decisions/0036).
+      if (hit.route.contract.raw && success) return { status: reply.status ?? 200, headers: { ...baseHeaders(), ...reply.headers }, body: reply.response as Envelope };
       const body: Envelope = { success, response: reply.response };
       if (reply.meta) body.meta = reply.meta;
       const status = reply.status ?? 200;
