@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import { ApiReferencePage } from '../pages/api-reference-page.js';
 import { ConsoleApp } from '../pages/console-app.js';
 import { expect, test } from '../fixtures/console-server.js';
@@ -25,6 +26,11 @@ test('the console links to the API reference, rendered from the agent’s own Op
   await expect(reference.component('Configuration')).toBeFocused();
   await expect(reference.component('Configuration')).toContainText('data_receiver');
   await expect(reference.component('JsonValue')).toContainText('array of');
+
+  // Readable by everyone: no serious or critical axe findings on the page as opened.
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help} — ${v.nodes[0]?.target.join(' ')}`)).toEqual([]);
 
   // The raw document can be taken along, e.g. for a client generator.
   const [download] = await Promise.all([page.waitForEvent('download'), reference.download.click()]);

@@ -53,7 +53,13 @@ export function liftSchemas(slots: readonly SchemaSlot[], named: readonly NamedS
   for (const [schema, name] of named) fixedNames.add(register(schema, name));
   const slotNode = new Map(slots.map((slot) => [slot.name, register(slot.schema, slot.name)]));
 
-  const converted = z.toJSONSchema(registry, { io: 'input', unrepresentable: 'any', cycles: 'ref', reused: 'ref', uri: (id) => `${COMPONENTS}${id}` });
+  const converted = z.toJSONSchema(registry, {
+    io: 'input',
+    unrepresentable: 'any',
+    cycles: 'ref',
+    reused: 'ref',
+    uri: (id) => `${COMPONENTS}${id}`,
+  });
   const nodes = new Map<string, JsonSchema>();
   for (const [id, body] of Object.entries(converted.schemas)) {
     if (id === '__shared') continue;
@@ -69,7 +75,9 @@ export function liftSchemas(slots: readonly SchemaSlot[], named: readonly NamedS
 
   const kept = keptNodes(nodes, [...slotNode.values()], fixedNames);
   const materialize = (schema: JsonSchema): JsonSchema =>
-    rewrite(schema, (ref, siblings) => (kept.has(ref) ? { $ref: COMPONENTS + ref, ...siblings } : { ...materialize(nodes.get(ref)!), ...siblings }));
+    rewrite(schema, (ref, siblings) =>
+      kept.has(ref) ? { $ref: COMPONENTS + ref, ...siblings } : { ...materialize(nodes.get(ref)!), ...siblings },
+    );
   const components: Record<string, JsonSchema> = {};
   for (const key of [...kept].sort()) components[key] = materialize(nodes.get(key)!);
   return {
@@ -102,7 +110,9 @@ export function liftSchemas(slots: readonly SchemaSlot[], named: readonly NamedS
       walk(all.get(owner)!, [], (ref, path) => {
         if (ref.startsWith(PENDING) && !names.has(ref)) {
           const title = all.get(ref)!.title;
-          const name = uniqueName(typeof title === 'string' && pascal(title) ? pascal(title) : root + (pascal(lastProperty(path)) || 'Part'), taken);
+          const titled = typeof title === 'string' ? pascal(title) : '';
+          const wanted = titled || root + (pascal(lastProperty(path)) || 'Part');
+          const name = uniqueName(wanted, taken);
           taken.add(name);
           names.set(ref, name);
           rootOf.set(ref, root);
@@ -111,7 +121,9 @@ export function liftSchemas(slots: readonly SchemaSlot[], named: readonly NamedS
       });
     }
     // Pending nodes no slot reaches are dropped with the other unused ones; they need a key all the same.
-    for (const key of all.keys()) if (key.startsWith(PENDING) && !names.has(key)) names.set(key, uniqueName('Unused', taken));
+    for (const key of all.keys()) {
+      if (key.startsWith(PENDING) && !names.has(key)) names.set(key, uniqueName('Unused', taken));
+    }
     renameNodes(all, names);
   }
 }
@@ -137,7 +149,8 @@ function mergeDuplicates(nodes: Map<string, JsonSchema>): void {
 }
 
 function renameNodes(nodes: Map<string, JsonSchema>, names: Map<string, string>): void {
-  const entries = [...nodes].map(([key, body]) => [names.get(key) ?? key, mapRefs(body, (ref) => names.get(ref) ?? ref)] as const);
+  const rename = (key: string) => names.get(key) ?? key;
+  const entries = [...nodes].map(([key, body]) => [rename(key), mapRefs(body, rename)] as const);
   nodes.clear();
   for (const [key, body] of entries) nodes.set(key, body);
 }
@@ -189,8 +202,10 @@ function isStructured(schema: unknown, nodes: Map<string, JsonSchema>, seen = ne
     seen.add(record.$ref);
     return isStructured(nodes.get(record.$ref), nodes, seen);
   }
-  if (['properties', 'items', 'prefixItems', 'additionalProperties'].some((keyword) => typeof record[keyword] === 'object' && record[keyword] !== null)) return true;
-  return ['anyOf', 'oneOf', 'allOf'].some((keyword) => Array.isArray(record[keyword]) && (record[keyword] as unknown[]).some((option) => isStructured(option, nodes, seen)));
+  const container = (keyword: string) => typeof record[keyword] === 'object' && record[keyword] !== null;
+  if (['properties', 'items', 'prefixItems', 'additionalProperties'].some(container)) return true;
+  const choices = [record.anyOf, record.oneOf, record.allOf].filter(Array.isArray).flat();
+  return choices.some((option) => isStructured(option, nodes, seen));
 }
 
 /** The path from the last property name on: `[data_receiver, item, streams, item]` → `streams item`. */
@@ -202,7 +217,8 @@ function lastProperty(path: string[]): string {
 /** Calls `visit` for every `$ref` with the property path that leads to it (keywords as words). */
 function walk(value: unknown, path: string[], visit: (ref: string, path: string[]) => void): void {
   if (Array.isArray(value)) {
-    value.forEach((item, i) => walk(item, path.length && /^(anyOf|oneOf|allOf)$/.test(path.at(-1)!) ? [...path.slice(0, -1), `option ${i + 1}`] : path, visit));
+    const choice = path.length > 0 && /^(anyOf|oneOf|allOf)$/.test(path.at(-1)!);
+    value.forEach((item, i) => walk(item, choice ? [...path.slice(0, -1), `option ${i + 1}`] : path, visit));
     return;
   }
   if (typeof value !== 'object' || value === null) return;
@@ -232,7 +248,8 @@ function rewrite(value: unknown, replace: (ref: string, siblings: JsonSchema) =>
   return copy(value) as JsonSchema;
 }
 
-const mapRefs = (schema: JsonSchema, map: (ref: string) => string) => rewrite(schema, (ref, siblings) => ({ $ref: map(ref), ...siblings }));
+const mapRefs = (schema: JsonSchema, map: (ref: string) => string) =>
+  rewrite(schema, (ref, siblings) => ({ $ref: map(ref), ...siblings }));
 
 const decodePointer = (segment: string) => decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~');
 

@@ -7,7 +7,14 @@ import { z } from 'zod';
 import { ConfigurationSchema } from '../config/schema.js';
 import { ValidationResultSchema, ViolationSchema } from '../config/violations.js';
 import { API_VERSION, ApiErrorBodySchema } from './envelope.js';
-import { type JsonSchema, type LiftedSchemas, type NamedSchema, type SchemaSlot, liftSchemas, pascal } from './openapi-schemas.js';
+import {
+  type JsonSchema,
+  type LiftedSchemas,
+  type NamedSchema,
+  type SchemaSlot,
+  liftSchemas,
+  pascal,
+} from './openapi-schemas.js';
 import { LineKpiSchema, MachineTypeKpiSchema } from '../kpi/schema.js';
 import { AgentStatusSchema, ConfigChangesSchema } from './resources.js';
 import { ROUTES, type RouteContract } from './routes.js';
@@ -35,7 +42,9 @@ function routeSlots(route: RouteContract): SchemaSlot[] {
   slots.push({ name: `${base}Response`, schema: route.responseDocument ?? route.response });
   if (route.meta) slots.push({ name: `${base}Meta`, schema: route.meta });
   if (route.failure) slots.push({ name: `${base}Failure`, schema: route.failure });
-  for (const [name, parameter] of Object.entries(route.query ?? {})) slots.push({ name: `${base}Query${pascal(name)}`, schema: parameter.schema });
+  for (const [name, parameter] of Object.entries(route.query ?? {})) {
+    slots.push({ name: `${base}Query${pascal(name)}`, schema: parameter.schema });
+  }
   return slots;
 }
 
@@ -69,16 +78,23 @@ function responses(route: RouteContract, schemas: LiftedSchemas): JsonSchema {
     properties: {
       success: { const: true },
       response: answer,
-      ...(route.meta ? { meta: schemas.slot(`${base}Meta`) } : { meta: { type: 'object', additionalProperties: true } }),
+      meta: route.meta ? schemas.slot(`${base}Meta`) : { type: 'object', additionalProperties: true },
     },
   };
-  return { default: { description: 'Spec envelope; read `success`.', content: json({ oneOf: [ok, failedEnvelope(route, schemas)] }) } };
+  const either = { oneOf: [ok, failedEnvelope(route, schemas)] };
+  return { default: { description: 'Spec envelope; read `success`.', content: json(either) } };
 }
 
 /** One operation of the document. Per-route additions (such as the role a route needs) go here. */
 function operation(route: RouteContract, schemas: LiftedSchemas): JsonSchema {
   const base = pascal(route.id);
-  const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+  const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
+  const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
   const queryParams = Object.entries(route.query ?? {}).map(([name, q]) => ({
     name,
     in: 'query',
@@ -93,7 +109,7 @@ function operation(route: RouteContract, schemas: LiftedSchemas): JsonSchema {
     ...(route.description ? { description: route.description } : {}),
     ...(route.deprecated ? { deprecated: true } : {}),
     parameters: [...pathParams, ...queryParams],
-    ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: schemas.slot(`${base}Body`) } } } } : {}),
+    ...(body ? { requestBody: { required: true, content: json(schemas.slot(`${base}Body`)) } } : {}),
     responses: responses(route, schemas),
   };
 }
@@ -112,7 +128,8 @@ export function openApiDocument(routes: readonly RouteContract[] = ROUTES): Reco
       title: 'Tributary management API',
       version: API_VERSION,
       description:
-        'Every response is the envelope {success, response, meta?, error?}, except GET /v1/openapi.json, which answers this document itself. Authenticate with Authorization: Bearer <token>.',
+        'Every response is the envelope {success, response, meta?, error?}, except GET /v1/openapi.json, ' +
+        'which answers this document itself. Authenticate with Authorization: Bearer <token>.',
     },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],

@@ -34,7 +34,9 @@ type DocSuccess<Id extends RouteId> = Route<Id> extends { raw: true }
 type DocFailure<Id extends RouteId> = Extract<Answer<Id>, { success: false }>;
 type ResponseIn<T> = T extends { response: infer R } ? R : never;
 type DocBody<Id extends RouteId> = Operation<Id> extends { requestBody: infer B } ? Json<B> : undefined;
-type DocParameters<Id extends RouteId, In extends 'path' | 'query'> = Operation<Id> extends { parameters: { [K in In]?: infer P } } ? NonNullable<P> : never;
+type DocParameters<Id extends RouteId, In extends 'path' | 'query'> =
+  Operation<Id> extends { parameters: { [K in In]?: infer P } } ? NonNullable<P> : never;
+type DocMeta<Id extends RouteId> = NonNullable<DocSuccess<Id> extends { meta?: infer D } ? D : never>;
 
 type Is<A, B> = [A] extends [B] ? true : false;
 type Same<A, B> = [Is<A, B>, Is<B, A>] extends [true, true] ? true : false;
@@ -48,9 +50,9 @@ interface Checks<Id extends RouteId> {
   inDocument: [Operation<Id>] extends [never] ? false : true;
   /** Every answer the document promises parses with the client's response schema. */
   response: Is<ResponseIn<DocSuccess<Id>>, Input<Route<Id>['response']>>;
-  meta: Route<Id> extends { meta: infer M } ? Is<NonNullable<DocSuccess<Id> extends { meta?: infer D } ? D : never>, Input<M>> : true;
+  meta: Route<Id> extends { meta: infer M } ? Is<DocMeta<Id>, Input<M>> : true;
   failure: Route<Id> extends { failure: infer F } ? Is<ResponseIn<DocFailure<Id>>, Input<F>> : true;
-  /** Without a wider body document, the body is the same both ways; with one, whatever it allows the client can send. */
+  /** The same body both ways; with a wider body document, whatever it allows the client can send. */
   body: Route<Id> extends { bodyDocument: z.ZodType }
     ? Is<DocBody<Id>, NonNullable<RouteRequest<Id>['body']>>
     : Route<Id> extends { body: z.ZodType }
@@ -60,7 +62,9 @@ interface Checks<Id extends RouteId> {
   query: Same<Names<DocParameters<Id, 'query'>>, Names<NonNullable<RouteRequest<Id>['query']>>>;
 }
 
-type Disagreements<Id extends RouteId> = { [K in keyof Checks<Id>]: Checks<Id>[K] extends true ? never : K }[keyof Checks<Id>];
+type Disagreements<Id extends RouteId> = {
+  [K in keyof Checks<Id>]: Checks<Id>[K] extends true ? never : K;
+}[keyof Checks<Id>];
 /** Each route whose document and client disagree, with what they disagree on. */
 export type ApiDrift = { [Id in RouteId as [Disagreements<Id>] extends [never] ? never : Id]: Disagreements<Id> };
 

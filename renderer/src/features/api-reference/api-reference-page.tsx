@@ -73,8 +73,8 @@ export function ApiReferencePage() {
       {document && (
         <>
           <p>
-            {document.info.title} {document.info.version}. {document.info.description} The same document is served at <code>GET /v1/openapi.json</code>{' '}
-            for client generators (see the README).
+            {document.info.title} {document.info.version}. {document.info.description} The same document is served
+            at <code>GET /v1/openapi.json</code> for client generators (see the README).
           </p>
           {groups.map(([resource, operations]) => (
             <section key={resource} className="card api-group" aria-label={`${resource} endpoints`}>
@@ -99,12 +99,15 @@ export function ApiReferencePage() {
   );
 }
 
+const answer = (response: Operation['responses'][string]) => response.content?.['application/json']?.schema;
+
 function OperationView({ operation }: { operation: Operation }) {
   const body = operation.requestBody?.content['application/json']?.schema;
   return (
     <details className="api-operation" data-operation={operation.operationId}>
       <summary>
-        <span className={`api-method api-method-${operation.method}`}>{operation.method.toUpperCase()}</span> <code>{operation.path}</code>{' '}
+        <span className={`api-method api-method-${operation.method}`}>{operation.method.toUpperCase()}</span>{' '}
+        <code>{operation.path}</code>{' '}
         <span>{operation.summary}</span>
         {operation.deprecated && <span className="pill pill-quiet">deprecated</span>}
       </summary>
@@ -127,7 +130,7 @@ function OperationView({ operation }: { operation: Operation }) {
                 </td>
                 <td>{parameter.in}</td>
                 <td>
-                  <SchemaView schema={{ ...parameter.schema, description: parameter.description ?? parameter.schema.description }} />
+                  <SchemaView schema={{ ...parameter.schema, description: parameter.description }} />
                 </td>
               </tr>
             ))}
@@ -145,7 +148,7 @@ function OperationView({ operation }: { operation: Operation }) {
           <h4>
             Response {status === 'default' ? '' : status} <span className="muted">{response.description}</span>
           </h4>
-          {response.content?.['application/json'] && <SchemaView schema={response.content['application/json'].schema} />}
+          {answer(response) && <SchemaView schema={answer(response)!} />}
         </div>
       ))}
     </details>

@@ -49,7 +49,7 @@ export function TypeLabel({ schema }: { schema: Schema }): ReactNode {
         ))}
       </>
     );
-  const type = Array.isArray(schema.type) ? schema.type.join(' | ') : typeof schema.type === 'string' ? schema.type : 'any';
+  const type = Array.isArray(schema.type) ? schema.type.join(' | ') : String(schema.type ?? 'any');
   if (type === 'array' && schema.items && typeof schema.items === 'object')
     return (
       <>
@@ -62,15 +62,19 @@ export function TypeLabel({ schema }: { schema: Schema }): ReactNode {
         map of <TypeLabel schema={schema.additionalProperties as Schema} />
       </>
     );
-  const range = [schema.minimum ?? schema.minLength ?? schema.minItems, schema.maximum ?? schema.maxLength ?? schema.maxItems];
-  const bounds = range.some((v) => v !== undefined && Math.abs(Number(v)) < 1e15) ? ` ${range.map((v) => (v === undefined || Math.abs(Number(v)) >= 1e15 ? '' : v)).join('…')}` : '';
+  // zod bounds every integer by the safe range: not worth saying.
+  const bound = (value: unknown) => (value === undefined || Math.abs(Number(value)) >= 1e15 ? '' : String(value));
+  const lowest = schema.minimum ?? schema.minLength ?? schema.minItems;
+  const range = [lowest, schema.maximum ?? schema.maxLength ?? schema.maxItems].map(bound);
+  const bounds = range.some(Boolean) ? ` ${range.join('…')}` : '';
   return <>{`${type}${bounds}${schema.format ? ` (${String(schema.format)})` : ''}`}</>;
 }
 
 /** The schema's type and description, then its properties and the objects among its choices. */
 export function SchemaView({ schema }: { schema: Schema }) {
   // An array of objects (or of a choice of objects) shows the fields of its items.
-  const inner = hasMore(schema) && !schema.properties && !choicesOf(schema) && schema.items ? (schema.items as Schema) : schema;
+  const ofItems = hasMore(schema) && !schema.properties && !choicesOf(schema) && schema.items;
+  const inner = ofItems ? (schema.items as Schema) : schema;
   const properties = (inner.properties ?? {}) as Record<string, Schema>;
   const required = new Set((inner.required ?? []) as string[]);
   const objectChoices = (choicesOf(inner) ?? []).filter((choice) => choice.properties);
@@ -109,13 +113,15 @@ export function SchemaView({ schema }: { schema: Schema }) {
 
 /** `protocol "localfile"` when a property of the choice is a constant (how its readers tell them apart). */
 function choiceName(choice: Schema, index: number): string {
-  const constant = Object.entries((choice.properties ?? {}) as Record<string, Schema>).find(([, property]) => 'const' in property);
+  const properties = Object.entries((choice.properties ?? {}) as Record<string, Schema>);
+  const constant = properties.find(([, property]) => 'const' in property);
   return constant ? `${constant[0]} ${JSON.stringify(constant[1].const)}` : `choice ${index + 1}`;
 }
 
 /** An inline object (or array of objects, or union with objects) whose fields are worth unfolding. */
 function hasMore(schema: Schema): boolean {
   if (schema.properties) return true;
-  if (schema.type === 'array' && schema.items && typeof schema.items === 'object') return hasMore(schema.items as Schema);
+  const items = schema.type === 'array' && typeof schema.items === 'object' ? schema.items : null;
+  if (items) return hasMore(items as Schema);
   return (choicesOf(schema) ?? []).some((choice) => choice.properties);
 }
