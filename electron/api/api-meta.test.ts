@@ -61,8 +61,7 @@ describe('GET /v1/meta/<object_id> (12, deprecated)', () => {
 
 describe('GET /v1/openapi.json', () => {
   it('describes every endpoint, with the configuration schema generated from the zod schema', async () => {
-    const { json } = await server.call('GET', '/v1/openapi.json');
-    const doc = json.response;
+    const { json: doc } = await server.call('GET', '/v1/openapi.json');
     expect(doc.openapi).toBe('3.1.0');
     for (const route of ROUTES) {
       const openPath = route.path.replace(/:(\w+)/g, '{$1}');
@@ -72,7 +71,8 @@ describe('GET /v1/openapi.json', () => {
     const preview = doc.paths['/v1/config/preview'].post;
     expect(preview.requestBody.content['application/json'].schema.properties).toHaveProperty('receiver');
     expect(JSON.stringify(preview.responses.default)).toContain('"records"');
-    const { $schema: _dialect, ...configuration } = configurationJsonSchema();
-    expect(doc.components.schemas.Configuration).toEqual(configuration);
+    // The same properties as the configuration's JSON Schema; its JSON values are a component here.
+    expect(Object.keys(doc.components.schemas.Configuration.properties)).toEqual(Object.keys(configurationJsonSchema().properties as object));
+    expect(doc.components.schemas.JsonValue.anyOf).toHaveLength(6);
   });
 });

@@ -25,6 +25,10 @@ export interface ApiRequest {
 export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
+  /**
+   * The envelope. A raw route's success (contract `raw`: GET /v1/openapi.json) carries its bare
+   * document here instead; the transports only serialize the body, so they need not tell.
+   */
   body: Envelope;
   /** Log lines sent while they are read (HTTP): the list that is `body.response`. Whoever sends it closes it. */
   stream?: LogSlice;
@@ -134,6 +138,8 @@ export class Router {
         }
       }
       const success = reply.success ?? true;
+      // Standard OpenAPI tools read the document at its URL: no envelope around it (docs/decisions/0036).
+      if (hit.route.contract.raw && success) return { status: reply.status ?? 200, headers: { ...baseHeaders(), ...reply.headers }, body: response as Envelope };
       const body: Envelope = { success, response };
       if (reply.meta) body.meta = reply.meta;
       const status = reply.status ?? 200;

@@ -55,6 +55,8 @@ export interface RouteContract {
   /** `response` of a failed envelope that is an answer rather than an error (violations, a refused restream). */
   failure?: z.ZodType;
   meta?: z.ZodType;
+  /** Answers `response` itself, not wrapped in the envelope; failures keep the envelope (docs/decisions/0036). */
+  raw?: boolean;
 }
 
 const LastModifiedMetaSchema = z.object({
@@ -159,7 +161,7 @@ export const ROUTES = [
     body: KpiDocument, bodyDocument: z.union([MachineTypeKpiSchema, LineKpiSchema]), response: z.record(z.string(), z.unknown()), failure: ValidationResultSchema, meta: KpiMetaSchema,
   },
   { id: 'deleteKpi', method: 'DELETE', path: '/v1/kpis/:name', summary: 'Remove a KPI from the library.', response: z.string(), failure: z.string() },
-  { id: 'openapi', method: 'GET', path: '/v1/openapi.json', summary: 'This description.', response: z.record(z.string(), z.unknown()) },
+  { id: 'openapi', method: 'GET', path: '/v1/openapi.json', summary: 'This description (the OpenAPI document itself, not in the envelope).', raw: true, response: z.record(z.string(), z.unknown()) },
 ] as const satisfies readonly RouteContract[];
 
 export type RouteId = (typeof ROUTES)[number]['id'];

@@ -125,7 +125,7 @@ describe('the KPI library', () => {
 
   it('answers 405 for a wrong method and is described in the OpenAPI document', async () => {
     expect((await server.call('POST', '/v1/kpis/oee', oeeKpi())).status).toBe(405);
-    const doc = (await server.call('GET', '/v1/openapi.json')).json.response;
+    const doc = (await server.call('GET', '/v1/openapi.json')).json;
     expect(Object.keys(doc.paths['/v1/kpis/{name}'])).toEqual(['get', 'put', 'delete']);
     expect(doc.paths['/v1/kpis/validate'].post.parameters.map((p: any) => p.name)).toContain('kind');
   });

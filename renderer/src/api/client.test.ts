@@ -46,4 +46,14 @@ describe('the console client, derived from the route table', () => {
     expect(refused).toBeInstanceOf(ApiRequestError);
     expect((refused as ApiRequestError).status).toBe(500);
   });
+
+  it('reads the OpenAPI document bare (a raw route), and its failures still from the envelope', async () => {
+    const document = { openapi: '3.1.0', paths: {} };
+    const client = new ApiClient(
+      fakeTransport({ status: 200, body: document }, { status: 500, body: { success: false, response: {}, error: { code: 500, text: 'Unexpected error: boom' } } }),
+      () => undefined,
+    );
+    expect(await client.openApi()).toEqual(document);
+    await expect(client.openApi()).rejects.toThrow('Unexpected error: boom');
+  });
 });

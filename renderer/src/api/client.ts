@@ -74,7 +74,7 @@ export class ApiClient {
       ...(request.body === undefined ? {} : { body: request.body }),
       ...(request.headers ? { headers: request.headers } : {}),
     };
-    const { status, envelope } = await this.exchange(sent);
+    const { status, envelope } = await this.exchange(sent, contract);
     if (envelope.success) {
       const response = this.parse(contract.response, envelope.response, sent, status) as ResponseOf<Id>;
       const meta = (contract.meta ? this.parse(contract.meta, envelope.meta ?? {}, sent, status) : (envelope.meta ?? {})) as MetaOf<Id>;
@@ -92,7 +92,7 @@ export class ApiClient {
     return { response: answer.response, meta: answer.meta };
   }
 
-  private async exchange(request: ApiRequest): Promise<{ status: number; envelope: Envelope }> {
+  private async exchange(request: ApiRequest, contract?: RouteContract): Promise<{ status: number; envelope: Envelope }> {
     let reply;
     try {
       reply = await this.transport.send(request);
@@ -103,6 +103,8 @@ export class ApiClient {
       this.onUnauthorized();
       throw new UnauthorizedError('The access token is missing or was refused.');
     }
+    // A raw route (the OpenAPI document) answers its success bare; its failures keep the envelope.
+    if (contract?.raw && reply.status >= 200 && reply.status < 300) return { status: reply.status, envelope: { success: true, response: reply.body } };
     const envelope = AnyEnvelopeSchema.safeParse(reply.body);
     if (!envelope.success) throw new ApiRequestError(`The agent gave an unreadable answer to ${request.method} ${request.path} (HTTP ${reply.status}).`, reply.status);
     return { status: reply.status, envelope: envelope.data };
@@ -168,6 +170,11 @@ export class ApiClient {
 
   async restream(request: RestreamRequest): Promise<string> {
     return (await this.call('restream', { body: request })).response;
+  }
+
+  /** The OpenAPI document of the agent's API (GET /v1/openapi.json), for the API reference page. */
+  async openApi(): Promise<Record<string, unknown>> {
+    return (await this.call('openapi')).response;
   }
 
   async log(name: LogName, options: { lines?: number; since?: string } = {}): Promise<string[]> {

@@ -169,3 +169,9 @@ export function useReloadConfig() {
   const queryClient = useQueryClient();
   return () => queryClient.invalidateQueries({ queryKey: queryKeys.config() });
 }
+
+/** The agent's OpenAPI document (API reference page); it changes only with the agent's version. */
+export function useOpenApi() {
+  const api = useApi();
+  return useQuery({ queryKey: queryKeys.openApi(), queryFn: () => api.openApi(), staleTime: Infinity });
+}

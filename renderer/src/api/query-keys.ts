@@ -11,6 +11,7 @@ export const queryKeys = {
   history: (minutes: number) => [...queryKeys.all, 'history', minutes] as const,
   log: (name: LogName) => [...queryKeys.all, 'log', name] as const,
   kpis: () => [...queryKeys.all, 'kpis'] as const,
+  openApi: () => [...queryKeys.all, 'openapi'] as const,
   kpiValidation: (text: string, original: string | null) => [...queryKeys.all, 'kpis', 'validation', original, text] as const,
   kpiEvaluation: (request: unknown, run: number) => [...queryKeys.all, 'kpis', 'evaluation', request, run] as const,
 };

@@ -13,6 +13,8 @@ import { PAGES, useNavigation, type PageId } from './navigation.js';
 
 // Monaco is large: it loads only when the Configuration page is opened.
 const ConfigPage = lazy(() => import('../features/config-editor/index.js').then((module) => ({ default: module.ConfigPage })));
+// Read by integrators now and then: its renderer loads when the page is opened.
+const ApiReferencePage = lazy(() => import('../features/api-reference/index.js').then((module) => ({ default: module.ApiReferencePage })));
 
 export function AppShell() {
   const { page, navigate } = useNavigation();
@@ -55,6 +57,9 @@ export function AppShell() {
         <div className="header-state" aria-label="Agent state in header">
           <HeaderState connection={connection} />
         </div>
+        <a href="#/api" className="header-link" aria-current={page === 'api' ? 'page' : undefined} onClick={follow('api')}>
+          API reference
+        </a>
       </header>
       <main id="main-content" ref={main} tabIndex={-1} className={connection.kind === 'unreachable' ? 'app-main stale' : 'app-main'}>
         {connection.kind === 'unreachable' && <ConnectionBanner connection={connection} />}
@@ -121,5 +126,11 @@ function CurrentPage({ page }: { page: PageId }) {
       return <LogsPage />;
     case 'kpis':
       return <KpiPage />;
+    case 'api':
+      return (
+        <Suspense fallback={<p className="muted">Loading the API reference…</p>}>
+          <ApiReferencePage />
+        </Suspense>
+      );
   }
 }

@@ -12,11 +12,13 @@ export const PAGES = [
   { id: 'logs', label: 'Logs' },
   { id: 'kpis', label: 'KPIs' },
 ] as const;
-export type PageId = (typeof PAGES)[number]['id'];
+/** Pages reached from a link of their own rather than the main navigation. */
+export const LINKED_PAGES = [{ id: 'api', label: 'API reference' }] as const;
+export type PageId = (typeof PAGES)[number]['id'] | (typeof LINKED_PAGES)[number]['id'];
 
 export function pageFromHash(hash: string): PageId {
   const id = hash.replace(/^#\/?/, '').split(/[/?]/)[0];
-  return PAGES.find((page) => page.id === id)?.id ?? 'status';
+  return [...PAGES, ...LINKED_PAGES].find((page) => page.id === id)?.id ?? 'status';
 }
 
 interface NavigationValue {

@@ -1,0 +1,1 @@
+export { ApiReferencePage } from './api-reference-page.js';
