@@ -107,7 +107,8 @@ export class SmbSession {
     const negotiated = msg.parseNegotiate(response.body);
     if (!dialects.includes(negotiated.dialect as never)) throw new SmbError(`the server chose a dialect that was not offered (0x${negotiated.dialect.toString(16)})`, 'SMB_DIALECT_REFUSED');
     this.transport.multiCredit = negotiated.dialect >= DIALECT.SMB210 && (negotiated.capabilities & 0x4) !== 0;
-    this.readPiece = this.transport.multiCredit ? Math.min(READ_PIECE, negotiated.maxReadSize) : 65536;
+    // At least 4 KiB whatever the server claims: a read size of 0 would never get to the end of a range.
+    this.readPiece = this.transport.multiCredit ? Math.max(4096, Math.min(READ_PIECE, negotiated.maxReadSize)) : 65536;
     if (negotiated.dialect !== DIALECT.SMB311) this.transport.onMessage = undefined;
     return { ...negotiated, get preauth() { return preauth; } };
   }
