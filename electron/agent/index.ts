@@ -5,6 +5,7 @@ export { KpiService, type KpiSaveOutcome } from './kpi/index.js';
 export { ComponentRegistry } from './components/registry.js';
 export type { AgentComponent, ComponentContext, ComponentFactory, StreamKey } from './components/contract.js';
 export type { Logger } from './logging/logger.js';
+export type { AuditEntry, AuditLog } from './logging/audit-log.js';
 export { SystemClock, type Clock } from './time/clock.js';
 export type { RecordTap } from './pipeline/pipeline.js';
 export type { SecretCodec } from './config/secret-codec.js';

@@ -2,7 +2,10 @@ import { API_VERSION, API_VERSION_HEADER, type Envelope } from '../../shared/api
 import { ApiError } from '../../shared/api/errors.js';
 import { type BodyOf, type PathParams, type QueryOf, type RouteOf, parseRouteInput } from '../../shared/api/route-types.js';
 import { ROUTES, type RouteContract, type RouteId } from '../../shared/api/routes.js';
+import { type Role, roleAllows, roleRefusal } from '../../shared/api/roles.js';
 import type { AgentRuntime } from '../agent/index.js';
+import { type Caller, DESKTOP_CALLER } from './auth/caller.js';
+import type { TokenStore } from './auth/token-store.js';
 import { agentRoutes } from './routes/agent.js';
 import { configRoutes } from './routes/config.js';
 import { kpiRoutes } from './routes/kpis.js';
@@ -10,6 +13,7 @@ import { logRoutes } from './routes/logs.js';
 import { metaRoutes } from './routes/meta.js';
 import { opcuaRoutes } from './routes/opcua.js';
 import { statusRoutes } from './routes/status.js';
+import { tokenRoutes } from './routes/tokens.js';
 
 /** A request as any transport (HTTP, Electron IPC) hands it to the router. */
 export interface ApiRequest {
@@ -20,6 +24,11 @@ export interface ApiRequest {
   headers: Record<string, string | undefined>;
   /** Parsed JSON body, or undefined when there was none. */
   body?: unknown;
+  /**
+   * Who sent it (the HTTP adapter: the token's name and role). Absent only for in-process callers
+   * (the desktop window, tests): they act as the local admin.
+   */
+  caller?: Caller;
 }
 
 export interface ApiResponse {
@@ -46,6 +55,9 @@ export interface HandlerContext<Id extends RouteId = RouteId> {
   query: QueryOf<Id>;
   headers: Record<string, string | undefined>;
   body: BodyOf<Id>;
+  caller: Caller;
+  /** Named tokens (absent in hosts without them: the token routes answer 404). */
+  tokens?: TokenStore;
 }
 
 export type Handler<Id extends RouteId = RouteId> = (context: HandlerContext<Id>) => Reply | Promise<Reply>;
@@ -62,6 +74,7 @@ const HANDLERS: Handlers<RouteId> = {
   ...metaRoutes,
   ...statusRoutes,
   ...opcuaRoutes,
+  ...tokenRoutes,
 };
 
 interface CompiledRoute {
@@ -91,9 +104,37 @@ export function failure(status: number, text: string, response: unknown = {}, he
  * Dispatches a request to its handler and returns the spec envelope. Never throws: a typed ApiError
  * keeps its status and payload; anything else is an unexpected error (500, logged once here).
  */
-export class Router {
-  constructor(private readonly runtime: AgentRuntime) {}
+/** The role a request needs: its route's, or a stronger one for some bodies (RouteContract.elevated). */
+function neededRole(contract: RouteContract, body: unknown): { role: Role; what?: string } {
+  const elevated = contract.elevated;
+  if (elevated && body && typeof body === 'object' && (body as Record<string, unknown>)[elevated.field] !== undefined) return elevated;
+  return { role: contract.role };
+}
 
+export interface RouterOptions {
+  tokens?: TokenStore;
+}
+
+export class Router {
+  constructor(
+    private readonly runtime: AgentRuntime,
+    private readonly options: RouterOptions = {},
+  ) {}
+
+  /** A request refused before it reached a route (no or an unknown token): one audit line. */
+  auditUnauthenticated(method: string, path: string): void {
+    this.runtime.audit.record({ token: '-', role: '-', method, path, status: 401, outcome: 'unauthenticated' });
+  }
+
+  private refuse(caller: Caller, method: string, path: string, needed: { role: Role; what?: string }): ApiResponse {
+    this.runtime.audit.record({ token: caller.name, role: caller.role, method, path, status: 403, outcome: `refused: needs ${needed.role}` });
+    return failure(403, roleRefusal(needed.role, caller.role, caller.name, needed.what), { required_role: needed.role });
+  }
+
+  /**
+   * Checks the caller's role against the route's (403 naming the role needed), parses the input,
+   * calls the handler, and audits what an operator or admin route did.
+   */
   async dispatch(request: ApiRequest): Promise<ApiResponse> {
     const method = request.method.toUpperCase();
     const candidates = COMPILED.map((route) => ({ route, match: route.pattern.exec(request.path) })).filter((c) => c.match);
@@ -111,12 +152,30 @@ export class Router {
     } catch {
       return failure(400, `The path ${request.path} is not correctly encoded.`);
     }
+    const caller = request.caller ?? DESKTOP_CALLER;
+    const contract = hit.route.contract;
+    if (!roleAllows(caller.role, contract.role)) return this.refuse(caller, method, request.path, { role: contract.role });
+    // Everything an operator or admin may do is audited, refused or not; a viewer's reads are not.
+    const audited = contract.role !== 'viewer';
+    const audit = (status: number, outcome: string, revision?: unknown) =>
+      audited && this.runtime.audit.record({ token: caller.name, role: caller.role, method, path: request.path, status, outcome, revision: typeof revision === 'number' ? revision : undefined });
     // The route's contract, applied once here: handlers get typed input or are not called.
-    const input = parseRouteInput(hit.route.contract, request.query, request.body);
-    if (!input.ok) return failure(400, input.message);
+    const input = parseRouteInput(contract, request.query, request.body);
+    if (!input.ok) {
+      audit(400, 'bad request');
+      return failure(400, input.message);
+    }
+    const needed = neededRole(contract, input.body);
+    if (!roleAllows(caller.role, needed.role)) return this.refuse(caller, method, request.path, needed);
+    const response = await this.handle(hit.route.id, { runtime: this.runtime, params, query: input.query, headers: request.headers, body: input.body, caller, tokens: this.options.tokens } as HandlerContext, method, request.path);
+    audit(response.status, response.body.success ? 'ok' : 'failed', (response.body.meta as Record<string, unknown> | undefined)?.revision);
+    return response;
+  }
+
+  private async handle(id: RouteId, context: HandlerContext, method: string, path: string): Promise<ApiResponse> {
     try {
-      const handler = HANDLERS[hit.route.id] as Handler;
-      const reply = await handler({ runtime: this.runtime, params, query: input.query, headers: request.headers, body: input.body } as HandlerContext);
+      const handler = HANDLERS[id] as Handler;
+      const reply = await handler(context);
       const success = reply.success ?? true;
       const body: Envelope = { success, response: reply.response };
       if (reply.meta) body.meta = reply.meta;
@@ -125,7 +184,7 @@ export class Router {
       return { status, headers: { ...baseHeaders(), ...reply.headers }, body };
     } catch (cause) {
       if (cause instanceof ApiError) return failure(cause.status, cause.message, cause.response, cause.headers);
-      this.runtime.webLog.error(`Unexpected error in ${method} ${request.path}`, cause);
+      this.runtime.webLog.error(`Unexpected error in ${method} ${path}`, cause);
       return failure(500, `Unexpected error: ${(cause as Error)?.message ?? String(cause)}`);
     }
   }

@@ -11,7 +11,7 @@ import type { AgentStatus } from '../../shared/api/resources.js';
 import { routeIpcRequest } from '../api/ipc-adapter.js';
 import { type Host, createHost, defaultDataDirectory } from '../host/host.js';
 import type { SecretCodec } from '../agent/index.js';
-import { loadDesktopSettings } from './desktop-settings.js';
+import { desktopHttpOptions, loadDesktopSettings } from './desktop-settings.js';
 import { isTrustedSender } from './ipc-guard.js';
 import { trayMenu, trayPresentation } from './tray-state.js';
 import { fitToDisplays, loadWindowState, saveWindowState } from './window-state.js';
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     dataDirectory,
     secretCodec: safeStorageCodec(),
     allowWrite: settings.allowWrite.map((folder) => path.resolve(folder)),
-    http: settings.http.enabled ? { host: settings.http.host, port: settings.http.port, consoleDirectory: path.dirname(consoleIndex) } : undefined,
+    http: desktopHttpOptions(settings, path.dirname(consoleIndex)),
   });
   const consoleUrl = pathToFileURL(consoleIndex).href;
   ipcMain.handle('api:request', (event, request: unknown) => {

@@ -39,6 +39,9 @@ export function openApiDocument(): Record<string, unknown> {
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       ...(route.deprecated ? { deprecated: true } : {}),
+      // The least role of a token that may call it (docs/security.md); `x-elevated-role` for some bodies.
+      'x-required-role': route.role,
+      ...(route.elevated ? { 'x-elevated-role': { when: `the body has ${route.elevated.field}`, role: route.elevated.role } } : {}),
       parameters: [...pathParams, ...queryParams],
       ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.bodyDocument ?? route.body) } } } } : {}),
       responses: {

@@ -36,6 +36,7 @@ import { splitThreshold } from '../receivers/file-source/file-split.js';
 import { ConfigValidator } from '../config/config-validator.js';
 import { WritePolicy } from '../storage/write-policy.js';
 import { SourceChecks } from '../inspect/source-checks.js';
+import type { AuditLog } from '../logging/audit-log.js';
 import { previewConfiguration } from '../inspect/config-preview.js';
 import type { PreviewRequest, PreviewResult } from '../../../shared/api/preview.js';
 
@@ -49,6 +50,8 @@ export class AgentRuntime {
   readonly clock: Clock;
   /** Logger of the web side (agent_web.log); the API adapters log requests through it. */
   readonly webLog: Logger;
+  /** logs/audit.log: the API records who changed what, and what it refused. */
+  readonly audit: AuditLog;
   private readonly coreLog: Logger;
   private readonly logs: AgentLogs;
   /** What the agent cannot write right now (full disk …): status shows it, recovery retries it. */
@@ -89,6 +92,7 @@ export class AgentRuntime {
     });
     this.coreLog = this.logs.core;
     this.webLog = this.logs.web;
+    this.audit = this.logs.audit;
     this.storage.onChange((problem, resolved) => {
       if (resolved) this.coreLog.info(`Writing to ${problem.path} works again (${problem.area}).`);
       else this.coreLog.error(problem.message);
@@ -234,10 +238,13 @@ export class AgentRuntime {
 
   /**
    * What a receiver of an unsaved configuration would read (POST /v1/config/preview): the first
-   * records of each stream. Reads only; nothing is committed. Throws ApiError (404, 422).
+   * records of each stream. Without a configuration, the saved one. Reads only; nothing is committed.
+   * Throws ApiError (404, 422).
    */
   async preview(request: PreviewRequest): Promise<PreviewResult> {
-    const { resolved, violations } = await this.checker.check(request.configuration, safely(() => this.configStore.load()));
+    const saved = safely(() => this.configStore.load());
+    if (!request.configuration && !saved) throw new ApiError(404, 'Nothing is saved yet: there is no saved configuration to preview.');
+    const { resolved, violations } = await this.checker.check(request.configuration ?? saved!.config, saved);
     return previewConfiguration(resolved, violations, { receiver: request.receiver, rows: request.rows ?? 10 }, {
       agentDataDirectory: this.options.dataDirectory,
       logger: this.coreLog,
