@@ -69,6 +69,7 @@ export interface RouteContract {
 const LastModifiedMetaSchema = z.object({
   last_modified: z.string().nullable().describe('UTC, YYYY-MM-DD HH:MM:SS.ffffff; null when nothing was saved yet.'),
   revision: z.number().int().nullable().describe('Counts saves; also the ETag. Send it back as If-Match to refuse overwriting a newer save (409). null when nothing was saved yet.'),
+  saved_by: z.string().nullable().optional().describe('Name of the API token that saved this version; null when unknown (edited by hand).'),
 });
 const SavedMetaSchema = LastModifiedMetaSchema.extend({
   violations: z.array(ViolationSchema).optional().describe('Warnings of a save that passed.'),

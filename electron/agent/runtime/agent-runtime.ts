@@ -187,10 +187,10 @@ export class AgentRuntime {
   // ------------------------------------------------------------ configuration
 
   /** The saved configuration with secrets masked; an empty one when nothing was saved yet. */
-  readConfig(): { config: unknown; lastModified: string | null; revision: number | null } {
+  readConfig(): { config: unknown; lastModified: string | null; revision: number | null; savedBy: string | null } {
     const stored = this.configStore.load();
-    if (!stored) return { config: { data_receiver: [], transforms: [], data_transmit: [] }, lastModified: null, revision: null };
-    return { config: maskSecrets(stored.config), lastModified: stored.lastModified, revision: stored.revision };
+    if (!stored) return { config: { data_receiver: [], transforms: [], data_transmit: [] }, lastModified: null, revision: null, savedBy: null };
+    return { config: maskSecrets(stored.config), lastModified: stored.lastModified, revision: stored.revision, savedBy: stored.savedBy };
   }
 
   /**
@@ -207,9 +207,9 @@ export class AgentRuntime {
    * Validates and saves atomically. With `expectedRevision` (the revision the client loaded, its
    * ETag) a save over someone else's newer save is refused with 409. A running agent applies the
    * configuration, restarting only what changed. The saved file is read, parsed and validated once
-   * per save.
+   * per save. `savedBy` (the API token's name) is recorded with the version.
    */
-  saveConfig(document: unknown, expectedRevision?: string): Promise<SaveOutcome> {
+  saveConfig(document: unknown, expectedRevision?: string, savedBy: string | null = null): Promise<SaveOutcome> {
     return this.queue.run(async () => {
       const current = this.configStore.load();
       if (expectedRevision !== undefined && expectedRevision !== String(current?.revision ?? '')) {
@@ -220,7 +220,7 @@ export class AgentRuntime {
       if (hasErrors(violations) || !config) return { status: 'failed', violations };
       // Each step of a big save is tens of milliseconds: the API answers in between.
       await breathe();
-      const stored = this.saveConfigFile(resolved, current);
+      const stored = this.saveConfigFile(resolved, current, savedBy);
       await breathe();
       this.logs.redactor.setSecrets(collectSecrets(stored.config));
       await breathe();
@@ -255,9 +255,9 @@ export class AgentRuntime {
   }
 
   /** Saves the file; a full disk is a 507 that says where, not an unexpected error. */
-  private saveConfigFile(config: unknown, previous: StoredConfig | undefined): StoredConfig {
+  private saveConfigFile(config: unknown, previous: StoredConfig | undefined, savedBy: string | null): StoredConfig {
     try {
-      const stored = this.configStore.save(config, previous);
+      const stored = this.configStore.save(config, previous, savedBy);
       this.storage.resolve('config');
       return stored;
     } catch (cause) {
