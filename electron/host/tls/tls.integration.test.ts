@@ -170,6 +170,6 @@ describe('plain HTTP on a non-loopback address', () => {
     const insecure = await serve(['--data-dir', dataDirectory, '--host', '0.0.0.0', '--allow-insecure-http']);
     expect(insecure.scheme).toBe('http');
     const response = await fetch(`http://127.0.0.1:${insecure.port}/v1/session`, { headers: { authorization: `Bearer ${insecure.token}` } });
-    expect((await response.json()).response).toMatchObject({ connection: 'http', encrypted: false, insecure: true });
+    expect(((await response.json()) as { response: unknown }).response).toMatchObject({ connection: 'http', encrypted: false, insecure: true });
   });
 });
