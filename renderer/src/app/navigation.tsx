@@ -11,6 +11,8 @@ export const PAGES = [
   { id: 'streams', label: 'Streams' },
   { id: 'logs', label: 'Logs' },
   { id: 'kpis', label: 'KPIs' },
+  // Shown to admins only (app-shell.tsx).
+  { id: 'tokens', label: 'Tokens' },
 ] as const;
 export type PageId = (typeof PAGES)[number]['id'];
 

@@ -2,7 +2,8 @@ import Editor from '@monaco-editor/react';
 import type { editor } from 'monaco-editor';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { TEMPLATE_PROTOCOLS, TRANSMIT_TEMPLATE_TYPES, type TemplateProtocol, type TransmitTemplateType } from '../../../../shared/config/templates.js';
-import { errorText, useSaveConfig, useValidateNow, useValidation } from '../../api/index.js';
+import { errorText, usePermission, useSaveConfig, useValidateNow, useValidation } from '../../api/index.js';
+import { GatedButton } from '../../components/gated-button.js';
 import { useLeaveGuard } from '../../app/navigation.js';
 import { useToast } from '../../app/toasts.js';
 import { useDarkMode } from '../../app/use-color-scheme.js';
@@ -64,6 +65,11 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   const validation = useValidation(checkedText, checked.document, checked.syntax.length === 0);
   const validateForSave = useValidateNow();
   const save = useSaveConfig();
+  const saveGate = usePermission('saveConfig');
+  // An operator previews the saved configuration only: with unsaved changes, preview is an admin's.
+  const previewSaved = usePermission('previewConfig');
+  const previewUnsaved = usePermission('admin');
+  const previewGate = previewSaved.disabled || previewUnsaved.allowed || !dirty ? previewSaved : { disabled: true, title: 'Previewing unsaved changes needs the admin role (it reads whatever files they name); save or discard them to preview the saved configuration.' };
 
   const violations = useMemo(() => validation.data?.violations ?? [], [validation.data]);
   const problems: ListedProblem[] = useMemo(() => listProblems(checkedText, checked.syntax, violations), [checkedText, checked, violations]);
@@ -210,18 +216,24 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
           ))}
         </div>
         <span className="spacer" />
-        <button type="button" className="button" onClick={startPreview} disabled={!monaco} title="Read the first records of the receiver the cursor is in, as the agent would, without saving">
+        <GatedButton
+          gate={previewGate}
+          className="button"
+          onClick={startPreview}
+          disabled={!monaco}
+          title={previewUnsaved.allowed ? 'Read the first records of the receiver the cursor is in, as the agent would, without saving' : 'Read the first records of the saved configuration\'s receiver the cursor is in'}
+        >
           Preview…
-        </button>
+        </GatedButton>
         <button type="button" className="button" onClick={() => void validateCurrent()} disabled={!monaco}>
           Validate
         </button>
         <button type="button" className="button" onClick={discard} disabled={!dirty}>
           Discard changes
         </button>
-        <button type="button" className="button button-primary" onClick={() => void startSave()} disabled={!dirty || save.isPending}>
+        <GatedButton gate={saveGate} className="button button-primary" onClick={() => void startSave()} disabled={!dirty || save.isPending}>
           Save…
-        </button>
+        </GatedButton>
       </div>
       {notice && (
         <div className={`notice notice-compact notice-${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
@@ -271,7 +283,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
       />
       <PreviewDialog
         open={previewing !== null}
-        document={previewing ? readDocument(text).document : undefined}
+        document={previewing && previewUnsaved.allowed ? readDocument(text).document : undefined}
         receivers={previewing ? receiverNames(readDocument(text).document) : []}
         initialReceiver={previewing?.receiver}
         onClose={() => setPreviewing(null)}
