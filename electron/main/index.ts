@@ -4,7 +4,7 @@
  * Its logic lives in plain modules next to it (window state, tray state, IPC guard, settings), which
  * the tests run under Node; this file only wires them to Electron.
  */
-import { BrowserWindow, Menu, Tray, app, ipcMain, nativeImage, safeStorage, screen } from 'electron';
+import { BrowserWindow, Menu, Tray, app, dialog, ipcMain, nativeImage, safeStorage, screen } from 'electron';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AgentStatus } from '../../shared/api/resources.js';
@@ -126,4 +126,9 @@ async function main(): Promise<void> {
   });
 }
 
-void main();
+main().catch((cause: Error) => {
+  // A setting that cannot work (plain HTTP on the network without TLS, a certificate that does not
+  // fit its key) is said in words, not as a silent exit.
+  dialog.showErrorBox('Tributary could not start', cause.message);
+  app.exit(1);
+});
