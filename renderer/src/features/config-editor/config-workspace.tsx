@@ -34,6 +34,8 @@ interface WorkspaceProps {
   initialLastModified: string | null;
   /** The saved revision: a save sends it back (If-Match), so that a newer save elsewhere is not overwritten. */
   initialRevision: number | null;
+  /** The token name that saved it (null: unknown, e.g. edited by hand). */
+  initialSavedBy: string | null;
   /** Loads the saved version again (after a conflict), discarding the draft. */
   onReload: () => void;
 }
@@ -41,10 +43,10 @@ interface WorkspaceProps {
 const VALIDATION_DELAY_MS = 400;
 const errorsIn = (list: readonly { level: string }[]) => list.filter((v) => v.level === 'error').length;
 
-export function ConfigWorkspace({ initial, initialLastModified, initialRevision, onReload }: WorkspaceProps) {
+export function ConfigWorkspace({ initial, initialLastModified, initialRevision, initialSavedBy, onReload }: WorkspaceProps) {
   // The saved version the draft is compared with. After a save it becomes the draft itself: the
   // editor keeps the engineer's text, formatting and cursor instead of reloading and reformatting.
-  const [baseline, setBaseline] = useState({ text: initial, lastModified: initialLastModified, revision: initialRevision });
+  const [baseline, setBaseline] = useState({ text: initial, lastModified: initialLastModified, revision: initialRevision, savedBy: initialSavedBy });
   const [text, setText] = useState(initial);
   const [reviewing, setReviewing] = useState(false);
   const [changes, setChanges] = useState<ConfigChanges | undefined>(undefined);
@@ -170,7 +172,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
               if (edits.length > 0) model.pushEditOperations([], edits.map((e) => ({ range: rangeOf(monaco, model, e.offset, e.length), text: e.content })), () => null);
             }
             const savedText = model?.getValue() ?? text;
-            setBaseline({ text: savedText, lastModified: outcome.lastModified, revision: outcome.revision });
+            setBaseline({ text: savedText, lastModified: outcome.lastModified, revision: outcome.revision, savedBy: outcome.savedBy });
             setText(savedText);
             const warned = outcome.warnings.length > 0 ? ` with ${plural(outcome.warnings.length, 'warning')}` : '';
             toast(outcome.warnings.length > 0 ? 'warning' : 'ok', `Configuration saved${warned}. ${describeApplied(outcome.changes)}`);
@@ -198,6 +200,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
         <h1 id="config-title">Configuration</h1>
         <span className="muted small">
           Saved version: <output aria-label="Last modified">{baseline.lastModified ? <LocalTime value={baseline.lastModified} /> : 'never saved'}</output>
+          {baseline.savedBy && <span> by <output aria-label="Saved by">{baseline.savedBy}</output></span>}
           {dirty && <strong className="unsaved"> · unsaved changes</strong>}
         </span>
       </div>
