@@ -1,12 +1,15 @@
 /**
  * Headless entry: `npm run serve -- [options]`. Runs the agent core and the management API over
- * HTTP, and serves the console as a web page. Prints exactly one line on stdout when ready:
+ * HTTP (HTTPS with --tls), and serves the console as a web page. Prints exactly one line on stdout
+ * when ready:
  *   Tributary console: http://HOST:PORT/?token=TOKEN
+ *   Tributary console: https://HOST:PORT/?token=TOKEN (certificate SHA-256 AB:CD:…)
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { TokenError, createHost, defaultDataDirectory } from './host/host.js';
+import { InsecureBindError, TokenError, createHost, defaultDataDirectory } from './host/host.js';
+import { TlsSetupError } from './host/tls/tls-certificate.js';
 import { DemoLine, demoConfiguration } from './host/demo.js';
 import { DemoOpcuaPlant, demoOpcuaPort } from './host/demo-opcua-server.js';
 
@@ -16,6 +19,10 @@ const USAGE = `Usage: npm run serve -- [options]
   --port N           HTTP port (default 4900; 0 picks a free port)
   --host H           address to listen on (default 127.0.0.1; 0.0.0.0 for remote access)
   --allow-host NAME  also accept requests for this host name (repeatable)
+  --tls              serve HTTPS only (a self-signed certificate is made in <data-dir>/tls/)
+  --tls-cert FILE    HTTPS with this certificate (PEM; implies --tls; with --tls-key)
+  --tls-key FILE     the certificate's private key (PEM)
+  --allow-insecure-http  plain HTTP on a non-loopback --host (refused otherwise: use --tls)
   --allow-write DIR  let csv transmits write into DIR besides the data directory (repeatable)
   --demo             seed a demo configuration, sample machine files and a simulated OPC UA server
   --kpi-retention-days N  days of records kept for KPI previews (default 7)
@@ -34,6 +41,12 @@ function retentionDays(text: string | undefined): number | undefined {
   return days;
 }
 
+function tlsOption(tls: boolean | undefined, certFile: string | undefined, keyFile: string | undefined) {
+  if ((certFile === undefined) !== (keyFile === undefined)) fail('--tls-cert and --tls-key go together: give both files (PEM).');
+  if (!tls && certFile === undefined) return undefined;
+  return certFile === undefined ? {} : { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile!) };
+}
+
 function parseCli(argv: string[]) {
   let parsed;
   try {
@@ -44,6 +57,10 @@ function parseCli(argv: string[]) {
         port: { type: 'string' },
         host: { type: 'string' },
         'allow-host': { type: 'string', multiple: true },
+        tls: { type: 'boolean' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        'allow-insecure-http': { type: 'boolean' },
         'allow-write': { type: 'string', multiple: true },
         demo: { type: 'boolean' },
         'kpi-retention-days': { type: 'string' },
@@ -67,6 +84,8 @@ function parseCli(argv: string[]) {
     port,
     host: values.host ?? '127.0.0.1',
     allowedHosts: (values['allow-host'] ?? []).flatMap((h) => h.split(',')).filter(Boolean),
+    tls: tlsOption(values.tls, values['tls-cert'], values['tls-key']),
+    allowInsecureHttp: values['allow-insecure-http'] ?? false,
     allowWrite: (values['allow-write'] ?? []).filter(Boolean).map((folder) => path.resolve(folder)),
     kpiRetentionDays: retentionDays(values['kpi-retention-days']),
     demo: values.demo ?? false,
@@ -95,7 +114,7 @@ async function main(): Promise<void> {
   const host = await createHost({
     logMachine: true,
     dataDirectory: cli.dataDirectory,
-    http: { host: cli.host, port: cli.port, allowedHosts: cli.allowedHosts, consoleDirectory },
+    http: { host: cli.host, port: cli.port, allowedHosts: cli.allowedHosts, consoleDirectory, tls: cli.tls, allowInsecureHttp: cli.allowInsecureHttp },
     kpiRetentionMs: cli.kpiRetentionDays === undefined ? undefined : cli.kpiRetentionDays * 86_400_000,
     allowWrite: cli.allowWrite,
   });
@@ -104,7 +123,10 @@ async function main(): Promise<void> {
     if (outcome.status === 'failed') process.stderr.write(`Demo configuration refused: ${JSON.stringify(outcome.violations)}\n`);
   }
   const shownHost = cli.host.includes(':') ? `[${cli.host}]` : cli.host;
-  process.stdout.write(`Tributary console: http://${shownHost}:${host.http!.port}/?token=${host.token}\n`);
+  const url = `${host.tls ? 'https' : 'http'}://${shownHost}:${host.http!.port}/?token=${host.token}`;
+  // The fingerprint lets a user check, before accepting the browser's warning, that the certificate
+  // is this agent's (compare with `openssl x509 -fingerprint -sha256 -in <data-dir>/tls/cert.pem`).
+  process.stdout.write(`Tributary console: ${url}${host.tls ? ` (certificate SHA-256 ${host.tls.fingerprint256})` : ''}\n`);
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -129,7 +151,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((cause: NodeJS.ErrnoException) => {
-  if (cause instanceof TokenError) {
+  if (cause instanceof TokenError || cause instanceof InsecureBindError || cause instanceof TlsSetupError) {
     process.stderr.write(`Tributary: ${cause.message}\n`);
     process.exit(2);
   }

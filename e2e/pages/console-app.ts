@@ -1,13 +1,16 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { ConsoleServer } from '../fixtures/console-server.js';
 
-export type PageName = 'Status' | 'Configuration' | 'Streams' | 'Logs' | 'KPIs';
+export type PageName = 'Status' | 'Configuration' | 'Streams' | 'Logs' | 'KPIs' | 'Tokens';
 
 /** The shell: opening the console, the ready signal, the main navigation, toasts, the connection banner. */
 export class ConsoleApp {
   readonly root: Locator;
   readonly readyRoot: Locator;
   readonly headerAgentState: Locator;
+  /** The header's token name and role, and whether the connection is encrypted. */
+  readonly sessionToken: Locator;
+  readonly sessionSecurity: Locator;
   readonly connectionBanner: Locator;
   readonly skipLink: Locator;
   readonly main: Locator;
@@ -16,6 +19,8 @@ export class ConsoleApp {
     this.root = page.locator('[data-app-state]').first();
     this.readyRoot = page.locator('[data-app-state="ready"]');
     this.headerAgentState = page.getByLabel('Agent state in header');
+    this.sessionToken = page.getByTestId('session-token');
+    this.sessionSecurity = page.getByTestId('session-security');
     this.connectionBanner = page.getByTestId('connection-banner');
     this.skipLink = page.getByRole('link', { name: 'Skip to content' });
     this.main = page.locator('main#main-content');

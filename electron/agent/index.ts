@@ -6,6 +6,7 @@ export { ComponentRegistry } from './components/registry.js';
 export type { AgentComponent, ComponentContext, ComponentFactory, StreamKey } from './components/contract.js';
 export type { Logger } from './logging/logger.js';
 export type { LogSlice } from './logging/log-slice.js';
+export type { AuditEntry, AuditLog } from './logging/audit-log.js';
 export { SystemClock, type Clock } from './time/clock.js';
 export type { RecordTap } from './pipeline/pipeline.js';
 export type { SecretCodec } from './config/secret-codec.js';

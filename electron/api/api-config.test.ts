@@ -18,7 +18,7 @@ describe('GET /v1/config (1)', () => {
   it('answers an empty configuration and a null last_modified before anything was saved', async () => {
     const { status, json } = await server.call('GET', '/v1/config');
     expect(status).toBe(200);
-    expect(json).toEqual({ success: true, response: { data_receiver: [], transforms: [], data_transmit: [] }, meta: { last_modified: null, revision: null } });
+    expect(json).toEqual({ success: true, response: { data_receiver: [], transforms: [], data_transmit: [] }, meta: { last_modified: null, revision: null, saved_by: null } });
   });
 
   it('returns the saved configuration with secrets masked and last_modified in the spec form', async () => {
@@ -143,8 +143,12 @@ describe('POST /v1/config (4)', () => {
     const second = specExampleConfiguration();
     second.data_receiver[0]!.poll_interval = 9;
     await server.call('POST', '/v1/config', second);
-    const history = fs.readdirSync(path.join(server.dataDirectory, 'conf.d', 'history'));
+    const files = fs.readdirSync(path.join(server.dataDirectory, 'conf.d', 'history'));
+    const history = files.filter((f) => f.endsWith('.json'));
     expect(history).toHaveLength(2);
+    // Who saved each version (the bootstrap token here), beside them.
+    const saved = fs.readFileSync(path.join(server.dataDirectory, 'conf.d', 'history', 'versions.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(saved.map((v) => [v.file, v.saved_by])).toEqual(history.sort().map((f) => [f, 'bootstrap']));
     const versions = history.sort().map((f) => JSON.parse(fs.readFileSync(path.join(server.dataDirectory, 'conf.d', 'history', f), 'utf8')));
     expect(versions.map((v) => v.data_receiver[0].poll_interval)).toEqual([5, 9]);
     const backup = (await server.call('GET', '/v1/status')).json.response.backup.config;

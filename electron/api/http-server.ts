@@ -1,5 +1,5 @@
-import crypto from 'node:crypto';
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../agent/index.js';
@@ -7,13 +7,19 @@ import { type ApiResponse, type Router, failure } from './router.js';
 import { serveStatic } from './static-files.js';
 import { parseJsonBody } from './json-body.js';
 import { RefusalLog } from './refusal-log.js';
+import type { Caller } from './auth/caller.js';
+import type { TokenStore } from './auth/token-store.js';
+import { isLoopbackHost } from './auth/loopback.js';
+import { refusePlainHttp } from './plain-http-refusal.js';
 
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 export interface HttpServerOptions {
   router: Router;
-  /** Bearer token every /v1 request must carry. */
-  token: string;
+  /** The tokens every /v1 request (and /metrics) must carry one of; the token's role decides the rest. */
+  tokens: TokenStore;
+  /** Serve HTTPS only (PEM certificate chain and key); plain HTTP on the port is refused. */
+  tls?: { cert: string; key: string };
   host: string;
   port: number;
   /** Host names accepted besides the bound address, localhost and 127.0.0.1 (--allow-host). */
@@ -29,6 +35,8 @@ export interface HttpServerOptions {
 export interface RunningHttpServer {
   host: string;
   port: number;
+  /** Whether the port speaks HTTPS. */
+  tls: boolean;
   close(): Promise<void>;
 }
 
@@ -54,14 +62,6 @@ export function isAllowedHost(header: string | undefined, boundHost: string, all
   const names = new Set(['localhost', '127.0.0.1', '::1', boundHost.toLowerCase(), ...allowed.map((h) => h.toLowerCase())]);
   if (names.has(host)) return true;
   return WILDCARDS.has(boundHost) && net.isIP(host) !== 0;
-}
-
-function tokenMatches(header: string | undefined, token: string): boolean {
-  const match = /^Bearer\s+(.+)$/i.exec(header?.trim() ?? '');
-  if (!match) return false;
-  const given = Buffer.from(match[1]!.trim());
-  const expected = Buffer.from(token);
-  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
 }
 
 type BodyResult = { ok: true; value: unknown } | { ok: false; response: ApiResponse };
@@ -194,7 +194,8 @@ function loggablePath(url: URL, limit: number): string {
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const refusals = new RefusalLog(options.log);
-  const server = http.createServer(async (request, response) => {
+  const session = { connection: options.tls ? 'https' : 'http', encrypted: Boolean(options.tls), insecure: !options.tls && !isLoopbackHost(options.host) } as const;
+  const handle: http.RequestListener = async (request, response) => {
     const started = process.hrtime.bigint();
     const url = new URL(request.url ?? '/', 'http://local');
     const method = (request.method ?? 'GET').slice(0, 16);
@@ -226,16 +227,20 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         request.resume();
         return serveStatic(request, response, url.pathname, options.consoleDirectory);
       }
-      if (!tokenMatches(request.headers.authorization, options.token)) {
+      const principal = options.tokens.authenticate(request.headers.authorization);
+      if (!principal) {
         refused = true;
         request.resume();
+        options.router.auditUnauthenticated(method, url.pathname);
         return send(response, failure(401, 'Missing or wrong API token: send Authorization: Bearer <token>. The token is in <data-dir>/api-token or TRIBUTARY_API_TOKEN.', {}, { 'WWW-Authenticate': 'Bearer' }));
       }
       if (metrics) return await sendMetrics(request, response, method, metrics);
       const body = await readJsonBody(request, limit);
       if (!body.ok) return send(response, body.response, body.response.status === 413);
+      const caller: Caller = { ...principal, ...session };
       const result = await options.router.dispatch(
         {
+          caller,
           method,
           path: url.pathname,
           query: Object.fromEntries(url.searchParams),
@@ -251,24 +256,29 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       if (!response.headersSent) send(response, failure(500, 'Unexpected error in the server.'));
       else response.destroy();
     }
-  });
+  };
+  const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key, minVersion: 'TLSv1.2' }, handle) : http.createServer(handle);
   server.headersTimeout = 20_000;
   server.requestTimeout = 120_000;
+  // HTTPS: a front socket server looks at the first byte of each connection; a TLS handshake goes
+  // on to the HTTPS server, plain HTTP is answered "use https://" and closed, never processed.
+  const listener = options.tls ? refusePlainHttp(server as https.Server) : server;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
+    listener.once('error', reject);
+    listener.listen(options.port, options.host, () => {
+      listener.off('error', reject);
       resolve();
     });
   });
-  const address = server.address() as AddressInfo;
+  const address = listener.address() as AddressInfo;
   return {
     host: options.host,
     port: address.port,
+    tls: Boolean(options.tls),
     close: () =>
       new Promise<void>((resolve) => {
         refusals.flush();
-        server.close(() => resolve());
+        listener.close(() => resolve());
         server.closeAllConnections();
       }),
   };

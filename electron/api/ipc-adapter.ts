@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ApiResponse, Router } from './router.js';
 import { failure } from './router.js';
 import { checkJsonValue } from './json-body.js';
+import { DESKTOP_CALLER } from './auth/caller.js';
 
 const IpcRequestSchema = z.object({
   method: z.enum(['GET', 'POST', 'PUT', 'DELETE']),
@@ -13,7 +14,8 @@ const IpcRequestSchema = z.object({
 
 /**
  * The Electron IPC adapter: the same router as HTTP, for requests coming from the console window.
- * Parses the request at the boundary and refuses anything outside /v1.
+ * Parses the request at the boundary and refuses anything outside /v1. The desktop window is the
+ * local user's own (who owns the data directory and its token anyway): it acts as admin.
  */
 export async function routeIpcRequest(router: Router, raw: unknown): Promise<ApiResponse> {
   const parsed = IpcRequestSchema.safeParse(raw);
@@ -23,6 +25,7 @@ export async function routeIpcRequest(router: Router, raw: unknown): Promise<Api
   const shape = parsed.data.body === undefined ? undefined : checkJsonValue(parsed.data.body);
   if (shape && !shape.ok) return failure(shape.status, shape.message);
   return router.dispatch({
+    caller: DESKTOP_CALLER,
     method: parsed.data.method,
     path: url.pathname,
     query: Object.fromEntries(url.searchParams),

@@ -2,7 +2,10 @@ import { API_VERSION, API_VERSION_HEADER, type Envelope } from '../../shared/api
 import { ApiError } from '../../shared/api/errors.js';
 import { type BodyOf, type PathParams, type QueryOf, type RouteOf, parseRouteInput } from '../../shared/api/route-types.js';
 import { ROUTES, type RouteContract, type RouteId } from '../../shared/api/routes.js';
+import { type Role, roleAllows, roleRefusal } from '../../shared/api/roles.js';
 import type { AgentRuntime, LogSlice } from '../agent/index.js';
+import { type Caller, DESKTOP_CALLER } from './auth/caller.js';
+import type { TokenStore } from './auth/token-store.js';
 import { agentRoutes } from './routes/agent.js';
 import { configRoutes } from './routes/config.js';
 import { kpiRoutes } from './routes/kpis.js';
@@ -10,6 +13,7 @@ import { logRoutes } from './routes/logs.js';
 import { metaRoutes } from './routes/meta.js';
 import { opcuaRoutes } from './routes/opcua.js';
 import { statusRoutes } from './routes/status.js';
+import { tokenRoutes } from './routes/tokens.js';
 
 /** A request as any transport (HTTP, Electron IPC) hands it to the router. */
 export interface ApiRequest {
@@ -20,6 +24,11 @@ export interface ApiRequest {
   headers: Record<string, string | undefined>;
   /** Parsed JSON body, or undefined when there was none. */
   body?: unknown;
+  /**
+   * Who sent it (the HTTP adapter: the token's name and role). Absent only for in-process callers
+   * (the desktop window, tests): they act as the local admin.
+   */
+  caller?: Caller;
 }
 
 export interface ApiResponse {
@@ -54,6 +63,9 @@ export interface HandlerContext<Id extends RouteId = RouteId> {
   query: QueryOf<Id>;
   headers: Record<string, string | undefined>;
   body: BodyOf<Id>;
+  caller: Caller;
+  /** Named tokens (absent in hosts without them: the token routes answer 404). */
+  tokens?: TokenStore;
 }
 
 export type Handler<Id extends RouteId = RouteId> = (context: HandlerContext<Id>) => Reply | Promise<Reply>;
@@ -70,6 +82,7 @@ const HANDLERS: Handlers<RouteId> = {
   ...metaRoutes,
   ...statusRoutes,
   ...opcuaRoutes,
+  ...tokenRoutes,
 };
 
 interface CompiledRoute {
@@ -99,12 +112,38 @@ export function failure(status: number, text: string, response: unknown = {}, he
  * Dispatches a request to its handler and returns the spec envelope. Never throws: a typed ApiError
  * keeps its status and payload; anything else is an unexpected error (500, logged once here).
  */
+/** The role a request needs: its route's, or a stronger one for some bodies (RouteContract.elevated). */
+function neededRole(contract: RouteContract, body: unknown): { role: Role; what?: string } {
+  const elevated = contract.elevated;
+  if (elevated && body && typeof body === 'object' && (body as Record<string, unknown>)[elevated.field] !== undefined) return elevated;
+  return { role: contract.role };
+}
+
+export interface RouterOptions {
+  tokens?: TokenStore;
+}
+
 export class Router {
-  constructor(private readonly runtime: AgentRuntime) {}
+  constructor(
+    private readonly runtime: AgentRuntime,
+    private readonly options: RouterOptions = {},
+  ) {}
+
+  /** A request refused before it reached a route (no or an unknown token): one audit line. */
+  auditUnauthenticated(method: string, path: string): void {
+    this.runtime.audit.record({ token: '-', role: '-', method, path, status: 401, outcome: 'unauthenticated' });
+  }
+
+  private refuse(caller: Caller, method: string, path: string, needed: { role: Role; what?: string }): ApiResponse {
+    this.runtime.audit.record({ token: caller.name, role: caller.role, method, path, status: 403, outcome: `refused: needs ${needed.role}` });
+    return failure(403, roleRefusal(needed.role, caller.role, caller.name, needed.what), { required_role: needed.role });
+  }
 
   /**
-   * `stream`: the transport sends lists read while they are sent (`ApiResponse.stream`); otherwise
-   * they are read whole into the envelope (IPC, tests).
+   * Checks the caller's role against the route's (403 naming the role needed), parses the input,
+   * calls the handler, and audits what an operator or admin route did. `stream`: the transport sends
+   * lists read while they are sent (`ApiResponse.stream`); otherwise they are read whole into the
+   * envelope (IPC, tests).
    */
   async dispatch(request: ApiRequest, options: { stream?: boolean } = {}): Promise<ApiResponse> {
     const method = request.method.toUpperCase();
@@ -123,12 +162,37 @@ export class Router {
     } catch {
       return failure(400, `The path ${request.path} is not correctly encoded.`);
     }
+    const caller = request.caller ?? DESKTOP_CALLER;
+    const contract = hit.route.contract;
+    if (!roleAllows(caller.role, contract.role)) return this.refuse(caller, method, request.path, { role: contract.role });
+    // Everything an operator or admin may do is audited, refused or not; a viewer's reads are not.
+    const audited = contract.role !== 'viewer';
+    const audit = (status: number, outcome: string, revision?: unknown) =>
+      audited && this.runtime.audit.record({ token: caller.name, role: caller.role, method, path: request.path, status, outcome, revision: typeof revision === 'number' ? revision : undefined });
     // The route's contract, applied once here: handlers get typed input or are not called.
-    const input = parseRouteInput(hit.route.contract, request.query, request.body);
-    if (!input.ok) return failure(400, input.message);
+    const input = parseRouteInput(contract, request.query, request.body);
+    if (!input.ok) {
+      audit(400, 'bad request');
+      return failure(400, input.message);
+    }
+    const needed = neededRole(contract, input.body);
+    if (!roleAllows(caller.role, needed.role)) return this.refuse(caller, method, request.path, needed);
+    const response = await this.handle(contract, hit.route.id, { runtime: this.runtime, params, query: input.query, headers: request.headers, body: input.body, caller, tokens: this.options.tokens } as HandlerContext, method, request.path, options);
+    audit(response.status, response.body.success ? 'ok' : 'failed', (response.body.meta as Record<string, unknown> | undefined)?.revision);
+    return response;
+  }
+
+  private async handle(
+    contract: RouteContract,
+    id: RouteId,
+    context: HandlerContext,
+    method: string,
+    path: string,
+    options: { stream?: boolean },
+  ): Promise<ApiResponse> {
     try {
-      const handler = HANDLERS[hit.route.id] as Handler;
-      const reply = await handler({ runtime: this.runtime, params, query: input.query, headers: request.headers, body: input.body } as HandlerContext);
+      const handler = HANDLERS[id] as Handler;
+      const reply = await handler(context);
       let response = reply.response;
       if (reply.stream && !options.stream) {
         try {
@@ -139,7 +203,7 @@ export class Router {
       }
       const success = reply.success ?? true;
       // Standard OpenAPI tools read the document at its URL: no envelope around it (docs/decisions/0036).
-      if (hit.route.contract.raw && success) return { status: reply.status ?? 200, headers: { ...baseHeaders(), ...reply.headers }, body: response as Envelope };
+      if (contract.raw && success) return { status: reply.status ?? 200, headers: { ...baseHeaders(), ...reply.headers }, body: response as Envelope };
       const body: Envelope = { success, response };
       if (reply.meta) body.meta = reply.meta;
       const status = reply.status ?? 200;
@@ -147,7 +211,7 @@ export class Router {
       return { status, headers: { ...baseHeaders(), ...reply.headers }, body, ...(reply.stream && options.stream ? { stream: reply.stream } : {}) };
     } catch (cause) {
       if (cause instanceof ApiError) return failure(cause.status, cause.message, cause.response, cause.headers);
-      this.runtime.webLog.error(`Unexpected error in ${method} ${request.path}`, cause);
+      this.runtime.webLog.error(`Unexpected error in ${method} ${path}`, cause);
       return failure(500, `Unexpected error: ${(cause as Error)?.message ?? String(cause)}`);
     }
   }

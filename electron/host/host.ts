@@ -6,6 +6,9 @@ import { AgentRuntime, type AgentRuntimeOptions } from '../agent/index.js';
 import { Router } from '../api/router.js';
 import { type RunningHttpServer, startHttpServer } from '../api/http-server.js';
 import { MetricsExporter } from '../api/metrics.js';
+import { TOKENS_FILE_NAME, TokenStore } from '../api/auth/token-store.js';
+import { isLoopbackHost } from '../api/auth/loopback.js';
+import { type TlsMaterial, loadTlsMaterial } from './tls/tls-certificate.js';
 import { describeMachine } from './machine-identity.js';
 
 /** Where Tributary keeps its data when --data-dir is not given. */
@@ -59,9 +62,33 @@ export function loadOrCreateToken(dataDirectory: string, env: NodeJS.ProcessEnv 
   return { token };
 }
 
+/** Plain HTTP on an address other machines reach, without --allow-insecure-http: the message names --tls. */
+export class InsecureBindError extends Error {}
+
+export interface HttpHostOptions {
+  host: string;
+  port: number;
+  allowedHosts?: readonly string[];
+  consoleDirectory?: string;
+  /** HTTPS (--tls): with the plant's own files, or a self-signed certificate in <data-dir>/tls/. */
+  tls?: { certFile?: string; keyFile?: string };
+  /** Plain HTTP on a non-loopback address anyway (--allow-insecure-http); the console says so in red. */
+  allowInsecureHttp?: boolean;
+}
+
+/** Refuses plain HTTP on an address other machines reach unless the user insisted. */
+export function checkBind(options: HttpHostOptions): void {
+  if (options.tls || options.allowInsecureHttp || isLoopbackHost(options.host)) return;
+  throw new InsecureBindError(
+    `Refusing to serve plain HTTP on ${options.host}: API tokens and plant data would cross the network readable by anyone on it. ` +
+      'Start with --tls (HTTPS; a self-signed certificate is made in <data-dir>/tls/, or give --tls-cert and --tls-key), ' +
+      'or with --allow-insecure-http if you must.',
+  );
+}
+
 export interface HostOptions extends Omit<AgentRuntimeOptions, 'dataDirectory'> {
   dataDirectory: string;
-  http?: { host: string; port: number; allowedHosts?: readonly string[]; consoleDirectory?: string };
+  http?: HttpHostOptions;
   env?: NodeJS.ProcessEnv;
   /** Log what this PC is at start (the product: serve and the desktop app; not the tests' hosts). */
   logMachine?: boolean;
@@ -71,7 +98,10 @@ export interface Host {
   runtime: AgentRuntime;
   router: Router;
   token: string;
+  tokens: TokenStore;
   http?: RunningHttpServer;
+  /** The HTTPS certificate in use (--tls). */
+  tls?: TlsMaterial;
   close(): Promise<void>;
 }
 
@@ -82,15 +112,21 @@ export async function createHost(options: HostOptions): Promise<Host> {
   } catch {
     // A data directory that cannot be created (full disk): the agent still comes up and says why.
   }
+  if (options.http) checkBind(options.http);
   const { token, unsaved } = loadOrCreateToken(options.dataDirectory, options.env);
   const runtime = new AgentRuntime({ ...options, logSecrets: [...(options.logSecrets ?? []), token], describeMachine: options.logMachine ? describeMachine : undefined });
-  const router = new Router(runtime);
+  const tokens = new TokenStore({ file: path.join(options.dataDirectory, TOKENS_FILE_NAME), bootstrapToken: token, warn: (message) => runtime.webLog.warn(message) });
+  const router = new Router(runtime, { tokens });
   if (unsaved) runtime.webLog.warn(unsaved);
   await runtime.init();
   let http: RunningHttpServer | undefined;
+  let tls: TlsMaterial | undefined;
   try {
-    if (options.http)
-      http = await startHttpServer({ router, token, log: runtime.webLog, metrics: new MetricsExporter(runtime), ...options.http });
+    if (options.http) {
+      const { tls: tlsFiles, allowInsecureHttp: _insecure, ...listen } = options.http;
+      if (tlsFiles) tls = await loadTlsMaterial({ dataDirectory: options.dataDirectory, host: listen.host, ...tlsFiles, log: (message) => runtime.webLog.info(message) });
+      http = await startHttpServer({ router, tokens, log: runtime.webLog, metrics: new MetricsExporter(runtime), ...listen, tls: tls && { cert: tls.cert, key: tls.key } });
+    }
   } catch (cause) {
     await runtime.dispose();
     throw cause;
@@ -99,7 +135,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
     runtime,
     router,
     token,
+    tokens,
     http,
+    tls,
     close: async () => {
       await http?.close();
       await runtime.dispose();

@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { tempDirectory } from '../testing/test-host.js';
-import { loadDesktopSettings } from './desktop-settings.js';
+import { checkBind } from '../host/host.js';
+import { desktopHttpOptions, loadDesktopSettings } from './desktop-settings.js';
 import { isTrustedSender } from './ipc-guard.js';
 import { trayMenu, trayPresentation } from './tray-state.js';
 import { DEFAULT_WINDOW, fitToDisplays, loadWindowState, saveWindowState } from './window-state.js';
@@ -75,9 +76,24 @@ describe('security', () => {
 describe('desktop settings', () => {
   it('keeps the HTTP server off unless asked, and starts at login by default', () => {
     const dir = tempDirectory();
-    expect(loadDesktopSettings(dir)).toEqual({ http: { enabled: false, host: '127.0.0.1', port: 4900 }, startAtLogin: true, allowWrite: [] });
+    expect(loadDesktopSettings(dir)).toEqual({ http: { enabled: false, host: '127.0.0.1', port: 4900, tls: false, allowInsecureHttp: false }, startAtLogin: true, allowWrite: [] });
+    expect(desktopHttpOptions(loadDesktopSettings(dir), '/console')).toBeUndefined();
     fs.writeFileSync(path.join(dir, 'desktop.json'), JSON.stringify({ http: { enabled: true, host: '0.0.0.0', port: 4911 } }));
-    expect(loadDesktopSettings(dir).http).toEqual({ enabled: true, host: '0.0.0.0', port: 4911 });
+    expect(loadDesktopSettings(dir).http).toEqual({ enabled: true, host: '0.0.0.0', port: 4911, tls: false, allowInsecureHttp: false });
+  });
+
+  it('offers HTTPS like serve: --tls, the plant\'s own certificate, or plain HTTP only when insisted on', () => {
+    const dir = tempDirectory();
+    const options = (http: Record<string, unknown>) => {
+      fs.writeFileSync(path.join(dir, 'desktop.json'), JSON.stringify({ http: { enabled: true, host: '0.0.0.0', port: 4911, ...http } }));
+      return desktopHttpOptions(loadDesktopSettings(dir), '/console');
+    };
+    // Plain HTTP on a non-loopback address is refused by the same check as serve's, naming --tls.
+    expect(() => checkBind(options({})!)).toThrow(/--tls/);
+    expect(() => checkBind(options({ allowInsecureHttp: true })!)).not.toThrow();
+    expect(options({ tls: true })).toMatchObject({ host: '0.0.0.0', port: 4911, tls: {} });
+    expect(() => checkBind(options({ tls: true })!)).not.toThrow();
+    expect(options({ tlsCert: '/etc/plant/edge.crt', tlsKey: '/etc/plant/edge.key' })?.tls).toEqual({ certFile: path.resolve('/etc/plant/edge.crt'), keyFile: path.resolve('/etc/plant/edge.key') });
   });
 
   it('lets the operator allow csv output folders besides the data directory (allowWrite)', () => {

@@ -4,14 +4,14 @@
  * Its logic lives in plain modules next to it (window state, tray state, IPC guard, settings), which
  * the tests run under Node; this file only wires them to Electron.
  */
-import { BrowserWindow, Menu, Tray, app, ipcMain, nativeImage, safeStorage, screen } from 'electron';
+import { BrowserWindow, Menu, Tray, app, dialog, ipcMain, nativeImage, safeStorage, screen } from 'electron';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AgentStatus } from '../../shared/api/resources.js';
 import { routeIpcRequest } from '../api/ipc-adapter.js';
 import { type Host, createHost, defaultDataDirectory } from '../host/host.js';
 import type { SecretCodec } from '../agent/index.js';
-import { loadDesktopSettings } from './desktop-settings.js';
+import { desktopHttpOptions, loadDesktopSettings } from './desktop-settings.js';
 import { isTrustedSender } from './ipc-guard.js';
 import { trayMenu, trayPresentation } from './tray-state.js';
 import { fitToDisplays, loadWindowState, saveWindowState } from './window-state.js';
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     dataDirectory,
     secretCodec: safeStorageCodec(),
     allowWrite: settings.allowWrite.map((folder) => path.resolve(folder)),
-    http: settings.http.enabled ? { host: settings.http.host, port: settings.http.port, consoleDirectory: path.dirname(consoleIndex) } : undefined,
+    http: desktopHttpOptions(settings, path.dirname(consoleIndex)),
   });
   const consoleUrl = pathToFileURL(consoleIndex).href;
   ipcMain.handle('api:request', (event, request: unknown) => {
@@ -126,4 +126,9 @@ async function main(): Promise<void> {
   });
 }
 
-void main();
+main().catch((cause: Error) => {
+  // A setting that cannot work (plain HTTP on the network without TLS, a certificate that does not
+  // fit its key) is said in words, not as a silent exit.
+  dialog.showErrorBox('Tributary could not start', cause.message);
+  app.exit(1);
+});

@@ -108,6 +108,11 @@ function operation(route: RouteContract, schemas: LiftedSchemas): JsonSchema {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     ...(route.deprecated ? { deprecated: true } : {}),
+    // The least role of a token that may call it (docs/security.md); `x-elevated-role` for some bodies.
+    'x-required-role': route.role,
+    ...(route.elevated
+      ? { 'x-elevated-role': { when: `the body has ${route.elevated.field}`, role: route.elevated.role } }
+      : {}),
     parameters: [...pathParams, ...queryParams],
     ...(body ? { requestBody: { required: true, content: json(schemas.slot(`${base}Body`)) } } : {}),
     responses: responses(route, schemas),

@@ -12,7 +12,8 @@ export const PREVIEW_MAX_ROWS = 100;
 export const PreviewRequestSchema = z.strictObject({
   configuration: z
     .record(z.string(), z.unknown())
-    .describe('The configuration as the editor holds it (unsaved). ******** for a secret means the saved value, as on save.'),
+    .optional()
+    .describe('The configuration as the editor holds it (unsaved; needs the admin role). ******** for a secret means the saved value, as on save. Without it: the saved configuration (operator role).'),
   receiver: z.string().min(1).optional().describe('data_receiver_name of the receiver to preview; default: the first receiver.'),
   rows: z.number().int().min(1).max(PREVIEW_MAX_ROWS).default(10).describe(`Records per stream at most (1..${PREVIEW_MAX_ROWS}, default 10).`),
 });

@@ -21,6 +21,8 @@ import {
   StreamRecordSchema,
 } from './resources.js';
 import { FlowHistorySchema, historyQuery } from './history.js';
+import type { Role } from './roles.js';
+import { CreateTokenBodySchema, CreatedTokenSchema, SessionSchema, TokenInfoSchema } from './tokens.js';
 
 /** A query parameter: always text on the wire, parsed (coerced) by its schema. */
 export interface QueryParameter {
@@ -57,11 +59,19 @@ export interface RouteContract {
   meta?: z.ZodType;
   /** Answers `response` itself, not wrapped in the envelope; failures keep the envelope (docs/decisions/0036). */
   raw?: boolean;
+  /** The least role a token needs for this route (docs/security.md); every route names one. */
+  role: Role;
+  /**
+   * A stronger role needed when the parsed body has this field (previewing an unsaved configuration
+   * reads files: admin; previewing the saved one: operator).
+   */
+  elevated?: { field: string; role: Role; what: string };
 }
 
 const LastModifiedMetaSchema = z.object({
   last_modified: z.string().nullable().describe('UTC, YYYY-MM-DD HH:MM:SS.ffffff; null when nothing was saved yet.'),
   revision: z.number().int().nullable().describe('Counts saves; also the ETag. Send it back as If-Match to refuse overwriting a newer save (409). null when nothing was saved yet.'),
+  saved_by: z.string().nullable().optional().describe('Name of the API token that saved this version; null when unknown (edited by hand).'),
 });
 const SavedMetaSchema = LastModifiedMetaSchema.extend({
   violations: z.array(ViolationSchema).optional().describe('Warnings of a save that passed.'),
@@ -82,54 +92,56 @@ const logQuery = {
 const kpiKind = { schema: z.enum(['line', 'machine_type'], { error: 'kind must be line or machine_type' }), description: 'Kind of the definition (default: detected).' };
 
 export const ROUTES = [
-  { id: 'getConfig', method: 'GET', path: '/v1/config', summary: 'Read the saved configuration (secrets masked).', response: SavedConfigDocument, responseDocument: ConfigurationSchema, meta: LastModifiedMetaSchema },
-  { id: 'listTemplates', method: 'GET', path: '/v1/config/templates', summary: 'All configuration templates.', response: z.array(TemplateSchema) },
-  { id: 'getTemplate', method: 'GET', path: '/v1/config/templates/:protocol', summary: 'The template configuration of one protocol (basic, localfile, smb, sql, opcua, mqtt).', response: SavedConfigDocument, responseDocument: ConfigurationSchema, failure: z.string() },
+  { id: 'getConfig', method: 'GET', role: 'viewer', path: '/v1/config', summary: 'Read the saved configuration (secrets masked).', response: SavedConfigDocument, responseDocument: ConfigurationSchema, meta: LastModifiedMetaSchema },
+  { id: 'listTemplates', method: 'GET', role: 'viewer', path: '/v1/config/templates', summary: 'All configuration templates.', response: z.array(TemplateSchema) },
+  { id: 'getTemplate', method: 'GET', role: 'viewer', path: '/v1/config/templates/:protocol', summary: 'The template configuration of one protocol (basic, localfile, smb, sql, opcua, mqtt).', response: SavedConfigDocument, responseDocument: ConfigurationSchema, failure: z.string() },
   {
-    id: 'saveConfig', method: 'POST', path: '/v1/config', summary: 'Validate and save the configuration.',
+    id: 'saveConfig', method: 'POST', role: 'admin', path: '/v1/config', summary: 'Validate and save the configuration.',
     description: 'Atomic; the previous versions are kept. "********" for a secret keeps the saved value. Send If-Match with the revision (ETag) you loaded to refuse overwriting a newer save (409).',
     body: ConfigDocument, bodyDocument: ConfigurationSchema, response: SavedConfigDocument, responseDocument: ConfigurationSchema, failure: ValidationResultSchema, meta: SavedMetaSchema,
   },
   {
-    id: 'validateConfig', method: 'POST', path: '/v1/config/validate', summary: 'Validate a configuration without saving it.',
+    id: 'validateConfig', method: 'POST', role: 'viewer', path: '/v1/config/validate', summary: 'Validate a configuration without saving it.',
     description: 'When there are no errors, `changes` says what saving it would do to the running agent: which services start, restart, stop, and which keep running untouched.',
     body: ConfigDocument, bodyDocument: ConfigurationSchema, response: ConfigValidationSchema, failure: ConfigValidationSchema,
   },
   {
-    id: 'previewConfig', method: 'POST', path: '/v1/config/preview', summary: 'What a receiver of an unsaved configuration would read: the first records of each stream.',
+    id: 'previewConfig', method: 'POST', role: 'operator', path: '/v1/config/preview', summary: 'What a receiver of an unsaved configuration would read: the first records of each stream.',
     description:
-      'Files (localfile, smb): the first rows of the first file each stream matches, through its parser and the transforms that select the stream. SQL: the first rows of each query with the state it would bind now. OPC UA: the current value of each tag. Nothing is committed, no progress moves, nothing is sent. 422 with violations when the receiver or the transforms have errors, or for an mqtt receiver (a broker keeps no history to preview); 404 for an unknown receiver.',
+      'Without `configuration`, the saved configuration is previewed (operator role); previewing an unsaved `configuration` needs the admin role. Files (localfile, smb): the first rows of the first file each stream matches, through its parser and the transforms that select the stream. SQL: the first rows of each query with the state it would bind now. OPC UA: the current value of each tag. Nothing is committed, no progress moves, nothing is sent. 422 with violations when the receiver or the transforms have errors, or for an mqtt receiver (a broker keeps no history to preview); 404 for an unknown receiver.',
     body: PreviewRequestSchema, response: PreviewResultSchema, failure: ValidationResultSchema,
+    // Previewing an unsaved configuration reads whatever files it names: admin (docs/security.md).
+    elevated: { field: 'configuration', role: 'admin', what: 'Previewing an unsaved configuration' },
   },
-  { id: 'restartAgent', method: 'POST', path: '/v1/agent/restart', summary: 'Restart the agent.', response: AgentStatusSchema, failure: AgentStatusSchema },
-  { id: 'startAgent', method: 'POST', path: '/v1/agent/start', summary: 'Start the agent.', response: AgentStatusSchema, failure: AgentStatusSchema },
-  { id: 'stopAgent', method: 'POST', path: '/v1/agent/stop', summary: 'Stop the agent (data collection and upload pause).', response: AgentStatusSchema, failure: AgentStatusSchema },
-  { id: 'coreLog', method: 'GET', path: '/v1/log/stream', summary: 'Newest lines of agent_core.log.', query: logQuery, response: LogLines },
-  { id: 'namedLog', method: 'GET', path: '/v1/log/stream/:log_filename', summary: 'Newest lines of agent_core.log or agent_web.log.', query: logQuery, response: LogLines, failure: z.string() },
-  { id: 'listMeta', method: 'GET', path: '/v1/meta', summary: 'UI meta objects.', deprecated: true, response: z.object({ objects: z.array(MetaObjectSchema) }) },
+  { id: 'restartAgent', method: 'POST', role: 'operator', path: '/v1/agent/restart', summary: 'Restart the agent.', response: AgentStatusSchema, failure: AgentStatusSchema },
+  { id: 'startAgent', method: 'POST', role: 'operator', path: '/v1/agent/start', summary: 'Start the agent.', response: AgentStatusSchema, failure: AgentStatusSchema },
+  { id: 'stopAgent', method: 'POST', role: 'operator', path: '/v1/agent/stop', summary: 'Stop the agent (data collection and upload pause).', response: AgentStatusSchema, failure: AgentStatusSchema },
+  { id: 'coreLog', method: 'GET', role: 'viewer', path: '/v1/log/stream', summary: 'Newest lines of agent_core.log.', query: logQuery, response: LogLines },
+  { id: 'namedLog', method: 'GET', role: 'viewer', path: '/v1/log/stream/:log_filename', summary: 'Newest lines of agent_core.log or agent_web.log.', query: logQuery, response: LogLines, failure: z.string() },
+  { id: 'listMeta', method: 'GET', role: 'viewer', path: '/v1/meta', summary: 'UI meta objects.', deprecated: true, response: z.object({ objects: z.array(MetaObjectSchema) }) },
   {
-    id: 'getMeta', method: 'GET', path: '/v1/meta/:object_id', summary: 'JSON Schema and new-item template of one meta object.', deprecated: true,
+    id: 'getMeta', method: 'GET', role: 'viewer', path: '/v1/meta/:object_id', summary: 'JSON Schema and new-item template of one meta object.', deprecated: true,
     query: { subtype: { schema: z.string(), description: 'Subtype id from GET /v1/meta (ignored for data_transmit).' } },
     response: MetaDetailSchema,
   },
-  { id: 'getStatus', method: 'GET', path: '/v1/status', summary: 'Agent, services, machine, backup and transmit status.', response: StatusSchema },
+  { id: 'getStatus', method: 'GET', role: 'viewer', path: '/v1/status', summary: 'Agent, services, machine, backup and transmit status.', response: StatusSchema },
   {
-    id: 'listStreams', method: 'GET', path: '/v1/streams', summary: 'Configured streams with their warning and error markers and their data flow.',
+    id: 'listStreams', method: 'GET', role: 'viewer', path: '/v1/streams', summary: 'Configured streams with their warning and error markers and their data flow.',
     description: '`stats`: records read since the agent started, the newest record (when read, and its own timestamp), records per minute over the last 5 minutes, and the file being read now (bytes read of its size), also during a restream.',
     response: z.array(StreamRecordSchema),
   },
   {
-    id: 'getHistory', method: 'GET', path: '/v1/history', summary: 'The data flow per minute: records in per stream, records out and backlog per transmit.',
+    id: 'getHistory', method: 'GET', role: 'viewer', path: '/v1/history', summary: 'The data flow per minute: records in per stream, records out and backlog per transmit.',
     description: 'Kept for 24 hours in the agent\'s database (state/flow-history.db), across restarts. The current minute is included with what it has so far.',
     query: historyQuery, response: FlowHistorySchema,
   },
   {
-    id: 'restream', method: 'POST', path: '/v1/restream', summary: 'Read and send the named streams again.',
+    id: 'restream', method: 'POST', role: 'operator', path: '/v1/restream', summary: 'Read and send the named streams again.',
     description: 'Naming a receiver or stream that is not configured fails with HTTP 500 and nothing is restreamed.',
     body: RestreamBodySchema, bodyDocument: RestreamRequestSchema, response: z.string(), failure: z.string(),
   },
   {
-    id: 'browseOpcua', method: 'GET', path: '/v1/opcua/browse', summary: 'Child nodes of an OPC UA node, through a saved opcua receiver (tag picker).',
+    id: 'browseOpcua', method: 'GET', role: 'viewer', path: '/v1/opcua/browse', summary: 'Child nodes of an OPC UA node, through a saved opcua receiver (tag picker).',
     description: 'Uses the receiver\'s certificate and trust list. 404: unknown receiver or node; 503: server unreachable or its certificate not trusted (the message names the thumbprint).',
     query: {
       receiver: { schema: z.string().trim().min(1), description: 'data_receiver_name of a saved opcua receiver.', required: true },
@@ -138,9 +150,9 @@ export const ROUTES = [
     response: z.array(z.object({ node_id: z.string(), browse_name: z.string(), display_name: z.string(), node_class: z.string(), data_type: z.string().nullable() })),
   },
   // KPI library, validation and evaluation on local data (docs/kpi.md).
-  { id: 'listKpis', method: 'GET', path: '/v1/kpis', summary: 'The KPI library.', response: z.array(KpiLibraryEntrySchema) },
+  { id: 'listKpis', method: 'GET', role: 'viewer', path: '/v1/kpis', summary: 'The KPI library.', response: z.array(KpiLibraryEntrySchema) },
   {
-    id: 'validateKpi', method: 'POST', path: '/v1/kpis/validate', summary: 'Validate a KPI definition (the body) without saving it.',
+    id: 'validateKpi', method: 'POST', role: 'viewer', path: '/v1/kpis/validate', summary: 'Validate a KPI definition (the body) without saving it.',
     description: 'A line KPI when ?kind=line or when any field_maps item has machine_types; ?kind=machine_type forces a machine-type KPI. success is false when the status is failed.',
     query: {
       kind: kpiKind,
@@ -149,19 +161,28 @@ export const ROUTES = [
     body: KpiDocument, bodyDocument: z.union([MachineTypeKpiSchema, LineKpiSchema]), response: ValidationResultSchema, failure: ValidationResultSchema, meta: z.object({ kind: z.enum(['line', 'machine_type']) }),
   },
   {
-    id: 'evaluateKpi', method: 'POST', path: '/v1/kpis/evaluate', summary: 'Compute a saved or draft KPI per machine and time bin on the recent records of this agent.',
+    id: 'evaluateKpi', method: 'POST', role: 'viewer', path: '/v1/kpis/evaluate', summary: 'Compute a saved or draft KPI per machine and time bin on the recent records of this agent.',
     description: 'Division by zero and missing data give null. 422 with violations when the definition is invalid.',
     body: EvaluateRequestSchema.describe('{"name": "<KPI>"} or {"definition": {…}}, with start, end, bin_size, machines'), response: KpiEvaluationSchema, failure: ValidationResultSchema,
   },
-  { id: 'getKpi', method: 'GET', path: '/v1/kpis/:name', summary: 'One KPI definition of the library.', response: z.record(z.string(), z.unknown()), failure: z.string(), meta: KpiMetaSchema },
+  { id: 'getKpi', method: 'GET', role: 'viewer', path: '/v1/kpis/:name', summary: 'One KPI definition of the library.', response: z.record(z.string(), z.unknown()), failure: z.string(), meta: KpiMetaSchema },
   {
-    id: 'saveKpi', method: 'PUT', path: '/v1/kpis/:name', summary: 'Validate and save a KPI definition (a different name in the body renames it).',
+    id: 'saveKpi', method: 'PUT', role: 'admin', path: '/v1/kpis/:name', summary: 'Validate and save a KPI definition (a different name in the body renames it).',
     description: 'Invalid definitions are refused with HTTP 422 and the violations, like POST /v1/config.',
     query: { kind: kpiKind },
     body: KpiDocument, bodyDocument: z.union([MachineTypeKpiSchema, LineKpiSchema]), response: z.record(z.string(), z.unknown()), failure: ValidationResultSchema, meta: KpiMetaSchema,
   },
-  { id: 'deleteKpi', method: 'DELETE', path: '/v1/kpis/:name', summary: 'Remove a KPI from the library.', response: z.string(), failure: z.string() },
-  { id: 'openapi', method: 'GET', path: '/v1/openapi.json', summary: 'This description (the OpenAPI document itself, not in the envelope).', raw: true, response: z.record(z.string(), z.unknown()) },
+  { id: 'deleteKpi', method: 'DELETE', role: 'admin', path: '/v1/kpis/:name', summary: 'Remove a KPI from the library.', response: z.string(), failure: z.string() },
+  // Tokens with roles and the caller's own session (docs/security.md).
+  { id: 'getSession', method: 'GET', role: 'viewer', path: '/v1/session', summary: 'The token this request carries: its name and role, and whether the connection is encrypted.', response: SessionSchema },
+  { id: 'listTokens', method: 'GET', role: 'admin', path: '/v1/tokens', summary: 'API tokens: names, roles, created and last-used times (never a token).', response: z.array(TokenInfoSchema) },
+  {
+    id: 'createToken', method: 'POST', role: 'admin', path: '/v1/tokens', summary: 'Create a named token with a role; response.token holds it, this once.',
+    description: 'Only a salted hash is kept: a lost token cannot be shown again; revoke it and create another. 409 when the name is taken.',
+    body: CreateTokenBodySchema, response: CreatedTokenSchema,
+  },
+  { id: 'revokeToken', method: 'DELETE', role: 'admin', path: '/v1/tokens/:name', summary: 'Revoke a token at once.', response: z.string(), failure: z.string() },
+  { id: 'openapi', method: 'GET', role: 'viewer', path: '/v1/openapi.json', summary: 'This description (the OpenAPI document itself, not in the envelope).', raw: true, response: z.record(z.string(), z.unknown()) },
 ] as const satisfies readonly RouteContract[];
 
 export type RouteId = (typeof ROUTES)[number]['id'];

@@ -6,9 +6,10 @@ import type { Clock } from '../time/clock.js';
 import { type SecretCodec, openSecrets, sealSecrets } from './secret-codec.js';
 
 export const CONFIG_FILE_NAME = 'tributary.json';
-/** The revision counter of the saved file: `{"revision": n, "sha256": <hash of the file it counts>}`. */
+/** The revision counter of the saved file: `{"revision": n, "sha256": <hash of the file it counts>, "saved_by": <token name>}`. */
 const REVISION_FILE_NAME = 'tributary.revision.json';
 const HISTORY_DIR = 'history';
+const VERSIONS_FILE_NAME = 'versions.jsonl';
 /**
  * A file changed this recently (by its own time stamps, against the clock) may change again within
  * the same time stamp tick (coarse on some file systems: 2 s on FAT) without its stat changing: its
@@ -28,6 +29,8 @@ export interface StoredConfig {
    * saves never share one, as they could share a modification time.
    */
   revision: number;
+  /** The API token name that saved this version; null when unknown (edited by hand, older agent). */
+  savedBy: string | null;
 }
 
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
@@ -129,12 +132,16 @@ export class ConfigStore {
   }
 
   /** The counter as last written, and the hash of the file it counted. */
-  private readRevision(): { revision: number; sha256: string | undefined } {
+  private readRevision(): { revision: number; sha256: string | undefined; savedBy: string | null } {
     try {
-      const saved = JSON.parse(fs.readFileSync(path.join(this.directory, REVISION_FILE_NAME), 'utf8')) as { revision?: unknown; sha256?: unknown };
-      return { revision: Number.isSafeInteger(saved.revision) ? (saved.revision as number) : 0, sha256: typeof saved.sha256 === 'string' ? saved.sha256 : undefined };
+      const saved = JSON.parse(fs.readFileSync(path.join(this.directory, REVISION_FILE_NAME), 'utf8')) as { revision?: unknown; sha256?: unknown; saved_by?: unknown };
+      return {
+        revision: Number.isSafeInteger(saved.revision) ? (saved.revision as number) : 0,
+        sha256: typeof saved.sha256 === 'string' ? saved.sha256 : undefined,
+        savedBy: typeof saved.saved_by === 'string' ? saved.saved_by : null,
+      };
     } catch {
-      return { revision: 0, sha256: undefined };
+      return { revision: 0, sha256: undefined, savedBy: null };
     }
   }
 
@@ -143,9 +150,9 @@ export class ConfigStore {
    * when the file changed without it (edited by hand, or a crash between the two writes of a save),
    * so that a client holding the older revision is refused.
    */
-  private revisionOf(text: string): number {
+  private revisionOf(text: string): { revision: number; savedBy: string | null } {
     const counted = this.readRevision();
-    return counted.sha256 === sha256(text) ? counted.revision : counted.revision + 1;
+    return counted.sha256 === sha256(text) ? { revision: counted.revision, savedBy: counted.savedBy } : { revision: counted.revision + 1, savedBy: null };
   }
 
   /**
@@ -215,30 +222,30 @@ export class ConfigStore {
     }
     deepFreeze(config);
     const micros = stat.mtimeNs / 1000n;
-    return { config, lastModifiedMicros: micros, lastModified: formatSpecTimestamp(micros), revision: this.revisionOf(text) };
+    return { config, lastModifiedMicros: micros, lastModified: formatSpecTimestamp(micros), ...this.revisionOf(text) };
   }
 
   /**
    * Saves atomically as the next revision after `previous` (the one loaded for this save; without
    * it, the counter's); keeps the version in history. Returns what load() will return, without
-   * reading the file again.
+   * reading the file again. `savedBy`: the API token name, recorded with the version.
    */
-  save(config: unknown, previous?: StoredConfig): StoredConfig {
+  save(config: unknown, previous?: StoredConfig, savedBy: string | null = null): StoredConfig {
     const text = `${JSON.stringify(this.codec ? sealSecrets(config, this.codec) : config, null, 2)}\n`;
     const revision = (previous?.revision ?? this.readRevision().revision) + 1;
     this.cached = undefined;
     fs.mkdirSync(this.historyDir, { recursive: true, mode: 0o700 });
-    this.writeHistory(text);
+    this.writeHistory(text, revision, savedBy);
     writeFileAtomic(this.file, text);
     // After the file: a crash in between (or no room for the counter) leaves the old counter, and
     // load() counts the new file one more: the save stands.
     try {
-      writeFileAtomic(path.join(this.directory, REVISION_FILE_NAME), `${JSON.stringify({ revision, sha256: sha256(text) })}\n`);
+      writeFileAtomic(path.join(this.directory, REVISION_FILE_NAME), `${JSON.stringify({ revision, sha256: sha256(text), saved_by: savedBy })}\n`);
     } catch {
       // See above.
     }
     const micros = fs.statSync(this.file, { bigint: true }).mtimeNs / 1000n;
-    return { config, lastModifiedMicros: micros, lastModified: formatSpecTimestamp(micros), revision };
+    return { config, lastModifiedMicros: micros, lastModified: formatSpecTimestamp(micros), revision, savedBy };
   }
 
   backupState(): BackupState {
@@ -255,10 +262,34 @@ export class ConfigStore {
       .map((name) => path.join(this.historyDir, name));
   }
 
-  private writeHistory(text: string): void {
+  /**
+   * Who saved which version: `history/versions.jsonl`, one line per kept version
+   * (`{"file", "revision", "saved_by"}`), pruned with the versions.
+   */
+  savedVersions(): { file: string; revision: number; saved_by: string | null }[] {
+    try {
+      return fs
+        .readFileSync(path.join(this.historyDir, VERSIONS_FILE_NAME), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .flatMap((line) => {
+          try {
+            return [JSON.parse(line) as { file: string; revision: number; saved_by: string | null }];
+          } catch {
+            return [];
+          }
+        });
+    } catch {
+      return [];
+    }
+  }
+
+  private writeHistory(text: string, revision: number, savedBy: string | null): void {
     try {
       const stamp = formatSpecTimestamp(this.clock.nowMicros()).replace(/[-: ]/g, '').replace('.', '-');
       writeFileAtomic(path.join(this.historyDir, `${stamp}.json`), text);
+      const entries = [...this.savedVersions(), { file: `${stamp}.json`, revision, saved_by: savedBy }].slice(-this.keepVersions);
+      writeFileAtomic(path.join(this.historyDir, VERSIONS_FILE_NAME), entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
       const versions = this.history();
       for (const old of versions.slice(0, Math.max(0, versions.length - this.keepVersions))) fs.rmSync(old, { force: true });
       this.backup = { last_success: new Date().toISOString(), error_code: null, error_message: null };

@@ -62,7 +62,16 @@ describe('preview of a localfile receiver', () => {
     const unknown = await preview({ configuration: plant.config, receiver: 'nowhere' });
     expect(unknown.status).toBe(404);
     expect(unknown.json.error.text).toBe('The configuration has no receiver named "nowhere".');
-    expect((await preview({ rows: 5 })).status).toBe(400);
+    // Without a configuration, the saved one is previewed (what an operator may do): none yet here.
+    const nothingSaved = await preview({ rows: 5 });
+    expect(nothingSaved.status).toBe(404);
+    expect(nothingSaved.json.error.text).toBe('Nothing is saved yet: there is no saved configuration to preview.');
+    fs.mkdirSync(plant.drop, { recursive: true });
+    plant.write('press_1.csv', CYCLE_HEADER + cycleRows(3));
+    expect((await (await server()).call('POST', '/v1/config', plant.config)).json.success).toBe(true);
+    const saved = await preview({ rows: 2 });
+    expect(saved.status).toBe(200);
+    expect(saved.json.response.streams[0].records).toHaveLength(2);
   });
 
   it('previews a receiver whose transmit still holds template prompts', async () => {

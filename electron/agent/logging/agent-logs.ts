@@ -5,6 +5,7 @@ import type { LogName } from '../../../shared/api/resources.js';
 import type { Clock } from '../time/clock.js';
 import type { StorageHealth } from '../storage/storage-health.js';
 import type { StorageRecovery } from '../storage/storage-recovery.js';
+import { AuditLog } from './audit-log.js';
 import { LogFile } from './log-file.js';
 import { readLastLines } from './log-reader.js';
 import { type LogSlice, openLogSlice } from './log-slice.js';
@@ -36,17 +37,22 @@ export class AgentLogs {
   readonly redactor: Redactor;
   readonly core: Logger;
   readonly web: Logger;
+  /** logs/audit.log: who changed what through the API (not readable through /v1/log/stream). */
+  readonly audit: AuditLog;
   private readonly files: Record<LogName, LogFile>;
   private largeReads = 0;
+  private readonly auditFile: LogFile;
 
   constructor(private readonly options: AgentLogsOptions) {
     this.redactor = new Redactor(options.secrets);
     this.files = { 'agent_core.log': this.open('agent_core.log'), 'agent_web.log': this.open('agent_web.log') };
     this.core = new Logger(this.files['agent_core.log'], this.redactor, options.clock, 'agent');
     this.web = new Logger(this.files['agent_web.log'], this.redactor, options.clock, 'api', 'http');
+    this.auditFile = this.open('audit.log');
+    this.audit = new AuditLog(this.auditFile, this.redactor, options.clock);
   }
 
-  private open(name: LogName): LogFile {
+  private open(name: LogName | 'audit.log'): LogFile {
     const { storage, recovery, directory } = this.options;
     const area = `logs:${name}`;
     const file: LogFile = new LogFile(path.join(directory, name), {
@@ -97,6 +103,7 @@ export class AgentLogs {
 
   close(): void {
     for (const file of Object.values(this.files)) file.close();
+    this.auditFile.close();
   }
 }
 

@@ -37,6 +37,7 @@ import { splitThreshold } from '../receivers/file-source/file-split.js';
 import { ConfigValidator } from '../config/config-validator.js';
 import { WritePolicy } from '../storage/write-policy.js';
 import { SourceChecks } from '../inspect/source-checks.js';
+import type { AuditLog } from '../logging/audit-log.js';
 import { previewConfiguration } from '../inspect/config-preview.js';
 import type { PreviewRequest, PreviewResult } from '../../../shared/api/preview.js';
 
@@ -50,6 +51,8 @@ export class AgentRuntime {
   readonly clock: Clock;
   /** Logger of the web side (agent_web.log); the API adapters log requests through it. */
   readonly webLog: Logger;
+  /** logs/audit.log: the API records who changed what, and what it refused. */
+  readonly audit: AuditLog;
   private readonly coreLog: Logger;
   private readonly logs: AgentLogs;
   /** What the agent cannot write right now (full disk …): status shows it, recovery retries it. */
@@ -90,6 +93,7 @@ export class AgentRuntime {
     });
     this.coreLog = this.logs.core;
     this.webLog = this.logs.web;
+    this.audit = this.logs.audit;
     this.storage.onChange((problem, resolved) => {
       if (resolved) this.coreLog.info(`Writing to ${problem.path} works again (${problem.area}).`);
       else this.coreLog.error(problem.message);
@@ -184,10 +188,10 @@ export class AgentRuntime {
   // ------------------------------------------------------------ configuration
 
   /** The saved configuration with secrets masked; an empty one when nothing was saved yet. */
-  readConfig(): { config: unknown; lastModified: string | null; revision: number | null } {
+  readConfig(): { config: unknown; lastModified: string | null; revision: number | null; savedBy: string | null } {
     const stored = this.configStore.load();
-    if (!stored) return { config: { data_receiver: [], transforms: [], data_transmit: [] }, lastModified: null, revision: null };
-    return { config: maskSecrets(stored.config), lastModified: stored.lastModified, revision: stored.revision };
+    if (!stored) return { config: { data_receiver: [], transforms: [], data_transmit: [] }, lastModified: null, revision: null, savedBy: null };
+    return { config: maskSecrets(stored.config), lastModified: stored.lastModified, revision: stored.revision, savedBy: stored.savedBy };
   }
 
   /**
@@ -204,9 +208,9 @@ export class AgentRuntime {
    * Validates and saves atomically. With `expectedRevision` (the revision the client loaded, its
    * ETag) a save over someone else's newer save is refused with 409. A running agent applies the
    * configuration, restarting only what changed. The saved file is read, parsed and validated once
-   * per save.
+   * per save. `savedBy` (the API token's name) is recorded with the version.
    */
-  saveConfig(document: unknown, expectedRevision?: string): Promise<SaveOutcome> {
+  saveConfig(document: unknown, expectedRevision?: string, savedBy: string | null = null): Promise<SaveOutcome> {
     return this.queue.run(async () => {
       const current = this.configStore.load();
       if (expectedRevision !== undefined && expectedRevision !== String(current?.revision ?? '')) {
@@ -217,7 +221,7 @@ export class AgentRuntime {
       if (hasErrors(violations) || !config) return { status: 'failed', violations };
       // Each step of a big save is tens of milliseconds: the API answers in between.
       await breathe();
-      const stored = this.saveConfigFile(resolved, current);
+      const stored = this.saveConfigFile(resolved, current, savedBy);
       await breathe();
       this.logs.redactor.setSecrets(collectSecrets(stored.config));
       await breathe();
@@ -235,10 +239,13 @@ export class AgentRuntime {
 
   /**
    * What a receiver of an unsaved configuration would read (POST /v1/config/preview): the first
-   * records of each stream. Reads only; nothing is committed. Throws ApiError (404, 422).
+   * records of each stream. Without a configuration, the saved one. Reads only; nothing is committed.
+   * Throws ApiError (404, 422).
    */
   async preview(request: PreviewRequest): Promise<PreviewResult> {
-    const { resolved, violations } = await this.checker.check(request.configuration, safely(() => this.configStore.load()));
+    const saved = safely(() => this.configStore.load());
+    if (!request.configuration && !saved) throw new ApiError(404, 'Nothing is saved yet: there is no saved configuration to preview.');
+    const { resolved, violations } = await this.checker.check(request.configuration ?? saved!.config, saved);
     return previewConfiguration(resolved, violations, { receiver: request.receiver, rows: request.rows ?? 10 }, {
       agentDataDirectory: this.options.dataDirectory,
       logger: this.coreLog,
@@ -249,9 +256,9 @@ export class AgentRuntime {
   }
 
   /** Saves the file; a full disk is a 507 that says where, not an unexpected error. */
-  private saveConfigFile(config: unknown, previous: StoredConfig | undefined): StoredConfig {
+  private saveConfigFile(config: unknown, previous: StoredConfig | undefined, savedBy: string | null): StoredConfig {
     try {
-      const stored = this.configStore.save(config, previous);
+      const stored = this.configStore.save(config, previous, savedBy);
       this.storage.resolve('config');
       return stored;
     } catch (cause) {

@@ -15,8 +15,8 @@ const etag = (revision: number | null | undefined): Record<string, string> => (r
 export const configRoutes = {
   getConfig: ({ runtime }) => {
     try {
-      const { config, lastModified, revision } = runtime.readConfig();
-      return { response: config, meta: { last_modified: lastModified, revision }, headers: etag(revision) };
+      const { config, lastModified, revision, savedBy } = runtime.readConfig();
+      return { response: config, meta: { last_modified: lastModified, revision, saved_by: savedBy }, headers: etag(revision) };
     } catch (cause) {
       if (cause instanceof ConfigUnreadableError) throw new ApiError(500, cause.message);
       throw cause;
@@ -31,7 +31,7 @@ export const configRoutes = {
   },
 
   saveConfig: async (context) => {
-    const outcome = await context.runtime.saveConfig(context.body, expectedRevision(context as HandlerContext));
+    const outcome = await context.runtime.saveConfig(context.body, expectedRevision(context as HandlerContext), context.caller.name);
     if (outcome.status === 'failed') {
       const errors = outcome.violations.filter((v) => v.level === 'error').length;
       return {
@@ -41,7 +41,7 @@ export const configRoutes = {
         errorText: `The configuration has ${errors} ${errors === 1 ? 'error' : 'errors'}; nothing was saved.`,
       };
     }
-    const meta: Record<string, unknown> = { last_modified: outcome.lastModified, revision: outcome.revision, changes: outcome.changes };
+    const meta: Record<string, unknown> = { last_modified: outcome.lastModified, revision: outcome.revision, saved_by: context.caller.name, changes: outcome.changes };
     if (outcome.violations.length > 0) meta.violations = outcome.violations;
     return { response: outcome.config, meta, headers: etag(outcome.revision) };
   },

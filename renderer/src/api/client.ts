@@ -12,6 +12,8 @@ import { type BodyInputOf, type FailureOf, type MetaOf, type PathParams, type Re
 import { ROUTES, type RouteContract, type RouteId } from '../../../shared/api/routes.js';
 import type { Violation } from '../../../shared/config/violations.js';
 import type { PreviewRequest, PreviewResult } from '../../../shared/api/preview.js';
+import type { Role } from '../../../shared/api/roles.js';
+import type { CreatedToken, Session, TokenInfo } from '../../../shared/api/tokens.js';
 import { ApiRequestError, UnauthorizedError } from './errors.js';
 import { KpiClient } from './kpi-client.js';
 import type { ApiRequest, Transport } from './transport.js';
@@ -22,13 +24,15 @@ export interface LoadedConfig {
   lastModified: string | null;
   /** Counts saves (the ETag): a save sends it back to refuse overwriting a newer one. */
   revision: number | null;
+  /** The token name that saved it; null when unknown. */
+  savedBy: string | null;
 }
 
 /** A preview, or why the receiver cannot be previewed yet (its errors). */
 export type PreviewOutcome = { kind: 'result'; result: PreviewResult } | { kind: 'invalid'; message: string; violations: Violation[] };
 
 export type SaveOutcome =
-  | { kind: 'saved'; document: Record<string, unknown>; lastModified: string | null; revision: number | null; warnings: Violation[]; changes: ConfigChanges }
+  | { kind: 'saved'; document: Record<string, unknown>; lastModified: string | null; revision: number | null; savedBy: string | null; warnings: Violation[]; changes: ConfigChanges }
   | { kind: 'invalid'; violations: Violation[] }
   | { kind: 'conflict'; message: string };
 
@@ -118,7 +122,7 @@ export class ApiClient {
 
   async config(): Promise<LoadedConfig> {
     const { response, meta } = await this.call('getConfig');
-    return { document: response, lastModified: meta.last_modified, revision: meta.revision };
+    return { document: response, lastModified: meta.last_modified, revision: meta.revision, savedBy: meta.saved_by ?? null };
   }
 
   /**
@@ -139,7 +143,7 @@ export class ApiClient {
       throw cause;
     }
     if (!answer.success) return { kind: 'invalid', violations: answer.response.violations };
-    return { kind: 'saved', document: answer.response, lastModified: answer.meta.last_modified, revision: answer.meta.revision, warnings: answer.meta.violations ?? [], changes: answer.meta.changes };
+    return { kind: 'saved', document: answer.response, lastModified: answer.meta.last_modified, revision: answer.meta.revision, savedBy: answer.meta.saved_by ?? null, warnings: answer.meta.violations ?? [], changes: answer.meta.changes };
   }
 
   /** What a receiver of the (unsaved) document would read; nothing is saved or committed. */
@@ -148,6 +152,23 @@ export class ApiClient {
     if (answer.success) return { kind: 'result', result: answer.response };
     // 422: the receiver or the transforms have errors (the violations); other failures are thrown.
     return { kind: 'invalid', message: answer.text, violations: answer.response.violations };
+  }
+
+  /** Who this console is to the agent: token name, role, and whether the connection is encrypted. */
+  async session(): Promise<Session> {
+    return (await this.call('getSession')).response;
+  }
+
+  async tokens(): Promise<TokenInfo[]> {
+    return (await this.call('listTokens')).response;
+  }
+
+  async createToken(name: string, role: Role): Promise<CreatedToken> {
+    return (await this.call('createToken', { body: { name, role } })).response;
+  }
+
+  async revokeToken(name: string): Promise<string> {
+    return (await this.call('revokeToken', { params: { name } })).response;
   }
 
   async status(): Promise<Status> {

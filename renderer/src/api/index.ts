@@ -10,3 +10,4 @@ export * from './queries.js';
 export * from './kpi-queries.js';
 export { KpiInvalidError, type KpiSaveOutcome } from './kpi-client.js';
 export type { UsageSample } from './usage-history.js';
+export * from './session-queries.js';

@@ -94,7 +94,7 @@ export function useSaveConfig() {
     mutationFn: ({ document, expectedRevision }: { document: unknown; expectedRevision: number | null }) => api.saveConfig(document, expectedRevision),
     onSuccess: (outcome) => {
       if (outcome.kind !== 'saved') return;
-      queryClient.setQueryData<LoadedConfig>(queryKeys.config(), { document: outcome.document, lastModified: outcome.lastModified, revision: outcome.revision });
+      queryClient.setQueryData<LoadedConfig>(queryKeys.config(), { document: outcome.document, lastModified: outcome.lastModified, revision: outcome.revision, savedBy: outcome.savedBy });
       void queryClient.invalidateQueries({ queryKey: queryKeys.streams() });
       void queryClient.invalidateQueries({ queryKey: queryKeys.status() });
     },

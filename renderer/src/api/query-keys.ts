@@ -3,6 +3,8 @@ import type { LogName } from '../../../shared/api/resources.js';
 /** Every query key of the console, so that invalidation never misses a spelling. */
 export const queryKeys = {
   all: ['tributary'] as const,
+  session: () => [...queryKeys.all, 'session'] as const,
+  tokens: () => [...queryKeys.all, 'tokens'] as const,
   status: () => [...queryKeys.all, 'status'] as const,
   usageHistory: () => [...queryKeys.all, 'status', 'usage-history'] as const,
   config: () => [...queryKeys.all, 'config'] as const,

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useRef, type MouseEvent } from 'react';
-import { STATUS_REFRESH_SECONDS } from '../api/index.js';
+import { STATUS_REFRESH_SECONDS, usePermission } from '../api/index.js';
+import { SessionBadge } from './session-badge.js';
 import { Ago } from '../components/ago.js';
 import { LocalTime } from '../components/local-time.js';
 import { StateBadge } from '../components/state-badge.js';
@@ -8,6 +9,7 @@ import { KpiPage } from '../features/kpi-editor/index.js';
 import { LogsPage } from '../features/logs/index.js';
 import { StatusPage } from '../features/status/index.js';
 import { StreamsPage } from '../features/streams/index.js';
+import { TokensPage } from '../features/tokens/index.js';
 import { type ConnectionState, useConnection } from './connection.js';
 import { PAGES, useNavigation, type PageId } from './navigation.js';
 
@@ -20,6 +22,7 @@ export function AppShell() {
   const { page, navigate } = useNavigation();
   const connection = useConnection();
   const main = useRef<HTMLElement>(null);
+  const admin = usePermission('listTokens').allowed;
   const appState = connection.kind === 'connected' ? 'ready' : connection.kind === 'unreachable' ? (connection.status ? 'stale' : 'error') : 'loading';
 
   const follow = (id: PageId) => (event: MouseEvent<HTMLAnchorElement>) => {
@@ -48,7 +51,7 @@ export function AppShell() {
           <span className="brand-sub">edge agent console</span>
         </div>
         <nav className="app-nav" aria-label="Main">
-          {PAGES.map(({ id, label }) => (
+          {PAGES.filter(({ id }) => id !== 'tokens' || admin).map(({ id, label }) => (
             <a key={id} href={`#/${id}`} className="nav-link" aria-current={page === id ? 'page' : undefined} onClick={follow(id)}>
               {label}
             </a>
@@ -60,6 +63,7 @@ export function AppShell() {
         <a href="#/api" className="header-link" aria-current={page === 'api' ? 'page' : undefined} onClick={follow('api')}>
           API reference
         </a>
+        <SessionBadge />
       </header>
       <main id="main-content" ref={main} tabIndex={-1} className={connection.kind === 'unreachable' ? 'app-main stale' : 'app-main'}>
         {connection.kind === 'unreachable' && <ConnectionBanner connection={connection} />}
@@ -132,5 +136,7 @@ function CurrentPage({ page }: { page: PageId }) {
           <ApiReferencePage />
         </Suspense>
       );
+    case 'tokens':
+      return <TokensPage />;
   }
 }

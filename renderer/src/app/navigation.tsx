@@ -11,6 +11,8 @@ export const PAGES = [
   { id: 'streams', label: 'Streams' },
   { id: 'logs', label: 'Logs' },
   { id: 'kpis', label: 'KPIs' },
+  // Shown to admins only (app-shell.tsx).
+  { id: 'tokens', label: 'Tokens' },
 ] as const;
 /** Pages reached from a link of their own rather than the main navigation. */
 export const LINKED_PAGES = [{ id: 'api', label: 'API reference' }] as const;

@@ -21,6 +21,7 @@ export function ConfigPage() {
       initial={formatDocument(config.data.document)}
       initialLastModified={config.data.lastModified}
       initialRevision={config.data.revision}
+      initialSavedBy={config.data.savedBy}
       onReload={() => void reload().then(() => setGeneration((n) => n + 1))}
     />
   );

@@ -2,7 +2,8 @@ import Editor from '@monaco-editor/react';
 import type { editor } from 'monaco-editor';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { TEMPLATE_PROTOCOLS, TRANSMIT_TEMPLATE_TYPES, type TemplateProtocol, type TransmitTemplateType } from '../../../../shared/config/templates.js';
-import { errorText, useSaveConfig, useValidateNow, useValidation } from '../../api/index.js';
+import { errorText, usePermission, useSaveConfig, useValidateNow, useValidation } from '../../api/index.js';
+import { GatedButton } from '../../components/gated-button.js';
 import { useLeaveGuard } from '../../app/navigation.js';
 import { useToast } from '../../app/toasts.js';
 import { useDarkMode } from '../../app/use-color-scheme.js';
@@ -33,6 +34,8 @@ interface WorkspaceProps {
   initialLastModified: string | null;
   /** The saved revision: a save sends it back (If-Match), so that a newer save elsewhere is not overwritten. */
   initialRevision: number | null;
+  /** The token name that saved it (null: unknown, e.g. edited by hand). */
+  initialSavedBy: string | null;
   /** Loads the saved version again (after a conflict), discarding the draft. */
   onReload: () => void;
 }
@@ -40,10 +43,10 @@ interface WorkspaceProps {
 const VALIDATION_DELAY_MS = 400;
 const errorsIn = (list: readonly { level: string }[]) => list.filter((v) => v.level === 'error').length;
 
-export function ConfigWorkspace({ initial, initialLastModified, initialRevision, onReload }: WorkspaceProps) {
+export function ConfigWorkspace({ initial, initialLastModified, initialRevision, initialSavedBy, onReload }: WorkspaceProps) {
   // The saved version the draft is compared with. After a save it becomes the draft itself: the
   // editor keeps the engineer's text, formatting and cursor instead of reloading and reformatting.
-  const [baseline, setBaseline] = useState({ text: initial, lastModified: initialLastModified, revision: initialRevision });
+  const [baseline, setBaseline] = useState({ text: initial, lastModified: initialLastModified, revision: initialRevision, savedBy: initialSavedBy });
   const [text, setText] = useState(initial);
   const [reviewing, setReviewing] = useState(false);
   const [changes, setChanges] = useState<ConfigChanges | undefined>(undefined);
@@ -64,6 +67,11 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   const validation = useValidation(checkedText, checked.document, checked.syntax.length === 0);
   const validateForSave = useValidateNow();
   const save = useSaveConfig();
+  const saveGate = usePermission('saveConfig');
+  // An operator previews the saved configuration only: with unsaved changes, preview is an admin's.
+  const previewSaved = usePermission('previewConfig');
+  const previewUnsaved = usePermission('admin');
+  const previewGate = previewSaved.disabled || previewUnsaved.allowed || !dirty ? previewSaved : { disabled: true, title: 'Previewing unsaved changes needs the admin role (it reads whatever files they name); save or discard them to preview the saved configuration.' };
 
   const violations = useMemo(() => validation.data?.violations ?? [], [validation.data]);
   const problems: ListedProblem[] = useMemo(() => listProblems(checkedText, checked.syntax, violations), [checkedText, checked, violations]);
@@ -164,7 +172,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
               if (edits.length > 0) model.pushEditOperations([], edits.map((e) => ({ range: rangeOf(monaco, model, e.offset, e.length), text: e.content })), () => null);
             }
             const savedText = model?.getValue() ?? text;
-            setBaseline({ text: savedText, lastModified: outcome.lastModified, revision: outcome.revision });
+            setBaseline({ text: savedText, lastModified: outcome.lastModified, revision: outcome.revision, savedBy: outcome.savedBy });
             setText(savedText);
             const warned = outcome.warnings.length > 0 ? ` with ${plural(outcome.warnings.length, 'warning')}` : '';
             toast(outcome.warnings.length > 0 ? 'warning' : 'ok', `Configuration saved${warned}. ${describeApplied(outcome.changes)}`);
@@ -192,6 +200,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
         <h1 id="config-title">Configuration</h1>
         <span className="muted small">
           Saved version: <output aria-label="Last modified">{baseline.lastModified ? <LocalTime value={baseline.lastModified} /> : 'never saved'}</output>
+          {baseline.savedBy && <span> by <output aria-label="Saved by">{baseline.savedBy}</output></span>}
           {dirty && <strong className="unsaved"> · unsaved changes</strong>}
         </span>
       </div>
@@ -210,18 +219,24 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
           ))}
         </div>
         <span className="spacer" />
-        <button type="button" className="button" onClick={startPreview} disabled={!monaco} title="Read the first records of the receiver the cursor is in, as the agent would, without saving">
+        <GatedButton
+          gate={previewGate}
+          className="button"
+          onClick={startPreview}
+          disabled={!monaco}
+          title={previewUnsaved.allowed ? 'Read the first records of the receiver the cursor is in, as the agent would, without saving' : 'Read the first records of the saved configuration\'s receiver the cursor is in'}
+        >
           Preview…
-        </button>
+        </GatedButton>
         <button type="button" className="button" onClick={() => void validateCurrent()} disabled={!monaco}>
           Validate
         </button>
         <button type="button" className="button" onClick={discard} disabled={!dirty}>
           Discard changes
         </button>
-        <button type="button" className="button button-primary" onClick={() => void startSave()} disabled={!dirty || save.isPending}>
+        <GatedButton gate={saveGate} className="button button-primary" onClick={() => void startSave()} disabled={!dirty || save.isPending}>
           Save…
-        </button>
+        </GatedButton>
       </div>
       {notice && (
         <div className={`notice notice-compact notice-${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
@@ -271,7 +286,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
       />
       <PreviewDialog
         open={previewing !== null}
-        document={previewing ? readDocument(text).document : undefined}
+        document={previewing && previewUnsaved.allowed ? readDocument(text).document : undefined}
         receivers={previewing ? receiverNames(readDocument(text).document) : []}
         initialReceiver={previewing?.receiver}
         onClose={() => setPreviewing(null)}

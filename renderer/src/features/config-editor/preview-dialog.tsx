@@ -11,7 +11,7 @@ const ROWS = 10;
 
 interface PreviewDialogProps {
   open: boolean;
-  /** The configuration as the editor holds it now (unsaved). */
+  /** The configuration as the editor holds it now (unsaved); undefined: the saved one (all an operator may preview). */
   document: unknown;
   receivers: readonly string[];
   /** The receiver to read first (the one the cursor is in). */
@@ -25,14 +25,15 @@ export function PreviewDialog({ open, document, receivers, initialReceiver, onCl
   const [receiver, setReceiver] = useState<string | undefined>(initialReceiver);
   const { mutate, reset } = preview;
 
-  const read = (name: string | undefined) => mutate({ configuration: document as Record<string, unknown>, ...(name ? { receiver: name } : {}), rows: ROWS });
+  const configuration = document === undefined ? {} : { configuration: document as Record<string, unknown> };
+  const read = (name: string | undefined) => mutate({ ...configuration, ...(name ? { receiver: name } : {}), rows: ROWS });
 
   // Opening reads at once: the engineer asked for it with the Preview button.
   useEffect(() => {
     if (!open) return;
     setReceiver(initialReceiver);
     reset();
-    mutate({ configuration: document as Record<string, unknown>, ...(initialReceiver ? { receiver: initialReceiver } : {}), rows: ROWS });
+    mutate({ ...configuration, ...(initialReceiver ? { receiver: initialReceiver } : {}), rows: ROWS });
     // Only when opened: the document is read as it was at that moment.
   }, [open]);
 

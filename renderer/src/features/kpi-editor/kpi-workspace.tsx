@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { kindOf, type KpiKind } from '../../../../shared/kpi/schema.js';
 import { KPI_TEMPLATES, kpiTemplate } from '../../../../shared/kpi/templates.js';
-import { errorText, useDeleteKpi, useKpis, useKpiValidation, useSaveKpi } from '../../api/index.js';
+import { errorText, useDeleteKpi, useKpis, useKpiValidation, usePermission, useSaveKpi } from '../../api/index.js';
+import { GatedButton } from '../../components/gated-button.js';
 import { useLeaveGuard } from '../../app/navigation.js';
 import { useToast } from '../../app/toasts.js';
 import { plural } from '../../format/quantities.js';
@@ -42,6 +43,7 @@ export function KpiWorkspace() {
   const library = useKpis();
   const save = useSaveKpi();
   const remove = useDeleteKpi();
+  const administer = usePermission('saveKpi');
   const keys = useRef(1);
   const [draft, setDraft] = useState<Draft>(() => ({ key: 1, original: null, baseline: formatKpi(kpiTemplate('machine_type').definition) }));
   const [text, setText] = useState(draft.baseline);
@@ -130,12 +132,12 @@ export function KpiWorkspace() {
           ))}
         </div>
         <span className="spacer" />
-        <button type="button" className="button" onClick={() => setConfirmDelete(true)} disabled={!draft.original || remove.isPending}>
+        <GatedButton gate={administer} className="button" onClick={() => setConfirmDelete(true)} disabled={!draft.original || remove.isPending}>
           Delete…
-        </button>
-        <button type="button" className="button button-primary" onClick={saveDraft} disabled={save.isPending || (!dirty && draft.original !== null)}>
+        </GatedButton>
+        <GatedButton gate={administer} className="button button-primary" onClick={saveDraft} disabled={save.isPending || (!dirty && draft.original !== null)}>
           Save
-        </button>
+        </GatedButton>
       </div>
       {notice && (
         <div className={`notice notice-${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>

@@ -1,6 +1,7 @@
+import { GatedButton } from '../../components/gated-button.js';
 import { useState } from 'react';
 import type { Status } from '../../../../shared/api/resources.js';
-import { errorText, STATUS_REFRESH_SECONDS, useAgentAction, useConfig, useFlowHistory, useStatus, useStreams, useUsageHistory } from '../../api/index.js';
+import { errorText, STATUS_REFRESH_SECONDS, useAgentAction, useConfig, usePermission, useFlowHistory, useStatus, useStreams, useUsageHistory } from '../../api/index.js';
 import { useToast } from '../../app/toasts.js';
 import { Ago } from '../../components/ago.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
@@ -37,6 +38,7 @@ export function StatusPage() {
   const flowHistory = useFlowHistory(SPARKLINE_MINUTES);
   const config = useConfig();
   const action = useAgentAction();
+  const operate = usePermission('stopAgent');
   const toast = useToast();
   const [asking, setAsking] = useState<'stop' | 'restart' | null>(null);
 
@@ -65,15 +67,15 @@ export function StatusPage() {
           <StateBadge state={agent.status} />
         </div>
         <div className="agent-actions">
-          <button type="button" className="button button-primary" onClick={() => run('start')} disabled={action.isPending || agent.status === 'running'}>
+          <GatedButton gate={operate} className="button button-primary" onClick={() => run('start')} disabled={action.isPending || agent.status === 'running'}>
             Start
-          </button>
-          <button type="button" className="button" onClick={() => setAsking('restart')} disabled={action.isPending}>
+          </GatedButton>
+          <GatedButton gate={operate} className="button" onClick={() => setAsking('restart')} disabled={action.isPending}>
             Restart
-          </button>
-          <button type="button" className="button button-danger" onClick={() => setAsking('stop')} disabled={action.isPending || agent.status === 'stopped'}>
+          </GatedButton>
+          <GatedButton gate={operate} className="button button-danger" onClick={() => setAsking('stop')} disabled={action.isPending || agent.status === 'stopped'}>
             Stop
-          </button>
+          </GatedButton>
           {action.isPending && <span className="muted small" role="status">Working…</span>}
         </div>
         {action.isError && <p className="error-text">The agent could not do that: {errorText(action.error)}</p>}

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { StreamRecord } from '../../../../shared/api/resources.js';
-import { errorText, useRestream, useStreams } from '../../api/index.js';
+import { errorText, usePermission, useRestream, useStreams } from '../../api/index.js';
+import { GatedButton } from '../../components/gated-button.js';
 import { useToast } from '../../app/toasts.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { ErrorNotice } from '../../components/error-notice.js';
@@ -15,6 +16,7 @@ export function StreamsPage() {
   const [restreamed, setRestreamed] = useState<ReadonlyMap<string, number>>(new Map());
   const streams = useStreams({ fast: restreamed.size > 0 });
   const restream = useRestream();
+  const restreamGate = usePermission('restream');
   const [filter, setFilter] = useState('');
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [confirming, setConfirming] = useState(false);
@@ -66,9 +68,9 @@ export function StreamsPage() {
         <h1 id="streams-title">Streams</h1>
         <div className="toolbar">
           <input type="search" className="filter" placeholder="Filter streams, receivers, messages" aria-label="Filter streams" value={filter} onChange={(e) => setFilter(e.target.value)} />
-          <button type="button" className="button button-primary" disabled={chosen.length === 0} onClick={() => setConfirming(true)}>
+          <GatedButton gate={restreamGate} className="button button-primary" disabled={chosen.length === 0} onClick={() => setConfirming(true)}>
             Restream{chosen.length > 0 ? ` (${chosen.length})` : ''}
-          </button>
+          </GatedButton>
         </div>
       </div>
       {streams.isError && !streams.data && <ErrorNotice title="Streams are not available" error={streams.error} />}

@@ -1,0 +1,1 @@
+export { TokensPage } from './tokens-page.js';
