@@ -76,6 +76,7 @@ describe('liftSchemas for a route the table does not have yet', () => {
   const route: RouteContract = {
     id: 'plantTree',
     method: 'POST',
+    role: 'admin',
     path: '/v1/plant/:site',
     summary: 'A made-up route with a recursive body and a shared part.',
     body: z.object({ root: tree, delivery: address, billing: address, note: z.json() }),

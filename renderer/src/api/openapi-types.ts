@@ -87,7 +87,7 @@ export interface paths {
         put?: never;
         /**
          * What a receiver of an unsaved configuration would read: the first records of each stream.
-         * @description Files (localfile, smb): the first rows of the first file each stream matches, through its parser and the transforms that select the stream. SQL: the first rows of each query with the state it would bind now. OPC UA: the current value of each tag. Nothing is committed, no progress moves, nothing is sent. 422 with violations when the receiver or the transforms have errors, or for an mqtt receiver (a broker keeps no history to preview); 404 for an unknown receiver.
+         * @description Without `configuration`, the saved configuration is previewed (operator role); previewing an unsaved `configuration` needs the admin role. Files (localfile, smb): the first rows of the first file each stream matches, through its parser and the transforms that select the stream. SQL: the first rows of each query with the state it would bind now. OPC UA: the current value of each tag. Nothing is committed, no progress moves, nothing is sent. 422 with violations when the receiver or the transforms have errors, or for an mqtt receiver (a broker keeps no history to preview); 404 for an unknown receiver.
          */
         post: operations["previewConfig"];
         delete?: never;
@@ -392,6 +392,61 @@ export interface paths {
         post?: never;
         /** Remove a KPI from the library. */
         delete: operations["deleteKpi"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The token this request carries: its name and role, and whether the connection is encrypted. */
+        get: operations["getSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** API tokens: names, roles, created and last-used times (never a token). */
+        get: operations["listTokens"];
+        put?: never;
+        /**
+         * Create a named token with a role; response.token holds it, this once.
+         * @description Only a salted hash is kept: a lost token cannot be shown again; revoke it and create another. 409 when the name is taken.
+         */
+        post: operations["createToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tokens/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a token at once. */
+        delete: operations["revokeToken"];
         options?: never;
         head?: never;
         patch?: never;
@@ -733,11 +788,11 @@ export interface components {
                     /** @description connection_name of the broker this stream reads from; default: the first connection. */
                     connection?: string;
                     /**
-                     * @description json: a JSON object (scalars become columns, nested objects flattened with dots) or an array of objects (one record each); value: the whole message is one value.
+                     * @description json: a JSON object (scalars become columns, nested objects flattened with dots) or an array of objects (one record each); value: the whole message is one value; sparkplug_b: Sparkplug B metrics (topic spBv1.0/<group>/DDATA/<node>/<device>).
                      * @default json
                      * @enum {string}
                      */
-                    payload_format: "json" | "value";
+                    payload_format: "json" | "value" | "sparkplug_b";
                     /**
                      * @description With payload_format value: the column that receives the value (default "value").
                      * @default value
@@ -970,8 +1025,20 @@ export interface components {
                  * @default 30
                  */
                 keepalive: number;
-                /** @description Topic to publish to; {asset} and {stream_type} are replaced per record, e.g. plant1/{asset}/{stream_type}. */
-                topic: string;
+                /** @description Topic to publish to; {asset} and {stream_type} are replaced per record, e.g. plant1/{asset}/{stream_type}. Not with sparkplug_b. */
+                topic?: string;
+                /**
+                 * @description json (default): JSON messages on topic; sparkplug_b: a Sparkplug B edge node (births, DDATA per asset, NDEATH) under group_id/edge_node_id.
+                 * @default json
+                 * @enum {string}
+                 */
+                payload_format: "json" | "sparkplug_b";
+                /** @description With sparkplug_b: the Sparkplug group id, e.g. Plant1. */
+                group_id?: string;
+                /** @description With sparkplug_b: the edge node id of this agent, e.g. tributary-line3. */
+                edge_node_id?: string;
+                /** @description With sparkplug_b: the primary host's id; data is published only while its STATE is online (the outbox keeps the records meanwhile). */
+                primary_host_id?: string;
                 /**
                  * @description Fields merged into every message, e.g. {"site": "Plant 1"}.
                  * @default {}
@@ -1246,6 +1313,9 @@ export interface components {
             /** @description Warnings of a save that passed. */
             violations?: components["schemas"]["SaveConfigMetaViolations"];
         };
+        GetKpiResponse: {
+            [key: string]: unknown;
+        };
         GetStatusResponseMemory: {
             total_gb: number;
             available_gb: number;
@@ -1423,6 +1493,8 @@ export interface operations {
                             last_modified: string | null;
                             /** @description Counts saves; also the ETag. Send it back as If-Match to refuse overwriting a newer save (409). null when nothing was saved yet. */
                             revision: number | null;
+                            /** @description Name of the API token that saved this version; null when unknown (edited by hand). */
+                            saved_by?: string | null;
                         };
                     } | {
                         /** @constant */
@@ -1465,6 +1537,8 @@ export interface operations {
                             last_modified: string | null;
                             /** @description Counts saves; also the ETag. Send it back as If-Match to refuse overwriting a newer save (409). null when nothing was saved yet. */
                             revision: number | null;
+                            /** @description Name of the API token that saved this version; null when unknown (edited by hand). */
+                            saved_by?: string | null;
                             /** @description Warnings of a save that passed. */
                             violations?: components["schemas"]["SaveConfigMetaViolations"];
                             /** @description What the save did to the running agent. */
@@ -1610,10 +1684,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The configuration as the editor holds it (unsaved). ******** for a secret means the saved value, as on save. */
-                    configuration: {
-                        [key: string]: unknown;
-                    };
+                    /** @description The configuration as the editor holds it (unsaved; needs the admin role). ******** for a secret means the saved value, as on save. Without it: the saved configuration (operator role). */
+                    configuration?: components["schemas"]["GetKpiResponse"];
                     /** @description data_receiver_name of the receiver to preview; default: the first receiver. */
                     receiver?: string;
                     /**
@@ -2012,6 +2084,16 @@ export interface operations {
                                     lag_seconds: number | null;
                                     /** @description Estimated seconds until the outbox is empty at the delivery rate of the last 5 minutes: 0 when it is empty; null when records wait but none were delivered in that time. */
                                     drain_seconds: number | null;
+                                    /** @description An mqtt transmit with payload_format sparkplug_b: its edge node's birth state (born, waiting for the primary host, disconnected). */
+                                    sparkplug?: {
+                                        /** @enum {string} */
+                                        state: "disconnected" | "waiting_for_host" | "born";
+                                        group_id: string;
+                                        edge_node_id: string;
+                                        bd_seq: number;
+                                        devices_born: number;
+                                        message: string;
+                                    };
                                 } & {
                                     [key: string]: unknown;
                                 };
@@ -2503,9 +2585,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        response: {
-                            [key: string]: unknown;
-                        };
+                        response: components["schemas"]["GetKpiResponse"];
                         meta?: components["schemas"]["GetKpiMeta"];
                     } | {
                         /** @constant */
@@ -2565,6 +2645,187 @@ export interface operations {
         };
     };
     deleteKpi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Spec envelope; read `success`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        response: string;
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        success: false;
+                        response: string;
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                        error?: components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Spec envelope; read `success`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        response: {
+                            /** @description The token name ("desktop" for the desktop app's own window). */
+                            name: string;
+                            /** @enum {string} */
+                            role: "viewer" | "operator" | "admin";
+                            /**
+                             * @description How this request came: HTTPS, plain HTTP, or the desktop window (IPC).
+                             * @enum {string}
+                             */
+                            connection: "https" | "http" | "local";
+                            /** @description Whether what is sent crosses the network encrypted (the desktop window: nothing crosses it). */
+                            encrypted: boolean;
+                            /** @description Plain HTTP on an address other machines reach (--allow-insecure-http): the console shows "not encrypted" in red. */
+                            insecure: boolean;
+                        };
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        success: false;
+                        response: unknown;
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                        error?: components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+    };
+    listTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Spec envelope; read `success`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        response: {
+                            name: string;
+                            /** @enum {string} */
+                            role: "viewer" | "operator" | "admin";
+                            /** @description UTC, ISO 8601; null for the bootstrap token. */
+                            created: string | null;
+                            /** @description UTC, ISO 8601, minute precision; null when never used. */
+                            last_used: string | null;
+                            /** @description The token of TRIBUTARY_API_TOKEN or <data-dir>/api-token (admin; not revocable here). */
+                            bootstrap: boolean;
+                        }[];
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        success: false;
+                        response: unknown;
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                        error?: components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+    };
+    createToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    role: "viewer" | "operator" | "admin";
+                };
+            };
+        };
+        responses: {
+            /** @description Spec envelope; read `success`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        response: {
+                            name: string;
+                            /** @enum {string} */
+                            role: "viewer" | "operator" | "admin";
+                            created: string;
+                            /** @description The token itself: shown this once, never again. */
+                            token: string;
+                        };
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        success: false;
+                        response: unknown;
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                        error?: components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+    };
+    revokeToken: {
         parameters: {
             query?: never;
             header?: never;
