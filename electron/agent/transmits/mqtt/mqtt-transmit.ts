@@ -237,7 +237,11 @@ export class MqttTransmit implements AgentComponent {
   private messagesOf(batch: OutboxBatch): OutgoingMessage[] {
     const sparkplug = isSparkplugPayload(batch.payload);
     // Batches stored before payload_format changed are sent in the new form: their records again.
-    if (sparkplug !== (this.edge !== undefined)) return this.messagesOf(this.convert(batch));
+    if (sparkplug !== (this.edge !== undefined)) {
+      const converted = this.convert(batch);
+      // A batch without records stays as it was: nothing to send.
+      return converted === batch ? [] : this.messagesOf(converted);
+    }
     if (this.edge) {
       const edge = this.edge;
       const stored = readSparkplugBatch(batch.payload);
@@ -256,7 +260,7 @@ export class MqttTransmit implements AgentComponent {
     const records = MQTT_OUTBOX.decode(batch.payload);
     const options = MQTT_OUTBOX.options(this.config);
     const payloads = MQTT_OUTBOX.encode(records, { ...options, maxRecords: Math.max(records.length, 1), maxBytes: Number.MAX_SAFE_INTEGER });
-    return { ...batch, payload: payloads[0]?.payload ?? batch.payload };
+    return payloads[0] ? { ...batch, payload: payloads[0].payload } : batch;
   }
 
   private publishOne(client: MqttClient, message: OutgoingMessage): Promise<void> {

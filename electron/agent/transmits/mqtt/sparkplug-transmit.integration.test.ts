@@ -152,7 +152,7 @@ describe('mqtt transmit, Sparkplug B (Mosquitto, Eclipse Tahu as host)', () => {
     agent = await serveProcess(['--data-dir', dataDirectory, '--port', '0']);
     const second = await h.waitFor(() => h.of('NBIRTH')[1], 'a new NBIRTH');
     expect(second.values.bdSeq).toBe(((bdSeq as number) + 1) % 256);
-  });
+  }, 120_000);
 
   it('after a broker restart: a new NBIRTH, births again before data, and every record', async () => {
     const broker = await PrivateBroker.start();
@@ -176,7 +176,8 @@ describe('mqtt transmit, Sparkplug B (Mosquitto, Eclipse Tahu as host)', () => {
     expect(h.messages.slice(0, first).map((m) => m.type)).toEqual(expect.arrayContaining(['NBIRTH', 'DBIRTH']));
     expect(h.of('NBIRTH')[0]!.values.bdSeq).not.toBe(before.of('NBIRTH')[0]!.values.bdSeq);
     expectSeqChain(h.messages);
-  });
+    // The agent's back-off while the broker is down grows (1, 2, 4 … s): room for a slow, busy machine.
+  }, 120_000);
 
   it('with primary_host_id waits for the host STATE online, keeps the records while it is offline', async () => {
     const hostId = `scada-${crypto.randomBytes(3).toString('hex')}`;
