@@ -40,6 +40,7 @@ class XlsxReader implements DocumentReader {
   private readonly times: DocumentTimes;
   private readonly label: string;
   private finished = false;
+  private pending: DocumentError | undefined;
   // The row and cell being read.
   private rowIndex = -1;
   private cells: FieldValue[] = [];
@@ -69,7 +70,7 @@ class XlsxReader implements DocumentReader {
   }
 
   get done(): boolean {
-    return this.finished && this.queue.length === 0;
+    return this.finished && this.queue.length === 0 && this.pending === undefined;
   }
 
   takeProblems(): string[] {
@@ -91,10 +92,12 @@ class XlsxReader implements DocumentReader {
       } catch (cause) {
         this.finished = true;
         const place = `${this.label} row ${this.rowIndex + 1}`;
-        if (cause instanceof ZipError || cause instanceof DocumentError) throw new DocumentError(place, cause.message.replace(/^.*?: /, ''));
-        throw new DocumentError(place, `not a readable sheet (${(cause as Error).message.replace(/^[^:]*:\d+:\d+: /, '')})`);
+        const message = cause instanceof ZipError || cause instanceof DocumentError ? cause.message.replace(/^.*?: /, '') : `not a readable sheet (${(cause as Error).message.replace(/^[^:]*:\d+:\d+: /, '')})`;
+        // The rows before the broken place are read; the error comes with the next call.
+        this.pending = new DocumentError(place, message);
       }
     }
+    if (this.pending && this.queue.length === 0) throw this.pending;
     return this.queue.splice(0, max);
   }
 

@@ -27,7 +27,7 @@ abstract class QueueReader implements DocumentReader {
   protected finished = false;
   constructor(protected readonly source: ByteSource, protected readonly times: DocumentTimes) {}
   get done(): boolean {
-    return this.finished && this.queue.length === 0;
+    return this.finished && this.queue.length === 0 && this.pending === undefined;
   }
   takeProblems(): string[] {
     return this.problems.splice(0);
@@ -36,9 +36,17 @@ abstract class QueueReader implements DocumentReader {
     this.source.close();
   }
   next(max: number): DocumentRecord[] {
-    while (this.queue.length < max && !this.finished) this.step();
+    try {
+      while (this.queue.length < max && !this.finished) this.step();
+    } catch (cause) {
+      // The records before the broken place are read; the error comes with the next call.
+      if (!(cause instanceof DocumentError) || this.queue.length === 0) throw cause;
+      this.pending = cause;
+    }
+    if (this.pending && this.queue.length === 0) throw this.pending;
     return this.queue.splice(0, max);
   }
+  private pending: DocumentError | undefined;
   protected abstract step(): void;
   /** Adds one parsed value as a record, or notes why it is not one. */
   protected add(value: unknown, place: string): void {
@@ -115,6 +123,7 @@ class JsonDocumentReader extends QueueReader {
   private parser: JSONParser | undefined;
   private index = 0;
   private failure: string | undefined;
+  private lastOffset = -1;
   private readonly path: string[];
   constructor(source: ByteSource, config: JsonConfig, times: DocumentTimes, private readonly name: string) {
     super(source, times);
@@ -132,6 +141,15 @@ class JsonDocumentReader extends QueueReader {
     };
     parser.onError = (error) => {
       this.failure ??= error.message;
+    };
+    // Where the last token was (a syntax error names its line and column), and how deep values
+    // nest: a hostile document is stopped at the bound instead of being kept growing.
+    let depth = 0;
+    parser.onToken = ({ token, offset }) => {
+      this.lastOffset = offset;
+      if (token === 0 || token === 2) {
+        if ((depth += 1) > DOCUMENT_LIMITS.maxDepth) throw new Error(`values nested deeper than ${DOCUMENT_LIMITS.maxDepth} levels`);
+      } else if (token === 1 || token === 3) depth -= 1;
     };
     return parser;
   }
@@ -165,8 +183,8 @@ class JsonDocumentReader extends QueueReader {
   private throwFailure(): void {
     if (this.failure === undefined) return;
     this.finished = true;
-    const position = /absolute position "(\d+)"/.exec(this.failure)?.[1];
-    const place = `${this.name} ${position === undefined ? `after record ${this.index}` : lineColumn(this.source, Number(position))}`;
+    const position = Number(/absolute position "(\d+)"/.exec(this.failure)?.[1] ?? this.lastOffset);
+    const place = `${this.name} ${position < 0 ? `after record ${this.index}` : lineColumn(this.source, position)}`;
     throw new DocumentError(place, `not valid JSON (${this.failure.replace(/ in state \w+$/, '')})`);
   }
 }
