@@ -4,13 +4,12 @@
  * their types: numbers, text (shared, inline, formula results), booleans; error cells are null;
  * date-formatted numbers become UTC ISO time stamps of their wall time in localtz.
  */
-import { SaxesParser } from 'saxes';
 import type { z } from 'zod';
 import type { ExcelParserSchema } from '../../../../shared/config/parsers/index.js';
 import type { FieldValue } from '../../../../shared/records/record.js';
 import { type ByteSource, DOCUMENT_LIMITS, DocumentError, type DocumentReader, type DocumentRecord } from '../document/document-reader.js';
 import { type DocumentTimes, createDocumentTimes } from '../document/document-times.js';
-import { columnIndexOf } from '../../../../shared/config/parsers/excel/usecols.js';
+import { type RawCell, SheetScanner } from './sheet-scanner.js';
 import { type DateKind, readDateStyles, readSharedStrings, readWorkbook } from './workbook-parts.js';
 import { EntryText, ZipError, readZipDirectory } from './zip-entries.js';
 import { SheetRecords } from './sheet-rows.js';
@@ -33,7 +32,7 @@ export function openExcelReader(config: ExcelConfig, source: ByteSource, name: s
 
 class XlsxReader implements DocumentReader {
   private readonly text: EntryText;
-  private readonly parser = new SaxesParser({ position: true });
+  private readonly scanner = new SheetScanner(DOCUMENT_LIMITS.maxRecordChars, MAX_COLUMNS);
   private readonly queue: DocumentRecord[] = [];
   private readonly problems: string[] = [];
   private readonly rows: SheetRecords;
@@ -41,15 +40,13 @@ class XlsxReader implements DocumentReader {
   private readonly label: string;
   private finished = false;
   private pending: DocumentError | undefined;
-  // The row and cell being read.
+  // The row being read.
   private rowIndex = -1;
   private cells: FieldValue[] = [];
-  private cellColumn = 0;
-  private cellType = 'n';
-  private cellStyle = 0;
-  private value = '';
-  private inValue = false;
-  private depth = 0;
+  private readonly strings: string[];
+  private readonly styles: DateKind[];
+  private readonly epoch: number;
+  private readonly date1904: boolean;
 
   constructor(config: ExcelConfig, private readonly source: ByteSource, name: string) {
     const entries = readZipDirectory(source);
@@ -59,14 +56,14 @@ class XlsxReader implements DocumentReader {
     if (!sheet) throw new ZipError(`no sheet ${typeof wanted === 'number' ? `at position ${wanted}` : `"${wanted}"`} (sheets: ${workbook.sheets.map((s) => `"${s.name}"`).join(', ')})`);
     const entry = entries.get(sheet.part);
     if (!entry) throw new ZipError(`sheet "${sheet.name}" has no part ${sheet.part}`);
-    const strings = readSharedStrings(source, entries);
-    const styles = readDateStyles(source, entries);
+    this.strings = readSharedStrings(source, entries);
+    this.styles = readDateStyles(source, entries);
     this.label = `${name} sheet "${sheet.name}"`;
     this.times = createDocumentTimes(config.options);
     this.rows = new SheetRecords(config.options ?? {});
     this.text = new EntryText(source, entry);
-    const epoch = workbook.date1904 ? Date.UTC(1904, 0, 1) : Date.UTC(1899, 11, 30);
-    this.listen(strings, styles, epoch, workbook.date1904);
+    this.date1904 = workbook.date1904;
+    this.epoch = workbook.date1904 ? Date.UTC(1904, 0, 1) : Date.UTC(1899, 11, 30);
   }
 
   get done(): boolean {
@@ -88,7 +85,13 @@ class XlsxReader implements DocumentReader {
           this.finished = true;
           break;
         }
-        this.parser.write(this.text.next());
+        const text = this.text.next();
+        this.scanner.push(text, this.text.done, (row) => {
+          this.rowIndex = row.index;
+          this.cells = [];
+          for (const cell of row.cells) this.cells[cell.column] = this.cellValue(cell);
+          this.endRow();
+        });
       } catch (cause) {
         this.finished = true;
         const place = `${this.label} row ${this.rowIndex + 1}`;
@@ -101,65 +104,11 @@ class XlsxReader implements DocumentReader {
     return this.queue.splice(0, max);
   }
 
-  private listen(strings: string[], styles: DateKind[], epoch: number, date1904: boolean): void {
-    const parser = this.parser;
-    parser.on('opentag', (tag) => {
-      if (!tag.isSelfClosing && (this.depth += 1) > DOCUMENT_LIMITS.maxDepth) throw new ZipError(`elements nested deeper than ${DOCUMENT_LIMITS.maxDepth} levels`);
-      switch (tag.name) {
-        case 'row': {
-          const r = Number(tag.attributes.r);
-          this.rowIndex = Number.isInteger(r) && r > 0 ? r - 1 : this.rowIndex + 1;
-          this.cells = [];
-          this.cellColumn = 0;
-          if (tag.isSelfClosing) this.endRow();
-          break;
-        }
-        case 'c': {
-          const ref = String(tag.attributes.r ?? '');
-          const letters = /^[A-Z]+/.exec(ref)?.[0];
-          this.cellColumn = letters ? columnIndexOf(letters) : this.cells.length;
-          if (this.cellColumn >= MAX_COLUMNS) throw new ZipError(`a cell beyond column ${MAX_COLUMNS}`);
-          this.cellType = String(tag.attributes.t ?? 'n');
-          this.cellStyle = Number(tag.attributes.s ?? 0);
-          this.value = '';
-          break;
-        }
-        case 'v':
-        case 't':
-          this.inValue = true;
-          break;
-      }
-    });
-    parser.on('text', (text) => {
-      if (!this.inValue) return;
-      this.value += text;
-      if (this.value.length > DOCUMENT_LIMITS.maxRecordChars) throw new ZipError('a cell holds more text than a record may');
-    });
-    parser.on('closetag', (tag) => {
-      if (!tag.isSelfClosing) this.depth -= 1;
-      switch (tag.name) {
-        case 'v':
-        case 't':
-          this.inValue = false;
-          break;
-        case 'c':
-          this.cells[this.cellColumn] = this.cellValue(strings, styles, epoch, date1904);
-          break;
-        case 'row':
-          if (!tag.isSelfClosing) this.endRow();
-          break;
-      }
-    });
-    parser.on('error', (error) => {
-      throw new ZipError(error.message);
-    });
-  }
-
-  private cellValue(strings: string[], styles: DateKind[], epoch: number, date1904: boolean): FieldValue {
-    const text = this.value;
-    switch (this.cellType) {
+  private cellValue(cell: RawCell): FieldValue {
+    const { text, type } = cell;
+    switch (type) {
       case 's':
-        return strings[Number(text)] ?? null;
+        return this.strings[Number(text)] ?? null;
       case 'str':
       case 'inlineStr':
         return text;
@@ -173,12 +122,12 @@ class XlsxReader implements DocumentReader {
     if (text === '') return null;
     const number = Number(text);
     if (!Number.isFinite(number)) return text;
-    const kind = styles[this.cellStyle];
+    const kind = this.styles[cell.style];
     if (kind === undefined) return number;
     // Lotus' phantom 29 February 1900: serials before it are a day off (as openpyxl reads them).
-    const serial = !date1904 && number > 0 && number < 60 ? number + 1 : number;
+    const serial = !this.date1904 && number > 0 && number < 60 ? number + 1 : number;
     const days = Math.floor(serial);
-    const ms = epoch + days * DAY_MS + Math.round((serial - days) * DAY_MS);
+    const ms = this.epoch + days * DAY_MS + Math.round((serial - days) * DAY_MS);
     const wall = wallOf(ms);
     if (kind === 'time' && number < 1) return `${pad(wall.hour)}:${pad(wall.minute)}:${pad(wall.second)}`;
     return this.times.isoOf(wall);

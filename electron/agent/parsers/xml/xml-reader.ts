@@ -50,7 +50,12 @@ export function openXmlReader(config: XmlConfig, source: ByteSource, name: strin
   };
   parser.on('opentag', (tag: SaxesTagNS) => {
     stack.push({ local: tag.local, uri: tag.uri });
-    if (stack.length > DOCUMENT_LIMITS.maxDepth) return fail(`elements nested deeper than ${DOCUMENT_LIMITS.maxDepth} levels`);
+    if (stack.length > DOCUMENT_LIMITS.maxDepth) {
+      // Thrown, not only noted: saxes resolves namespaces through every open element, so reading
+      // on through a deeper chunk would cost the square of its depth.
+      fail(`elements nested deeper than ${DOCUMENT_LIMITS.maxDepth} levels`);
+      throw failure!;
+    }
     if (record) {
       // A direct child: its text is a field; deeper elements are not (as in read_xml).
       if (stack.length === record.depth + 1) record.child = { name: tag.local, text: '' };
@@ -120,8 +125,8 @@ export function openXmlReader(config: XmlConfig, source: ByteSource, name: strin
         try {
           step();
         } catch (cause) {
-          if (cause instanceof DocumentError) throw cause;
-          fail((cause as Error).message);
+          if (cause instanceof DocumentError) failure ??= cause;
+          else fail((cause as Error).message);
         }
       }
       if (failure && queue.length === 0) {
