@@ -6,7 +6,7 @@
 // 3. NDJSON end to end: folder → json parser (lines) → remotedatapost → loopback ingest server,
 //    against the real headless server; rows/s from the first row received to the last (a document
 //    is read once it has been unchanged for the settle time, reported apart).
-// Usage: node bench/documents.mjs [--rows 100000] [--big-rows 2500000] [--ndjson-rows 1000000] [--skip-big]
+// Usage: node bench/documents.mjs [--rows 100000] [--big-rows 2500000] [--ndjson-rows 1000000] [--skip-big] [--skip-xlsx]
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,7 +16,7 @@ import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
 import { ROOT, sleep, startBenchServer } from './bench-server.mjs';
 import { writeNdjson, writeXlsx } from './document-data.mjs';
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000' }, 'big-rows': { type: 'string', default: '2500000' }, 'ndjson-rows': { type: 'string', default: '1000000' }, 'skip-big': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000' }, 'big-rows': { type: 'string', default: '2500000' }, 'ndjson-rows': { type: 'string', default: '1000000' }, 'skip-big': { type: 'boolean', default: false }, 'skip-xlsx': { type: 'boolean', default: false } } });
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-documents-bench-'));
 const readXlsx = (file) => JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'bench', 'xlsx-read.mjs'), file, '{}']).toString());
 const PANDAS = 'import sys, time, pandas as pd\nt = time.perf_counter()\nf = pd.read_excel(sys.argv[1], engine="openpyxl")\nprint(len(f), time.perf_counter() - t)';
@@ -24,11 +24,13 @@ const results = {};
 
 try {
   const xlsx = path.join(work, 'table.xlsx');
-  await writeXlsx(xlsx, Number(values.rows));
+  if (!values['skip-xlsx']) await writeXlsx(xlsx, Number(values.rows));
+  if (!values['skip-xlsx']) {
   const ours = readXlsx(xlsx);
   const [pandasRows, pandasSeconds] = execFileSync('/usr/bin/python3', ['-c', PANDAS, xlsx]).toString().trim().split(' ').map(Number);
   results.xlsx = { rows: ours.rows, bytes: fs.statSync(xlsx).size, tributarySeconds: ours.seconds, pandasRows, pandasSeconds, speedup: pandasSeconds / ours.seconds };
   console.log(`xlsx ${ours.rows} rows × 8: Tributary ${ours.seconds.toFixed(2)} s, pandas read_excel ${pandasSeconds.toFixed(2)} s: ${(pandasSeconds / ours.seconds).toFixed(1)}×`);
+  }
 
   if (!values['skip-big']) {
     const big = path.join(work, 'big.xlsx');

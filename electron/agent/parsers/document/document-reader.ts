@@ -13,6 +13,11 @@ export interface DocumentRecord {
   place: string;
   /** From the first parse_timestamps field (epoch µs); absent: the capture time. */
   timestampMicros?: bigint;
+  /**
+   * Where reading can start again right after this record (JSON Lines: the byte after its line,
+   * and its line number); absent for formats that can only be read from their start.
+   */
+  resume?: { byte: number; line: number };
 }
 
 export interface DocumentReader {
@@ -84,8 +89,7 @@ export function bufferSource(bytes: Buffer): ByteSource {
 
 /** Reads a source front to back in steps: the streaming decoders (JSON, XML) take it so. */
 export class SequentialBytes {
-  private offset = 0;
-  constructor(private readonly source: ByteSource, private readonly step = DOCUMENT_LIMITS.readBytes) {}
+  constructor(private readonly source: ByteSource, private readonly step = DOCUMENT_LIMITS.readBytes, private offset = 0) {}
   get atEnd(): boolean {
     return this.offset >= this.source.size;
   }

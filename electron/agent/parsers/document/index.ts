@@ -8,7 +8,8 @@ import { openJsonReader } from '../json/index.js';
 import { openXmlReader } from '../xml/index.js';
 import type { ByteSource, DocumentReader } from './document-reader.js';
 
-type Opener<T extends DocumentParserType> = (config: Extract<DocumentParserConfig, { parser_type: T }>, source: ByteSource, name: string) => DocumentReader;
+type Resume = { byte: number; line: number };
+type Opener<T extends DocumentParserType> = (config: Extract<DocumentParserConfig, { parser_type: T }>, source: ByteSource, name: string, resume?: Resume) => DocumentReader;
 
 const READERS: { [T in DocumentParserType]: Opener<T> } = {
   excel: openExcelReader,
@@ -17,8 +18,9 @@ const READERS: { [T in DocumentParserType]: Opener<T> } = {
 };
 
 /** A reader of `source` (named `name` in places and markers) for a document parser configuration. */
-export function openDocumentReader(config: DocumentParserConfig, source: ByteSource, name: string): DocumentReader {
-  return (READERS[config.parser_type] as Opener<DocumentParserType>)(config as never, source, name);
+export function openDocumentReader(config: DocumentParserConfig, source: ByteSource, name: string, resume?: Resume): DocumentReader {
+  // Only readers that can start mid-file (JSON Lines) take `resume`; the others read from the start.
+  return (READERS[config.parser_type] as Opener<DocumentParserType>)(config as never, source, name, resume);
 }
 
 export { DocumentError, DOCUMENT_LIMITS, bufferSource, openFileSource } from './document-reader.js';

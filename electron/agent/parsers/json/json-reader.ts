@@ -16,9 +16,9 @@ type JsonConfig = z.infer<typeof JsonParserSchema>;
 /** Longest line of JSON Lines read: a longer one is skipped (bad), never buffered whole. */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
-export function openJsonReader(config: JsonConfig, source: ByteSource, name: string): DocumentReader {
+export function openJsonReader(config: JsonConfig, source: ByteSource, name: string, resume?: { byte: number; line: number }): DocumentReader {
   const times = createDocumentTimes(config.options);
-  return config.options?.lines ? new JsonLinesReader(source, name, times) : new JsonDocumentReader(source, config, times, name);
+  return config.options?.lines ? new JsonLinesReader(source, name, times, resume) : new JsonDocumentReader(source, config, times, name);
 }
 
 abstract class QueueReader implements DocumentReader {
@@ -49,7 +49,7 @@ abstract class QueueReader implements DocumentReader {
   private pending: DocumentError | undefined;
   protected abstract step(): void;
   /** Adds one parsed value as a record, or notes why it is not one. */
-  protected add(value: unknown, place: string): void {
+  protected add(value: unknown, place: string, resume?: { byte: number; line: number }): void {
     if (depthOf(value, DOCUMENT_LIMITS.maxDepth) > DOCUMENT_LIMITS.maxDepth) {
       this.problems.push(`${place}: nested deeper than ${DOCUMENT_LIMITS.maxDepth} levels`);
       return;
@@ -58,7 +58,7 @@ abstract class QueueReader implements DocumentReader {
     if (typeof fieldvalues === 'string') return void this.problems.push(`${place}: ${fieldvalues}`);
     const stamped = this.times.stamp(fieldvalues);
     if (typeof stamped === 'string') return void this.problems.push(`${place}: ${stamped}`);
-    this.queue.push({ fieldvalues, place, ...(stamped === null ? {} : { timestampMicros: stamped }) });
+    this.queue.push({ fieldvalues, place, ...(stamped === null ? {} : { timestampMicros: stamped }), ...(resume ? { resume } : {}) });
   }
 }
 
@@ -68,22 +68,24 @@ class JsonLinesReader extends QueueReader {
   private carried = 0;
   private line = 0;
   private skipping = false;
-  constructor(source: ByteSource, private readonly name: string, times: DocumentTimes) {
+  constructor(source: ByteSource, private readonly name: string, times: DocumentTimes, resume?: { byte: number; line: number }) {
     super(source, times);
-    this.bytes = new SequentialBytes(source);
+    this.bytes = new SequentialBytes(source, undefined, resume?.byte ?? 0);
+    this.line = resume?.line ?? 0;
   }
   protected step(): void {
     if (this.bytes.atEnd) {
-      if (this.carried > 0) this.addLine(Buffer.concat(this.carry));
+      if (this.carried > 0) this.addLine(Buffer.concat(this.carry), this.bytes.position);
       this.carry = [];
       this.finished = true;
       return;
     }
+    const chunkStart = this.bytes.position;
     const chunk = this.bytes.nextChunk();
     let start = 0;
     for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
       const piece = chunk.subarray(start, nl);
-      this.addLine(this.carried > 0 ? Buffer.concat([...this.carry, piece]) : piece);
+      this.addLine(this.carried > 0 ? Buffer.concat([...this.carry, piece]) : piece, chunkStart + nl + 1);
       this.carry = [];
       this.carried = 0;
       start = nl + 1;
@@ -99,7 +101,7 @@ class JsonLinesReader extends QueueReader {
       this.carried += rest.length;
     }
   }
-  private addLine(bytes: Buffer): void {
+  private addLine(bytes: Buffer, end: number): void {
     this.line += 1;
     if (this.skipping) {
       this.skipping = false;
@@ -114,7 +116,7 @@ class JsonLinesReader extends QueueReader {
       this.problems.push(`${this.name} line ${this.line}: ${(cause as Error).message}`);
       return;
     }
-    this.add(value, `${this.name} line ${this.line}`);
+    this.add(value, `${this.name} line ${this.line}`, { byte: end, line: this.line });
   }
 }
 

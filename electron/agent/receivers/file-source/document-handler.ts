@@ -41,10 +41,11 @@ export class DocumentHandler {
     try {
       if (!session || session.state.records !== state.records || session.state.digest !== state.digest) {
         session?.reader.close();
-        session = { key, reader: this.open(request, config), state };
+        // JSON Lines start again at the byte after the last committed record; others skip records.
+        session = { key, reader: this.open(request, config, state.previous ? undefined : state.resume), state };
         this.keep(session);
         if (state.previous) state = this.compare(session, state, request);
-        else this.skip(session, state.records);
+        else if (!state.resume) this.skip(session, state.records);
         session.state = state;
       }
       const batch = session.reader.next(DOCUMENT_BATCH_RECORDS);
@@ -65,7 +66,8 @@ export class DocumentHandler {
         };
       });
       const done = session.reader.done;
-      const next: DocumentState = { records: state.records + records.length, digest, ids: state.ids };
+      const resume = batch.length > 0 ? batch[batch.length - 1]!.resume : state.resume;
+      const next: DocumentState = { records: state.records + records.length, digest, ids: state.ids, ...(resume ? { resume } : {}) };
       const commit = this.commit(request, records, next, done);
       if ('full' in commit || done) this.drop(session);
       else session.state = next;
@@ -85,8 +87,8 @@ export class DocumentHandler {
     for (const session of [...this.sessions.values()]) this.drop(session);
   }
 
-  private open(request: ParseRequest, config: Parser & { parser_type: 'excel' | 'json' | 'xml' }): DocumentReader {
-    return openDocumentReader(config, openFileSource(request.localPath ?? request.path), request.path);
+  private open(request: ParseRequest, config: Parser & { parser_type: 'excel' | 'json' | 'xml' }, resume?: { byte: number; line: number }): DocumentReader {
+    return openDocumentReader(config, openFileSource(request.localPath ?? request.path), request.path, resume);
   }
 
   private skip(session: Session, records: number): void {
@@ -106,14 +108,16 @@ export class DocumentHandler {
     const previous = state.previous!;
     let digest = '';
     let read = 0;
+    let resumeAt: { byte: number; line: number } | undefined;
     while (read < previous.records) {
       const batch = session.reader.next(Math.min(previous.records - read, DOCUMENT_BATCH_RECORDS));
       session.reader.takeProblems();
       if (batch.length === 0) break;
       for (const record of batch) digest = chainDigest(digest, record.fieldvalues);
       read += batch.length;
+      resumeAt = batch[batch.length - 1]!.resume;
     }
-    if (read >= previous.records && digest === previous.digest) return { records: previous.records, digest, ids: state.ids };
+    if (read >= previous.records && digest === previous.digest) return { records: previous.records, digest, ids: state.ids, ...(resumeAt ? { resume: resumeAt } : {}) };
     session.reader.close();
     session.reader = this.open(request, request.parser as never);
     return firstState(request.file.fingerprint);

@@ -14,6 +14,8 @@ export const DocumentStateSchema = z.object({
   ids: z.string(),
   /** Set while a rewritten file is compared with what was sent of it before. */
   previous: z.object({ records: z.number().int().min(0), digest: z.string() }).optional(),
+  /** Where the next record starts, for formats that can be read from there (JSON Lines). */
+  resume: z.object({ byte: z.number().int().min(0), line: z.number().int().min(0) }).optional(),
   /** The file could not be read (a broken document): why, and where. */
   failed: z.string().optional(),
 });
