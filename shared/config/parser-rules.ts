@@ -5,6 +5,8 @@
  */
 import { DTYPE_NAMES, UNSUPPORTED_READ_CSV_KEYWORDS, dtypeKind } from './csv-options.js';
 import { ENCODINGS, lookupEncoding, supportedEncodingNames } from './encodings.js';
+import { isDocumentParser } from './parsers/index.js';
+import { documentParserViolations } from './parsers/document-rules.js';
 import type { Parser } from './schema.js';
 import { type JsonPath, type Violation, closest, error, warning } from './violations.js';
 
@@ -39,6 +41,7 @@ const IGNORED_BECAUSE: Partial<Record<(typeof UNSUPPORTED_READ_CSV_KEYWORDS)[num
 const REGEX_SEPARATOR = /[\\^$.|?*+()[\]{}]/;
 
 export function parserViolations(parser: Parser, base: JsonPath): Violation[] {
+  if (isDocumentParser(parser)) return documentParserViolations(parser, base);
   const out: Violation[] = [];
   const problem = encodingProblem(parser.file_encoding);
   if (problem) out.push(error([...base, 'file_encoding'], problem));

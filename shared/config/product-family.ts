@@ -33,10 +33,7 @@ const UNSUPPORTED: Record<string, Record<string, string>> = {
     advanced: 'Tributary cannot run advanced (Python) transforms.',
   },
   parser_type: {
-    attachment: 'Tributary has no attachment parser: it reads delimiter-separated text (parser_type csv or spreadsheet).',
-    excel: 'Tributary cannot read Excel files: export them as CSV (parser_type csv or spreadsheet).',
-    xml: 'Tributary has no XML parser: it reads delimiter-separated text (parser_type csv or spreadsheet).',
-    json: 'Tributary has no JSON parser: it reads delimiter-separated text (parser_type csv or spreadsheet).',
+    attachment: 'Tributary has no attachment parser: it reads delimiter-separated text (parser_type csv or spreadsheet), Excel workbooks (excel), JSON (json) and XML (xml).',
   },
 };
 

@@ -9,6 +9,7 @@ import { SpreadsheetParseOptionsSchema } from './csv-options.js';
 import { streamIdentity, timeZoneName } from './schema-parts.js';
 import { TransformSchema } from './transform-schema.js';
 import { MqttReceiverSchema } from './mqtt-schema.js';
+import { DOCUMENT_PARSER_SCHEMAS } from './parsers/index.js';
 import { FilterStreamSchema, SightMachineCloudSchema, type Transmit, TransmitSchema } from './transmit-schema.js';
 
 export * from './transmit-schema.js';
@@ -65,7 +66,9 @@ export const CsvParserSchema = z
   })
   .describe('The product family\'s csv parser: the spreadsheet parser with the separator at the top level.');
 
-export const ParserSchema = z.discriminatedUnion('parser_type', [SpreadsheetParserSchema, CsvParserSchema]);
+export const ParserSchema = z.discriminatedUnion('parser_type', [SpreadsheetParserSchema, CsvParserSchema, ...DOCUMENT_PARSER_SCHEMAS]);
+/** The line-by-line (csv) parsers; the others read whole documents (parsers/index.ts). */
+export type TextParser = z.infer<typeof SpreadsheetParserSchema> | z.infer<typeof CsvParserSchema>;
 
 // ---------------------------------------------------------------- streams
 

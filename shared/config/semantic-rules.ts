@@ -16,6 +16,7 @@ import { smbConnectionViolations } from './smb-rules.js';
 import { mqttReceiverViolations, mqttTransmitViolations } from './mqtt-rules.js';
 import { fileFilterViolations } from './file-filter-rules.js';
 import { parserViolations } from './parser-rules.js';
+import { isDocumentParser } from './parsers/index.js';
 import { cloudViolations, remoteDataPostViolations } from './transmit-rules.js';
 import { fileOrderViolations, unsupportedTransformViolations } from './product-family.js';
 import { folderNameViolations } from './name-rules.js';
@@ -192,9 +193,11 @@ function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
       out.push(...parserViolations(p, [...base, 'parsers', k]));
       const zone = p.options?.localtz;
       if (zone && !isPrompt(zone) && !isValidTimeZone(zone)) out.push(error([...base, 'parsers', k, 'options', 'localtz'], `"${zone}" is not a known time zone. Use an IANA name such as Europe/Berlin or America/Chicago.`));
-      p.options?.parse?.parse_timestamps?.forEach((ts, t) => {
-        const bad = unknownStrptimeDirective(ts.format);
-        if (bad) out.push(error([...base, 'parsers', k, 'options', 'parse', 'parse_timestamps', t, 'format'], `"${bad}" is not a time format directive. Use e.g. %Y-%m-%d %H:%M:%S.`));
+      const stamps = isDocumentParser(p) ? p.options?.parse_timestamps : p.options?.parse?.parse_timestamps;
+      stamps?.forEach((ts, t) => {
+        const bad = ts.format === undefined ? undefined : unknownStrptimeDirective(ts.format);
+        const at = isDocumentParser(p) ? ['options', 'parse_timestamps', t, 'format'] : ['options', 'parse', 'parse_timestamps', t, 'format'];
+        if (bad) out.push(error([...base, 'parsers', k, ...at], `"${bad}" is not a time format directive. Use e.g. %Y-%m-%d %H:%M:%S.`));
       });
     });
     out.push(...fileFilterViolations(receiver.streams, base));

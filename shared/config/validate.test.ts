@@ -35,7 +35,7 @@ const cases: Case[] = [
   { name: 'empty receiver name', change: (d) => (receiver(d).data_receiver_name = ''), path: ['data_receiver', 0, 'data_receiver_name'], says: /must not be empty/ },
   { name: 'additional receiver property', change: (d) => (receiver(d).pol_interval = 5), path: ['data_receiver', 0, 'pol_interval'], says: /Did you mean "poll_interval"/ },
   { name: 'file_filter not a list', change: (d) => (receiver(d).streams[1].file_filter = '*.csv'), path: ['data_receiver', 0, 'streams', 1, 'file_filter'], says: /a list/ },
-  { name: 'unknown parser_type', change: (d) => (receiver(d).parsers[0].parser_type = 'excel'), path: ['data_receiver', 0, 'parsers', 0, 'parser_type'], says: /spreadsheet/ },
+  { name: 'unknown parser_type', change: (d) => (receiver(d).parsers[0].parser_type = 'excell'), path: ['data_receiver', 0, 'parsers', 0, 'parser_type'], says: /spreadsheet/ },
   { name: 'bad bad_lines_action', change: (d) => (receiver(d).parsers[0].options.parse.bad_lines_action = 'ignore'), path: ['data_receiver', 0, 'parsers', 0, 'options', 'parse', 'bad_lines_action'], says: /"error", "warn", "skip"/ },
   { name: 'header negative', change: (d) => (receiver(d).parsers[0].options.parse.header = -1), path: ['data_receiver', 0, 'parsers', 0, 'options', 'parse', 'header'] },
   { name: 'transmit missing API_key_ID', change: (d) => delete (d.data_transmit[0] as any).API_key_ID, path: ['data_transmit', 0], says: /API_key_ID is missing: .* or api_key_id in sight_machine_cloud/ },

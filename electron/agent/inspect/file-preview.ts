@@ -9,6 +9,8 @@ import { createSpreadsheetParser } from '../parsers/index.js';
 import { fileStreams, streamOf } from '../receivers/file-source/file-discovery.js';
 import { type ListedFile, SourceProblem, type SourceFolder, localFolder, smbFolder } from './source-folders.js';
 import type { RawStreamPreview } from './raw-preview.js';
+import { previewDocument } from './document-preview.js';
+import { isDocumentParser } from '../../../shared/config/parsers/index.js';
 
 /** Bytes read of a file for its preview: thousands of rows, whatever the file's size. */
 export const PREVIEW_BYTES = 256 * 1024;
@@ -49,6 +51,17 @@ export async function previewFiles(receiver: FileReceiver, rows: number, nowMicr
       preview.source = joinPath(found.folder.label, found.file.relative, receiver.protocol === 'smb' ? '\\' : '/');
       if (!stream.parser) {
         preview.problems.push({ level: 'error', message: "No parser's filter_stream selects this stream, and it names no parser: its files cannot be read." });
+        continue;
+      }
+      if (isDocumentParser(stream.parser)) {
+        const { folder, file } = found;
+        const read = (offset: number, length: number) => folder.read(file.relative, offset, length);
+        try {
+          await previewDocument({ parser: stream.parser, key: stream.key, name: preview.source, size: file.size, read, previewBytes: PREVIEW_BYTES, rows, nowMicros, preview });
+        } catch (cause) {
+          if (!(cause instanceof SourceProblem)) throw cause;
+          preview.problems.push({ level: 'error', message: cause.message });
+        }
         continue;
       }
       let bytes: Buffer;

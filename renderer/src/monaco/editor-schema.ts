@@ -7,6 +7,7 @@
 import { configurationJsonSchema, TIME_ZONE_FORMAT } from '../../../shared/config/schema.js';
 import { TEMPLATE_PROMPT_PREFIX } from '../../../shared/config/semantic-rules.js';
 import { RECEIVER_TEMPLATES, TRANSMIT_TEMPLATES } from '../../../shared/config/templates.js';
+import { DOCUMENT_PARSER_TEMPLATES } from '../../../shared/config/parsers/index.js';
 
 type Schema = Record<string, unknown>;
 
@@ -80,6 +81,16 @@ export function editorSchema(zones: readonly string[]): Schema {
       description: `A ${protocol} receiver from the template; Tab moves to each value to fill in.`,
       body: withTabStops(template, { next: 1 }),
     }));
+  // Each file receiver's parsers: one snippet per document parser type, from its template.
+  for (const branch of ((receivers?.oneOf ?? receivers?.anyOf ?? []) as Schema[])) {
+    const parsers = ((branch.properties ?? {}) as Record<string, Schema>).parsers?.items as Schema | undefined;
+    if (parsers)
+      parsers.defaultSnippets = Object.entries(DOCUMENT_PARSER_TEMPLATES).map(([type, template]) => ({
+        label: `${type} parser`,
+        description: `A ${type} parser from the template; Tab moves to each value to fill in.`,
+        body: withTabStops(template, { next: 1 }),
+      }));
+  }
   const transforms = properties.transforms?.items as Schema | undefined;
   if (transforms) transforms.defaultSnippets = branchSnippets(transforms, 'transform_type', 'transform');
   const transmits = properties.data_transmit?.items as Schema | undefined;

@@ -6,7 +6,7 @@
  * resumable at any record. It splits and converts every cell, so it costs more per row; files that
  * use none of these options never come here.
  */
-import type { Parser } from '../../../../shared/config/schema.js';
+import type { TextParser as Parser } from '../../../../shared/config/schema.js';
 import type { FieldValue } from '../../../../shared/records/record.js';
 import { BadCell, type CellReader, cellReadersFor } from './cell-readers.js';
 import { columnNames } from './cell-values.js';

@@ -9,6 +9,8 @@
  * same rows, offsets and state (property tests: fused-upload.test.ts).
  */
 import type { SpreadsheetParserConfig, SpreadsheetState } from './spreadsheet-parser.js';
+import type { Parser } from '../../../../shared/config/schema.js';
+import { isDocumentParser } from '../../../../shared/config/parsers/index.js';
 import { readOptionsOf } from './read-options.js';
 import { RecordCursor } from './record-scanner.js';
 import { decodeBytes, resolveEncoding, separatorUnits } from './text-encoding.js';
@@ -37,7 +39,9 @@ export interface PlainRowReader {
 }
 
 /** A reader for this parser configuration, or null when its files never take this path. */
-export function createPlainRowReader(config: SpreadsheetParserConfig): PlainRowReader | null {
+export function createPlainRowReader(any: SpreadsheetParserConfig | Parser): PlainRowReader | null {
+  if (isDocumentParser(any)) return null;
+  const config = any;
   const options = readOptionsOf(config);
   if (options.general || options.separator.length !== 1 || config.options?.counter) return null;
   const separator = options.separator;

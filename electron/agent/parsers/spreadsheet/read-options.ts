@@ -6,7 +6,8 @@
  */
 import type { SpreadsheetParseOptions } from '../../../../shared/config/csv-options.js';
 import { lookupEncoding } from '../../../../shared/config/encodings.js';
-import type { Parser } from '../../../../shared/config/schema.js';
+import type { Parser as AnyParser, TextParser as Parser } from '../../../../shared/config/schema.js';
+import { isDocumentParser } from '../../../../shared/config/parsers/index.js';
 
 export interface ReadOptions {
   separator: string;
@@ -25,7 +26,14 @@ export interface ReadOptions {
 /** A separator typed as the two characters `\t` means a tab too. */
 const unescape = (separator: string) => (separator === '\\t' ? '\t' : separator);
 
-export function readOptionsOf(config: Parser): ReadOptions {
+/** The configuration as a csv parser's: a document parser (excel, json, xml) never reaches this one. */
+export function textParserOf(config: AnyParser): Parser {
+  if (isDocumentParser(config)) throw new Error(`parser_type ${config.parser_type} is read as a whole document, not line by line`);
+  return config;
+}
+
+export function readOptionsOf(any: AnyParser): ReadOptions {
+  const config = textParserOf(any);
   const parse: SpreadsheetParseOptions = config.options?.parse ?? {};
   const separator = unescape((config.parser_type === 'csv' ? config.separator : undefined) ?? parse.separator ?? parse.sep ?? parse.delimiter ?? ',');
   const configured = lookupEncoding(config.file_encoding)?.codec;

@@ -9,7 +9,8 @@
  * only around quotes), without decoding or building rows, and counts what the second part needs to
  * start with: physical lines (line numbers and record ids) and non-blank records (rowsSeen).
  */
-import type { Parser } from '../../../../shared/config/schema.js';
+import type { Parser as AnyParser } from '../../../../shared/config/schema.js';
+import { isDocumentParser } from '../../../../shared/config/parsers/index.js';
 import { readOptionsOf } from './read-options.js';
 import { RecordCursor } from './record-scanner.js';
 import type { SpreadsheetState } from './spreadsheet-parser.js';
@@ -37,7 +38,9 @@ export interface RecordCut {
  * bad line would stop the first part while the second read on) and no `counter` column (its values
  * in the second part depend on how many lines of the first part were bad). Returns the reason when not.
  */
-export function splitRefusal(config: Parser, state: SpreadsheetState | null): string | undefined {
+export function splitRefusal(any: AnyParser, state: SpreadsheetState | null): string | undefined {
+  if (isDocumentParser(any)) return 'a whole-document parser';
+  const config = any;
   const options = readOptionsOf(config);
   if (options.general) return 'pandas-only options (general parser path)';
   if (options.badLinesAction === 'error') return 'bad_lines_action "error"';
@@ -72,7 +75,7 @@ const SCAN_PIECE_BYTES = 1024 * 1024;
  * between pieces (the caller yields to its event loop there).
  */
 export async function findRecordCut(options: {
-  config: Parser;
+  config: AnyParser;
   state: SpreadsheetState;
   read: (offset: number, length: number) => Promise<Buffer>;
   from: number;

@@ -6,11 +6,11 @@
  */
 import { z } from 'zod';
 import { lookupEncoding } from '../../../../shared/config/encodings.js';
-import type { Parser } from '../../../../shared/config/schema.js';
+import type { Parser as AnyParser, TextParser as Parser } from '../../../../shared/config/schema.js';
 import type { FieldValue } from '../../../../shared/records/record.js';
 import { cellValue, cellValueAt, columnNames } from './cell-values.js';
 import { createOptionsParser } from './options-parser.js';
-import { readOptionsOf } from './read-options.js';
+import { readOptionsOf, textParserOf } from './read-options.js';
 import { RecordCursor, splitCells } from './record-scanner.js';
 import { type FileEncoding, decodeBytes, detectEncoding, resolveEncoding, separatorUnits } from './text-encoding.js';
 import { createTimeStamper } from './time-columns.js';
@@ -96,7 +96,8 @@ interface RowPlan {
  * read_csv options beyond separator, header and encoding are read by the general path
  * (options-parser.ts); the rest by this one, tuned for speed (docs/performance.md).
  */
-export function createSpreadsheetParser(config: SpreadsheetParserConfig): SpreadsheetParser {
+export function createSpreadsheetParser(any: SpreadsheetParserConfig | AnyParser): SpreadsheetParser {
+  const config = textParserOf(any);
   const options = readOptionsOf(config);
   if (options.general) return createOptionsParser(config, options);
   const parse = config.options?.parse ?? {};

@@ -15,6 +15,8 @@ import type { FusedUploadPath } from '../../pipeline/fused-upload.js';
 import type { ParseRequest, ParseResponse } from './parse-protocol.js';
 import { CHUNK_BYTES, MAX_LINE_BYTES, RECORD_CHUNK_BYTES } from './file-reader.js';
 import { recordIdOf } from './record-ids.js';
+import { DocumentHandler } from './document-handler.js';
+import { isDocumentParser } from '../../../../shared/config/parsers/index.js';
 
 const MAX_CACHED_PARSERS = 1000;
 
@@ -70,6 +72,8 @@ function parseGeneral(parser: SpreadsheetParser, chunk: Buffer, state: Spreadshe
 
 export class ChunkHandler {
   private readonly parsers = new Map<string, ReturnType<typeof createSpreadsheetParser>>();
+  /** Excel, JSON and XML files (read whole, a batch of records a request). */
+  private documents: DocumentHandler | undefined;
 
   /** `fused` null: every chunk takes the general path. */
   constructor(
@@ -78,6 +82,7 @@ export class ChunkHandler {
   ) {}
 
   handle(request: ParseRequest): ParseResponse {
+    if (isDocumentParser(request.parser as Parser)) return (this.documents ??= new DocumentHandler(this.committer)).handle(request);
     if (request.skipTo !== undefined) return this.skipLongLine({ ...request, skipTo: request.skipTo });
     const { chunk, size, limit } = readChunk(request);
     const atEnd = request.offset + chunk.length >= limit;
@@ -115,6 +120,11 @@ export class ChunkHandler {
       state: result.state,
       fatal: result.fatal,
     };
+  }
+
+  /** Closes the documents being read (their files). */
+  close(): void {
+    this.documents?.close();
   }
 
   private parserFor(config: Parser) {

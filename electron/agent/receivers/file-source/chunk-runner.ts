@@ -32,6 +32,9 @@ export function createChunkRunner(): ChunkRunner {
         return { id: request.id, ok: false, error: error.message, code: error.code, thread: threadId };
       }
     },
-    close: () => targets.close(),
+    close: () => {
+      handler.close();
+      targets.close();
+    },
   };
 }

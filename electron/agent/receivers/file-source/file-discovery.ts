@@ -8,6 +8,8 @@ import type { StreamKey } from '../../components/contract.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';
 import type { ComponentContext } from '../../components/contract.js';
 import { readFile } from './file-reader.js';
+import { readDocument } from './document-file.js';
+import { isDocumentParser } from '../../../../shared/config/parsers/index.js';
 import type { SplitOptions } from './file-split.js';
 import { INLINE_CHUNK_BYTES, type ParseWorkers } from './parse-worker-pool.js';
 import { type StorageHealth, isDiskFull } from '../../storage/storage-health.js';
@@ -227,7 +229,7 @@ export class FileDiscovery {
       if (!done) look.readAt = now;
       const result = done
         ? { complete: true, records: 0 }
-        : await readFile({
+        : await (isDocumentParser(stream.parser) ? readDocument : readFile)({
             receiver,
             stream: stream.key,
             file: { path: file.path, size: snapshot.size, mtimeMs: snapshot.mtimeMs, settled: Date.now() - look.unchangedSince >= Math.max(SETTLE_MS, 3 * this.options.pollIntervalSeconds * 1000) },

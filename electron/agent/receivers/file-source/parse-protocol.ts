@@ -32,6 +32,8 @@ export interface ParseRequest {
   end?: number;
   /** The chunk belongs to the part of the file starting here: its progress is the part's, not the file's. */
   part?: number;
+  /** A local copy of a remote file read as a whole document (document-file.ts); `path` names it. */
+  localPath?: string;
 }
 
 export type ParseResponse =

@@ -1,0 +1,60 @@
+/**
+ * Whatever a file holds, a document reader ends with records, skipped records or a DocumentError
+ * naming the place: never a crash, a stack overflow or unbounded memory (hardening rule).
+ */
+import { zipSync, strToU8 } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { ParserSchema } from '../../../../shared/config/schema.js';
+import { DocumentError, bufferSource, openDocumentReader } from './index.js';
+
+function readAll(parser: Record<string, unknown>, bytes: Buffer) {
+  const config = ParserSchema.parse({ parser_name: 'p', ...parser });
+  const reader = openDocumentReader(config as never, bufferSource(bytes), 'f');
+  const records = [];
+  const problems: string[] = [];
+  while (!reader.done) {
+    records.push(...reader.next(100));
+    problems.push(...reader.takeProblems());
+  }
+  return { records, problems };
+}
+
+const workbook = (sheet: string) =>
+  Buffer.from(zipSync({
+    'xl/workbook.xml': strToU8('<workbook><sheets><sheet name="S" sheetId="1" r:id="rId1" xmlns:r="r"/></sheets></workbook>'),
+    'xl/_rels/workbook.xml.rels': strToU8('<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>'),
+    'xl/worksheets/sheet1.xml': strToU8(sheet),
+  }));
+
+describe('hostile documents', () => {
+  it('stops XML nested a hundred thousand deep at the bound, naming the line and column', () => {
+    const deep = Buffer.from(`<?xml version="1.0"?>\n${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}`);
+    expect(() => readAll({ parser_type: 'xml', options: { xpath: '//b' } }, deep)).toThrow(/f line 2 column \d+: elements nested deeper than 256 levels/);
+  });
+
+  it('stops a JSON document nested a hundred thousand deep, and skips such a JSON line among good ones', () => {
+    expect(() => readAll({ parser_type: 'json' }, Buffer.from(`${'['.repeat(100_000)}${']'.repeat(100_000)}`))).toThrow(DocumentError);
+    const lines = Buffer.from(`{"n":1}\n${'['.repeat(100_000)}${']'.repeat(100_000)}\n{"n":2}\nnot json\n`);
+    const { records, problems } = readAll({ parser_type: 'json', options: { lines: true } }, lines);
+    expect(records.map((r) => r.fieldvalues.n)).toEqual([1, 2]);
+    expect(problems).toEqual([expect.stringMatching(/^f line 2: nested deeper than 256/), expect.stringMatching(/^f line 4: /)]);
+  });
+
+  it('names a file that is no workbook, and a workbook cut short, without reading on', () => {
+    expect(() => readAll({ parser_type: 'excel' }, Buffer.from('time,value\n1,2\n'))).toThrow(/^f: not an Excel workbook/);
+    const good = workbook('<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>a</t></is></c></row><row r="2"><c r="A2"><v>1</v></c></row></sheetData></worksheet>');
+    expect(readAll({ parser_type: 'excel' }, good).records.map((r) => r.fieldvalues)).toEqual([{ a: 1 }]);
+    expect(() => readAll({ parser_type: 'excel' }, good.subarray(0, good.length - 30))).toThrow(DocumentError);
+  });
+
+  it('bounds a sheet row and its columns', () => {
+    const wide = workbook(`<worksheet><sheetData><row r="1"><c r="ZZZZ1"><v>1</v></c></row></sheetData></worksheet>`);
+    expect(() => readAll({ parser_type: 'excel' }, wide)).toThrow(/sheet "S" row \d+: a cell beyond column 16384/);
+  });
+
+  it('refuses an encoding it cannot decode by name, and reads one it can', () => {
+    expect(() => readAll({ parser_type: 'xml' }, Buffer.from('<?xml version="1.0" encoding="x-klingon"?><r><m a="1"/></r>'))).toThrow(/x-klingon/);
+    const latin = Buffer.concat([Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><r><m a="'), Buffer.from([0xe4]), Buffer.from('"/></r>')]);
+    expect(readAll({ parser_type: 'xml' }, latin).records.map((r) => r.fieldvalues)).toEqual([{ a: 'ä' }]);
+  });
+});

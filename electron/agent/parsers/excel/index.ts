@@ -1,0 +1,2 @@
+/** parser_type "excel" (.xlsx, .xlsm). */
+export { openExcelReader } from './xlsx-reader.js';

@@ -1,0 +1,2 @@
+/** parser_type "json" (documents and JSON Lines). */
+export { openJsonReader } from './json-reader.js';

@@ -1,0 +1,2 @@
+/** parser_type "xml". */
+export { openXmlReader } from './xml-reader.js';

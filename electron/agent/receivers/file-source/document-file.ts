@@ -1,0 +1,114 @@
+/**
+ * Reads a file whose parser reads whole documents (excel, json, xml): once it is complete (its
+ * size unchanged for the settle time, as for a CSV file's last line), batch after batch in a parse
+ * thread (document-handler.ts), each batch committed with the records read so far. A rewritten file
+ * is read again: records sent before are not sent again when the file only grew (document-state.ts).
+ * A broken file gets an error marker naming it and the place; the other files go on.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ReadFileOptions } from './file-reader.js';
+import { FINGERPRINT_BYTES, fingerprintOf } from './file-reader.js';
+import { type DocumentState, DocumentStateSchema, firstState } from './document-state.js';
+
+/** Bytes of a remote file copied per request while it is fetched to a local temporary file. */
+const COPY_BYTES = 1024 * 1024;
+
+export async function readDocument(options: ReadFileOptions): Promise<{ complete: boolean; records: number; thread: string }> {
+  const { receiver, stream, file, context } = options;
+  let thread = context.logger.thread;
+  const logger = () => context.logger.child(context.logger.component, thread);
+  // A workbook or document half written is not one: wait until it is complete.
+  if (!file.settled) return { complete: false, records: 0, thread };
+  const prefix = await options.readPrefix(Math.min(file.size, FINGERPRINT_BYTES));
+  const fingerprint = fingerprintOf(prefix);
+  const progress = context.store.fileProgress(receiver, stream, file.path);
+  const stored = progress ? DocumentStateSchema.safeParse(safeJson(progress.parserState)) : undefined;
+  let state: DocumentState = firstState(fingerprint);
+  if (progress && stored?.success) {
+    const same = progress.fingerprint === fingerprint && progress.size === file.size && progress.mtimeMs === file.mtimeMs;
+    if (same && progress.offset >= file.size) return { complete: true, records: 0, thread };
+    if (same) state = stored.data;
+    else if (!stored.data.failed && stored.data.records > 0) {
+      logger().info(`${file.path} was rewritten: comparing it with the ${stored.data.records} record(s) sent of it before`);
+      state = { ...firstState(fingerprint), ids: stored.data.ids, previous: { records: stored.data.records, digest: stored.data.digest } };
+    }
+  }
+  let copy: string | undefined;
+  let records = 0;
+  context.pipeline.reading(receiver, stream, file.path, { bytesRead: 0, size: file.size });
+  try {
+    if (options.readRange) copy = await copyToLocal(options.readRange, file.size);
+    for (;;) {
+      const response = await options.worker.parse(
+        {
+          path: file.path,
+          ...(copy ? { localPath: copy } : {}),
+          fileSize: file.size,
+          offset: 0,
+          chunkBytes: 0,
+          parser: options.parser,
+          state,
+          final: true,
+          file: { size: file.size, mtimeMs: file.mtimeMs, fingerprint },
+          recordIdPrefix: '',
+          plan: context.pipeline.plan(receiver, stream),
+          nowMicros: String(context.clock.nowMicros()),
+        },
+        options.signal,
+      );
+      thread = response.threadName;
+      if (!response.ok) throw Object.assign(new Error(response.error), { code: response.code });
+      if (response.commit) context.pipeline.afterCommit(receiver, stream, response.commit);
+      const wasComparing = state.previous !== undefined;
+      state = DocumentStateSchema.parse(response.state);
+      if (wasComparing) logger().info(state.ids === fingerprint && state.ids !== stored?.data?.ids ? `${file.path} changed: all its records are read again` : `${file.path}: the records sent before are unchanged; reading on after them`);
+      records += response.rows;
+      if (response.badLines.length > 0) {
+        const message = `${response.badLines.length} record(s) of ${file.path} skipped: ${response.badLines.slice(0, 3).map((bad) => bad.message).join('; ')}${response.badLines.length > 3 ? '; …' : ''}`;
+        context.markers.raise([stream], 'warning', 'bad_lines', message);
+        logger().warn(message);
+      }
+      if (response.fatal) {
+        const message = `${response.fatal.message}. Reading of this file stops here until it is written again.`;
+        context.markers.raise([stream], 'error', 'parse_error', message);
+        logger().error(message);
+        return { complete: false, records, thread };
+      }
+      context.pipeline.reading(receiver, stream, file.path, { bytesRead: response.consumedBytes, size: file.size });
+      if (response.consumedBytes >= file.size) break;
+    }
+    context.markers.clear('parse_error', [stream]);
+    return { complete: true, records, thread };
+  } finally {
+    context.pipeline.reading(receiver, stream, file.path, null);
+    if (copy) await fs.promises.rm(path.dirname(copy), { recursive: true, force: true });
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A remote file (SMB) copied to a temporary local file, piece by piece: parse threads read it there. */
+async function copyToLocal(read: (offset: number, length: number) => Promise<Buffer>, size: number): Promise<string> {
+  const folder = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tributary-document-'));
+  const target = path.join(folder, 'document');
+  const handle = await fs.promises.open(target, 'w');
+  try {
+    for (let offset = 0; offset < size; ) {
+      const bytes = await read(offset, Math.min(COPY_BYTES, size - offset));
+      if (bytes.length === 0) break;
+      await handle.write(bytes, 0, bytes.length, offset);
+      offset += bytes.length;
+    }
+  } finally {
+    await handle.close();
+  }
+  return target;
+}

@@ -1,0 +1,142 @@
+/**
+ * What a parse thread does with a request for a file read as a whole document (excel, json, xml):
+ * the next batch of its records, committed with the count read so far (document-state.ts), through
+ * the same BatchCommitter as CSV chunks. The reader stays open between the batches of a file; a
+ * request that finds none open (another thread, a restart) opens the file again and skips the
+ * records already committed, so a crash repeats and loses nothing.
+ */
+import { isDocumentParser } from '../../../../shared/config/parsers/index.js';
+import type { Parser } from '../../../../shared/config/schema.js';
+import { type AgentRecord, isoMicros } from '../../../../shared/records/record.js';
+import { DocumentError, type DocumentReader, openDocumentReader, openFileSource } from '../../parsers/document/index.js';
+import type { BatchCommitter } from '../../pipeline/batch-committer.js';
+import { type DocumentState, DocumentStateSchema, chainDigest, firstState } from './document-state.js';
+import type { ParseRequest, ParseResponse } from './parse-protocol.js';
+import { recordIdOf, recordIdPrefix } from './record-ids.js';
+
+/** Records committed per request: the size of a CSV chunk's batch. */
+export const DOCUMENT_BATCH_RECORDS = 2000;
+/** Readers kept open at once per thread (files read at the same time). */
+const MAX_SESSIONS = 8;
+
+interface Session {
+  key: string;
+  reader: DocumentReader;
+  state: DocumentState;
+}
+
+export class DocumentHandler {
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(private readonly committer: BatchCommitter) {}
+
+  handle(request: ParseRequest): ParseResponse {
+    const config = request.parser as Parser;
+    if (!isDocumentParser(config)) throw new Error('not a document parser');
+    const key = `${request.path}\0${request.file.fingerprint}\0${JSON.stringify(config)}`;
+    let state = request.state ? DocumentStateSchema.parse(request.state) : firstState(request.file.fingerprint);
+    const answer = { id: request.id, ok: true as const, chunkBytes: 0, fileSize: request.file.size, skippedLines: 0 };
+    const badLines: { line: number; message: string }[] = [];
+    let session = this.sessions.get(key);
+    try {
+      if (!session || session.state.records !== state.records || session.state.digest !== state.digest) {
+        session?.reader.close();
+        // JSON Lines start again at the byte after the last committed record; others skip records.
+        session = { key, reader: this.open(request, config, state.previous ? undefined : state.resume), state };
+        this.keep(session);
+        if (state.previous) state = this.compare(session, state, request);
+        else if (!state.resume) this.skip(session, state.records);
+        session.state = state;
+      }
+      const batch = session.reader.next(DOCUMENT_BATCH_RECORDS);
+      for (const problem of session.reader.takeProblems()) badLines.push({ line: 0, message: problem });
+      const prefix = recordIdPrefix(request.plan.stream, request.path, state.ids);
+      const capturetime = isoMicros(BigInt(request.nowMicros));
+      const { asset, stream_type } = request.plan.stream;
+      let digest = state.digest;
+      const records: AgentRecord[] = batch.map((record, i) => {
+        digest = chainDigest(digest, record.fieldvalues);
+        return {
+          asset,
+          stream_type,
+          timestamp: record.timestampMicros === undefined ? capturetime : isoMicros(record.timestampMicros),
+          capturetime,
+          fieldvalues: record.fieldvalues,
+          record_id: recordIdOf(prefix, state.records + i + 1),
+        };
+      });
+      const done = session.reader.done;
+      const resume = batch.length > 0 ? batch[batch.length - 1]!.resume : state.resume;
+      const next: DocumentState = { records: state.records + records.length, digest, ids: state.ids, ...(resume ? { resume } : {}) };
+      const commit = this.commit(request, records, next, done);
+      if ('full' in commit || done) this.drop(session);
+      else session.state = next;
+      return { ...answer, rows: records.length, commit, badLines, consumedBytes: done ? request.file.size : 0, state: next };
+    } catch (cause) {
+      if (session) this.drop(session);
+      if (!(cause instanceof DocumentError)) throw cause;
+      // A broken file is done with until it changes: its place is in the marker, not read on every look.
+      const next: DocumentState = { ...state, previous: undefined, failed: cause.message };
+      const commit = this.commit(request, [], next, true);
+      return { ...answer, rows: 0, commit, badLines, consumedBytes: request.file.size, state: next, fatal: { line: 0, message: cause.message } };
+    }
+  }
+
+  /** Closes every open reader (the thread ends). */
+  close(): void {
+    for (const session of [...this.sessions.values()]) this.drop(session);
+  }
+
+  private open(request: ParseRequest, config: Parser & { parser_type: 'excel' | 'json' | 'xml' }, resume?: { byte: number; line: number }): DocumentReader {
+    return openDocumentReader(config, openFileSource(request.localPath ?? request.path), request.path, resume);
+  }
+
+  private skip(session: Session, records: number): void {
+    for (let left = records; left > 0; ) {
+      const skipped = session.reader.next(Math.min(left, DOCUMENT_BATCH_RECORDS)).length;
+      session.reader.takeProblems();
+      if (skipped === 0) break;
+      left -= skipped;
+    }
+  }
+
+  /**
+   * A rewritten file: reads as many records as were sent of it before; when they are the same (the
+   * digest), goes on after them under the same ids; otherwise reads it all again under new ones.
+   */
+  private compare(session: Session, state: DocumentState, request: ParseRequest): DocumentState {
+    const previous = state.previous!;
+    let digest = '';
+    let read = 0;
+    let resumeAt: { byte: number; line: number } | undefined;
+    while (read < previous.records) {
+      const batch = session.reader.next(Math.min(previous.records - read, DOCUMENT_BATCH_RECORDS));
+      session.reader.takeProblems();
+      if (batch.length === 0) break;
+      for (const record of batch) digest = chainDigest(digest, record.fieldvalues);
+      read += batch.length;
+      resumeAt = batch[batch.length - 1]!.resume;
+    }
+    if (read >= previous.records && digest === previous.digest) return { records: previous.records, digest, ids: state.ids, ...(resumeAt ? { resume: resumeAt } : {}) };
+    session.reader.close();
+    session.reader = this.open(request, request.parser as never);
+    return firstState(request.file.fingerprint);
+  }
+
+  private commit(request: ParseRequest, records: AgentRecord[], state: DocumentState, done: boolean) {
+    // Offset 0 until the last record: the file is read again (from its state) after a crash.
+    const file = { path: request.path, ...request.file, offset: done ? request.file.size : 0, parserState: JSON.stringify(state) };
+    return this.committer.commit(request.plan, records, { file }, BigInt(request.nowMicros));
+  }
+
+  private keep(session: Session): void {
+    this.sessions.delete(session.key);
+    this.sessions.set(session.key, session);
+    if (this.sessions.size > MAX_SESSIONS) this.drop(this.sessions.values().next().value!);
+  }
+
+  private drop(session: Session): void {
+    session.reader.close();
+    if (this.sessions.get(session.key) === session) this.sessions.delete(session.key);
+  }
+}
