@@ -27,7 +27,7 @@ export async function previewFiles(receiver: FileReceiver, rows: number, nowMicr
     for (const connection of receiver.connections) {
       try {
         const folder = receiver.protocol === 'localfile' ? localFolder(connection as Parameters<typeof localFolder>[0]) : await smbFolder(connection as Parameters<typeof smbFolder>[0], smbTimeoutMs);
-        opened.push({ folder, files: await folder.list() });
+        opened.push({ folder, files: (await folder.list()).files });
       } catch (cause) {
         if (!(cause instanceof SourceProblem)) throw cause;
         opened.push({ problem: cause.message });
@@ -50,10 +50,11 @@ export async function previewFiles(receiver: FileReceiver, rows: number, nowMicr
         preview.problems.push({ level: 'error', message: "No parser's filter_stream selects this stream, and it names no parser: its files cannot be read." });
         continue;
       }
-      const bytes = await found.folder.read(found.file.relative, 0, Math.min(found.file.size, PREVIEW_BYTES));
+      const size = found.file.size ?? (await found.folder.size(found.file.relative));
+      const bytes = await found.folder.read(found.file.relative, 0, Math.min(size, PREVIEW_BYTES));
       const parser = createSpreadsheetParser(stream.parser);
       // The whole file was read: a last line without a line break counts.
-      const result = parser.parseChunk(bytes, parser.initialState(), bytes.length >= found.file.size);
+      const result = parser.parseChunk(bytes, parser.initialState(), bytes.length >= size);
       const capturetime = isoMicros(nowMicros);
       preview.records = result.rows.slice(0, rows).map<AgentRecord>((row) => ({
         asset: stream.key.asset,

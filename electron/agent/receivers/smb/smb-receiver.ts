@@ -61,6 +61,8 @@ export class SmbReceiver implements AgentComponent {
   private scanning: Promise<void> | undefined;
   private rescanRequested = false;
   private session: SmbSession | undefined;
+  /** This scan's listing, when pruning is due: files seen and the connections listed completely. */
+  private listed: { files: Set<string>; prefixes: string[] } | undefined;
 
   constructor(
     private readonly config: SmbConfig,
@@ -149,6 +151,8 @@ export class SmbReceiver implements AgentComponent {
 
   private async scan(): Promise<void> {
     let changed = false;
+    // Pruning of vanished files' progress (when due) needs what the connections listed completely.
+    this.listed = this.discovery.pruneDue() ? { files: new Set(), prefixes: [] } : undefined;
     for (const connection of this.connections) {
       if (!this.running) return;
       if (Date.now() < connection.retryAt) continue;
@@ -157,6 +161,8 @@ export class SmbReceiver implements AgentComponent {
       if (connection.problem !== before) changed = true;
     }
     if (changed && this.running) this.showProblems();
+    const listed = this.listed;
+    if (listed && listed.prefixes.length > 0 && this.running) await this.discovery.prune(listed.files, (file) => listed.prefixes.some((prefix) => file.startsWith(prefix)));
   }
 
   /** One poll of one connection: connect, list, visit every matching file, disconnect. */
@@ -190,6 +196,10 @@ export class SmbReceiver implements AgentComponent {
         if (await this.discovery.visit(stream, { path, size: file.size, mtimeMs: file.mtimeMs }, access)) this.rescanRequested = true;
       }
       this.discovery.retain(seen, connection.prefix);
+      if (this.listed && this.running) {
+        for (const file of seen) this.listed.files.add(file);
+        this.listed.prefixes.push(connection.prefix);
+      }
       if (session.bytesRead > 0) this.context.logger.debug(`${connection.label.unc}: ${files.length} file(s) listed, ${session.bytesRead} byte(s) read`);
     } catch (error) {
       if (!this.running) return;
