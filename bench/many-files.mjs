@@ -40,7 +40,16 @@ process.stderr.write(`many files: writing ${FILES} files …\n`);
 const first = stage(root, 'stage1', FILES, 0);
 const ingest = await startIngestServer({ keys: { [KEY_ID]: API_KEY }, countOnly: true });
 const server = await startBenchServer(dataDirectory);
-const readSoFar = async () => (await server.api('GET', '/v1/streams')).response?.[0]?.stats?.records_read ?? 0;
+/** The API once more when a kept-alive connection was closed by the server as the request left. */
+const api = async (method, route) => {
+  try {
+    return await server.api(method, route);
+  } catch (error) {
+    if (error?.cause?.code !== 'UND_ERR_SOCKET') throw error;
+    return server.api(method, route);
+  }
+};
+const readSoFar = async () => (await api('GET', '/v1/streams')).response?.[0]?.stats?.records_read ?? 0;
 try {
   await server.configure({
     data_receiver: [
@@ -82,13 +91,17 @@ try {
     return { files: `${mark.files - STEP + 1}–${mark.files}`, seconds: +((mark.at - from) / 1000).toFixed(1), ms_per_file: +((mark.at - from) / STEP).toFixed(2) };
   });
 
+  console.table(steps);
+  const reading = { files: FILES, seconds: +seconds.toFixed(1), status_p99_ms: +percentile(latencies, 99).toFixed(1), status_max_ms: +latencies.at(-1).toFixed(1) };
+  console.log(JSON.stringify(reading));
+
   // A second drop; stop while it is read.
   const second = stage(root, 'stage2', STEP, FILES);
   const readBefore = await readSoFar();
   fs.renameSync(second, path.join(drop, 'batch2'));
   while ((await readSoFar()) < readBefore + STEP / 10) await sleep(50);
   const stopStarted = performance.now();
-  const stopped = await server.api('POST', '/v1/agent/stop');
+  const stopped = await api('POST', '/v1/agent/stop');
   const stopMs = performance.now() - stopStarted;
 
   const result = {
@@ -107,7 +120,6 @@ try {
     peak_rss_mb: after ? Math.round(after.peakRss / 1e6) : null,
   };
   const machine = { cpus: os.cpus().length, load_average: os.loadavg().map((l) => +l.toFixed(2)), node: process.version, date: new Date().toISOString() };
-  console.table(steps);
   console.table([result]);
   console.log(`load average at the end: ${machine.load_average.join(', ')} (on ${machine.cpus} cores)`);
   if (values.out) fs.writeFileSync(path.resolve(values.out), JSON.stringify({ machine, steps, result }, null, 2));

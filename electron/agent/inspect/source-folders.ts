@@ -108,13 +108,22 @@ export function localFolder(connection: LocalConnection): SourceFolder {
           await listOne(next);
         }
       };
+      let timer: NodeJS.Timeout | undefined;
+      // A folder that does not answer (a stale network mount) ends the listing at the budget too.
+      const budget = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), LIST_BUDGET_MS)));
       try {
-        await listOne(waiting.shift()!);
-        await Promise.all(Array.from({ length: LIST_CONCURRENCY }, worker));
+        const all = (async () => {
+          await listOne(waiting.shift()!);
+          await Promise.all(Array.from({ length: LIST_CONCURRENCY }, worker));
+        })();
+        all.catch(() => undefined); // a late failure, after the budget, is nobody's answer
+        if ((await Promise.race([all, budget])) === 'late') partial = true;
       } catch (cause) {
         throw new SourceProblem(`The folder ${root} ${describeFolderError(cause, 'cannot be read by the user the agent runs as (permission denied)')}: nothing is read from it until that changes.`, field);
+      } finally {
+        clearTimeout(timer);
       }
-      return { files: found.sort(byRelative), partial: partial || waiting.length > 0, skipped };
+      return { files: [...found].sort(byRelative), partial: partial || waiting.length > 0, skipped: [...skipped] };
     },
     size: async (relative) => (await fs.promises.stat(path.join(root, ...relative.split('/')))).size,
     read: (relative, offset, length) => readRange(path.join(root, ...relative.split('/')), offset, length),
