@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
 import { procStats, sleep, startBenchServer } from './bench-server.mjs';
 
-const { values } = parseArgs({ options: { files: { type: 'string', default: '50000' }, step: { type: 'string', default: '10000' }, out: { type: 'string' } } });
+const { values } = parseArgs({ options: { files: { type: 'string', default: '50000' }, step: { type: 'string', default: '10000' }, out: { type: 'string' }, keep: { type: 'boolean', default: false } } });
 const FILES = Number(values.files);
 const STEP = Number(values.step);
 const KEY_ID = 'bench@tributary.local';
@@ -126,6 +126,8 @@ try {
 } finally {
   await server.stop();
   await ingest.close();
-  fs.rmSync(dataDirectory, { recursive: true, force: true });
+  // --keep: the data directory stays for a look at its logs (the source folder always goes).
+  if (values.keep) process.stderr.write(`data directory kept: ${dataDirectory}\n`);
+  else fs.rmSync(dataDirectory, { recursive: true, force: true });
   fs.rmSync(root, { recursive: true, force: true });
 }

@@ -173,8 +173,11 @@ export class LocalfileReceiver implements AgentComponent {
       complete.push(folder + path.sep);
       skipped.push(...listing.skipped.map((dir) => dir + path.sep));
       for (const [index, relative] of listing.files.entries()) {
-        // Tens of thousands of files: the API answers in between.
-        if (index % 1000 === 999) await breathe();
+        // Tens of thousands of files: the API answers in between, and a stop does not wait for the rest.
+        if (index % 1000 === 999) {
+          await breathe();
+          if (!this.running) return;
+        }
         const stream = streamOf(this.streams, relative);
         if (listed) listed.add(path.join(folder, ...relative.split('/')));
         if (!stream) continue;
