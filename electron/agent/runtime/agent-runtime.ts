@@ -210,10 +210,12 @@ export class AgentRuntime {
   async saveConfig(document: unknown, expectedRevision?: string): Promise<SaveOutcome> {
     // Validation and the look at folders and files run before the save takes its turn in the queue:
     // a folder of 50,000 files or a slow share never holds up a stop, a start or another save.
+    const beforeId = safely(() => this.configStore.versionId());
     const before = safely(() => this.configStore.load());
     const early = await this.checker.checkWithSources(document, before);
     return this.queue.run(async () => {
-      const current = this.configStore.load();
+      // The file is read once per save unless another save came in between.
+      const current = before !== undefined && beforeId !== undefined && safely(() => this.configStore.versionId()) === beforeId ? before : this.configStore.load();
       if (expectedRevision !== undefined && expectedRevision !== String(current?.revision ?? '')) {
         const saved = current ? `revision ${current.revision}, saved at ${current.lastModified} UTC` : 'nothing';
         throw new ApiError(409, `The configuration was changed after you loaded it (you have revision ${expectedRevision}; saved is ${saved}). Reload it and apply your change again.`);
