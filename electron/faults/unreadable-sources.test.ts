@@ -106,4 +106,18 @@ describe('unreadable subfolders and files', () => {
     await waitFor(async () => (await markers('read_failed')).length === 0, 15_000, 'the marker to clear');
     expect(linesNaming(`${lockedFile} can be read again`)).toHaveLength(1);
   });
+
+  it('takes the marker of a file that cannot be read away when the file is removed', async () => {
+    const plant = filePlant();
+    const lockedFile = path.join(plant.drop, 'press_locked.csv');
+    plant.write('press_locked.csv', PRESS_HEADER + pressRows(0, 2));
+    const open = fs.promises.open.bind(fs.promises);
+    vi.spyOn(fs.promises, 'open').mockImplementation(((file: fs.PathLike, ...rest: unknown[]) =>
+      String(file) === lockedFile ? Promise.reject(denied(lockedFile)) : open(file, ...(rest as [never]))) as typeof fs.promises.open);
+    server = await startPlantServer(plant);
+    await waitFor(async () => (await markers('read_failed')).length > 0, 15_000, 'the marker');
+    fs.rmSync(lockedFile);
+    await waitFor(async () => (await markers('read_failed')).length === 0, 15_000, 'the marker to go with the file');
+    await statusQuickly();
+  });
 });

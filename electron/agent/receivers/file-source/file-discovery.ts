@@ -156,10 +156,12 @@ export class FileDiscovery {
 
   private readonly pruner: ProgressPruner;
   /**
-   * Files whose read failed (look keys) → the failure as last reported (size, time, message): a file
-   * that cannot be read is logged once per change, not every poll; its stream's marker stays.
+   * Per stream (its id), the files whose read failed → the failure as last reported (size, time,
+   * message): a file that cannot be read is logged once per change, not every poll; its stream's
+   * marker stays while any of its files fails. By stream, so that a read costs no look at every
+   * failing file.
    */
-  private readonly failures = new Map<string, { what: string; message: string }>();
+  private readonly failures = new Map<string, { stream: StreamKey; files: Map<string, { what: string; message: string }> }>();
 
   /** Whether pruning of vanished files' progress is due after this listing (build `listed` only then). */
   pruneDue(): boolean {
@@ -195,7 +197,13 @@ export class FileDiscovery {
   private forget(lookKey: string): void {
     this.looks.delete(lookKey);
     this.coming.delete(lookKey);
-    this.failures.delete(lookKey);
+    // A failing file gone from the listing: its stream's marker goes with the last of them.
+    const split = lookKey.indexOf('\0');
+    const failing = this.failures.get(lookKey.slice(0, split));
+    if (failing?.files.delete(lookKey.slice(split + 1)) && failing.files.size === 0) {
+      this.failures.delete(lookKey.slice(0, split));
+      this.options.context.markers.clear('read_failed', [failing.stream]);
+    }
   }
 
   /** Whether the file was looked at before (a new one is read on its second look). */
@@ -267,7 +275,7 @@ export class FileDiscovery {
             split: same && snapshot === file ? this.options.split : undefined,
           });
       if (result.records > 0) this.reads.note(file.path, result.records, context.logger.child(context.logger.component, 'thread' in result ? result.thread : context.logger.thread));
-      this.readAgain(stream.key, lookKey, file.path);
+      this.readAgain(stream.key, file.path);
       if (!done) this.storedAgain(stream.key);
       if (result.complete && this.options.deleteCompleted) {
         // Only a file that was the same on two looks is deleted: one still being written (read because
@@ -286,7 +294,7 @@ export class FileDiscovery {
       const kind = access.classify?.(cause) ?? 'file';
       if (kind === 'source') throw cause;
       if (kind === 'busy') return true;
-      this.readFailed(stream.key, lookKey, file, cause);
+      this.readFailed(stream.key, file, cause);
       return false;
     }
   }
@@ -295,32 +303,36 @@ export class FileDiscovery {
    * A file of the stream cannot be read: the stream's marker names it (and how many others fail);
    * the log has a line when this file's failure is new or changed (another error, the file changed).
    */
-  private readFailed(stream: StreamKey, lookKey: string, file: ListedFile, cause: unknown): void {
+  private readFailed(stream: StreamKey, file: ListedFile, cause: unknown): void {
     const { context } = this.options;
     const error = cause as NodeJS.ErrnoException;
     const why = error.code === 'EACCES' || error.code === 'EPERM' ? 'permission denied' : (error.message ?? String(cause));
     const message = `Reading ${file.path} failed: ${why}. It is tried again on the next look.`;
     const what = `${file.size}:${file.mtimeMs}:${message}`;
-    const before = this.failures.get(lookKey);
-    this.failures.set(lookKey, { what, message });
-    const others = this.failingOf(stream).length - 1;
+    const id = streamId(stream.asset, stream.stream_type);
+    let failing = this.failures.get(id);
+    if (!failing) this.failures.set(id, (failing = { stream, files: new Map() }));
+    const before = failing.files.get(file.path);
+    failing.files.set(file.path, { what, message });
+    const others = failing.files.size - 1;
     context.markers.raise([stream], 'error', 'read_failed', others > 0 ? `${message} ${others} other file(s) of this stream cannot be read either.` : message);
     if (before?.what !== what) context.logger.error(message);
   }
 
   /** A file was read: its failure (if any) is over; the marker goes when no file of the stream fails. */
-  private readAgain(stream: StreamKey, lookKey: string, file: string): void {
+  private readAgain(stream: StreamKey, file: string): void {
     const { context } = this.options;
-    if (this.failures.delete(lookKey)) context.logger.info(`${file} can be read again.`);
-    const failing = this.failingOf(stream);
-    if (failing.length === 0) context.markers.clear('read_failed', [stream]);
-    else context.markers.raise([stream], 'error', 'read_failed', failing[0]!.message);
-  }
-
-  private failingOf(stream: StreamKey): { what: string; message: string }[] {
-    if (this.failures.size === 0) return [];
-    const prefix = lookKeyOf(stream, '');
-    return [...this.failures].filter(([key]) => key.startsWith(prefix)).map(([, failure]) => failure);
+    const id = streamId(stream.asset, stream.stream_type);
+    const failing = this.failures.get(id);
+    if (!failing) return context.markers.clear('read_failed', [stream]);
+    if (!failing.files.delete(file)) return;
+    context.logger.info(`${file} can be read again.`);
+    const next = failing.files.values().next().value;
+    if (next) context.markers.raise([stream], 'error', 'read_failed', next.message);
+    else {
+      this.failures.delete(id);
+      context.markers.clear('read_failed', [stream]);
+    }
   }
 
   /**

@@ -165,6 +165,7 @@ export class LocalfileReceiver implements AgentComponent {
     // Pruning of vanished files' progress needs every listed path, and where the listing was complete.
     const listed = this.discovery.pruneDue() ? new Set<string>() : undefined;
     const complete: string[] = [];
+    const seen = new Set<string>();
     const skipped: string[] = [];
     for (const [connection, folder] of this.folders().entries()) {
       if (!this.running) return;
@@ -179,9 +180,10 @@ export class LocalfileReceiver implements AgentComponent {
           if (!this.running) return;
         }
         const stream = streamOf(this.streams, relative);
-        if (listed) listed.add(path.join(folder, ...relative.split('/')));
-        if (!stream) continue;
         const file = path.join(folder, ...relative.split('/'));
+        seen.add(file);
+        if (listed) listed.add(file);
+        if (!stream) continue;
         // Ordering by modification time needs it before the visits (each visit looks again: the
         // file may change while the files before it are read).
         const stat = byTime ? await fs.promises.stat(file).catch(() => undefined) : undefined;
@@ -199,6 +201,8 @@ export class LocalfileReceiver implements AgentComponent {
       }
     };
     await Promise.all(Array.from({ length: strictOrder(this.config) ? 1 : this.workers.size }, lane));
+    // Looks of files no longer listed are forgotten (folders that could not be listed keep theirs).
+    if (this.running) for (const folder of complete) this.discovery.retain(seen, folder);
     if (listed && this.running) {
       const covered = (file: string) => complete.some((root) => file.startsWith(root)) && !skipped.some((dir) => file.startsWith(dir));
       await this.discovery.prune(listed, covered);
