@@ -18,8 +18,9 @@ export interface ServeProcess {
  * Runs the built headless server (`node dist/electron/serve.js …`) as a real child process, or
  * another script that prints the same first line (e.g. the host with options serve.js does not take).
  */
-export function serveProcess(args: string[], env: NodeJS.ProcessEnv = {}, script = SERVE_SCRIPT): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, TRIBUTARY_API_TOKEN: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function serveProcess(args: string[], env: NodeJS.ProcessEnv = {}, script = SERVE_SCRIPT, user: { uid?: number; gid?: number } = {}): Promise<ServeProcess> {
+  // `user`: run as another (unprivileged) user, where root would read what the test means to be unreadable.
+  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, TRIBUTARY_API_TOKEN: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...user });
   let out = '';
   let err = '';
   child.stderr!.on('data', (d) => (err += d));

@@ -36,6 +36,11 @@ export interface FileProgress {
   fingerprint: string;
   /** Parser state needed to continue (header, counter …), JSON. */
   parserState: string;
+  /**
+   * `start:length:hash` of the last bytes read before `offset` (file-reader.ts, tailOf): a file
+   * replaced by one of the same size and the same first bytes is told apart by them. Empty: unknown.
+   */
+  tail?: string;
 }
 
 /**

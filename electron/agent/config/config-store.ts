@@ -179,6 +179,14 @@ export class ConfigStore {
   }
 
   /**
+   * What identifies the saved version without reading it (two stats): equal keys, the same version.
+   * An atomic save is a new inode, so a save in between always changes the key.
+   */
+  versionId(): string | undefined {
+    return this.versionKey()?.key;
+  }
+
+  /**
    * The saved configuration, or undefined when none was saved yet. Read and parsed again only when
    * the file (or the revision counter) changed since the last load: two stats otherwise. The
    * document returned is shared between calls and frozen: copy it to change it.

@@ -30,7 +30,7 @@ export async function previewFiles(receiver: FileReceiver, rows: number, nowMicr
     for (const connection of receiver.connections) {
       try {
         const folder = receiver.protocol === 'localfile' ? localFolder(connection as Parameters<typeof localFolder>[0], agentDataDirectory) : await smbFolder(connection as Parameters<typeof smbFolder>[0], smbTimeoutMs);
-        opened.push({ folder, files: await folder.list() });
+        opened.push({ folder, files: (await folder.list()).files });
       } catch (cause) {
         if (!(cause instanceof SourceProblem)) throw cause;
         opened.push({ problem: cause.message });
@@ -57,7 +57,7 @@ export async function previewFiles(receiver: FileReceiver, rows: number, nowMicr
         const { folder, file } = found;
         const read = (offset: number, length: number) => folder.read(file.relative, offset, length);
         try {
-          await previewDocument({ parser: stream.parser, key: stream.key, name: preview.source, size: file.size, read, previewBytes: PREVIEW_BYTES, rows, nowMicros, preview });
+          await previewDocument({ parser: stream.parser, key: stream.key, name: preview.source, size: file.size ?? (await folder.size(file.relative)), read, previewBytes: PREVIEW_BYTES, rows, nowMicros, preview });
         } catch (cause) {
           if (!(cause instanceof SourceProblem)) throw cause;
           preview.problems.push({ level: 'error', message: cause.message });
@@ -65,8 +65,10 @@ export async function previewFiles(receiver: FileReceiver, rows: number, nowMicr
         continue;
       }
       let bytes: Buffer;
+      let size: number;
       try {
-        bytes = await found.folder.read(found.file.relative, 0, Math.min(found.file.size, PREVIEW_BYTES));
+        size = found.file.size ?? (await found.folder.size(found.file.relative));
+        bytes = await found.folder.read(found.file.relative, 0, Math.min(size, PREVIEW_BYTES));
       } catch (cause) {
         if (!(cause instanceof SourceProblem)) throw cause;
         preview.problems.push({ level: 'error', message: cause.message });
@@ -74,7 +76,7 @@ export async function previewFiles(receiver: FileReceiver, rows: number, nowMicr
       }
       const parser = createSpreadsheetParser(stream.parser);
       // The whole file was read: a last line without a line break counts.
-      const result = parser.parseChunk(bytes, parser.initialState(), bytes.length >= found.file.size);
+      const result = parser.parseChunk(bytes, parser.initialState(), bytes.length >= size);
       const capturetime = isoMicros(nowMicros);
       preview.records = result.rows.slice(0, rows).map<AgentRecord>((row) => ({
         asset: stream.key.asset,

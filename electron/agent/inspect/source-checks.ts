@@ -8,13 +8,16 @@ import type { Configuration, DataReceiver } from '../../../shared/config/schema.
 import { streamId } from '../../../shared/config/streams.js';
 import { type Violation, warning } from '../../../shared/config/violations.js';
 import { fileStreams, streamOf } from '../receivers/file-source/file-discovery.js';
-import { type ListedFile, MAX_LISTED_FILES, SourceProblem, type SourceFolder, localFolder, smbFolder } from './source-folders.js';
+import { type FolderListing, type ListedFile, SourceProblem, type SourceFolder, localFolder, smbFolder } from './source-folders.js';
 
 type FileReceiver = Extract<DataReceiver, { protocol: 'localfile' | 'smb' }>;
 
 interface Listing {
   label: string;
   files?: ListedFile[];
+  /** Listed in part (a sample of a big folder): that no file matches proves nothing. */
+  partial?: boolean;
+  skipped?: FolderListing['skipped'];
   problem?: SourceProblem;
 }
 
@@ -66,10 +69,16 @@ export class SourceChecks {
     const listings = await Promise.all(receiver.connections.map((connection) => this.listing(receiver, connection)));
     listings.forEach((listing, k) => {
       if (listing.problem) out.push(warning([...at, 'connections', k, listing.problem.field], listing.problem.message));
+      const skipped = listing.skipped ?? [];
+      if (skipped.length > 0) {
+        const named = skipped.slice(0, 3).map((s) => `${s.folder} ${s.why}`).join('; ');
+        const field = receiver.protocol === 'localfile' && 'root_path' in receiver.connections[k]! ? 'root_path' : receiver.protocol === 'smb' ? 'shared_folder' : 'data_directory';
+        out.push(warning([...at, 'connections', k, field], `Subfolders that cannot be read are skipped, the rest is read: ${named}${skipped.length > 3 ? ` and ${skipped.length - 3} more` : ''}.`));
+      }
     });
     const listed = listings.filter((l): l is Listing & { files: ListedFile[] } => l.files !== undefined);
     // A folder listed only in part cannot tell that a stream has no file.
-    if (listed.length === 0 || listed.some((l) => l.files.length >= MAX_LISTED_FILES)) return out;
+    if (listed.length === 0 || listed.some((l) => l.partial)) return out;
     const streams = fileStreams(receiver, receiver.protocol === 'smb');
     const files = listed.flatMap((l) => l.files.map((f) => f.relative));
     const where = listed.map((l) => l.label).join(', ');
@@ -113,7 +122,8 @@ export class SourceChecks {
 
 async function list(folder: SourceFolder): Promise<Listing> {
   try {
-    return { label: folder.label, files: await folder.list() };
+    const { files, partial, skipped } = await folder.list();
+    return { label: folder.label, files, partial, skipped };
   } catch (cause) {
     if (cause instanceof SourceProblem) return { label: folder.label, problem: cause };
     throw cause;

@@ -16,11 +16,26 @@ import { ReadPolicy } from '../storage/read-policy.js';
 
 /** Files listed at most: a folder with more is listed in part (enough to tell what matches). */
 export const MAX_LISTED_FILES = 20_000;
+/** How long a listing for validation or preview may take: after that it is a sample (`partial`). */
+export const LIST_BUDGET_MS = 1500;
+/** Subfolders of a local folder listed at once. */
+const LIST_CONCURRENCY = 4;
 
 export interface ListedFile {
   /** Relative to the connection's folder, "/" separated. */
   relative: string;
-  size: number;
+  /** From the listing where it comes free (shares); local files are not looked at one by one. */
+  size?: number;
+}
+
+/** What a listing found: bounded in files and time, so validation and preview stay quick whatever the folder holds. */
+export interface FolderListing {
+  /** Sorted by relative path. */
+  files: ListedFile[];
+  /** Listed in part (MAX_LISTED_FILES or LIST_BUDGET_MS reached): absence of a match proves nothing. */
+  partial: boolean;
+  /** Subfolders that could not be read (skipped, the rest is listed), with why. */
+  skipped: { folder: string; why: string }[];
 }
 
 /** The folder cannot be listed; `field` names the connection field to look at. */
@@ -36,8 +51,10 @@ export class SourceProblem extends Error {
 export interface SourceFolder {
   /** The folder as messages name it: a path, or \\host\share\folder. */
   readonly label: string;
-  /** Files below the folder (MAX_DEPTH levels), sorted by relative path. Throws SourceProblem. */
-  list(): Promise<ListedFile[]>;
+  /** Files below the folder (MAX_DEPTH levels), a bounded sample of them in a big folder. Throws SourceProblem. */
+  list(): Promise<FolderListing>;
+  /** The size of one listed file. */
+  size(relative: string): Promise<number>;
   read(relative: string, offset: number, length: number): Promise<Buffer>;
   close(): void;
 }
@@ -46,6 +63,14 @@ type LocalConnection = z.infer<typeof LocalfileConnectionSchema>;
 type SmbConnection = z.infer<typeof SmbConnectionSchema>;
 
 const byRelative = (a: ListedFile, b: ListedFile) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0);
+
+function describeFolderError(cause: unknown, denied = 'cannot be read (permission denied)'): string {
+  const code = (cause as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'does not exist';
+  if (code === 'ENOTDIR') return 'is not a folder';
+  if (code === 'EACCES' || code === 'EPERM') return denied;
+  return `cannot be read (${(cause as Error).message})`;
+}
 
 /**
  * A local folder, resolved as the localfile receiver resolves it. With `agentDataDirectory` the real
@@ -62,31 +87,53 @@ export function localFolder(connection: LocalConnection, agentDataDirectory?: st
       const refused = await policy?.refuseFolder(root);
       if (refused) throw new SourceProblem(refused, field);
       const found: ListedFile[] = [];
-      const walk = async (dir: string, prefix: string, depth: number) => {
-        for (const entry of await fs.promises.readdir(dir, { withFileTypes: true })) {
-          if (found.length >= MAX_LISTED_FILES) return;
+      const skipped: FolderListing['skipped'] = [];
+      const giveUpAt = Date.now() + LIST_BUDGET_MS;
+      const full = () => found.length >= MAX_LISTED_FILES || Date.now() >= giveUpAt;
+      let partial = false;
+      // Folders waiting to be listed, a few at once: names only (no stat per file), bounded in count and time.
+      const waiting: { dir: string; prefix: string; depth: number }[] = [{ dir: root, prefix: '', depth: 0 }];
+      const listOne = async ({ dir, prefix, depth }: (typeof waiting)[number]) => {
+        let entries: fs.Dirent[];
+        try {
+          entries = await fs.promises.readdir(dir, { withFileTypes: true });
+        } catch (cause) {
+          if (depth === 0) throw cause;
+          skipped.push({ folder: dir, why: describeFolderError(cause) });
+          return;
+        }
+        for (const entry of entries) {
+          if (found.length >= MAX_LISTED_FILES) return void (partial = true);
           if (isTemporaryName(entry.name)) continue;
           const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
-          if (entry.isDirectory() && depth < MAX_DEPTH) await walk(path.join(dir, entry.name), relative, depth + 1);
-          else if (entry.isFile()) found.push({ relative, size: (await fs.promises.stat(path.join(dir, entry.name)).catch(() => ({ size: 0 }))).size });
+          if (entry.isDirectory() && depth < MAX_DEPTH) waiting.push({ dir: path.join(dir, entry.name), prefix: relative, depth: depth + 1 });
+          else if (entry.isFile()) found.push({ relative });
         }
       };
+      const worker = async () => {
+        for (let next = waiting.shift(); next; next = waiting.shift()) {
+          if (full()) return void (partial = true);
+          await listOne(next);
+        }
+      };
+      let timer: NodeJS.Timeout | undefined;
+      // A folder that does not answer (a stale network mount) ends the listing at the budget too.
+      const budget = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), LIST_BUDGET_MS)));
       try {
-        await walk(root, '', 0);
+        const all = (async () => {
+          await listOne(waiting.shift()!);
+          await Promise.all(Array.from({ length: LIST_CONCURRENCY }, worker));
+        })();
+        all.catch(() => undefined); // a late failure, after the budget, is nobody's answer
+        if ((await Promise.race([all, budget])) === 'late') partial = true;
       } catch (cause) {
-        const code = (cause as NodeJS.ErrnoException).code;
-        const why =
-          code === 'ENOENT'
-            ? 'does not exist'
-            : code === 'ENOTDIR'
-              ? 'is not a folder'
-              : code === 'EACCES' || code === 'EPERM'
-                ? 'cannot be read by the user the agent runs as (permission denied)'
-                : `cannot be read (${(cause as Error).message})`;
-        throw new SourceProblem(`The folder ${root} ${why}: nothing is read from it until that changes.`, field);
+        throw new SourceProblem(`The folder ${root} ${describeFolderError(cause, 'cannot be read by the user the agent runs as (permission denied)')}: nothing is read from it until that changes.`, field);
+      } finally {
+        clearTimeout(timer);
       }
-      return found.sort(byRelative);
+      return { files: [...found].sort(byRelative), partial: partial || waiting.length > 0, skipped: [...skipped] };
     },
+    size: async (relative) => (await fs.promises.stat(path.join(root, ...relative.split('/')))).size,
     async read(relative, offset, length) {
       const file = path.join(root, ...relative.split('/'));
       const refused = (await policy?.refuseFolder(root)) ?? (await policy?.refuseFile(file));
@@ -133,9 +180,12 @@ export async function smbFolder(connection: SmbConnection, timeoutMs: number): P
     label: unc,
     async list() {
       const found: ListedFile[] = [];
+      const giveUpAt = Date.now() + LIST_BUDGET_MS;
+      let partial = false;
       const walk = async (dir: string, prefix: string, depth: number) => {
+        if (Date.now() >= giveUpAt) return void (partial = true);
         for (const entry of await session.list(dir)) {
-          if (found.length >= MAX_LISTED_FILES) return;
+          if (found.length >= MAX_LISTED_FILES) return void (partial = true);
           if (isTemporaryName(entry.name)) continue;
           const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
           if (entry.isDirectory) {
@@ -148,8 +198,9 @@ export async function smbFolder(connection: SmbConnection, timeoutMs: number): P
       } catch (cause) {
         throw explain(cause, 'list');
       }
-      return found.sort(byRelative);
+      return { files: found.sort(byRelative), partial, skipped: [] };
     },
+    size: async (relative) => (await session.stat(at(relative))).size,
     read: (relative, offset, length) => session.read(at(relative), offset, length),
     close: () => session.close(),
   };

@@ -38,6 +38,8 @@ import { ConfigValidator } from '../config/config-validator.js';
 import { WritePolicy } from '../storage/write-policy.js';
 import { SourceChecks } from '../inspect/source-checks.js';
 import type { AuditLog } from '../logging/audit-log.js';
+import { capViolations } from '../../../shared/config/limits.js';
+import { sortViolations } from '../../../shared/config/violations.js';
 import { previewConfiguration } from '../inspect/config-preview.js';
 import type { PreviewRequest, PreviewResult } from '../../../shared/api/preview.js';
 
@@ -210,14 +212,26 @@ export class AgentRuntime {
    * configuration, restarting only what changed. The saved file is read, parsed and validated once
    * per save. `savedBy` (the API token's name) is recorded with the version.
    */
-  saveConfig(document: unknown, expectedRevision?: string, savedBy: string | null = null): Promise<SaveOutcome> {
+  async saveConfig(document: unknown, expectedRevision?: string, savedBy: string | null = null): Promise<SaveOutcome> {
+    // Validation and the look at folders and files run before the save takes its turn in the queue:
+    // a folder of 50,000 files or a slow share never holds up a stop, a start or another save.
+    const beforeId = safely(() => this.configStore.versionId());
+    const before = safely(() => this.configStore.load());
+    const early = await this.checker.checkWithSources(document, before);
     return this.queue.run(async () => {
-      const current = this.configStore.load();
+      // The file is read once per save unless another save came in between.
+      const current = before !== undefined && beforeId !== undefined && safely(() => this.configStore.versionId()) === beforeId ? before : this.configStore.load();
       if (expectedRevision !== undefined && expectedRevision !== String(current?.revision ?? '')) {
         const saved = current ? `revision ${current.revision}, saved at ${current.lastModified} UTC` : 'nothing';
         throw new ApiError(409, `The configuration was changed after you loaded it (you have revision ${expectedRevision}; saved is ${saved}). Reload it and apply your change again.`);
       }
-      const { violations, resolved, config } = await this.checker.checkWithSources(document, current);
+      let { violations, resolved, config } = early;
+      if (current?.revision !== before?.revision) {
+        // Saved by someone else meanwhile: masked secrets resolve against what is saved now.
+        const again = await this.checker.check(document, current);
+        ({ resolved, config } = again);
+        violations = capViolations(sortViolations([...again.violations, ...(early.sourceWarnings ?? [])]));
+      }
       if (hasErrors(violations) || !config) return { status: 'failed', violations };
       // Each step of a big save is tens of milliseconds: the API answers in between.
       await breathe();

@@ -15,6 +15,8 @@ export interface CheckedDocument {
   resolved: unknown;
   /** Parsed, when the document has no errors. */
   config: Configuration | undefined;
+  /** The warnings about folders and files among `violations` (checkWithSources). */
+  sourceWarnings?: Violation[];
 }
 
 /** How validate, save and preview look at a document: secrets resolved, validated, files checked. */
@@ -41,12 +43,13 @@ export class ConfigChecker {
   /**
    * check(), plus the warnings about folders and files (SourceChecks) when the structure is sound.
    * A document big enough for the validation thread (thousands of receivers) is not looked at on
-   * disk: thousands of folder listings per keystroke would hold up the API.
+   * disk: thousands of folder listings per keystroke would hold up the API. Each listing is bounded
+   * (inspect/source-folders.ts: a sample of at most MAX_LISTED_FILES, LIST_BUDGET_MS).
    */
   async checkWithSources(document: unknown, current: StoredConfig | undefined): Promise<CheckedDocument> {
     const checked = await this.check(document, current);
     if (!checked.config || valuesUpTo(document, INLINE_VALUES) > INLINE_VALUES) return checked;
     const found = await this.sourceChecks.warnings(checked.config, checked.violations);
-    return { ...checked, violations: capViolations(sortViolations([...checked.violations, ...found])) };
+    return { ...checked, violations: capViolations(sortViolations([...checked.violations, ...found])), sourceWarnings: found };
   }
 }

@@ -99,6 +99,29 @@ export class AgentStore {
     return this.statements.filesOf.all(receiver, stream.asset, stream.stream_type) as FileProgress[];
   }
 
+  /**
+   * The fingerprint lengths of a stream's files in (above, upTo], in order, each found by one index
+   * seek: a renamed file is looked for at each length its first bytes may have been read at.
+   */
+  *fingerprintLengths(receiver: string, stream: StreamKey, above: number, upTo: number): Generator<number> {
+    for (let last = above; ; ) {
+      const row = this.statements.nextFingerprintLength.get(receiver, stream.asset, stream.stream_type, last, upTo) as { length: number } | undefined;
+      if (!row) return;
+      yield (last = row.length);
+    }
+  }
+
+  /** Files of a stream whose first bytes have this fingerprint (`length:hash`; a version suffix of a rewrite included). */
+  filesByHead(receiver: string, stream: StreamKey, head: string): FileProgress[] {
+    const length = Number(head.slice(0, head.indexOf(':')));
+    return this.statements.filesByHead.all(receiver, stream.asset, stream.stream_type, length, head, `${head}\x7f`) as FileProgress[];
+  }
+
+  /** Up to `limit` of a receiver's files with progress after `after` (key order): pruning walks them page by page. */
+  progressPage(receiver: string, after: { asset: string; stream_type: string; path: string } | undefined, limit: number): { asset: string; stream_type: string; path: string }[] {
+    return this.statements.progressPage.all(receiver, after?.asset ?? '', after?.stream_type ?? '', after?.path ?? '', limit) as { asset: string; stream_type: string; path: string }[];
+  }
+
   streamState(receiver: string, stream: StreamKey, key: string): string | undefined {
     return (this.statements.getState.get(receiver, stream.asset, stream.stream_type, key) as { value: string } | undefined)?.value;
   }
@@ -132,6 +155,18 @@ export class AgentStore {
     );
   }
 
+  /** Forgets the progress of many files (pruning of vanished files), in one transaction. */
+  forgetFiles(receiver: string, files: readonly { asset: string; stream_type: string; path: string }[]): void {
+    this.write(() =>
+      this.db.transaction(() => {
+        for (const file of files) {
+          this.statements.deleteParts.run(receiver, file.asset, file.stream_type, file.path);
+          this.statements.deleteFile.run(receiver, file.asset, file.stream_type, file.path);
+        }
+      })(),
+    );
+  }
+
   /** The parts of a file read by two threads at once, in file order (none when it is not split). */
   partsOf(receiver: string, stream: StreamKey, filePath: string): FilePart[] {
     return this.statements.partsOf.all(receiver, stream.asset, stream.stream_type, filePath) as FilePart[];
@@ -150,7 +185,7 @@ export class AgentStore {
         const current = statements.getFile.get(receiver, stream.asset, stream.stream_type, file.path) as FileProgress | undefined;
         if (current?.offset !== expectedOffset || statements.partsOf.all(receiver, stream.asset, stream.stream_type, file.path).length > 0) return false;
         const now = Date.now();
-        statements.putFile.run({ receiver, asset: stream.asset, stream_type: stream.stream_type, ...file, now });
+        statements.putFile.run({ receiver, asset: stream.asset, stream_type: stream.stream_type, tail: '', ...file, now });
         for (const part of parts) statements.putPart.run(receiver, stream.asset, stream.stream_type, file.path, part.start, part.end, part.offset, part.parserState, now);
         return true;
       }).immediate(),
@@ -170,7 +205,7 @@ export class AgentStore {
         if (!merged) return undefined;
         const progress = { ...file, ...merged };
         statements.deleteParts.run(receiver, stream.asset, stream.stream_type, file.path);
-        statements.putFile.run({ receiver, asset: stream.asset, stream_type: stream.stream_type, ...progress, now: Date.now() });
+        statements.putFile.run({ receiver, asset: stream.asset, stream_type: stream.stream_type, tail: '', ...progress, now: Date.now() });
         return progress;
       }).immediate(),
     );

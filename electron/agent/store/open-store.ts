@@ -5,7 +5,7 @@
  */
 import type { CommitProgress, StreamKey } from '../components/contract.js';
 import { openWalDatabase } from '../storage/side-database.js';
-import { applySchema } from './store-schema.js';
+import { FINGERPRINT_LENGTH_SQL, applySchema } from './store-schema.js';
 
 /** How long a write on any thread waits for another thread's write (SQLite's busy timeout). */
 export const BUSY_TIMEOUT_MS = 5000;
@@ -51,12 +51,23 @@ export function openStore(file: string) {
   // FULL: a committed transaction survives a power cut, not only a process crash.
   const db = openWalDatabase(file, { synchronous: 'FULL', busyTimeoutMs: BUSY_TIMEOUT_MS, prepare: applySchema });
   const statements = {
-    getFile: db.prepare('SELECT path, size, mtime_ms AS mtimeMs, offset, fingerprint, parser_state AS parserState FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
+    getFile: db.prepare('SELECT path, size, mtime_ms AS mtimeMs, offset, fingerprint, parser_state AS parserState, tail FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
+    // The next fingerprint length above the given one (at most the last argument), from the index alone.
+    nextFingerprintLength: db.prepare(`SELECT ${FINGERPRINT_LENGTH_SQL} AS length FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ?
+      AND ${FINGERPRINT_LENGTH_SQL} > ? AND ${FINGERPRINT_LENGTH_SQL} <= ? ORDER BY 1 LIMIT 1`),
+    // Files whose identity starts with a head fingerprint (`length:hash`, or `length:hash~version` after a same-head rewrite).
+    filesByHead: db.prepare(`SELECT path, size, mtime_ms AS mtimeMs, offset, fingerprint, parser_state AS parserState, tail FROM file_progress
+      WHERE receiver = ? AND asset = ? AND stream_type = ? AND ${FINGERPRINT_LENGTH_SQL} = ? AND fingerprint >= ? AND fingerprint < ? LIMIT 50`),
+    // A page of a receiver's file progress in key order (pruning of vanished files walks it page by page).
+    progressPage: db.prepare(`SELECT asset, stream_type, path FROM file_progress WHERE receiver = ? AND (asset, stream_type, path) > (?, ?, ?)
+      ORDER BY asset, stream_type, path LIMIT ?`),
     filesOf: db.prepare('SELECT path, size, mtime_ms AS mtimeMs, offset, fingerprint, parser_state AS parserState FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ?'),
-    putFile: db.prepare(`INSERT INTO file_progress (receiver, asset, stream_type, path, size, mtime_ms, offset, fingerprint, parser_state, updated_at)
-      VALUES (@receiver, @asset, @stream_type, @path, @size, @mtimeMs, @offset, @fingerprint, @parserState, @now)
+    // A commit without a tail of its own (nothing consumed, a merge of parts) keeps the one the same file had.
+    putFile: db.prepare(`INSERT INTO file_progress (receiver, asset, stream_type, path, size, mtime_ms, offset, fingerprint, parser_state, updated_at, tail)
+      VALUES (@receiver, @asset, @stream_type, @path, @size, @mtimeMs, @offset, @fingerprint, @parserState, @now, @tail)
       ON CONFLICT (receiver, asset, stream_type, path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
-      offset = excluded.offset, fingerprint = excluded.fingerprint, parser_state = excluded.parser_state, updated_at = excluded.updated_at`),
+      offset = excluded.offset, fingerprint = excluded.fingerprint, parser_state = excluded.parser_state, updated_at = excluded.updated_at,
+      tail = CASE WHEN excluded.tail = '' AND file_progress.fingerprint = excluded.fingerprint THEN file_progress.tail ELSE excluded.tail END`),
     deleteFile: db.prepare('DELETE FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ?'),
     purgeFiles: db.prepare('DELETE FROM file_progress WHERE receiver = ? AND asset = ? AND stream_type = ?'),
     partsOf: db.prepare('SELECT part_start AS start, part_end AS end, offset, parser_state AS parserState FROM file_parts WHERE receiver = ? AND asset = ? AND stream_type = ? AND path = ? ORDER BY part_start'),
@@ -98,7 +109,7 @@ export function openStore(file: string) {
       if (entry.records === 0) continue;
       statements.enqueue.run(entry.transmit, entry.asset, entry.stream_type, entry.records, entry.payload.length, entry.payload, now, entry.format);
     }
-    if (progress.file) statements.putFile.run({ receiver, asset: stream.asset, stream_type: stream.stream_type, ...progress.file, now });
+    if (progress.file) statements.putFile.run({ receiver, asset: stream.asset, stream_type: stream.stream_type, tail: '', ...progress.file, now });
     if (progress.part) {
       const { path: filePath, start, from, offset, parserState } = progress.part;
       // Only a part still at the chunk's start takes its records: one gone (a restream, a rewrite)

@@ -5,7 +5,7 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS file_progress (
   receiver TEXT NOT NULL, asset TEXT NOT NULL, stream_type TEXT NOT NULL, path TEXT NOT NULL,
   size INTEGER NOT NULL, mtime_ms REAL NOT NULL, offset INTEGER NOT NULL,
-  fingerprint TEXT NOT NULL, parser_state TEXT NOT NULL, updated_at INTEGER NOT NULL,
+  fingerprint TEXT NOT NULL, parser_state TEXT NOT NULL, updated_at INTEGER NOT NULL, tail TEXT NOT NULL DEFAULT '',
   PRIMARY KEY (receiver, asset, stream_type, path)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS file_parts (
@@ -27,10 +27,23 @@ CREATE INDEX IF NOT EXISTS outbox_by_transmit ON outbox (transmit, id);
 CREATE INDEX IF NOT EXISTS outbox_bytes_by_transmit ON outbox (transmit, bytes);
 `;
 
+/** The byte count of a fingerprint (`length:hash`), as SQL: what adoption of a renamed file looks up. */
+export const FINGERPRINT_LENGTH_SQL = "CAST(substr(fingerprint, 1, instr(fingerprint, ':') - 1) AS INTEGER)";
+
+/**
+ * A renamed file is found by its first bytes in O(log n), not by a look at every file read so far
+ * (50,000 files in one folder cost 182 ms a file at 24,000): by stream, fingerprint length, fingerprint.
+ */
+const FINGERPRINT_INDEX = `CREATE INDEX IF NOT EXISTS file_progress_by_fingerprint ON file_progress (receiver, asset, stream_type, ${FINGERPRINT_LENGTH_SQL}, fingerprint)`;
+
 /** Creates what is missing and brings a store made by an older version up to date. */
 export function applySchema(db: Database.Database): void {
   db.exec(SCHEMA);
   // Stores made before outbox formats existed hold JSON batches.
   const columns = db.prepare('PRAGMA table_info(outbox)').all() as { name: string }[];
   if (!columns.some((c) => c.name === 'format')) db.exec("ALTER TABLE outbox ADD COLUMN format TEXT NOT NULL DEFAULT 'json'");
+  // The tail of what was read (start:length:hash, file-reader.ts): a same-size replacement with the same first bytes is seen.
+  const fileColumns = db.prepare('PRAGMA table_info(file_progress)').all() as { name: string }[];
+  if (!fileColumns.some((c) => c.name === 'tail')) db.exec("ALTER TABLE file_progress ADD COLUMN tail TEXT NOT NULL DEFAULT ''");
+  db.exec(FINGERPRINT_INDEX);
 }

@@ -13,17 +13,20 @@ import type { CommitProgress } from '../../components/contract.js';
 import type { BatchCommitter } from '../../pipeline/batch-committer.js';
 import type { FusedUploadPath } from '../../pipeline/fused-upload.js';
 import type { ParseRequest, ParseResponse } from './parse-protocol.js';
-import { CHUNK_BYTES, MAX_LINE_BYTES, RECORD_CHUNK_BYTES } from './file-reader.js';
+import { CHUNK_BYTES, MAX_LINE_BYTES, RECORD_CHUNK_BYTES, tailOf } from './file-reader.js';
 import { recordIdOf } from './record-ids.js';
 import { DocumentHandler } from './document-handler.js';
 import { isDocumentParser } from '../../../../shared/config/parsers/index.js';
 
 const MAX_CACHED_PARSERS = 1000;
 
-/** The committed progress of a chunk that ends at `offset`: the file's, or its part's when the file is split. */
-function progressOf(request: ParseRequest, offset: number, parserState: string): CommitProgress {
+/**
+ * The committed progress of a chunk that ends at `offset`: the file's, or its part's when the file is
+ * split. `chunk` (read from request.offset): the file's progress keeps a hash of its last bytes read.
+ */
+function progressOf(request: ParseRequest, offset: number, parserState: string, chunk?: Uint8Array): CommitProgress {
   if (request.part !== undefined) return { part: { path: request.path, start: request.part, from: request.offset, offset, parserState } };
-  return { file: { path: request.path, ...request.file, offset, parserState } };
+  return { file: { path: request.path, ...request.file, offset, parserState, tail: chunk ? tailOf(chunk, request.offset, offset - request.offset) : '' } };
 }
 
 function readChunk(request: ParseRequest): { chunk: Buffer; size: number; limit: number } {
@@ -94,7 +97,7 @@ export class ChunkHandler {
     const fused = this.fused?.read(request.plan, config, request.path, chunk, state, request.final && atEnd, request.recordIdPrefix, nowMicros);
     if (fused) {
       const { parsed, encoded } = fused;
-      const commit = this.committer.commitEncoded(request.plan, encoded, progressOf(request, request.offset + parsed.consumedBytes, JSON.stringify(parsed.state)), nowMicros);
+      const commit = this.committer.commitEncoded(request.plan, encoded, progressOf(request, request.offset + parsed.consumedBytes, JSON.stringify(parsed.state), chunk), nowMicros);
       return { ...answer, rows: parsed.rows, commit, badLines: [], skippedLines: 0, consumedBytes: parsed.consumedBytes, state: parsed.state, fatal: undefined };
     }
     const headerOnly = state.header === null && this.fused !== null && limit - request.offset > CHUNK_BYTES;
@@ -109,7 +112,7 @@ export class ChunkHandler {
       fieldvalues: row.fieldvalues,
       record_id: recordIdOf(request.recordIdPrefix, row.line),
     }));
-    const commit = this.committer.commit(request.plan, records, progressOf(request, request.offset + result.consumedBytes, JSON.stringify(result.state)), nowMicros);
+    const commit = this.committer.commit(request.plan, records, progressOf(request, request.offset + result.consumedBytes, JSON.stringify(result.state), chunk), nowMicros);
     return {
       ...answer,
       rows: records.length,

@@ -14,6 +14,7 @@ import type { SplitOptions } from './file-split.js';
 import { INLINE_CHUNK_BYTES, type ParseWorkers } from './parse-worker-pool.js';
 import { type StorageHealth, isDiskFull } from '../../storage/storage-health.js';
 import { STORE_AREA } from '../../store/agent-store.js';
+import { ProgressPruner } from './progress-pruner.js';
 
 /** How long a file must stay unchanged before a last line without newline counts as complete. */
 export const SETTLE_MS = 10_000;
@@ -146,8 +147,33 @@ export class FileDiscovery {
       storage?: StorageHealth;
       /** Big complete files are read by two parse threads (file-split.ts); absent: one thread per file. */
       split?: SplitOptions;
+      /** Progress of files missing from the listing this long is forgotten (progress-pruner.ts). */
+      pruneAfterMs?: number;
+      pruneEveryMs?: number;
     },
-  ) {}
+  ) {
+    const { receiver, context, running, pruneAfterMs, pruneEveryMs } = options;
+    this.pruner = new ProgressPruner({ receiver, store: context.store, logger: context.logger, running, pruneAfterMs, pruneEveryMs });
+  }
+
+  private readonly pruner: ProgressPruner;
+  /**
+   * Per stream (its id), the files whose read failed → the failure as last reported (size, time,
+   * message): a file that cannot be read is logged once per change, not every poll; its stream's
+   * marker stays while any of its files fails. By stream, so that a read costs no look at every
+   * failing file.
+   */
+  private readonly failures = new Map<string, { stream: StreamKey; files: Map<string, { what: string; message: string }> }>();
+
+  /** Whether pruning of vanished files' progress is due after this listing (build `listed` only then). */
+  pruneDue(): boolean {
+    return this.pruner.due();
+  }
+
+  /** After a complete listing: forgets the progress of files missing for the grace period (ProgressPruner). */
+  prune(listed: ReadonlySet<string>, covered: (path: string) => boolean): Promise<number> {
+    return this.pruner.prune(listed, covered);
+  }
 
   /** Streams with a disk_full marker: their records could not be stored. */
   private readonly diskFull = new Set<string>();
@@ -173,6 +199,13 @@ export class FileDiscovery {
   private forget(lookKey: string): void {
     this.looks.delete(lookKey);
     this.coming.delete(lookKey);
+    // A failing file gone from the listing: its stream's marker goes with the last of them.
+    const split = lookKey.indexOf('\0');
+    const failing = this.failures.get(lookKey.slice(0, split));
+    if (failing?.files.delete(lookKey.slice(split + 1)) && failing.files.size === 0) {
+      this.failures.delete(lookKey.slice(0, split));
+      this.options.context.markers.clear('read_failed', [failing.stream]);
+    }
   }
 
   /** Whether the file was looked at before (a new one is read on its second look). */
@@ -244,7 +277,7 @@ export class FileDiscovery {
             split: same && snapshot === file ? this.options.split : undefined,
           });
       if (result.records > 0) this.reads.note(file.path, result.records, context.logger.child(context.logger.component, 'thread' in result ? result.thread : context.logger.thread));
-      context.markers.clear('read_failed', [stream.key]);
+      this.readAgain(stream.key, file.path);
       if (!done) this.storedAgain(stream.key);
       if (result.complete && this.options.deleteCompleted) {
         // Only a file that was the same on two looks is deleted: one still being written (read because
@@ -263,10 +296,44 @@ export class FileDiscovery {
       const kind = access.classify?.(cause) ?? 'file';
       if (kind === 'source') throw cause;
       if (kind === 'busy') return true;
-      const message = `Reading ${file.path} failed: ${(cause as Error).message}. It is tried again on the next look.`;
-      context.markers.raise([stream.key], 'error', 'read_failed', message);
-      context.logger.error(message);
+      this.readFailed(stream.key, file, cause);
       return false;
+    }
+  }
+
+  /**
+   * A file of the stream cannot be read: the stream's marker names it (and how many others fail);
+   * the log has a line when this file's failure is new or changed (another error, the file changed).
+   */
+  private readFailed(stream: StreamKey, file: ListedFile, cause: unknown): void {
+    const { context } = this.options;
+    const error = cause as NodeJS.ErrnoException;
+    const why = error.code === 'EACCES' || error.code === 'EPERM' ? 'permission denied' : (error.message ?? String(cause));
+    const message = `Reading ${file.path} failed: ${why}. It is tried again on the next look.`;
+    const what = `${file.size}:${file.mtimeMs}:${message}`;
+    const id = streamId(stream.asset, stream.stream_type);
+    let failing = this.failures.get(id);
+    if (!failing) this.failures.set(id, (failing = { stream, files: new Map() }));
+    const before = failing.files.get(file.path);
+    failing.files.set(file.path, { what, message });
+    const others = failing.files.size - 1;
+    context.markers.raise([stream], 'error', 'read_failed', others > 0 ? `${message} ${others} other file(s) of this stream cannot be read either.` : message);
+    if (before?.what !== what) context.logger.error(message);
+  }
+
+  /** A file was read: its failure (if any) is over; the marker goes when no file of the stream fails. */
+  private readAgain(stream: StreamKey, file: string): void {
+    const { context } = this.options;
+    const id = streamId(stream.asset, stream.stream_type);
+    const failing = this.failures.get(id);
+    if (!failing) return context.markers.clear('read_failed', [stream]);
+    if (!failing.files.delete(file)) return;
+    context.logger.info(`${file} can be read again.`);
+    const next = failing.files.values().next().value;
+    if (next) context.markers.raise([stream], 'error', 'read_failed', next.message);
+    else {
+      this.failures.delete(id);
+      context.markers.clear('read_failed', [stream]);
     }
   }
 

@@ -59,6 +59,40 @@ export function fingerprintLength(fingerprint: string): number {
   return Number(fingerprint.slice(0, fingerprint.indexOf(':')));
 }
 
+/**
+ * The head part of a file's identity: `length:hash` of its first bytes. A file rewritten with the
+ * same first bytes gets `~<mtime>` after it (new record ids: a changed row must not carry the id of
+ * the row it replaced).
+ */
+export function headOf(fingerprint: string): string {
+  const version = fingerprint.indexOf('~');
+  return version < 0 ? fingerprint : fingerprint.slice(0, version);
+}
+
+/** Bytes at the end of what was read that tell a same-size replacement from the file read. */
+export const TAIL_BYTES = 4096;
+
+/**
+ * `start:length:hash` of the last bytes of `chunk` before `consumed` (chunk read from `offset`),
+ * stored with the progress; empty when nothing was consumed (the stored one stays).
+ */
+export function tailOf(chunk: Uint8Array, offset: number, consumed: number): string {
+  const from = Math.max(0, consumed - TAIL_BYTES);
+  if (consumed <= 0) return '';
+  const hash = crypto.createHash('sha256').update(chunk.subarray(from, consumed)).digest('hex').slice(0, 32);
+  return `${offset + from}:${consumed - from}:${hash}`;
+}
+
+/** Whether the bytes a stored tail names are still those bytes (undefined tail or out of range: unknown, true). */
+async function tailHolds(tail: string | undefined, size: number, read: (offset: number, length: number) => Promise<Buffer>): Promise<boolean> {
+  const fields = (tail ?? '').split(':');
+  if (fields.length !== 3) return true;
+  const [from, bytes, hash] = [Number(fields[0]), Number(fields[1]), fields[2]];
+  if (from + bytes > size) return false;
+  const now = await read(from, bytes);
+  return crypto.createHash('sha256').update(now).digest('hex').slice(0, 32) === hash;
+}
+
 /** What readFile needs: the file, its stream and parser, and where to read and commit it. */
 export interface ReadFileOptions {
   receiver: string;
@@ -95,12 +129,21 @@ export async function readFile(options: ReadFileOptions): Promise<{ complete: bo
   const prefix = await options.readPrefix(Math.min(file.size, FINGERPRINT_BYTES));
   if (!progress && options.exists) progress = await adoptMovedFile(options.exists, receiver, stream, file, prefix, context);
   let parts = progress ? context.store.partsOf(receiver, stream, file.path) : [];
+  const bytesAt = options.readRange ?? ((at: number, length: number) => readRange(file.path, at, length));
+  let version = '';
   if (progress) {
     const comparable = prefix.subarray(0, Math.min(prefix.length, fingerprintLength(progress.fingerprint)));
     // A split file was at least as long as its last part's end.
     const readTo = Math.max(progress.offset, ...parts.map((part) => part.end));
-    if (file.size < readTo || fingerprintOf(comparable) !== progress.fingerprint) {
-      logger().info(`${file.path} was rewritten: reading it again from the start`);
+    const sameHead = file.size >= readTo && fingerprintOf(comparable) === headOf(progress.fingerprint);
+    // Same first bytes but modified since: the last bytes read must still be there, else it is a
+    // replacement (a same-size copy over it would otherwise never be read again).
+    const replaced = sameHead && file.mtimeMs !== progress.mtimeMs && !(await tailHolds(progress.tail, file.size, bytesAt));
+    if (!sameHead || replaced) {
+      if (replaced) {
+        logger().warn(`${file.path} was replaced by a file with the same first ${Math.min(prefix.length, FINGERPRINT_BYTES)} bytes (its bytes before byte ${readTo} changed): reading it again from the start`);
+        version = `~${Math.round(file.mtimeMs)}`;
+      } else logger().info(`${file.path} was rewritten: reading it again from the start`);
       if (parts.length > 0) context.store.forgetFile(receiver, stream, file.path);
       progress = undefined;
       parts = [];
@@ -110,7 +153,7 @@ export async function readFile(options: ReadFileOptions): Promise<{ complete: bo
   let state: unknown = progress ? JSON.parse(progress.parserState) : null;
   // The identity of the file as first read: record ids derive from it, so a replay after a crash
   // produces the same ids even if the file has grown since.
-  const fingerprint = progress?.fingerprint ?? fingerprintOf(prefix);
+  const fingerprint = progress?.fingerprint ?? fingerprintOf(prefix) + version;
   const idPrefix = recordIdPrefix(stream, file.path, fingerprint);
   let records = 0;
   // Shown in GET /v1/streams (stats.reading) while this file is read: updated once per chunk.
@@ -166,7 +209,7 @@ export async function readFile(options: ReadFileOptions): Promise<{ complete: bo
           chunkBytes *= 2;
           continue;
         }
-        const lineEnd = await findLineEnd(options.readRange ?? ((at, length) => readRange(file.path, at, length)), offset + chunkBytes, { ...file, size: range.end, settled: range.final });
+        const lineEnd = await findLineEnd(bytesAt, offset + chunkBytes, { ...file, size: range.end, settled: range.final });
         if (lineEnd === undefined) return { offset, state, records, stop: 'waiting' }; // may still be written
         const skipped = await options.worker.parse({ ...request(0), skipTo: lineEnd }, options.signal);
         thread = skipped.threadName;
@@ -253,19 +296,23 @@ async function findLineEnd(read: (offset: number, length: number) => Promise<Buf
 
 /**
  * A file that appears under a new name with the same first bytes as a file that is gone (log-style
- * rotation, a rename) continues from the old file's progress instead of being read twice.
+ * rotation, a rename) continues from the old file's progress instead of being read twice. Found by
+ * index: for each fingerprint length the stream's files were first read at (up to this file's
+ * prefix), one seek and one hash, never a look at every file read so far.
  */
 async function adoptMovedFile(exists: (path: string) => Promise<boolean>, receiver: string, stream: StreamKey, file: FileSnapshot, prefix: Buffer, context: ComponentContext): Promise<FileProgress | undefined> {
-  for (const candidate of context.store.filesOf(receiver, stream)) {
-    const length = fingerprintLength(candidate.fingerprint);
-    const parts = context.store.partsOf(receiver, stream, candidate.path);
-    if (length < MIN_ADOPT_BYTES || prefix.length < length || Math.max(candidate.offset, ...parts.map((part) => part.end)) > file.size) continue;
-    if (fingerprintOf(prefix.subarray(0, length)) !== candidate.fingerprint) continue;
-    if (await exists(candidate.path)) continue;
-    // Its parts (a file read by two threads) move with it, in one transaction.
-    context.store.moveFile(receiver, stream, candidate.path, file.path);
-    context.logger.info(`${file.path} is ${candidate.path} renamed: continuing at byte ${candidate.offset}`);
-    return { ...candidate, path: file.path };
+  if (prefix.length < MIN_ADOPT_BYTES) return undefined;
+  for (const length of context.store.fingerprintLengths(receiver, stream, MIN_ADOPT_BYTES - 1, prefix.length)) {
+    for (const candidate of context.store.filesByHead(receiver, stream, fingerprintOf(prefix.subarray(0, length)))) {
+      if (candidate.path === file.path) continue;
+      const parts = context.store.partsOf(receiver, stream, candidate.path);
+      if (Math.max(candidate.offset, ...parts.map((part) => part.end)) > file.size) continue;
+      if (await exists(candidate.path)) continue;
+      // Its parts (a file read by two threads) move with it, in one transaction.
+      context.store.moveFile(receiver, stream, candidate.path, file.path);
+      context.logger.info(`${file.path} is ${candidate.path} renamed: continuing at byte ${candidate.offset}`);
+      return { ...candidate, path: file.path };
+    }
   }
   return undefined;
 }

@@ -23,6 +23,16 @@ const NEW_FILE_LOOK_MS = 200;
 /** …and files still changing are looked at again this soon, not sooner. */
 const RESCAN_MS = 500;
 
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Why a folder cannot be listed, in words. */
+function describeFolderError(cause: unknown): string {
+  const error = cause as NodeJS.ErrnoException;
+  if (error.code === 'ENOENT') return 'does not exist';
+  if (error.code === 'EACCES' || error.code === 'EPERM') return 'cannot be read (permission denied)';
+  return `cannot be read (${error.message})`;
+}
+
 /**
  * Local files: the worker reads them itself; paths are the identity. Before a file is read (its
  * prefix is read first) and before it is deleted, its real path is checked (ReadPolicy): a link
@@ -76,6 +86,8 @@ export class LocalfileReceiver implements AgentComponent {
   private readonly refusedFolders = new Map<string, string>();
   private readonly policy: ReadPolicy;
   private readonly access: FileAccess;
+  /** Per connection folder, the message about its subfolders that cannot be read (marker folder_skipped). */
+  private readonly skippedFolders = new Map<string, string>();
 
   constructor(
     private readonly config: LocalfileConfig,
@@ -172,15 +184,29 @@ export class LocalfileReceiver implements AgentComponent {
   private async scan(): Promise<void> {
     const visits: { stream: FileStream; file: string; relative: string; connection: number; mtimeMs: number }[] = [];
     const byTime = this.config.process_files_alphabetically === false;
+    // Pruning of vanished files' progress needs every listed path, and where the listing was complete.
+    const listed = this.discovery.pruneDue() ? new Set<string>() : undefined;
+    const complete: string[] = [];
+    const seen = new Set<string>();
+    const skipped: string[] = [];
     for (const [connection, folder] of this.folders().entries()) {
       if (!this.running) return;
       if (await this.refused(folder)) continue;
-      const files = await this.list(folder);
-      if (!files) continue;
-      for (const relative of files) {
+      const listing = await this.list(folder);
+      if (!listing) continue;
+      complete.push(folder + path.sep);
+      skipped.push(...listing.skipped.map((dir) => dir + path.sep));
+      for (const [index, relative] of listing.files.entries()) {
+        // Tens of thousands of files: the API answers in between, and a stop does not wait for the rest.
+        if (index % 1000 === 999) {
+          await breathe();
+          if (!this.running) return;
+        }
         const stream = streamOf(this.streams, relative);
-        if (!stream) continue;
         const file = path.join(folder, ...relative.split('/'));
+        seen.add(file);
+        if (listed) listed.add(file);
+        if (!stream) continue;
         // Ordering by modification time needs it before the visits (each visit looks again: the
         // file may change while the files before it are read).
         const stat = byTime ? await fs.promises.stat(file).catch(() => undefined) : undefined;
@@ -198,6 +224,12 @@ export class LocalfileReceiver implements AgentComponent {
       }
     };
     await Promise.all(Array.from({ length: strictOrder(this.config) ? 1 : this.workers.size }, lane));
+    // Looks of files no longer listed are forgotten (folders that could not be listed keep theirs).
+    if (this.running) for (const folder of complete) this.discovery.retain(seen, folder);
+    if (listed && this.running) {
+      const covered = (file: string) => complete.some((root) => file.startsWith(root)) && !skipped.some((dir) => file.startsWith(dir));
+      await this.discovery.prune(listed, covered);
+    }
   }
 
   /**
@@ -222,13 +254,26 @@ export class LocalfileReceiver implements AgentComponent {
     return true;
   }
 
-  /** Files under the folder, relative with "/" separators; undefined (and a marker) when unreadable. */
-  private async list(folder: string): Promise<string[] | undefined> {
+  /**
+   * Files under the folder, relative with "/" separators, and the subfolders that could not be read
+   * (skipped with a marker naming them: one root-only lost+found must not stop the rest); undefined
+   * (and a marker) when the folder itself cannot be read.
+   */
+  private async list(folder: string): Promise<{ files: string[]; skipped: string[] } | undefined> {
     const keys = this.streams.map((s) => s.key);
     try {
       const found: string[] = [];
+      const skipped: { dir: string; why: string }[] = [];
       const walk = async (dir: string, prefix: string, depth: number) => {
-        for (const entry of await fs.promises.readdir(dir, { withFileTypes: true })) {
+        let entries: fs.Dirent[];
+        try {
+          entries = await fs.promises.readdir(dir, { withFileTypes: true });
+        } catch (cause) {
+          if (depth === 0) throw cause;
+          skipped.push({ dir, why: describeFolderError(cause) });
+          return;
+        }
+        for (const entry of entries) {
           if (isTemporaryName(entry.name)) continue;
           const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
           if (entry.isDirectory() && depth < MAX_DEPTH) await walk(path.join(dir, entry.name), relative, depth + 1);
@@ -240,16 +285,39 @@ export class LocalfileReceiver implements AgentComponent {
         this.context.logger.info(`The folder ${folder} can be read again.`);
         if (this.folderProblems.size === 0) this.context.markers.clear('source_unavailable', keys);
       }
-      return found.sort();
+      this.showSkipped(folder, skipped);
+      return { files: found.sort(), skipped: skipped.map((s) => s.dir) };
     } catch (cause) {
-      const error = cause as NodeJS.ErrnoException;
-      const why = error.code === 'ENOENT' ? 'does not exist' : error.code === 'EACCES' || error.code === 'EPERM' ? 'cannot be read (permission denied)' : `cannot be read (${error.message})`;
-      const message = `The folder ${folder} ${why}. Tributary keeps looking every ${this.config.poll_interval} s.`;
+      const message = `The folder ${folder} ${describeFolderError(cause)}. Tributary keeps looking every ${this.config.poll_interval} s.`;
       this.context.markers.raise(keys, 'error', 'source_unavailable', message);
       if (this.folderProblems.get(folder) !== message) this.context.logger.warn(message);
       this.folderProblems.set(folder, message);
       return undefined;
     }
+  }
+
+  /** One warning marker (folder_skipped) naming the subfolders that cannot be read; logged when that changes. */
+  private showSkipped(root: string, skipped: readonly { dir: string; why: string }[]): void {
+    const keys = this.streams.map((s) => s.key);
+    const message =
+      skipped.length === 0
+        ? undefined
+        : `${skipped
+            .slice(0, 3)
+            .map((s) => `The folder ${s.dir} ${s.why}`)
+            .join('; ')}${skipped.length > 3 ? `; and ${skipped.length - 3} more folder(s)` : ''}: skipped, the rest of ${root} is read.`;
+    const before = this.skippedFolders.get(root);
+    if (message === before) return;
+    if (message === undefined) {
+      this.skippedFolders.delete(root);
+      this.context.logger.info(`Every folder under ${root} can be read again.`);
+    } else {
+      this.skippedFolders.set(root, message);
+      this.context.logger.warn(message);
+    }
+    const all = [...this.skippedFolders.values()];
+    if (all.length === 0) this.context.markers.clear('folder_skipped', keys);
+    else this.context.markers.raise(keys, 'warning', 'folder_skipped', all.join(' '));
   }
 
   private async visit(stream: FileStream, file: string): Promise<void> {

@@ -3,6 +3,7 @@
  * tests: files are dropped into the share's folder on disk and must arrive in the csv transmit's
  * outbox exactly once.
  */
+import fs from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ReadFile, waitUntilRead } from '../../../testing/agent-state.js';
 import { waitFor } from '../../../testing/file-plant.js';
@@ -85,6 +86,24 @@ describe('smb receiver (Samba) → csv transmit', { timeout: 90_000 }, () => {
     const oven = await waitFor(() => share.delivered('Oven_2', 'process').length === 8 && share.delivered('Oven_2', 'process'));
     expect(oven.slice(4).map((r) => r.record_id)).toEqual(oven.slice(0, 4).map((r) => r.record_id));
     expect(share.delivered('Press_1', 'cycle')).toHaveLength(28);
+  });
+
+  it('skips a subfolder the user may not open with a marker naming it, reads the rest, and the folder once it may', async () => {
+    const share = plant();
+    share.mkdir('');
+    share.write('press_1.csv', HEADER + rows(0, 3));
+    // Root's folder, closed to the share's user: Samba answers access denied (a real failure, Samba runs the user's rights).
+    fs.mkdirSync(share.local('locked'), { mode: 0o700 });
+    share.write('locked/press_9.csv', HEADER + rows(90, 92));
+    await start(share.config);
+    await waitFor(() => share.delivered('Press_1', 'cycle').length === 3);
+    const marker = await waitForMarker('Press_1', 'folder_skipped');
+    expect(marker.level).toBe('warning');
+    expect(marker.message).toContain(share.identity('locked'));
+    expect(await markersOf('Press_1', 'access_denied')).toBeUndefined();
+    fs.chmodSync(share.local('locked'), 0o777);
+    await waitFor(() => share.delivered('Press_1', 'cycle').length === 5, 30_000, 'the folder once it may be opened');
+    await waitFor(async () => (await markersOf('Press_1', 'folder_skipped')) === undefined, 30_000, 'the marker to clear');
   });
 
   it('reads appended rows once, and not a half-written last line until it is complete', async () => {

@@ -32,6 +32,8 @@ interface ConnectionState {
   problem: ConnectionProblem | undefined;
   /** The session's dialect, signing and encryption as last logged. */
   security?: string;
+  /** Subfolders the last listing could not read (skipped, marker folder_skipped), as file identity prefixes. */
+  skipped: string[];
 }
 
 interface ListedEntry {
@@ -67,6 +69,9 @@ export class SmbReceiver implements AgentComponent {
   private readonly policy: ReadPolicy;
   /** Why a connection is refused: a share of this PC that is a folder of the data directory (by UNC). */
   private readonly refusals = new Map<string, string>();
+  /** This scan's listing, when pruning is due: files seen and the connections listed completely. */
+  private listed: { files: Set<string>; prefixes: string[] } | undefined;
+  private skippedMessage: string | undefined;
 
   constructor(
     private readonly config: SmbConfig,
@@ -101,6 +106,7 @@ export class SmbReceiver implements AgentComponent {
         failures: 0,
         retryAt: 0,
         problem: undefined,
+        skipped: [],
       };
     });
   }
@@ -156,6 +162,8 @@ export class SmbReceiver implements AgentComponent {
 
   private async scan(): Promise<void> {
     let changed = false;
+    // Pruning of vanished files' progress (when due) needs what the connections listed completely.
+    this.listed = this.discovery.pruneDue() ? { files: new Set(), prefixes: [] } : undefined;
     for (const connection of this.connections) {
       if (!this.running) return;
       if (Date.now() < connection.retryAt) continue;
@@ -165,6 +173,11 @@ export class SmbReceiver implements AgentComponent {
       if (connection.problem !== before) changed = true;
     }
     if (changed && this.running) this.showProblems();
+    this.showSkipped();
+    const listed = this.listed;
+    const skipped = this.connections.flatMap((c) => c.skipped);
+    const covered = (file: string) => listed!.prefixes.some((prefix) => file.startsWith(prefix)) && !skipped.some((prefix) => file.startsWith(prefix));
+    if (listed && listed.prefixes.length > 0 && this.running) await this.discovery.prune(listed.files, covered);
   }
 
   /**
@@ -223,6 +236,10 @@ export class SmbReceiver implements AgentComponent {
         if (await this.discovery.visit(stream, { path, size: file.size, mtimeMs: file.mtimeMs }, access)) this.rescanRequested = true;
       }
       this.discovery.retain(seen, connection.prefix);
+      if (this.listed && this.running) {
+        for (const file of seen) this.listed.files.add(file);
+        this.listed.prefixes.push(connection.prefix);
+      }
       if (session.bytesRead > 0) this.context.logger.debug(`${connection.label.unc}: ${files.length} file(s) listed, ${session.bytesRead} byte(s) read`);
     } catch (error) {
       if (!this.running) return;
@@ -237,11 +254,23 @@ export class SmbReceiver implements AgentComponent {
     }
   }
 
-  /** Files below the connection's folder (MAX_DEPTH levels), "/"-separated relative paths, sorted. */
+  /**
+   * Files below the connection's folder (MAX_DEPTH levels), "/"-separated relative paths, sorted. A
+   * subfolder the user may not open is skipped (connection.skipped, a marker); the rest is listed.
+   */
   private async list(session: SmbSession, connection: ConnectionState): Promise<ListedEntry[]> {
     const found: ListedEntry[] = [];
+    const skipped: string[] = [];
     const walk = async (folder: string, prefix: string, depth: number) => {
-      for (const entry of await session.list(folder)) {
+      let entries: Awaited<ReturnType<SmbSession['list']>>;
+      try {
+        entries = await session.list(folder);
+      } catch (error) {
+        if (depth === 0 || classifyFileError(error) !== 'file') throw error;
+        skipped.push(`${connection.prefix}${prefix.replace(/\//g, '\\')}\\`);
+        return;
+      }
+      for (const entry of entries) {
         if (isTemporaryName(entry.name)) continue;
         const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
         if (entry.isDirectory) {
@@ -250,6 +279,7 @@ export class SmbReceiver implements AgentComponent {
       }
     };
     await walk(connection.folder, '', 0);
+    connection.skipped = skipped;
     return found.sort((a, b) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0));
   }
 
@@ -275,6 +305,21 @@ export class SmbReceiver implements AgentComponent {
       classify: classifyFileError,
       describeDeleteError: (error) => describeDeleteError(error, connection.label.user),
     };
+  }
+
+  /** One warning marker naming the subfolders that could not be read; logged when that changes. */
+  private showSkipped(): void {
+    const skipped = this.connections.flatMap((c) => c.skipped);
+    const message = skipped.length === 0 ? undefined : `The folder(s) ${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ` and ${skipped.length - 3} more` : ''} cannot be read (access denied, or gone while listed): skipped, the rest of the share is read.`;
+    if (message === this.skippedMessage) return;
+    this.skippedMessage = message;
+    if (message === undefined) {
+      this.context.markers.clear('folder_skipped', this.keys);
+      this.context.logger.info('Every folder of the shares can be read again.');
+    } else {
+      this.context.markers.raise(this.keys, 'warning', 'folder_skipped', message);
+      this.context.logger.warn(message);
+    }
   }
 
   /** One marker per category on all streams, naming every connection that has that problem. */
