@@ -1144,7 +1144,7 @@ export interface components {
                 /** @description Thousands separator inside numbers, e.g. "." for 1.234,5 (default none). */
                 thousands?: string | null;
                 /** @description Lines to skip at the start of the file (a count), or the zero-based numbers of the lines to skip. */
-                skiprows?: number | number[];
+                skiprows?: components["schemas"]["ConfigurationSkiprows"];
                 /** @description Lines to skip at the end of the file (read once the file is complete). */
                 skipfooter?: number;
                 /** @description Column names to use; with header null the file has no header row, otherwise they replace the header row's names. */
@@ -1284,7 +1284,88 @@ export interface components {
             parser_type: "csv";
             /** @description Column separator, default ","; "\t" for tab-separated files, "|" for pipes. Same as options.parse.separator. */
             separator?: string;
+        } | {
+            /** @description Name that streams refer to. */
+            parser_name: string;
+            filter_stream?: components["schemas"]["ConfigurationFilterStream"];
+            /** @constant */
+            parser_type: "excel";
+            options?: {
+                /** @description Sheet to read: its name, or its zero-based position (default 0, the first sheet). */
+                sheet_name?: string | number;
+                /** @description Zero-based row (after skiprows) holding the column names (default 0); null: no header, columns are named 0, 1, 2 … */
+                header?: number | null;
+                /** @description Rows to skip at the top of the sheet (a count), or the zero-based numbers of the rows to skip. */
+                skiprows?: components["schemas"]["ConfigurationSkiprows"];
+                /** @description Data rows to read after the header (default all). */
+                nrows?: number;
+                /** @description Columns to keep: Excel letters and ranges ("A:C,E"), or a list of names or zero-based positions. */
+                usecols?: string | (string | number)[];
+                /**
+                 * Format: iana-time-zone
+                 * @description IANA time zone of local times in the files (and of Excel date cells), e.g. Europe/Berlin. Default UTC.
+                 */
+                localtz?: string;
+                /** @description Fields read as time stamps: local times in localtz become UTC; the first one gives the record its timestamp. */
+                parse_timestamps?: {
+                    /** @description Field holding the time stamp (a flattened name such as machine.time for JSON). */
+                    field_name: string;
+                    /** @description Python strptime format of text time stamps, e.g. '%Y-%m-%d %H:%M:%S'. Without it the format is guessed; Excel date cells need none. */
+                    format?: string;
+                }[];
+            };
+        } | {
+            /** @description Name that streams refer to. */
+            parser_name: string;
+            filter_stream?: components["schemas"]["ConfigurationFilterStream"];
+            /** @constant */
+            parser_type: "json";
+            options?: {
+                /** @description true: one JSON value a line (JSON Lines / NDJSON); false (default): one JSON document a file. */
+                lines?: boolean;
+                /** @description Keys from the document to the array of records, as pandas json_normalize's record_path (e.g. ["data", "rows"]). Default: the document is the array of records, or one record. */
+                record_path?: string | string[];
+                /**
+                 * Format: iana-time-zone
+                 * @description IANA time zone of local times in the files (and of Excel date cells), e.g. Europe/Berlin. Default UTC.
+                 */
+                localtz?: string;
+                /** @description Fields read as time stamps: local times in localtz become UTC; the first one gives the record its timestamp. */
+                parse_timestamps?: {
+                    /** @description Field holding the time stamp (a flattened name such as machine.time for JSON). */
+                    field_name: string;
+                    /** @description Python strptime format of text time stamps, e.g. '%Y-%m-%d %H:%M:%S'. Without it the format is guessed; Excel date cells need none. */
+                    format?: string;
+                }[];
+            };
+        } | {
+            /** @description Name that streams refer to. */
+            parser_name: string;
+            filter_stream?: components["schemas"]["ConfigurationFilterStream"];
+            /** @constant */
+            parser_type: "xml";
+            options?: {
+                /** @description Elements that are records: "//Tag" (anywhere), "/a/b/c" (from the root), "//a/b", "*" for any name, prefixes from namespaces. Default "./*" (the root's children). */
+                xpath?: string;
+                /** @description Prefixes used in xpath and their namespace URIs, e.g. {"doc": "https://example.com/ns"}. Names without a prefix match any namespace. */
+                namespaces?: {
+                    [key: string]: string;
+                };
+                /**
+                 * Format: iana-time-zone
+                 * @description IANA time zone of local times in the files (and of Excel date cells), e.g. Europe/Berlin. Default UTC.
+                 */
+                localtz?: string;
+                /** @description Fields read as time stamps: local times in localtz become UTC; the first one gives the record its timestamp. */
+                parse_timestamps?: {
+                    /** @description Field holding the time stamp (a flattened name such as machine.time for JSON). */
+                    field_name: string;
+                    /** @description Python strptime format of text time stamps, e.g. '%Y-%m-%d %H:%M:%S'. Without it the format is guessed; Excel date cells need none. */
+                    format?: string;
+                }[];
+            };
         })[];
+        ConfigurationSkiprows: number | number[];
         ConfigurationStreams: {
             /** @description Machine or asset name. */
             asset: string;
