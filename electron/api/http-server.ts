@@ -6,7 +6,7 @@ import type { Logger } from '../agent/index.js';
 import { type ApiResponse, type Router, failure } from './router.js';
 import { serveStatic } from './static-files.js';
 import { parseJsonBody } from './json-body.js';
-import { RefusalLog } from './refusal-log.js';
+import { RefusalLog, webLogRefusals } from './refusal-log.js';
 import type { Caller } from './auth/caller.js';
 import type { TokenStore } from './auth/token-store.js';
 import { isLoopbackHost } from './auth/loopback.js';
@@ -193,7 +193,7 @@ function loggablePath(url: URL, limit: number): string {
 /** The HTTP adapter: Host check, bearer auth and body limit in front of the router, plus the console. */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
-  const refusals = new RefusalLog(options.log);
+  const refusals = new RefusalLog(webLogRefusals(options.log));
   const session = { connection: options.tls ? 'https' : 'http', encrypted: Boolean(options.tls), insecure: !options.tls && !isLoopbackHost(options.host) } as const;
   const handle: http.RequestListener = async (request, response) => {
     const started = process.hrtime.bigint();
@@ -231,7 +231,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       if (!principal) {
         refused = true;
         request.resume();
-        options.router.auditUnauthenticated(method, url.pathname);
+        options.router.unauthenticated.note({ method, path: url.pathname });
         return send(response, failure(401, 'Missing or wrong API token: send Authorization: Bearer <token>. The token is in <data-dir>/api-token or TRIBUTARY_API_TOKEN.', {}, { 'WWW-Authenticate': 'Bearer' }));
       }
       if (metrics) return await sendMetrics(request, response, method, metrics);
@@ -278,6 +278,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     close: () =>
       new Promise<void>((resolve) => {
         refusals.flush();
+        options.router.unauthenticated.flush();
         listener.close(() => resolve());
         server.closeAllConnections();
       }),

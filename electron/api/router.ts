@@ -6,6 +6,7 @@ import { type Role, roleAllows, roleRefusal } from '../../shared/api/roles.js';
 import type { AgentRuntime, LogSlice } from '../agent/index.js';
 import { type Caller, DESKTOP_CALLER } from './auth/caller.js';
 import type { TokenStore } from './auth/token-store.js';
+import { RefusalLog } from './refusal-log.js';
 import { agentRoutes } from './routes/agent.js';
 import { configRoutes } from './routes/config.js';
 import { kpiRoutes } from './routes/kpis.js';
@@ -129,10 +130,16 @@ export class Router {
     private readonly options: RouterOptions = {},
   ) {}
 
-  /** A request refused before it reached a route (no or an unknown token): one audit line. */
-  auditUnauthenticated(method: string, path: string): void {
-    this.runtime.audit.record({ token: '-', role: '-', method, path, status: 401, outcome: 'unauthenticated' });
-  }
+  /**
+   * Requests refused before they reached a route (no or an unknown token): the first ones of each
+   * minute one audit line each, then one line with how many more (anyone who reaches the port can
+   * send them; uncounted they would rotate the real entries away, issue 39).
+   */
+  readonly unauthenticated = new RefusalLog<{ method: string; path: string }>({
+    one: ({ method, path }) => this.runtime.audit.record({ token: '-', role: '-', method, path, status: 401, outcome: 'unauthenticated' }),
+    more: (count) =>
+      this.runtime.audit.record({ token: '-', role: '-', method: '-', path: '-', status: 401, outcome: `${count} more unauthenticated request(s) within a minute` }),
+  });
 
   private refuse(caller: Caller, method: string, path: string, needed: { role: Role; what?: string }): ApiResponse {
     this.runtime.audit.record({ token: caller.name, role: caller.role, method, path, status: 403, outcome: `refused: needs ${needed.role}` });
