@@ -72,6 +72,11 @@ function describeFolderError(cause: unknown, denied = 'cannot be read (permissio
   return `cannot be read (${(cause as Error).message})`;
 }
 
+function fileProblem(file: string, cause: unknown, field: string): never {
+  const gone = (cause as NodeJS.ErrnoException).code === 'ENOENT';
+  throw new SourceProblem(`The file ${file} ${gone ? 'is gone (removed after it was listed)' : describeFolderError(cause)}.`, field);
+}
+
 /**
  * A local folder, resolved as the localfile receiver resolves it. With `agentDataDirectory` the real
  * paths are checked before listing and before reading (ReadPolicy): validation refuses a folder
@@ -133,12 +138,17 @@ export function localFolder(connection: LocalConnection, agentDataDirectory?: st
       }
       return { files: [...found].sort(byRelative), partial: partial || waiting.length > 0, skipped: [...skipped] };
     },
-    size: async (relative) => (await fs.promises.stat(path.join(root, ...relative.split('/')))).size,
+    // A file listed a moment ago may be gone (delete_completed, a machine's rewrite): a problem of
+    // the preview, in words, not an unexpected error.
+    size: async (relative) => {
+      const file = path.join(root, ...relative.split('/'));
+      return (await fs.promises.stat(file).catch((cause) => fileProblem(file, cause, field))).size;
+    },
     async read(relative, offset, length) {
       const file = path.join(root, ...relative.split('/'));
       const refused = (await policy?.refuseFolder(root)) ?? (await policy?.refuseFile(file));
       if (refused) throw new SourceProblem(refused, field);
-      return readRange(file, offset, length);
+      return readRange(file, offset, length).catch((cause) => fileProblem(file, cause, field));
     },
     close() {},
   };

@@ -28,6 +28,10 @@ const READ_PIECE = 1024 * 1024;
 const READS_IN_FLIGHT = 4;
 /** Bytes read ahead of a file read in sequence, twice (the window in use and the next). */
 const READ_AHEAD = 4 * 1024 * 1024;
+/** One folder's listing ends here at the latest (a real folder of this many files is unreadable anyway). */
+const MAX_FOLDER_ENTRIES = 1_000_000;
+/** Answers without an entry and without NO_MORE_FILES in a row: a server that will not end the listing. */
+const MAX_EMPTY_LISTING_ROUNDS = 16;
 const ALL_DIALECTS = [DIALECT.SMB202, DIALECT.SMB210, DIALECT.SMB300, DIALECT.SMB302, DIALECT.SMB311];
 
 export interface SmbTarget {
@@ -131,7 +135,11 @@ export class SmbSession {
     if (flags & (msg.SESSION_IS_GUEST | msg.SESSION_IS_NULL)) throw new SmbError('the server let the user in only as a guest', 'STATUS_LOGON_FAILURE');
     const preauth = negotiated.dialect === DIALECT.SMB311 ? negotiated.preauth : undefined;
     const signing = signingState(negotiated.dialect, sessionKey, preauth, negotiated.signingAlgorithm);
-    // A signed final answer proves that both sides hold the same key (and, in 3.1.1, saw the same negotiation).
+    // A signed final answer proves that both sides hold the same key (and, in 3.1.1, saw the same
+    // negotiation). 3.1.1 requires it signed ([MS-SMB2] 3.2.5.3.1): an unsigned one could come from a
+    // man in the middle who took the cipher out of the negotiation.
+    if (negotiated.dialect === DIALECT.SMB311 && !isSigned(last.message))
+      throw new SmbError('the server\'s login answer is not signed (the negotiation was altered?)', 'SMB_PROTOCOL');
     if (isSigned(last.message) && !verify(signing, last.message)) throw new SmbError('the server\'s login answer has a wrong signature (the negotiation was altered?)', 'SMB_PROTOCOL');
     const mustSign = (negotiated.securityMode & 0x2) !== 0;
     if (limits.signing !== false) this.transport.signing = signing;
@@ -175,11 +183,17 @@ export class SmbSession {
       const dir = await this.open(folder, LIST_ACCESS, FILE_DIRECTORY_FILE);
       try {
         const entries: SmbEntry[] = [];
-        for (let first = true; ; first = false) {
+        // A server that never says NO_MORE_FILES (or answers nothing, again and again) must not list
+        // forever or fill the memory: the rounds are bounded by what a folder can honestly hold.
+        for (let first = true, empty = 0; ; first = false) {
           const response = await this.send(msg.COMMAND.QUERY_DIRECTORY, msg.queryDirectoryRequest(dir.fileId, first), 65536);
           if (response.status === STATUS.NO_MORE_FILES) return entries;
           if (response.status !== STATUS.SUCCESS) throw statusError(response.status, 'listing the folder');
-          entries.push(...msg.parseQueryDirectory(response.body));
+          const found = msg.parseQueryDirectory(response.body);
+          empty = found.length === 0 ? empty + 1 : 0;
+          entries.push(...found);
+          if (empty >= MAX_EMPTY_LISTING_ROUNDS || entries.length > MAX_FOLDER_ENTRIES)
+            throw new SmbError(`the server did not end the listing of ${folder || 'the share'} (${entries.length} entries)`, 'SMB_PROTOCOL');
         }
       } finally {
         await this.closeFile(dir.fileId);
