@@ -111,8 +111,9 @@ export class ConnectionReader {
     this.memory.remember(this.link.target, filters.filter((f) => !refused.has(f)));
     this.subscribed = true;
     for (const reader of this.readers) {
-      const filter = this.filters.get(reader)!;
-      if (!refused.has(filter)) continue;
+      // A Sparkplug reader subscribes to its node filters, not to its stream's topic.
+      const filter = (reader.extraFilters ?? [this.filters.get(reader)!]).find((f) => refused.has(f));
+      if (filter === undefined) continue;
       const problem: BrokerProblem = {
         category: 'not_authorized',
         message: `The broker at ${this.link.target.url} refused the subscription to ${filter} for ${this.link.target.username ? `user "${this.link.target.username}"` : 'anonymous clients'} (not authorized). Ask its administrator to allow reading it.`,

@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodePayload } from '../../mqtt/sparkplug-codec.js';
 import { tahu } from '../../../testing/sparkplug-host.js';
-import { SparkplugReader } from './sparkplug-reader.js';
+import { MAX_REMEMBERED_NODES, SparkplugReader, nodeFilter } from './sparkplug-reader.js';
 
 const STREAM = { asset: 'Mixer_3', stream_type: 'state' };
 const config = (topic = 'spBv1.0/Line3/DDATA/edge-9/Mixer_3') => ({ asset: 'Mixer_3', stream_type: 'state', topic, payload_format: 'sparkplug_b' as const, value_field: 'value' });
@@ -145,3 +145,28 @@ function nestedMessages(depth: number): Buffer {
   for (let i = depth - 1; i >= 0; i -= 1) parts.push(Buffer.from([0x92, 0x01]), varint(sizes[i]!));
   return Buffer.concat(parts);
 }
+
+describe('Sparkplug B receiver: bounds', () => {
+  it('subscribes to node topics MQTT accepts, whatever wildcard the stream topic ends with', () => {
+    expect(nodeFilter('spBv1.0/Line3/DDATA/edge-9/Mixer_3')).toBe('spBv1.0/Line3/+/edge-9/#');
+    expect(nodeFilter('spBv1.0/Line3/DDATA/+/Mixer_3')).toBe('spBv1.0/Line3/+/+/#');
+    expect(nodeFilter('spBv1.0/Line3/DDATA/#')).toBe('spBv1.0/Line3/#');
+    expect(nodeFilter('spBv1.0/Line3/#')).toBe('spBv1.0/Line3/#');
+    expect(nodeFilter('spBv1.0/#')).toBe('spBv1.0/#');
+    for (const topic of ['spBv1.0/Line3/DDATA/#', 'spBv1.0/Line3/DDATA/edge-9/#', 'spBv1.0/+/DDATA/+/+'])
+      expect(nodeFilter(topic).split('/').slice(0, -1), topic).not.toContain('#');
+  });
+
+  it('remembers a bounded number of nodes: a publisher inventing names forgets the oldest, which is asked to rebirth', () => {
+    const { r, sent } = reader('spBv1.0/Line3/DDATA/#');
+    const data = (seq: number) => encode({ timestamp: T, seq, metrics: [{ name: 'speed', type: 'Double', value: seq }] });
+    r.read('spBv1.0/Line3/NBIRTH/edge-0', nbirth(0), RECEIVED);
+    r.read('spBv1.0/Line3/DDATA/edge-0/Mixer_3', data(1), RECEIVED);
+    expect(sent).toHaveLength(0);
+    for (let n = 1; n <= MAX_REMEMBERED_NODES; n += 1) r.read(`spBv1.0/Line3/NBIRTH/invented-${n}`, nbirth(0), RECEIVED);
+    expect(sent).toHaveLength(0);
+    // edge-0's birth was forgotten: its next data is read, and it is asked for a rebirth.
+    expect(r.read('spBv1.0/Line3/DDATA/edge-0/Mixer_3', data(2), RECEIVED).records).toHaveLength(1);
+    expect(sent.map((s) => s.topic)).toEqual(['spBv1.0/Line3/NCMD/edge-0']);
+  });
+});

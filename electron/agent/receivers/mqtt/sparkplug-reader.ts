@@ -50,8 +50,24 @@ interface NodeState extends Names {
 /** The Sparkplug topics that carry the births and seq of the nodes a data filter matches. */
 export function nodeFilter(filter: string): string {
   const levels = filter.split('/');
-  if (levels.length < 4) return 'spBv1.0/#';
+  if (levels.length < 2 || levels[1] === '#') return 'spBv1.0/#';
+  // `#` stands last in a filter: a group's every node (`spBv1.0/Line3/DDATA/#`) or all of a group.
+  if (levels.length < 4 || levels[2] === '#' || levels[3] === '#') return `spBv1.0/${levels[1]}/#`;
   return `spBv1.0/${levels[1]}/+/${levels[3]}/#`;
+}
+
+/**
+ * Nodes and devices remembered at most (their aliases and types): a publisher that invents names
+ * must not grow the memory without end. The oldest is forgotten first; it is asked for a rebirth
+ * if it speaks again with aliases only.
+ */
+export const MAX_REMEMBERED_NODES = 1_000;
+export const MAX_REMEMBERED_DEVICES = 10_000;
+
+function remember<T>(map: Map<string, T>, key: string, value: T, limit: number): T {
+  if (map.size >= limit) map.delete(map.keys().next().value!);
+  map.set(key, value);
+  return value;
 }
 
 export class SparkplugReader {
@@ -115,13 +131,13 @@ export class SparkplugReader {
 
   private node(key: string): NodeState {
     let node = this.nodes.get(key);
-    if (!node) this.nodes.set(key, (node = { seq: undefined, rebirthAsked: false, aliases: new Map(), types: new Map() }));
+    if (!node) node = remember(this.nodes, key, { seq: undefined, rebirthAsked: false, aliases: new Map(), types: new Map() }, MAX_REMEMBERED_NODES);
     return node;
   }
 
   private device(key: string): Names {
     let device = this.devices.get(key);
-    if (!device) this.devices.set(key, (device = { aliases: new Map(), types: new Map() }));
+    if (!device) device = remember(this.devices, key, { aliases: new Map(), types: new Map() }, MAX_REMEMBERED_DEVICES);
     return device;
   }
 
