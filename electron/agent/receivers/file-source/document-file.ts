@@ -14,6 +14,10 @@ import { type DocumentState, DocumentStateSchema, firstState } from './document-
 
 /** Bytes of a remote file copied per request while it is fetched to a local temporary file. */
 const COPY_BYTES = 1024 * 1024;
+/** A remote document larger than this is not copied to this PC (a share must not fill its disk). */
+export const MAX_REMOTE_DOCUMENT_BYTES = 1024 * 1024 * 1024;
+/** Room that stays free on the temporary folder's disk after a copy. */
+const KEEP_FREE_BYTES = 256 * 1024 * 1024;
 
 export async function readDocument(options: ReadFileOptions): Promise<{ complete: boolean; records: number; thread: string }> {
   const { receiver, stream, file, context } = options;
@@ -39,7 +43,16 @@ export async function readDocument(options: ReadFileOptions): Promise<{ complete
   let records = 0;
   context.pipeline.reading(receiver, stream, file.path, { bytesRead: 0, size: file.size });
   try {
-    if (options.readRange) copy = await copyToLocal(options.readRange, file.size);
+    if (options.readRange) {
+      const refused = await copyRefused(file.size);
+      if (refused) {
+        const message = `${file.path} is not read: ${refused}. It is tried again when it changes.`;
+        context.markers.raise([stream], 'error', 'parse_error', message);
+        logger().error(message);
+        return { complete: false, records, thread };
+      }
+      copy = await copyToLocal(options.readRange, file.size);
+    }
     for (;;) {
       const response = await options.worker.parse(
         {
@@ -93,6 +106,16 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** Why a remote document of this size is not copied to the temporary folder, if it is not. */
+export async function copyRefused(size: number, folder = os.tmpdir()): Promise<string | undefined> {
+  const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
+  if (size > MAX_REMOTE_DOCUMENT_BYTES) return `at ${mib(size)} it is larger than the ${mib(MAX_REMOTE_DOCUMENT_BYTES)} a document on a share may be`;
+  const disk = await fs.promises.statfs(folder).catch(() => undefined);
+  const free = disk ? disk.bavail * disk.bsize : Number.POSITIVE_INFINITY;
+  if (free - size < KEEP_FREE_BYTES) return `its copy (${mib(size)}) would leave less than ${mib(KEEP_FREE_BYTES)} free in ${folder}`;
+  return undefined;
 }
 
 /** A remote file (SMB) copied to a temporary local file, piece by piece: parse threads read it there. */
