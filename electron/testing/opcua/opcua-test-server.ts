@@ -58,6 +58,8 @@ export class OpcuaTestServer {
   private readonly history = new Map<string, KeptHistory>();
   /** HistoryRead requests served. */
   historyReads = 0;
+  /** Each HistoryRead answer waits this long (a slow historian, to watch a backfill's progress). */
+  historyDelayMs = 0;
   port = 0;
   /** Sessions clients created and closed on this server since it started (a client that keeps its session creates one). */
   sessionsCreated = 0;
@@ -179,7 +181,7 @@ export class OpcuaTestServer {
         minimumSamplingInterval: 0,
       });
       if (this.options.historize?.includes(name as TestTag)) {
-        const kept = this.history.get(name) ?? new KeptHistory();
+        const kept = this.history.get(name) ?? new KeptHistory(() => this.historyDelayMs);
         this.history.set(name, kept);
         addressSpace.installHistoricalDataNode(variable, { historian: kept });
       }
@@ -199,6 +201,8 @@ export class OpcuaTestServer {
 class KeptHistory {
   private readonly values: DataValue[] = [];
 
+  constructor(private readonly delayMs: () => number) {}
+
   get last(): DataValue | undefined {
     return this.values[this.values.length - 1];
   }
@@ -215,6 +219,6 @@ class KeptHistory {
       return t >= start && t <= end;
     });
     if (max > 0) found = isReversed ? found.slice(-max) : found.slice(0, max);
-    callback(null, reverse ? found.reverse() : found);
+    setTimeout(() => callback(null, reverse ? found.reverse() : found), this.delayMs());
   }
 }

@@ -33,6 +33,8 @@ export interface GateHost {
   /** Commits values now; false when the outbox is full (they wait in the receiver). */
   commit(samples: Sample[]): boolean;
   warn(message: string): void;
+  /** The backfill's progress (stream stats `backfill`); undefined once it is over. */
+  progress(state: BackfillProgress | undefined): void;
 }
 
 /**
@@ -69,13 +71,17 @@ export class BackfillGate {
         lastCommitted: (stream, exportname) => before.get(key(stream, exportname)),
         commit: (samples) => this.host.commit(samples),
         unavailable: (problems) => this.unavailable(problems),
-        progress: (state) => (this.progress = state && { ...state }),
+        progress: (state) => {
+          this.progress = state && { ...state };
+          this.host.progress(this.progress);
+        },
         stopped: () => stopped() || this.overflow,
       });
     } catch (cause) {
       this.host.warn(`Reading the history of ${open.endpointUrl} failed: ${(cause as Error).message}. Values of the gap may be missing; live values continue.`);
     } finally {
       this.progress = undefined;
+      this.host.progress(undefined);
     }
     if (this.overflow) this.host.warn(`The backfill was ended early: more than ${MAX_HELD} live values waited for it. The rest of the gap is read after the next reconnect.`);
     const held = this.held;

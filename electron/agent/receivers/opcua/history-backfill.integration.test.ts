@@ -112,11 +112,23 @@ describe('opcua history_backfill (node-opcua historian)', () => {
     const before = agent.records.length;
     await waitFor(() => counter.last() >= (agent.valuesOf('counter').at(-1)!.fieldvalues.counter as number) + 20, 20_000, 'values while cut off');
     expect(agent.records.length).toBe(before);
+    const lastBefore = agent.valuesOf('counter').at(-1)!.timestamp;
+    plc.historyDelayMs = 2000;
     link.restore();
+    // While the (slow) history is read, the stream's stats show the span being read.
+    const backfill = await waitFor(async () => {
+      const streams = (await agent.server.call('GET', '/v1/streams')).json.response as { stats: { backfill?: { from: string; to: string; read: number } | null } }[];
+      return streams[0]?.stats.backfill ?? undefined;
+    }, 30_000, 'stats.backfill');
+    expect(backfill.from).toBe(lastBefore);
+    expect(Date.parse(backfill.to)).toBeGreaterThan(Date.parse(backfill.from));
+    expect(backfill.read).toBe(0);
     await waitFor(async () => (await agent.markers('connection_lost')).length === 0, 30_000, 'reconnection');
     counter.stop();
     await waitFor(() => hasValue(agent, counter.last()), 20_000, `the last value ${counter.last()}`);
     expect(plc.historyReads).toBeGreaterThan(0);
+    const streams = (await agent.server.call('GET', '/v1/streams')).json.response as { stats: { backfill?: unknown } }[];
+    expect(streams[0]!.stats.backfill).toBeNull();
     expectEachOnceInOrder(agent.records, counter.last());
   }, 90_000);
 

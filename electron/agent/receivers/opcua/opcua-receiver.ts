@@ -80,6 +80,7 @@ export class OpcuaReceiver implements AgentComponent {
       saved: (stream, tag) => context.store.streamState(this.name, this.streams[stream]!, `tag:${tag.exportname}`),
       commit: (samples) => this.deliverHistory(samples),
       warn: (message) => context.logger.warn(message),
+      progress: (state) => this.streams.forEach((stream) => context.pipeline.backfilling(this.name, stream, state ?? null)),
     });
   }
 
