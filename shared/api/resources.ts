@@ -149,6 +149,7 @@ export const StreamStatsSchema = z.object({
   last_record_timestamp: z.string().nullable().describe("The newest record's own timestamp (ISO 8601 UTC); null if none since the agent started."),
   records_per_minute: z.number().describe('Mean over the last 5 minutes (or since the agent started, if shorter).'),
   reading: FileReadingSchema.nullable().describe('The file of this stream being read now (also during a restream); null when none is.'),
+  backfilled_per_minute: z.number().optional().describe('Of records_per_minute, the records read from an OPC UA server\'s history (history_backfill), not live.'),
   backfill: BackfillProgressSchema.nullable().optional().describe('An OPC UA history backfill of this stream under way (history_backfill); null when none runs.'),
 });
 export type StreamStats = z.infer<typeof StreamStatsSchema>;

@@ -17,6 +17,8 @@ export interface StreamFlow {
   readonly reading: Map<string, FileReading>;
   /** An OPC UA history backfill under way. */
   backfill?: BackfillProgress;
+  /** Of `minutes`, the records read from history (OPC UA backfill). */
+  backfilledMinutes?: MinuteCounts;
 }
 
 const keyOf = (receiver: string, stream: StreamKey) => `${receiver}\0${stream.asset}\0${stream.stream_type}`;
@@ -56,6 +58,12 @@ export class StreamFlowBoard {
     else flow.reading.delete(path);
   }
 
+  /** `count` of the records just committed were read from history, not live. */
+  backfilled(receiver: string, stream: StreamKey, count: number): void {
+    const flow = this.flow(receiver, stream);
+    (flow.backfilledMinutes ??= new MinuteCounts()).add(count, this.nowMs());
+  }
+
   /** An OPC UA receiver reads the history of this stream (null: done). */
   backfilling(receiver: string, stream: StreamKey, progress: BackfillProgress | null): void {
     this.flow(receiver, stream).backfill = progress ?? undefined;
@@ -71,6 +79,7 @@ export class StreamFlowBoard {
       last_record_timestamp: flow.lastRecordTimestamp ?? null,
       records_per_minute: flow.minutes.perMinute(this.nowMs(), this.startedMs),
       reading: flow.reading.values().next().value ?? null,
+      ...(flow.backfilledMinutes ? { backfilled_per_minute: flow.backfilledMinutes.perMinute(this.nowMs(), this.startedMs) } : {}),
       backfill: flow.backfill ?? null,
     };
   }

@@ -200,6 +200,11 @@ export class Pipeline {
     this.options.flow?.backfilling(receiver, stream, progress);
   }
 
+  /** Of the records just committed for this stream, `count` were read from history (data-flow panel). */
+  backfilled(receiver: string, stream: StreamKey, count: number): void {
+    this.options.flow?.backfilled(receiver, stream, count);
+  }
+
   /** Transmits subscribe to learn that records were queued for them. */
   onQueued(listener: (transmit: string) => void): () => void {
     this.listeners.add(listener);

@@ -266,6 +266,7 @@ export class OpcuaReceiver implements AgentComponent {
       const cause = errors[index];
       if (cause === undefined) {
         records.committed(batch);
+        if (fromHistory) this.context.pipeline.backfilled(this.name, records.stream, batch.records.length);
         this.context.markers.clear('store_failed', [records.stream]);
         return;
       }
