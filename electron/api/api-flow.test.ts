@@ -21,7 +21,7 @@ describe('GET /v1/streams stats', () => {
     expect(Date.now() - Date.parse(stats.last_record_at)).toBeLessThan(60_000);
     expect(stats.records_per_minute).toBeGreaterThan(0);
     expect(stats.reading).toBeNull();
-    expect(await streamStats(started, 'Oven_2')).toEqual({ records_read: 0, last_record_at: null, last_record_timestamp: null, records_per_minute: 0, reading: null });
+    expect(await streamStats(started, 'Oven_2')).toEqual({ records_read: 0, last_record_at: null, last_record_timestamp: null, records_per_minute: 0, reading: null, backfill: null });
 
     const archive = (await started.call('GET', '/v1/status')).json.response.last_data_transmit.archive;
     expect(archive).toMatchObject({ records_sent: 2500, backlog_records: 0, upload_errors: 0, lag_seconds: null, drain_seconds: 0 });

@@ -146,6 +146,13 @@ export const FileReadingSchema = z.object({
 });
 export type FileReading = z.infer<typeof FileReadingSchema>;
 
+export const BackfillProgressSchema = z.object({
+  from: z.string().describe('Source time the history is read from (ISO 8601 UTC).'),
+  to: z.string().describe('Source time it is read up to: when the receiver connected.'),
+  read: z.number().int().describe('Values read from history so far.'),
+});
+export type BackfillProgress = z.infer<typeof BackfillProgressSchema>;
+
 /** The flow of one stream since the agent started (counted per committed batch, not per record). */
 export const StreamStatsSchema = z.object({
   records_read: z.number().int().describe('Records read and committed since the agent started.'),
@@ -153,6 +160,8 @@ export const StreamStatsSchema = z.object({
   last_record_timestamp: z.string().nullable().describe("The newest record's own timestamp (ISO 8601 UTC); null if none since the agent started."),
   records_per_minute: z.number().describe('Mean over the last 5 minutes (or since the agent started, if shorter).'),
   reading: FileReadingSchema.nullable().describe('The file of this stream being read now (also during a restream); null when none is.'),
+  backfilled_per_minute: z.number().optional().describe('Of records_per_minute, the records read from an OPC UA server\'s history (history_backfill), not live.'),
+  backfill: BackfillProgressSchema.nullable().optional().describe('An OPC UA history backfill of this stream under way (history_backfill); null when none runs.'),
 });
 export type StreamStats = z.infer<typeof StreamStatsSchema>;
 

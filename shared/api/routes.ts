@@ -127,7 +127,7 @@ export const ROUTES = [
   { id: 'getStatus', method: 'GET', role: 'viewer', path: '/v1/status', summary: 'Agent, services, machine, backup and transmit status.', response: StatusSchema },
   {
     id: 'listStreams', method: 'GET', role: 'viewer', path: '/v1/streams', summary: 'Configured streams with their warning and error markers and their data flow.',
-    description: '`stats`: records read since the agent started, the newest record (when read, and its own timestamp), records per minute over the last 5 minutes, and the file being read now (bytes read of its size), also during a restream.',
+    description: '`stats`: records read since the agent started, the newest record (when read, and its own timestamp), records per minute over the last 5 minutes, and the file being read now (bytes read of its size), also during a restream; `backfill`: an OPC UA history backfill under way ({from, to, read}), else null.',
     response: z.array(StreamRecordSchema),
   },
   {

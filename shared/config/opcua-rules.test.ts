@@ -23,6 +23,13 @@ describe('opcua rules', () => {
     expect(isNodeId(id)).toBe(false);
   });
 
+  it('accepts history_backfill and warns about a backfill window without it', () => {
+    expect(withOpcua({}, undefined, { history_backfill: true, history_backfill_max_hours: 48 })).toEqual([]);
+    const [violation] = withOpcua({}, undefined, { history_backfill_max_hours: 48 });
+    expect(violation).toMatchObject({ level: 'warning', json_path: ['data_receiver', 1, 'history_backfill_max_hours'] });
+    expect(withOpcua({}, undefined, { history_backfill: 'yes' })[0]).toMatchObject({ level: 'error', json_path: ['data_receiver', 1, 'history_backfill'] });
+  });
+
   it('reports a bad node id at the tag name', () => {
     const [violation] = withOpcua({}, [{ name: 'Line1.Temp', exportname: 'temperature' }]);
     expect(violation).toMatchObject({ level: 'error', json_path: ['data_receiver', 1, 'streams', 0, 'opcua_tags', 0, 'name'] });

@@ -62,6 +62,9 @@ export function opcuaReceiverViolations(receiver: OpcuaReceiver, base: JsonPath)
         out.push(error([...tagsPath, k, 'exportname'], `"${tag.exportname}" is the status column of tag ${owner + 1} ("${tag.exportname.slice(0, -'_status'.length)}"). Choose another column name.`));
     });
   });
+  // history_backfill_max_hours is filled in with 24: another value was written on purpose.
+  if (!receiver.history_backfill && receiver.history_backfill_max_hours !== 24)
+    out.push(warning([...base, 'history_backfill_max_hours'], 'history_backfill_max_hours has no effect while history_backfill is false. Set history_backfill to true to read the gap after a restart or reconnect from the server\'s history.'));
   if (receiver.connections.length > 1)
     out.push(warning([...base, 'connections', 1], 'An opcua receiver reads from one server: only the first connection is used. Add a receiver per server.'));
   receiver.connections.forEach((c, k) => {

@@ -235,6 +235,11 @@ export const OpcuaReceiverSchema = z
     read_mode: z.enum(['subscription', 'polling']).default('subscription').describe('subscription (default) or polling at poll_interval.'),
     sampling_interval_ms: z.number().int().min(0).default(1000).describe('Sampling interval of monitored items in milliseconds.'),
     queue_size: z.number().int().min(1).max(10_000).default(10).describe('Values the server keeps per tag between two publishes (subscription), oldest discarded first. Default 10.'),
+    history_backfill: z
+      .boolean()
+      .default(false)
+      .describe('On start and after each reconnect, read the values the agent missed from the server\'s history (HistoryRead), then continue live. The server must historize the tags (Historizing, HistoryRead access).'),
+    history_backfill_max_hours: z.number().min(0.01).max(8760).default(24).describe('Backfill reaches back at most this many hours. Default 24.'),
     connections: z.array(OpcuaConnectionSchema).min(1, 'an opcua receiver needs at least 1 connection'),
     streams: z.array(OpcuaStreamSchema).min(1, 'an opcua receiver needs at least 1 stream'),
   })

@@ -148,6 +148,7 @@ export const RECEIVER_TEMPLATES = {
     read_mode: 'subscription',
     sampling_interval_ms: 1000,
     queue_size: 10,
+    history_backfill: false,
     connections: [
       {
         host: prompt('OPC UA server name or IP address'),

@@ -1,4 +1,4 @@
-import type { FileReading, StreamStats } from '../../../shared/api/resources.js';
+import type { BackfillProgress, FileReading, StreamStats } from '../../../shared/api/resources.js';
 import type { StreamKey } from '../components/contract.js';
 import type { Clock } from '../time/clock.js';
 import { MinuteCounts } from './minute-counts.js';
@@ -15,6 +15,10 @@ export interface StreamFlow {
   readonly minutes: MinuteCounts;
   /** Files of this stream being read now, by path (two parse threads may read two files at once). */
   readonly reading: Map<string, FileReading>;
+  /** An OPC UA history backfill under way. */
+  backfill?: BackfillProgress;
+  /** Of `minutes`, the records read from history (OPC UA backfill). */
+  backfilledMinutes?: MinuteCounts;
 }
 
 const keyOf = (receiver: string, stream: StreamKey) => `${receiver}\0${stream.asset}\0${stream.stream_type}`;
@@ -54,16 +58,29 @@ export class StreamFlowBoard {
     else flow.reading.delete(path);
   }
 
+  /** `count` of the records just committed were read from history, not live. */
+  backfilled(receiver: string, stream: StreamKey, count: number): void {
+    const flow = this.flow(receiver, stream);
+    (flow.backfilledMinutes ??= new MinuteCounts()).add(count, this.nowMs());
+  }
+
+  /** An OPC UA receiver reads the history of this stream (null: done). */
+  backfilling(receiver: string, stream: StreamKey, progress: BackfillProgress | null): void {
+    this.flow(receiver, stream).backfill = progress ?? undefined;
+  }
+
   /** `stats` of GET /v1/streams for one stream (zeros when nothing was read since the start). */
   stats(receiver: string, stream: StreamKey): StreamStats {
     const flow = this.flows.get(keyOf(receiver, stream));
-    if (!flow) return { records_read: 0, last_record_at: null, last_record_timestamp: null, records_per_minute: 0, reading: null };
+    if (!flow) return { records_read: 0, last_record_at: null, last_record_timestamp: null, records_per_minute: 0, reading: null, backfill: null };
     return {
       records_read: flow.recordsRead,
       last_record_at: flow.lastRecordAt === undefined ? null : new Date(flow.lastRecordAt).toISOString(),
       last_record_timestamp: flow.lastRecordTimestamp ?? null,
       records_per_minute: flow.minutes.perMinute(this.nowMs(), this.startedMs),
       reading: flow.reading.values().next().value ?? null,
+      ...(flow.backfilledMinutes ? { backfilled_per_minute: flow.backfilledMinutes.perMinute(this.nowMs(), this.startedMs) } : {}),
+      backfill: flow.backfill ?? null,
     };
   }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Transform } from '../../../shared/config/schema.js';
 import type { AgentRecord } from '../../../shared/records/record.js';
+import type { BackfillProgress } from '../../../shared/api/resources.js';
 import { filterSelects, streamId } from '../../../shared/config/streams.js';
 import type { CommitProgress, StreamKey } from '../components/contract.js';
 import type { ComponentRegistry } from '../components/registry.js';
@@ -192,6 +193,16 @@ export class Pipeline {
    */
   reading(receiver: string, stream: StreamKey, path: string, progress: { bytesRead: number; size: number } | null): void {
     this.options.flow?.reading(receiver, stream, path, progress);
+  }
+
+  /** An OPC UA receiver reads history for this stream; null once done (GET /v1/streams stats.backfill). */
+  backfilling(receiver: string, stream: StreamKey, progress: BackfillProgress | null): void {
+    this.options.flow?.backfilling(receiver, stream, progress);
+  }
+
+  /** Of the records just committed for this stream, `count` were read from history (data-flow panel). */
+  backfilled(receiver: string, stream: StreamKey, count: number): void {
+    this.options.flow?.backfilled(receiver, stream, count);
   }
 
   /** Transmits subscribe to learn that records were queued for them. */

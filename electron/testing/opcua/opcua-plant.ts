@@ -8,6 +8,8 @@ export interface PlantReceiver {
   read_mode?: 'subscription' | 'polling';
   sampling_interval_ms?: number;
   poll_interval?: number;
+  history_backfill?: boolean;
+  history_backfill_max_hours?: number;
 }
 
 /** An agent (real host, HTTP API) with one opcua receiver and a csv transmit; collects committed records. */
@@ -23,6 +25,8 @@ export async function startAgent(receiver: PlantReceiver, dataDirectory = tempDi
         read_mode: receiver.read_mode ?? 'subscription',
         sampling_interval_ms: receiver.sampling_interval_ms ?? 100,
         poll_interval: receiver.poll_interval ?? 1,
+        ...(receiver.history_backfill === undefined ? {} : { history_backfill: receiver.history_backfill }),
+        ...(receiver.history_backfill_max_hours === undefined ? {} : { history_backfill_max_hours: receiver.history_backfill_max_hours }),
         connections: [{ timeout: 5, ...receiver.connection }],
         streams: receiver.streams,
       },

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  type DataValue,
   DataType,
   MessageSecurityMode,
   OPCUACertificateManager,
   OPCUAServer,
+  type ReadRawModifiedDetails,
   SecurityPolicy,
   type StatusCode,
   StatusCodes,
@@ -39,6 +41,8 @@ export interface TestServerOptions {
   users?: Record<string, string>;
   /** Trust every client certificate (default true). */
   acceptClients?: boolean;
+  /** Tags whose values the server historizes (HistoryRead); their history survives a restart. */
+  historize?: TestTag[];
 }
 
 /**
@@ -50,6 +54,12 @@ export class OpcuaTestServer {
   private certificates: OPCUACertificateManager | undefined;
   private userCertificates: OPCUACertificateManager | undefined;
   private readonly variables = new Map<string, UAVariable>();
+  /** History per historized tag, kept across restarts as a plant historian keeps it. */
+  private readonly history = new Map<string, KeptHistory>();
+  /** HistoryRead requests served. */
+  historyReads = 0;
+  /** Each HistoryRead answer waits this long (a slow historian, to watch a backfill's progress). */
+  historyDelayMs = 0;
   port = 0;
   /** Sessions clients created and closed on this server since it started (a client that keeps its session creates one). */
   sessionsCreated = 0;
@@ -104,6 +114,8 @@ export class OpcuaTestServer {
   }
 
   async stop(): Promise<void> {
+    // First: a value set while the server shuts down would reach neither a client nor the history.
+    this.variables.clear();
     await this.server?.shutdown(0);
     this.server = undefined;
     await this.certificates?.dispose();
@@ -153,6 +165,7 @@ export class OpcuaTestServer {
     server.on('session_closed', () => (this.sessionsClosed += 1));
     server.on('request', (request: { schema?: { name?: string } }) => {
       if (request.schema?.name === 'ReadRequest') this.readRequests += 1;
+      if (request.schema?.name === 'HistoryReadRequest') this.historyReads += 1;
     });
     const addressSpace = server.engine.addressSpace!;
     const namespace = addressSpace.registerNamespace('urn:tributary:test');
@@ -167,11 +180,45 @@ export class OpcuaTestServer {
         valueRank: array ? 1 : -1,
         minimumSamplingInterval: 0,
       });
-      variable.setValueFromSource(new Variant({ dataType: spec.dataType, arrayType: array ? VariantArrayType.Array : VariantArrayType.Scalar, value: spec.value }), StatusCodes.Good, new Date());
+      if (this.options.historize?.includes(name as TestTag)) {
+        const kept = this.history.get(name) ?? new KeptHistory(() => this.historyDelayMs);
+        this.history.set(name, kept);
+        addressSpace.installHistoricalDataNode(variable, { historian: kept });
+      }
+      // A restarted server with history starts from its last value, as a PLC keeps its counter.
+      const last = this.history.get(name)?.last;
+      if (last) variable.setValueFromSource(last.value, last.statusCode, last.sourceTimestamp ?? new Date());
+      else variable.setValueFromSource(new Variant({ dataType: spec.dataType, arrayType: array ? VariantArrayType.Array : VariantArrayType.Scalar, value: spec.value }), StatusCodes.Good, new Date());
       this.variables.set(name, variable);
     }
     await server.start();
     this.server = server;
     this.port = server.endpoints[0]!.port;
+  }
+}
+
+/** A historian in memory (node-opcua's IVariableHistorian) that outlives the server instance. */
+class KeptHistory {
+  private readonly values: DataValue[] = [];
+
+  constructor(private readonly delayMs: () => number) {}
+
+  get last(): DataValue | undefined {
+    return this.values[this.values.length - 1];
+  }
+
+  async push(dataValue: DataValue): Promise<void> {
+    this.values.push(dataValue);
+  }
+
+  extractDataValues(details: ReadRawModifiedDetails, max: number, isReversed: boolean, reverse: boolean, callback: (err: Error | null, values?: DataValue[]) => void): void {
+    const start = details.startTime?.getTime() ?? 0;
+    const end = details.endTime?.getTime() || Number.MAX_SAFE_INTEGER;
+    let found = this.values.filter((v) => {
+      const t = v.sourceTimestamp?.getTime() ?? 0;
+      return t >= start && t <= end;
+    });
+    if (max > 0) found = isReversed ? found.slice(-max) : found.slice(0, max);
+    setTimeout(() => callback(null, reverse ? found.reverse() : found), this.delayMs());
   }
 }

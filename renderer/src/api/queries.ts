@@ -107,7 +107,7 @@ export function useStreams(options: { fast?: boolean } = {}) {
   return useQuery({
     queryKey: queryKeys.streams(),
     queryFn: () => api.streams(),
-    refetchInterval: (query) => (options.fast || query.state.data?.some((s) => s.stats.reading !== null) ? READING_REFRESH_MS : STREAMS_REFRESH_MS),
+    refetchInterval: (query) => (options.fast || query.state.data?.some((s) => s.stats.reading !== null || Boolean(s.stats.backfill)) ? READING_REFRESH_MS : STREAMS_REFRESH_MS),
   });
 }
 

@@ -6,6 +6,7 @@ import { streamId } from '../../../../shared/config/streams.js';
 import type { StreamKey } from '../../components/contract.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';
 import type { AgentComponent, ComponentContext } from '../../components/contract.js';
+import { BackfillGate } from './backfill-gate.js';
 import { attachOpcuaLog } from './opcua-log.js';
 import { ConnectError, OpcuaEndpoint, type OpenSession, securityOf } from './opcua-endpoint.js';
 import { PollingReader } from './polling-reader.js';
@@ -60,6 +61,8 @@ export class OpcuaReceiver implements AgentComponent {
   private lastProblem = '';
   private pending: Sample[] = [];
   private retryTimer: NodeJS.Timeout | undefined;
+  /** history_backfill: reads the gap from the server's history after each (re)connect. */
+  readonly backfill: BackfillGate;
 
   constructor(
     private readonly config: OpcuaReceiverConfig,
@@ -71,6 +74,14 @@ export class OpcuaReceiver implements AgentComponent {
     const { nodes, invalid } = indexTags(tags);
     this.nodes = nodes;
     this.tagMarkers = new TagMarkers(this.streams, context.markers, invalid);
+    this.backfill = new BackfillGate({
+      streams: this.streams,
+      markers: context.markers,
+      saved: (stream, tag) => context.store.streamState(this.name, this.streams[stream]!, `tag:${tag.exportname}`),
+      commit: (samples) => this.deliverHistory(samples),
+      warn: (message) => context.logger.warn(message),
+      progress: (state) => this.streams.forEach((stream) => context.pipeline.backfilling(this.name, stream, state ?? null)),
+    });
   }
 
   async start(): Promise<void> {
@@ -140,7 +151,13 @@ export class OpcuaReceiver implements AgentComponent {
           this.config.read_mode === 'polling'
             ? new PollingReader(open, this.nodes, { pollIntervalMs: this.config.poll_interval * 1000, timeoutMs }, events)
             : new SubscriptionReader(open, this.nodes, { samplingIntervalMs: this.config.sampling_interval_ms, queueSize: this.config.queue_size, timeoutMs }, events);
-        const reason = await this.reader.run();
+        let ended = false;
+        const running = this.reader.run().finally(() => (ended = true));
+        if (this.config.history_backfill) {
+          const settings = { maxHours: this.config.history_backfill_max_hours, timeoutMs };
+          this.deliver(await this.backfill.run(open, this.nodes, settings, () => ended || !current()));
+        }
+        const reason = await running;
         this.reader = undefined;
         this.connected = false;
         if (current()) this.onLost(reason);
@@ -157,6 +174,13 @@ export class OpcuaReceiver implements AgentComponent {
       if (current()) await this.pause(backoffMs(failures));
     }
     if (generation === this.generation) this.connected = false;
+  }
+
+  /** Values read from history: committed now, unless values still wait for a full outbox. */
+  private deliverHistory(samples: Sample[]): boolean {
+    if (this.pending.length > 0) return false;
+    this.deliver(samples, true);
+    return true;
   }
 
   private pause(ms: number): Promise<void> {
@@ -185,14 +209,18 @@ export class OpcuaReceiver implements AgentComponent {
   private onLost(reason: string): void {
     this.failing = true;
     this.lostSince = new Date().toISOString();
-    const message = `The connection to ${this.endpoint.url} was lost at ${this.lostSince} (${reason}). Tributary reconnects and rebuilds the session and subscription; no values are recorded for the gap.`;
+    const message = `The connection to ${this.endpoint.url} was lost at ${this.lostSince} (${reason}). Tributary reconnects and rebuilds the session and subscription; ${this.gapNote()}.`;
     this.raiseConnection('connection_lost', message);
+  }
+
+  private gapNote(): string {
+    return this.config.history_backfill ? "the gap is read from the server's history after reconnecting" : 'no values are recorded for the gap';
   }
 
   private onFailed(error: ConnectError): void {
     this.failing = true;
     if (this.lostSince && error.category === 'connect_failed') {
-      this.raiseConnection('connection_lost', `No connection to ${this.endpoint.url} since ${this.lostSince}: ${error.message} Tributary keeps trying; no values are recorded for the gap.`);
+      this.raiseConnection('connection_lost', `No connection to ${this.endpoint.url} since ${this.lostSince}: ${error.message} Tributary keeps trying; ${this.gapNote()}.`);
       return;
     }
     this.raiseConnection(error.category, `${error.message}${error.category === 'connect_failed' ? ' Tributary keeps trying.' : ''}`);
@@ -224,8 +252,9 @@ export class OpcuaReceiver implements AgentComponent {
   }
 
   /** Values → records per stream → pipeline; kept in memory (bounded) while the outbox is full. */
-  private deliver(samples: Sample[]): void {
-    if (samples.length > 0) this.pending.push(...samples);
+  private deliver(samples: Sample[], fromHistory = false): void {
+    const now = fromHistory ? samples : this.backfill.live(samples);
+    if (now.length > 0) this.pending.push(...now);
     if (this.pending.length > MAX_PENDING_VALUES) {
       const dropped = this.pending.length - MAX_PENDING_VALUES;
       this.pending.splice(0, dropped);
@@ -255,6 +284,7 @@ export class OpcuaReceiver implements AgentComponent {
       const cause = errors[index];
       if (cause === undefined) {
         records.committed(batch);
+        if (fromHistory) this.context.pipeline.backfilled(this.name, records.stream, batch.records.length);
         this.context.markers.clear('store_failed', [records.stream]);
         return;
       }

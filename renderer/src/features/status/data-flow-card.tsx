@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { FlowHistory } from '../../../../shared/api/history.js';
 import type { Status, StreamRecord } from '../../../../shared/api/resources.js';
+import { BackfillNote } from '../../components/backfill-note.js';
 import { FileReadingBar } from '../../components/file-reading-bar.js';
 import { TimeChart } from '../../components/time-chart.js';
 import { ago } from '../../format/time.js';
@@ -65,8 +66,16 @@ export function DataFlowCard({ streams, services, polls, history }: { streams: r
                       {stream.stats.last_record_at ? ago(Date.parse(stream.stats.last_record_at), Math.max(now, Date.parse(stream.stats.last_record_at))) : 'none yet'}
                     </span>
                     {stream.stats.reading && <FileReadingBar reading={stream.stats.reading} />}
+                    {stream.stats.backfill && <BackfillNote backfill={stream.stats.backfill} />}
                   </td>
-                  <td className="align-right numeric">{stream.stats.records_per_minute.toLocaleString('en-US')}</td>
+                  <td className="align-right numeric">
+                    {stream.stats.records_per_minute.toLocaleString('en-US')}
+                    {Boolean(stream.stats.backfilled_per_minute) && (
+                      <div className="muted small" data-testid="backfilled-per-minute" title="Records read from the OPC UA server's history (history_backfill), not live">
+                        {stream.stats.backfilled_per_minute!.toLocaleString('en-US')} from history
+                      </div>
+                    )}
+                  </td>
                   <td className="sparkline-cell" data-active-minutes={series ? series.values.filter((v) => v > 0).length : 0}>
                     {series && (
                       <TimeChart sparkline label={`Records read per minute by ${stream.stream} over the last hour`} times={series.times} series={[{ label: 'records/min', color: 'var(--accent)', values: series.values }]} height={32} testId="flow-sparkline" />

@@ -6,6 +6,7 @@ import { useToast } from '../../app/toasts.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { ErrorNotice } from '../../components/error-notice.js';
 import { LocalTime } from '../../components/local-time.js';
+import { BackfillNote } from '../../components/backfill-note.js';
 import { FileReadingBar } from '../../components/file-reading-bar.js';
 import { plural } from '../../format/quantities.js';
 import { matchesFilter, newestMarkers, restreamRequestFor, streamKey } from './stream-selection.js';
@@ -152,6 +153,7 @@ function StreamRow({ record, selected, onToggle, restreamedFrom }: { record: Str
           </>
         )}
         {record.stats.reading && <FileReadingBar reading={record.stats.reading} />}
+        {record.stats.backfill && <BackfillNote backfill={record.stats.backfill} />}
       </td>
       <td>{record.data_receiver}</td>
       <td className={`align-right count ${errors > 0 ? 'count-error' : ''}`}>{errors}</td>
