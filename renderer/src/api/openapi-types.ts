@@ -247,7 +247,7 @@ export interface paths {
         };
         /**
          * Configured streams with their warning and error markers and their data flow.
-         * @description `stats`: records read since the agent started, the newest record (when read, and its own timestamp), records per minute over the last 5 minutes, and the file being read now (bytes read of its size), also during a restream.
+         * @description `stats`: records read since the agent started, the newest record (when read, and its own timestamp), records per minute over the last 5 minutes, and the file being read now (bytes read of its size), also during a restream; `backfill`: an OPC UA history backfill under way ({from, to, read}), else null.
          */
         get: operations["listStreams"];
         put?: never;
@@ -673,6 +673,16 @@ export interface components {
                  * @default 10
                  */
                 queue_size: number;
+                /**
+                 * @description On start and after each reconnect, read the values the agent missed from the server's history (HistoryRead), then continue live. The server must historize the tags (Historizing, HistoryRead access).
+                 * @default false
+                 */
+                history_backfill: boolean;
+                /**
+                 * @description Backfill reaches back at most this many hours. Default 24.
+                 * @default 24
+                 */
+                history_backfill_max_hours: number;
                 connections: {
                     connection_name?: string;
                     /** @description OPC UA server name or IP address. */
@@ -2288,6 +2298,17 @@ export interface operations {
                                     bytes_read: number;
                                     /** @description Its size when this read began. */
                                     size: number;
+                                } | null;
+                                /** @description Of records_per_minute, the records read from an OPC UA server's history (history_backfill), not live. */
+                                backfilled_per_minute?: number;
+                                /** @description An OPC UA history backfill of this stream under way (history_backfill); null when none runs. */
+                                backfill?: {
+                                    /** @description Source time the history is read from (ISO 8601 UTC). */
+                                    from: string;
+                                    /** @description Source time it is read up to: when the receiver connected. */
+                                    to: string;
+                                    /** @description Values read from history so far. */
+                                    read: number;
                                 } | null;
                             };
                         }[];
