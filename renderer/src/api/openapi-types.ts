@@ -22,6 +22,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/config/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The kept configuration versions, newest first: revision, time, size and who saved each. */
+        get: operations["listConfigHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/config/history/{revision}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One kept configuration version (secrets masked).
+         * @description Secrets are masked as GET /v1/config masks them; saving the version back through POST /v1/config keeps the saved secrets. 404 for a revision no longer kept.
+         */
+        get: operations["getConfigVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/config/templates": {
         parameters: {
             query?: never;
@@ -1144,7 +1181,7 @@ export interface components {
                 /** @description Thousands separator inside numbers, e.g. "." for 1.234,5 (default none). */
                 thousands?: string | null;
                 /** @description Lines to skip at the start of the file (a count), or the zero-based numbers of the lines to skip. */
-                skiprows?: number | number[];
+                skiprows?: components["schemas"]["ConfigurationSkiprows"];
                 /** @description Lines to skip at the end of the file (read once the file is complete). */
                 skipfooter?: number;
                 /** @description Column names to use; with header null the file has no header row, otherwise they replace the header row's names. */
@@ -1284,7 +1321,88 @@ export interface components {
             parser_type: "csv";
             /** @description Column separator, default ","; "\t" for tab-separated files, "|" for pipes. Same as options.parse.separator. */
             separator?: string;
+        } | {
+            /** @description Name that streams refer to. */
+            parser_name: string;
+            filter_stream?: components["schemas"]["ConfigurationFilterStream"];
+            /** @constant */
+            parser_type: "excel";
+            options?: {
+                /** @description Sheet to read: its name, or its zero-based position (default 0, the first sheet). */
+                sheet_name?: string | number;
+                /** @description Zero-based row (after skiprows) holding the column names (default 0); null: no header, columns are named 0, 1, 2 … */
+                header?: number | null;
+                /** @description Rows to skip at the top of the sheet (a count), or the zero-based numbers of the rows to skip. */
+                skiprows?: components["schemas"]["ConfigurationSkiprows"];
+                /** @description Data rows to read after the header (default all). */
+                nrows?: number;
+                /** @description Columns to keep: Excel letters and ranges ("A:C,E"), or a list of names or zero-based positions. */
+                usecols?: string | (string | number)[];
+                /**
+                 * Format: iana-time-zone
+                 * @description IANA time zone of local times in the files (and of Excel date cells), e.g. Europe/Berlin. Default UTC.
+                 */
+                localtz?: string;
+                /** @description Fields read as time stamps: local times in localtz become UTC; the first one gives the record its timestamp. */
+                parse_timestamps?: {
+                    /** @description Field holding the time stamp (a flattened name such as machine.time for JSON). */
+                    field_name: string;
+                    /** @description Python strptime format of text time stamps, e.g. '%Y-%m-%d %H:%M:%S'. Without it the format is guessed; Excel date cells need none. */
+                    format?: string;
+                }[];
+            };
+        } | {
+            /** @description Name that streams refer to. */
+            parser_name: string;
+            filter_stream?: components["schemas"]["ConfigurationFilterStream"];
+            /** @constant */
+            parser_type: "json";
+            options?: {
+                /** @description true: one JSON value a line (JSON Lines / NDJSON); false (default): one JSON document a file. */
+                lines?: boolean;
+                /** @description Keys from the document to the array of records, as pandas json_normalize's record_path (e.g. ["data", "rows"]). Default: the document is the array of records, or one record. */
+                record_path?: string | string[];
+                /**
+                 * Format: iana-time-zone
+                 * @description IANA time zone of local times in the files (and of Excel date cells), e.g. Europe/Berlin. Default UTC.
+                 */
+                localtz?: string;
+                /** @description Fields read as time stamps: local times in localtz become UTC; the first one gives the record its timestamp. */
+                parse_timestamps?: {
+                    /** @description Field holding the time stamp (a flattened name such as machine.time for JSON). */
+                    field_name: string;
+                    /** @description Python strptime format of text time stamps, e.g. '%Y-%m-%d %H:%M:%S'. Without it the format is guessed; Excel date cells need none. */
+                    format?: string;
+                }[];
+            };
+        } | {
+            /** @description Name that streams refer to. */
+            parser_name: string;
+            filter_stream?: components["schemas"]["ConfigurationFilterStream"];
+            /** @constant */
+            parser_type: "xml";
+            options?: {
+                /** @description Elements that are records: "//Tag" (anywhere), "/a/b/c" (from the root), "//a/b", "*" for any name, prefixes from namespaces. Default "./*" (the root's children). */
+                xpath?: string;
+                /** @description Prefixes used in xpath and their namespace URIs, e.g. {"doc": "https://example.com/ns"}. Names without a prefix match any namespace. */
+                namespaces?: {
+                    [key: string]: string;
+                };
+                /**
+                 * Format: iana-time-zone
+                 * @description IANA time zone of local times in the files (and of Excel date cells), e.g. Europe/Berlin. Default UTC.
+                 */
+                localtz?: string;
+                /** @description Fields read as time stamps: local times in localtz become UTC; the first one gives the record its timestamp. */
+                parse_timestamps?: {
+                    /** @description Field holding the time stamp (a flattened name such as machine.time for JSON). */
+                    field_name: string;
+                    /** @description Python strptime format of text time stamps, e.g. '%Y-%m-%d %H:%M:%S'. Without it the format is guessed; Excel date cells need none. */
+                    format?: string;
+                }[];
+            };
         })[];
+        ConfigurationSkiprows: number | number[];
         ConfigurationStreams: {
             /** @description Machine or asset name. */
             asset: string;
@@ -1305,6 +1423,14 @@ export interface components {
             code: number;
             /** @description What went wrong, for a person. */
             text: string;
+        };
+        GetConfigMeta: {
+            /** @description UTC, YYYY-MM-DD HH:MM:SS.ffffff; null when nothing was saved yet. */
+            last_modified: string | null;
+            /** @description Counts saves; also the ETag. Send it back as If-Match to refuse overwriting a newer save (409). null when nothing was saved yet. */
+            revision: number | null;
+            /** @description Name of the API token that saved this version; null when unknown (edited by hand). */
+            saved_by?: string | null;
         };
         GetKpiMeta: {
             /** @enum {string} */
@@ -1488,14 +1614,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         response: components["schemas"]["Configuration"];
-                        meta?: {
-                            /** @description UTC, YYYY-MM-DD HH:MM:SS.ffffff; null when nothing was saved yet. */
-                            last_modified: string | null;
-                            /** @description Counts saves; also the ETag. Send it back as If-Match to refuse overwriting a newer save (409). null when nothing was saved yet. */
-                            revision: number | null;
-                            /** @description Name of the API token that saved this version; null when unknown (edited by hand). */
-                            saved_by?: string | null;
-                        };
+                        meta?: components["schemas"]["GetConfigMeta"];
                     } | {
                         /** @constant */
                         success: false;
@@ -1548,6 +1667,86 @@ export interface operations {
                         /** @constant */
                         success: false;
                         response: components["schemas"]["ValidationResult"];
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                        error?: components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+    };
+    listConfigHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Spec envelope; read `success`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        response: {
+                            revision: number;
+                            /** @description UTC, YYYY-MM-DD HH:MM:SS.ffffff. */
+                            saved_at: string | null;
+                            /** @description Bytes of the saved file. */
+                            size: number;
+                            /** @description Name of the API token that saved this version; null when unknown. */
+                            saved_by: string | null;
+                            /** @description The version the agent runs now. */
+                            current: boolean;
+                        }[];
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        success: false;
+                        response: unknown;
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                        error?: components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+    };
+    getConfigVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                revision: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Spec envelope; read `success`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        response: components["schemas"]["Configuration"];
+                        meta?: components["schemas"]["GetConfigMeta"];
+                    } | {
+                        /** @constant */
+                        success: false;
+                        response: string;
                         meta?: {
                             [key: string]: unknown;
                         };
