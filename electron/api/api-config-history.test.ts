@@ -96,4 +96,18 @@ describe('GET /v1/config/history/{revision}', () => {
       [1, false],
     ]);
   });
+
+  it('asks for the secret again when the restored version sent it to another place than the saved one', async () => {
+    expect((await server.call('POST', '/v1/config', specExampleConfiguration())).status).toBe(200);
+    const moved = specExampleConfiguration();
+    moved.data_transmit[0]!.base_url = 'https://127.0.0.1:2';
+    moved.data_transmit[0]!.API_key = 'other-key-789';
+    expect((await server.call('POST', '/v1/config', moved)).status).toBe(200);
+
+    const older = await server.call('GET', '/v1/config/history/1');
+    const restored = await server.call('POST', '/v1/config', older.json.response);
+    expect(restored.status).toBe(422);
+    expect(JSON.stringify(restored.json.response.violations)).toContain('API_key');
+    expect((await server.call('GET', '/v1/config')).json.meta.revision).toBe(2);
+  });
 });
