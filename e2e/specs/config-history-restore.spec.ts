@@ -38,6 +38,9 @@ test('History lists who saved each version, diffs an older one and restores it t
   await config.save.click();
   await config.dialogSave().click();
   await expect(app.toast('Configuration saved')).toBeVisible();
+  // Dismissed, so that the restore's own toast is the one seen below.
+  await app.toast('Configuration saved').getByRole('button', { name: 'Dismiss notification' }).click();
+  await expect(app.toast('Configuration saved')).toHaveCount(0);
 
   await history.open.click();
   await expect(history.versions).toHaveCount(3);

@@ -59,6 +59,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   const [askDiscard, setAskDiscard] = useState(false);
   const [showHistory, setShowHistory] = useState(false);
   const editorRef = useRef<editor.IStandaloneCodeEditor | null>(null);
+  const fileInput = useRef<HTMLInputElement | null>(null);
   const [monaco, setMonaco] = useState<Monaco | null>(null);
   const toast = useToast();
   const dark = useDarkMode();
@@ -264,10 +265,10 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
         <button type="button" className="button" onClick={() => downloadConfiguration(baseline.text, baseline.revision)} title="The saved configuration as a file, secrets masked">
           Download
         </button>
-        <label className="button" title="Put a configuration file into the editor (nothing is saved until you save)">
+        <button type="button" className="button" onClick={() => fileInput.current?.click()} title="Put a configuration file into the editor (nothing is saved until you save)">
           Upload…
-          <input type="file" accept=".json,application/json" hidden aria-label="Upload configuration file" onChange={(event) => void upload(event.target.files?.[0]).finally(() => (event.target.value = ''))} />
-        </label>
+        </button>
+        <input ref={fileInput} type="file" accept=".json,application/json" hidden aria-label="Upload configuration file" onChange={(event) => void upload(event.target.files?.[0]).finally(() => (event.target.value = ''))} />
         <button type="button" className="button" onClick={() => setAskDiscard(true)} disabled={!dirty}>
           Discard changes
         </button>

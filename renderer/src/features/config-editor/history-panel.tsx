@@ -24,7 +24,7 @@ export function HistoryPanel({ open, current, theme, canRestore, onClose, onRest
   const [selected, setSelected] = useState<number | null>(null);
   const versions = useQuery({
     queryKey: [...queryKeys.config(), 'history'],
-    queryFn: async () => (await api.route('listConfigHistory')).response as { revision: number; saved_at: string | null; size: number; saved_by: string | null; current: boolean }[],
+    queryFn: async () => (await api.route('listConfigHistory')).response,
     enabled: open,
     staleTime: 0,
   });
