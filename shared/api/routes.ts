@@ -77,6 +77,13 @@ const SavedMetaSchema = LastModifiedMetaSchema.extend({
   violations: z.array(ViolationSchema).optional().describe('Warnings of a save that passed.'),
   changes: ConfigChangesSchema.describe('What the save did to the running agent.'),
 });
+const ConfigVersionSchema = z.object({
+  revision: z.number().int(),
+  saved_at: z.string().nullable().describe('UTC, YYYY-MM-DD HH:MM:SS.ffffff.'),
+  size: z.number().int().describe('Bytes of the saved file.'),
+  saved_by: z.string().nullable().describe('Name of the API token that saved this version; null when unknown.'),
+  current: z.boolean().describe('The version the agent runs now.'),
+});
 /** A configuration as it travels: any JSON (validation judges it and answers with violations); OpenAPI shows the schema. */
 const ConfigDocument = z.unknown().describe('the configuration');
 const SavedConfigDocument = z.record(z.string(), z.unknown());
@@ -93,6 +100,12 @@ const kpiKind = { schema: z.enum(['line', 'machine_type'], { error: 'kind must b
 
 export const ROUTES = [
   { id: 'getConfig', method: 'GET', role: 'viewer', path: '/v1/config', summary: 'Read the saved configuration (secrets masked).', response: SavedConfigDocument, responseDocument: ConfigurationSchema, meta: LastModifiedMetaSchema },
+  { id: 'listConfigHistory', method: 'GET', role: 'viewer', path: '/v1/config/history', summary: 'The kept configuration versions, newest first: revision, time, size and who saved each.', response: z.array(ConfigVersionSchema) },
+  {
+    id: 'getConfigVersion', method: 'GET', role: 'viewer', path: '/v1/config/history/:revision', summary: 'One kept configuration version (secrets masked).',
+    description: 'Secrets are masked as GET /v1/config masks them; saving the version back through POST /v1/config keeps the saved secrets. 404 for a revision no longer kept.',
+    response: SavedConfigDocument, responseDocument: ConfigurationSchema, meta: LastModifiedMetaSchema, failure: z.string(),
+  },
   { id: 'listTemplates', method: 'GET', role: 'viewer', path: '/v1/config/templates', summary: 'All configuration templates.', response: z.array(TemplateSchema) },
   { id: 'getTemplate', method: 'GET', role: 'viewer', path: '/v1/config/templates/:protocol', summary: 'The template configuration of one protocol (basic, localfile, smb, sql, opcua, mqtt).', response: SavedConfigDocument, responseDocument: ConfigurationSchema, failure: z.string() },
   {

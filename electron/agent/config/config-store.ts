@@ -292,6 +292,17 @@ export class ConfigStore {
     }
   }
 
+  /** One kept version (a name from savedVersions()) as saved, secrets opened; undefined when gone or unreadable. */
+  openVersion(file: string): { config: unknown; size: number } | undefined {
+    if (path.basename(file) !== file) return undefined;
+    try {
+      const text = fs.readFileSync(path.join(this.historyDir, file), 'utf8');
+      return { config: openSecrets(JSON.parse(text), this.codec), size: Buffer.byteLength(text) };
+    } catch {
+      return undefined;
+    }
+  }
+
   private writeHistory(text: string, revision: number, savedBy: string | null): void {
     try {
       const stamp = formatSpecTimestamp(this.clock.nowMicros()).replace(/[-: ]/g, '').replace('.', '-');

@@ -5,6 +5,7 @@ import type { Configuration } from '../../../shared/config/schema.js';
 import { collectSecrets, maskSecrets } from '../../../shared/config/secrets.js';
 import { hasErrors } from '../../../shared/config/validate.js';
 import { type Clock, SystemClock } from '../time/clock.js';
+import { type ConfigVersion, listConfigVersions, readConfigVersion } from '../config/config-history.js';
 import { ConfigStore, type StoredConfig } from '../config/config-store.js';
 import type { Logger } from '../logging/logger.js';
 import { AgentLogs } from '../logging/agent-logs.js';
@@ -194,6 +195,16 @@ export class AgentRuntime {
     const stored = this.configStore.load();
     if (!stored) return { config: { data_receiver: [], transforms: [], data_transmit: [] }, lastModified: null, revision: null, savedBy: null };
     return { config: maskSecrets(stored.config), lastModified: stored.lastModified, revision: stored.revision, savedBy: stored.savedBy };
+  }
+
+  /** The kept versions, newest first (GET /v1/config/history). */
+  configHistory(): ConfigVersion[] {
+    return listConfigVersions(this.configStore, this.configStore.load()?.revision ?? null);
+  }
+
+  /** One kept version, secrets masked; undefined for an unknown revision. */
+  configVersion(revision: number): { config: unknown; version: ConfigVersion } | undefined {
+    return readConfigVersion(this.configStore, revision);
   }
 
   /**

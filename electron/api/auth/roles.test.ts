@@ -47,6 +47,14 @@ describe('each role against every route of the route table', () => {
     }
   });
 
+  it('a viewer may read the configuration history (issue 33 point 2: every GET, history included)', () => {
+    const history = (ROUTES as readonly RouteContract[]).filter((route) => route.path.startsWith('/v1/config/history'));
+    expect(history.map((route) => `${route.method} ${route.path} ${route.role}`)).toEqual([
+      'GET /v1/config/history viewer',
+      'GET /v1/config/history/:revision viewer',
+    ]);
+  });
+
   for (const route of ROUTES as readonly RouteContract[]) {
     for (const role of ROLES) {
       const allowed = roleAllows(role, route.role);

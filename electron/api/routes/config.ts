@@ -23,6 +23,16 @@ export const configRoutes = {
     }
   },
 
+  listConfigHistory: ({ runtime }) => ({ response: runtime.configHistory() }),
+
+  getConfigVersion: ({ runtime, params }) => {
+    const revision = /^\d{1,15}$/.test(params.revision ?? '') ? Number(params.revision) : Number.NaN;
+    const found = Number.isNaN(revision) ? undefined : runtime.configVersion(revision);
+    if (!found) return { success: false, status: 404, response: `No kept configuration version has revision ${params.revision}.` };
+    const { version } = found;
+    return { response: found.config, meta: { last_modified: version.saved_at, revision: version.revision, saved_by: version.saved_by } };
+  },
+
   listTemplates: () => ({ response: allTemplates() }),
 
   getTemplate: ({ params }) => {

@@ -22,6 +22,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/config/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The kept configuration versions, newest first: revision, time, size and who saved each. */
+        get: operations["listConfigHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/config/history/{revision}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One kept configuration version (secrets masked).
+         * @description Secrets are masked as GET /v1/config masks them; saving the version back through POST /v1/config keeps the saved secrets. 404 for a revision no longer kept.
+         */
+        get: operations["getConfigVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/config/templates": {
         parameters: {
             query?: never;
@@ -1397,6 +1434,14 @@ export interface components {
             /** @description What went wrong, for a person. */
             text: string;
         };
+        GetConfigMeta: {
+            /** @description UTC, YYYY-MM-DD HH:MM:SS.ffffff; null when nothing was saved yet. */
+            last_modified: string | null;
+            /** @description Counts saves; also the ETag. Send it back as If-Match to refuse overwriting a newer save (409). null when nothing was saved yet. */
+            revision: number | null;
+            /** @description Name of the API token that saved this version; null when unknown (edited by hand). */
+            saved_by?: string | null;
+        };
         GetKpiMeta: {
             /** @enum {string} */
             kind: "machine_type" | "line";
@@ -1579,14 +1624,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         response: components["schemas"]["Configuration"];
-                        meta?: {
-                            /** @description UTC, YYYY-MM-DD HH:MM:SS.ffffff; null when nothing was saved yet. */
-                            last_modified: string | null;
-                            /** @description Counts saves; also the ETag. Send it back as If-Match to refuse overwriting a newer save (409). null when nothing was saved yet. */
-                            revision: number | null;
-                            /** @description Name of the API token that saved this version; null when unknown (edited by hand). */
-                            saved_by?: string | null;
-                        };
+                        meta?: components["schemas"]["GetConfigMeta"];
                     } | {
                         /** @constant */
                         success: false;
@@ -1639,6 +1677,86 @@ export interface operations {
                         /** @constant */
                         success: false;
                         response: components["schemas"]["ValidationResult"];
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                        error?: components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+    };
+    listConfigHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Spec envelope; read `success`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        response: {
+                            revision: number;
+                            /** @description UTC, YYYY-MM-DD HH:MM:SS.ffffff. */
+                            saved_at: string | null;
+                            /** @description Bytes of the saved file. */
+                            size: number;
+                            /** @description Name of the API token that saved this version; null when unknown. */
+                            saved_by: string | null;
+                            /** @description The version the agent runs now. */
+                            current: boolean;
+                        }[];
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        success: false;
+                        response: unknown;
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                        error?: components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+    };
+    getConfigVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                revision: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Spec envelope; read `success`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        response: components["schemas"]["Configuration"];
+                        meta?: components["schemas"]["GetConfigMeta"];
+                    } | {
+                        /** @constant */
+                        success: false;
+                        response: string;
                         meta?: {
                             [key: string]: unknown;
                         };

@@ -14,7 +14,9 @@ import { rangeOfJsonPath } from '../../monaco/json-path-range.js';
 import { CONFIG_MODEL_URI, type Monaco } from '../../monaco/setup.js';
 import { showViolationMarkers } from '../../monaco/violation-markers.js';
 import type { ConfigChanges } from '../../../../shared/api/resources.js';
+import { downloadConfiguration, uploadNotice } from './config-file.js';
 import { readDocument } from './document-text.js';
+import { HistoryPanel } from './history-panel.js';
 import { type Insertion, insertReceiver, insertTransmit } from './insert-receiver.js';
 import { PreviewDialog } from './preview-dialog.js';
 import { listProblems, receiverAt, receiverNames } from './problems.js';
@@ -22,6 +24,7 @@ import { SaveDialog } from './save-dialog.js';
 import { secretMaskEdits } from './secret-masks.js';
 import { useDebouncedValue } from './use-debounced-value.js';
 import { ViolationList, type ListedProblem } from './violation-list.js';
+import { ConfirmDialog } from '../../components/confirm-dialog.js';
 
 export interface Notice {
   tone: 'ok' | 'error' | 'warning';
@@ -53,7 +56,10 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   const [previewing, setPreviewing] = useState<{ receiver: string | undefined } | null>(null);
   const [conflict, setConflict] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
+  const [askDiscard, setAskDiscard] = useState(false);
+  const [showHistory, setShowHistory] = useState(false);
   const editorRef = useRef<editor.IStandaloneCodeEditor | null>(null);
+  const fileInput = useRef<HTMLInputElement | null>(null);
   const [monaco, setMonaco] = useState<Monaco | null>(null);
   const toast = useToast();
   const dark = useDarkMode();
@@ -90,11 +96,33 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
     jumpToOffset(editorInstance, model, offset);
   };
 
-  const discard = () => {
+  /** Replaces the whole text as an edit, not setValue: Undo brings the previous text back. */
+  const replaceText = (next: string) => {
     const model = editorRef.current?.getModel();
-    // An edit, not setValue: Undo brings the discarded changes back.
-    if (model) model.pushEditOperations([], [{ range: model.getFullModelRange(), text: baseline.text }], () => null);
+    if (model) model.pushEditOperations([], [{ range: model.getFullModelRange(), text: next }], () => null);
+    setText(model?.getValue() ?? next);
+  };
+
+  const discard = () => {
+    setAskDiscard(false);
+    replaceText(baseline.text);
     setNotice(null);
+  };
+
+  /** A restored version goes through the normal save: its diff against the saved one, then what restarts. */
+  const restore = (versionText: string, revision: number) => {
+    setShowHistory(false);
+    replaceText(versionText);
+    setNotice({ tone: 'ok', text: `Revision ${revision} is in the editor; review and save it to restore it.` });
+    void startSave(versionText);
+  };
+
+  const upload = async (file: File | undefined) => {
+    if (!file) return;
+    const uploaded = await file.text();
+    if (readDocument(uploaded).syntax.length > 0) return setNotice({ tone: 'error', text: `${file.name} is not a JSON configuration; the editor was left as it was.` });
+    replaceText(uploaded);
+    setNotice(uploadNotice(file.name, uploaded));
   };
 
   /** The Validate button: checks the current text at once and says the outcome in words. */
@@ -140,15 +168,15 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
     setPreviewing({ receiver: receiverAt(text, offset, current.document) ?? receiverNames(current.document)[0] });
   };
 
-  const startSave = async () => {
-    setNotice(null);
+  const startSave = async (draft = text) => {
+    if (draft === text) setNotice(null);
     setConflict(null);
-    const current = readDocument(text);
+    const current = readDocument(draft);
     if (current.syntax.length > 0) return setNotice({ tone: 'error', text: 'Not saved: the text is not valid JSON. See the problem list.' });
     validateNow();
     try {
       // Fresh, not from the cache: what a save restarts depends on what runs now.
-      const result = await validateForSave(text, current.document, { fresh: true });
+      const result = await validateForSave(draft, current.document, { fresh: true });
       const errors = errorsIn(result.violations);
       if (errors > 0) return setNotice({ tone: 'error', text: `Not saved: the configuration has ${plural(errors, 'error')}. Fix them first; see the problem list.` });
       setChanges(result.changes);
@@ -231,7 +259,17 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
         <button type="button" className="button" onClick={() => void validateCurrent()} disabled={!monaco}>
           Validate
         </button>
-        <button type="button" className="button" onClick={discard} disabled={!dirty}>
+        <button type="button" className="button" onClick={() => setShowHistory(true)} title="Saved versions: who saved them, compare, restore">
+          History…
+        </button>
+        <button type="button" className="button" onClick={() => downloadConfiguration(baseline.text, baseline.revision)} title="The saved configuration as a file, secrets masked">
+          Download
+        </button>
+        <button type="button" className="button" onClick={() => fileInput.current?.click()} title="Put a configuration file into the editor (nothing is saved until you save)">
+          Upload…
+        </button>
+        <input ref={fileInput} type="file" accept=".json,application/json" hidden aria-label="Upload configuration file" onChange={(event) => void upload(event.target.files?.[0]).finally(() => (event.target.value = ''))} />
+        <button type="button" className="button" onClick={() => setAskDiscard(true)} disabled={!dirty}>
           Discard changes
         </button>
         <GatedButton gate={saveGate} className="button button-primary" onClick={() => void startSave()} disabled={!dirty || save.isPending}>
@@ -284,6 +322,10 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
         onCancel={() => setReviewing(false)}
         onConfirm={confirmSave}
       />
+      <ConfirmDialog open={askDiscard} title="Discard your changes?" confirmLabel="Discard changes" tone="danger" onConfirm={discard} onCancel={() => setAskDiscard(false)}>
+        <p>The editor goes back to the saved version{baseline.lastModified ? <> of <LocalTime value={baseline.lastModified} /></> : ''}. Undo (Ctrl+Z) in the editor brings your changes back.</p>
+      </ConfirmDialog>
+      <HistoryPanel open={showHistory} current={baseline.text} theme={theme} canRestore={!saveGate.disabled} onClose={() => setShowHistory(false)} onRestore={restore} />
       <PreviewDialog
         open={previewing !== null}
         document={previewing && previewUnsaved.allowed ? readDocument(text).document : undefined}

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { maskSecrets } from '../../../shared/config/secrets.js';
+import type { ConfigStore } from './config-store.js';
+
+/** One kept configuration version as GET /v1/config/history lists it. */
+export interface ConfigVersion {
+  revision: number;
+  /** When it was saved, UTC `YYYY-MM-DD HH:MM:SS.ffffff` (from the version's file name, written by the agent's clock). */
+  saved_at: string | null;
+  /** Bytes of the saved file. */
+  size: number;
+  /** The API token name that saved it; null when unknown. */
+  saved_by: string | null;
+  /** The version the agent runs now. */
+  current: boolean;
+}
+
+/** `20261126153758-123456.json` (ConfigStore.writeHistory) back to the spec's time stamp form. */
+function savedAt(file: string): string | null {
+  const match = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})-(\d{6})\.json$/.exec(file);
+  return match ? `${match[1]}-${match[2]}-${match[3]} ${match[4]}:${match[5]}:${match[6]}.${match[7]}` : null;
+}
+
+/**
+ * The kept versions that name their revision (versions.jsonl), newest first. Files of an older
+ * agent carry no revision and cannot be asked for by one: they are left out (docs/decisions/0041).
+ */
+export function listConfigVersions(store: ConfigStore, currentRevision: number | null): ConfigVersion[] {
+  const versions: ConfigVersion[] = [];
+  const seen = new Set<number>();
+  for (const entry of store.savedVersions().reverse()) {
+    if (!Number.isInteger(entry.revision) || seen.has(entry.revision) || typeof entry.file !== 'string') continue;
+    let size: number;
+    try {
+      size = fs.statSync(path.join(store.directory, 'history', path.basename(entry.file))).size;
+    } catch {
+      continue; // pruned or removed by hand
+    }
+    seen.add(entry.revision);
+    const savedBy = typeof entry.saved_by === 'string' ? entry.saved_by : null;
+    versions.push({ revision: entry.revision, saved_at: savedAt(entry.file), size, saved_by: savedBy, current: entry.revision === currentRevision });
+  }
+  return versions;
+}
+
+/** One kept version with secrets masked as GET /v1/config masks them; undefined for an unknown revision. */
+export function readConfigVersion(store: ConfigStore, revision: number): { config: unknown; version: ConfigVersion } | undefined {
+  const entry = store.savedVersions().reverse().find((candidate) => candidate.revision === revision);
+  if (!entry) return undefined;
+  const opened = store.openVersion(entry.file);
+  if (!opened) return undefined;
+  const savedBy = typeof entry.saved_by === 'string' ? entry.saved_by : null;
+  const current = store.load()?.revision === revision;
+  return { config: maskSecrets(opened.config), version: { revision, saved_at: savedAt(entry.file), size: opened.size, saved_by: savedBy, current } };
+}

@@ -1,0 +1,109 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { errorText, queryKeys, useApi } from '../../api/index.js';
+import { LocalTime } from '../../components/local-time.js';
+import { ModalDialog } from '../../components/modal-dialog.js';
+import { ConfigDiff } from './config-diff.js';
+import { formatDocument } from './document-text.js';
+
+interface HistoryPanelProps {
+  open: boolean;
+  /** The saved text the editor started from (what a version is compared with). */
+  current: string;
+  theme: string;
+  /** Restore may be refused to the role (saving is an admin's). */
+  canRestore: boolean;
+  onClose: () => void;
+  /** Puts the version's text into the editor and opens the normal save (its diff and deploy). */
+  onRestore: (text: string, revision: number) => void;
+}
+
+/** The kept configuration versions (GET /v1/config/history): who saved what when, a diff against the current one, restore. */
+export function HistoryPanel({ open, current, theme, canRestore, onClose, onRestore }: HistoryPanelProps) {
+  const api = useApi();
+  const [selected, setSelected] = useState<number | null>(null);
+  const versions = useQuery({
+    queryKey: [...queryKeys.config(), 'history'],
+    queryFn: async () => (await api.route('listConfigHistory')).response,
+    enabled: open,
+    staleTime: 0,
+  });
+  const version = useQuery({
+    queryKey: [...queryKeys.config(), 'history', selected],
+    queryFn: async () => {
+      const answer = await api.route('getConfigVersion', { params: { revision: String(selected) } });
+      if (!answer.success) throw new Error(answer.text);
+      return formatDocument(answer.response);
+    },
+    enabled: open && selected !== null,
+  });
+  const close = () => {
+    setSelected(null);
+    onClose();
+  };
+  return (
+    <ModalDialog
+      open={open}
+      title="Configuration history"
+      wide
+      onClose={close}
+      actions={
+        selected !== null && version.data !== undefined ? (
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={!canRestore}
+            title={canRestore ? 'Put this version into the editor and review the save' : 'Restoring saves the configuration: the admin role may'}
+            onClick={() => {
+              onRestore(version.data, selected);
+              setSelected(null);
+            }}
+          >
+            Restore revision {selected}…
+          </button>
+        ) : undefined
+      }
+    >
+      {versions.isError && <p className="notice notice-error">The history cannot be read: {errorText(versions.error)}</p>}
+      {versions.data?.length === 0 && <p className="muted">No versions kept yet: the history starts with the first save.</p>}
+      {versions.data && versions.data.length > 0 && (
+        <table className="table compact" aria-label="Saved versions">
+          <thead>
+            <tr>
+              <th>Revision</th>
+              <th>Saved</th>
+              <th>By</th>
+              <th>Size</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {versions.data.map((entry) => (
+              <tr key={entry.revision} aria-selected={entry.revision === selected} data-testid={`version-${entry.revision}`}>
+                <td>
+                  {entry.revision}
+                  {entry.current && <strong> (current)</strong>}
+                </td>
+                <td>{entry.saved_at ? <LocalTime value={entry.saved_at} /> : 'unknown'}</td>
+                <td>{entry.saved_by ?? <span className="muted">unknown</span>}</td>
+                <td>{(entry.size / 1024).toFixed(1)} KiB</td>
+                <td>
+                  <button type="button" className="button small" disabled={entry.current} onClick={() => setSelected(entry.revision)}>
+                    Compare with current
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {selected !== null && version.isError && <p className="notice notice-error">Revision {selected} cannot be read: {errorText(version.error)}</p>}
+      {selected !== null && version.data !== undefined && (
+        <>
+          <p className="muted small">Left: revision {selected}. Right: the current saved configuration. Secrets show as ******** in both.</p>
+          <ConfigDiff key={selected} original={version.data} modified={current} theme={theme} testId="history-diff" />
+        </>
+      )}
+    </ModalDialog>
+  );
+}
