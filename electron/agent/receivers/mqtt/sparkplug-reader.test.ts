@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { decodePayload } from '../../mqtt/sparkplug-codec.js';
+import { decodePayload } from '../../mqtt/sparkplug-decode.js';
 import { tahu } from '../../../testing/sparkplug-host.js';
 import { MAX_REMEMBERED_NODES, SparkplugReader, nodeFilter } from './sparkplug-reader.js';
 

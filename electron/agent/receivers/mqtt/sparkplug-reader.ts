@@ -17,7 +17,8 @@ import type { MqttStreamSchema } from '../../../../shared/config/mqtt-schema.js'
 import { topicMatches } from '../../../../shared/config/mqtt-topics.js';
 import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
 import type { StreamKey } from '../../components/contract.js';
-import { DataType, type DecodedPayload, ProtoWriter, SparkplugFormatError, decodePayload, metricValue, payloadWith, writeMetric } from '../../mqtt/sparkplug-codec.js';
+import { DataType, ProtoWriter, SparkplugFormatError, payloadWith, writeMetric } from '../../mqtt/sparkplug-codec.js';
+import { type DecodedPayload, decodePayload, metricValue } from '../../mqtt/sparkplug-decode.js';
 import type { MessageReading } from './message-records.js';
 
 type StreamConfig = z.infer<typeof MqttStreamSchema>;

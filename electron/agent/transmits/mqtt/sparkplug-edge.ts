@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IClientOptions, MqttClient } from 'mqtt';
 import type { Logger } from '../../logging/logger.js';
-import { DataType, ProtoWriter, SparkplugFormatError, decodePayload, payloadWith, writeMetric } from '../../mqtt/sparkplug-codec.js';
+import { DataType, ProtoWriter, SparkplugFormatError, payloadWith, writeMetric } from '../../mqtt/sparkplug-codec.js';
+import { decodePayload } from '../../mqtt/sparkplug-decode.js';
 import type { SparkplugBatch } from './sparkplug-outbox.js';
 
 export const NAMESPACE = 'spBv1.0';

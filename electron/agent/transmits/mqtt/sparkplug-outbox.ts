@@ -11,7 +11,8 @@
  */
 import type { AgentRecord, FieldValue } from '../../../../shared/records/record.js';
 import type { EncodedBatch } from '../../components/contract.js';
-import { DataType, type MetricValue, ProtoWriter, decodePayload, metricPrefix, metricTime, metricValue, writeMetricFast } from '../../mqtt/sparkplug-codec.js';
+import { DataType, type MetricValue, ProtoWriter, metricPrefix, metricTime, writeMetricFast } from '../../mqtt/sparkplug-codec.js';
+import { decodePayload, metricValue } from '../../mqtt/sparkplug-decode.js';
 import { isoMicros } from '../../../../shared/records/record.js';
 import { isoToEpochMicros } from '../../time/iso-time.js';
 
