@@ -1,32 +1,11 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AGENT_FOLDERS, isSystemFolder } from '../../../shared/config/path-policy.js';
 import { parseSharedFolder } from '../../../shared/config/smb-rules.js';
+import { realPath, within } from './real-paths.js';
 
-/**
- * The real path of `target` (relative paths from the agent's working folder, as the localfile
- * receiver resolves them): its nearest existing ancestor resolved through links, the rest appended.
- */
-export async function realPath(target: string): Promise<string> {
-  const missing: string[] = [];
-  let current = path.resolve(target);
-  for (;;) {
-    try {
-      return path.join(await fs.promises.realpath(current), ...missing.reverse());
-    } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return path.resolve(target);
-      missing.push(path.basename(current));
-      current = parent;
-    }
-  }
-}
+export { realPath };
 
-function within(inner: string, outer: string): boolean {
-  const relative = path.relative(outer, inner);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
 
 /**
  * Why a receiver or a preview must not read below `folder` (both real paths), or undefined. Off

@@ -1,27 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { AGENT_FOLDERS } from '../../../shared/config/path-policy.js';
+import { realPathSync as realPathOf, within } from './real-paths.js';
 
-/** The real path of `target`: its nearest existing ancestor resolved through links, the rest appended. */
-function realPathOf(target: string): string {
-  const missing: string[] = [];
-  let current = path.resolve(target);
-  for (;;) {
-    try {
-      return path.join(fs.realpathSync(current), ...missing.reverse());
-    } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return path.resolve(target);
-      missing.push(path.basename(current));
-      current = parent;
-    }
-  }
-}
-
-function within(inner: string, outer: string): boolean {
-  const relative = path.relative(outer, inner);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
 
 /**
  * Where transmits may write files, checked where it counts: right before writing, on the real
