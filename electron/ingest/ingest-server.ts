@@ -43,6 +43,8 @@ export interface IngestServer {
   /** Raw multipart part bodies as received (for independent decoding). */
   rawParts: Buffer[];
   setFaults(faults: IngestOptions['faults']): void;
+  /** Uploads held open without an answer so far (faults.hangFirst). */
+  held(): number;
   close(): Promise<void>;
 }
 
@@ -141,6 +143,7 @@ export async function startIngestServer(options: IngestOptions): Promise<IngestS
     rawParts,
     receivedCount: () => received,
     records: () => uploads.flatMap((u) => u.records),
+    held: () => hanging.size,
     setFaults: (next) => {
       faults = { ...next };
       refused = 0;

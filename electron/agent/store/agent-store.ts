@@ -308,10 +308,13 @@ export class AgentStore {
    * through its commit's sync (tens of ms on a slow disk, measured as stalls of the console's
    * status in the first second of a big drop). When the lock is taken the delete is tried again
    * ACK_RETRY_MS later, the event loop free meanwhile; after ACK_PATIENCE_MS it waits as ack() does.
+   * Once `signal` aborts (the transmit stops) it gives up with an error: the batches stay queued and
+   * are sent again, which at-least-once delivery allows, rather than hold up the stop.
    */
-  async ackWhenFree(transmit: string, ids: readonly number[]): Promise<void> {
+  async ackWhenFree(transmit: string, ids: readonly number[], signal?: AbortSignal): Promise<void> {
     const giveUpAt = Date.now() + ACK_PATIENCE_MS;
     while (Date.now() < giveUpAt) {
+      if (signal?.aborted) throw new Error('stopped before the delivered batches were removed from the outbox');
       const { db } = this.handle();
       db.pragma('busy_timeout = 0');
       try {

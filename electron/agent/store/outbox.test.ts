@@ -79,6 +79,23 @@ describe('outbox limits', () => {
     expect(rawDb(store).pragma('busy_timeout', { simple: true })).toBe(5000);
   });
 
+  it('gives up waiting for the write lock when the transmit stops: the batch stays queued to be sent again', async () => {
+    const file = path.join(tempDirectory(), 'agent.db');
+    const store = open(file);
+    const parseThread = open(file);
+    const rawDb = (s: AgentStore) => (s as unknown as { db: { exec(sql: string): void } }).db;
+    store.commit('r', { asset: 'M1', stream_type: 'cycle' }, [{ transmit: 'cloud', asset: 'M1', stream_type: 'cycle', format: 'opaque', records: 2, payload: Buffer.alloc(100) }], {});
+    const ids = store.peekMeta('cloud', 10).map((row) => row.id);
+    rawDb(parseThread).exec('BEGIN IMMEDIATE');
+    const stopping = new AbortController();
+    const ack = store.ackWhenFree('cloud', ids, stopping.signal);
+    stopping.abort();
+    // Rejected while the lock is still held (a stop that waited would have to wait for the COMMIT below).
+    await expect(ack).rejects.toThrow(/stopped before the delivered batches were removed/);
+    rawDb(parseThread).exec('COMMIT');
+    expect(store.backlog('cloud')).toMatchObject({ batches: 1, records: 2 });
+  });
+
   it('keeps payloads as they are, with their format, for the transmit to read', () => {
     const store = open(path.join(tempDirectory(), 'agent.db'));
     const payload = Buffer.from([0, 1, 2, 250]);

@@ -90,14 +90,14 @@ export class UploadEncoder {
    * threads, and the uploads behind it with it. Here without waiting for the write lock on this
    * thread (AgentStore.ackWhenFree).
    */
-  async ack(request: RoundRequest, round: EncodedRound): Promise<void> {
+  async ack(request: RoundRequest, round: EncodedRound, signal?: AbortSignal): Promise<void> {
     if (round.ackOnThread && this.thread.ready) {
       const acked = await this.call({ ...request, kind: 'ack' }, round.bulk);
       if (!acked.ok) throw new Error(`Removing delivered records from the outbox failed: ${acked.error}`);
       return;
     }
     try {
-      await this.store.ackWhenFree(request.transmit, request.ids);
+      await this.store.ackWhenFree(request.transmit, request.ids, signal);
     } catch (cause) {
       throw new Error(`Removing delivered records from the outbox failed: ${(cause as Error).message}`);
     }
@@ -113,6 +113,10 @@ export class UploadEncoder {
     this.thread.request({ ...request, kind: 'ack', ids: [], records: 0 }).catch(() => undefined);
   }
 
+  /**
+   * Fails the requests in flight at once; the thread's end, awaited here, can take as long as the
+   * statement it runs (a wait for the write lock that a parse thread holds).
+   */
   async close(): Promise<void> {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
