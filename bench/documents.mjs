@@ -7,16 +7,17 @@
 //    against the real headless server; rows/s from the first row received to the last (a document
 //    is read once it has been unchanged for the settle time, reported apart).
 // Usage: node bench/documents.mjs [--rows 100000] [--big-rows 2500000] [--ndjson-rows 1000000] [--skip-big] [--skip-xlsx]
+//   [--profile DIR] (V8 CPU profiles of the server's threads in DIR; summarize with bench/profile-summary.mjs)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
-import { ROOT, sleep, startBenchServer } from './bench-server.mjs';
+import { ROOT, procStats, sleep, startBenchServer } from './bench-server.mjs';
 import { writeNdjson, writeXlsx } from './document-data.mjs';
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000' }, 'big-rows': { type: 'string', default: '2500000' }, 'ndjson-rows': { type: 'string', default: '1000000' }, 'skip-big': { type: 'boolean', default: false }, 'skip-xlsx': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000' }, 'big-rows': { type: 'string', default: '2500000' }, 'ndjson-rows': { type: 'string', default: '1000000' }, 'skip-big': { type: 'boolean', default: false }, 'skip-xlsx': { type: 'boolean', default: false }, profile: { type: 'string' } } });
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-documents-bench-'));
 const readXlsx = (file) => JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'bench', 'xlsx-read.mjs'), file, '{}']).toString());
 const PANDAS = 'import sys, time, pandas as pd\nt = time.perf_counter()\nf = pd.read_excel(sys.argv[1], engine="openpyxl")\nprint(len(f), time.perf_counter() - t)';
@@ -42,7 +43,7 @@ try {
   }
 
   results.ndjson = await ndjsonEndToEnd(Number(values['ndjson-rows']));
-  console.log(`NDJSON end to end, ${results.ndjson.rows} rows: ${Math.round(results.ndjson.rowsPerSecond)} rows/s after the ${results.ndjson.settleSeconds.toFixed(1)} s settle wait`);
+  console.log(`NDJSON end to end, ${results.ndjson.rows} rows: ${Math.round(results.ndjson.rowsPerSecond)} rows/s after the ${results.ndjson.settleSeconds.toFixed(1)} s settle wait; server ${results.ndjson.cpuSecondsPerMillion.toFixed(1)} CPU s per million rows; load average ${results.ndjson.loadAverage.toFixed(1)}`);
   fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
   fs.writeFileSync(path.join(ROOT, 'bench', 'results', `documents-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), `${JSON.stringify(results, null, 2)}\n`);
 } finally {
@@ -59,7 +60,7 @@ async function ndjsonEndToEnd(rows) {
   const perFile = Math.ceil(rows / files);
   for (let f = 0; f < files; f += 1) writeNdjson(path.join(dataDirectory, `m${f}.ndjson.tmp`), perFile, f * perFile);
   const ingest = await startIngestServer({ keys: { [KEY_ID]: API_KEY }, countOnly: true });
-  const server = await startBenchServer(dataDirectory);
+  const server = await startBenchServer(dataDirectory, { nodeFlags: values.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values.profile)}`] : [] });
   try {
     await server.configure({
       data_receiver: [{
@@ -71,6 +72,7 @@ async function ndjsonEndToEnd(rows) {
     });
     await server.waitUntilRunning();
     await sleep(2000);
+    const cpuBefore = procStats(server.pid).cpuSeconds;
     const delivered = performance.now();
     for (let f = 0; f < files; f += 1) fs.renameSync(path.join(dataDirectory, `m${f}.ndjson.tmp`), path.join(drop, `m${f}.ndjson`));
     let firstAt;
@@ -80,7 +82,9 @@ async function ndjsonEndToEnd(rows) {
       await sleep(firstAt === undefined ? 20 : 100);
     }
     const seconds = (performance.now() - firstAt) / 1000;
-    return { rows: total, seconds, rowsPerSecond: total / seconds, settleSeconds: (firstAt - delivered) / 1000 };
+    // The server's CPU for the rows (steadier than rows/s on a shared machine), and the load meanwhile.
+    const cpuSecondsPerMillion = ((procStats(server.pid).cpuSeconds - cpuBefore) / total) * 1e6;
+    return { rows: total, seconds, rowsPerSecond: total / seconds, settleSeconds: (firstAt - delivered) / 1000, cpuSecondsPerMillion, loadAverage: os.loadavg()[0] };
   } finally {
     await server.stop?.();
     await ingest.close();

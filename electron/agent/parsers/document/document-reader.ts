@@ -18,10 +18,18 @@ export interface DocumentRecord {
    * and its line number); absent for formats that can only be read from their start.
    */
   resume?: { byte: number; line: number };
+  /**
+   * The record's own text (JSON Lines: its line), digested instead of its fields when a rewritten
+   * file is compared with what was sent of it (document-state.ts): no JSON.stringify a record.
+   */
+  text?: string;
 }
 
 export interface DocumentReader {
-  /** Up to `max` further records; fewer only at the end of the document. */
+  /**
+   * Up to `max` further records; fewer at the end of the document, or when the records' own texts
+   * (JSON Lines) reach DOCUMENT_LIMITS.batchChars.
+   */
   next(max: number): DocumentRecord[];
   /** All records were read. */
   readonly done: boolean;
@@ -48,6 +56,8 @@ export const DOCUMENT_LIMITS = {
   maxRecordChars: 8 * 1024 * 1024,
   /** Fields of one record. */
   maxFields: 10_000,
+  /** Characters of JSON Lines in one batch (a batch of long lines is cut short there). */
+  batchChars: 4 * 1024 * 1024,
   /** Bytes read from the file in one step. */
   readBytes: 64 * 1024,
 };

@@ -40,6 +40,16 @@ describe('hostile documents', () => {
     expect(problems).toEqual([expect.stringMatching(/^f line 2: nested deeper than 256/), expect.stringMatching(/^f line 4: /)]);
   });
 
+  it('skips a JSON line of objects nested a hundred thousand deep, or an array deep inside an object, and keeps a __proto__ field', () => {
+    const deepObject = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    const deepArray = `{"x":{"y":${'['.repeat(300)}${']'.repeat(300)}}}`;
+    const lines = Buffer.from(`{"n":1}\n${deepObject}\n${deepArray}\n{"n":2,"__proto__":null,"v":{"w":[1]}}\n`);
+    const { records, problems } = readAll({ parser_type: 'json', options: { lines: true } }, lines);
+    expect(records.map((r) => ({ ...r.fieldvalues }))).toEqual([{ n: 1 }, { n: 2, ['__proto__']: null, 'v.w': '[1]' }]);
+    expect(Object.keys(records[1]!.fieldvalues)).toEqual(['n', '__proto__', 'v.w']);
+    expect(problems).toEqual([expect.stringMatching(/^f line 2: nested deeper than 256/), expect.stringMatching(/^f line 3: nested deeper than 256/)]);
+  });
+
   it('names a file that is no workbook, and a workbook cut short, without reading on', () => {
     expect(() => readAll({ parser_type: 'excel' }, Buffer.from('time,value\n1,2\n'))).toThrow(/^f: not an Excel workbook/);
     const good = workbook('<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>a</t></is></c></row><row r="2"><c r="A2"><v>1</v></c></row></sheetData></worksheet>');

@@ -19,25 +19,72 @@ export function depthOf(value: unknown, limit: number): number {
   return deepest;
 }
 
-/** The fields of one record, or why it cannot be one. `value` must be depth-checked already. */
+const TOO_DEEP = `nested deeper than ${DOCUMENT_LIMITS.maxDepth} levels`;
+const TOO_WIDE = `more than ${DOCUMENT_LIMITS.maxFields} fields`;
+
+/**
+ * The fields of one record, or why it cannot be one (nested deeper than DOCUMENT_LIMITS.maxDepth,
+ * more than maxFields fields). Objects are walked by recursion bounded by the depth limit; an array
+ * (kept as its JSON text) is measured without recursion before it is written.
+ */
 export function flattenRecord(value: unknown): Record<string, FieldValue> | string {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { 0: scalarOrText(value) };
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    if (Array.isArray(value) && depthOf(value, DOCUMENT_LIMITS.maxDepth) > DOCUMENT_LIMITS.maxDepth) return TOO_DEEP;
+    return { 0: scalarOrText(value) };
+  }
   const out: Record<string, FieldValue> = {};
-  let fields = 0;
-  const visit = (object: Record<string, unknown>, prefix: string): string | undefined => {
-    for (const [key, child] of Object.entries(object)) {
-      const name = prefix + key;
-      if (child !== null && typeof child === 'object' && !Array.isArray(child)) {
-        const problem = visit(child as Record<string, unknown>, `${name}.`);
-        if (problem) return problem;
+  const fields = visit(value as Record<string, unknown>, '', 1, out, 0);
+  return typeof fields === 'string' ? fields : out;
+}
+
+/**
+ * "outer.inner" names by prefix and key, made once: a name made anew for every record is a new
+ * string that each property write must look up in V8's string table (and more garbage). Keys and
+ * prefixes are the same few in most files; a file whose keys are all different empties it.
+ */
+const NAMES = new Map<string, Map<string, string>>();
+let named = 0;
+function nameOf(prefix: string, key: string): string {
+  let byKey = NAMES.get(prefix);
+  if (byKey === undefined) {
+    if (named > 10_000) {
+      NAMES.clear();
+      named = 0;
+    }
+    byKey = new Map();
+    NAMES.set(prefix, byKey);
+  }
+  let name = byKey.get(key);
+  if (name === undefined) {
+    name = prefix + key;
+    byKey.set(key, name);
+    named += 1;
+  }
+  return name;
+}
+
+/** Writes an object's fields into `out` (hot: one call a record and nested object); the fields so far, or a problem. */
+function visit(object: Record<string, unknown>, prefix: string, depth: number, out: Record<string, FieldValue>, fields: number): number | string {
+  if (depth > DOCUMENT_LIMITS.maxDepth) return TOO_DEEP;
+  // for-in over JSON.parse's plain objects: their own keys, in their order, without an entries array.
+  for (const key in object) {
+    const child = object[key];
+    const name = prefix === '' ? key : nameOf(prefix, key);
+    if (child !== null && typeof child === 'object') {
+      if (!Array.isArray(child)) {
+        const nested = visit(child as Record<string, unknown>, nameOf(name, '.'), depth + 1, out, fields);
+        if (typeof nested === 'string') return nested;
+        fields = nested;
         continue;
       }
-      if ((fields += 1) > DOCUMENT_LIMITS.maxFields) return `more than ${DOCUMENT_LIMITS.maxFields} fields`;
-      out[name] = scalarOrText(child);
+      if (depthOf(child, DOCUMENT_LIMITS.maxDepth - depth) > DOCUMENT_LIMITS.maxDepth - depth) return TOO_DEEP;
     }
-    return undefined;
-  };
-  return visit(value as Record<string, unknown>, '') ?? out;
+    if ((fields += 1) > DOCUMENT_LIMITS.maxFields) return TOO_WIDE;
+    // A "__proto__" key is a field like any other (an assignment would set the object's prototype).
+    if (name === '__proto__') Object.defineProperty(out, name, { value: scalarOrText(child), enumerable: true, writable: true, configurable: true });
+    else out[name] = scalarOrText(child);
+  }
+  return fields;
 }
 
 function scalarOrText(value: unknown): FieldValue {

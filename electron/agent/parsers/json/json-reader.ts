@@ -9,7 +9,7 @@ import type { JsonParserSchema } from '../../../../shared/config/parsers/index.j
 import type { z } from 'zod';
 import { type ByteSource, DOCUMENT_LIMITS, DocumentError, type DocumentReader, type DocumentRecord, SequentialBytes } from '../document/document-reader.js';
 import { type DocumentTimes, createDocumentTimes } from '../document/document-times.js';
-import { depthOf, flattenRecord } from './flatten.js';
+import { flattenRecord } from './flatten.js';
 
 type JsonConfig = z.infer<typeof JsonParserSchema>;
 
@@ -35,30 +35,37 @@ abstract class QueueReader implements DocumentReader {
   close(): void {
     this.source.close();
   }
+  /** Characters of the queued records' own texts (JSON Lines): a batch stops at DOCUMENT_LIMITS.batchChars. */
+  private queuedChars = 0;
   next(max: number): DocumentRecord[] {
     try {
-      while (this.queue.length < max && !this.finished) this.step();
+      while (this.queue.length < max && this.queuedChars < DOCUMENT_LIMITS.batchChars && !this.finished) this.step();
     } catch (cause) {
       // The records before the broken place are read; the error comes with the next call.
       if (!(cause instanceof DocumentError) || this.queue.length === 0) throw cause;
       this.pending = cause;
     }
     if (this.pending && this.queue.length === 0) throw this.pending;
-    return this.queue.splice(0, max);
+    const batch = this.queue.splice(0, max);
+    for (const record of batch) this.queuedChars -= record.text?.length ?? 0;
+    return batch;
   }
   private pending: DocumentError | undefined;
   protected abstract step(): void;
-  /** Adds one parsed value as a record, or notes why it is not one. */
-  protected add(value: unknown, place: string, resume?: { byte: number; line: number }): void {
-    if (depthOf(value, DOCUMENT_LIMITS.maxDepth) > DOCUMENT_LIMITS.maxDepth) {
-      this.problems.push(`${place}: nested deeper than ${DOCUMENT_LIMITS.maxDepth} levels`);
-      return;
-    }
+  /** Adds one parsed value as a record, or notes why it is not one (flattenRecord bounds its depth and fields). */
+  protected add(value: unknown, place: string, resume?: { byte: number; line: number }, text?: string): void {
     const fieldvalues = flattenRecord(value);
     if (typeof fieldvalues === 'string') return void this.problems.push(`${place}: ${fieldvalues}`);
     const stamped = this.times.stamp(fieldvalues);
     if (typeof stamped === 'string') return void this.problems.push(`${place}: ${stamped}`);
-    this.queue.push({ fieldvalues, place, ...(stamped === null ? {} : { timestampMicros: stamped }), ...(resume ? { resume } : {}) });
+    const record: DocumentRecord = { fieldvalues, place };
+    if (stamped !== null) record.timestampMicros = stamped;
+    if (resume) record.resume = resume;
+    if (text !== undefined) {
+      record.text = text;
+      this.queuedChars += text.length;
+    }
+    this.queue.push(record);
   }
 }
 
@@ -75,7 +82,7 @@ class JsonLinesReader extends QueueReader {
   }
   protected step(): void {
     if (this.bytes.atEnd) {
-      if (this.carried > 0) this.addLine(Buffer.concat(this.carry), this.bytes.position);
+      if (this.carried > 0) this.addLine(Buffer.concat(this.carry).toString('utf8'), this.bytes.position);
       this.carry = [];
       this.finished = true;
       return;
@@ -83,11 +90,14 @@ class JsonLinesReader extends QueueReader {
     const chunkStart = this.bytes.position;
     const chunk = this.bytes.nextChunk();
     let start = 0;
+    // Each line decoded straight from the chunk (a newline byte is never inside a UTF-8 sequence).
     for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
-      const piece = chunk.subarray(start, nl);
-      this.addLine(this.carried > 0 ? Buffer.concat([...this.carry, piece]) : piece, chunkStart + nl + 1);
-      this.carry = [];
-      this.carried = 0;
+      const text = this.carried > 0 ? Buffer.concat([...this.carry, chunk.subarray(start, nl)]).toString('utf8') : chunk.toString('utf8', start, nl);
+      this.addLine(text, chunkStart + nl + 1);
+      if (this.carried > 0) {
+        this.carry = [];
+        this.carried = 0;
+      }
       start = nl + 1;
     }
     const rest = chunk.subarray(start);
@@ -101,22 +111,28 @@ class JsonLinesReader extends QueueReader {
       this.carried += rest.length;
     }
   }
-  private addLine(bytes: Buffer, end: number): void {
+  private addLine(line: string, end: number): void {
     this.line += 1;
     if (this.skipping) {
       this.skipping = false;
       return;
     }
-    const text = bytes.toString('utf8').replace(/^\uFEFF/, '').trim();
-    if (text === '') return;
+    const text = line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
     let value: unknown;
     try {
+      // JSON.parse allows JSON's white space around the value; the rare line that fails is looked at again below.
       value = JSON.parse(text);
     } catch (cause) {
-      this.problems.push(`${this.name} line ${this.line}: ${(cause as Error).message}`);
-      return;
+      const trimmed = text.trim();
+      if (trimmed === '') return;
+      try {
+        value = JSON.parse(trimmed);
+      } catch {
+        this.problems.push(`${this.name} line ${this.line}: ${(cause as Error).message}`);
+        return;
+      }
     }
-    this.add(value, `${this.name} line ${this.line}`, { byte: end, line: this.line });
+    this.add(value, `${this.name} line ${this.line}`, { byte: end, line: this.line }, text);
   }
 }
 

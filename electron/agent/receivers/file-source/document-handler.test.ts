@@ -8,9 +8,10 @@ import { ParserSchema } from '../../../../shared/config/schema.js';
 import { builtInComponents } from '../../components/built-in.js';
 import type { CommitProgress } from '../../components/contract.js';
 import type { RecordHistory } from '../../kpi/record-history.js';
+import { DOCUMENT_LIMITS } from '../../parsers/document/index.js';
 import { BatchCommitter, type CommitPlan } from '../../pipeline/batch-committer.js';
 import type { AgentStore, OutboxEntry } from '../../store/agent-store.js';
-import { DOCUMENT_BATCH_RECORDS, DocumentHandler } from './document-handler.js';
+import { DocumentHandler, batchRecordsOf } from './document-handler.js';
 import type { ParseRequest } from './parse-protocol.js';
 
 const plan: CommitPlan = {
@@ -18,6 +19,7 @@ const plan: CommitPlan = {
   routes: [{ transmit: 'cloud', type: 'remotedatapost', options: { maxRequestRecords: 3000 }, maxBufferBytes: 2 ** 40 }], returnRecords: false,
 };
 const parser = ParserSchema.parse({ parser_name: 'events', parser_type: 'json', options: { lines: true } });
+const DOCUMENT_BATCH_RECORDS = batchRecordsOf(parser);
 
 interface Sent { id: string; n: number }
 /** The records of each commit (id and field n) and the progress committed with them. */
@@ -79,6 +81,19 @@ describe('document handler', () => {
     expect(new Set(commits.flatMap((c) => c.records.map((r) => r.id))).size).toBe(DOCUMENT_BATCH_RECORDS * 2 + 5);
   });
 
+  it('cuts a batch of long lines short by their text, sending each record once', () => {
+    const { commits, handler } = harness();
+    const file = path.join(folder, 'long.ndjson');
+    fs.mkdirSync(folder, { recursive: true });
+    const pad = 'x'.repeat(4000);
+    fs.writeFileSync(file, Array.from({ length: 3000 }, (_, n) => JSON.stringify({ n, pad })).join('\n'));
+    readAll(handler, file, 'long');
+    const sizes = commits.map((c) => c.records.length);
+    expect(sizes.length).toBeGreaterThan(2);
+    expect(Math.max(...sizes) * 4000).toBeLessThan(DOCUMENT_LIMITS.batchChars + 4000 * 20);
+    expect(commits.flatMap((c) => c.records.map((r) => r.n))).toEqual(Array.from({ length: 3000 }, (_, i) => i));
+  });
+
   it('goes on after a crash from the committed state: no record twice, none lost, the same ids', () => {
     const first = harness();
     const file = write('b.ndjson', 0, DOCUMENT_BATCH_RECORDS + 300);
@@ -110,6 +125,23 @@ describe('document handler', () => {
     const changed = commits.flatMap((c) => c.records);
     expect(changed.map((r) => r.n)).toEqual([100, 101, 102, 103, 104]);
     expect(changed.every((r) => !firstIds.includes(r.id))).toBe(true);
+  });
+
+  it('sends only the new records of a file that grows twice past a batch, whatever the batches were', () => {
+    const { commits, handler } = harness();
+    const file = write('g.ndjson', 0, DOCUMENT_BATCH_RECORDS + 5);
+    let state = readAll(handler, file, 'g1').state as { records: number; digest: string; ids: string };
+    const sentIds = new Set(commits.flatMap((c) => c.records.map((r) => r.id)));
+    for (const [to, fingerprint] of [[DOCUMENT_BATCH_RECORDS * 2 + 10, 'g2'], [DOCUMENT_BATCH_RECORDS * 2 + 30, 'g3']] as const) {
+      const before = state.records;
+      commits.length = 0;
+      write('g.ndjson', 0, to);
+      state = readAll(handler, file, fingerprint, { records: 0, digest: '', ids: state.ids, previous: { records: state.records, digest: state.digest } }).state as typeof state;
+      const sent = commits.flatMap((c) => c.records);
+      expect(sent.map((r) => r.n)).toEqual(Array.from({ length: to - before }, (_, i) => before + i));
+      expect(sent.filter((r) => sentIds.has(r.id))).toEqual([]);
+      for (const r of sent) sentIds.add(r.id);
+    }
   });
 
   it('names the place of a broken document and marks the file read until it changes', () => {
