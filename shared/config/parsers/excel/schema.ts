@@ -31,4 +31,4 @@ export const ExcelParserSchema = z
       })
       .optional(),
   })
-  .describe('Reads one sheet of Excel workbooks (.xlsx, .xlsm) into records: a row a record, cached formula results as values.');
+  .describe('Reads one sheet of Excel workbooks (.xlsx, .xlsm) into records: a row a record, cached formula results as values. A file is read whole once it has not changed for 10 s (3 poll intervals when longer).');

@@ -17,4 +17,4 @@ export const JsonParserSchema = z
       })
       .optional(),
   })
-  .describe('Reads JSON files into records: nested objects flattened with "." (machine.id), arrays kept as JSON text.');
+  .describe('Reads JSON files into records: nested objects flattened with "." (machine.id), arrays kept as JSON text. A file is read whole once it has not changed for 10 s (3 poll intervals when longer).');

@@ -21,4 +21,4 @@ export const XmlParserSchema = z
       })
       .optional(),
   })
-  .describe('Reads XML files into records: the attributes and child element texts of each element xpath selects, numbers as numbers.');
+  .describe('Reads XML files into records: the attributes and child element texts of each element xpath selects, numbers as numbers. A file is read whole once it has not changed for 10 s (3 poll intervals when longer).');
