@@ -48,6 +48,14 @@ export interface SmbTarget {
   limits?: { signing?: boolean; encryption?: boolean; dialects?: number[] };
 }
 
+interface ReadWindow {
+  file: string;
+  offset: number;
+  length: number;
+  bytes: Promise<Buffer>;
+  memory: Buffer;
+}
+
 export interface SmbEntry {
   name: string;
   isDirectory: boolean;
@@ -230,7 +238,7 @@ export class SmbSession {
       const fileId = await this.readHandle(file);
       let bytes = await this.fromWindow(file, fileId, offset, length);
       if (!bytes) {
-        this.windows = [];
+        this.dropWindows(Infinity);
         bytes = await this.readRange(fileId, offset, length);
         // A whole chunk read: the receiver most likely asks for the next one; it is on its way while
         // this one is parsed. Not after a small read (a file's first bytes, compared to see whether
@@ -243,12 +251,31 @@ export class SmbSession {
   }
 
   /** Read-ahead windows of the file being read, in order: the one in use and the next. */
-  private windows: { file: string; offset: number; length: number; bytes: Promise<Buffer> }[] = [];
+  private windows: ReadWindow[] = [];
+  /**
+   * Memory of windows no longer in use, for the next ones: a window is filled in place, and fresh
+   * memory for every 4 MiB cost more CPU than the copy into it (page faults, garbage collection).
+   */
+  private spareWindows: Buffer[] = [];
 
-  private readAhead(file: string, fileId: Buffer, offset: number, length: number) {
-    const bytes = this.readRange(fileId, offset, length);
+  private readAhead(file: string, fileId: Buffer, offset: number, length: number): ReadWindow {
+    const spare = this.spareWindows.findIndex((buffer) => buffer.length === length);
+    const memory = spare >= 0 ? this.spareWindows.splice(spare, 1)[0]! : Buffer.allocUnsafeSlow(length);
+    const bytes = this.readRange(fileId, offset, length, memory);
     bytes.catch(() => undefined);
-    return { file, offset, length, bytes };
+    return { file, offset, length, bytes, memory };
+  }
+
+  /** Drops the windows before `index` (all for Infinity); their memory serves again once no read writes to it. */
+  private dropWindows(index: number): void {
+    const dropped = this.windows.slice(0, index);
+    this.windows = this.windows.slice(index);
+    for (const window of dropped) {
+      const recycle = () => {
+        if (this.spareWindows.length < 2) this.spareWindows.push(window.memory);
+      };
+      window.bytes.then(recycle, recycle);
+    }
   }
 
   /** The range from a read-ahead window when one holds all of it (a fresh copy), else undefined. */
@@ -257,9 +284,11 @@ export class SmbSession {
     if (index < 0) return undefined;
     const window = this.windows[index]!;
     const data = await window.bytes.catch(() => undefined);
+    // Dropped meanwhile (by a read of another file): its memory may already hold another window.
+    if (!this.windows.includes(window)) return undefined;
     // Past what the window found (the end of the file when it was read): read it afresh, the file may have grown.
     if (!data || offset + length > window.offset + data.length) return undefined;
-    this.windows = this.windows.slice(index);
+    this.dropWindows(this.windows.indexOf(window));
     if (this.windows.length === 1 && data.length === window.length) this.windows.push(this.readAhead(file, fileId, window.offset + window.length, window.length));
     // Its own memory, not a slice of the window: the bytes are transferred to the parse worker.
     const out = Buffer.allocUnsafeSlow(length);
@@ -267,11 +296,12 @@ export class SmbSession {
     return out;
   }
 
-  private async readRange(fileId: Buffer, offset: number, length: number): Promise<Buffer> {
+  /** The bytes of a range, read into `into` (a window's memory) or into memory of their own. */
+  private async readRange(fileId: Buffer, offset: number, length: number, into?: Buffer): Promise<Buffer> {
     const end = offset + length;
     // Its own memory, not a slice of Node's shared pool: the bytes are transferred to the parse
     // worker. Not zeroed: every byte is written, or cut off below.
-    const out = Buffer.allocUnsafeSlow(Math.max(0, length));
+    const out = into ?? Buffer.allocUnsafeSlow(Math.max(0, length));
     let next = offset;
     // Bytes up to the first short piece (the end of the file): nothing after a gap counts.
     let filled = out.length;
@@ -280,15 +310,25 @@ export class SmbSession {
         const at = next;
         const size = Math.min(this.readPiece, end - at);
         next += size;
-        const response = await this.send(msg.COMMAND.READ, msg.readRequest(fileId, at, size), size);
-        const piece = response.status === STATUS.END_OF_FILE ? Buffer.alloc(0) : response.status === STATUS.SUCCESS ? msg.parseRead(response.body) : undefined;
-        if (!piece) throw statusError(response.status, 'reading');
-        piece.copy(out, at - offset, 0, Math.min(piece.length, size));
-        if (piece.length < size) filled = Math.min(filled, at - offset + piece.length);
+        // The data goes straight from the answer to its place in `out` (the answer's memory is reused).
+        const got = await this.sendInto(msg.COMMAND.READ, msg.readRequest(fileId, at, size), size, (response) => {
+          if (response.status === STATUS.END_OF_FILE) return 0;
+          if (response.status !== STATUS.SUCCESS) throw statusError(response.status, 'reading');
+          const piece = msg.parseRead(response.body);
+          return piece.copy(out, at - offset, 0, Math.min(piece.length, size));
+        }).catch((error: unknown) => {
+          next = end; // the other reads stop too
+          throw error;
+        });
+        if (got < size) filled = Math.min(filled, at - offset + got);
       }
     };
-    await Promise.all(Array.from({ length: READS_IN_FLIGHT }, worker));
+    // Settled only once no read writes to `out` any more: a window's memory serves the next window.
+    const results = await Promise.allSettled(Array.from({ length: READS_IN_FLIGHT }, worker));
+    const failed = results.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
     if (filled === out.length) return out;
+    if (into) return into.subarray(0, filled);
     const short = Buffer.allocUnsafeSlow(filled); // own memory here too (Buffer.from may take the pool)
     out.copy(short, 0, 0, filled);
     return short;
@@ -311,7 +351,7 @@ export class SmbSession {
     const reading = this.reading;
     if (!reading || (file !== undefined && reading.file !== file)) return;
     this.reading = undefined;
-    this.windows = [];
+    this.dropWindows(Infinity);
     const fileId = await reading.fileId.catch(() => undefined);
     if (fileId) await this.closeFile(fileId);
   }
@@ -350,6 +390,11 @@ export class SmbSession {
   private send(command: number, body: Buffer, payload: number): Promise<Response> {
     if (this.broken) return Promise.reject(this.broken);
     return this.transport.request(command, body, { treeId: this.treeId, payload });
+  }
+
+  private sendInto<T>(command: number, body: Buffer, payload: number, consume: (response: Response) => T): Promise<T> {
+    if (this.broken) return Promise.reject(this.broken);
+    return this.transport.requestInto(command, body, { treeId: this.treeId, payload }, consume);
   }
 
   /** Runs one operation; settles on its result, on a broken connection, or after the timeout. */
