@@ -199,9 +199,10 @@ export class SmbSession {
           if (response.status !== STATUS.SUCCESS) throw statusError(response.status, 'listing the folder');
           const found = msg.parseQueryDirectory(response.body);
           empty = found.length === 0 ? empty + 1 : 0;
-          entries.push(...found);
-          if (empty >= MAX_EMPTY_LISTING_ROUNDS || entries.length > MAX_FOLDER_ENTRIES)
-            throw new SmbError(`the server did not end the listing of ${folder || 'the share'} (${entries.length} entries)`, 'SMB_PROTOCOL');
+          // One by one: push(...found) throws for an answer of ~120,000 entries (an 8 MiB frame holds more).
+          for (const entry of found) entries.push(entry);
+          const endless = empty >= MAX_EMPTY_LISTING_ROUNDS ? `${empty} empty answers in a row` : entries.length > MAX_FOLDER_ENTRIES ? `stopped after ${entries.length} entries` : undefined;
+          if (endless) throw new SmbError(`the server did not end the listing of ${folder || 'the share'} (${endless})`, 'SMB_ENDLESS_LISTING');
         }
       } finally {
         await this.closeFile(dir.fileId);
