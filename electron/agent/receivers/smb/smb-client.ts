@@ -12,6 +12,7 @@ import { CIPHER, DIALECT, SIGNING, cipherState, isSigned, preauthUpdate, signing
 import * as msg from './protocol/smb-messages.js';
 import { STATUS, SmbError, statusError, statusName } from './protocol/smb-status.js';
 import { type Response, SmbTransport } from './protocol/smb-transport.js';
+import { ReadAhead } from './smb-read-ahead.js';
 
 export { SmbError } from './protocol/smb-status.js';
 
@@ -26,8 +27,6 @@ const FILE_NON_DIRECTORY_FILE = 0x40;
 /** One read asks for up to 1 MiB (16 credits); 2.0.2 servers get 64 KiB pieces. */
 const READ_PIECE = 1024 * 1024;
 const READS_IN_FLIGHT = 4;
-/** Bytes read ahead of a file read in sequence, twice (the window in use and the next). */
-const READ_AHEAD = 4 * 1024 * 1024;
 /** One folder's listing ends here at the latest (a real folder of this many files is unreadable anyway). */
 const MAX_FOLDER_ENTRIES = 1_000_000;
 /** Answers without an entry and without NO_MORE_FILES in a row: a server that will not end the listing. */
@@ -46,14 +45,6 @@ export interface SmbTarget {
    * `encryption: false` never encrypts, `dialects` offers only these.
    */
   limits?: { signing?: boolean; encryption?: boolean; dialects?: number[] };
-}
-
-interface ReadWindow {
-  file: string;
-  offset: number;
-  length: number;
-  bytes: Promise<Buffer>;
-  memory: Buffer;
 }
 
 export interface SmbEntry {
@@ -84,6 +75,7 @@ export class SmbSession {
   private closed = false;
   private treeId = 0;
   private readPiece = 65536;
+  private readonly ahead = new ReadAhead((fileId, offset, length, into) => this.readRange(fileId, offset, length, into));
 
   constructor(
     private readonly target: SmbTarget,
@@ -237,64 +229,15 @@ export class SmbSession {
   async read(file: string, offset: number, length: number): Promise<Buffer> {
     return this.call(async () => {
       const fileId = await this.readHandle(file);
-      let bytes = await this.fromWindow(file, fileId, offset, length);
+      let bytes = await this.ahead.take(file, fileId, offset, length);
       if (!bytes) {
-        this.dropWindows(Infinity);
+        this.ahead.drop();
         bytes = await this.readRange(fileId, offset, length);
-        // A whole chunk read: the receiver most likely asks for the next one; it is on its way while
-        // this one is parsed. Not after a small read (a file's first bytes, compared to see whether
-        // it was rewritten): most such files are not read further.
-        if (bytes.length === length && length >= 64 * 1024) this.windows.push(this.readAhead(file, fileId, offset + length, Math.max(READ_AHEAD, length)));
+        if (bytes.length === length) this.ahead.start(file, fileId, offset + length, length);
       }
       this.bytesRead += bytes.length;
       return bytes;
     });
-  }
-
-  /** Read-ahead windows of the file being read, in order: the one in use and the next. */
-  private windows: ReadWindow[] = [];
-  /**
-   * Memory of windows no longer in use, for the next ones: a window is filled in place, and fresh
-   * memory for every 4 MiB cost more CPU than the copy into it (page faults, garbage collection).
-   */
-  private spareWindows: Buffer[] = [];
-
-  private readAhead(file: string, fileId: Buffer, offset: number, length: number): ReadWindow {
-    const spare = this.spareWindows.findIndex((buffer) => buffer.length === length);
-    const memory = spare >= 0 ? this.spareWindows.splice(spare, 1)[0]! : Buffer.allocUnsafeSlow(length);
-    const bytes = this.readRange(fileId, offset, length, memory);
-    bytes.catch(() => undefined);
-    return { file, offset, length, bytes, memory };
-  }
-
-  /** Drops the windows before `index` (all for Infinity); their memory serves again once no read writes to it. */
-  private dropWindows(index: number): void {
-    const dropped = this.windows.slice(0, index);
-    this.windows = this.windows.slice(index);
-    for (const window of dropped) {
-      const recycle = () => {
-        if (this.spareWindows.length < 2) this.spareWindows.push(window.memory);
-      };
-      window.bytes.then(recycle, recycle);
-    }
-  }
-
-  /** The range from a read-ahead window when one holds all of it (a fresh copy), else undefined. */
-  private async fromWindow(file: string, fileId: Buffer, offset: number, length: number): Promise<Buffer | undefined> {
-    const index = this.windows.findIndex((w) => w.file === file && offset >= w.offset && offset + length <= w.offset + w.length);
-    if (index < 0) return undefined;
-    const window = this.windows[index]!;
-    const data = await window.bytes.catch(() => undefined);
-    // Dropped meanwhile (by a read of another file): its memory may already hold another window.
-    if (!this.windows.includes(window)) return undefined;
-    // Past what the window found (the end of the file when it was read): read it afresh, the file may have grown.
-    if (!data || offset + length > window.offset + data.length) return undefined;
-    this.dropWindows(this.windows.indexOf(window));
-    if (this.windows.length === 1 && data.length === window.length) this.windows.push(this.readAhead(file, fileId, window.offset + window.length, window.length));
-    // Its own memory, not a slice of the window: the bytes are transferred to the parse worker.
-    const out = Buffer.allocUnsafeSlow(length);
-    data.copy(out, 0, offset - window.offset, offset - window.offset + length);
-    return out;
   }
 
   /** The bytes of a range, read into `into` (a window's memory) or into memory of their own. */
@@ -352,7 +295,7 @@ export class SmbSession {
     const reading = this.reading;
     if (!reading || (file !== undefined && reading.file !== file)) return;
     this.reading = undefined;
-    this.dropWindows(Infinity);
+    this.ahead.drop();
     const fileId = await reading.fileId.catch(() => undefined);
     if (fileId) await this.closeFile(fileId);
   }
