@@ -193,8 +193,16 @@ export class SmbSession {
           empty = found.length === 0 ? empty + 1 : 0;
           // One by one: push(...found) throws for an answer of ~120,000 entries (an 8 MiB frame holds more).
           for (const entry of found) entries.push(entry);
-          const endless = empty >= MAX_EMPTY_LISTING_ROUNDS ? `${empty} empty answers in a row` : entries.length > MAX_FOLDER_ENTRIES ? `stopped after ${entries.length} entries` : undefined;
-          if (endless) throw new SmbError(`the server did not end the listing of ${folder || 'the share'} (${endless})`, 'SMB_ENDLESS_LISTING');
+          const endless =
+            empty >= MAX_EMPTY_LISTING_ROUNDS
+              ? `${empty} empty answers in a row`
+              : entries.length > MAX_FOLDER_ENTRIES
+                ? `stopped after ${entries.length} entries`
+                : undefined;
+          if (endless) {
+            const what = `the server did not end the listing of ${folder || 'the share'} (${endless})`;
+            throw new SmbError(what, 'SMB_ENDLESS_LISTING');
+          }
         }
       } finally {
         await this.closeFile(dir.fileId);

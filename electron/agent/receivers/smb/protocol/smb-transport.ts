@@ -133,7 +133,9 @@ export class SmbTransport {
     else if (!options.plain && this.signing) sign(this.signing, message);
     this.onMessage?.(message);
 
-    const answer = new Promise<T>((resolve, reject) => this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject, consume }));
+    const answer = new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject, consume });
+    });
     const frame = Buffer.alloc(4);
     frame.writeUInt32BE(message.length);
     this.socket.write(Buffer.concat([frame, message]));
@@ -176,14 +178,18 @@ export class SmbTransport {
           this.lengthHave = 0;
           length = this.lengthBytes.readUInt32BE(0);
         }
-        if (length > MAX_FRAME) return this.fail(new SmbError(`the server sent a frame of ${length} bytes (at most ${MAX_FRAME} expected)`, 'SMB_PROTOCOL'));
+        if (length > MAX_FRAME) {
+          return this.fail(new SmbError(`the server sent a frame of ${length} bytes (at most ${MAX_FRAME} expected)`, 'SMB_PROTOCOL'));
+        }
         if (chunk.length - at >= length) {
           this.handleSafely(chunk.subarray(at, at + length));
           at += length;
           continue;
         }
         // A frame spread over several reads (a 1 MiB answer is): gathered in one buffer kept for the next.
-        if (this.frameBuffer.length < length) this.frameBuffer = Buffer.allocUnsafeSlow(Math.max(length, Math.min(MAX_FRAME, 2 * this.frameBuffer.length)));
+        if (this.frameBuffer.length < length) {
+          this.frameBuffer = Buffer.allocUnsafeSlow(Math.max(length, Math.min(MAX_FRAME, 2 * this.frameBuffer.length)));
+        }
         this.frameLength = length;
         this.frameHave = 0;
       }
@@ -202,7 +208,8 @@ export class SmbTransport {
     try {
       this.handle(frame);
     } catch (error) {
-      this.fail(error instanceof SmbError ? error : new SmbError(`the server sent a message that cannot be read (${(error as Error).message})`, 'SMB_PROTOCOL'));
+      const message = `the server sent a message that cannot be read (${(error as Error).message})`;
+      this.fail(error instanceof SmbError ? error : new SmbError(message, 'SMB_PROTOCOL'));
     }
   }
 
