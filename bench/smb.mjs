@@ -2,18 +2,23 @@
 // SMB read throughput on loopback: the smb receiver's client (dist/, SmbSession) against
 // `smbclient get` of the same 200 MB CSV, over a signed and over an encrypted SMB 3.1.1 session, in
 // one run. Needs the Samba servers of scripts/ci/start-samba.sh (run as root) and smbclient.
-// Usage: npm run build:node && node bench/smb.mjs [--mb 200] [--runs 3]
-// The client reads the file as the receiver does (ranges of CHUNK_BYTES, each over its own handle)
-// and in 8 MiB ranges; the best of --runs is reported for each, as for smbclient, with the CPU
-// seconds of the reading process (smbclient's by GNU time, /usr/bin/time).
+// Usage: npm run build:node && node bench/smb.mjs [--mb 200] [--runs 5] [--large]
+// The client reads the file as the receiver does (ranges of CHUNK_BYTES one after the other; with
+// --large also in 8 MiB ranges), then smbclient gets it, --runs times in turn; reported: the median
+// of each, the median of the per-pair ratios, the CPU seconds of the reading process (smbclient's by
+// GNU time, /usr/bin/time) and the load average, since the machine may be shared.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CHUNK_BYTES } from '../dist/electron/agent/receivers/file-source/file-reader.js';
 import { SmbSession } from '../dist/electron/agent/receivers/smb/smb-client.js';
 
-const { values } = parseArgs({ options: { mb: { type: 'string', default: '200' }, runs: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: { mb: { type: 'string', default: '200' }, runs: { type: 'string', default: '5' }, large: { type: 'boolean', default: false } },
+});
+const large = values.large;
 const bytes = Number(values.mb) * 1024 * 1024;
 const runs = Number(values.runs);
 const USER = { username: 'tributary', password: 'tributary-smb-pass' };
@@ -75,35 +80,48 @@ function smbclient(session) {
   return { seconds: (performance.now() - started) / 1000, cpu: user + system };
 }
 
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const load = () => os.loadavg()[0].toFixed(1);
+
 const size = prepare();
 const mbps = (seconds) => size / 1024 / 1024 / seconds;
 const rows = [];
+const loads = [load()];
 for (const session of SESSIONS) {
-  const best = { receiver: Infinity, large: Infinity, smbclient: Infinity, receiverCpu: Infinity, smbclientCpu: Infinity };
+  // Ours and smbclient's one right after the other, run after run: on a machine shared with other
+  // work, a pair sees the same load, so the ratio of each pair says more than the best of each.
+  const runsOf = { receiver: [], large: [], smbclient: [], ratio: [], receiverCpu: [], smbclientCpu: [] };
   let security;
   for (let run = 0; run < runs; run++) {
     const chunked = await client(session, CHUNK_BYTES);
     if (chunked.bytes !== size) throw new Error(`read ${chunked.bytes} of ${size} bytes`);
     security = chunked.security;
-    best.receiver = Math.min(best.receiver, chunked.seconds);
-    best.receiverCpu = Math.min(best.receiverCpu, chunked.cpu);
-    best.large = Math.min(best.large, (await client(session, 8 * 1024 * 1024)).seconds);
     const get = smbclient(session);
-    best.smbclient = Math.min(best.smbclient, get.seconds);
-    best.smbclientCpu = Math.min(best.smbclientCpu, get.cpu);
+    runsOf.receiver.push(chunked.seconds);
+    runsOf.receiverCpu.push(chunked.cpu);
+    runsOf.smbclient.push(get.seconds);
+    runsOf.smbclientCpu.push(get.cpu);
+    runsOf.ratio.push(get.seconds / chunked.seconds);
+    if (large) runsOf.large.push((await client(session, 8 * 1024 * 1024)).seconds);
   }
+  loads.push(load());
   rows.push({
     session: session.name,
     negotiated: `SMB ${security.dialect}, ${security.encryption ?? security.signing}`,
-    'tributary, receiver chunks MB/s': Math.round(mbps(best.receiver)),
-    'tributary, 8 MiB ranges MB/s': Math.round(mbps(best.large)),
-    'smbclient get MB/s': Math.round(mbps(best.smbclient)),
-    'ratio (receiver chunks)': Number((best.smbclient / best.receiver).toFixed(2)),
+    'tributary, receiver chunks MB/s': Math.round(mbps(median(runsOf.receiver))),
+    ...(large ? { 'tributary, 8 MiB ranges MB/s': Math.round(mbps(median(runsOf.large))) } : {}),
+    'smbclient get MB/s': Math.round(mbps(median(runsOf.smbclient))),
+    'ratio (median of pairs)': Number(median(runsOf.ratio).toFixed(2)),
+    'ratios': runsOf.ratio.map((r) => r.toFixed(2)).join(' '),
     // CPU seconds of the reading process: what a busy machine's scheduler has to find for it.
-    'tributary CPU s': Number(best.receiverCpu.toFixed(2)),
-    'smbclient CPU s': Number(best.smbclientCpu.toFixed(2)),
+    'tributary CPU s': Number(median(runsOf.receiverCpu).toFixed(2)),
+    'smbclient CPU s': Number(median(runsOf.smbclientCpu).toFixed(2)),
   });
 }
-console.log(`${(size / 1024 / 1024).toFixed(0)} MB, best of ${runs}`);
+console.log(`${(size / 1024 / 1024).toFixed(0)} MB, median of ${runs} runs; load average (1 min) at start and after each session: ${loads.join(', ')}`);
 console.table(rows);
 console.log(JSON.stringify(rows));

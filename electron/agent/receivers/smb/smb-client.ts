@@ -12,6 +12,7 @@ import { CIPHER, DIALECT, SIGNING, cipherState, isSigned, preauthUpdate, signing
 import * as msg from './protocol/smb-messages.js';
 import { STATUS, SmbError, statusError, statusName } from './protocol/smb-status.js';
 import { type Response, SmbTransport } from './protocol/smb-transport.js';
+import { ReadAhead } from './smb-read-ahead.js';
 
 export { SmbError } from './protocol/smb-status.js';
 
@@ -26,8 +27,6 @@ const FILE_NON_DIRECTORY_FILE = 0x40;
 /** One read asks for up to 1 MiB (16 credits); 2.0.2 servers get 64 KiB pieces. */
 const READ_PIECE = 1024 * 1024;
 const READS_IN_FLIGHT = 4;
-/** Bytes read ahead of a file read in sequence, twice (the window in use and the next). */
-const READ_AHEAD = 4 * 1024 * 1024;
 /** One folder's listing ends here at the latest (a real folder of this many files is unreadable anyway). */
 const MAX_FOLDER_ENTRIES = 1_000_000;
 /** Answers without an entry and without NO_MORE_FILES in a row: a server that will not end the listing. */
@@ -76,6 +75,7 @@ export class SmbSession {
   private closed = false;
   private treeId = 0;
   private readPiece = 65536;
+  private readonly ahead = new ReadAhead((fileId, offset, length, into) => this.readRange(fileId, offset, length, into));
 
   constructor(
     private readonly target: SmbTarget,
@@ -191,9 +191,18 @@ export class SmbSession {
           if (response.status !== STATUS.SUCCESS) throw statusError(response.status, 'listing the folder');
           const found = msg.parseQueryDirectory(response.body);
           empty = found.length === 0 ? empty + 1 : 0;
-          entries.push(...found);
-          if (empty >= MAX_EMPTY_LISTING_ROUNDS || entries.length > MAX_FOLDER_ENTRIES)
-            throw new SmbError(`the server did not end the listing of ${folder || 'the share'} (${entries.length} entries)`, 'SMB_PROTOCOL');
+          // One by one: push(...found) throws for an answer of ~120,000 entries (an 8 MiB frame holds more).
+          for (const entry of found) entries.push(entry);
+          const endless =
+            empty >= MAX_EMPTY_LISTING_ROUNDS
+              ? `${empty} empty answers in a row`
+              : entries.length > MAX_FOLDER_ENTRIES
+                ? `stopped after ${entries.length} entries`
+                : undefined;
+          if (endless) {
+            const what = `the server did not end the listing of ${folder || 'the share'} (${endless})`;
+            throw new SmbError(what, 'SMB_ENDLESS_LISTING');
+          }
         }
       } finally {
         await this.closeFile(dir.fileId);
@@ -228,50 +237,23 @@ export class SmbSession {
   async read(file: string, offset: number, length: number): Promise<Buffer> {
     return this.call(async () => {
       const fileId = await this.readHandle(file);
-      let bytes = await this.fromWindow(file, fileId, offset, length);
+      let bytes = await this.ahead.take(file, fileId, offset, length);
       if (!bytes) {
-        this.windows = [];
+        this.ahead.drop();
         bytes = await this.readRange(fileId, offset, length);
-        // A whole chunk read: the receiver most likely asks for the next one; it is on its way while
-        // this one is parsed. Not after a small read (a file's first bytes, compared to see whether
-        // it was rewritten): most such files are not read further.
-        if (bytes.length === length && length >= 64 * 1024) this.windows.push(this.readAhead(file, fileId, offset + length, Math.max(READ_AHEAD, length)));
+        if (bytes.length === length) this.ahead.start(file, fileId, offset + length, length);
       }
       this.bytesRead += bytes.length;
       return bytes;
     });
   }
 
-  /** Read-ahead windows of the file being read, in order: the one in use and the next. */
-  private windows: { file: string; offset: number; length: number; bytes: Promise<Buffer> }[] = [];
-
-  private readAhead(file: string, fileId: Buffer, offset: number, length: number) {
-    const bytes = this.readRange(fileId, offset, length);
-    bytes.catch(() => undefined);
-    return { file, offset, length, bytes };
-  }
-
-  /** The range from a read-ahead window when one holds all of it (a fresh copy), else undefined. */
-  private async fromWindow(file: string, fileId: Buffer, offset: number, length: number): Promise<Buffer | undefined> {
-    const index = this.windows.findIndex((w) => w.file === file && offset >= w.offset && offset + length <= w.offset + w.length);
-    if (index < 0) return undefined;
-    const window = this.windows[index]!;
-    const data = await window.bytes.catch(() => undefined);
-    // Past what the window found (the end of the file when it was read): read it afresh, the file may have grown.
-    if (!data || offset + length > window.offset + data.length) return undefined;
-    this.windows = this.windows.slice(index);
-    if (this.windows.length === 1 && data.length === window.length) this.windows.push(this.readAhead(file, fileId, window.offset + window.length, window.length));
-    // Its own memory, not a slice of the window: the bytes are transferred to the parse worker.
-    const out = Buffer.allocUnsafeSlow(length);
-    data.copy(out, 0, offset - window.offset, offset - window.offset + length);
-    return out;
-  }
-
-  private async readRange(fileId: Buffer, offset: number, length: number): Promise<Buffer> {
+  /** The bytes of a range, read into `into` (a window's memory) or into memory of their own. */
+  private async readRange(fileId: Buffer, offset: number, length: number, into?: Buffer): Promise<Buffer> {
     const end = offset + length;
     // Its own memory, not a slice of Node's shared pool: the bytes are transferred to the parse
     // worker. Not zeroed: every byte is written, or cut off below.
-    const out = Buffer.allocUnsafeSlow(Math.max(0, length));
+    const out = into ?? Buffer.allocUnsafeSlow(Math.max(0, length));
     let next = offset;
     // Bytes up to the first short piece (the end of the file): nothing after a gap counts.
     let filled = out.length;
@@ -280,15 +262,25 @@ export class SmbSession {
         const at = next;
         const size = Math.min(this.readPiece, end - at);
         next += size;
-        const response = await this.send(msg.COMMAND.READ, msg.readRequest(fileId, at, size), size);
-        const piece = response.status === STATUS.END_OF_FILE ? Buffer.alloc(0) : response.status === STATUS.SUCCESS ? msg.parseRead(response.body) : undefined;
-        if (!piece) throw statusError(response.status, 'reading');
-        piece.copy(out, at - offset, 0, Math.min(piece.length, size));
-        if (piece.length < size) filled = Math.min(filled, at - offset + piece.length);
+        // The data goes straight from the answer to its place in `out` (the answer's memory is reused).
+        const got = await this.sendInto(msg.COMMAND.READ, msg.readRequest(fileId, at, size), size, (response) => {
+          if (response.status === STATUS.END_OF_FILE) return 0;
+          if (response.status !== STATUS.SUCCESS) throw statusError(response.status, 'reading');
+          const piece = msg.parseRead(response.body);
+          return piece.copy(out, at - offset, 0, Math.min(piece.length, size));
+        }).catch((error: unknown) => {
+          next = end; // the other reads stop too
+          throw error;
+        });
+        if (got < size) filled = Math.min(filled, at - offset + got);
       }
     };
-    await Promise.all(Array.from({ length: READS_IN_FLIGHT }, worker));
+    // Settled only once no read writes to `out` any more: a window's memory serves the next window.
+    const results = await Promise.allSettled(Array.from({ length: READS_IN_FLIGHT }, worker));
+    const failed = results.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
     if (filled === out.length) return out;
+    if (into) return into.subarray(0, filled);
     const short = Buffer.allocUnsafeSlow(filled); // own memory here too (Buffer.from may take the pool)
     out.copy(short, 0, 0, filled);
     return short;
@@ -311,7 +303,7 @@ export class SmbSession {
     const reading = this.reading;
     if (!reading || (file !== undefined && reading.file !== file)) return;
     this.reading = undefined;
-    this.windows = [];
+    this.ahead.drop();
     const fileId = await reading.fileId.catch(() => undefined);
     if (fileId) await this.closeFile(fileId);
   }
@@ -350,6 +342,11 @@ export class SmbSession {
   private send(command: number, body: Buffer, payload: number): Promise<Response> {
     if (this.broken) return Promise.reject(this.broken);
     return this.transport.request(command, body, { treeId: this.treeId, payload });
+  }
+
+  private sendInto<T>(command: number, body: Buffer, payload: number, consume: (response: Response) => T): Promise<T> {
+    if (this.broken) return Promise.reject(this.broken);
+    return this.transport.requestInto(command, body, { treeId: this.treeId, payload }, consume);
   }
 
   /** Runs one operation; settles on its result, on a broken connection, or after the timeout. */

@@ -106,6 +106,11 @@ export function describeProblem(error: unknown, phase: Phase, label: ConnectionL
     return { category: 'source_unavailable', message: `The folder ${label.unc} does not exist on the share. ${again}` };
   if (phase === 'connect' && (UNREACHABLE.has(code) || code === 'ECONNABORTED'))
     return { category: 'host_unreachable', message: `The file server ${label.server} cannot be reached (${reasonOf(error)}): check host, port (445 unless changed) and firewalls. ${again}` };
+  if (code === 'SMB_ENDLESS_LISTING')
+    return {
+      category: 'source_unavailable',
+      message: `The file server ${label.server} does not end the listing of ${label.unc}: ${(error as Error).message}. Nothing of this connection is read while it does not; a folder of more than 1,000,000 entries is not read. ${again}`,
+    };
   if (code === 'SMB_PROTOCOL')
     return { category: 'source_unavailable', message: `The connection to ${label.server} was ended: ${(error as Error).message}. ${again}` };
   if (classifyFileError(error) === 'source')

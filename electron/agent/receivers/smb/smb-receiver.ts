@@ -266,7 +266,9 @@ export class SmbReceiver implements AgentComponent {
       try {
         entries = await session.list(folder);
       } catch (error) {
-        if (depth === 0 || classifyFileError(error) !== 'file') throw error;
+        // A subfolder the server will not finish listing (an archive of millions of files) is skipped like one that cannot be opened.
+        const skippable = classifyFileError(error) === 'file' || (error as { code?: string }).code === 'SMB_ENDLESS_LISTING';
+        if (depth === 0 || !skippable) throw error;
         skipped.push(`${connection.prefix}${prefix.replace(/\//g, '\\')}\\`);
         return;
       }
@@ -310,7 +312,7 @@ export class SmbReceiver implements AgentComponent {
   /** One warning marker naming the subfolders that could not be read; logged when that changes. */
   private showSkipped(): void {
     const skipped = this.connections.flatMap((c) => c.skipped);
-    const message = skipped.length === 0 ? undefined : `The folder(s) ${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ` and ${skipped.length - 3} more` : ''} cannot be read (access denied, or gone while listed): skipped, the rest of the share is read.`;
+    const message = skipped.length === 0 ? undefined : `The folder(s) ${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ` and ${skipped.length - 3} more` : ''} cannot be read (access denied, gone while listed, or listed by the server without end): skipped, the rest of the share is read.`;
     if (message === this.skippedMessage) return;
     this.skippedMessage = message;
     if (message === undefined) {

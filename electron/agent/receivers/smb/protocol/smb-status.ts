@@ -59,7 +59,8 @@ export function statusName(status: number): string {
 
 /**
  * An error of the SMB session. `code`: the NT status (STATUS_…), a socket error (E…), or one of
- * Tributary's own: SMB_SIGNING_REQUIRED, SMB_ENCRYPTION_REQUIRED, SMB_DIALECT_REFUSED, SMB_PROTOCOL.
+ * Tributary's own: SMB_SIGNING_REQUIRED, SMB_ENCRYPTION_REQUIRED, SMB_DIALECT_REFUSED, SMB_PROTOCOL,
+ * SMB_ENDLESS_LISTING (a folder listing the server did not end within the bounds).
  */
 export class SmbError extends Error {
   constructor(

@@ -4,6 +4,11 @@
  * signed, or encrypted when the session or share requires it; answers checked and decrypted.
  * Whatever the server sends is bounded: a frame larger than MAX_FRAME, an answer that fails its
  * signature or decryption, or bytes that are no SMB2 message end the connection with an error.
+ *
+ * Answers are read into memory that is used again and again (the socket's read buffer, one frame
+ * buffer): fresh memory for every 1 MiB answer cost more CPU than the crypto (page faults, garbage
+ * collection; see docs/performance.md, "SMB 3.1.1 reads"). So an answer's bytes are valid only
+ * while it is handled: `requestInto` takes them out synchronously, `request` gets its own copy.
  */
 import crypto from 'node:crypto';
 import net from 'node:net';
@@ -16,6 +21,8 @@ const PROTOCOL_SMB2 = 0x424d53fe;
 const PROTOCOL_TRANSFORM = 0x424d53fd;
 const FLAG_RESPONSE = 0x1;
 const FLAG_ASYNC = 0x2;
+/** What one socket read fills, every time (net's `onread`): no fresh memory per chunk. */
+const READ_BUFFER = 256 * 1024;
 /** Credits asked for with each request: enough for 8 reads of 1 MiB in flight, and some. */
 const CREDITS_WANTED = 256;
 const OPLOCK_BREAK_ID = 0xffffffffffffffffn;
@@ -38,9 +45,17 @@ export interface RequestOptions {
 }
 
 interface Waiter {
-  resolve: (response: Response) => void;
+  resolve: (value: unknown) => void;
   reject: (error: SmbError) => void;
+  /** Takes what it needs out of the answer while its bytes are valid (see the file's comment). */
+  consume: (response: Response) => unknown;
 }
+
+/** The default consumer: the answer in memory of its own. */
+const ownCopy = (response: Response): Response => {
+  const message = Buffer.from(response.message);
+  return { status: response.status, header: message.subarray(0, HEADER_SIZE), message, body: message.subarray(HEADER_SIZE) };
+};
 
 export class SmbTransport {
   readonly socket: net.Socket;
@@ -60,15 +75,20 @@ export class SmbTransport {
   private credits = 1;
   private readonly creditWaiters: (() => void)[] = [];
   private readonly waiting = new Map<bigint, Waiter>();
-  private buffered: Buffer[] = [];
-  private bufferedLength = 0;
+  /** The frame being received: its length once known (-1 before), bytes so far, and where they go. */
+  private frameLength = -1;
+  private frameHave = 0;
+  private frameBuffer = Buffer.alloc(0);
+  private readonly lengthBytes = Buffer.alloc(4);
+  private lengthHave = 0;
   private failure: SmbError | undefined;
   private readonly noncePrefix = crypto.randomBytes(4);
   private nonceCounter = 0n;
 
   constructor(host: string, port: number, onFail: (error: SmbError) => void) {
-    this.socket = net.connect({ host, port, noDelay: true });
-    this.socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    const readBuffer = Buffer.allocUnsafeSlow(READ_BUFFER);
+    const onread = { buffer: readBuffer, callback: (length: number) => (this.receive(readBuffer.subarray(0, length)), true) };
+    this.socket = net.connect({ host, port, noDelay: true, onread });
     let socketError: (Error & { code?: string }) | undefined;
     this.socket.on('error', (error: Error & { code?: string }) => (socketError = error));
     this.socket.on('close', () => {
@@ -79,7 +99,16 @@ export class SmbTransport {
   }
 
   /** Sends one request and resolves with its final answer (after any STATUS_PENDING). */
-  async request(command: number, body: Buffer, options: RequestOptions = {}): Promise<Response> {
+  request(command: number, body: Buffer, options: RequestOptions = {}): Promise<Response> {
+    return this.requestInto(command, body, options, ownCopy);
+  }
+
+  /**
+   * Sends one request; `consume` gets the final answer while its bytes are valid (synchronously, in
+   * the socket's read callback) and what it returns is the result: a read answer's data is copied
+   * once, straight to where it belongs. An error thrown by `consume` fails this request only.
+   */
+  async requestInto<T>(command: number, body: Buffer, options: RequestOptions, consume: (response: Response) => T): Promise<T> {
     if (this.failure) throw this.failure;
     const charge = this.multiCredit ? Math.max(1, Math.ceil((options.payload ?? 0) / 65536)) : 1;
     while (this.credits < charge && !this.failure) await new Promise<void>((resolve) => this.creditWaiters.push(resolve));
@@ -104,7 +133,9 @@ export class SmbTransport {
     else if (!options.plain && this.signing) sign(this.signing, message);
     this.onMessage?.(message);
 
-    const answer = new Promise<Response>((resolve, reject) => this.waiting.set(id, { resolve, reject }));
+    const answer = new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject, consume });
+    });
     const frame = Buffer.alloc(4);
     frame.writeUInt32BE(message.length);
     this.socket.write(Buffer.concat([frame, message]));
@@ -129,25 +160,56 @@ export class SmbTransport {
     return nonce;
   }
 
+  /** Cuts the byte stream into frames; a frame within one socket read is handled where it lies. */
   private receive(chunk: Buffer): void {
-    this.buffered.push(chunk);
-    this.bufferedLength += chunk.length;
-    while (this.bufferedLength >= 4 && !this.failure) {
-      if (this.buffered[0]!.length < 4) this.buffered = [Buffer.concat(this.buffered)];
-      const length = this.buffered[0]!.readUInt32BE(0);
-      if (length > MAX_FRAME) return this.fail(new SmbError(`the server sent a frame of ${length} bytes (at most ${MAX_FRAME} expected)`, 'SMB_PROTOCOL'));
-      // Join the pieces only once the whole frame is there: a 1 MiB answer arrives in many chunks.
-      if (this.bufferedLength < 4 + length) return;
-      const data = this.buffered.length === 1 ? this.buffered[0]! : Buffer.concat(this.buffered, this.bufferedLength);
-      const frame = data.subarray(4, 4 + length);
-      const rest = data.subarray(4 + length);
-      this.buffered = rest.length > 0 ? [rest] : [];
-      this.bufferedLength = rest.length;
-      try {
-        this.handle(frame);
-      } catch (error) {
-        this.fail(error instanceof SmbError ? error : new SmbError(`the server sent a message that cannot be read (${(error as Error).message})`, 'SMB_PROTOCOL'));
+    let at = 0;
+    while (at < chunk.length && !this.failure) {
+      if (this.frameLength < 0) {
+        let length: number;
+        if (this.lengthHave === 0 && chunk.length - at >= 4) {
+          length = chunk.readUInt32BE(at);
+          at += 4;
+        } else {
+          const take = Math.min(4 - this.lengthHave, chunk.length - at);
+          chunk.copy(this.lengthBytes, this.lengthHave, at, at + take);
+          this.lengthHave += take;
+          at += take;
+          if (this.lengthHave < 4) return;
+          this.lengthHave = 0;
+          length = this.lengthBytes.readUInt32BE(0);
+        }
+        if (length > MAX_FRAME) {
+          return this.fail(new SmbError(`the server sent a frame of ${length} bytes (at most ${MAX_FRAME} expected)`, 'SMB_PROTOCOL'));
+        }
+        if (chunk.length - at >= length) {
+          this.handleSafely(chunk.subarray(at, at + length));
+          at += length;
+          continue;
+        }
+        // A frame spread over several reads (a 1 MiB answer is): gathered in one buffer kept for the next.
+        if (this.frameBuffer.length < length) {
+          this.frameBuffer = Buffer.allocUnsafeSlow(Math.max(length, Math.min(MAX_FRAME, 2 * this.frameBuffer.length)));
+        }
+        this.frameLength = length;
+        this.frameHave = 0;
       }
+      const take = Math.min(this.frameLength - this.frameHave, chunk.length - at);
+      chunk.copy(this.frameBuffer, this.frameHave, at, at + take);
+      this.frameHave += take;
+      at += take;
+      if (this.frameHave === this.frameLength) {
+        this.frameLength = -1;
+        this.handleSafely(this.frameBuffer.subarray(0, this.frameHave));
+      }
+    }
+  }
+
+  private handleSafely(frame: Buffer): void {
+    try {
+      this.handle(frame);
+    } catch (error) {
+      const message = `the server sent a message that cannot be read (${(error as Error).message})`;
+      this.fail(error instanceof SmbError ? error : new SmbError(message, 'SMB_PROTOCOL'));
     }
   }
 
@@ -181,6 +243,12 @@ export class SmbTransport {
     if (!waiter) return;
     this.waiting.delete(id);
     this.onMessage?.(message);
-    waiter.resolve({ status, header: message.subarray(0, HEADER_SIZE), message, body: message.subarray(HEADER_SIZE) });
+    const response = { status, header: message.subarray(0, HEADER_SIZE), message, body: message.subarray(HEADER_SIZE) };
+    try {
+      // A decrypted message is fresh memory already: no second copy of it.
+      waiter.resolve(encrypted && waiter.consume === ownCopy ? response : waiter.consume(response));
+    } catch (error) {
+      waiter.reject(error instanceof SmbError ? error : new SmbError((error as Error).message, 'SMB_PROTOCOL'));
+    }
   }
 }
