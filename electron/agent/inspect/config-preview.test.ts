@@ -84,14 +84,20 @@ describe('preview of a localfile receiver', () => {
     expect(json.response.streams[0].records).toHaveLength(2);
   });
 
-  it('says plainly that an mqtt receiver has nothing to preview (a broker keeps no history), at its protocol', async () => {
+  it('previews an mqtt receiver by listening: a broker it cannot reach is a problem of each stream, not a failure', async () => {
     const configuration = {
       data_receiver: [{ data_receiver_name: 'machines', protocol: 'mqtt', connections: [{ host: '127.0.0.1', port: 1 }], streams: [{ asset: 'Press_1', stream_type: 'cycle', topic: 'plant1/press1/#' }] }],
       transforms: [],
       data_transmit: [],
     };
     const { status, json } = await preview({ configuration, rows: 5 });
-    expect(status).toBe(422);
-    expect(json.response.violations).toEqual([{ json_path: ['data_receiver', 0, 'protocol'], level: 'error', description: expect.stringMatching(/^An mqtt receiver cannot be previewed: a broker keeps no history/) }]);
+    expect(status).toBe(200);
+    expect(json.response).toMatchObject({ receiver: 'machines', protocol: 'mqtt' });
+    expect(json.response.streams).toEqual([
+      {
+        asset: 'Press_1', stream_type: 'cycle', source: 'mqtt://127.0.0.1:1, topic plant1/press1/#', columns: [], records: [],
+        problems: [{ level: 'error', message: expect.stringMatching(/^Cannot reach the broker at mqtt:\/\/127\.0\.0\.1:1 \(ECONNREFUSED\)/) }],
+      },
+    ]);
   });
 });
