@@ -1921,7 +1921,7 @@ export interface operations {
                             streams: {
                                 asset: string;
                                 stream_type: string;
-                                /** @description What was read: the file, the query with its bound state, or the server; null when there was nothing to read. */
+                                /** @description What was read: the file, the query with its bound state, the server, or the broker and topic listened to; null when there was nothing to read. */
                                 source: string | null;
                                 /** @description Column names in the order of the records. */
                                 columns: string[];
