@@ -15,7 +15,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { AgentRecord, FieldValue } from '../../../../shared/records/record.js';
 import type { EncodedBatch } from '../../components/contract.js';
-import { DataType, type MetricValue, ProtoWriter, metricPrefix, metricTime, writeMetricFast } from '../../mqtt/sparkplug-codec.js';
+import { DataType, type MetricValue, ProtoWriter, metricPrefix, metricTimeLength, writeMetricFast } from '../../mqtt/sparkplug-codec.js';
 import { decodePayload, metricValue } from '../../mqtt/sparkplug-decode.js';
 import { isoMicros } from '../../../../shared/records/record.js';
 import { isoToEpochMicros } from '../../time/iso-time.js';
@@ -122,11 +122,12 @@ function encodeChunk(records: readonly AgentRecord[], types: Map<string, number>
   let first = 0;
   const record = (index: number): void => {
     const r = records[index]!;
-    const time = metricTime(timeMs(r));
+    const ms = timeMs(r);
+    const timeLength = metricTimeLength(ms);
     for (const name in r.fieldvalues) {
       const datatype = types.get(name)!;
       const at = writer.length;
-      writeMetricFast(writer, prefixes.get(name)!, time, datatype, valueAs(datatype, r.fieldvalues[name]!));
+      writeMetricFast(writer, prefixes.get(name)!, ms, timeLength, datatype, valueAs(datatype, r.fieldvalues[name]!));
       const span = last.get(name);
       if (span) {
         span[0] = at;
