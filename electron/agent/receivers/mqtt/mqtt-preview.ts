@@ -66,12 +66,19 @@ export async function previewMqtt(receiver: MqttReceiverConfig, options: { rows:
         const clientId = `${(connection.client_id ?? defaultClientId(receiver.data_receiver_name)).slice(0, 100)}-preview-${crypto.randomBytes(4).toString('hex')}`;
         let client: MqttClient | undefined;
         try {
-          client = await connectAsync(clientOptions(connection, { clientId, clean: true, connectTimeoutMs: connection.timeout * 1000 }));
+          // allowRetries false: a socket closed before CONNACK rejects instead of leaving the preview waiting.
+          client = await connectAsync(brokerUrl(connection), clientOptions(connection, { clientId, clean: true, connectTimeoutMs: connection.timeout * 1000 }), false);
         } catch (cause) {
           const problem = explainBrokerError(cause, brokerTarget(connection, clientId));
           for (const l of listening) l.problems.set(problem.category, { level: 'error', message: problem.message });
           return;
         }
+        // Errors after connecting (the broker drops the connection) are problems, never an uncaught 'error'.
+        const target = brokerTarget(connection, clientId);
+        client.on('error', (cause) => {
+          const problem = explainBrokerError(cause, target);
+          for (const l of listening) note(l.problems, problem.category, { level: 'error', message: problem.message });
+        });
         try {
           await listen(client, listening, options.rows, listenMs, options.logger);
         } finally {
