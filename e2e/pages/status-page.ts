@@ -37,6 +37,11 @@ export class StatusPage {
     return this.transmits.and(this.transmits.page().locator(`[data-transmit="${name}"]`));
   }
 
+  /** The data-flow panel's line for the Sparkplug edge node of a transmit (its birth state). */
+  sparkplugNode(transmit: string): Locator {
+    return this.transmits.page().getByRole('region', { name: 'Sparkplug B edge nodes' }).locator(`[data-sparkplug-node="${transmit}"]`);
+  }
+
   backlogChart(name: string): Locator {
     return this.transmit(name).getByTestId('backlog-chart');
   }

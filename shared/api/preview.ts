@@ -1,8 +1,9 @@
 /**
  * POST /v1/config/preview: what a receiver of an unsaved configuration would read, before it is
  * saved. Files: the first rows of the first file each stream matches, through its parser and the
- * transforms; SQL: the query's first rows with the bound state; OPC UA: the tags' current values.
- * Nothing is committed and no progress moves.
+ * transforms; SQL: the query's first rows with the bound state; OPC UA: the tags' current values;
+ * MQTT: what arrives within a few seconds of listening (docs/decisions/0046). Nothing is committed
+ * and no progress moves.
  */
 import { z } from 'zod';
 import { FieldValueSchema } from '../records/record.js';
@@ -33,7 +34,7 @@ export const PreviewRecordSchema = z.object({
 export const StreamPreviewSchema = z.object({
   asset: z.string(),
   stream_type: z.string(),
-  source: z.string().nullable().describe('What was read: the file, the query with its bound state, or the server; null when there was nothing to read.'),
+  source: z.string().nullable().describe('What was read: the file, the query with its bound state, the server, or the broker and topic listened to; null when there was nothing to read.'),
   columns: z.array(z.string()).describe('Column names in the order of the records.'),
   records: z.array(PreviewRecordSchema).describe('The first records, after the transforms that select the stream.'),
   problems: z.array(PreviewProblemSchema),

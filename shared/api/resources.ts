@@ -83,6 +83,9 @@ export const TransmitStatsSchema = z
         edge_node_id: z.string(),
         bd_seq: z.number().int(),
         devices_born: z.number().int(),
+        born_at: z.string().nullable().optional().describe('ISO 8601 UTC time of the last NBIRTH; null before the first.'),
+        primary_host_id: z.string().nullable().optional().describe('The primary host the node waits for; null without one.'),
+        host_online: z.boolean().nullable().optional().describe("The primary host's last STATE: true online, false offline, null not heard yet (or no primary host)."),
         message: z.string(),
       })
       .optional()

@@ -79,6 +79,17 @@ const sparkplugTransmit = {
   qos: 1 as const,
 };
 
+/** The streams of an mqtt receiver, one per payload format the editor offers as a snippet. */
+export const MQTT_STREAM_TEMPLATES = {
+  json: { ...stream, topic: prompt('topic filter, e.g. plant1/line1/press1/#'), payload_format: 'json' as const, topic_field: 'topic' },
+  sparkplug_b: {
+    asset: prompt('machine name (the Sparkplug device)'),
+    stream_type: prompt('kind of data, e.g. state'),
+    topic: prompt('Sparkplug topic, e.g. spBv1.0/Line3/DDATA/edge-9/Mixer_3 (+ and # allowed)'),
+    payload_format: 'sparkplug_b' as const,
+  },
+};
+
 /** One transmit of each type, ready to be inserted into `data_transmit`. */
 export const TRANSMIT_TEMPLATES = {
   remotedatapost: transmit,
@@ -181,14 +192,7 @@ export const RECEIVER_TEMPLATES = {
         mqtt_version: '5',
       },
     ],
-    streams: [
-      {
-        ...stream,
-        topic: prompt('topic filter, e.g. plant1/line1/press1/#'),
-        payload_format: 'json',
-        topic_field: 'topic',
-      },
-    ],
+    streams: [MQTT_STREAM_TEMPLATES.json],
   },
 } as const satisfies Record<string, NonNullable<ConfigurationInput['data_receiver']>[number]>;
 

@@ -4,6 +4,7 @@
  * progress moved (the same files are read in full once the configuration is saved).
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { filePlant, waitFor } from '../../testing/file-plant.js';
 import { CYCLE_HEADER, cycleRows, previewFixture } from '../../testing/preview-fixture.js';
@@ -84,14 +85,38 @@ describe('preview of a localfile receiver', () => {
     expect(json.response.streams[0].records).toHaveLength(2);
   });
 
-  it('says plainly that an mqtt receiver has nothing to preview (a broker keeps no history), at its protocol', async () => {
+  it('previews an mqtt receiver by listening: a broker it cannot reach is a problem of each stream, not a failure', async () => {
     const configuration = {
       data_receiver: [{ data_receiver_name: 'machines', protocol: 'mqtt', connections: [{ host: '127.0.0.1', port: 1 }], streams: [{ asset: 'Press_1', stream_type: 'cycle', topic: 'plant1/press1/#' }] }],
       transforms: [],
       data_transmit: [],
     };
     const { status, json } = await preview({ configuration, rows: 5 });
-    expect(status).toBe(422);
-    expect(json.response.violations).toEqual([{ json_path: ['data_receiver', 0, 'protocol'], level: 'error', description: expect.stringMatching(/^An mqtt receiver cannot be previewed: a broker keeps no history/) }]);
+    expect(status).toBe(200);
+    expect(json.response).toMatchObject({ receiver: 'machines', protocol: 'mqtt' });
+    expect(json.response.streams).toEqual([
+      {
+        asset: 'Press_1', stream_type: 'cycle', source: 'mqtt://127.0.0.1:1, topic plant1/press1/#', columns: [], records: [],
+        problems: [{ level: 'error', message: expect.stringMatching(/^Cannot reach the broker at mqtt:\/\/127\.0\.0\.1:1 \(ECONNREFUSED\)/) }],
+      },
+    ]);
+  });
+
+  it('answers when a port accepts the connection and closes it without speaking MQTT (no endless wait)', async () => {
+    const silent = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as net.AddressInfo).port;
+      const configuration = {
+        data_receiver: [{ data_receiver_name: 'machines', protocol: 'mqtt', connections: [{ host: '127.0.0.1', port, timeout: 5 }], streams: [{ asset: 'Mixer_3', stream_type: 'state', topic: 'spBv1.0/Line3/DDATA/edge-9/Mixer_3', payload_format: 'sparkplug_b' }] }],
+        transforms: [],
+        data_transmit: [],
+      };
+      const { status, json } = await preview({ configuration, rows: 5 });
+      expect(status).toBe(200);
+      expect(json.response.streams[0]).toMatchObject({ records: [], problems: [{ level: 'error', message: expect.stringContaining(`mqtt://127.0.0.1:${port}`) }] });
+    } finally {
+      silent.close();
+    }
   });
 });

@@ -78,12 +78,10 @@ export async function previewConfiguration(document: unknown, violations: readon
       break;
     }
     case 'mqtt': {
-      // A broker keeps no history to read from (retained messages aside): records come as machines publish.
-      const sparkplug = receiver.streams.some((s) => s.payload_format === 'sparkplug_b');
-      const description = sparkplug
-        ? 'An mqtt receiver cannot be previewed: a broker keeps no history to read from. Sparkplug B streams record the metrics of each DDATA/NDATA as it comes (names from the births); asking a node for a rebirth is left to the running receiver. Save, then watch the streams page.'
-        : 'An mqtt receiver cannot be previewed: a broker keeps no history to read from, records arrive as the machines publish. Save, then watch the streams page.';
-      throw new ApiError(422, description, { status: 'failed', violations: [{ json_path: ['data_receiver', index, 'protocol'], level: 'error', description }] });
+      // A broker keeps no history (retained messages aside): the preview listens for a few seconds.
+      const { previewMqtt } = await import('../receivers/mqtt/mqtt-preview.js');
+      raw = await previewMqtt(receiver, { rows: request.rows, logger });
+      break;
     }
   }
   return { receiver: receiver.data_receiver_name, protocol: receiver.protocol, streams: raw.map((stream) => transformed(stream, transforms, context.registry)) };

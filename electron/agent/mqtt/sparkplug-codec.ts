@@ -85,6 +85,12 @@ export class ProtoWriter {
     this.length += value.length;
   }
 
+  /** Text as UTF-8 straight into the buffer; `byteLength` is Buffer.byteLength(text, 'utf8'). */
+  utf8(text: string, byteLength: number): void {
+    this.room(byteLength);
+    this.length += this.buffer.write(text, this.length, byteLength, 'utf8');
+  }
+
   /** A length-delimited field's bytes (the tag written before). */
   lengthDelimited(value: Buffer): void {
     this.varint(value.length);
@@ -177,32 +183,33 @@ export function metricPrefix(name: string, datatype: number): Buffer {
   return out.finish();
 }
 
-/** `timestamp` (field 3) of a metric: the same for every field of a record. */
-export function metricTime(timestampMs: number): Buffer {
-  const out = new ProtoWriter(12);
-  out.byte(0x18);
-  out.varint(timestampMs);
-  return out.finish();
+/** The bytes `timestamp` (field 3) of a metric takes: the same for every field of a record. */
+export function metricTimeLength(timestampMs: number): number {
+  return 1 + varintLength(timestampMs);
 }
 
 /**
  * writeMetric from a column's prefix and a record's time, with the metric's length computed first
- * (no move of what was written): the commit path writes a metric per field of every record.
+ * (no move of what was written, no Buffer per value): the commit path writes a metric per field of
+ * every record. `timeLength` is metricTimeLength(timestampMs).
  */
-export function writeMetricFast(out: ProtoWriter, prefix: Buffer, time: Buffer, datatype: number, value: MetricValue): void {
-  let text: Buffer | undefined;
+export function writeMetricFast(out: ProtoWriter, prefix: Buffer, timestampMs: number, timeLength: number, datatype: number, value: MetricValue): void {
+  let text: string | undefined;
+  let textLength = 0;
   let valueLength: number;
   if (value === null || datatype === DataType.Boolean) valueLength = 2;
   else if (datatype === DataType.Double) valueLength = 9;
   else if (datatype === DataType.Int64 || datatype === DataType.DateTime) valueLength = 1 + ((value as number) < 0 ? 10 : varintLength(value as number));
   else {
-    text = Buffer.from(String(value), 'utf8');
-    valueLength = 1 + varintLength(text.length) + text.length;
+    text = typeof value === 'string' ? value : String(value);
+    textLength = Buffer.byteLength(text, 'utf8');
+    valueLength = 1 + varintLength(textLength) + textLength;
   }
   out.byte(0x12);
-  out.varint(prefix.length + time.length + valueLength);
+  out.varint(prefix.length + timeLength + valueLength);
   out.bytes(prefix);
-  out.bytes(time);
+  out.byte(0x18);
+  out.varint(timestampMs);
   if (value === null) {
     out.byte(0x38);
     out.byte(1);
@@ -217,7 +224,8 @@ export function writeMetricFast(out: ProtoWriter, prefix: Buffer, time: Buffer, 
     out.byte(value ? 1 : 0);
   } else {
     out.byte(0x7a);
-    out.lengthDelimited(text!);
+    out.varint(textLength);
+    out.utf8(text!, textLength);
   }
 }
 

@@ -1921,7 +1921,7 @@ export interface operations {
                             streams: {
                                 asset: string;
                                 stream_type: string;
-                                /** @description What was read: the file, the query with its bound state, or the server; null when there was nothing to read. */
+                                /** @description What was read: the file, the query with its bound state, the server, or the broker and topic listened to; null when there was nothing to read. */
                                 source: string | null;
                                 /** @description Column names in the order of the records. */
                                 columns: string[];
@@ -2301,6 +2301,12 @@ export interface operations {
                                         edge_node_id: string;
                                         bd_seq: number;
                                         devices_born: number;
+                                        /** @description ISO 8601 UTC time of the last NBIRTH; null before the first. */
+                                        born_at?: string | null;
+                                        /** @description The primary host the node waits for; null without one. */
+                                        primary_host_id?: string | null;
+                                        /** @description The primary host's last STATE: true online, false offline, null not heard yet (or no primary host). */
+                                        host_online?: boolean | null;
                                         message: string;
                                     };
                                 } & {

@@ -38,5 +38,18 @@ describe('editorSchema', () => {
     );
     expect(transmit.properties.payload_format.enum).toEqual(['json', 'sparkplug_b']);
     for (const key of ['group_id', 'edge_node_id', 'primary_host_id']) expect(transmit.properties[key].description).toMatch(/sparkplug_b/);
+    // An mqtt receiver's streams: a Sparkplug B stream snippet, its topic a tab stop.
+    const receiver = (at(schema, 'properties', 'data_receiver', 'items', 'oneOf') ?? at(schema, 'properties', 'data_receiver', 'items', 'anyOf')).find(
+      (b: { properties: { protocol: { const: string } } }) => b.properties.protocol.const === 'mqtt',
+    );
+    const streams = receiver.properties.streams.items;
+    expect(streams.properties.payload_format.enum).toEqual(['json', 'value', 'sparkplug_b']);
+    expect(streams.defaultSnippets.map((s: { label: string }) => s.label)).toEqual(['json stream (template)', 'sparkplug_b stream (template)']);
+    expect(streams.defaultSnippets[1].body).toEqual({
+      asset: '${1:machine name (the Sparkplug device)}',
+      stream_type: '${2:kind of data, e.g. state}',
+      topic: '${3:Sparkplug topic, e.g. spBv1.0/Line3/DDATA/edge-9/Mixer_3 (+ and # allowed)}',
+      payload_format: 'sparkplug_b',
+    });
   });
 });

@@ -35,6 +35,8 @@ export interface SparkplugEvents {
   publish(topic: string, payload: Buffer): void;
   warn(category: string, message: string): void;
   clear(category: string): void;
+  /** false (a preview): nothing is sent, so a gap or a node not seen born asks for no rebirth. */
+  readonly askRebirth?: boolean;
 }
 
 interface Names {
@@ -165,6 +167,10 @@ export class SparkplugReader {
     if (problem === undefined) return;
     if (node.rebirthAsked) return;
     node.rebirthAsked = true;
+    if (this.events.askRebirth === false) {
+      this.events.warn(SEQ_GAP, `${problem}: metric names come from the data itself, aliases cannot be read. The preview asks for no rebirth; the running receiver does (NCMD on ${nodeTopic}).`);
+      return;
+    }
     this.events.warn(SEQ_GAP, `${problem}; a rebirth was requested (NCMD on ${nodeTopic}).`);
     const metrics = new ProtoWriter(64);
     writeMetric(metrics, Buffer.from('Node Control/Rebirth'), DataType.Boolean, Date.now(), true);

@@ -58,6 +58,10 @@ export class SparkplugEdge {
   private readonly devices = new Map<string, Map<string, KnownMetric>>();
   private readonly born = new Set<string>();
   private hostTime = -1;
+  /** The primary host's last STATE: online, offline, or not heard yet (undefined). */
+  private hostOnline: boolean | undefined;
+  /** When the last NBIRTH was published (ms), for the console: "NBIRTH sent 14:02". */
+  private bornAt: number | undefined;
   private readonly bdSeqFile: string;
 
   constructor(
@@ -83,14 +87,27 @@ export class SparkplugEdge {
 
   /** The node's birth state for the status (TransmitStats.sparkplug). */
   snapshot() {
-    return { state: this.stateValue, group_id: this.group, edge_node_id: this.node, bd_seq: this.bdSeq, devices_born: this.born.size, message: this.describe() };
+    return {
+      state: this.stateValue,
+      group_id: this.group,
+      edge_node_id: this.node,
+      bd_seq: this.bdSeq,
+      devices_born: this.born.size,
+      born_at: this.bornAt === undefined ? null : new Date(this.bornAt).toISOString(),
+      primary_host_id: this.settings.primary_host_id ?? null,
+      host_online: this.settings.primary_host_id === undefined ? null : (this.hostOnline ?? null),
+      message: this.describe(),
+    };
   }
 
   /** What the status shows about this node. */
   describe(): string {
     const node = `${this.group}/${this.node}`;
     if (this.stateValue === 'born') return `Edge node ${node} born (bdSeq ${this.bdSeq}, ${this.born.size} device(s) born).`;
-    if (this.stateValue === 'waiting_for_host') return `Edge node ${node} waits for primary host ${this.settings.primary_host_id} to be online.`;
+    if (this.stateValue === 'waiting_for_host') {
+      const heard = this.hostOnline === undefined ? 'no STATE heard yet' : 'it is offline';
+      return `Edge node ${node} waits for primary host ${this.settings.primary_host_id} to be online (${heard}).`;
+    }
     return `Edge node ${node} is not connected.`;
   }
 
@@ -131,6 +148,8 @@ export class SparkplugEdge {
 
   disconnected(): void {
     this.client = undefined;
+    // Heard again on the next connection (the STATE is retained).
+    this.hostOnline = undefined;
     this.stateValue = 'disconnected';
     this.born.clear();
     this.events.changed();
@@ -181,6 +200,7 @@ export class SparkplugEdge {
     writeMetric(metrics, Buffer.from(REBIRTH_METRIC), DataType.Boolean, now, false);
     this.seq = 0;
     client.publish(this.topic('NBIRTH'), payloadWith(metrics.finish(), now, this.nextSeq()), { qos: 0 });
+    this.bornAt = now;
     this.born.clear();
     for (const device of this.devices.keys()) this.deviceBirth(device);
     const first = this.stateValue !== 'born';
@@ -231,6 +251,8 @@ export class SparkplugEdge {
     const time = typeof state.timestamp === 'number' ? state.timestamp : 0;
     if (time < this.hostTime) return;
     this.hostTime = time;
+    this.hostOnline = state.online;
+    this.events.changed();
     const host = this.settings.primary_host_id;
     if (state.online && this.stateValue === 'waiting_for_host') {
       this.logger.info(`Sparkplug: primary host ${host} is online.`);

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { AgentRecord, FieldValue } from '../../../../shared/records/record.js';
 import { payloadWith } from '../../mqtt/sparkplug-codec.js';
@@ -97,5 +98,18 @@ describe('Sparkplug B outbox, read by Eclipse Tahu', () => {
     const back = bySize.flatMap((b) => MQTT_OUTBOX.decode(b.payload));
     expect(back.map((r) => [r.timestamp, r.fieldvalues.i])).toEqual(records.map((r) => [r.timestamp, r.fieldvalues.i]));
     expect(back[0]).toMatchObject({ asset: 'Mixer 3', stream_type: 'state' });
+  });
+
+  it('stores the batch gzip-compressed, and still reads batches stored uncompressed before', () => {
+    const records = Array.from({ length: 200 }, (_, i) => record(`2026-01-05T06:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}.000000Z`, { i, temp: 180 + (i % 9) / 10, state: 'ok' }));
+    const [batch] = MQTT_OUTBOX.encode(records, options());
+    const stored = readSparkplugBatch(batch!.payload);
+    // Compressed: several times smaller than the metrics it holds.
+    expect(batch!.payload.length * 3).toBeLessThan(stored.body.length);
+    // The form of before this change: "SPB\x01" and the same bytes, not compressed.
+    const before = Buffer.concat([Buffer.from('SPB\x01', 'latin1'), gunzipSync(batch!.payload.subarray(4))]);
+    expect(readSparkplugBatch(before)).toEqual(stored);
+    expect(MQTT_OUTBOX.decode(before)).toEqual(MQTT_OUTBOX.decode(batch!.payload));
+    expect(MQTT_OUTBOX.decode(before)).toHaveLength(200);
   });
 });

@@ -5,18 +5,26 @@
  * is added when sending: Payload fields may come in any order, so the stored metrics are copied as
  * they are between a time stamp and a seq (sparkplug-codec.ts, payloadWith).
  *
- * Stored: "SPB\x01", a 4-byte header length, the header as JSON (asset, stream_type, and per metric
- * name its datatype and where its last value is in the metric bytes, for the device's next birth),
- * then the metric bytes. Each record's fields become metrics carrying the record's time stamp.
+ * Stored: "SPB\x02", then gzip (level 1) of: a 4-byte header length, the header as JSON (asset,
+ * stream_type, and per metric name its datatype and where its last value is in the metric bytes,
+ * for the device's next birth), then the metric bytes. Each record's fields become metrics carrying
+ * the record's time stamp. gzip: ~214 → ~37 bytes a row of the bench's, which SQLite writes twice
+ * (outbox and KPI history) and deletes; +~0.8 µs a row to compress, +~0.6 to inflate when sending
+ * (docs/performance.md). "SPB\x01" (the same, not compressed) is still read.
  */
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { AgentRecord, FieldValue } from '../../../../shared/records/record.js';
 import type { EncodedBatch } from '../../components/contract.js';
-import { DataType, type MetricValue, ProtoWriter, metricPrefix, metricTime, writeMetricFast } from '../../mqtt/sparkplug-codec.js';
+import { DataType, type MetricValue, ProtoWriter, metricPrefix, metricTimeLength, writeMetricFast } from '../../mqtt/sparkplug-codec.js';
 import { decodePayload, metricValue } from '../../mqtt/sparkplug-decode.js';
 import { isoMicros } from '../../../../shared/records/record.js';
 import { isoToEpochMicros } from '../../time/iso-time.js';
 
-const MAGIC = Buffer.from('SPB\x01', 'latin1');
+const PLAIN = Buffer.from('SPB\x01', 'latin1');
+const MAGIC = Buffer.from('SPB\x02', 'latin1');
+const GZIP_LEVEL = 1;
+/** A stored batch inflates to at most this (a DDATA ≤ max_request_size_bytes, plus its header). */
+const MAX_INFLATED_BYTES = 256 << 20;
 /** ISO 8601 with a zone: such text is a DateTime metric (without a zone it would be ambiguous). */
 const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/;
 
@@ -32,13 +40,14 @@ export interface SparkplugBatch {
 }
 
 export function isSparkplugPayload(payload: Buffer): boolean {
-  return payload.length >= 8 && payload.subarray(0, 4).equals(MAGIC);
+  return payload.length >= 8 && (payload.subarray(0, 4).equals(MAGIC) || payload.subarray(0, 4).equals(PLAIN));
 }
 
-export function readSparkplugBatch(payload: Buffer): SparkplugBatch {
-  const length = payload.readUInt32LE(4);
-  const header = JSON.parse(payload.toString('utf8', 8, 8 + length)) as { a: string; s: string; m: StoredMetric[] };
-  return { asset: header.a, stream_type: header.s, metrics: header.m, body: payload.subarray(8 + length) };
+export function readSparkplugBatch(stored: Buffer): SparkplugBatch {
+  const payload = stored[3] === MAGIC[3] ? gunzipSync(stored.subarray(4), { maxOutputLength: MAX_INFLATED_BYTES }) : stored.subarray(4);
+  const length = payload.readUInt32LE(0);
+  const header = JSON.parse(payload.toString('utf8', 4, 4 + length)) as { a: string; s: string; m: StoredMetric[] };
+  return { asset: header.a, stream_type: header.s, metrics: header.m, body: payload.subarray(4 + length) };
 }
 
 type Kind = 'int' | 'double' | 'bool' | 'text' | 'time' | 'null';
@@ -105,17 +114,20 @@ function encodeChunk(records: readonly AgentRecord[], types: Map<string, number>
   const prefixes = new Map<string, Buffer>();
   for (const [name, datatype] of types) prefixes.set(name, metricPrefix(name, datatype));
   const out: EncodedBatch[] = [];
-  let writer = new ProtoWriter(Math.min(maxBytes, 1 << 20));
+  // About what the records need (it grows if not): a 1 MiB buffer per chunk was garbage to collect.
+  const initial = () => Math.max(4096, Math.min(maxBytes, 1 << 20, records.length * types.size * 32));
+  let writer = new ProtoWriter(initial());
   /** Where each field's last metric is: start and end in the metric bytes. */
   let last = new Map<string, [number, number]>();
   let first = 0;
   const record = (index: number): void => {
     const r = records[index]!;
-    const time = metricTime(timeMs(r));
+    const ms = timeMs(r);
+    const timeLength = metricTimeLength(ms);
     for (const name in r.fieldvalues) {
       const datatype = types.get(name)!;
       const at = writer.length;
-      writeMetricFast(writer, prefixes.get(name)!, time, datatype, valueAs(datatype, r.fieldvalues[name]!));
+      writeMetricFast(writer, prefixes.get(name)!, ms, timeLength, datatype, valueAs(datatype, r.fieldvalues[name]!));
       const span = last.get(name);
       if (span) {
         span[0] = at;
@@ -129,7 +141,8 @@ function encodeChunk(records: readonly AgentRecord[], types: Map<string, number>
     const header = Buffer.from(JSON.stringify({ a: r.asset, s: r.stream_type, m: metrics }), 'utf8');
     const size = Buffer.alloc(4);
     size.writeUInt32LE(header.length);
-    out.push({ payload: Buffer.concat([MAGIC, size, header, writer.view()]), records: end - first, first: r, last: records[end - 1]! });
+    const packed = gzipSync(Buffer.concat([size, header, writer.view()]), { level: GZIP_LEVEL });
+    out.push({ payload: Buffer.concat([MAGIC, packed]), records: end - first, first: r, last: records[end - 1]! });
   };
   for (let i = 0; i < records.length; i += 1) {
     const before = writer.length;
@@ -139,7 +152,7 @@ function encodeChunk(records: readonly AgentRecord[], types: Map<string, number>
       writer.length = before;
       last = lastSpans(writer.view());
       emit(i);
-      writer = new ProtoWriter(Math.min(maxBytes, 1 << 20));
+      writer = new ProtoWriter(initial());
       last = new Map();
       first = i;
       record(i);

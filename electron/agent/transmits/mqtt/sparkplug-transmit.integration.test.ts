@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { filePlant, waitFor } from '../../../testing/file-plant.js';
 import { BROKER, PrivateBroker } from '../../../testing/mqtt-broker.js';
 import { type ServeProcess, serveProcess } from '../../../testing/serve-process.js';
-import { type HostMessage, SparkplugHost } from '../../../testing/sparkplug-host.js';
+import { type HostMessage, SparkplugHost, plain } from '../../../testing/sparkplug-host.js';
 import { type TestServer, startTestServer, tempDirectory } from '../../../testing/test-host.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -206,12 +206,18 @@ describe('mqtt transmit, Sparkplug B (Mosquitto, Eclipse Tahu as host)', () => {
     expect(waiting.message).toContain(hostId);
     expect(h.messages).toEqual([]);
     const node = async () => (await server.call('GET', '/v1/status')).json.response.last_data_transmit.uns.sparkplug;
-    expect(await node()).toMatchObject({ state: 'waiting_for_host', group_id: group, edge_node_id: 'edge-1', message: expect.stringContaining(`waits for primary host ${hostId}`) });
+    expect(await node()).toMatchObject({
+      state: 'waiting_for_host', group_id: group, edge_node_id: 'edge-1', primary_host_id: hostId, host_online: false, born_at: null,
+      message: expect.stringContaining(`waits for primary host ${hostId} to be online (it is offline)`),
+    });
 
     await h.state(hostId, true);
     await h.waitFor(() => h.dataMetrics('Press_1').filter(([n]) => n === 'part').length === 20, '20 records once the host is online');
     expect(h.messages[0]!.type).toBe('NBIRTH');
-    expect(await node()).toMatchObject({ state: 'born', bd_seq: h.messages[0]!.values.bdSeq, devices_born: 1 });
+    const born = await node();
+    expect(born).toMatchObject({ state: 'born', bd_seq: h.messages[0]!.values.bdSeq, devices_born: 1, host_online: true });
+    // The NBIRTH's own time stamp, as the console shows "NBIRTH sent 14:02".
+    expect(Date.parse(born.born_at)).toBe(plain(h.messages[0]!.payload.timestamp) as number);
 
     await h.state(hostId, false);
     const death = await h.waitFor(() => h.of('NDEATH')[0], 'NDEATH when the host goes offline');

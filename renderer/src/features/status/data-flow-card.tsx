@@ -6,6 +6,7 @@ import { FileReadingBar } from '../../components/file-reading-bar.js';
 import { TimeChart } from '../../components/time-chart.js';
 import { ago } from '../../format/time.js';
 import { type Freshness, freshness, streamSeries } from './data-flow.js';
+import { SparkplugNodes } from './sparkplug-nodes.js';
 
 /** The sparkline covers the last hour. */
 export const SPARKLINE_MINUTES = 60;
@@ -31,7 +32,20 @@ function useNow(): number {
  * One row per stream: is data arriving (age of the newest record, coloured against the receiver's
  * poll interval), how fast (records/min, a sparkline of the last hour), and the file being read.
  */
-export function DataFlowCard({ streams, services, polls, history }: { streams: readonly StreamRecord[]; services: Status['agent']['services']; polls: ReadonlyMap<string, number>; history: FlowHistory | undefined }) {
+export function DataFlowCard({
+  streams,
+  services,
+  polls,
+  history,
+  transmits,
+}: {
+  streams: readonly StreamRecord[];
+  services: Status['agent']['services'];
+  polls: ReadonlyMap<string, number>;
+  history: FlowHistory | undefined;
+  /** For the Sparkplug edge nodes' birth state under the streams. */
+  transmits?: Status['last_data_transmit'];
+}) {
   const now = useNow();
   return (
     <div className="card data-flow">
@@ -87,6 +101,7 @@ export function DataFlowCard({ streams, services, polls, history }: { streams: r
           </tbody>
         </table>
       )}
+      <SparkplugNodes transmits={transmits} />
     </div>
   );
 }
