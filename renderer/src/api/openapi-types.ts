@@ -1148,6 +1148,38 @@ export interface components {
                 /** @description Same as api_key_id (the transmit's spelling). */
                 API_key_ID?: string;
             };
+            /** @description Data-quality watch: stuck values, values out of range, gaps, clocks ahead, changed columns. Optional: without it, clock (5 min ahead), schema and gap (10x the usual interval, at least 5 min) hold for every stream. */
+            data_quality?: {
+                filter_stream: components["schemas"]["ConfigurationFilterStream"];
+                /** @description A numeric field that keeps one value: a frozen sensor or a PLC tag that stopped updating. */
+                stuck?: {
+                    /** @description A numeric field unchanged for at least this many seconds of record time (and min_records records) is stuck. */
+                    after_seconds: number;
+                    /** @description …and for at least this many records in a row (2 or more). */
+                    min_records: number;
+                    /** @description Only these fields; default every numeric field of the stream (each judged on its own). */
+                    fields?: string[];
+                };
+                /** @description Per field, the values the machine can really produce: {"<field>": [low, high]}. */
+                range?: {
+                    [key: string]: [
+                        number,
+                        number
+                    ];
+                };
+                gap?: {
+                    /** @description No record for this many seconds of wall time is a gap. */
+                    after_seconds: number;
+                } | false;
+                clock?: {
+                    /** @description A record time more than this many seconds ahead of this PC's clock is a clock problem (default 300). */
+                    max_ahead_seconds: number;
+                    /** @description …or more than this many seconds behind (default: not checked; old files and backfill are normal). */
+                    max_behind_seconds?: number;
+                } | false;
+                /** @description Report when the set of columns differs from the stream's previous file or message (default true). */
+                schema?: boolean;
+            }[];
         };
         ConfigurationFileFilter: string[];
         /** @description Streams this applies to: "asset:stream_type"; either half may be "*"; "*" alone matches every stream. */
