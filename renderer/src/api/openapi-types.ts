@@ -2461,6 +2461,17 @@ export interface operations {
                                     read: number;
                                 } | null;
                             };
+                            /** @description Open findings of the data-quality watch for this stream; [] when none. */
+                            quality: {
+                                /** @enum {string} */
+                                check: "stuck" | "range" | "gap" | "clock" | "schema";
+                                /** @description The field concerned (stuck, range); null for the stream as a whole. */
+                                field: string | null;
+                                /** @description When the finding opened (ISO 8601 UTC): for stuck, the record time the value first read so. */
+                                since: string;
+                                /** @description In words, e.g. "temp has read 21 for 12 min (75 records)". */
+                                detail: string;
+                            }[];
                         }[];
                         meta?: {
                             [key: string]: unknown;
