@@ -64,7 +64,11 @@ export class DataFlow {
 
   /** GET /v1/history: the last `minutes` minutes. */
   history(minutes: number): FlowHistory {
-    return this.recorder.history(minutes);
+    const history = this.recorder.history(minutes);
+    const findings = this.quality.history(Date.parse(history.start));
+    const iso = (ms: number) => new Date(ms).toISOString();
+    history.quality = findings.map((f) => ({ asset: f.asset, stream_type: f.stream_type, check: f.check_name as FlowHistory['quality'][number]['check'], field: f.field, since: iso(f.since), until: f.until === null ? null : iso(f.until), detail: f.detail }));
+    return history;
   }
 
   /** Every stream that read something since the agent started (GET /metrics). */

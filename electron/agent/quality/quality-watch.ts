@@ -37,6 +37,8 @@ interface StreamWatch {
   /** Wall time of the last commit with records (or since the watch began to wait for one). */
   lastRecord: number;
   findings: Map<string, Finding>;
+  /** Checks that had a finding in this run: their gauge reads 0 once it closes, rather than vanishing. */
+  fired: Set<Check>;
 }
 
 /** A changed set of columns stays a finding this long, unless the columns change back before. */
@@ -151,11 +153,12 @@ export class QualityWatch {
     return [...watch.findings.values()].sort((a, b) => a.since - b.since).map((f) => ({ check: f.check, field: f.field, since: new Date(f.since).toISOString(), detail: f.detail }));
   }
 
-  /** GET /metrics: open findings per stream and check. */
+  /** GET /metrics: open findings per stream and check (0 for checks whose findings closed in this run). */
   counts(): { asset: string; stream_type: string; check: Check; count: number }[] {
+    this.restore();
     const out: { asset: string; stream_type: string; check: Check; count: number }[] = [];
     for (const watch of this.streams.values()) {
-      const byCheck = new Map<Check, number>();
+      const byCheck = new Map<Check, number>([...watch.fired].map((check) => [check, 0]));
       for (const f of watch.findings.values()) byCheck.set(f.check, (byCheck.get(f.check) ?? 0) + 1);
       for (const [check, count] of byCheck) out.push({ asset: watch.stream.asset, stream_type: watch.stream.stream_type, check, count });
     }
@@ -232,6 +235,7 @@ export class QualityWatch {
     const finding: Finding = { id: undefined, check, field, since, detail, records: 0 };
     finding.id = this.safely(() => this.options.store?.open({ asset: watch.stream.asset, stream_type: watch.stream.stream_type, check_name: check, field, since, detail }));
     watch.findings.set(key, finding);
+    watch.fired.add(check);
     this.options.logger.warn(`Data quality of ${id}: ${check}${field === null ? '' : ` (${field})`}: ${detail}.`);
     return finding;
   }
@@ -271,7 +275,7 @@ export class QualityWatch {
     const id = streamId(stream.asset, stream.stream_type);
     let watch = this.streams.get(id);
     if (!watch) {
-      watch = { stream: { asset: stream.asset, stream_type: stream.stream_type }, settings: qualitySettingsFor(this.entries, id), runs: new Map(), columns: undefined, interval: new UsualInterval(), lastRecord: this.now(), findings: new Map() };
+      watch = { stream: { asset: stream.asset, stream_type: stream.stream_type }, settings: qualitySettingsFor(this.entries, id), runs: new Map(), columns: undefined, interval: new UsualInterval(), lastRecord: this.now(), findings: new Map(), fired: new Set() };
       this.streams.set(id, watch);
     }
     return watch;

@@ -2539,6 +2539,20 @@ export interface operations {
                                     backlog_records: number;
                                 }[];
                             }[];
+                            /** @description Findings of the data-quality watch open at some time in these minutes, oldest first (docs/data-quality.md). */
+                            quality: {
+                                asset: string;
+                                stream_type: string;
+                                /** @enum {string} */
+                                check: "stuck" | "range" | "gap" | "clock" | "schema";
+                                field: string | null;
+                                /** @description When the finding opened (ISO 8601 UTC). */
+                                since: string;
+                                /** @description When it closed; null while it is open. */
+                                until: string | null;
+                                /** @description In words, as the finding last read. */
+                                detail: string;
+                            }[];
                         };
                         meta?: {
                             [key: string]: unknown;
