@@ -12,6 +12,7 @@ import type { AgentStore } from '../store/agent-store.js';
 import type { Clock } from '../time/clock.js';
 import type { StreamFlowBoard } from '../flow/stream-flow.js';
 import type { QualityWatch } from '../quality/quality-watch.js';
+import type { QualitySettings } from '../../../shared/config/data-quality-rules.js';
 import { BatchCommitter, type CommitOutcome, type CommitPlan, type CommitResult, type HistoryTarget, type StageReport } from './batch-committer.js';
 
 export interface TransformStage {
@@ -59,6 +60,12 @@ export interface PipelineOptions {
 }
 
 const WARN_AT = 0.8;
+
+/** The settings a commit plan carries: none when no check needs the records (the gap check needs only arrivals). */
+function digestWanted(settings: QualitySettings | undefined): QualitySettings | undefined {
+  if (!settings) return undefined;
+  return settings.stuck || Object.keys(settings.range).length > 0 || settings.clock || settings.schema ? settings : undefined;
+}
 const MB = 1024 * 1024;
 
 /**
@@ -118,7 +125,7 @@ export class Pipeline {
         routes: this.routesFor(stream).map((route) => ({ transmit: route.name, type: route.type, options: route.options, maxBufferBytes: route.maxBufferBytes })),
         history: history?.target,
         returnRecords: (taps?.size ?? 0) > 0,
-        quality: quality?.settingsFor(stream),
+        quality: digestWanted(quality?.settingsFor(stream)),
       };
       this.plans.set(key, plan);
     }
