@@ -102,6 +102,15 @@ describe('QualityWatch', () => {
     expect(usual.watch.findings(stream)).toEqual([expect.objectContaining({ check: 'gap', detail: 'no record for 11 min (usually one every 1 min)' })]);
   });
 
+  it('closes a finding whose check a new configuration no longer has', () => {
+    const { watch, commit, lines } = setup(stuck);
+    commit([{ temp: 1, pressure: 999 }]);
+    expect(watch.findings(stream)).toHaveLength(1);
+    watch.configure([{ filter_stream: ['*'], range: { temp: [0, 10] } }], [stream]);
+    expect(watch.findings(stream)).toEqual([]);
+    expect(lines.at(-1)).toMatch(/range \(pressure\) ended after 0 s: the check is no longer configured/);
+  });
+
   it('keeps open findings across a restart, and closes them as the condition ends', () => {
     const file = path.join(tempDirectory(), 'flow-history.db');
     const first = setup(stuck, file);

@@ -46,6 +46,15 @@ export const SCHEMA_FINDING_MS = 60 * 60_000;
 const TICK_MS = 5_000;
 const DAY_MS = 24 * 60 * 60_000;
 
+/** Whether the settings still check what the finding is about. */
+function checks(settings: QualitySettings, finding: { check: Check; field: string | null }): boolean {
+  if (finding.check === 'stuck') return settings.stuck !== null && (settings.stuck.fields === null || settings.stuck.fields.includes(finding.field ?? ''));
+  if (finding.check === 'range') return finding.field !== null && Object.hasOwn(settings.range, finding.field);
+  if (finding.check === 'gap') return settings.gap !== null;
+  if (finding.check === 'clock') return settings.clock !== null;
+  return settings.schema;
+}
+
 const findingKey = (check: Check, field: string | null) => `${check}\0${field ?? ''}`;
 
 export interface QualityWatchOptions {
@@ -86,6 +95,7 @@ export class QualityWatch {
       } else {
         watch.settings = qualitySettingsFor(entries, id);
         watch.lastRecord = Math.max(watch.lastRecord, now);
+        for (const finding of [...watch.findings.values()]) if (!checks(watch.settings, finding)) this.close(watch, finding, now, 'the check is no longer configured');
       }
     }
     for (const stream of streams) this.watch(stream);
