@@ -1,3 +1,4 @@
+import type { FlowHistory } from '../../../../shared/api/history.js';
 import type { StreamRecord } from '../../../../shared/api/resources.js';
 import { LocalTime } from '../../components/local-time.js';
 
@@ -5,7 +6,9 @@ import { LocalTime } from '../../components/local-time.js';
  * The plant's open findings of the data-quality watch (docs/data-quality.md): values stuck or out
  * of range, gaps, clocks ahead, changed columns, one row each, oldest first.
  */
-export function QualityCard({ streams }: { streams: readonly StreamRecord[] }) {
+export function QualityCard({ streams, history }: { streams: readonly StreamRecord[]; history: FlowHistory | undefined }) {
+  // Findings that opened and closed within the history's window (the chart's hour): when they happened.
+  const closed = (history?.quality ?? []).filter((f) => f.until !== null).sort((a, b) => Date.parse(b.until!) - Date.parse(a.until!));
   const seen = new Set<string>();
   const rows = streams
     .filter((stream) => !seen.has(stream.stream) && seen.add(stream.stream))
@@ -41,6 +44,18 @@ export function QualityCard({ streams }: { streams: readonly StreamRecord[] }) {
             ))}
           </tbody>
         </table>
+      )}
+      {closed.length > 0 && (
+        <details className="small" data-testid="quality-closed">
+          <summary>{closed.length} closed in the last hour</summary>
+          <ul>
+            {closed.slice(0, 20).map((f) => (
+              <li key={`${f.asset}:${f.stream_type}/${f.check}/${f.field ?? ''}/${f.since}`}>
+                {f.asset}:{f.stream_type} <span className="pill pill-quiet">{f.check}</span> {f.detail} (<LocalTime value={f.since} /> – <LocalTime value={f.until} />)
+              </li>
+            ))}
+          </ul>
+        </details>
       )}
     </div>
   );

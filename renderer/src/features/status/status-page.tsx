@@ -97,7 +97,7 @@ export function StatusPage() {
 
       <DataFlowCard streams={streams.data ?? []} services={agent.services} polls={pollIntervals(config.data?.document)} history={flowHistory.data} />
 
-      <QualityCard streams={streams.data ?? []} />
+      <QualityCard streams={streams.data ?? []} history={flowHistory.data} />
 
       <div className="grid-2">
         <ServicesCard services={agent.services} />
