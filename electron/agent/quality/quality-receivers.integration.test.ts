@@ -75,11 +75,13 @@ describe('data-quality watch on each receiver kind', () => {
     await waitForNone(server, 'Press_1:cycle', 'stuck');
     await waitForNone(server, 'Press_1:cycle', 'range');
     expect(log()).toMatch(/\| INFO \| Data quality of Press_1:cycle: stuck \(part\) ended after/);
-    const history = (await server.call('GET', '/v1/history?minutes=60')).json.response;
-    expect(history.quality.filter((f: any) => f.asset === 'Press_1').map((f: any) => [f.check, f.until !== null])).toEqual([['stuck', true], ['range', true]]);
+    // A stuck finding's times are record times (an hour ago here): the history's last two hours hold it.
+    const history = (await server.call('GET', '/v1/history?minutes=120')).json.response;
+    // force read 10 for the first 12 rows, then 1500: a stuck stretch that began and ended within the file.
+    expect(history.quality.filter((f: any) => f.asset === 'Press_1').map((f: any) => [f.check, f.field, f.until !== null])).toEqual([['stuck', 'force', true], ['stuck', 'part', true], ['range', 'force', true]]);
   }, 90_000);
 
-  it('MQTT: a frozen value on a topic opens stuck, a value out of range opens range; a changed value closes them', async () => {
+  it('MQTT: a frozen value opens stuck, a value out of range range, a message 2 h ahead clock, new fields schema, silence gap; each closes', async () => {
     const id = crypto.randomBytes(4).toString('hex');
     const broker = { host: '127.0.0.1', port: BROKER.port, username: BROKER.username, password: BROKER.password };
     const server = await startTestServer();
@@ -88,7 +90,7 @@ describe('data-quality watch on each receiver kind', () => {
       data_receiver: [{ data_receiver_name: 'machines', protocol: 'mqtt', connections: [{ ...broker, client_id: `quality-${id}`, timeout: 5 }], streams: [{ asset: 'Press_1', stream_type: 'cycle', topic: `test/${id}/#`, timestamp_field: 'ts', timestamp_unit: 'ms' }] }],
       transforms: [],
       data_transmit: [{ transmit_name: 'archive', transmit_type: 'csv', filter_stream: ['*'], directory: path.join(server.dataDirectory, 'outbox') }],
-      data_quality: [{ filter_stream: ['*'], stuck: { after_seconds: 3, min_records: 4, fields: ['force'] }, range: { pressure: [0, 1000] } }],
+      data_quality: [{ filter_stream: ['*'], stuck: { after_seconds: 3, min_records: 4, fields: ['force'] }, range: { pressure: [0, 1000] }, gap: { after_seconds: 3 } }],
     });
     await waitFor(async () => (await server.call('GET', '/v1/status')).json.response.agent.services['receiver:machines']?.status === 'running', 20_000, 'the receiver');
     const publisher = await testClient();
@@ -100,9 +102,20 @@ describe('data-quality watch on each receiver kind', () => {
     await publisher.publishAsync(`test/${id}/press`, JSON.stringify({ ts: t0 + 7000, force: 6, pressure: 7 }), { qos: 1 });
     await waitForNone(server, 'Press_1:cycle', 'stuck');
     await waitForNone(server, 'Press_1:cycle', 'range');
+    await publisher.publishAsync(`test/${id}/press`, JSON.stringify({ ts: Date.now() + 2 * 3600_000, force: 7, pressure: 8, speed: 1 }), { qos: 1 });
+    expect((await waitForFinding(server, 'Press_1:cycle', 'clock')).detail).toMatch(/is (1 h 59 min|2 h) ahead of this PC's clock$/);
+    expect((await waitForFinding(server, 'Press_1:cycle', 'schema')).detail).toBe('the columns changed: added speed');
+    await publisher.publishAsync(`test/${id}/press`, JSON.stringify({ ts: Date.now(), force: 8, pressure: 9 }), { qos: 1 });
+    await waitForNone(server, 'Press_1:cycle', 'clock');
+    // The columns changed back: the schema finding closes.
+    await waitForNone(server, 'Press_1:cycle', 'schema');
+    // No message for 3 s: a gap; the next message closes it.
+    expect((await waitForFinding(server, 'Press_1:cycle', 'gap', 20_000)).detail).toMatch(/^no record for \d+ s/);
+    await publisher.publishAsync(`test/${id}/press`, JSON.stringify({ ts: Date.now(), force: 9, pressure: 10 }), { qos: 1 });
+    await waitForNone(server, 'Press_1:cycle', 'gap');
   }, 60_000);
 
-  it('SQL (PostgreSQL): rows with one value for longer than after_seconds open stuck; a changed value closes it', async () => {
+  it('SQL (PostgreSQL): rows with one value open stuck, a row out of range range, no new row gap; each closes', async () => {
     const db = await TestDatabase.open('postgresql');
     cleanups.push(() => db.close());
     const t = uniqueTable('quality');
@@ -117,11 +130,17 @@ describe('data-quality watch on each receiver kind', () => {
       data_receiver: [{ data_receiver_name: 'mes', protocol: 'sql', poll_interval: 1, connections: [{ host: '127.0.0.1', port: s.port, username: s.username, password: s.password, database_type: 'postgresql', database_name: s.database, ssl: false }], streams: [{ asset: 'Line_1', stream_type: 'orders', query: `SELECT id, at, force FROM ${t} WHERE id > :id ORDER BY id`, state_fields: [{ column_name: 'id', data_type: 'integer', initial_value: 0 }], timestamp_column: 'at' }] }],
       transforms: [],
       data_transmit: [{ transmit_name: 'archive', transmit_type: 'csv', filter_stream: ['*'], directory: path.join(server.dataDirectory, 'outbox') }],
-      data_quality: [{ filter_stream: ['Line_1:orders'], stuck: { after_seconds: 3, min_records: 4, fields: ['force'] } }],
+      data_quality: [{ filter_stream: ['Line_1:orders'], stuck: { after_seconds: 3, min_records: 4, fields: ['force'] }, range: { force: [0, 100] }, gap: { after_seconds: 3 } }],
     });
     expect((await waitForFinding(server, 'Line_1:orders', 'stuck')).detail).toBe('force has read 42.5 for 5 s (6 records)');
-    await insert(6, 43);
+    await insert(6, 143);
     await waitForNone(server, 'Line_1:orders', 'stuck');
+    expect((await waitForFinding(server, 'Line_1:orders', 'range')).detail).toBe('force read 143, outside [0, 100] (1 record out of range)');
+    // No new row for 3 s: a gap; a new row (in range) closes both.
+    expect((await waitForFinding(server, 'Line_1:orders', 'gap', 20_000)).detail).toMatch(/^no record for \d+ s/);
+    await insert(7, 44);
+    await waitForNone(server, 'Line_1:orders', 'gap');
+    await waitForNone(server, 'Line_1:orders', 'range');
   }, 60_000);
 
   it('OPC UA (test plant, polled): a tag that keeps reading one value opens stuck; a new value closes it', async () => {

@@ -48,7 +48,7 @@ describe('QualityWatch', () => {
     advance(1000);
     commit(temps([21, 22, 23]), T0 - 40_000);
     expect(watch.findings(stream)).toEqual([]);
-    expect(lines.at(-1)).toMatch(/Data quality of Oven_2:process: stuck \(temp\) ended after 1 min: temp has read 21 for 1 min \(81 records\); then it changed/);
+    expect(lines.at(-1)).toMatch(/Data quality of Oven_2:process: stuck \(temp\) ended after 1 min: temp reads another value. It was: temp has read 21 for 1 min \(80 records\)/);
   });
 
   it('reports a run that froze and thawed inside one batch, opened and closed', () => {

@@ -26,6 +26,8 @@ interface Finding {
   detail: string;
   /** range: values out of range since it opened. */
   records: number;
+  /** schema: the columns before the change (back to them, the finding closes). */
+  before?: string[];
 }
 
 interface StreamWatch {
@@ -206,7 +208,7 @@ export class QualityWatch {
     const detail = words.stuck(field, run.value, run.to - run.from, run.count);
     if (!watch.findings.has(findingKey('stuck', field)) && run.count >= stuck.minRecords && run.to - run.from >= stuck.afterSeconds * 1000)
       this.raise(watch, 'stuck', field, run.from, detail);
-    this.closeIf(watch, 'stuck', field, run.to, `${detail}; then it changed`);
+    this.closeIf(watch, 'stuck', field, run.to, `${field} reads another value`);
   }
 
   private judgeRange(watch: StreamWatch, field: string, out: NonNullable<FieldDigest['out']>, range: [number, number], now: number): void {
@@ -225,12 +227,14 @@ export class QualityWatch {
   }
 
   private judgeColumns(watch: StreamWatch, columns: string[], now: number): void {
+    const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((c, i) => c === b[i]);
     const before = watch.columns;
     watch.columns = columns;
-    if (!before || (before.length === columns.length && before.every((c, i) => c === columns[i]))) return;
+    if (!before || same(before, columns)) return;
     const open = watch.findings.get(findingKey('schema', null));
-    if (open) this.close(watch, open, now, 'the columns changed again');
-    this.raise(watch, 'schema', null, now, words.schema(before, columns));
+    if (open) this.close(watch, open, now, open.before && same(open.before, columns) ? 'the columns are back as they were' : 'the columns changed again');
+    if (open?.before && same(open.before, columns)) return;
+    this.raise(watch, 'schema', null, now, words.schema(before, columns)).before = before;
   }
 
   /** Opens the finding, or keeps its words current when it is open. */
