@@ -5,6 +5,8 @@
 // After the multi-file sizes it drops one single big file (--single-file-rows, default 1,000,000;
 // 0 skips it): one big file, read by both parse threads (decision 0024). `--single-file` runs only that.
 // The MQTT run (bench/mqtt.mjs) needs the Mosquitto of scripts/ci/start-mosquitto.sh; without it it is skipped.
+// --quality both (default) | on | off: each multi-file size with the data-quality watch's default checks
+// off, then on (docs/data-quality.md, Cost); the single big file and MQTT run with them on.
 // --profile writes a V8 CPU profile per server thread to <dir> (bench/profile-summary.mjs reads them).
 // Reports rows/s, MB/s, CPU seconds per million rows, peak RSS, API p50/p99 during the run, as a
 // table and as JSON in bench/results/.
@@ -17,7 +19,7 @@ import { ROOT, prepareDrop, procStats, sleep, startBenchServer } from './bench-s
 import { mqttRuns } from './mqtt.mjs';
 import { stageBreakdown } from './stages.mjs';
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000,1000000' }, files: { type: 'string', default: '4' }, 'single-file': { type: 'boolean', default: false }, 'single-file-rows': { type: 'string', default: '1000000' }, 'skip-breakdown': { type: 'boolean', default: false }, profile: { type: 'string' }, out: { type: 'string' }, 'skip-mqtt': { type: 'boolean', default: false }, 'mqtt-rows': { type: 'string', default: '200000' } } });
+const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000,1000000' }, files: { type: 'string', default: '4' }, 'single-file': { type: 'boolean', default: false }, 'single-file-rows': { type: 'string', default: '1000000' }, 'skip-breakdown': { type: 'boolean', default: false }, profile: { type: 'string' }, out: { type: 'string' }, 'skip-mqtt': { type: 'boolean', default: false }, 'mqtt-rows': { type: 'string', default: '200000' }, quality: { type: 'string', default: 'both' } } });
 const sizes = values['single-file'] ? [] : values.rows.split(',').map(Number);
 const singleFileRows = Number(values['single-file-rows']);
 const KEY_ID = 'bench@tributary.local';
@@ -28,7 +30,10 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-async function runOnce(rows, files) {
+/** Turns every check off: no digest is made, the watch only notes arrivals. */
+const QUALITY_OFF = [{ filter_stream: ['*'], gap: false, clock: false, schema: false }];
+
+async function runOnce(rows, files, quality = 'on') {
   const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-'));
   const csv = prepareDrop(dataDirectory, rows, files);
   const ingest = await startIngestServer({ keys: { [KEY_ID]: API_KEY }, countOnly: true });
@@ -37,6 +42,7 @@ async function runOnce(rows, files) {
     data_receiver: [csv.receiver],
     transforms: [{ transform_name: 'tz', transform_type: 'convert_timestamps', filter_stream: ['*'], field_names: ['time'], timezone: 'UTC' }],
     data_transmit: [{ transmit_name: 'cloud', transmit_type: 'remotedatapost', base_url: ingest.url, API_key: API_KEY, API_key_ID: KEY_ID, timeout: 60, poll_interval: 1, max_request_records: 3000, max_buffer_mb: 16384 }],
+    ...(quality === 'off' ? { data_quality: QUALITY_OFF } : {}),
   });
   // The drop arrives at a running, idle agent (as in a plant): wait until its services run and
   // their start-up (threads, folder watcher) is over, instead of timing the start-up too.
@@ -66,6 +72,7 @@ async function runOnce(rows, files) {
   return {
     rows,
     files,
+    quality_checks: quality,
     csv_mb: +(bytes / 1e6).toFixed(1),
     seconds: +seconds.toFixed(2),
     first_rows_seconds: +(((firstRowsAt ?? performance.now()) - started) / 1000).toFixed(2),
@@ -83,8 +90,10 @@ async function runOnce(rows, files) {
 
 const results = [];
 for (const rows of sizes) {
-  process.stderr.write(`bench: ${rows} rows …\n`);
-  results.push(await runOnce(rows, Number(values.files)));
+  for (const quality of values.quality === 'both' ? ['off', 'on'] : [values.quality]) {
+    process.stderr.write(`bench: ${rows} rows, quality checks ${quality} …\n`);
+    results.push(await runOnce(rows, Number(values.files), quality));
+  }
 }
 if (singleFileRows > 0) {
   process.stderr.write(`bench: ${singleFileRows} rows in a single file …\n`);

@@ -66,6 +66,17 @@ export class MetricsExporter {
         for (const { seconds, ...labels } of newest.values()) this.set(labels, seconds);
       },
     });
+    const quality = this.runtime.flow.quality;
+    new Gauge({
+      name: 'tributary_quality_findings',
+      help: 'Open findings of the data-quality watch per stream and check (stuck, range, gap, clock, schema); 0 once they close.',
+      labelNames: ['asset', 'stream_type', 'check'],
+      registers,
+      collect() {
+        this.reset();
+        for (const { count, ...labels } of quality.counts()) this.set(labels, count);
+      },
+    });
     const perTransmit = (name: string, help: string, value: (t: Status['last_data_transmit'][string]) => number, kind: 'counter' | 'gauge') => {
       const collect = function (this: Counter | Gauge) {
         this.reset();

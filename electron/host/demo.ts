@@ -39,8 +39,16 @@ export function demoConfiguration(dataDirectory: string, options: { opcuaPort?: 
     ],
     transforms: [{ transform_name: 'rename_columns', transform_type: 'rename', filter_stream: ['Press_1:cycle'], renames: { cyc_t: 'cycle_time_s' } }],
     data_transmit: [{ transmit_name: 'archive', transmit_type: 'csv', filter_stream: ['*'], directory: path.join(dataDirectory, 'outbox') }],
+    // The oven's zone 1 sensor freezes now and then (DemoLine): the data-quality watch reports it.
+    data_quality: [{ filter_stream: ['Oven_2:process'], stuck: { after_seconds: DEMO_STUCK_SECONDS, min_records: 20, fields: ['zone1_C'] }, range: { zone2_C: [150, 200] } }],
   };
 }
+
+/** The demo's stuck check waits this long; its sensor stays frozen for FREEZE_TICKS. */
+export const DEMO_STUCK_SECONDS = 30;
+/** Of every 10 minutes of the demo line, zone 1 reads one value from second 10 to second 100. */
+const FREEZE_CYCLE = 600;
+const FREEZE_TICKS = [10, 100] as const;
 
 export function demoDropFolder(dataDirectory: string): string {
   return path.join(dataDirectory, 'demo', 'drop');
@@ -83,7 +91,9 @@ export class DemoLine {
     const stamp = localStamp(now);
     const day = stamp.slice(0, 10).replace(/-/g, '');
     this.append(`press1_${day}.csv`, 'time,part_id,cyc_t,force_kN,ok', `${stamp},P${100_000 + i},${(29 + Math.sin(i / 7) * 2).toFixed(2)},${(812 + (i % 9) * 3.5).toFixed(1)},${i % 23 === 0 ? 0 : 1}`);
-    this.append(`oven2_${day}.csv`, 'time,zone1_C,zone2_C,belt_speed_mpm', `${stamp},${(182 + Math.sin(i / 11) * 4).toFixed(1)},${(176 + Math.cos(i / 13) * 3).toFixed(1)},${(2.4 + (i % 5) * 0.05).toFixed(2)}`);
+    const phase = i % FREEZE_CYCLE;
+    const zone1 = 182 + Math.sin((phase >= FREEZE_TICKS[0] && phase < FREEZE_TICKS[1] ? i - phase + FREEZE_TICKS[0] : i) / 11) * 4;
+    this.append(`oven2_${day}.csv`, 'time,zone1_C,zone2_C,belt_speed_mpm', `${stamp},${zone1.toFixed(1)},${(176 + Math.cos(i / 13) * 3).toFixed(1)},${(2.4 + (i % 5) * 0.05).toFixed(2)}`);
   }
 
   private append(name: string, header: string, row: string): void {

@@ -31,11 +31,22 @@ export const TransmitHistorySchema = z.object({
     .describe('Oldest first, one per minute in which the agent ran.'),
 });
 
+export const QualityHistorySchema = z.object({
+  asset: z.string(),
+  stream_type: z.string(),
+  check: z.enum(['stuck', 'range', 'gap', 'clock', 'schema']),
+  field: z.string().nullable(),
+  since: z.string().describe('When the finding opened (ISO 8601 UTC).'),
+  until: z.string().nullable().describe('When it closed; null while it is open.'),
+  detail: z.string().describe('In words, as the finding last read.'),
+});
+
 export const FlowHistorySchema = z.object({
   start: z.string().describe('The first minute asked for (ISO 8601 UTC).'),
   end: z.string().describe('The current minute, included with what it has so far (ISO 8601 UTC).'),
   streams: z.array(StreamHistorySchema),
   transmits: z.array(TransmitHistorySchema),
+  quality: z.array(QualityHistorySchema).describe('Findings of the data-quality watch open at some time in these minutes, oldest first (docs/data-quality.md).'),
 });
 export type FlowHistory = z.infer<typeof FlowHistorySchema>;
 

@@ -168,6 +168,17 @@ export const StreamStatsSchema = z.object({
 });
 export type StreamStats = z.infer<typeof StreamStatsSchema>;
 
+export const QUALITY_CHECKS = ['stuck', 'range', 'gap', 'clock', 'schema'] as const;
+
+/** An open finding of the data-quality watch (docs/data-quality.md). */
+export const QualityFindingSchema = z.object({
+  check: z.enum(QUALITY_CHECKS),
+  field: z.string().nullable().describe('The field concerned (stuck, range); null for the stream as a whole.'),
+  since: z.string().describe('When the finding opened (ISO 8601 UTC): for stuck, the record time the value first read so.'),
+  detail: z.string().describe('In words, e.g. "temp has read 21 for 12 min (75 records)".'),
+});
+export type QualityFinding = z.infer<typeof QualityFindingSchema>;
+
 export const StreamRecordSchema = z.object({
   stream: z.string(),
   asset: z.string(),
@@ -175,6 +186,7 @@ export const StreamRecordSchema = z.object({
   data_receiver: z.string(),
   markers: z.array(MarkerSchema),
   stats: StreamStatsSchema,
+  quality: z.array(QualityFindingSchema).describe('Open findings of the data-quality watch for this stream; [] when none.'),
 });
 export type StreamRecord = z.infer<typeof StreamRecordSchema>;
 

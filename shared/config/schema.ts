@@ -10,10 +10,12 @@ import { streamIdentity, timeZoneName } from './schema-parts.js';
 import { TransformSchema } from './transform-schema.js';
 import { MqttReceiverSchema } from './mqtt-schema.js';
 import { DOCUMENT_PARSER_SCHEMAS } from './parsers/index.js';
+import { DataQualitySchema } from './data-quality-schema.js';
 import { FilterStreamSchema, SightMachineCloudSchema, type Transmit, TransmitSchema } from './transmit-schema.js';
 
 export * from './transmit-schema.js';
 export * from './transform-schema.js';
+export * from './data-quality-schema.js';
 export { TIME_ZONE_FORMAT } from './schema-parts.js';
 
 const name = (what: string) => z.string().min(1, `${what} must not be empty`);
@@ -264,6 +266,7 @@ export const ConfigurationSchema = z
     transforms: z.array(TransformSchema).default([]).describe('Changes applied to records, in list order.'),
     data_transmit: z.array(TransmitSchema).default([]).describe('Where records are sent.'),
     sight_machine_cloud: SightMachineCloudSchema.optional(),
+    data_quality: DataQualitySchema.optional(),
   })
   .describe('Tributary agent configuration.');
 

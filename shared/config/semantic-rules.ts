@@ -20,6 +20,8 @@ import { isDocumentParser } from './parsers/index.js';
 import { cloudViolations, remoteDataPostViolations } from './transmit-rules.js';
 import { fileOrderViolations, unsupportedTransformViolations } from './product-family.js';
 import { folderNameViolations } from './name-rules.js';
+import { dataQualityViolations } from './data-quality-rules.js';
+import type { DataQualityEntry } from './data-quality-schema.js';
 
 type MaybeList<T> = readonly (T | undefined)[];
 interface PartialConfiguration {
@@ -27,6 +29,7 @@ interface PartialConfiguration {
   transforms: MaybeList<ConfigurationDocument['transforms'][number]>;
   data_transmit: MaybeList<ConfigurationDocument['data_transmit'][number]>;
   sight_machine_cloud?: z.infer<typeof SightMachineCloudSchema>;
+  data_quality?: MaybeList<DataQualityEntry>;
 }
 
 /** Prefix of the prompt texts in templates: a value still starting with it was never filled in. */
@@ -139,6 +142,7 @@ export function semanticViolations(config: PartialConfiguration, options: { part
     if (t.transmit_type === 'mqtt') out.push(...mqttTransmitViolations(t, ['data_transmit', i]));
   });
   out.push(...cloudViolations(config.sight_machine_cloud, config.data_transmit, options.partial ?? false));
+  out.push(...dataQualityViolations(config.data_quality, options.partial || streamNames.length === 0 ? undefined : selectsAny));
 
   // A value still holding a template prompt gets one clear "fill in" error instead of whatever
   // else its prompt text happens to violate (time zone, URL, ':' in names …).

@@ -100,6 +100,19 @@ export const TRANSMIT_TEMPLATES = {
 export type TransmitTemplateType = keyof typeof TRANSMIT_TEMPLATES;
 export const TRANSMIT_TEMPLATE_TYPES = Object.keys(TRANSMIT_TEMPLATES) as TransmitTemplateType[];
 
+/**
+ * One entry of `data_quality`, ready to be inserted: the issue's example of a temperature that must
+ * not freeze and a pressure the machine cannot exceed (docs/data-quality.md).
+ */
+export const DATA_QUALITY_TEMPLATE = {
+  filter_stream: [prompt('asset:stream_type, or * for every stream')],
+  stuck: { after_seconds: 600, min_records: 20 },
+  range: { temperature: [-20, 150] },
+  gap: { after_seconds: 900 },
+  clock: { max_ahead_seconds: 300 },
+  schema: true,
+} as const satisfies NonNullable<ConfigurationInput['data_quality']>[number];
+
 /** One receiver of each protocol, ready to be inserted into `data_receiver`. */
 export const RECEIVER_TEMPLATES = {
   localfile: {

@@ -119,11 +119,13 @@ function partialSemantic(input: object, context?: PathContext): Violation[] {
   const transforms = keep(doc.transforms, shape.transforms.unwrap().element);
   const transmits = keep(doc.data_transmit, shape.data_transmit.unwrap().element);
   const cloud = shape.sight_machine_cloud.unwrap().safeParse(doc.sight_machine_cloud);
+  const quality = keep(doc.data_quality, shape.data_quality.unwrap().element);
   const pieces = {
     data_receiver: receivers as DataReceiver[],
     transforms: transforms as ConfigurationDocument['transforms'],
     data_transmit: transmits as ConfigurationDocument['data_transmit'],
     sight_machine_cloud: cloud.success ? cloud.data : undefined,
+    data_quality: quality,
   };
   return [...semanticViolations(pieces, { partial: true }), ...pathViolations(pieces, context)];
 }

@@ -137,7 +137,8 @@ export function violationsFromIssues(issues: readonly z.core.$ZodIssue[], input:
           );
         } else {
           // A plain union (e.g. field_names as list or text): report the first branch's issues.
-          const first = issue.errors[0];
+          // zod gives the branch's issues paths relative to the union's place in the document.
+          const first = issue.errors[0]?.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }));
           if (first && first.length > 0) out.push(...violationsFromIssues(first, input, knownKeys));
           else out.push(error(path, `${label} has an unexpected form.`));
         }

@@ -6,6 +6,8 @@ import { FlowHistoryStore } from '../store/flow-history-store.js';
 import type { Clock } from '../time/clock.js';
 import { FlowRecorder } from './flow-recorder.js';
 import { type StreamFlow, StreamFlowBoard } from './stream-flow.js';
+import { QualityWatch } from '../quality/quality-watch.js';
+import { QualityStore } from '../store/quality-store.js';
 
 export interface DataFlowOptions {
   clock: Clock;
@@ -25,10 +27,15 @@ export interface DataFlowOptions {
 export class DataFlow {
   readonly streams: StreamFlowBoard;
   readonly transmits = new TransmitStatsBoard();
+  /** The data-quality watch; its findings are kept in the history database too. */
+  readonly quality: QualityWatch;
+  private readonly qualityStore: QualityStore;
   private readonly recorder: FlowRecorder;
 
   constructor(options: DataFlowOptions) {
     this.streams = new StreamFlowBoard(options.clock);
+    this.qualityStore = new QualityStore(options.historyFile);
+    this.quality = new QualityWatch({ clock: options.clock, logger: options.logger.child('quality'), store: this.qualityStore });
     this.recorder = new FlowRecorder({
       store: new FlowHistoryStore(options.historyFile),
       flow: this.streams,
@@ -51,11 +58,17 @@ export class DataFlow {
   /** Writes the current minute to the history and closes it. */
   stop(): void {
     this.recorder.stop();
+    this.quality.stop();
+    this.qualityStore.close();
   }
 
   /** GET /v1/history: the last `minutes` minutes. */
   history(minutes: number): FlowHistory {
-    return this.recorder.history(minutes);
+    const history = this.recorder.history(minutes);
+    const findings = this.quality.history(Date.parse(history.start));
+    const iso = (ms: number) => new Date(ms).toISOString();
+    history.quality = findings.map((f) => ({ asset: f.asset, stream_type: f.stream_type, check: f.check_name as FlowHistory['quality'][number]['check'], field: f.field, since: iso(f.since), until: f.until === null ? null : iso(f.until), detail: f.detail }));
+    return history;
   }
 
   /** Every stream that read something since the agent started (GET /metrics). */

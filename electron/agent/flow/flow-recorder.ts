@@ -70,6 +70,7 @@ export class FlowRecorder {
       end: iso(current),
       streams: groupStreams([...stored.streams, ...pending.streams]),
       transmits: groupTransmits([...stored.transmits, ...pending.transmits]),
+      quality: [],
     };
   }
 

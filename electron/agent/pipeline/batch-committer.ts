@@ -12,6 +12,8 @@ import type { CommitProgress, EncodedBatch, OutboxCodec, RecordTransform, Stream
 import type { ComponentRegistry } from '../components/registry.js';
 import type { EncodedHistoryBatch, RecordHistory } from '../kpi/record-history.js';
 import { type AgentStore, type OutboxEntry, OutboxFullError } from '../store/agent-store.js';
+import type { QualitySettings } from '../../../shared/config/data-quality-rules.js';
+import { type QualityDigest, digestRecords } from '../quality/quality-digest.js';
 
 /** Where and how the KPI history keeps committed records (the same database from every thread). */
 export interface HistoryTarget {
@@ -37,6 +39,8 @@ export interface CommitPlan {
   history?: HistoryTarget;
   /** Some record tap observes on the main thread: a worker sends the committed records back. */
   returnRecords: boolean;
+  /** What the data-quality watch checks in this stream (a digest of each batch goes back with the outcome). */
+  quality?: QualitySettings;
 }
 
 /** What one transform stage made of one batch: problems to report, or why it failed. */
@@ -61,6 +65,8 @@ export interface CommitOutcome {
   tapped?: AgentRecord[];
   /** Keeping the records for KPI evaluation failed (they are committed and will be sent anyway). */
   historyError?: string;
+  /** What the data-quality watch needs of the committed records (quality-digest.ts). */
+  quality?: QualityDigest;
 }
 
 export type CommitResult = { committed: CommitOutcome } | { full: { transmit: string; bytes: number } };
@@ -98,6 +104,7 @@ export interface EncodedCommit {
    * first such transmit's batches otherwise, and the fused path only takes plans that have one).
    */
   history: readonly AgentRecord[];
+  quality?: QualityDigest;
 }
 
 /** A plan with its transforms built and its codecs looked up. */
@@ -232,6 +239,7 @@ export class BatchCommitter {
       routes,
       tapped: plan.returnRecords ? current : undefined,
       history: current,
+      quality: plan.quality ? digestRecords(plan.quality, current) : undefined,
     };
   }
 
@@ -246,6 +254,7 @@ export class BatchCommitter {
       reports: encoded.reports,
       queued: rows.entries.map((entry) => ({ transmit: entry.transmit, bytes: entry.payload.length, records: entry.records })),
       tapped: encoded.tapped,
+      ...(encoded.quality ? { quality: encoded.quality } : {}),
     };
   }
 

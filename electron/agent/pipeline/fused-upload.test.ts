@@ -9,6 +9,7 @@ import type { AgentStore } from '../store/agent-store.js';
 import type { RecordHistory } from '../kpi/record-history.js';
 import { BatchCommitter, type CommitPlan, type CommitTargets } from './batch-committer.js';
 import { FusedUploadPath } from './fused-upload.js';
+import { DEFAULT_QUALITY, type QualitySettings } from '../../../shared/config/data-quality-rules.js';
 
 /** Everything a chunk's commit hands to the databases, in order. */
 function recordingTargets(log: unknown[]): CommitTargets {
@@ -112,6 +113,13 @@ const scenario = fc.record({
   maxRequestRecords: fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 2 }),
   returnRecords: fc.integer({ min: 0, max: 5 }).map((n) => n === 0),
   chunkBytes: fc.integer({ min: 48, max: 1500 }),
+  /** The data-quality watch's settings: its digest of a chunk must not depend on the path either. */
+  quality: fc.constantFrom<QualitySettings | undefined>(
+    undefined,
+    DEFAULT_QUALITY,
+    { ...DEFAULT_QUALITY, stuck: { afterSeconds: 1, minRecords: 2, fields: null }, range: { temp: [-100, 100], x: [0, 1e6] } },
+    { ...DEFAULT_QUALITY, stuck: { afterSeconds: 1, minRecords: 2, fields: ['part', 'renamed'] }, clock: { maxAheadSeconds: 0, maxBehindSeconds: 0 }, schema: false },
+  ),
 });
 
 type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
@@ -149,7 +157,7 @@ function build(s: Scenario): { bytes: Buffer; parser: Parser; plan: CommitPlan }
   const plan: CommitPlan = {
     id: 'plan', storeFile: '/nowhere/agent.db', receiver: 'files', stream: { asset: 'Maschine_1', stream_type: 'process' }, transforms,
     routes: s.maxRequestRecords.map((max, i) => ({ transmit: `cloud${i}`, type: 'remotedatapost', options: { maxRequestRecords: max }, maxBufferBytes: 2 ** 40 })),
-    history: { file: '/nowhere/kpi.db', retentionMs: 1, maxRecords: 1 }, returnRecords: s.returnRecords,
+    history: { file: '/nowhere/kpi.db', retentionMs: 1, maxRecords: 1 }, returnRecords: s.returnRecords, quality: s.quality,
   };
   return { bytes, parser, plan };
 }

@@ -24,6 +24,7 @@ import { RowDocumentWriter, layoutFits } from '../transmits/remotedatapost/row-d
 import { UPLOAD_OUTBOX } from '../transmits/remotedatapost/upload-outbox.js';
 import { GZIP_LEVEL } from '../transmits/remotedatapost/wire.js';
 import type { BatchCommitter, CommitPlan, EncodedCommit } from './batch-committer.js';
+import { DigestBuilder, type QualityDigest, watchedFields } from '../quality/quality-digest.js';
 
 /** How the plan's transforms leave the columns: a field per output key, in the records' key order. */
 interface Layout {
@@ -82,7 +83,7 @@ export class FusedUploadPath {
   /** The documents' memory, reused chunk after chunk (only the compressed bodies leave a chunk). */
   private scratch: Buffer = Buffer.allocUnsafe(512 * 1024);
   /** What `visit` writes the chunk's rows with: set for each read (one visitor for every chunk). */
-  private readonly rows = { writer: null as RowDocumentWriter | null, columns: [] as number[], timeOf: [] as number[], timeRoom: 0, hasTime: false, now: 0, count: 0 };
+  private readonly rows = { writer: null as RowDocumentWriter | null, columns: [] as number[], timeOf: [] as number[], timeRoom: 0, hasTime: false, now: 0, count: 0, digest: null as DigestBuilder | null, slots: [] as number[] };
   /**
    * Writes one plain row as a document. One function for every chunk, not a closure per read: the
    * reader's optimized code calls the same target each time (a closure per read deoptimized it,
@@ -105,7 +106,10 @@ export class FusedUploadPath {
         else writer.value(f, null);
       } else {
         const c = columns[f]!;
-        writer.value(f, cellValueAt(text, cellStarts[c]!, cellStarts[c + 1]! - 1));
+        const value = cellValueAt(text, cellStarts[c]!, cellStarts[c + 1]! - 1);
+        writer.value(f, value);
+        // The data-quality watch's fields (a stream with stuck or range checks only).
+        if (this.rows.digest !== null && this.rows.slots[f]! >= 0) this.rows.digest.value(this.rows.slots[f]!, value, this.rows.count);
       }
     }
     this.push(this.rows.count++, writer.end(), timestamp, line);
@@ -136,6 +140,12 @@ export class FusedUploadPath {
     rows.hasTime = reader.timeColumns.length > 0;
     rows.now = now;
     rows.count = 0;
+    const watched = plan.quality ? watchedFields(plan.quality, layout.keys) : null;
+    rows.digest = watched && plan.quality ? new DigestBuilder(plan.quality) : null;
+    if (watched && rows.digest) {
+      rows.digest.start(watched);
+      rows.slots = layout.keys.map((key) => watched.indexOf(key));
+    }
     let parsed: PlainChunk | null;
     try {
       parsed = reader.read(chunk, state, final, this.visit);
@@ -143,6 +153,8 @@ export class FusedUploadPath {
       // The writer's memory is kept as this.scratch, not through the visitor's state.
       rows.writer = null;
     }
+    const digest = rows.digest;
+    rows.digest = null;
     const count = rows.count;
     this.scratch = writer.bytes;
     if (parsed === null) {
@@ -150,7 +162,27 @@ export class FusedUploadPath {
       this.declined.add(fileKey);
       return null;
     }
-    return { parsed, encoded: this.encode(fused, writer, count, now) };
+    const encoded = this.encode(fused, writer, count, now);
+    if (plan.quality && count > 0) encoded.quality = this.digest(plan.quality, digest, layout.keys, count);
+    return { parsed, encoded };
+  }
+
+  /** The data-quality digest of the chunk's documents (their times are this.keys, in µs). */
+  private digest(settings: NonNullable<CommitPlan['quality']>, builder: DigestBuilder | null, keys: readonly string[], count: number): QualityDigest {
+    const times = this.keys;
+    let span: QualityDigest['times'];
+    if (settings.clock) {
+      let min = times[0]!;
+      let max = min;
+      for (let i = 1; i < count; i += 1) {
+        const t = times[i]!;
+        if (t < min) min = t;
+        else if (t > max) max = t;
+      }
+      span = { min: Math.floor(min / 1000), max: Math.floor(max / 1000) };
+    }
+    const columns = settings.schema ? { first: [...keys].sort() } : undefined;
+    return (builder ?? new DigestBuilder(settings)).finish(count, (row) => Math.floor(times[row]! / 1000), columns, span);
   }
 
   private push(index: number, end: number, timestamp: number, line: number): void {

@@ -11,6 +11,8 @@ import type { MarkerReporter } from '../markers/marker-store.js';
 import type { AgentStore } from '../store/agent-store.js';
 import type { Clock } from '../time/clock.js';
 import type { StreamFlowBoard } from '../flow/stream-flow.js';
+import type { QualityWatch } from '../quality/quality-watch.js';
+import type { QualitySettings } from '../../../shared/config/data-quality-rules.js';
 import { BatchCommitter, type CommitOutcome, type CommitPlan, type CommitResult, type HistoryTarget, type StageReport } from './batch-committer.js';
 
 export interface TransformStage {
@@ -53,9 +55,17 @@ export interface PipelineOptions {
   history?: { target: HistoryTarget; writer: () => RecordHistory };
   /** Per-stream counters (records read, newest record, file being read): fed once per commit. */
   flow?: StreamFlowBoard;
+  /** The data-quality watch: its settings go with each plan, each commit's digest to it. */
+  quality?: QualityWatch;
 }
 
 const WARN_AT = 0.8;
+
+/** The settings a commit plan carries: none when no check needs the records (the gap check needs only arrivals). */
+function digestWanted(settings: QualitySettings | undefined): QualitySettings | undefined {
+  if (!settings) return undefined;
+  return settings.stuck || Object.keys(settings.range).length > 0 || settings.clock || settings.schema ? settings : undefined;
+}
 const MB = 1024 * 1024;
 
 /**
@@ -103,7 +113,7 @@ export class Pipeline {
     const key = `${receiver}\0${streamId(stream.asset, stream.stream_type)}`;
     let plan = this.plans.get(key);
     if (!plan) {
-      const { registry, store, history, taps } = this.options;
+      const { registry, store, history, taps, quality } = this.options;
       plan = {
         id: `${this.instance}:${this.generation}:${key}`,
         storeFile: store.file,
@@ -115,6 +125,7 @@ export class Pipeline {
         routes: this.routesFor(stream).map((route) => ({ transmit: route.name, type: route.type, options: route.options, maxBufferBytes: route.maxBufferBytes })),
         history: history?.target,
         returnRecords: (taps?.size ?? 0) > 0,
+        quality: digestWanted(quality?.settingsFor(stream)),
       };
       this.plans.set(key, plan);
     }
@@ -161,6 +172,7 @@ export class Pipeline {
     const commit = result.committed;
     const { store, logger, markers, taps, flow } = this.options;
     flow?.committed(receiver, stream, commit.read, commit.lastTimestamp);
+    this.options.quality?.committed(stream, commit.read, commit.quality);
     this.report(stream, commit.reports);
     for (const queued of commit.queued) store.noteQueued(queued.transmit, queued.bytes);
     if (commit.historyError !== undefined && !this.historyFailed) logger.error(`Recent records could not be kept for KPI evaluation: ${commit.historyError}`);

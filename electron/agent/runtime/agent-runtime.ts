@@ -129,6 +129,7 @@ export class AgentRuntime {
       store: this.store,
       stats: this.flow.transmits,
       flow: this.flow.streams,
+      quality: this.flow.quality,
       taps: this.taps,
       agentDataDirectory: dir,
       markers: this.markers,
@@ -392,7 +393,7 @@ export class AgentRuntime {
 
   streams(): StreamRecord[] {
     const flow = this.flow.streams;
-    return streamRecords(this.configuredStreams(), (asset, streamType) => this.markers.forStream(asset, streamType), (receiver, stream) => flow.stats(receiver, stream));
+    return streamRecords(this.configuredStreams(), (asset, streamType) => this.markers.forStream(asset, streamType), (receiver, stream) => flow.stats(receiver, stream), (stream) => this.flow.quality.findings(stream));
   }
 
   /** The streams of the saved configuration with their receiver, read defensively. */

@@ -1,4 +1,4 @@
-import type { Marker, RestreamRequest, StreamRecord, StreamStats } from '../../../shared/api/resources.js';
+import type { Marker, QualityFinding, RestreamRequest, StreamRecord, StreamStats } from '../../../shared/api/resources.js';
 
 /** A stream of the saved configuration with its receiver. */
 export interface ConfiguredStream {
@@ -28,6 +28,7 @@ export function streamRecords(
   streams: readonly ConfiguredStream[],
   markersOf: (asset: string, streamType: string) => Marker[],
   statsOf: (receiver: string, stream: { asset: string; stream_type: string }) => StreamStats,
+  qualityOf: (stream: { asset: string; stream_type: string }) => QualityFinding[] = () => [],
 ): StreamRecord[] {
   return streams.map(({ receiver, asset, stream_type }) => ({
     stream: `${asset}:${stream_type}`,
@@ -36,6 +37,7 @@ export function streamRecords(
     data_receiver: receiver,
     markers: markersOf(asset, stream_type).filter((m) => m.component_type !== 'Receiver' || m.component === receiver),
     stats: statsOf(receiver, { asset, stream_type }),
+    quality: qualityOf({ asset, stream_type }),
   }));
 }
 

@@ -10,6 +10,7 @@ import type { MarkerStore } from '../markers/marker-store.js';
 import type { HistoryTarget } from '../pipeline/batch-committer.js';
 import { Pipeline, type RecordTap, type TransformStage, type TransmitRoute } from '../pipeline/pipeline.js';
 import type { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
+import type { QualityWatch } from '../quality/quality-watch.js';
 import type { StreamFlowBoard } from '../flow/stream-flow.js';
 import type { AgentStore } from '../store/agent-store.js';
 import type { Clock } from '../time/clock.js';
@@ -32,6 +33,8 @@ export interface SupervisorOptions {
   flow?: StreamFlowBoard;
   /** Observers of committed records. */
   taps: ReadonlySet<RecordTap>;
+  /** The data-quality watch: takes each configuration's data_quality and streams; watches while services run. */
+  quality?: QualityWatch;
   /** The KPI history every commit keeps records in (its writer opened on use). */
   history?: { target: HistoryTarget; writer: () => RecordHistory };
   /** What the agent shares with every component (parse threads, storage health, write policy). */
@@ -108,6 +111,7 @@ export class Supervisor {
     this.options.markers.clearAll();
     this.pipeline = this.newPipeline();
     this.reconfigure(config);
+    this.options.quality?.start();
     const specs = serviceSpecs(config);
     const breathe = breather();
     for (const spec of specs) {
@@ -174,6 +178,7 @@ export class Supervisor {
   /** Stops every service, newest first. Idempotent. */
   async stop(): Promise<void> {
     this.generation += 1;
+    this.options.quality?.stop();
     const breathe = breather();
     for (const service of [...this.services.values()].reverse()) {
       await breathe();
@@ -209,8 +214,8 @@ export class Supervisor {
   }
 
   private newPipeline(): Pipeline {
-    const { store, registry, clock, logger, markers, taps, history, flow } = this.options;
-    return new Pipeline({ store, registry, clock, logger: logger.child('pipeline'), markers: markers.reporter('pipeline', 'Transmit'), taps, history, flow });
+    const { store, registry, clock, logger, markers, taps, history, flow, quality } = this.options;
+    return new Pipeline({ store, registry, clock, logger: logger.child('pipeline'), markers: markers.reporter('pipeline', 'Transmit'), taps, history, flow, quality });
   }
 
   /** The pipeline and the transmit statistics take the configuration's transforms and transmits. */
@@ -232,6 +237,7 @@ export class Supervisor {
       markers: markers.reporter(t.transmit_name, 'Transmit'),
       logger: logger.child(`${SERVICE_PREFIX.Transmit}:${t.transmit_name}`),
     }));
+    this.options.quality?.configure(config.data_quality, config.data_receiver.flatMap((r) => r.streams.map((st) => ({ asset: st.asset, stream_type: st.stream_type }))));
     this.pipeline!.configure(stages, routes);
     stats.retain(config.data_transmit.map((t) => t.transmit_name));
     for (const t of config.data_transmit) stats.register(t.transmit_name, t.transmit_type);

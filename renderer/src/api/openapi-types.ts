@@ -1148,6 +1148,38 @@ export interface components {
                 /** @description Same as api_key_id (the transmit's spelling). */
                 API_key_ID?: string;
             };
+            /** @description Data-quality watch: stuck values, values out of range, gaps, clocks ahead, changed columns. Optional: without it, clock (5 min ahead), schema and gap (10x the usual interval, at least 5 min) hold for every stream. */
+            data_quality?: {
+                filter_stream: components["schemas"]["ConfigurationFilterStream"];
+                /** @description A numeric field that keeps one value: a frozen sensor or a PLC tag that stopped updating. */
+                stuck?: {
+                    /** @description A numeric field unchanged for at least this many seconds of record time (and min_records records) is stuck. */
+                    after_seconds: number;
+                    /** @description …and for at least this many records in a row (2 or more). */
+                    min_records: number;
+                    /** @description Only these fields; default every numeric field of the stream (each judged on its own). */
+                    fields?: string[];
+                };
+                /** @description Per field, the values the machine can really produce: {"<field>": [low, high]}. */
+                range?: {
+                    [key: string]: [
+                        number,
+                        number
+                    ];
+                };
+                gap?: {
+                    /** @description No record for this many seconds of wall time is a gap. */
+                    after_seconds: number;
+                } | false;
+                clock?: {
+                    /** @description A record time more than this many seconds ahead of this PC's clock is a clock problem (default 300). */
+                    max_ahead_seconds: number;
+                    /** @description …or more than this many seconds behind (default: not checked; old files and backfill are normal). */
+                    max_behind_seconds?: number;
+                } | false;
+                /** @description Report when the set of columns differs from the stream's previous file or message (default true). */
+                schema?: boolean;
+            }[];
         };
         ConfigurationFileFilter: string[];
         /** @description Streams this applies to: "asset:stream_type"; either half may be "*"; "*" alone matches every stream. */
@@ -2435,6 +2467,17 @@ export interface operations {
                                     read: number;
                                 } | null;
                             };
+                            /** @description Open findings of the data-quality watch for this stream; [] when none. */
+                            quality: {
+                                /** @enum {string} */
+                                check: "stuck" | "range" | "gap" | "clock" | "schema";
+                                /** @description The field concerned (stuck, range); null for the stream as a whole. */
+                                field: string | null;
+                                /** @description When the finding opened (ISO 8601 UTC): for stuck, the record time the value first read so. */
+                                since: string;
+                                /** @description In words, e.g. "temp has read 21 for 12 min (75 records)". */
+                                detail: string;
+                            }[];
                         }[];
                         meta?: {
                             [key: string]: unknown;
@@ -2501,6 +2544,20 @@ export interface operations {
                                     /** @description Records waiting in the outbox at the end of that minute (for the current minute: now). */
                                     backlog_records: number;
                                 }[];
+                            }[];
+                            /** @description Findings of the data-quality watch open at some time in these minutes, oldest first (docs/data-quality.md). */
+                            quality: {
+                                asset: string;
+                                stream_type: string;
+                                /** @enum {string} */
+                                check: "stuck" | "range" | "gap" | "clock" | "schema";
+                                field: string | null;
+                                /** @description When the finding opened (ISO 8601 UTC). */
+                                since: string;
+                                /** @description When it closed; null while it is open. */
+                                until: string | null;
+                                /** @description In words, as the finding last read. */
+                                detail: string;
                             }[];
                         };
                         meta?: {

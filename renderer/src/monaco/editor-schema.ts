@@ -6,7 +6,7 @@
  */
 import { configurationJsonSchema, TIME_ZONE_FORMAT } from '../../../shared/config/schema.js';
 import { TEMPLATE_PROMPT_PREFIX } from '../../../shared/config/semantic-rules.js';
-import { MQTT_STREAM_TEMPLATES, RECEIVER_TEMPLATES, TRANSMIT_TEMPLATES } from '../../../shared/config/templates.js';
+import { DATA_QUALITY_TEMPLATE, MQTT_STREAM_TEMPLATES, RECEIVER_TEMPLATES, TRANSMIT_TEMPLATES } from '../../../shared/config/templates.js';
 import { DOCUMENT_PARSER_TEMPLATES } from '../../../shared/config/parsers/index.js';
 
 type Schema = Record<string, unknown>;
@@ -111,6 +111,11 @@ export function editorSchema(zones: readonly string[]): Schema {
         description: `A ${type === 'mqtt' ? 'JSON mqtt' : 'Sparkplug B (mqtt)'} transmit from the template; Tab moves to each value to fill in.`,
         body: withTabStops(TRANSMIT_TEMPLATES[type], { next: 1 }),
       })),
+    ];
+  const quality = ((properties.data_quality?.anyOf as Schema[] | undefined)?.find((s) => s.type === 'array') ?? properties.data_quality)?.items as Schema | undefined;
+  if (quality)
+    quality.defaultSnippets = [
+      { label: 'data quality checks', description: 'Stuck values, a range, a gap, the clock and the columns of the streams filter_stream selects; Tab moves to each value to fill in.', body: withTabStops(DATA_QUALITY_TEMPLATE, { next: 1 }) },
     ];
   return schema;
 }

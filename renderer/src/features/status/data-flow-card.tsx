@@ -3,6 +3,7 @@ import type { FlowHistory } from '../../../../shared/api/history.js';
 import type { Status, StreamRecord } from '../../../../shared/api/resources.js';
 import { BackfillNote } from '../../components/backfill-note.js';
 import { FileReadingBar } from '../../components/file-reading-bar.js';
+import { QualityNote } from '../../components/quality-note.js';
 import { TimeChart } from '../../components/time-chart.js';
 import { ago } from '../../format/time.js';
 import { type Freshness, freshness, streamSeries } from './data-flow.js';
@@ -71,7 +72,7 @@ export function DataFlowCard({
               const series = history ? streamSeries(history, stream.data_receiver, stream.asset, stream.stream_type, SPARKLINE_MINUTES) : undefined;
               const id = `${stream.data_receiver}/${stream.stream}`;
               return (
-                <tr key={id} data-flow-stream={id}>
+                <tr key={id} data-flow-stream={id} data-quality={(stream.quality ?? []).length > 0 ? 'findings' : 'ok'}>
                   <td>{stream.asset}</td>
                   <td>{stream.stream_type}</td>
                   <td>{stream.data_receiver}</td>
@@ -81,6 +82,7 @@ export function DataFlowCard({
                     </span>
                     {stream.stats.reading && <FileReadingBar reading={stream.stats.reading} />}
                     {stream.stats.backfill && <BackfillNote backfill={stream.stats.backfill} />}
+                    <QualityNote findings={stream.quality ?? []} />
                   </td>
                   <td className="align-right numeric">
                     {stream.stats.records_per_minute.toLocaleString('en-US')}

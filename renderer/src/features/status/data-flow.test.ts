@@ -26,6 +26,7 @@ describe('history series', () => {
     end: '2026-11-24T14:00:00.000Z',
     streams: [{ data_receiver: 'files', asset: 'Press_1', stream_type: 'cycle', points: [{ minute: '2026-11-24T13:58:00.000Z', records_in: 60 }, { minute: '2026-11-24T14:00:00.000Z', records_in: 30 }] }],
     transmits: [{ transmit: 'archive', points: [{ minute: '2026-11-24T13:59:00.000Z', records_out: 5, backlog_records: 7 }] }],
+    quality: [],
   };
 
   it('fills the minutes without records with 0 for a stream sparkline', () => {

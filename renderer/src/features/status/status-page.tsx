@@ -12,6 +12,7 @@ import { MachineLoad } from './machine-load.js';
 import { ServicesCard } from './services-card.js';
 import { TransmitsCard } from './transmits-card.js';
 import { DataFlowCard, SPARKLINE_MINUTES } from './data-flow-card.js';
+import { QualityCard } from './quality-card.js';
 import { pollIntervals } from './data-flow.js';
 
 type Action = 'start' | 'stop' | 'restart';
@@ -95,6 +96,8 @@ export function StatusPage() {
       )}
 
       <DataFlowCard streams={streams.data ?? []} services={agent.services} polls={pollIntervals(config.data?.document)} history={flowHistory.data} transmits={status.data.last_data_transmit} />
+
+      <QualityCard streams={streams.data ?? []} history={flowHistory.data} />
 
       <div className="grid-2">
         <ServicesCard services={agent.services} />

@@ -9,6 +9,7 @@ const record = (data_receiver: string, asset: string, stream_type: string, messa
   data_receiver,
   markers: message ? [{ component: data_receiver, component_type: 'Receiver', asset, stream_type, category: 'read', timestamp: '2026-01-01 00:00:00.000000', level: 'warning', message }] : [],
   stats: { records_read: 0, last_record_at: null, last_record_timestamp: null, records_per_minute: 0, reading: null },
+  quality: [],
 });
 
 describe('restreamRequestFor', () => {

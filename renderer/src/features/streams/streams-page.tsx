@@ -6,6 +6,7 @@ import { useToast } from '../../app/toasts.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { ErrorNotice } from '../../components/error-notice.js';
 import { LocalTime } from '../../components/local-time.js';
+import { QualityNote } from '../../components/quality-note.js';
 import { BackfillNote } from '../../components/backfill-note.js';
 import { FileReadingBar } from '../../components/file-reading-bar.js';
 import { plural } from '../../format/quantities.js';
@@ -154,6 +155,7 @@ function StreamRow({ record, selected, onToggle, restreamedFrom }: { record: Str
         )}
         {record.stats.reading && <FileReadingBar reading={record.stats.reading} />}
         {record.stats.backfill && <BackfillNote backfill={record.stats.backfill} />}
+        <QualityNote findings={record.quality ?? []} />
       </td>
       <td>{record.data_receiver}</td>
       <td className={`align-right count ${errors > 0 ? 'count-error' : ''}`}>{errors}</td>
