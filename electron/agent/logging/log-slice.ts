@@ -145,7 +145,9 @@ async function findStart(file: fs.FileHandle, size: number, wanted: number, filt
     let i = bytes.lastIndexOf(NEWLINE);
     while (i >= 0) {
       const at = i;
-      const done = take(position + at + 1, () => Buffer.concat([bytes.subarray(at + 1, at + 1 + HEAD_BYTES), after]));
+      // Most heads lie within this chunk: no copy; one that reaches past it takes the next chunk's start.
+      const head = () => (at + 1 + Math.min(HEAD_BYTES, lineEnd - position - at - 1) <= length ? bytes.subarray(at + 1) : Buffer.concat([bytes.subarray(at + 1, at + 1 + HEAD_BYTES), after]));
+      const done = take(position + at + 1, head);
       if (done) return { ...done, count };
       lineEnd = position + at;
       i = at === 0 ? -1 : bytes.lastIndexOf(NEWLINE, at - 1);
