@@ -119,7 +119,12 @@ async function lastStamp(file: fs.FileHandle, size: number): Promise<string | nu
  * Where the last `wanted` non-empty lines of a file that pass the filter start, walking back from
  * `size`; stops early at a line stamped at or before `since` (`stop`: older files need not be looked at).
  */
-async function findStart(file: fs.FileHandle, size: number, wanted: number, filter: CompiledFilter): Promise<{ start: number; count: number; stop: boolean }> {
+async function findStart(
+  file: fs.FileHandle,
+  size: number,
+  wanted: number,
+  filter: CompiledFilter,
+): Promise<{ start: number; count: number; stop: boolean }> {
   let count = 0;
   let lineEnd = size;
   let position = size;
@@ -146,7 +151,9 @@ async function findStart(file: fs.FileHandle, size: number, wanted: number, filt
     while (i >= 0) {
       const at = i;
       // Most heads lie within this chunk: no copy; one that reaches past it takes the next chunk's start.
-      const head = () => (at + 1 + Math.min(HEAD_BYTES, lineEnd - position - at - 1) <= length ? bytes.subarray(at + 1) : Buffer.concat([bytes.subarray(at + 1, at + 1 + HEAD_BYTES), after]));
+      const within = at + 1 + Math.min(HEAD_BYTES, lineEnd - position - at - 1) <= length;
+      const head = () =>
+        within ? bytes.subarray(at + 1) : Buffer.concat([bytes.subarray(at + 1, at + 1 + HEAD_BYTES), after]);
       const done = take(position + at + 1, head);
       if (done) return { ...done, count };
       lineEnd = position + at;

@@ -48,6 +48,7 @@ export class UploadSummary {
     this.window = undefined;
     if (!window || window.uploads === 0) return;
     const seconds = Math.max(1, Math.round((this.now() - window.since) / 1000));
-    this.logger.info(`${count(window.uploads, 'upload')}, ${count(window.records, 'record')} (${size(window.bytes)}) in the last ${seconds} s`);
+    const what = `${count(window.uploads, 'upload')}, ${count(window.records, 'record')} (${size(window.bytes)})`;
+    this.logger.info(`${what} in the last ${seconds} s`);
   }
 }

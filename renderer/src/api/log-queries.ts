@@ -36,11 +36,14 @@ export function useLog(name: LogName, filters: LogFilters, follow: boolean) {
     queryKey: key,
     queryFn: async (): Promise<LogRead> => {
       const previous = queryClient.getQueryData<LogRead>(key);
-      if (!previous || previous.newestLineAt === null || filters.until !== undefined)
-        return api.log(name, { ...asked(filters), lines: LOG_INITIAL_LINES, ...(filters.until ? { until: filters.until } : {}) });
+      if (!previous || previous.newestLineAt === null || filters.until !== undefined) {
+        const until = filters.until ? { until: filters.until } : {};
+        return api.log(name, { ...asked(filters), lines: LOG_INITIAL_LINES, ...until });
+      }
       // From the newest line of the log, not the newest shown: with a filter the newest shown may be an hour old.
       const fresh = await api.log(name, { ...asked(filters), since: previous.newestLineAt, lines: 100_000 });
-      return { lines: appendLogLines(previous.lines, fresh.lines), newestLineAt: fresh.newestLineAt ?? previous.newestLineAt, hasOlder: previous.hasOlder };
+      const lines = appendLogLines(previous.lines, fresh.lines);
+      return { lines, newestLineAt: fresh.newestLineAt ?? previous.newestLineAt, hasOlder: previous.hasOlder };
     },
     refetchInterval: follow && filters.until === undefined ? LOG_FOLLOW_MS : false,
     refetchOnWindowFocus: false,

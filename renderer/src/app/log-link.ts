@@ -39,5 +39,6 @@ export function logFiltersFromHash(hash: string): LogLinkFilters | undefined {
  */
 export function serviceLogHref(service: string, at: string | null | undefined, parse: (text: string) => number): string {
   const ms = at ? parse(at) : Number.NaN;
-  return logsHref({ component: service, level: 'WARNING', until: Number.isNaN(ms) ? undefined : new Date(ms + 60_000).toISOString() });
+  const until = Number.isNaN(ms) ? undefined : new Date(ms + 60_000).toISOString();
+  return logsHref({ component: service, level: 'WARNING', until });
 }

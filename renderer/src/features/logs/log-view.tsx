@@ -46,8 +46,12 @@ export function LogView({ lines, follow }: { lines: readonly LogLine[]; follow: 
     // Lines put before the first one ("load older"): a reader's rows stay where they were; a view
     // pinned to the newest line moves to where the older lines end.
     const added = lines.length - before.length;
-    if (added > 0 && before.first !== undefined && lines[0]?.raw !== before.first && lines[added]?.raw === before.first) {
-      element.scrollTop = follow && pinned ? Math.max(0, layout.top(added) - element.clientHeight / 2) : element.scrollTop + layout.top(added);
+    const olderOnTop =
+      added > 0 && before.first !== undefined && lines[0]?.raw !== before.first && lines[added]?.raw === before.first;
+    if (olderOnTop) {
+      const boundary = layout.top(added);
+      const reading = element.scrollTop + boundary;
+      element.scrollTop = follow && pinned ? Math.max(0, boundary - element.clientHeight / 2) : reading;
       setScrollTop(element.scrollTop);
       return;
     }
