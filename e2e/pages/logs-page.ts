@@ -9,6 +9,10 @@ export class LogsPage {
   readonly follow: Locator;
   readonly count: Locator;
   readonly jumpToNewest: Locator;
+  readonly jumpToTime: Locator;
+  readonly go: Locator;
+  readonly loadOlder: Locator;
+  readonly backToNewest: Locator;
 
   constructor(readonly page: Page) {
     this.view = page.getByRole('log', { name: 'Log lines' });
@@ -19,10 +23,18 @@ export class LogsPage {
     this.follow = page.getByRole('checkbox', { name: 'Follow' });
     this.count = page.getByTestId('log-count');
     this.jumpToNewest = page.getByRole('button', { name: /Newest line/ });
+    this.jumpToTime = page.getByLabel('Jump to time');
+    this.go = page.getByRole('button', { name: 'Go', exact: true });
+    this.loadOlder = page.getByRole('button', { name: /older lines/ });
+    this.backToNewest = page.getByRole('button', { name: 'Back to newest' });
   }
 
   logFile(label: 'Core' | 'Web'): Locator {
     return this.page.getByRole('radio', { name: new RegExp(`^${label}`) });
+  }
+
+  rowsWith(text: string): Locator {
+    return this.rows.filter({ hasText: text });
   }
 
   rowsOfLevel(level: string): Locator {

@@ -138,10 +138,13 @@ describe('GET /v1/status (13)', () => {
     const degraded = await receiver();
     expect(degraded.status).toBe('running');
     expect(degraded.reason).toBe(`The folder ${folder} does not exist. Tributary keeps looking every 1 s.`);
+    // When: the Status page links the problem to the log lines of that time (issue 38).
+    expect(degraded.reason_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{6}$/);
     expect((await started.call('GET', '/v1/status')).json.response.agent.services['transmit:cloud'].health).toBe('ok');
     fs.mkdirSync(folder);
     await expect.poll(async () => (await receiver()).health, { timeout: 10_000 }).toBe('ok');
     expect((await receiver()).reason).toBeNull();
+    expect((await receiver()).reason_at).toBeUndefined();
   });
 
   it('reports each transmit in last_data_transmit with its backlog', async () => {

@@ -45,6 +45,7 @@ export const ServiceStateSchema = z
     status: ServiceStatusSchema,
     health: ServiceHealthSchema.optional().describe('degraded: the service has current error markers on its streams (see GET /v1/streams); ok otherwise.'),
     reason: z.string().nullable().optional().describe('Why the service is degraded: the newest error marker\'s message; null when ok.'),
+    reason_at: z.string().nullable().optional().describe('When the newest error marker was raised (UTC, YYYY-MM-DD HH:MM:SS.ffffff): where its log lines are; absent when ok.'),
   })
   .catchall(z.unknown());
 export type ServiceState = z.infer<typeof ServiceStateSchema>;

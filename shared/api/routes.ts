@@ -95,7 +95,18 @@ const logQuery = {
     description: 'How many of the newest lines (1..100000, default 1000).',
   },
   since: { schema: z.string(), description: 'Only lines after this time (YYYY-MM-DD HH:MM:SS.ffffff UTC, or ISO 8601).' },
+  until: { schema: z.string(), description: 'Only lines at or before this time (same forms as since): with lines, the page before a time ("load older", "jump to time").' },
+  level: {
+    schema: z.enum(['DEBUG', 'INFO', 'WARNING', 'ERROR'], { error: 'level must be DEBUG, INFO, WARNING or ERROR' }),
+    description: 'The lowest level wanted: WARNING gives warnings and errors.',
+  },
+  component: { schema: z.string(), description: 'Only lines of this component, as written in the line (e.g. transmit:cloud, receiver:plant_files).' },
 };
+const LogMeta = z.object({
+  newest_line_at: z.string().nullable().describe("Time stamp of the log's newest line when it was read, whatever the filters: continue from it with since."),
+  has_older: z.boolean().describe('The answer stopped at lines: older matching lines may exist (ask again with until).'),
+});
+const logFilters = 'Applied by the agent over the current file and its rotated copies, newest lines first: the answer holds the newest `lines` lines that match, oldest first.';
 const kpiKind = { schema: z.enum(['line', 'machine_type'], { error: 'kind must be line or machine_type' }), description: 'Kind of the definition (default: detected).' };
 
 export const ROUTES = [
@@ -129,8 +140,11 @@ export const ROUTES = [
   { id: 'restartAgent', method: 'POST', role: 'operator', path: '/v1/agent/restart', summary: 'Restart the agent.', response: AgentStatusSchema, failure: AgentStatusSchema },
   { id: 'startAgent', method: 'POST', role: 'operator', path: '/v1/agent/start', summary: 'Start the agent.', response: AgentStatusSchema, failure: AgentStatusSchema },
   { id: 'stopAgent', method: 'POST', role: 'operator', path: '/v1/agent/stop', summary: 'Stop the agent (data collection and upload pause).', response: AgentStatusSchema, failure: AgentStatusSchema },
-  { id: 'coreLog', method: 'GET', role: 'viewer', path: '/v1/log/stream', summary: 'Newest lines of agent_core.log.', query: logQuery, response: LogLines },
-  { id: 'namedLog', method: 'GET', role: 'viewer', path: '/v1/log/stream/:log_filename', summary: 'Newest lines of agent_core.log or agent_web.log.', query: logQuery, response: LogLines, failure: z.string() },
+  { id: 'coreLog', method: 'GET', role: 'viewer', path: '/v1/log/stream', summary: 'Newest lines of agent_core.log.', description: logFilters, query: logQuery, response: LogLines, meta: LogMeta },
+  {
+    id: 'namedLog', method: 'GET', role: 'viewer', path: '/v1/log/stream/:log_filename', summary: 'Newest lines of agent_core.log or agent_web.log.',
+    description: logFilters, query: logQuery, response: LogLines, meta: LogMeta, failure: z.string(),
+  },
   { id: 'listMeta', method: 'GET', role: 'viewer', path: '/v1/meta', summary: 'UI meta objects.', deprecated: true, response: z.object({ objects: z.array(MetaObjectSchema) }) },
   {
     id: 'getMeta', method: 'GET', role: 'viewer', path: '/v1/meta/:object_id', summary: 'JSON Schema and new-item template of one meta object.', deprecated: true,

@@ -8,8 +8,18 @@ import type { StorageRecovery } from '../storage/storage-recovery.js';
 import { AuditLog } from './audit-log.js';
 import { LogFile } from './log-file.js';
 import { readLastLines } from './log-reader.js';
+import type { LogFilter } from './log-filter.js';
 import { type LogSlice, openLogSlice } from './log-slice.js';
-import { Logger, Redactor } from './logger.js';
+import { type LogLevel, Logger, Redactor } from './logger.js';
+
+/** What a log read asks for (GET /v1/log/stream…). */
+export interface LogQuery {
+  lines: number;
+  since?: string;
+  until?: string;
+  level?: LogLevel;
+  component?: string;
+}
 
 /** A read of more lines than this is a large one; at most MAX_LARGE_READS of them run at once. */
 export const LARGE_READ_LINES = 5000;
@@ -74,16 +84,23 @@ export class AgentLogs {
 
   /** The last `lines` lines of a log, optionally only those after `since`. */
   read(name: LogName, lines: number, since?: string): string[] {
-    return readLastLines(this.files[name].generations(), lines, sinceOf(since));
+    return readLastLines(this.files[name].generations(), lines, timeOf('since', since));
   }
 
   /**
-   * The last `lines` lines of a log as a slice read while it is sent. Large reads (by the lines
-   * found, not asked: the console asks for 100,000 after `since`) are limited to a few at once (429
-   * beyond): each holds files open and costs disk reads while a client takes its time.
+   * The last `lines` lines of a log that pass the query's filters, over the current file and its
+   * rotated generations, as a slice read while it is sent. Large reads (by the lines found, not
+   * asked: the console asks for 100,000 after `since`) are limited to a few at once (429 beyond):
+   * each holds files open and costs disk reads while a client takes its time.
    */
-  async slice(name: LogName, lines: number, since?: string): Promise<LogSlice> {
-    const slice = await openLogSlice(this.files[name].generations(), lines, sinceOf(since));
+  async slice(name: LogName, query: LogQuery): Promise<LogSlice> {
+    const filter: LogFilter = {
+      since: timeOf('since', query.since),
+      until: timeOf('until', query.until),
+      level: query.level,
+      component: query.component === undefined || query.component === '' ? undefined : query.component,
+    };
+    const slice = await openLogSlice(this.files[name].generations(), query.lines, filter);
     if (slice.count <= LARGE_READ_LINES) return slice;
     if (this.largeReads >= MAX_LARGE_READS) {
       await slice.close();
@@ -107,9 +124,9 @@ export class AgentLogs {
   }
 }
 
-function sinceOf(since: string | undefined): bigint | undefined {
-  if (since === undefined) return undefined;
-  const micros = parseTimestampToMicros(since);
-  if (micros === undefined) throw new ApiError(400, `since must be a time such as 2024-05-01 12:00:00.000000 (UTC) or ISO 8601, not "${since}".`);
+function timeOf(name: 'since' | 'until', text: string | undefined): bigint | undefined {
+  if (text === undefined) return undefined;
+  const micros = parseTimestampToMicros(text);
+  if (micros === undefined) throw new ApiError(400, `${name} must be a time such as 2024-05-01 12:00:00.000000 (UTC) or ISO 8601, not "${text}".`);
   return micros;
 }

@@ -12,14 +12,15 @@ import { tempDirectory } from '../../testing/test-host.js';
 import { SystemClock } from '../time/clock.js';
 import { LogFile } from './log-file.js';
 import { readLastLines } from './log-reader.js';
+import type { LogFilter } from './log-filter.js';
 import { MAX_LINE_BYTES, openLogSlice } from './log-slice.js';
 import { Logger, Redactor } from './logger.js';
 
 const BASE = 1_767_600_000_000_000n;
 const line = (second: number, text: string) => `${formatSpecTimestamp(BASE + BigInt(second) * 1_000_000n)} | main | agent | INFO | ${text}`;
 
-async function sliced(files: string[], lines: number, since?: bigint) {
-  const slice = await openLogSlice(files, lines, since);
+async function sliced(files: string[], lines: number, since?: bigint | LogFilter) {
+  const slice = await openLogSlice(files, lines, typeof since === 'object' ? since : { since });
   try {
     const whole = await slice.lines();
     let json = '';
@@ -49,6 +50,58 @@ describe('log slices', () => {
         expect(await sliced(files, wanted, since)).toEqual(readLastLines(files, wanted, since));
       }),
       { numRuns: 60 },
+    );
+  });
+
+  it('applies level, component, since and until over rotated files as a filter of the whole log would (property)', async () => {
+    const dir = tempDirectory('tributary-log-filter-');
+    const levels = ['DEBUG', 'INFO', 'WARNING', 'ERROR'] as const;
+    const components = ['agent', 'transmit:cloud', 'receiver:plant'];
+    const entry = fc.oneof(
+      { weight: 1, arbitrary: fc.constant(null) },
+      { weight: 9, arbitrary: fc.record({ level: fc.constantFrom(...levels), component: fc.constantFrom(...components), text: fc.oneof(fc.string({ maxLength: 30 }), fc.integer({ min: 60_000, max: 70_000 }).map((n) => 'ü'.repeat(n / 2))) }) },
+    );
+    const bound = fc.option(fc.integer({ min: 0, max: 90 }), { nil: undefined });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(entry, { maxLength: 30 }), { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.record({ since: bound, until: bound, level: fc.option(fc.constantFrom(...levels), { nil: undefined }), component: fc.option(fc.constantFrom(...components), { nil: undefined }) }),
+        async (generations, wanted, asked) => {
+          let second = 0;
+          const all: { text: string; second: number; level: string; component: string }[] = [];
+          const files = generations.map((_, i) => path.join(dir, `core.log${i === 0 ? '' : `.${i}`}`));
+          [...generations].reverse().forEach((entries, reversed) => {
+            const texts = entries.map((e) => {
+              if (e === null) return '';
+              second += 1;
+              const text = `${formatSpecTimestamp(BASE + BigInt(second) * 1_000_000n)} | main | ${e.component} | ${e.level} | ${e.text}`;
+              all.push({ text, second, level: e.level, component: e.component });
+              return text;
+            });
+            fs.writeFileSync(files[generations.length - 1 - reversed]!, `${texts.join('\n')}\n`);
+          });
+          const micros = (s: number | undefined) => (s === undefined ? undefined : BASE + BigInt(s) * 1_000_000n);
+          const filter: LogFilter = { since: micros(asked.since), until: micros(asked.until), level: asked.level, component: asked.component };
+          const matching = all.filter(
+            (l) =>
+              (asked.since === undefined || l.second > asked.since) &&
+              (asked.until === undefined || l.second <= asked.until) &&
+              (asked.level === undefined || levels.indexOf(l.level as never) >= levels.indexOf(asked.level)) &&
+              (asked.component === undefined || l.component === asked.component),
+          );
+          const slice = await openLogSlice(files, wanted, filter);
+          try {
+            expect(await slice.lines()).toEqual(matching.slice(-wanted).map((l) => l.text));
+            expect(slice.count).toBe(Math.min(wanted, matching.length));
+            expect(slice.hasOlder).toBe(matching.length >= wanted);
+            expect(slice.newestLineAt).toBe(all.length === 0 ? null : formatSpecTimestamp(BASE + BigInt(all.at(-1)!.second) * 1_000_000n));
+          } finally {
+            await slice.close();
+          }
+        },
+      ),
+      { numRuns: 80 },
     );
   });
 

@@ -5,12 +5,12 @@
  * lines, and a client that does not read holds only what its socket holds.
  */
 import fs from 'node:fs/promises';
+import { formatSpecTimestamp } from '../../../shared/api/envelope.js';
+import { type CompiledFilter, HEAD_BYTES, type LogFilter, compileFilter } from './log-filter.js';
 import { lineTimestamp } from './log-reader.js';
 
 const CHUNK = 64 * 1024;
 const NEWLINE = 0x0a;
-/** Enough of a line's start for its time stamp. */
-const STAMP_BYTES = 40;
 /** A longer line (none of Tributary's) is cut there, so that one line cannot cost megabytes either. */
 export const MAX_LINE_BYTES = 256 * 1024;
 
@@ -24,6 +24,10 @@ interface Span {
 export interface LogSlice {
   /** How many lines it holds. */
   readonly count: number;
+  /** The newest line's time stamp in the log when it was opened, whatever the filter (spec form); null when unknown. */
+  readonly newestLineAt: string | null;
+  /** The read stopped at `lines`: older lines that match may exist (ask again with `until`). */
+  readonly hasOlder: boolean;
   /** The lines as JSON texts separated by commas, in pieces of about 64 KiB (a JSON list without its brackets). */
   json(): AsyncGenerator<string>;
   /** All lines at once (the console's IPC, tests). */
@@ -32,20 +36,25 @@ export interface LogSlice {
 }
 
 /**
- * Opens the last `lines` lines over `files` (newest file first), only those stamped after
- * `sinceMicros` when given. The files are held open until `close`, so a rotation meanwhile changes nothing.
+ * Opens the last `lines` lines over `files` (newest file first) that pass `filter` (a time range, a
+ * level, a component). The files are held open until `close`, so a rotation meanwhile changes nothing.
  */
-export async function openLogSlice(files: readonly string[], lines: number, sinceMicros?: bigint): Promise<LogSlice> {
+export async function openLogSlice(files: readonly string[], lines: number, filter: LogFilter = {}): Promise<LogSlice> {
+  const judge = compileFilter(filter);
   const spans: Span[] = [];
   const opened: fs.FileHandle[] = [];
   let remaining = lines;
+  let newestLineAt: string | null | undefined;
   try {
     for (const path of files) {
       const file = await fs.open(path, 'r').catch(() => undefined);
       if (!file) continue;
       opened.push(file);
       const size = (await file.stat()).size;
-      const found = await findStart(file, size, remaining, sinceMicros);
+      if (newestLineAt === undefined && size > 0) newestLineAt = await lastStamp(file, size);
+      // A file that begins after `until` holds nothing wanted: not walked at all ("load older", "jump to time").
+      if (judge.active && size > 0 && judge.afterUntil(await headAt(file, 0, size))) continue;
+      const found = await findStart(file, size, remaining, judge);
       spans.unshift({ file, start: found.start, end: size });
       remaining -= found.count;
       if (found.stop || remaining <= 0) break;
@@ -61,10 +70,12 @@ export async function openLogSlice(files: readonly string[], lines: number, sinc
     await Promise.all(opened.map((f) => f.close().catch(() => undefined)));
   };
   async function* raw(): AsyncGenerator<string> {
-    for (const span of spans) yield* linesForward(span);
+    for (const span of spans) yield* linesForward(span, judge);
   }
   return {
     count: lines - Math.max(0, remaining),
+    newestLineAt: newestLineAt ?? null,
+    hasOlder: remaining <= 0,
     async *json() {
       let piece = '';
       let first = true;
@@ -87,23 +98,46 @@ export async function openLogSlice(files: readonly string[], lines: number, sinc
   };
 }
 
+/** The head of the line that starts at `start` (up to its end or HEAD_BYTES), as text. */
+async function headAt(file: fs.FileHandle, start: number, size: number): Promise<string> {
+  const head = Buffer.alloc(Math.min(HEAD_BYTES, size - start));
+  const { bytesRead } = await file.read(head, 0, head.length, start);
+  const bytes = head.subarray(0, bytesRead);
+  const end = bytes.indexOf(NEWLINE);
+  return bytes.subarray(0, end < 0 ? bytes.length : end).toString('utf8');
+}
+
+/** The time stamp of a file's last line (spec form), null when it has none, undefined for a file without lines. */
+async function lastStamp(file: fs.FileHandle, size: number): Promise<string | null | undefined> {
+  const last = await findStart(file, size, 1, compileFilter());
+  if (last.count === 0) return undefined;
+  const stamp = lineTimestamp(await headAt(file, last.start, size));
+  return stamp === undefined ? null : formatSpecTimestamp(stamp);
+}
+
 /**
- * Where the last `wanted` non-empty lines of a file start, walking back from `size`; stops early at
- * a line stamped at or before `sinceMicros` (`stop`: older files need not be looked at).
+ * Where the last `wanted` non-empty lines of a file that pass the filter start, walking back from
+ * `size`; stops early at a line stamped at or before `since` (`stop`: older files need not be looked at).
  */
-async function findStart(file: fs.FileHandle, size: number, wanted: number, sinceMicros?: bigint): Promise<{ start: number; count: number; stop: boolean }> {
+async function findStart(
+  file: fs.FileHandle,
+  size: number,
+  wanted: number,
+  filter: CompiledFilter,
+): Promise<{ start: number; count: number; stop: boolean }> {
   let count = 0;
   let lineEnd = size;
   let position = size;
-  // The first bytes of the chunk read before (the part of the file after this chunk): a line's stamp may reach into it.
+  // The first bytes of the chunk read before (the part of the file after this chunk): a line's head may reach into it.
   let after = Buffer.alloc(0);
   const chunk = Buffer.alloc(CHUNK);
-  /** The line [lineStart, lineEnd): counted, or the end of the slice. */
+  /** The line [lineStart, lineEnd): counted, skipped, or the end of the slice. */
   const take = (lineStart: number, head: () => Buffer): { start: number; stop: boolean } | undefined => {
     if (lineEnd <= lineStart) return undefined;
-    if (sinceMicros !== undefined) {
-      const stamp = lineTimestamp(head().toString('utf8'));
-      if (stamp !== undefined && stamp <= sinceMicros) return { start: lineEnd, stop: true };
+    if (filter.active) {
+      const verdict = filter.judge(head().subarray(0, Math.min(HEAD_BYTES, lineEnd - lineStart)).toString('utf8'));
+      if (verdict === 'stop') return { start: lineEnd, stop: true };
+      if (verdict === 'skip') return undefined;
     }
     count += 1;
     return count >= wanted ? { start: lineStart, stop: false } : undefined;
@@ -116,19 +150,26 @@ async function findStart(file: fs.FileHandle, size: number, wanted: number, sinc
     let i = bytes.lastIndexOf(NEWLINE);
     while (i >= 0) {
       const at = i;
-      const done = take(position + at + 1, () => Buffer.concat([bytes.subarray(at + 1, at + 1 + STAMP_BYTES), after]).subarray(0, STAMP_BYTES));
+      // Most heads lie within this chunk: no copy; one that reaches past it takes the next chunk's start.
+      const within = at + 1 + Math.min(HEAD_BYTES, lineEnd - position - at - 1) <= length;
+      const head = () =>
+        within ? bytes.subarray(at + 1) : Buffer.concat([bytes.subarray(at + 1, at + 1 + HEAD_BYTES), after]);
+      const done = take(position + at + 1, head);
       if (done) return { ...done, count };
       lineEnd = position + at;
       i = at === 0 ? -1 : bytes.lastIndexOf(NEWLINE, at - 1);
     }
-    after = Buffer.from(bytes.subarray(0, STAMP_BYTES));
+    after = Buffer.from(bytes.subarray(0, HEAD_BYTES));
   }
   const done = take(0, () => after);
   return done ? { ...done, count } : { start: 0, count, stop: false };
 }
 
-/** The non-empty lines of [start, end), read forwards in chunks; a line longer than MAX_LINE_BYTES is cut. */
-async function* linesForward(span: Span): AsyncGenerator<string> {
+/**
+ * The non-empty lines of [start, end) that pass the filter (judged on the same head as the walk
+ * back), read forwards in chunks; a line longer than MAX_LINE_BYTES is cut.
+ */
+async function* linesForward(span: Span, filter: CompiledFilter): AsyncGenerator<string> {
   const chunk = Buffer.alloc(CHUNK);
   let position = span.start;
   let carry: Buffer[] = [];
@@ -136,12 +177,14 @@ async function* linesForward(span: Span): AsyncGenerator<string> {
   let cut = false;
   const finish = (tail: Buffer): string | undefined => {
     const parts = cut ? carry : [...carry, tail.subarray(0, Math.max(0, MAX_LINE_BYTES - carried))];
-    const text = Buffer.concat(parts).toString('utf8');
+    const bytes = Buffer.concat(parts);
     const wasCut = cut || carried + tail.length > MAX_LINE_BYTES;
     carry = [];
     carried = 0;
     cut = false;
-    if (text === '') return undefined;
+    if (bytes.length === 0) return undefined;
+    if (filter.active && filter.judge(bytes.subarray(0, HEAD_BYTES).toString('utf8')) !== 'take') return undefined;
+    const text = bytes.toString('utf8');
     return wasCut ? `${text} … (line cut at ${MAX_LINE_BYTES / 1024} KiB)` : text;
   };
   while (position < span.end) {

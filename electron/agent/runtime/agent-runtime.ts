@@ -8,7 +8,7 @@ import { type Clock, SystemClock } from '../time/clock.js';
 import { type ConfigVersion, listConfigVersions, readConfigVersion } from '../config/config-history.js';
 import { ConfigStore, type StoredConfig } from '../config/config-store.js';
 import type { Logger } from '../logging/logger.js';
-import { AgentLogs } from '../logging/agent-logs.js';
+import { AgentLogs, type LogQuery } from '../logging/agent-logs.js';
 import type { LogSlice } from '../logging/log-slice.js';
 import { DesiredState } from '../storage/desired-state.js';
 import { MarkerStore } from '../markers/marker-store.js';
@@ -424,8 +424,8 @@ export class AgentRuntime {
     return browseOpcua(saved, receiver, nodeId, { agentDataDirectory: this.options.dataDirectory, logger: this.coreLog.child(`receiver:${receiver}`) });
   }
 
-  /** The last `lines` lines of a log (only those after `since`), read while they are sent; the caller closes the slice. */
-  openLog(name: LogName, lines: number, since?: string): Promise<LogSlice> {
-    return this.logs.slice(name, lines, since);
+  /** The last `lines` lines of a log that pass the query's filters, read while they are sent; the caller closes the slice. */
+  openLog(name: LogName, query: LogQuery): Promise<LogSlice> {
+    return this.logs.slice(name, query);
   }
 }

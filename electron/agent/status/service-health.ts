@@ -17,6 +17,8 @@ export function withHealth(services: Record<string, { status: ServiceStatus }>, 
     const messages = [...new Set(errors.map((m) => m.message))];
     const more = messages.length > 1 ? ` (and ${messages.length - 1} more problem${messages.length > 2 ? 's' : ''}; see Streams)` : '';
     out[id] = { status: service.status, health: messages.length > 0 ? 'degraded' : 'ok', reason: messages.length > 0 ? `${messages[0]}${more}` : null };
+    // When the problem was last seen: the Status page links to the log lines of that time.
+    if (errors[0]) out[id].reason_at = errors[0].timestamp;
   }
   return out;
 }

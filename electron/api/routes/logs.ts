@@ -4,12 +4,16 @@ import type { RouteId } from '../../../shared/api/routes.js';
 import type { AgentRuntime } from '../../agent/index.js';
 import type { Handlers } from '../router.js';
 
-async function readLog(runtime: AgentRuntime, name: string, query: { lines: number; since: string | undefined }) {
+type LogQuery = Parameters<AgentRuntime['openLog']>[1];
+
+async function readLog(runtime: AgentRuntime, name: string, query: LogQuery) {
   // Only the two names of the allowlist: a name never becomes a path, so no trick reaches another file.
   if (!(LOG_NAMES as readonly string[]).includes(name))
     throw new ApiError(404, `There is no log "${name}". Logs: ${LOG_NAMES.join(', ')}.`);
-  // Read while it is sent: 100,000 lines never sit in memory (docs/security.md).
-  return { response: [], stream: await runtime.openLog(name as LogName, query.lines, query.since) };
+  // Read while it is sent: 100,000 lines never sit in memory (docs/security.md); filters are applied
+  // by the agent over the rotated files, so an old warning is found without sending what is between.
+  const stream = await runtime.openLog(name as LogName, query);
+  return { response: [], stream, meta: { newest_line_at: stream.newestLineAt, has_older: stream.hasOlder } };
 }
 
 export const logRoutes = {

@@ -12,9 +12,9 @@ const ok = (response: unknown, meta?: Record<string, unknown>): RawReply => ({ s
 
 describe('the console client, derived from the route table', () => {
   it('builds method, path (parameters encoded) and query from the route', async () => {
-    const transport = fakeTransport(ok(['a']), ok({ name: 'k/1' }, { kind: 'line', last_modified: '2026-01-05 06:00:00.000000' }), ok('deleted'));
+    const transport = fakeTransport(ok(['a'], { newest_line_at: null, has_older: false }), ok({ name: 'k/1' }, { kind: 'line', last_modified: '2026-01-05 06:00:00.000000' }), ok('deleted'));
     const client = new ApiClient(transport, () => undefined);
-    await client.log('agent_web.log', { lines: 3 });
+    expect(await client.log('agent_web.log', { lines: 3 })).toEqual({ lines: ['a'], newestLineAt: null, hasOlder: false });
     await client.kpis.save('k/1', { name: 'k/1' });
     await client.kpis.remove('k/1');
     expect(transport.sent).toEqual([

@@ -198,9 +198,27 @@ export class ApiClient {
     return (await this.call('openapi')).response;
   }
 
-  async log(name: LogName, options: { lines?: number; since?: string } = {}): Promise<string[]> {
-    return (await this.call('namedLog', { params: { log_filename: name }, query: options })).response;
+  /** Lines of a log, filtered by the agent over its rotated files (issue 38); see LogRead. */
+  async log(name: LogName, options: LogReadOptions = {}): Promise<LogRead> {
+    const { response, meta } = await this.call('namedLog', { params: { log_filename: name }, query: options });
+    return { lines: response, newestLineAt: meta.newest_line_at, hasOlder: meta.has_older };
   }
+}
+
+export interface LogReadOptions {
+  lines?: number;
+  since?: string;
+  until?: string;
+  level?: 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR';
+  component?: string;
+}
+
+export interface LogRead {
+  lines: string[];
+  /** The log's newest line when it was read, whatever the filters: where following continues. */
+  newestLineAt: string | null;
+  /** The read stopped at `lines`: older matching lines may exist. */
+  hasOlder: boolean;
 }
 
 function failureText(status: number, envelope: Envelope): string {

@@ -1,4 +1,4 @@
-export { ApiClient, type LoadedConfig, type PreviewOutcome, type SaveOutcome } from './client.js';
+export { ApiClient, type LoadedConfig, type LogRead, type LogReadOptions, type PreviewOutcome, type SaveOutcome } from './client.js';
 export { ApiRequestError, UnauthorizedError, errorText } from './errors.js';
 export { ApiProvider, useApi, useAuthState, useTokenEntry } from './api-context.js';
 export { AuthStore, type AuthState } from './auth-store.js';
@@ -7,6 +7,7 @@ export { bridgeOf, createIpcTransport } from './ipc-adapter.js';
 export { adoptTokenFromAddress, readToken, storeToken } from './token.js';
 export { queryKeys } from './query-keys.js';
 export * from './queries.js';
+export * from './log-queries.js';
 export * from './kpi-queries.js';
 export { KpiInvalidError, type KpiSaveOutcome } from './kpi-client.js';
 export type { UsageSample } from './usage-history.js';

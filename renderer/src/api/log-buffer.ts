@@ -17,3 +17,29 @@ export function appendLogLines(previous: readonly string[], fresh: readonly stri
   const next = previous.concat(fresh);
   return next.length > limit ? next.slice(next.length - limit) : next;
 }
+
+/** Timestamp of the oldest stamped line: where "load older" continues from (`?until=`). */
+export function firstTimestamp(lines: readonly string[]): string | undefined {
+  for (const line of lines) {
+    const match = STAMP.exec(line);
+    if (match) return match[0];
+  }
+  return undefined;
+}
+
+/**
+ * An older page (asked `until` the oldest shown stamp, which is inclusive: no line sharing that
+ * stamp is lost) put before the lines shown: the page ends with the lines of that stamp the view
+ * already has, and those are left out.
+ */
+export function prependLogLines(older: readonly string[], shown: readonly string[]): string[] {
+  const oldest = firstTimestamp(shown);
+  if (oldest === undefined) return [...older, ...shown];
+  let known = 0;
+  while (known < shown.length) {
+    const stamp = STAMP.exec(shown[known]!)?.[0];
+    if (stamp !== undefined && stamp !== oldest) break;
+    known += 1;
+  }
+  return [...older.slice(0, Math.max(0, older.length - known)), ...shown];
+}

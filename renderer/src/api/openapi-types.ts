@@ -191,7 +191,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Newest lines of agent_core.log. */
+        /**
+         * Newest lines of agent_core.log.
+         * @description Applied by the agent over the current file and its rotated copies, newest lines first: the answer holds the newest `lines` lines that match, oldest first.
+         */
         get: operations["coreLog"];
         put?: never;
         post?: never;
@@ -208,7 +211,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Newest lines of agent_core.log or agent_web.log. */
+        /**
+         * Newest lines of agent_core.log or agent_web.log.
+         * @description Applied by the agent over the current file and its rotated copies, newest lines first: the answer holds the newest `lines` lines that match, oldest first.
+         */
         get: operations["namedLog"];
         put?: never;
         post?: never;
@@ -1458,6 +1464,12 @@ export interface components {
             parser?: string;
         }[];
         ConfigurationTrueValues: (string | number)[];
+        CoreLogMeta: {
+            /** @description Time stamp of the log's newest line when it was read, whatever the filters: continue from it with since. */
+            newest_line_at: string | null;
+            /** @description The answer stopped at lines: older matching lines may exist (ask again with until). */
+            has_older: boolean;
+        };
         /** @description Lines: timestamp | thread | component | LEVEL | message */
         CoreLogResponse: string[];
         Error: {
@@ -2101,6 +2113,12 @@ export interface operations {
                 lines?: number;
                 /** @description Only lines after this time (YYYY-MM-DD HH:MM:SS.ffffff UTC, or ISO 8601). */
                 since?: string;
+                /** @description Only lines at or before this time (same forms as since): with lines, the page before a time ("load older", "jump to time"). */
+                until?: string;
+                /** @description The lowest level wanted: WARNING gives warnings and errors. */
+                level?: "DEBUG" | "INFO" | "WARNING" | "ERROR";
+                /** @description Only lines of this component, as written in the line (e.g. transmit:cloud, receiver:plant_files). */
+                component?: string;
             };
             header?: never;
             path?: never;
@@ -2118,9 +2136,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         response: components["schemas"]["CoreLogResponse"];
-                        meta?: {
-                            [key: string]: unknown;
-                        };
+                        meta?: components["schemas"]["CoreLogMeta"];
                     } | {
                         /** @constant */
                         success: false;
@@ -2141,6 +2157,12 @@ export interface operations {
                 lines?: number;
                 /** @description Only lines after this time (YYYY-MM-DD HH:MM:SS.ffffff UTC, or ISO 8601). */
                 since?: string;
+                /** @description Only lines at or before this time (same forms as since): with lines, the page before a time ("load older", "jump to time"). */
+                until?: string;
+                /** @description The lowest level wanted: WARNING gives warnings and errors. */
+                level?: "DEBUG" | "INFO" | "WARNING" | "ERROR";
+                /** @description Only lines of this component, as written in the line (e.g. transmit:cloud, receiver:plant_files). */
+                component?: string;
             };
             header?: never;
             path: {
@@ -2160,9 +2182,7 @@ export interface operations {
                         /** @constant */
                         success: true;
                         response: components["schemas"]["CoreLogResponse"];
-                        meta?: {
-                            [key: string]: unknown;
-                        };
+                        meta?: components["schemas"]["CoreLogMeta"];
                     } | {
                         /** @constant */
                         success: false;
@@ -2366,6 +2386,8 @@ export interface operations {
                                         health?: "ok" | "degraded";
                                         /** @description Why the service is degraded: the newest error marker's message; null when ok. */
                                         reason?: string | null;
+                                        /** @description When the newest error marker was raised (UTC, YYYY-MM-DD HH:MM:SS.ffffff): where its log lines are; absent when ok. */
+                                        reason_at?: string | null;
                                     } & {
                                         [key: string]: unknown;
                                     };

@@ -2,13 +2,12 @@
  * TanStack Query hooks: the only way components read or change agent state.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { LogName, RestreamRequest } from '../../../shared/api/resources.js';
+import type { RestreamRequest } from '../../../shared/api/resources.js';
 import type { PreviewRequest } from '../../../shared/api/preview.js';
 import { useApi } from './api-context.js';
 import type { LoadedConfig } from './client.js';
 import { queryKeys } from './query-keys.js';
 import { appendUsageSample, type UsageSample } from './usage-history.js';
-import { appendLogLines, lastTimestamp } from './log-buffer.js';
 
 const STATUS_REFRESH_MS = 3000;
 const STREAMS_REFRESH_MS = 5000;
@@ -16,9 +15,6 @@ const STREAMS_REFRESH_MS = 5000;
 const READING_REFRESH_MS = 1000;
 // The current minute grows in the charts as the records come.
 const HISTORY_REFRESH_MS = 5000;
-const LOG_FOLLOW_MS = 2000;
-/** Lines fetched when a log is first opened. */
-export const LOG_INITIAL_LINES = 2000;
 
 export function useStatus() {
   const api = useApi();
@@ -130,23 +126,6 @@ export function useRestream() {
  * A log kept in the query cache and grown by polling with `?since=` in follow mode; the buffer is
  * capped so that a long-running console does not grow without bound.
  */
-export function useLog(name: LogName, follow: boolean) {
-  const api = useApi();
-  const queryClient = useQueryClient();
-  return useQuery({
-    queryKey: queryKeys.log(name),
-    queryFn: async () => {
-      const previous = queryClient.getQueryData<string[]>(queryKeys.log(name));
-      const since = previous ? lastTimestamp(previous) : undefined;
-      if (!previous || since === undefined) return api.log(name, { lines: LOG_INITIAL_LINES });
-      return appendLogLines(previous, await api.log(name, { since, lines: 100_000 }));
-    },
-    refetchInterval: follow ? LOG_FOLLOW_MS : false,
-    refetchOnWindowFocus: false,
-    staleTime: Infinity,
-  });
-}
-
 /** Reads what a receiver of a draft would read (POST /v1/config/preview); each call reads afresh. */
 export function usePreview() {
   const api = useApi();

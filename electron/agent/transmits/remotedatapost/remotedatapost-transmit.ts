@@ -1,5 +1,6 @@
 import { MAX_REQUEST_SIZE_BYTES, type RemoteDataPostTransmit as RemoteDataPostTransmitConfig } from '../../../../shared/config/schema.js';
 import type { AgentComponent, ComponentContext } from '../../components/contract.js';
+import { UploadSummary } from '../../logging/upload-summary.js';
 import { putMultipart } from './http-upload.js';
 import { PART_FILE_NAME, PART_NAME } from './wire.js';
 import { UploadEncoder } from './upload-encoder.js';
@@ -39,6 +40,8 @@ export class RemoteDataPostTransmit implements AgentComponent {
   private failures = 0;
   /** Encoding (gzip, Fernet): small rounds here, big ones in an encode thread (upload-encoder.ts). */
   private readonly encoder: UploadEncoder;
+  /** Uploads as one INFO line a minute; each single upload at DEBUG (issue 38). */
+  private readonly summary: UploadSummary;
 
   constructor(
     private readonly config: RemoteDataPostConfig,
@@ -46,6 +49,7 @@ export class RemoteDataPostTransmit implements AgentComponent {
   ) {
     this.name = config.transmit_name;
     this.url = new URL(`${config.base_url.replace(/\/+$/, '')}/v1/rdp2/sslogs`);
+    this.summary = new UploadSummary(context.logger);
     this.encoder = new UploadEncoder(`encode:${this.name}`, context.store, (format, payload) => context.decodeBatch(format, payload), context.logger);
   }
 
@@ -68,6 +72,7 @@ export class RemoteDataPostTransmit implements AgentComponent {
     // fail at once; its end is not awaited (it may be inside a wait for the write lock).
     this.inFlight?.abort();
     this.stopping.abort();
+    this.summary.flush();
     const closing = this.encoder.close().catch((cause: unknown) => this.context.logger.warn(`The encode thread of ${this.name} did not end cleanly: ${(cause as Error).message}`));
     await this.draining;
     void closing;
@@ -153,6 +158,8 @@ export class RemoteDataPostTransmit implements AgentComponent {
         const message = `${(cause as Error).message} ${waiting[0]!.toUpperCase()}${waiting.slice(1)} and the upload is retried.`;
         this.context.stats.failure(this.name, message);
         this.context.markers.raise(this.context.streams, 'error', 'upload_failed', message);
+        // What got out before it failed, then the failure: the log reads in order.
+        this.summary.flush();
         this.context.logger.warn(message);
         return;
       }
@@ -174,7 +181,8 @@ export class RemoteDataPostTransmit implements AgentComponent {
       }
       if (status >= 200 && status < 300 && acknowledged) {
         const ms = Date.now() - started;
-        this.context.logger.info(`Uploaded ${count} ${count === 1 ? 'record' : 'records'}, ${(body.length / 1024).toFixed(1)} KiB in ${ms} ms`);
+        this.context.logger.debug(`Uploaded ${count} ${count === 1 ? 'record' : 'records'}, ${(body.length / 1024).toFixed(1)} KiB in ${ms} ms`);
+        this.summary.note(count, body.length);
         return;
       }
       throw this.explain(status, text);

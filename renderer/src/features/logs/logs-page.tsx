@@ -1,7 +1,9 @@
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { LogName } from '../../../../shared/api/resources.js';
-import { useLog } from '../../api/index.js';
+import { type LogFilters, useLoadOlderLog, useLog, useStatus } from '../../api/index.js';
+import { logFiltersFromHash, logsHref } from '../../app/log-link.js';
 import { ErrorNotice } from '../../components/error-notice.js';
+import { LocalTime } from '../../components/local-time.js';
 import { plural } from '../../format/quantities.js';
 import { LOG_LEVELS, matchesLogFilter, parseLogLine } from './log-line.js';
 import { LogView } from './log-view.js';
@@ -11,20 +13,57 @@ const LOGS: { name: LogName; label: string }[] = [
   { name: 'agent_web.log', label: 'Web' },
 ];
 
+/** The filters the address names, else the page's start: INFO and above (DEBUG holds the libraries' detail, single uploads). */
+function initialFilters(): LogFilters {
+  const linked = logFiltersFromHash(window.location.hash);
+  return { level: linked?.level ?? 'INFO', component: linked?.component ?? '', until: linked?.until };
+}
+
+/** A datetime-local value (the operator's local time, to the minute) as the end of that minute in UTC. */
+function endOfMinute(local: string): string | undefined {
+  const ms = new Date(local).getTime();
+  return Number.isNaN(ms) ? undefined : new Date(ms + 59_999).toISOString();
+}
+
 export function LogsPage() {
   const [name, setName] = useState<LogName>('agent_core.log');
-  const [follow, setFollow] = useState(true);
-  // DEBUG holds the libraries' detail (node-opcua, per-poll counts): an operator starts without it.
-  const [minimumLevel, setMinimumLevel] = useState('INFO');
-  const [component, setComponent] = useState('');
+  const [followWanted, setFollow] = useState(true);
+  const [filters, setFilters] = useState<LogFilters>(initialFilters);
+  const [jumpTo, setJumpTo] = useState('');
   const [search, setSearch] = useState('');
-  const log = useLog(name, follow);
+  // Looking back to a time shows that time; following would pull the view away from it.
+  const follow = followWanted && filters.until === undefined;
+  const log = useLog(name, filters, follow);
+  const older = useLoadOlderLog(name, filters);
+  const status = useStatus();
 
-  const parsed = useMemo(() => (log.data ?? []).map(parseLogLine), [log.data]);
-  const components = useMemo(() => [...new Set(parsed.map((l) => l.component).filter(Boolean))].sort(), [parsed]);
+  // A link from Status (or back/forward) while the page is open: its filters apply.
+  useEffect(() => {
+    const onHashChange = () => {
+      if (logFiltersFromHash(window.location.hash)) setFilters(initialFilters());
+    };
+    window.addEventListener('hashchange', onHashChange);
+    return () => window.removeEventListener('hashchange', onHashChange);
+  }, []);
+  // The address says what is shown, so that it can be shared (no navigation: replaceState).
+  useEffect(() => {
+    const href = logsHref({ level: filters.level || undefined, component: filters.component || undefined, until: filters.until });
+    if (window.location.hash !== href) window.history.replaceState(window.history.state, '', href);
+  }, [filters]);
+
+  const parsed = useMemo(() => (log.data?.lines ?? []).map(parseLogLine), [log.data]);
+  // Components seen in this log so far and the configured services: choosing one asks the agent for its lines only.
+  const seen = useRef(new Set<string>());
+  for (const line of parsed) if (line.component) seen.current.add(line.component);
+  const components = useMemo(() => {
+    const all = new Set([...seen.current, ...Object.keys(status.data?.agent.services ?? {})]);
+    if (filters.component) all.add(filters.component);
+    return [...all].sort();
+  }, [parsed, status.data, filters.component]);
   // Typing in the search box stays responsive while 100,000 lines are filtered behind it.
-  const filter = useDeferredValue(useMemo(() => ({ minimumLevel, component, search }), [minimumLevel, component, search]));
-  const shown = useMemo(() => parsed.filter((line) => matchesLogFilter(line, filter)), [parsed, filter]);
+  const text = useDeferredValue(search);
+  const shown = useMemo(() => parsed.filter((line) => matchesLogFilter(line, { minimumLevel: '', component: '', search: text })), [parsed, text]);
+  const change = (next: Partial<LogFilters>) => setFilters((current) => ({ ...current, ...next }));
 
   return (
     <section className="page page-fill" aria-labelledby="logs-title">
@@ -41,7 +80,7 @@ export function LogsPage() {
       <div className="toolbar">
         <label className="field">
           Level
-          <select value={minimumLevel} onChange={(e) => setMinimumLevel(e.target.value)} aria-label="Level">
+          <select value={filters.level} onChange={(e) => change({ level: e.target.value as LogFilters['level'] })} aria-label="Level">
             <option value="">All levels</option>
             {LOG_LEVELS.map((level) => (
               <option key={level} value={level}>
@@ -52,7 +91,7 @@ export function LogsPage() {
         </label>
         <label className="field">
           Component
-          <select value={component} onChange={(e) => setComponent(e.target.value)} aria-label="Component">
+          <select value={filters.component} onChange={(e) => change({ component: e.target.value })} aria-label="Component">
             <option value="">All components</option>
             {components.map((c) => (
               <option key={c} value={c}>
@@ -61,20 +100,58 @@ export function LogsPage() {
             ))}
           </select>
         </label>
+        <form
+          className="log-jump-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const until = endOfMinute(jumpTo);
+            if (until) change({ until });
+          }}
+        >
+          <label className="field">
+            Jump to time
+            <input type="datetime-local" value={jumpTo} onChange={(e) => setJumpTo(e.target.value)} aria-label="Jump to time" />
+          </label>
+          <button type="submit" className="button" disabled={!endOfMinute(jumpTo)}>
+            Go
+          </button>
+        </form>
         <input type="search" className="filter" placeholder="Search text" aria-label="Search log" value={search} onChange={(e) => setSearch(e.target.value)} />
-        <label className="check-label">
-          <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> Follow
+        <label className="check-label" title={filters.until ? 'Following resumes with "Back to newest"' : undefined}>
+          <input type="checkbox" checked={follow} disabled={filters.until !== undefined} onChange={(e) => setFollow(e.target.checked)} /> Follow
         </label>
         <button type="button" className="button" onClick={() => void log.refetch()} disabled={log.isFetching}>
           Refresh
         </button>
+      </div>
+      <div className="toolbar log-older">
+        <button type="button" className="button small" onClick={() => older.mutate()} disabled={!log.data?.hasOlder || older.isPending}>
+          {older.isPending ? 'Loading older lines…' : 'Load older lines'}
+        </button>
+        {filters.until !== undefined && (
+          <span className="log-looking-back">
+            Lines up to <LocalTime value={filters.until} />
+            <button
+              type="button"
+              className="button small"
+              onClick={() => {
+                change({ until: undefined });
+                setFollow(true);
+              }}
+            >
+              Back to newest
+            </button>
+          </span>
+        )}
         <span className="muted small" data-testid="log-count">
-          {shown.length.toLocaleString('en-US')} of {plural(parsed.length, 'line')} · times in local time (UTC on hover)
+          {shown.length.toLocaleString('en-US')} of {plural(parsed.length, 'line')}
+          {log.data && !log.data.hasOlder ? ' (the oldest there are)' : ''} · times in local time (UTC on hover) · click a line to show all of it
         </span>
       </div>
+      {older.isError && <ErrorNotice title="Older lines cannot be read" error={older.error} />}
       {log.isError && !log.data && <ErrorNotice title="The log cannot be read" error={log.error} />}
       {!log.data && !log.isError && <p className="muted">Loading {name}…</p>}
-      {log.data && parsed.length === 0 && <p className="muted">{name} is empty.</p>}
+      {log.data && parsed.length === 0 && <p className="muted">{filters.level || filters.component || filters.until ? `No lines of ${name} match these filters.` : `${name} is empty.`}</p>}
       {parsed.length > 0 && <LogView lines={shown} follow={follow} />}
     </section>
   );

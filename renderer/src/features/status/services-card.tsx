@@ -1,6 +1,8 @@
 import type { Status } from '../../../../shared/api/resources.js';
+import { serviceLogHref } from '../../app/log-link.js';
 import { StateBadge } from '../../components/state-badge.js';
 import { plural } from '../../format/quantities.js';
+import { parseAgentTime } from '../../format/time.js';
 
 /**
  * Every service with its state. A running service with current error markers is shown degraded
@@ -37,7 +39,15 @@ export function ServicesCard({ services }: { services: Status['agent']['services
                   <td className="muted">{rest.length > 0 ? kind : ''}</td>
                   <td>
                     {rest.length > 0 ? rest.join(':') : name}
-                    {service.reason && <span className="service-reason">{service.reason}</span>}
+                    {service.reason && (
+                      <span className="service-reason">
+                        {service.reason}
+                        {/* Its warnings and errors around the problem's time, in Logs. */}
+                        <a className="service-log-link" href={serviceLogHref(name, typeof service.reason_at === 'string' ? service.reason_at : undefined, parseAgentTime)}>
+                          Log lines
+                        </a>
+                      </span>
+                    )}
                   </td>
                   <td className="align-right">
                     <StateBadge state={shown} text={shown === 'degraded' ? `${service.status} · degraded` : undefined} />
