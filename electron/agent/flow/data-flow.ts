@@ -6,6 +6,9 @@ import { FlowHistoryStore } from '../store/flow-history-store.js';
 import type { Clock } from '../time/clock.js';
 import { FlowRecorder } from './flow-recorder.js';
 import { type StreamFlow, StreamFlowBoard } from './stream-flow.js';
+import { type Expectation, KEPT_GAPS, expectedInterval, gapsOfMinutes } from './usual-interval.js';
+
+const HISTORY_REREAD_MS = 10 * 60_000;
 
 export interface DataFlowOptions {
   clock: Clock;
@@ -26,11 +29,15 @@ export class DataFlow {
   readonly streams: StreamFlowBoard;
   readonly transmits = new TransmitStatsBoard();
   private readonly recorder: FlowRecorder;
+  private readonly historyStore: FlowHistoryStore;
+  /** Gaps of each stream's per-minute history (what is known after a restart), read again every 10 minutes. */
+  private readonly historyGaps = new Map<string, { gaps: number[]; readAt: number }>();
 
   constructor(options: DataFlowOptions) {
     this.streams = new StreamFlowBoard(options.clock);
+    this.historyStore = new FlowHistoryStore(options.historyFile);
     this.recorder = new FlowRecorder({
-      store: new FlowHistoryStore(options.historyFile),
+      store: this.historyStore,
       flow: this.streams,
       transmits: this.transmits,
       backlog: (transmit) => {
@@ -56,6 +63,27 @@ export class DataFlow {
   /** GET /v1/history: the last `minutes` minutes. */
   history(minutes: number): FlowHistory {
     return this.recorder.history(minutes);
+  }
+
+  /**
+   * The interval a stream is judged by (usual-interval.ts): its configured `expected_every_seconds`,
+   * else learned from its arrivals, else from its history; undefined when nothing says yet.
+   */
+  expected(receiver: string, stream: { asset: string; stream_type: string }, configuredSeconds: number | undefined): Expectation | undefined {
+    return expectedInterval(configuredSeconds, this.streams.gaps(receiver, stream), () => {
+      const key = `${receiver}\0${stream.asset}\0${stream.stream_type}`;
+      const now = this.streams.nowMs();
+      const known = this.historyGaps.get(key);
+      if (known && now - known.readAt < HISTORY_REREAD_MS) return known.gaps;
+      let gaps: number[];
+      try {
+        gaps = gapsOfMinutes(this.historyStore.recentMinutes(receiver, stream.asset, stream.stream_type, KEPT_GAPS + 1));
+      } catch {
+        gaps = []; // a history that cannot be read teaches nothing
+      }
+      this.historyGaps.set(key, { gaps, readAt: now });
+      return gaps;
+    });
   }
 
   /** Every stream that read something since the agent started (GET /metrics). */

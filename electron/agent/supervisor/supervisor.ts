@@ -234,7 +234,7 @@ export class Supervisor {
     }));
     this.pipeline!.configure(stages, routes);
     stats.retain(config.data_transmit.map((t) => t.transmit_name));
-    for (const t of config.data_transmit) stats.register(t.transmit_name, t.transmit_type);
+    for (const t of config.data_transmit) stats.register(t.transmit_name, t.transmit_type, () => this.options.store.sentBy(t.transmit_name));
   }
 
   /** Builds and starts the service of `spec`; a failed start is marked on its streams, not fatal. */

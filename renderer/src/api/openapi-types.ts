@@ -2400,11 +2400,11 @@ export interface operations {
                                 message: string;
                             }[];
                             stats: {
-                                /** @description Records read and committed since the agent started. */
+                                /** @description Records read and committed since the stream's first record (kept across restarts). */
                                 records_read: number;
-                                /** @description ISO 8601 UTC time the newest record of this stream was read; null if none since the agent started. */
+                                /** @description ISO 8601 UTC time the newest record of this stream was read (arrived); null if none was ever read. */
                                 last_record_at: string | null;
-                                /** @description The newest record's own timestamp (ISO 8601 UTC); null if none since the agent started. */
+                                /** @description The newest record's own timestamp (ISO 8601 UTC): how old its data is; null if none was ever read. */
                                 last_record_timestamp: string | null;
                                 /** @description Mean over the last 5 minutes (or since the agent started, if shorter). */
                                 records_per_minute: number;
@@ -2428,6 +2428,21 @@ export interface operations {
                                     /** @description Values read from history so far. */
                                     read: number;
                                 } | null;
+                                /** @description Per transmit of the configuration that this stream's records went to: records sent and waiting, and when the oldest waiting one was read. */
+                                transmits: {
+                                    [key: string]: {
+                                        /** @description Records of this stream the transmit delivered (kept across restarts). */
+                                        sent: number;
+                                        /** @description Records of this stream waiting in the transmit's outbox. */
+                                        waiting: number;
+                                        /** @description ISO 8601 UTC time the oldest waiting record was read; null when none waits. */
+                                        oldest_waiting_at: string | null;
+                                    };
+                                };
+                                /** @description The interval this stream is judged by (late, silent): the stream's expected_every_seconds, else learned from its arrivals and history; null while unknown. */
+                                expected_every_seconds: number | null;
+                                /** @description Where expected_every_seconds comes from. */
+                                expected_from: ("configuration" | "history") | null;
                             };
                         }[];
                         meta?: {
