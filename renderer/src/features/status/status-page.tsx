@@ -94,7 +94,7 @@ export function StatusPage() {
         </div>
       )}
 
-      <DataFlowCard streams={streams.data ?? []} services={agent.services} polls={pollIntervals(config.data?.document)} history={flowHistory.data} />
+      <DataFlowCard streams={streams.data ?? []} services={agent.services} transmits={status.data.last_data_transmit} polls={pollIntervals(config.data?.document)} history={flowHistory.data} />
 
       <div className="grid-2">
         <ServicesCard services={agent.services} />
