@@ -662,6 +662,8 @@ export interface components {
                     asset: string;
                     /** @description Kind of data from this asset, e.g. cycle, alarms, process. */
                     stream_type: string;
+                    /** @description How often new data of this stream should arrive, in seconds (1..2592000), e.g. 900 for a file every 15 minutes. The console calls the stream late (amber) after 1.5 times this without a record and silent (red) after 6 times. Default: learned from the stream's own arrivals and history. */
+                    expected_every_seconds?: number;
                     /** @description SELECT with named placeholders such as :id bound from state_fields, e.g. SELECT * FROM t WHERE id > :id ORDER BY id. */
                     query: string;
                     /**
@@ -768,6 +770,8 @@ export interface components {
                     asset: string;
                     /** @description Kind of data from this asset, e.g. cycle, alarms, process. */
                     stream_type: string;
+                    /** @description How often new data of this stream should arrive, in seconds (1..2592000), e.g. 900 for a file every 15 minutes. The console calls the stream late (amber) after 1.5 times this without a record and silent (red) after 6 times. Default: learned from the stream's own arrivals and history. */
+                    expected_every_seconds?: number;
                     /** @description Tags read for this stream. */
                     opcua_tags: {
                         /** @description Node id, e.g. ns=2;s=Line1.Temperature; with namespace_index, the identifier alone (Line1.Temperature, or i=1001). */
@@ -830,6 +834,8 @@ export interface components {
                     asset: string;
                     /** @description Kind of data from this asset, e.g. cycle, alarms, process. */
                     stream_type: string;
+                    /** @description How often new data of this stream should arrive, in seconds (1..2592000), e.g. 900 for a file every 15 minutes. The console calls the stream late (amber) after 1.5 times this without a record and silent (red) after 6 times. Default: learned from the stream's own arrivals and history. */
+                    expected_every_seconds?: number;
                     /** @description Topic filter to subscribe to; + matches one level, # the rest (last), e.g. plant1/line1/press1/# . */
                     topic: string;
                     /** @description connection_name of the broker this stream reads from; default: the first connection. */
@@ -1418,6 +1424,8 @@ export interface components {
             asset: string;
             /** @description Kind of data from this asset, e.g. cycle, alarms, process. */
             stream_type: string;
+            /** @description How often new data of this stream should arrive, in seconds (1..2592000), e.g. 900 for a file every 15 minutes. The console calls the stream late (amber) after 1.5 times this without a record and silent (red) after 6 times. Default: learned from the stream's own arrivals and history. */
+            expected_every_seconds?: number;
             /** @description Patterns of file names: globs such as "*.csv" (* ? [a-z] **), or regular expressions written "regex:<expression>" (the whole name must match). A pattern with "/" is matched against the path below the folder. Exactly one of file_filter and path_filter. */
             file_filter?: components["schemas"]["ConfigurationFileFilter"];
             /** @description Like file_filter, but every pattern is matched against the path below the connection's folder ("/" separated), e.g. "line1/**\/*.csv" or "regex:line[0-9]/.*\.csv". Exactly one of file_filter and path_filter. */
@@ -2277,7 +2285,7 @@ export interface operations {
                                     transmit_type: string;
                                     /** @description ISO 8601 UTC time of the last delivery; null if none since the agent started. */
                                     last_success: string | null;
-                                    /** @description Records delivered since the agent started. */
+                                    /** @description Records delivered (kept across restarts; the sum of this transmit's `sent` in GET /v1/streams). */
                                     records_sent: number;
                                     bytes_sent: number;
                                     /** @description Records waiting in the outbox. */
