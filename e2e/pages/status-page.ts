@@ -33,6 +33,11 @@ export class StatusPage {
     return this.flowRows.and(this.flowRows.page().locator(`[data-flow-stream="${receiverAndStream}"]`));
   }
 
+  /** "Not getting out: …" in a stream's row: its records wait at a transmit that does not deliver. */
+  deliveryProblem(receiverAndStream: string): Locator {
+    return this.flowRow(receiverAndStream).getByTestId('delivery-problem');
+  }
+
   transmit(name: string): Locator {
     return this.transmits.and(this.transmits.page().locator(`[data-transmit="${name}"]`));
   }

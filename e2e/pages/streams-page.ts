@@ -26,6 +26,11 @@ export class StreamsPage {
     return this.row(stream).getByTestId('file-reading');
   }
 
+  /** A stream's Read, Sent or Waiting cell (Sent and Waiting: one line per transmit). */
+  count(stream: string, column: 'read' | 'sent' | 'waiting'): Locator {
+    return this.row(stream).locator(`td[data-column="${column}"]`);
+  }
+
   markers(stream: string): Locator {
     return this.row(stream).locator('.marker');
   }

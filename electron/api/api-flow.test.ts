@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { waitUntilRead } from '../testing/agent-state.js';
-import { filePlant } from '../testing/file-plant.js';
+import { filePlant, waitFor } from '../testing/file-plant.js';
 import { FLOW_HEADER, PRESS, flowRows, streamFlowFixture, streamStats } from '../testing/stream-flow-fixture.js';
 import { tempDirectory } from '../testing/test-host.js';
 
@@ -21,11 +21,43 @@ describe('GET /v1/streams stats', () => {
     expect(Date.now() - Date.parse(stats.last_record_at)).toBeLessThan(60_000);
     expect(stats.records_per_minute).toBeGreaterThan(0);
     expect(stats.reading).toBeNull();
-    expect(await streamStats(started, 'Oven_2')).toEqual({ records_read: 0, last_record_at: null, last_record_timestamp: null, records_per_minute: 0, reading: null, backfill: null });
+    expect(await streamStats(started, 'Oven_2')).toEqual({
+      records_read: 0, last_record_at: null, last_record_timestamp: null, records_per_minute: 0, reading: null, backfill: null,
+      transmits: { archive: { sent: 0, waiting: 0, oldest_waiting_at: null } }, expected_every_seconds: null, expected_from: null,
+    });
+    await waitFor(async () => (await streamStats(started, 'Press_1')).transmits.archive.sent === 2500, 10_000, 'Press_1 sent 2500 to archive');
+    expect((await streamStats(started, 'Press_1')).transmits).toEqual({ archive: { sent: 2500, waiting: 0, oldest_waiting_at: null } });
 
     const archive = (await started.call('GET', '/v1/status')).json.response.last_data_transmit.archive;
     expect(archive).toMatchObject({ records_sent: 2500, backlog_records: 0, upload_errors: 0, lag_seconds: null, drain_seconds: 0 });
     expect(archive.records_per_minute).toBeGreaterThan(0);
+  });
+});
+
+describe('GET /v1/streams stats.transmits', () => {
+  it('shows per transmit what waits, since when, and what was sent: a transmit that cannot deliver keeps its records waiting', async () => {
+    const plant = filePlant();
+    const down = { transmit_name: 'cloud', transmit_type: 'remotedatapost', filter_stream: ['Press_1:cycle'], base_url: 'http://127.0.0.1:1', API_key: 'k', API_key_ID: 'id', timeout: 2, poll_interval: 1 };
+    plant.config.data_transmit.push(down as never);
+    const started = await startPlant(plant);
+    const before = Date.now();
+    plant.write('press_1.csv', FLOW_HEADER + flowRows(0, 120));
+    // Not waitUntilRead: it waits for every outbox to empty, and the cloud's never does.
+    await waitFor(async () => (await streamStats(started, 'Press_1')).transmits.archive.sent === 120, 10_000, 'archive sent the press records');
+    const press = await streamStats(started, 'Press_1');
+    expect(press.transmits.cloud).toMatchObject({ sent: 0, waiting: 120 });
+    expect(Date.parse(press.transmits.cloud.oldest_waiting_at)).toBeGreaterThanOrEqual(before - 1000);
+    // The oven stream goes to archive only: the cloud transmit does not select it.
+    expect(Object.keys((await streamStats(started, 'Oven_2')).transmits)).toEqual(['archive']);
+    await waitFor(async () => (await started.call('GET', '/v1/status')).json.response.last_data_transmit.cloud.last_error !== null, 15_000, 'the cloud upload failed');
+  });
+
+  it('judges a stream by its expected_every_seconds when the configuration sets it', async () => {
+    const plant = filePlant();
+    (plant.config.data_receiver[0]!.streams[0] as Record<string, unknown>).expected_every_seconds = 900;
+    const started = await startPlant(plant);
+    expect(await streamStats(started, 'Press_1')).toMatchObject({ expected_every_seconds: 900, expected_from: 'configuration' });
+    expect(await streamStats(started, 'Oven_2')).toMatchObject({ expected_every_seconds: null, expected_from: null });
   });
 });
 
@@ -49,8 +81,12 @@ describe('GET /v1/history', () => {
     const archive = history.transmits.find((t: any) => t.transmit === 'archive');
     expect(archive.points.reduce((n: number, p: any) => n + p.records_out, 0)).toBe(300);
     expect(archive.points.at(-1).backlog_records).toBe(0);
-    // Nothing of the restarted agent's own is counted twice.
-    expect((await streamStats(started, 'Press_1')).records_read).toBe(0);
+    // The counters, the newest record and what was sent come from the store: a restart keeps them.
+    const kept = await streamStats(started, 'Press_1');
+    expect(kept).toMatchObject({ records_read: 300, last_record_timestamp: '2026-01-05T06:04:59.000000Z', records_per_minute: 0 });
+    expect(Date.now() - Date.parse(kept.last_record_at)).toBeLessThan(120_000);
+    expect(kept.transmits.archive).toEqual({ sent: 300, waiting: 0, oldest_waiting_at: null });
+    expect((await started.call('GET', '/v1/status')).json.response.last_data_transmit.archive.records_sent).toBe(300);
   });
 
   it('refuses a number of minutes outside 1..1440 with 400', async () => {

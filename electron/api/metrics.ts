@@ -88,7 +88,7 @@ export class MetricsExporter {
       if (kind === 'counter') new Counter({ name, help, labelNames: ['transmit'], registers, collect });
       else new Gauge({ name, help, labelNames: ['transmit'], registers, collect });
     };
-    perTransmit('tributary_records_sent_total', 'Records delivered per transmit since the agent started.', (t) => t.records_sent, 'counter');
+    perTransmit('tributary_records_sent_total', 'Records delivered per transmit (kept across restarts).', (t) => t.records_sent, 'counter');
     perTransmit('tributary_upload_errors_total', 'Failed deliveries per transmit since the agent started (each is retried).', (t) => t.upload_errors, 'counter');
     perTransmit('tributary_backlog_records', 'Records waiting in the outbox per transmit.', (t) => t.backlog_records, 'gauge');
     perTransmit('tributary_backlog_bytes', 'Bytes waiting in the outbox per transmit.', (t) => t.backlog_bytes, 'gauge');

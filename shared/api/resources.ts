@@ -64,7 +64,7 @@ export const TransmitStatsSchema = z
   .object({
     transmit_type: z.string(),
     last_success: z.string().nullable().describe('ISO 8601 UTC time of the last delivery; null if none since the agent started.'),
-    records_sent: z.number().int().describe('Records delivered since the agent started.'),
+    records_sent: z.number().int().describe('Records delivered (kept across restarts; the sum of this transmit\'s `sent` in GET /v1/streams).'),
     bytes_sent: z.number().int(),
     backlog_records: z.number().int().describe('Records waiting in the outbox.'),
     backlog_bytes: z.number().int(),
@@ -157,15 +157,34 @@ export const BackfillProgressSchema = z.object({
 });
 export type BackfillProgress = z.infer<typeof BackfillProgressSchema>;
 
-/** The flow of one stream since the agent started (counted per committed batch, not per record). */
+/** One stream's records at one transmit (GET /v1/streams stats.transmits). */
+export const StreamDeliverySchema = z.object({
+  sent: z.number().int().describe('Records of this stream the transmit delivered (kept across restarts).'),
+  waiting: z.number().int().describe('Records of this stream waiting in the transmit\'s outbox.'),
+  oldest_waiting_at: z.string().nullable().describe('ISO 8601 UTC time the oldest waiting record was read; null when none waits.'),
+});
+export type StreamDelivery = z.infer<typeof StreamDeliverySchema>;
+
+/**
+ * The flow of one stream: counters and the newest record kept across restarts (counted in the
+ * commit's transaction), rates and reading since the agent started.
+ */
 export const StreamStatsSchema = z.object({
-  records_read: z.number().int().describe('Records read and committed since the agent started.'),
-  last_record_at: z.string().nullable().describe('ISO 8601 UTC time the newest record of this stream was read; null if none since the agent started.'),
-  last_record_timestamp: z.string().nullable().describe("The newest record's own timestamp (ISO 8601 UTC); null if none since the agent started."),
+  records_read: z.number().int().describe('Records read and committed since the stream\'s first record (kept across restarts).'),
+  last_record_at: z.string().nullable().describe('ISO 8601 UTC time the newest record of this stream was read (arrived); null if none was ever read.'),
+  last_record_timestamp: z.string().nullable().describe("The newest record's own timestamp (ISO 8601 UTC): how old its data is; null if none was ever read."),
   records_per_minute: z.number().describe('Mean over the last 5 minutes (or since the agent started, if shorter).'),
   reading: FileReadingSchema.nullable().describe('The file of this stream being read now (also during a restream); null when none is.'),
   backfilled_per_minute: z.number().optional().describe('Of records_per_minute, the records read from an OPC UA server\'s history (history_backfill), not live.'),
   backfill: BackfillProgressSchema.nullable().optional().describe('An OPC UA history backfill of this stream under way (history_backfill); null when none runs.'),
+  transmits: z
+    .record(z.string(), StreamDeliverySchema)
+    .describe('Per transmit of the configuration that this stream\'s records went to: records sent and waiting, and when the oldest waiting one was read.'),
+  expected_every_seconds: z
+    .number()
+    .nullable()
+    .describe('The interval this stream is judged by (late, silent): the stream\'s expected_every_seconds, else learned from its arrivals and history; null while unknown.'),
+  expected_from: z.enum(['configuration', 'history']).nullable().describe('Where expected_every_seconds comes from.'),
 });
 export type StreamStats = z.infer<typeof StreamStatsSchema>;
 

@@ -12,6 +12,15 @@ export const FilterStreamSchema = z
 export const streamIdentity = {
   asset: z.string().min(1, 'asset must not be empty').describe('Machine or asset name.'),
   stream_type: z.string().min(1, 'stream_type must not be empty').describe('Kind of data from this asset, e.g. cycle, alarms, process.'),
+  expected_every_seconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(2_592_000)
+    .optional()
+    .describe(
+      'How often new data of this stream should arrive, in seconds (1..2592000), e.g. 900 for a file every 15 minutes. The console calls the stream late (amber) after 1.5 times this without a record and silent (red) after 6 times. Default: learned from the stream\'s own arrivals and history.',
+    ),
 };
 
 export const maxBufferMb = z

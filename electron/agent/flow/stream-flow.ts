@@ -2,6 +2,10 @@ import type { BackfillProgress, FileReading, StreamStats } from '../../../shared
 import type { StreamKey } from '../components/contract.js';
 import type { Clock } from '../time/clock.js';
 import { MinuteCounts } from './minute-counts.js';
+import { ArrivalGaps } from './usual-interval.js';
+
+/** The part of a stream's `stats` that only memory knows, or that memory knows until the store is read. */
+export type LiveStreamStats = Omit<StreamStats, 'transmits' | 'expected_every_seconds' | 'expected_from'>;
 
 /** What the agent knows about the flow of one stream of one receiver since it started. */
 export interface StreamFlow {
@@ -19,6 +23,10 @@ export interface StreamFlow {
   backfill?: BackfillProgress;
   /** Of `minutes`, the records read from history (OPC UA backfill). */
   backfilledMinutes?: MinuteCounts;
+  /** Gaps between arrivals, for the stream's usual interval. */
+  readonly arrivals: ArrivalGaps;
+  /** The last commit was a chunk of a file still being read. */
+  inFile: boolean;
 }
 
 const keyOf = (receiver: string, stream: StreamKey) => `${receiver}\0${stream.asset}\0${stream.stream_type}`;
@@ -49,13 +57,23 @@ export class StreamFlowBoard {
     flow.lastRecordAt = now;
     if (lastTimestamp !== undefined) flow.lastRecordTimestamp = lastTimestamp;
     flow.minutes.add(count, now);
+    flow.arrivals.arrived(now, flow.inFile);
+    flow.inFile = flow.reading.size > 0;
   }
 
   /** A file of this stream is being read up to `bytesRead` of `size`; null: done with that file. */
   reading(receiver: string, stream: StreamKey, path: string, progress: { bytesRead: number; size: number } | null): void {
     const flow = this.flow(receiver, stream);
     if (progress) flow.reading.set(path, { path, bytes_read: progress.bytesRead, size: progress.size });
-    else flow.reading.delete(path);
+    else {
+      flow.reading.delete(path);
+      if (flow.reading.size === 0) flow.inFile = false;
+    }
+  }
+
+  /** Recent gaps between this stream's arrivals since the agent started (ms). */
+  gaps(receiver: string, stream: StreamKey): readonly number[] {
+    return this.flows.get(keyOf(receiver, stream))?.arrivals.gaps ?? [];
   }
 
   /** `count` of the records just committed were read from history, not live. */
@@ -70,7 +88,7 @@ export class StreamFlowBoard {
   }
 
   /** `stats` of GET /v1/streams for one stream (zeros when nothing was read since the start). */
-  stats(receiver: string, stream: StreamKey): StreamStats {
+  stats(receiver: string, stream: StreamKey): LiveStreamStats {
     const flow = this.flows.get(keyOf(receiver, stream));
     if (!flow) return { records_read: 0, last_record_at: null, last_record_timestamp: null, records_per_minute: 0, reading: null, backfill: null };
     return {
@@ -93,7 +111,7 @@ export class StreamFlowBoard {
     const key = keyOf(receiver, stream);
     let flow = this.flows.get(key);
     if (!flow) {
-      flow = { receiver, asset: stream.asset, stream_type: stream.stream_type, recordsRead: 0, lastRecordAt: undefined, lastRecordTimestamp: undefined, minutes: new MinuteCounts(), reading: new Map() };
+      flow = { receiver, asset: stream.asset, stream_type: stream.stream_type, recordsRead: 0, lastRecordAt: undefined, lastRecordTimestamp: undefined, minutes: new MinuteCounts(), reading: new Map(), arrivals: new ArrivalGaps(), inFile: false };
       this.flows.set(key, flow);
     }
     return flow;

@@ -168,7 +168,7 @@ export class BatchCommitter {
     const prepared = this.prepare(plan);
     const rows = outboxRows(plan, encoded);
     try {
-      this.targets.store(plan.storeFile).commit(plan.receiver, plan.stream, rows.entries, progress, prepared.limits);
+      this.targets.store(plan.storeFile).commit(plan.receiver, plan.stream, rows.entries, progress, prepared.limits, { records: encoded.read, lastTimestamp: encoded.lastTimestamp });
     } catch (cause) {
       if (cause instanceof OutboxFullError) return { full: { transmit: cause.transmit, bytes: cause.bytes } };
       throw cause;
@@ -194,7 +194,7 @@ export class BatchCommitter {
     });
     try {
       this.targets.store(items[0]!.plan.storeFile).commitAll(
-        encoded.map(({ plan, progress, rows }) => ({ receiver: plan.receiver, stream: plan.stream, entries: rows.entries, progress })),
+        encoded.map(({ plan, progress, rows, batch }) => ({ receiver: plan.receiver, stream: plan.stream, entries: rows.entries, progress, read: { records: batch.read, lastTimestamp: batch.lastTimestamp } })),
         limits,
       );
     } catch (cause) {

@@ -23,10 +23,21 @@ export class TransmitStatsBoard {
   private readonly entries = new Map<string, Entry>();
   private readonly startedMs = Date.now();
 
-  /** A transmit of the configuration: its counts go on across saves, unless its type changed. */
-  register(name: string, type: string): void {
-    if (this.entries.get(name)?.transmit_type !== type)
-      this.entries.set(name, { transmit_type: type, last_success: null, records_sent: 0, bytes_sent: 0, last_error: null, last_error_at: null, upload_errors: 0, sent: new MinuteCounts() });
+  /**
+   * A transmit of the configuration: its counts go on across saves, unless its type changed.
+   * `sentBefore`: the records it delivered before (the store keeps them), so that records_sent
+   * survives a restart; the other counts start with the process.
+   */
+  register(name: string, type: string, sentBefore: () => number = () => 0): void {
+    if (this.entries.get(name)?.transmit_type !== type) {
+      let records_sent = 0;
+      try {
+        records_sent = sentBefore();
+      } catch {
+        // A store that cannot be read (full disk at start): count from zero rather than fail the start.
+      }
+      this.entries.set(name, { transmit_type: type, last_success: null, records_sent, bytes_sent: 0, last_error: null, last_error_at: null, upload_errors: 0, sent: new MinuteCounts() });
+    }
   }
 
   /** One delivery (a batch): counted once, whatever its number of records. */

@@ -19,12 +19,13 @@ import { builtInComponents } from '../components/built-in.js';
 import { type OpcuaBrowseNode, browseOpcua } from '../receivers/opcua/index.js';
 import { AgentStore } from '../store/agent-store.js';
 import { DataFlow } from '../flow/data-flow.js';
+import { readStoredFlow, streamStats } from '../flow/stream-stats.js';
 import type { RecordTap } from '../pipeline/pipeline.js';
 import { Supervisor, configuredServices } from '../supervisor/supervisor.js';
 import { SerialQueue } from './serial-queue.js';
 import { ConfigChecker } from './config-checker.js';
 import { breathe, safely } from './defensive.js';
-import { configuredStreams, streamRecords } from './configured-streams.js';
+import { configuredStreams, configuredTransmits, streamRecords } from './configured-streams.js';
 import { RestreamError, restreamStreams } from './restream.js';
 import type { AgentRuntimeOptions, SaveOutcome } from './runtime-options.js';
 
@@ -392,8 +393,11 @@ export class AgentRuntime {
   }
 
   streams(): StreamRecord[] {
-    const flow = this.flow.streams;
-    return streamRecords(this.configuredStreams(), (asset, streamType) => this.markers.forStream(asset, streamType), (receiver, stream) => flow.stats(receiver, stream), (stream) => this.flow.quality.findings(stream));
+    const config = safely(() => this.configStore.load()?.config);
+    // Counters and delivery from the store; one that cannot be opened (full disk) leaves what memory knows.
+    const stored = safely(() => readStoredFlow(this.store));
+    const transmits = new Set(configuredTransmits(config).map((t) => t.name));
+    return streamRecords(configuredStreams(config), (asset, streamType) => this.markers.forStream(asset, streamType), (stream) => streamStats(this.flow, stored, stream, transmits), (stream) => this.flow.quality.findings(stream));
   }
 
   /** The streams of the saved configuration with their receiver, read defensively. */

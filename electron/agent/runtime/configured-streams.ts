@@ -1,10 +1,27 @@
 import type { Marker, QualityFinding, RestreamRequest, StreamRecord, StreamStats } from '../../../shared/api/resources.js';
+import { filterSelects, streamId } from '../../../shared/config/streams.js';
 
 /** A stream of the saved configuration with its receiver. */
 export interface ConfiguredStream {
   receiver: string;
   asset: string;
   stream_type: string;
+  /** expected_every_seconds of the stream, when set. */
+  expectedEverySeconds?: number;
+  /** The transmits whose filter_stream selects it. */
+  transmits: string[];
+}
+
+/** Names of the configured transmits with their filter_stream, read defensively. */
+export function configuredTransmits(raw: unknown): { name: string; filter?: string[] }[] {
+  const list = (raw as { data_transmit?: unknown } | undefined)?.data_transmit;
+  const out: { name: string; filter?: string[] }[] = [];
+  for (const t of Array.isArray(list) ? (list as { transmit_name?: unknown; filter_stream?: unknown }[]) : []) {
+    if (typeof t?.transmit_name !== 'string') continue;
+    const filter = Array.isArray(t.filter_stream) ? t.filter_stream.filter((f): f is string => typeof f === 'string') : undefined;
+    out.push({ name: t.transmit_name, filter });
+  }
+  return out;
 }
 
 /** Unknown receivers and streams a failed restream names; the rest are counted. */
@@ -13,12 +30,23 @@ const MAX_NAMED_UNKNOWN = 20;
 /** The streams of a saved configuration, read defensively (a document edited by hand may be incomplete). */
 export function configuredStreams(raw: unknown): ConfiguredStream[] {
   const doc = raw as { data_receiver?: unknown } | undefined;
+  const transmits = configuredTransmits(raw);
   const out: ConfiguredStream[] = [];
   for (const receiver of Array.isArray(doc?.data_receiver) ? doc.data_receiver : []) {
     const r = receiver as { data_receiver_name?: unknown; streams?: unknown };
     if (typeof r.data_receiver_name !== 'string' || !Array.isArray(r.streams)) continue;
-    for (const stream of r.streams as { asset?: unknown; stream_type?: unknown }[])
-      if (typeof stream?.asset === 'string' && typeof stream.stream_type === 'string') out.push({ receiver: r.data_receiver_name, asset: stream.asset, stream_type: stream.stream_type });
+    for (const stream of r.streams as { asset?: unknown; stream_type?: unknown; expected_every_seconds?: unknown }[]) {
+      if (typeof stream?.asset !== 'string' || typeof stream.stream_type !== 'string') continue;
+      const id = streamId(stream.asset, stream.stream_type);
+      const expected = stream.expected_every_seconds;
+      out.push({
+        receiver: r.data_receiver_name,
+        asset: stream.asset,
+        stream_type: stream.stream_type,
+        ...(typeof expected === 'number' && expected > 0 ? { expectedEverySeconds: expected } : {}),
+        transmits: transmits.filter((t) => filterSelects(t.filter, id)).map((t) => t.name),
+      });
+    }
   }
   return out;
 }
@@ -27,18 +55,21 @@ export function configuredStreams(raw: unknown): ConfiguredStream[] {
 export function streamRecords(
   streams: readonly ConfiguredStream[],
   markersOf: (asset: string, streamType: string) => Marker[],
-  statsOf: (receiver: string, stream: { asset: string; stream_type: string }) => StreamStats,
+  statsOf: (stream: ConfiguredStream) => StreamStats,
   qualityOf: (stream: { asset: string; stream_type: string }) => QualityFinding[] = () => [],
 ): StreamRecord[] {
-  return streams.map(({ receiver, asset, stream_type }) => ({
+  return streams.map((configured) => {
+    const { receiver, asset, stream_type } = configured;
+    return {
     stream: `${asset}:${stream_type}`,
     asset,
     stream_type,
     data_receiver: receiver,
     markers: markersOf(asset, stream_type).filter((m) => m.component_type !== 'Receiver' || m.component === receiver),
-    stats: statsOf(receiver, { asset, stream_type }),
+    stats: statsOf(configured),
     quality: qualityOf({ asset, stream_type }),
-  }));
+    };
+  });
 }
 
 /**

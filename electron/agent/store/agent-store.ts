@@ -2,9 +2,31 @@ import type Database from 'better-sqlite3';
 import path from 'node:path';
 import type { CommitProgress, FilePart, FileProgress, StreamKey } from '../components/contract.js';
 import { type StorageHealth, describeWriteFailure, errorCode, isDiskFull } from '../storage/storage-health.js';
-import { BUSY_TIMEOUT_MS, type OpenStore, type OutboxEntry, OutboxFullError, type StoreCommit, openStore } from './open-store.js';
+import { BUSY_TIMEOUT_MS, type OpenStore, type OutboxEntry, OutboxFullError, type StoreCommit, type StreamRead, openStore } from './open-store.js';
 
-export { type OutboxEntry, OutboxFullError, type StoreCommit } from './open-store.js';
+export { type OutboxEntry, OutboxFullError, type StoreCommit, type StreamRead } from './open-store.js';
+
+/** What a stream read since its first record, kept across restarts (stream_totals). */
+export interface StreamTotals {
+  receiver: string;
+  asset: string;
+  stream_type: string;
+  recordsRead: number;
+  /** Epoch ms of the commit of the newest record. */
+  lastRecordAt: number | null;
+  lastRecordTimestamp: string | null;
+}
+
+/** One stream's records at one transmit: waiting in the outbox, and sent (delivered and removed). */
+export interface OutboxStream {
+  transmit: string;
+  asset: string;
+  stream_type: string;
+  waiting: number;
+  sent: number;
+  /** Epoch ms the oldest waiting batch was committed; null when none waits. */
+  oldestAt: number | null;
+}
 
 /** ackWhenFree: the next try when the write lock was taken, and how long it tries so. */
 const ACK_RETRY_MS = 2;
@@ -133,8 +155,8 @@ export class AgentStore {
    * from this connection or a parse worker's: the pipeline tells the main thread's store what was
    * queued (noteQueued) either way.
    */
-  commit(receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress, limits?: ReadonlyMap<string, number>): void {
-    this.write(() => this.handle().commit.immediate(receiver, stream, entries, progress, limits));
+  commit(receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress, limits?: ReadonlyMap<string, number>, read?: StreamRead): void {
+    this.write(() => this.handle().commit.immediate(receiver, stream, entries, progress, limits, read));
   }
 
   /**
@@ -347,6 +369,21 @@ export class AgentStore {
   /** When the oldest batch still queued for a transmit was committed (epoch ms), or undefined when none is. */
   oldestQueuedAt(transmit: string): number | undefined {
     return (this.statements.oldest.get(transmit) as { createdAt: number } | undefined)?.createdAt;
+  }
+
+  /** Records read and the newest record of every stream that ever read one (one row per stream). */
+  streamTotals(): StreamTotals[] {
+    return this.statements.streamTotals.all() as StreamTotals[];
+  }
+
+  /** Waiting and sent records per transmit and stream, from counts the outbox keeps (no scan of it). */
+  outboxStreams(): OutboxStream[] {
+    return this.statements.outboxStreams.all() as OutboxStream[];
+  }
+
+  /** Records a transmit delivered, in all (kept across restarts). */
+  sentBy(transmit: string): number {
+    return (this.statements.sentBy.get(transmit) as { sent: number }).sent;
   }
 
   outboxBytes(): number {

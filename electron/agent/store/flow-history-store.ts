@@ -41,6 +41,8 @@ function open(file: string) {
       ON CONFLICT (transmit, minute) DO UPDATE SET records_out = records_out + excluded.records_out, backlog_records = excluded.backlog_records`),
     streamsFrom: db.prepare('SELECT receiver, asset, stream_type, minute, records FROM stream_minutes WHERE minute >= ? ORDER BY minute'),
     transmitsFrom: db.prepare('SELECT transmit, minute, records_out, backlog_records FROM transmit_minutes WHERE minute >= ? ORDER BY minute'),
+    // A stream's newest minutes with records, from the primary key.
+    recentMinutes: db.prepare('SELECT minute FROM stream_minutes WHERE receiver = ? AND asset = ? AND stream_type = ? ORDER BY minute DESC LIMIT ?'),
     pruneStreams: db.prepare('DELETE FROM stream_minutes WHERE minute < ?'),
     pruneTransmits: db.prepare('DELETE FROM transmit_minutes WHERE minute < ?'),
   };
@@ -78,6 +80,12 @@ export class FlowHistoryStore {
   read(fromMinute: number): { streams: StreamMinute[]; transmits: TransmitMinute[] } {
     const { statements } = this.handle();
     return { streams: statements.streamsFrom.all(fromMinute) as StreamMinute[], transmits: statements.transmitsFrom.all(fromMinute) as TransmitMinute[] };
+  }
+
+  /** The newest `limit` minutes in which a stream read records, oldest first. */
+  recentMinutes(receiver: string, asset: string, streamType: string, limit: number): number[] {
+    const rows = this.handle().statements.recentMinutes.all(receiver, asset, streamType, limit) as { minute: number }[];
+    return rows.map((row) => row.minute).reverse();
   }
 
   close(): void {

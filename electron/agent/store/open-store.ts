@@ -25,12 +25,23 @@ export interface OutboxEntry {
   payload: Buffer;
 }
 
+/**
+ * What a batch read from its source (before transforms), counted in `stream_totals` by the same
+ * transaction: records read and the newest record survive a restart, as the progress does.
+ */
+export interface StreamRead {
+  records: number;
+  /** The own time stamp of the batch's last record. */
+  lastTimestamp?: string;
+}
+
 /** The outbox rows and source progress of one stream's batch (AgentStore.commitAll). */
 export interface StoreCommit {
   receiver: string;
   stream: StreamKey;
   entries: readonly OutboxEntry[];
   progress: CommitProgress;
+  read?: StreamRead;
 }
 
 /** A commit would push a transmit's outbox past its limit: nothing was committed. */
@@ -89,8 +100,18 @@ export function openStore(file: string) {
     totalBytes: db.prepare('SELECT COALESCE(SUM(bytes), 0) AS bytes FROM outbox'),
     backlogBytes: db.prepare('SELECT COALESCE(SUM(bytes), 0) AS bytes FROM outbox WHERE transmit = ?'),
     oldest: db.prepare('SELECT created_at AS createdAt FROM outbox WHERE transmit = ? ORDER BY id LIMIT 1'),
+    countRead: db.prepare(`INSERT INTO stream_totals (receiver, asset, stream_type, records_read, last_record_at, last_record_timestamp) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (receiver, asset, stream_type) DO UPDATE SET records_read = records_read + excluded.records_read, last_record_at = excluded.last_record_at,
+      last_record_timestamp = COALESCE(excluded.last_record_timestamp, stream_totals.last_record_timestamp)`),
+    streamTotals: db.prepare(`SELECT receiver, asset, stream_type, records_read AS recordsRead, last_record_at AS lastRecordAt,
+      last_record_timestamp AS lastRecordTimestamp FROM stream_totals`),
+    // One row per transmit and stream; the oldest waiting batch from the outbox_by_stream index (no payload read).
+    outboxStreams: db.prepare(`SELECT w.transmit, w.asset, w.stream_type, w.waiting, w.sent, CASE WHEN w.batches > 0 THEN
+      (SELECT o.created_at FROM outbox o WHERE o.transmit = w.transmit AND o.asset = w.asset AND o.stream_type = w.stream_type ORDER BY o.id LIMIT 1)
+      END AS oldestAt FROM outbox_streams w`),
+    sentBy: db.prepare('SELECT COALESCE(SUM(sent), 0) AS sent FROM outbox_streams WHERE transmit = ?'),
   };
-  const commitOne = (receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress, limits?: ReadonlyMap<string, number>) => {
+  const commitOne = (receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress, limits?: ReadonlyMap<string, number>, read?: StreamRead) => {
     const now = Date.now();
     if (limits) {
       // Inside the (immediate) write transaction: other connections, e.g. another receiver's
@@ -118,11 +139,12 @@ export function openStore(file: string) {
       if (changed !== 1) throw new Error(`The part of ${filePath} from byte ${start} is no longer read (progress changed meanwhile): nothing of this chunk was stored.`);
     }
     for (const [key, value] of Object.entries(progress.state ?? {})) statements.putState.run(receiver, stream.asset, stream.stream_type, key, value);
+    if (read && read.records > 0) statements.countRead.run(receiver, stream.asset, stream.stream_type, read.records, now, read.lastTimestamp ?? null);
   };
   const commit = db.transaction(commitOne);
   // Batches of several streams read at one moment (an OPC UA publish): one transaction, one WAL sync.
   const commitAll = db.transaction((commits: readonly StoreCommit[], limits?: ReadonlyMap<string, number>) => {
-    for (const one of commits) commitOne(one.receiver, one.stream, one.entries, one.progress, limits);
+    for (const one of commits) commitOne(one.receiver, one.stream, one.entries, one.progress, limits, one.read);
   });
   const ack = db.transaction((transmit: string, ids: readonly number[]) => {
     for (const id of ids) statements.ack.run(id, transmit);

@@ -25,6 +25,36 @@ CREATE TABLE IF NOT EXISTS outbox (
 );
 CREATE INDEX IF NOT EXISTS outbox_by_transmit ON outbox (transmit, id);
 CREATE INDEX IF NOT EXISTS outbox_bytes_by_transmit ON outbox (transmit, bytes);
+CREATE TABLE IF NOT EXISTS stream_totals (
+  receiver TEXT NOT NULL, asset TEXT NOT NULL, stream_type TEXT NOT NULL, records_read INTEGER NOT NULL,
+  last_record_at INTEGER, last_record_timestamp TEXT,
+  PRIMARY KEY (receiver, asset, stream_type)
+) WITHOUT ROWID;
+`;
+
+/**
+ * Per transmit and stream: batches and records waiting in the outbox and records sent (deleted after
+ * delivery), kept by triggers in the transaction that queues or acknowledges a batch, whichever thread
+ * writes it: GET /v1/streams reads one row per stream instead of counting the outbox. The index finds
+ * the oldest waiting batch of a stream without reading payloads.
+ */
+const OUTBOX_STREAMS = `
+CREATE TABLE outbox_streams (
+  transmit TEXT NOT NULL, asset TEXT NOT NULL, stream_type TEXT NOT NULL,
+  batches INTEGER NOT NULL, waiting INTEGER NOT NULL, sent INTEGER NOT NULL,
+  PRIMARY KEY (transmit, asset, stream_type)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS outbox_by_stream ON outbox (transmit, asset, stream_type, id, created_at);
+CREATE TRIGGER outbox_streams_queued AFTER INSERT ON outbox BEGIN
+  INSERT OR IGNORE INTO outbox_streams VALUES (NEW.transmit, NEW.asset, NEW.stream_type, 0, 0, 0);
+  UPDATE outbox_streams SET batches = batches + 1, waiting = waiting + NEW.record_count
+    WHERE transmit = NEW.transmit AND asset = NEW.asset AND stream_type = NEW.stream_type;
+END;
+CREATE TRIGGER outbox_streams_sent AFTER DELETE ON outbox BEGIN
+  UPDATE outbox_streams SET batches = batches - 1, waiting = waiting - OLD.record_count, sent = sent + OLD.record_count
+    WHERE transmit = OLD.transmit AND asset = OLD.asset AND stream_type = OLD.stream_type;
+END;
+INSERT INTO outbox_streams SELECT transmit, asset, stream_type, COUNT(*), SUM(record_count), 0 FROM outbox GROUP BY transmit, asset, stream_type;
 `;
 
 /** The byte count of a fingerprint (`length:hash`), as SQL: what adoption of a renamed file looks up. */
@@ -46,4 +76,9 @@ export function applySchema(db: Database.Database): void {
   const fileColumns = db.prepare('PRAGMA table_info(file_progress)').all() as { name: string }[];
   if (!fileColumns.some((c) => c.name === 'tail')) db.exec("ALTER TABLE file_progress ADD COLUMN tail TEXT NOT NULL DEFAULT ''");
   db.exec(FINGERPRINT_INDEX);
+  // Once per store, in one write transaction: a store made before these counts gets them from the
+  // batches it holds, and no other connection queues or acknowledges one in between.
+  db.transaction(() => {
+    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'outbox_streams'").get()) db.exec(OUTBOX_STREAMS);
+  }).immediate();
 }

@@ -240,7 +240,7 @@ export class Supervisor {
     this.options.quality?.configure(config.data_quality, config.data_receiver.flatMap((r) => r.streams.map((st) => ({ asset: st.asset, stream_type: st.stream_type }))));
     this.pipeline!.configure(stages, routes);
     stats.retain(config.data_transmit.map((t) => t.transmit_name));
-    for (const t of config.data_transmit) stats.register(t.transmit_name, t.transmit_type);
+    for (const t of config.data_transmit) stats.register(t.transmit_name, t.transmit_type, () => this.options.store.sentBy(t.transmit_name));
   }
 
   /** Builds and starts the service of `spec`; a failed start is marked on its streams, not fatal. */

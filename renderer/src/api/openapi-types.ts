@@ -668,6 +668,8 @@ export interface components {
                     asset: string;
                     /** @description Kind of data from this asset, e.g. cycle, alarms, process. */
                     stream_type: string;
+                    /** @description How often new data of this stream should arrive, in seconds (1..2592000), e.g. 900 for a file every 15 minutes. The console calls the stream late (amber) after 1.5 times this without a record and silent (red) after 6 times. Default: learned from the stream's own arrivals and history. */
+                    expected_every_seconds?: number;
                     /** @description SELECT with named placeholders such as :id bound from state_fields, e.g. SELECT * FROM t WHERE id > :id ORDER BY id. */
                     query: string;
                     /**
@@ -774,6 +776,8 @@ export interface components {
                     asset: string;
                     /** @description Kind of data from this asset, e.g. cycle, alarms, process. */
                     stream_type: string;
+                    /** @description How often new data of this stream should arrive, in seconds (1..2592000), e.g. 900 for a file every 15 minutes. The console calls the stream late (amber) after 1.5 times this without a record and silent (red) after 6 times. Default: learned from the stream's own arrivals and history. */
+                    expected_every_seconds?: number;
                     /** @description Tags read for this stream. */
                     opcua_tags: {
                         /** @description Node id, e.g. ns=2;s=Line1.Temperature; with namespace_index, the identifier alone (Line1.Temperature, or i=1001). */
@@ -836,6 +840,8 @@ export interface components {
                     asset: string;
                     /** @description Kind of data from this asset, e.g. cycle, alarms, process. */
                     stream_type: string;
+                    /** @description How often new data of this stream should arrive, in seconds (1..2592000), e.g. 900 for a file every 15 minutes. The console calls the stream late (amber) after 1.5 times this without a record and silent (red) after 6 times. Default: learned from the stream's own arrivals and history. */
+                    expected_every_seconds?: number;
                     /** @description Topic filter to subscribe to; + matches one level, # the rest (last), e.g. plant1/line1/press1/# . */
                     topic: string;
                     /** @description connection_name of the broker this stream reads from; default: the first connection. */
@@ -1456,6 +1462,8 @@ export interface components {
             asset: string;
             /** @description Kind of data from this asset, e.g. cycle, alarms, process. */
             stream_type: string;
+            /** @description How often new data of this stream should arrive, in seconds (1..2592000), e.g. 900 for a file every 15 minutes. The console calls the stream late (amber) after 1.5 times this without a record and silent (red) after 6 times. Default: learned from the stream's own arrivals and history. */
+            expected_every_seconds?: number;
             /** @description Patterns of file names: globs such as "*.csv" (* ? [a-z] **), or regular expressions written "regex:<expression>" (the whole name must match). A pattern with "/" is matched against the path below the folder. Exactly one of file_filter and path_filter. */
             file_filter?: components["schemas"]["ConfigurationFileFilter"];
             /** @description Like file_filter, but every pattern is matched against the path below the connection's folder ("/" separated), e.g. "line1/**\/*.csv" or "regex:line[0-9]/.*\.csv". Exactly one of file_filter and path_filter. */
@@ -2329,7 +2337,7 @@ export interface operations {
                                     transmit_type: string;
                                     /** @description ISO 8601 UTC time of the last delivery; null if none since the agent started. */
                                     last_success: string | null;
-                                    /** @description Records delivered since the agent started. */
+                                    /** @description Records delivered (kept across restarts; the sum of this transmit's `sent` in GET /v1/streams). */
                                     records_sent: number;
                                     bytes_sent: number;
                                     /** @description Records waiting in the outbox. */
@@ -2460,11 +2468,11 @@ export interface operations {
                                 message: string;
                             }[];
                             stats: {
-                                /** @description Records read and committed since the agent started. */
+                                /** @description Records read and committed since the stream's first record (kept across restarts). */
                                 records_read: number;
-                                /** @description ISO 8601 UTC time the newest record of this stream was read; null if none since the agent started. */
+                                /** @description ISO 8601 UTC time the newest record of this stream was read (arrived); null if none was ever read. */
                                 last_record_at: string | null;
-                                /** @description The newest record's own timestamp (ISO 8601 UTC); null if none since the agent started. */
+                                /** @description The newest record's own timestamp (ISO 8601 UTC): how old its data is; null if none was ever read. */
                                 last_record_timestamp: string | null;
                                 /** @description Mean over the last 5 minutes (or since the agent started, if shorter). */
                                 records_per_minute: number;
@@ -2488,6 +2496,21 @@ export interface operations {
                                     /** @description Values read from history so far. */
                                     read: number;
                                 } | null;
+                                /** @description Per transmit of the configuration that this stream's records went to: records sent and waiting, and when the oldest waiting one was read. */
+                                transmits: {
+                                    [key: string]: {
+                                        /** @description Records of this stream the transmit delivered (kept across restarts). */
+                                        sent: number;
+                                        /** @description Records of this stream waiting in the transmit's outbox. */
+                                        waiting: number;
+                                        /** @description ISO 8601 UTC time the oldest waiting record was read; null when none waits. */
+                                        oldest_waiting_at: string | null;
+                                    };
+                                };
+                                /** @description The interval this stream is judged by (late, silent): the stream's expected_every_seconds, else learned from its arrivals and history; null while unknown. */
+                                expected_every_seconds: number | null;
+                                /** @description Where expected_every_seconds comes from. */
+                                expected_from: ("configuration" | "history") | null;
                             };
                             /** @description Open findings of the data-quality watch for this stream; [] when none. */
                             quality: {

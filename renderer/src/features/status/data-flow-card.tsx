@@ -5,8 +5,8 @@ import { BackfillNote } from '../../components/backfill-note.js';
 import { FileReadingBar } from '../../components/file-reading-bar.js';
 import { QualityNote } from '../../components/quality-note.js';
 import { TimeChart } from '../../components/time-chart.js';
-import { ago } from '../../format/time.js';
-import { type Freshness, freshness, streamSeries } from './data-flow.js';
+import { ago, parseAgentTime } from '../../format/time.js';
+import { type Freshness, LATE_FACTOR, SILENT_FACTOR, deliveryProblem, duration, freshness, streamSeries } from './data-flow.js';
 import { SparkplugNodes } from './sparkplug-nodes.js';
 
 /** The sparkline covers the last hour. */
@@ -16,8 +16,16 @@ const FRESHNESS_TEXT: Record<Freshness, string> = {
   fresh: '',
   stale: 'late: no record for more than 5 poll intervals',
   dead: 'no record for over an hour, or its receiver is not running',
-  none: 'nothing read since the agent started',
+  none: 'nothing read yet',
 };
+
+/** Why a stream has its colour, in words: against its expected interval when one is known. */
+function freshnessText(state: Freshness, stats: StreamRecord['stats']): string {
+  const expected = stats.expected_every_seconds;
+  if (expected === null || (state !== 'stale' && state !== 'dead')) return FRESHNESS_TEXT[state];
+  const usual = `${duration(expected)} (${stats.expected_from === 'configuration' ? 'expected_every_seconds' : 'learned from its history'})`;
+  return state === 'stale' ? `late: no record for more than ${LATE_FACTOR} × its interval of ${usual}` : `silent: no record for more than ${SILENT_FACTOR} × its interval of ${usual}, or its receiver is not running`;
+}
 
 /** Ticks once a second, so that "3 s ago" stays true between two refreshes. */
 function useNow(): number {
@@ -36,16 +44,15 @@ function useNow(): number {
 export function DataFlowCard({
   streams,
   services,
+  transmits,
   polls,
   history,
-  transmits,
 }: {
   streams: readonly StreamRecord[];
   services: Status['agent']['services'];
+  transmits: Status['last_data_transmit'];
   polls: ReadonlyMap<string, number>;
   history: FlowHistory | undefined;
-  /** For the Sparkplug edge nodes' birth state under the streams. */
-  transmits?: Status['last_data_transmit'];
 }) {
   const now = useNow();
   return (
@@ -68,18 +75,34 @@ export function DataFlowCard({
           <tbody>
             {streams.map((stream) => {
               const running = services[`receiver:${stream.data_receiver}`]?.status === 'running';
-              const state = freshness(stream.stats.last_record_at, now, polls.get(stream.data_receiver) ?? 5, running);
+              const arrived = freshness(stream.stats.last_record_at, now, polls.get(stream.data_receiver) ?? 5, running, stream.stats.expected_every_seconds);
+              const stuck = deliveryProblem(stream.stats.transmits, transmits, services, now);
+              // Read but not getting out is amber too, whatever the age of the newest record.
+              const state: Freshness = stuck && (arrived === 'fresh' || arrived === 'none') ? 'stale' : arrived;
               const series = history ? streamSeries(history, stream.data_receiver, stream.asset, stream.stream_type, SPARKLINE_MINUTES) : undefined;
               const id = `${stream.data_receiver}/${stream.stream}`;
+              const lastAt = stream.stats.last_record_at;
+              const dataAt = stream.stats.last_record_timestamp === null ? Number.NaN : parseAgentTime(stream.stats.last_record_timestamp);
               return (
-                <tr key={id} data-flow-stream={id} data-quality={(stream.quality ?? []).length > 0 ? 'findings' : 'ok'}>
+                <tr key={id} data-flow-stream={id} data-delivery={stuck ? 'stuck' : 'ok'} data-quality={(stream.quality ?? []).length > 0 ? 'findings' : 'ok'}>
                   <td>{stream.asset}</td>
                   <td>{stream.stream_type}</td>
                   <td>{stream.data_receiver}</td>
                   <td>
-                    <span className={`freshness freshness-${state}`} data-freshness={state} title={FRESHNESS_TEXT[state] || undefined} data-last-record-at={stream.stats.last_record_at ?? ''}>
-                      {stream.stats.last_record_at ? ago(Date.parse(stream.stats.last_record_at), Math.max(now, Date.parse(stream.stats.last_record_at))) : 'none yet'}
+                    {lastAt && <span className="muted small">arrived </span>}
+                    <span className={`freshness freshness-${state}`} data-freshness={state} title={(stuck && arrived === 'fresh' ? '' : freshnessText(arrived, stream.stats)) || undefined} data-last-record-at={lastAt ?? ''}>
+                      {lastAt ? ago(Date.parse(lastAt), Math.max(now, Date.parse(lastAt))) : 'none yet'}
                     </span>
+                    {Number.isFinite(dataAt) && (
+                      <div className="muted small" data-testid="data-age" title={`The newest record's own time stamp: ${stream.stats.last_record_timestamp}`}>
+                        data from {ago(dataAt, Math.max(now, dataAt))}
+                      </div>
+                    )}
+                    {stuck && (
+                      <div className="small freshness-stale" data-testid="delivery-problem">
+                        Not getting out: {stuck.waiting.toLocaleString('en-US')} waiting at {stuck.transmit}: {stuck.reason}
+                      </div>
+                    )}
                     {stream.stats.reading && <FileReadingBar reading={stream.stats.reading} />}
                     {stream.stats.backfill && <BackfillNote backfill={stream.stats.backfill} />}
                     <QualityNote findings={stream.quality ?? []} />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backlogSeries, duration, freshness, pollIntervals, streamSeries } from './data-flow.js';
+import { backlogSeries, deliveryProblem, duration, freshness, pollIntervals, streamSeries } from './data-flow.js';
 
 const NOW = Date.parse('2026-11-24T14:00:30Z');
 
@@ -12,6 +12,17 @@ describe('freshness of a stream', () => {
     expect(freshness(ago(3601), NOW, 5, true)).toBe('dead');
     expect(freshness(ago(3), NOW, 5, false)).toBe('dead');
     expect(freshness(null, NOW, 5, true)).toBe('none');
+  });
+
+  it('follows the expected interval when there is one: an idle file-drop stream of 15 min is not late after 25 s', () => {
+    const ago = (seconds: number) => new Date(NOW - seconds * 1000).toISOString();
+    expect(freshness(ago(25), NOW, 5, true, 900)).toBe('fresh');
+    expect(freshness(ago(1300), NOW, 5, true, 900)).toBe('fresh');
+    expect(freshness(ago(1360), NOW, 5, true, 900)).toBe('stale');
+    expect(freshness(ago(5406), NOW, 5, true, 900)).toBe('dead');
+    // A stream expected every 2 s is late after 8 s (1.5 × 2 + a poll of 5), silent after 17 s.
+    expect(freshness(ago(9), NOW, 5, true, 2)).toBe('stale');
+    expect(freshness(ago(18), NOW, 5, true, 2)).toBe('dead');
   });
 
   it('takes each receiver poll_interval from the configuration, 5 s when not given', () => {
@@ -47,5 +58,25 @@ describe('words and numbers', () => {
     expect(duration(0.2)).toBe('1 s');
     expect(duration(150)).toBe('3 min');
     expect(duration(7500)).toBe('2 h 5 min');
+  });
+});
+
+describe('delivery of a stream', () => {
+  const at = (seconds: number) => new Date(NOW - seconds * 1000).toISOString();
+  const transmit = (last_error: string | null) => ({ last_error }) as never;
+  const running = { 'transmit:cloud': { status: 'running' as const }, 'transmit:archive': { status: 'running' as const } };
+
+  it('is stuck when records wait at a transmit whose last delivery failed, with its error as the reason', () => {
+    const delivery = { archive: { sent: 10, waiting: 0, oldest_waiting_at: null }, cloud: { sent: 0, waiting: 40, oldest_waiting_at: at(20) } };
+    expect(deliveryProblem(delivery, { archive: transmit(null), cloud: transmit('connection refused by 127.0.0.1:1') }, running, NOW)).toEqual({ transmit: 'cloud', waiting: 40, reason: 'connection refused by 127.0.0.1:1' });
+    // Nothing waiting: an old error does not make the stream stuck.
+    expect(deliveryProblem({ cloud: { sent: 40, waiting: 0, oldest_waiting_at: null } }, { cloud: transmit('old') }, running, NOW)).toBeUndefined();
+  });
+
+  it('is stuck when records waited over 5 minutes or the transmit does not run; a short wait of a working transmit is not', () => {
+    const waiting = (seconds: number) => ({ cloud: { sent: 0, waiting: 3, oldest_waiting_at: at(seconds) } });
+    expect(deliveryProblem(waiting(30), { cloud: transmit(null) }, running, NOW)).toBeUndefined();
+    expect(deliveryProblem(waiting(400), { cloud: transmit(null) }, running, NOW)?.reason).toBe('its oldest record has waited 7 min');
+    expect(deliveryProblem(waiting(30), { cloud: transmit(null) }, { 'transmit:cloud': { status: 'stopped' } }, NOW)?.reason).toBe('the transmit is stopped');
   });
 });

@@ -3,13 +3,20 @@
  * fresh each stream is, and the series of its sparkline and of each transmit's backlog chart.
  */
 import type { FlowHistory } from '../../../../shared/api/history.js';
+import type { Status, StreamStats } from '../../../../shared/api/resources.js';
 
 /** Default poll_interval of a receiver (shared/config/schema.ts). */
 const DEFAULT_POLL_SECONDS = 5;
-/** Amber once the newest record is older than this many poll intervals. */
+/** Without an expected interval: amber once the newest record is older than this many poll intervals. */
 const STALE_POLLS = 5;
-/** Red once it is older than an hour. */
+/** Without an expected interval: red once it is older than an hour. */
 const DEAD_MS = 3_600_000;
+/** With one: amber after this many expected intervals without a record (plus one poll: the receiver looks only that often). */
+export const LATE_FACTOR = 1.5;
+/** With one: red after this many. */
+export const SILENT_FACTOR = 6;
+/** Records waiting longer than this at a transmit without an error are not getting out either. */
+const STUCK_MS = 5 * 60_000;
 const MINUTE_MS = 60_000;
 
 export type Freshness = 'fresh' | 'stale' | 'dead' | 'none';
@@ -26,16 +33,44 @@ export function pollIntervals(document: unknown): Map<string, number> {
 }
 
 /**
- * How fresh a stream's newest record is: amber when older than 5 poll intervals, red after an
- * hour or when its receiver is not running; `none` when nothing was read since the agent started.
+ * How fresh a stream's newest record is, judged by the interval it is expected to arrive at (its
+ * expected_every_seconds, or learned by the agent): amber after 1.5 intervals and a poll, red after
+ * 6 or when its receiver is not running. While no interval is known: amber after 5 poll intervals,
+ * red after an hour. `none` when nothing was ever read.
  */
-export function freshness(lastRecordAt: string | null, now: number, pollSeconds: number, receiverRunning: boolean): Freshness {
+export function freshness(lastRecordAt: string | null, now: number, pollSeconds: number, receiverRunning: boolean, expectedSeconds: number | null = null): Freshness {
   if (!receiverRunning) return 'dead';
   if (lastRecordAt === null) return 'none';
   const age = now - Date.parse(lastRecordAt);
-  if (age > DEAD_MS) return 'dead';
-  if (age > STALE_POLLS * pollSeconds * 1000) return 'stale';
+  const [late, silent] = expectedSeconds === null ? [STALE_POLLS * pollSeconds * 1000, DEAD_MS] : [(LATE_FACTOR * expectedSeconds + pollSeconds) * 1000, (SILENT_FACTOR * expectedSeconds + pollSeconds) * 1000];
+  if (age > silent) return 'dead';
+  if (age > late) return 'stale';
   return 'fresh';
+}
+
+/** A transmit that holds a stream's records and is not getting them out, and why. */
+export interface DeliveryProblem {
+  transmit: string;
+  waiting: number;
+  reason: string;
+}
+
+/**
+ * Read but not getting out: a transmit of this stream has its records waiting and its last delivery
+ * failed (its error is the reason), its service reports a problem, or the oldest has waited over 5
+ * minutes. The first such transmit, or undefined when all deliver.
+ */
+export function deliveryProblem(delivery: StreamStats['transmits'], transmits: Status['last_data_transmit'], services: Status['agent']['services'], now: number): DeliveryProblem | undefined {
+  for (const [transmit, { waiting, oldest_waiting_at }] of Object.entries(delivery)) {
+    if (waiting === 0) continue;
+    const error = transmits[transmit]?.last_error ?? services[`transmit:${transmit}`]?.reason ?? null;
+    const service = services[`transmit:${transmit}`]?.status;
+    const waited = oldest_waiting_at === null ? 0 : now - Date.parse(oldest_waiting_at);
+    if (error !== null) return { transmit, waiting, reason: error };
+    if (service !== undefined && service !== 'running') return { transmit, waiting, reason: `the transmit is ${service}` };
+    if (waited > STUCK_MS) return { transmit, waiting, reason: `its oldest record has waited ${duration(waited / 1000)}` };
+  }
+  return undefined;
 }
 
 /** One value per minute of the window, oldest first (minutes without a point are 0). */

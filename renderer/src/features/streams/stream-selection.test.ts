@@ -8,7 +8,7 @@ const record = (data_receiver: string, asset: string, stream_type: string, messa
   stream_type,
   data_receiver,
   markers: message ? [{ component: data_receiver, component_type: 'Receiver', asset, stream_type, category: 'read', timestamp: '2026-01-01 00:00:00.000000', level: 'warning', message }] : [],
-  stats: { records_read: 0, last_record_at: null, last_record_timestamp: null, records_per_minute: 0, reading: null },
+  stats: { records_read: 0, last_record_at: null, last_record_timestamp: null, records_per_minute: 0, reading: null, transmits: {}, expected_every_seconds: null, expected_from: null },
   quality: [],
 });
 

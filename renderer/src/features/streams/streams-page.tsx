@@ -10,6 +10,7 @@ import { QualityNote } from '../../components/quality-note.js';
 import { BackfillNote } from '../../components/backfill-note.js';
 import { FileReadingBar } from '../../components/file-reading-bar.js';
 import { plural } from '../../format/quantities.js';
+import { ago } from '../../format/time.js';
 import { matchesFilter, newestMarkers, restreamRequestFor, streamKey } from './stream-selection.js';
 
 export function StreamsPage() {
@@ -87,6 +88,9 @@ export function StreamsPage() {
               </th>
               <th>Stream</th>
               <th>Receiver</th>
+              <th className="align-right" title="Records read from the source (kept across restarts)">Read</th>
+              <th className="align-right" title="Records delivered, per transmit">Sent</th>
+              <th className="align-right" title="Records waiting in each transmit's outbox, and since when">Waiting</th>
               <th className="align-right">Errors</th>
               <th className="align-right">Warnings</th>
               <th>Newest markers</th>
@@ -98,7 +102,7 @@ export function StreamsPage() {
             ))}
             {visible.length === 0 && (
               <tr>
-                <td colSpan={6} className="muted">
+                <td colSpan={9} className="muted">
                   No stream matches “{filter}”.
                 </td>
               </tr>
@@ -137,6 +141,32 @@ function RestreamState({ record, from }: { record: StreamRecord; from: number })
   return <span className="muted small" data-testid="restream-state">Restream waiting for the receiver…</span>;
 }
 
+/**
+ * Sent or waiting per transmit: the number alone when the stream goes to one transmit, one line per
+ * transmit when to several (a record sent to two transmits counts at each, so no sum is shown).
+ */
+function DeliveryCell({ record, column }: { record: StreamRecord; column: 'sent' | 'waiting' }) {
+  const entries = Object.entries(record.stats.transmits);
+  const now = Date.now();
+  return (
+    <td className="align-right numeric" data-column={column}>
+      {entries.length === 0 && <span className="muted">–</span>}
+      {entries.map(([transmit, delivery]) => (
+        <div key={transmit} data-transmit={transmit} title={transmit}>
+          {entries.length > 1 && <span className="muted small">{transmit}: </span>}
+          {delivery[column].toLocaleString('en-US')}
+          {column === 'waiting' && delivery.oldest_waiting_at && (
+            <span className="muted small" title={`Oldest waiting record read at ${delivery.oldest_waiting_at}`}>
+              {' '}
+              (oldest {ago(Date.parse(delivery.oldest_waiting_at), Math.max(now, Date.parse(delivery.oldest_waiting_at)))})
+            </span>
+          )}
+        </div>
+      ))}
+    </td>
+  );
+}
+
 function StreamRow({ record, selected, onToggle, restreamedFrom }: { record: StreamRecord; selected: boolean; onToggle: () => void; restreamedFrom?: number }) {
   const errors = record.markers.filter((m) => m.level === 'error').length;
   const warnings = record.markers.length - errors;
@@ -158,6 +188,11 @@ function StreamRow({ record, selected, onToggle, restreamedFrom }: { record: Str
         <QualityNote findings={record.quality ?? []} />
       </td>
       <td>{record.data_receiver}</td>
+      <td className="align-right numeric" data-column="read">
+        {record.stats.records_read.toLocaleString('en-US')}
+      </td>
+      <DeliveryCell record={record} column="sent" />
+      <DeliveryCell record={record} column="waiting" />
       <td className={`align-right count ${errors > 0 ? 'count-error' : ''}`}>{errors}</td>
       <td className={`align-right count ${warnings > 0 ? 'count-warning' : ''}`}>{warnings}</td>
       <td>
