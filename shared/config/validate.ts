@@ -8,7 +8,8 @@ import { ConfigurationSchema, type Configuration, type ConfigurationDocument, ty
 import { explainUnsupported } from './product-family.js';
 import { transmitCredentials } from './transmit-rules.js';
 import { type JsonPath, type Violation, dedupeViolations, hasErrors, sortViolations, violationsFromIssues, warning } from './violations.js';
-import { semanticViolations } from './semantic-rules.js';
+import { isValidTimeZone, semanticViolations, timeZoneProblem } from './semantic-rules.js';
+import { encodingProblem } from './parser-rules.js';
 import { limitViolations } from './limits.js';
 import { type PathContext, pathViolations } from './path-policy.js';
 
@@ -125,7 +126,37 @@ function partialSemantic(input: object, context?: PathContext): Violation[] {
     data_transmit: transmits as ConfigurationDocument['data_transmit'],
     sight_machine_cloud: cloud.success ? cloud.data : undefined,
   };
-  return [...semanticViolations(pieces, { partial: true }), ...pathViolations(pieces, context)];
+  const broken = [
+    ...unparsed('data_receiver', doc.data_receiver, receivers),
+    ...unparsed('transforms', doc.transforms, transforms),
+    ...unparsed('data_transmit', doc.data_transmit, transmits),
+  ];
+  const semantic = semanticViolations(pieces, { partial: true });
+  return [...semantic, ...pathViolations(pieces, context), ...broken.flatMap(valueViolations)];
+}
+
+/** The raw items whose schema failed (a misspelled key elsewhere in them), with where they sit. */
+function unparsed(key: string, list: unknown, parsed: readonly unknown[]): { node: unknown; path: JsonPath }[] {
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((node, i) => (parsed[i] === undefined ? [{ node, path: [key, i] }] : []));
+}
+
+/**
+ * Value rules that need no sound structure around them (time zones, encodings): checked in items the
+ * schema rejected, so an unknown zone is reported in the same pass as a misspelled key beside it.
+ */
+function valueViolations({ node, path }: { node: unknown; path: JsonPath }, depth = 0): Violation[] {
+  if (depth > 12 || node === null || typeof node !== 'object') return [];
+  return Object.entries(node).flatMap(([k, v]): Violation[] => {
+    const at: JsonPath = [...path, Array.isArray(node) ? Number(k) : k];
+    if (typeof v === 'string' && !v.startsWith('<fill in')) {
+      if ((k === 'localtz' || k === 'timezone') && !isValidTimeZone(v))
+        return [{ json_path: at, level: 'error', description: timeZoneProblem(v) }];
+      const bad = k === 'file_encoding' || k === 'encoding' ? encodingProblem(v) : undefined;
+      return bad ? [{ json_path: at, level: 'error', description: bad }] : [];
+    }
+    return valueViolations({ node: v, path: at }, depth + 1);
+  });
 }
 
 export { hasErrors };
