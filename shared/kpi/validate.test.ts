@@ -113,6 +113,7 @@ const cases: Case[] = [
   // line KPIs
   { name: 'line entry without machine', base: line, change: (d) => delete d.field_maps[0].alias_map.rejects_filler.machine, path: ['field_maps', 0, 'alias_map', 'rejects_filler', 'machine'], says: /required/ },
   { name: 'line entry machine_type not listed', base: line, change: (d) => (d.field_maps[0].alias_map.throughput_capper.machine_type = 'Labeler'), path: ['field_maps', 0, 'alias_map', 'throughput_capper', 'machine_type'], says: /not in this field map's machine_types \(Filler, Capper\)/ },
+  { name: 'line entry machine_type misspelt gets a hint', base: line, change: (d) => (d.field_maps[0].alias_map.throughput_capper.machine_type = 'Caper'), path: ['field_maps', 0, 'alias_map', 'throughput_capper', 'machine_type'], says: /Did you mean "Capper"/ },
   { name: 'line machine_types listed but unused', base: line, change: (d) => d.field_maps[0].machine_types.push('Labeler'), path: ['field_maps', 0, 'machine_types', 2], level: 'warning', says: /"Labeler" is listed/ },
   { name: 'line machine_types empty', base: line, kind: 'line', change: (d) => (d.field_maps[0].machine_types = []), path: ['field_maps', 0, 'machine_types'], says: /at least one machine type/ },
   { name: 'line KPI with rollups', base: line, change: (d) => (d.rollups = { line: {} }), path: ['rollups'], says: /Line KPIs have no rollups/ },
