@@ -203,3 +203,15 @@ describe('kpiJsonSchema', () => {
     for (const word of ['display_name', 'field_maps', 'alias_map', 'row_conditions', 'machine_types', 'directionality', 'startswith']) expect(text).toContain(word);
   });
 });
+
+describe('all problems in one pass', () => {
+  it('reports a misspelt key together with a wrong machine_type elsewhere', () => {
+    const doc = structuredClone(line()) as Doc;
+    (doc as any).display_nam = 'x';
+    doc.field_maps[0].alias_map.throughput_capper.machine_type = 'Caper';
+    const found = validateKpi(doc).violations.map((v) => [v.json_path.join('.'), v.description]);
+    expect(found.find(([p]) => p === 'display_nam')?.[1]).toMatch(/Did you mean "display_name"/);
+    const typo = found.find(([p]) => p === 'field_maps.0.alias_map.throughput_capper.machine_type');
+    expect(typo?.[1]).toMatch(/Did you mean "Capper"/);
+  });
+});
