@@ -155,6 +155,14 @@ describe('validateConfiguration', () => {
     expect(zone[0]!.description).toMatch(/Did you mean "Europe\/Berlin"/);
   });
 
+  it('runs the semantic rules of a receiver whose only fault is a misspelt key', () => {
+    const doc = structuredClone(specExampleConfiguration()) as Doc;
+    receiver(doc).pol_interval = 5;
+    receiver(doc).streams[0].parser = 'xml';
+    const paths = validateConfiguration(doc).violations.map((v) => v.json_path.join('.'));
+    expect(paths).toEqual(expect.arrayContaining(['data_receiver.0.pol_interval', 'data_receiver.0.streams.0.parser']));
+  });
+
   it('treats a non-object document as one error at the root', () => {
     for (const doc of [null, [], 'config', 42]) {
       const { violations } = validateConfiguration(doc);

@@ -114,7 +114,7 @@ export function resolveConfiguration(document: ConfigurationDocument): Configura
 function partialSemantic(input: object, context?: PathContext): Violation[] {
   const doc = input as Record<string, unknown>;
   const keep = <T>(list: unknown, schema: z.ZodType<T>): (T | undefined)[] =>
-    Array.isArray(list) ? list.map((item) => { const r = schema.safeParse(item); return r.success ? r.data : undefined; }) : [];
+    Array.isArray(list) ? list.map((item) => bestEffort(item, schema)) : [];
   const shape = ConfigurationSchema.shape;
   const receivers = keep(doc.data_receiver, shape.data_receiver.unwrap().element);
   const transforms = keep(doc.transforms, shape.transforms.unwrap().element);
@@ -133,6 +133,22 @@ function partialSemantic(input: object, context?: PathContext): Violation[] {
   ];
   const semantic = semanticViolations(pieces, { partial: true });
   return [...semantic, ...pathViolations(pieces, context), ...broken.flatMap(valueViolations)];
+}
+
+/** The item as parsed; when its only fault is misspelt keys, parsed without them (their own errors stand). */
+function bestEffort<T>(item: unknown, schema: z.ZodType<T>): T | undefined {
+  const first = schema.safeParse(item);
+  if (first.success) return first.data;
+  if (!item || typeof item !== 'object' || !first.error.issues.every((i) => i.code === 'unrecognized_keys')) return undefined;
+  const copy = structuredClone(item) as Record<string, unknown>;
+  for (const issue of first.error.issues) {
+    let node: unknown = copy;
+    for (const part of issue.path) node = (node as Record<PropertyKey, unknown> | undefined)?.[part as string];
+    if (issue.code === 'unrecognized_keys' && node && typeof node === 'object')
+      for (const key of issue.keys) delete (node as Record<string, unknown>)[key];
+  }
+  const second = schema.safeParse(copy);
+  return second.success ? second.data : undefined;
 }
 
 /** The raw items whose schema failed (a misspelled key elsewhere in them), with where they sit. */
