@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { ConfigurationDocument, ConvertTimestampsTransformSchema, DataReceiver, SightMachineCloudSchema } from './schema.js';
 
 type ConvertTimestamps = z.infer<typeof ConvertTimestampsTransformSchema>;
-import { type JsonPath, type Violation, error, warning } from './violations.js';
+import { type JsonPath, type Violation, closest, error, warning } from './violations.js';
 import { matchesStream, parseFilter } from './streams.js';
 import { transformRuleViolations } from './transform-rules.js';
 import { opcuaReceiverViolations } from './opcua-rules.js';
@@ -55,6 +55,17 @@ export function isValidTimeZone(zone: string): boolean {
     knownZones.set(zone, valid);
   }
   return valid;
+}
+
+let zoneNames: readonly string[] | undefined;
+
+/** The message for an unknown zone, with the closest IANA name when it looks like a typo. */
+export function timeZoneProblem(zone: string): string {
+  zoneNames ??= typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  // Case-insensitive match first: "europe/berlin" is a typo of one zone, not of the nearest by letters.
+  const hint = zoneNames.find((z) => z.toLowerCase() === zone.toLowerCase()) ?? closest(zone, zoneNames);
+  const suggestion = hint ? ` Did you mean "${hint}"?` : '';
+  return `"${zone}" is not a known time zone.${suggestion} Use an IANA name such as Europe/Berlin or America/Chicago.`;
 }
 
 /** Returns the first unknown strptime directive in `format`, or undefined when all are known. */
@@ -196,7 +207,7 @@ function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
     receiver.parsers.forEach((p, k) => {
       out.push(...parserViolations(p, [...base, 'parsers', k]));
       const zone = p.options?.localtz;
-      if (zone && !isPrompt(zone) && !isValidTimeZone(zone)) out.push(error([...base, 'parsers', k, 'options', 'localtz'], `"${zone}" is not a known time zone. Use an IANA name such as Europe/Berlin or America/Chicago.`));
+      if (zone && !isPrompt(zone) && !isValidTimeZone(zone)) out.push(error([...base, 'parsers', k, 'options', 'localtz'], timeZoneProblem(zone)));
       const stamps = isDocumentParser(p) ? p.options?.parse_timestamps : p.options?.parse?.parse_timestamps;
       stamps?.forEach((ts, t) => {
         const bad = ts.format === undefined ? undefined : unknownStrptimeDirective(ts.format);
@@ -253,7 +264,7 @@ function convertTimestampsViolations(t: ConvertTimestamps, base: JsonPath): Viol
     if (t.format !== undefined && t.unit !== undefined)
       out.push(error([...base, 'unit'], 'Use either format (text time stamps) or unit (epoch numbers), not both.'));
     if (t.timezone !== undefined && !isValidTimeZone(t.timezone))
-      out.push(error([...base, 'timezone'], `"${t.timezone}" is not a known time zone. Use an IANA name such as Europe/Berlin or America/Chicago.`));
+      out.push(error([...base, 'timezone'], timeZoneProblem(t.timezone)));
     const bad = t.format === undefined ? undefined : unknownStrptimeDirective(t.format);
     if (bad) out.push(error([...base, 'format'], `"${bad}" is not a time format directive. Use e.g. %Y-%m-%d %H:%M:%S.`));
   }

@@ -129,6 +129,40 @@ describe('validateConfiguration', () => {
     );
   });
 
+  it('reports a misspelled key, a wrong value, an unknown zone and a bad encoding in one pass', () => {
+    const doc = structuredClone(specExampleConfiguration()) as Doc;
+    receiver(doc).pol_interval = 5;
+    receiver(doc).delete_completed = 'yes';
+    receiver(doc).parsers[0].options.localtz = 'Europe/Berln';
+    receiver(doc).parsers[0].options.parse.encoding = 'utf-9';
+    const found = validateConfiguration(doc).violations.map((v) => [v.json_path.join('.'), v.description]);
+    const at = (path: string) => found.find(([p]) => p === path)?.[1];
+    expect(at('data_receiver.0.pol_interval')).toMatch(/Did you mean "poll_interval"/);
+    expect(at('data_receiver.0.delete_completed')).toMatch(/true or false/);
+    expect(at('data_receiver.0.parsers.0.options.localtz')).toMatch(/Did you mean "Europe\/Berlin"/);
+    expect(at('data_receiver.0.parsers.0.options.parse.encoding')).toMatch(/not a supported encoding/);
+  });
+
+  it('does not report a zone twice nor flag a good one when its receiver is otherwise broken', () => {
+    const doc = structuredClone(specExampleConfiguration()) as Doc;
+    receiver(doc).pol_interval = 5;
+    receiver(doc).parsers[0].options.localtz = 'Europe/Berlin';
+    const paths = validateConfiguration(doc).violations.map((v) => v.json_path.join('.'));
+    expect(paths).toEqual(['data_receiver.0.pol_interval']);
+    receiver(doc).parsers[0].options.localtz = 'Europe/Berln';
+    const zone = validateConfiguration(doc).violations.filter((v) => v.json_path.at(-1) === 'localtz');
+    expect(zone).toHaveLength(1);
+    expect(zone[0]!.description).toMatch(/Did you mean "Europe\/Berlin"/);
+  });
+
+  it('runs the semantic rules of a receiver whose only fault is a misspelt key', () => {
+    const doc = structuredClone(specExampleConfiguration()) as Doc;
+    receiver(doc).pol_interval = 5;
+    receiver(doc).streams[0].parser = 'xml';
+    const paths = validateConfiguration(doc).violations.map((v) => v.json_path.join('.'));
+    expect(paths).toEqual(expect.arrayContaining(['data_receiver.0.pol_interval', 'data_receiver.0.streams.0.parser']));
+  });
+
   it('treats a non-object document as one error at the root', () => {
     for (const doc of [null, [], 'config', 42]) {
       const { violations } = validateConfiguration(doc);

@@ -8,7 +8,8 @@ import { ConfigurationSchema, type Configuration, type ConfigurationDocument, ty
 import { explainUnsupported } from './product-family.js';
 import { transmitCredentials } from './transmit-rules.js';
 import { type JsonPath, type Violation, dedupeViolations, hasErrors, sortViolations, violationsFromIssues, warning } from './violations.js';
-import { semanticViolations } from './semantic-rules.js';
+import { isValidTimeZone, semanticViolations, timeZoneProblem } from './semantic-rules.js';
+import { encodingProblem } from './parser-rules.js';
 import { limitViolations } from './limits.js';
 import { type PathContext, pathViolations } from './path-policy.js';
 
@@ -113,7 +114,7 @@ export function resolveConfiguration(document: ConfigurationDocument): Configura
 function partialSemantic(input: object, context?: PathContext): Violation[] {
   const doc = input as Record<string, unknown>;
   const keep = <T>(list: unknown, schema: z.ZodType<T>): (T | undefined)[] =>
-    Array.isArray(list) ? list.map((item) => { const r = schema.safeParse(item); return r.success ? r.data : undefined; }) : [];
+    Array.isArray(list) ? list.map((item) => bestEffort(item, schema)) : [];
   const shape = ConfigurationSchema.shape;
   const receivers = keep(doc.data_receiver, shape.data_receiver.unwrap().element);
   const transforms = keep(doc.transforms, shape.transforms.unwrap().element);
@@ -127,7 +128,53 @@ function partialSemantic(input: object, context?: PathContext): Violation[] {
     sight_machine_cloud: cloud.success ? cloud.data : undefined,
     data_quality: quality,
   };
-  return [...semanticViolations(pieces, { partial: true }), ...pathViolations(pieces, context)];
+  const broken = [
+    ...unparsed('data_receiver', doc.data_receiver, receivers),
+    ...unparsed('transforms', doc.transforms, transforms),
+    ...unparsed('data_transmit', doc.data_transmit, transmits),
+  ];
+  const semantic = semanticViolations(pieces, { partial: true });
+  return [...semantic, ...pathViolations(pieces, context), ...broken.flatMap(valueViolations)];
+}
+
+/** The item as parsed; when its only fault is misspelt keys, parsed without them (their own errors stand). */
+function bestEffort<T>(item: unknown, schema: z.ZodType<T>): T | undefined {
+  const first = schema.safeParse(item);
+  if (first.success) return first.data;
+  if (!item || typeof item !== 'object' || !first.error.issues.every((i) => i.code === 'unrecognized_keys')) return undefined;
+  const copy = structuredClone(item) as Record<string, unknown>;
+  for (const issue of first.error.issues) {
+    let node: unknown = copy;
+    for (const part of issue.path) node = (node as Record<PropertyKey, unknown> | undefined)?.[part as string];
+    if (issue.code === 'unrecognized_keys' && node && typeof node === 'object')
+      for (const key of issue.keys) delete (node as Record<string, unknown>)[key];
+  }
+  const second = schema.safeParse(copy);
+  return second.success ? second.data : undefined;
+}
+
+/** The raw items whose schema failed (a misspelled key elsewhere in them), with where they sit. */
+function unparsed(key: string, list: unknown, parsed: readonly unknown[]): { node: unknown; path: JsonPath }[] {
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((node, i) => (parsed[i] === undefined ? [{ node, path: [key, i] }] : []));
+}
+
+/**
+ * Value rules that need no sound structure around them (time zones, encodings): checked in items the
+ * schema rejected, so an unknown zone is reported in the same pass as a misspelled key beside it.
+ */
+function valueViolations({ node, path }: { node: unknown; path: JsonPath }, depth = 0): Violation[] {
+  if (depth > 12 || node === null || typeof node !== 'object') return [];
+  return Object.entries(node).flatMap(([k, v]): Violation[] => {
+    const at: JsonPath = [...path, Array.isArray(node) ? Number(k) : k];
+    if (typeof v === 'string' && !v.startsWith('<fill in')) {
+      if ((k === 'localtz' || k === 'timezone') && !isValidTimeZone(v))
+        return [{ json_path: at, level: 'error', description: timeZoneProblem(v) }];
+      const bad = k === 'file_encoding' || k === 'encoding' ? encodingProblem(v) : undefined;
+      return bad ? [{ json_path: at, level: 'error', description: bad }] : [];
+    }
+    return valueViolations({ node: v, path: at }, depth + 1);
+  });
 }
 
 export { hasErrors };

@@ -139,8 +139,12 @@ export function fieldMapRules(definition: KpiDefinition, kind: KpiKind): Violati
         out.push(warning([...at, 'machine_type'], 'machine_type is not used by machine-type KPIs (only line KPIs name the machine type of each entry); it is ignored.'));
       if (kind === 'line' && entry.machine_type !== undefined && machineTypes) {
         usedTypes.add(entry.machine_type);
-        if (!machineTypes.includes(entry.machine_type))
-          out.push(error([...at, 'machine_type'], `machine_type "${entry.machine_type}" is not in this field map's machine_types (${machineTypes.join(', ')}).`));
+        if (!machineTypes.includes(entry.machine_type)) {
+          const typo = closest(entry.machine_type, machineTypes);
+          const hint = typo ? ` Did you mean "${typo}"?` : '';
+          const listed = machineTypes.join(', ');
+          out.push(error([...at, 'machine_type'], `machine_type "${entry.machine_type}" is not in this field map's machine_types (${listed}).${hint}`));
+        }
       }
       if (entry.row_conditions) out.push(...rowConditionRules(entry.row_conditions, [...at, 'row_conditions']));
     }

@@ -113,6 +113,7 @@ const cases: Case[] = [
   // line KPIs
   { name: 'line entry without machine', base: line, change: (d) => delete d.field_maps[0].alias_map.rejects_filler.machine, path: ['field_maps', 0, 'alias_map', 'rejects_filler', 'machine'], says: /required/ },
   { name: 'line entry machine_type not listed', base: line, change: (d) => (d.field_maps[0].alias_map.throughput_capper.machine_type = 'Labeler'), path: ['field_maps', 0, 'alias_map', 'throughput_capper', 'machine_type'], says: /not in this field map's machine_types \(Filler, Capper\)/ },
+  { name: 'line entry machine_type misspelt gets a hint', base: line, change: (d) => (d.field_maps[0].alias_map.throughput_capper.machine_type = 'Caper'), path: ['field_maps', 0, 'alias_map', 'throughput_capper', 'machine_type'], says: /Did you mean "Capper"/ },
   { name: 'line machine_types listed but unused', base: line, change: (d) => d.field_maps[0].machine_types.push('Labeler'), path: ['field_maps', 0, 'machine_types', 2], level: 'warning', says: /"Labeler" is listed/ },
   { name: 'line machine_types empty', base: line, kind: 'line', change: (d) => (d.field_maps[0].machine_types = []), path: ['field_maps', 0, 'machine_types'], says: /at least one machine type/ },
   { name: 'line KPI with rollups', base: line, change: (d) => (d.rollups = { line: {} }), path: ['rollups'], says: /Line KPIs have no rollups/ },
@@ -200,5 +201,17 @@ describe('kpiJsonSchema', () => {
     const text = JSON.stringify(schema);
     expect(schema.anyOf).toHaveLength(2);
     for (const word of ['display_name', 'field_maps', 'alias_map', 'row_conditions', 'machine_types', 'directionality', 'startswith']) expect(text).toContain(word);
+  });
+});
+
+describe('all problems in one pass', () => {
+  it('reports a misspelt key together with a wrong machine_type elsewhere', () => {
+    const doc = structuredClone(line()) as Doc;
+    (doc as any).display_nam = 'x';
+    doc.field_maps[0].alias_map.throughput_capper.machine_type = 'Caper';
+    const found = validateKpi(doc).violations.map((v) => [v.json_path.join('.'), v.description]);
+    expect(found.find(([p]) => p === 'display_nam')?.[1]).toMatch(/Did you mean "display_name"/);
+    const typo = found.find(([p]) => p === 'field_maps.0.alias_map.throughput_capper.machine_type');
+    expect(typo?.[1]).toMatch(/Did you mean "Capper"/);
   });
 });

@@ -48,22 +48,42 @@ export function validateKpi(input: unknown, options: KpiValidationOptions = {}):
   const parsed = schemaOfKind(kind).safeParse(input);
   if (!parsed.success) {
     const structural = violationsFromIssues(parsed.error.issues, input, (path) => knownKeys(kind, path)).map(explainRowFormula);
-    const violations = sortViolations(dedupeViolations([...structural, ...partialRules(input as Record<string, unknown>, structural)]));
+    // Misspelt keys only: without them the rest parses, so its rules run in the same pass.
+    const stripped = withoutUnknownKeys(input, parsed.error.issues);
+    const reparsed = stripped ? schemaOfKind(kind).safeParse(stripped) : undefined;
+    const rest = reparsed?.success
+      ? allRules(reparsed.data as KpiDefinition, kind, options)
+      : partialRules(input as Record<string, unknown>, structural);
+    const violations = sortViolations(dedupeViolations([...structural, ...rest]));
     return { kind, status: 'failed', violations };
   }
   const definition = parsed.data as KpiDefinition;
-  const violations = sortViolations(
-    dedupeViolations([
-      ...nameRules(definition, options),
-      ...dependencyRules(definition.dependencies),
-      ...formulaRules(definition.formula, definition.dependencies),
-      ...fieldMapRules(definition, kind),
-      ...(kind === 'line' ? lineRules(definition as LineKpi) : []),
-      ...thresholdRules(definition),
-    ]),
-  );
+  const violations = sortViolations(dedupeViolations(allRules(definition, kind, options)));
   const failed = hasErrors(violations);
   return { kind, status: failed ? 'failed' : 'passed', violations, ...(failed ? {} : { definition }) };
+}
+
+/** A copy of `input` without the keys zod called unknown; undefined when any other issue is there. */
+function withoutUnknownKeys(input: object, issues: readonly z.core.$ZodIssue[]): unknown {
+  if (!issues.every((i) => i.code === 'unrecognized_keys')) return undefined;
+  const copy = structuredClone(input) as Record<string, unknown>;
+  for (const issue of issues) {
+    let node: unknown = copy;
+    for (const part of issue.path) node = (node as Record<PropertyKey, unknown> | undefined)?.[part as string];
+    if (node && typeof node === 'object') for (const key of issue.keys) delete (node as Record<string, unknown>)[key];
+  }
+  return copy;
+}
+
+function allRules(definition: KpiDefinition, kind: KpiKind, options: KpiValidationOptions): Violation[] {
+  return [
+    ...nameRules(definition, options),
+    ...dependencyRules(definition.dependencies),
+    ...formulaRules(definition.formula, definition.dependencies),
+    ...fieldMapRules(definition, kind),
+    ...(kind === 'line' ? lineRules(definition as LineKpi) : []),
+    ...thresholdRules(definition),
+  ];
 }
 
 /**
