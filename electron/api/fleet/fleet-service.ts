@@ -160,9 +160,13 @@ export class FleetService {
   private schedule(member: Member, delay: number): void {
     if (this.closed || member.removed) return;
     member.timer = setTimeout(() => {
-      const started = Date.now();
+      let started = Date.now();
       void this.polls
-        .run(() => this.poll(member.link, member.observed))
+        .run(() => {
+          // Start to start from when the request goes out: a poll that waited for its turn does not shorten the next gap.
+          started = Date.now();
+          return this.poll(member.link, member.observed);
+        })
         .then((observed) => {
           if (member.removed) return;
           member.observed = observed;
