@@ -115,6 +115,9 @@ try {
   console.log(`load average at the end: ${machine.load_average.join(', ')} (on ${machine.cpus} cores)`);
 } finally {
   await desk.stop();
-  for (const agent of agents) agent.server.close(), agent.server.closeAllConnections();
+  for (const agent of agents) {
+    agent.server.close();
+    agent.server.closeAllConnections();
+  }
   fs.rmSync(dataDirectory, { recursive: true, force: true });
 }
