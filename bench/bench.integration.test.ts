@@ -55,6 +55,17 @@ describe('bench', () => {
     }
   }, 120_000);
 
+  it('measures what managing a fleet of simulated agents costs the desk\'s agent', () => {
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-test-')), 'fleet.json');
+    run('fleet.mjs', ['--agents', '5', '--seconds', '6', '--settle', '1', '--out', out]);
+    const report = JSON.parse(fs.readFileSync(out, 'utf8'));
+    expect(report.results.map((r: { phase: string; agents: number }) => [r.phase, r.agents])).toEqual([['alone', 0], ['fleet', 5]]);
+    expect(report.reachable_agents).toBe(5);
+    for (const result of report.results) expect(result.status_p99_ms, result.phase).toBeGreaterThan(0);
+    expect(report.results[1].polls_per_second).toBeGreaterThan(0);
+    expect(report.dead_agent_unreachable_after_ms).toBeGreaterThan(0);
+  }, 120_000);
+
   it('times one parse worker alone', () => {
     const table = run('worker-cpu.mjs', ['20000', '1']);
     expect(table).toMatch(/20000\s*│\s*[\d.]+\s*│\s*\d+\s*│\s*[\d.]+/);

@@ -91,11 +91,16 @@ export class ConfigPage {
 
   /** In the save dialog: the services of one group (restart, start, stop, keep running). */
   deployGroup(label: 'Restart (configuration changed)' | 'Start' | 'Stop (no longer configured)' | 'Keep running untouched'): Locator {
-    return this.page.getByRole('dialog', { name: 'Save these changes?' }).getByRole('list', { name: label, exact: true }).getByRole('listitem');
+    return this.page.getByRole('dialog', { name: /^Save these changes to / }).getByRole('list', { name: label, exact: true }).getByRole('listitem');
   }
 
   dialogSave(): Locator {
-    return this.page.getByRole('dialog', { name: 'Save these changes?' }).getByRole('button', { name: 'Save', exact: true });
+    return this.saveDialog().getByRole('button', { name: /^Save to / });
+  }
+
+  /** The save dialog; its title names the agent the configuration goes to. */
+  saveDialog(): Locator {
+    return this.page.getByRole('dialog', { name: /^Save these changes to / });
   }
 
   /** The table of first records of a stream in the preview, e.g. Press_1:cycle. */

@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { ConsoleServer } from '../fixtures/console-server.js';
 
-export type PageName = 'Status' | 'Configuration' | 'Streams' | 'Logs' | 'KPIs' | 'Tokens';
+export type PageName = 'Status' | 'Configuration' | 'Streams' | 'Logs' | 'KPIs' | 'Agents' | 'Tokens';
 
 /** The shell: opening the console, the ready signal, the main navigation, toasts, the connection banner. */
 export class ConsoleApp {

@@ -9,6 +9,7 @@ const LOADED: Record<PageName, string> = {
   Streams: 'tbody tr[data-stream]',
   Logs: '.log-row',
   KPIs: '.monaco-editor',
+  Agents: 'tr[data-agent]',
   Tokens: 'tr[data-token="bootstrap"]',
 };
 

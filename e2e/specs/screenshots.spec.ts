@@ -30,6 +30,7 @@ test('screenshots of every page with the demo running', async ({ page, server })
     Streams: 'tbody tr[data-stream]',
     Logs: '.log-row',
     KPIs: '.monaco-editor',
+    Agents: 'tr[data-agent]',
     Tokens: 'tr[data-token="bootstrap"]',
   };
   for (const name of Object.keys(loaded) as PageName[]) {

@@ -15,6 +15,10 @@ import { metaRoutes } from './routes/meta.js';
 import { opcuaRoutes } from './routes/opcua.js';
 import { statusRoutes } from './routes/status.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { fleetRoutes } from './routes/fleet.js';
+import type { FleetService } from './fleet/fleet-service.js';
+import { forwardToAgent } from './fleet/fleet-proxy.js';
+import { parseFleetProxyPath } from '../../shared/api/fleet.js';
 
 /** A request as any transport (HTTP, Electron IPC) hands it to the router. */
 export interface ApiRequest {
@@ -67,6 +71,8 @@ export interface HandlerContext<Id extends RouteId = RouteId> {
   caller: Caller;
   /** Named tokens (absent in hosts without them: the token routes answer 404). */
   tokens?: TokenStore;
+  /** The agents managed from this one (absent in hosts without a fleet: the fleet routes answer 404). */
+  fleet?: FleetService;
 }
 
 export type Handler<Id extends RouteId = RouteId> = (context: HandlerContext<Id>) => Reply | Promise<Reply>;
@@ -84,6 +90,7 @@ const HANDLERS: Handlers<RouteId> = {
   ...statusRoutes,
   ...opcuaRoutes,
   ...tokenRoutes,
+  ...fleetRoutes,
 };
 
 interface CompiledRoute {
@@ -122,6 +129,13 @@ function neededRole(contract: RouteContract, body: unknown): { role: Role; what?
 
 export interface RouterOptions {
   tokens?: TokenStore;
+  fleet?: FleetService;
+}
+
+/** The route a method and path reach, with its path parameters; undefined when none. */
+export function matchRoute(method: string, path: string): { id: RouteId; contract: RouteContract } | undefined {
+  const hit = COMPILED.find((route) => route.method === method && route.pattern.test(path));
+  return hit && { id: hit.id, contract: hit.contract };
 }
 
 export class Router {
@@ -154,6 +168,8 @@ export class Router {
    */
   async dispatch(request: ApiRequest, options: { stream?: boolean } = {}): Promise<ApiResponse> {
     const method = request.method.toUpperCase();
+    const proxied = parseFleetProxyPath(request.path);
+    if (proxied) return this.forward(request, method, proxied);
     const candidates = COMPILED.map((route) => ({ route, match: route.pattern.exec(request.path) })).filter((c) => c.match);
     if (candidates.length === 0) return failure(404, `No such endpoint: ${method} ${request.path}`);
     const hit = candidates.find((c) => c.route.method === method);
@@ -184,8 +200,25 @@ export class Router {
     }
     const needed = neededRole(contract, input.body);
     if (!roleAllows(caller.role, needed.role)) return this.refuse(caller, method, request.path, needed);
-    const response = await this.handle(contract, hit.route.id, { runtime: this.runtime, params, query: input.query, headers: request.headers, body: input.body, caller, tokens: this.options.tokens } as HandlerContext, method, request.path, options);
+    const response = await this.handle(contract, hit.route.id, { runtime: this.runtime, params, query: input.query, headers: request.headers, body: input.body, caller, tokens: this.options.tokens, fleet: this.options.fleet } as HandlerContext, method, request.path, options);
     audit(response.status, response.body.success ? 'ok' : 'failed', (response.body.meta as Record<string, unknown> | undefined)?.revision);
+    return response;
+  }
+
+  /**
+   * /v1/fleet/agents/{name}/api/<path>: the caller's role is checked against this agent's own rule
+   * for <path> first (and audited as any request is), then the request goes on with the stored token.
+   */
+  private async forward(request: ApiRequest, method: string, target: { name: string; path: string }): Promise<ApiResponse> {
+    const caller = request.caller ?? DESKTOP_CALLER;
+    const route = matchRoute(method, target.path);
+    if (!route) return failure(404, `No such endpoint to forward to the agent "${target.name}": ${method} ${target.path}`);
+    const needed = neededRole(route.contract, request.body);
+    if (!roleAllows(caller.role, needed.role)) return this.refuse(caller, method, request.path, needed);
+    const response = await forwardToAgent(this.options.fleet, target.name, { method, path: target.path, query: request.query, headers: request.headers, body: request.body }, (cause) =>
+      this.runtime.webLog.error(`Unexpected error forwarding ${method} ${request.path}`, cause),
+    );
+    if (route.contract.role !== 'viewer') this.runtime.audit.record({ token: caller.name, role: caller.role, method, path: request.path, status: response.status, outcome: response.body?.success ? 'ok' : 'failed' });
     return response;
   }
 

@@ -10,6 +10,9 @@ import { TOKENS_FILE_NAME, TokenStore } from '../api/auth/token-store.js';
 import { isLoopbackHost } from '../api/auth/loopback.js';
 import { type TlsMaterial, loadTlsMaterial } from './tls/tls-certificate.js';
 import { describeMachine } from './machine-identity.js';
+import { FleetService } from '../api/fleet/fleet-service.js';
+import { FLEET_FILE_NAME, FleetStore } from '../api/fleet/fleet-store.js';
+import { selfSummary } from '../api/fleet/self-summary.js';
 
 /** Where Tributary keeps its data when --data-dir is not given. */
 export function defaultDataDirectory(): string {
@@ -99,6 +102,8 @@ export interface Host {
   router: Router;
   token: string;
   tokens: TokenStore;
+  /** The agents managed from this one (docs/fleet.md). */
+  fleet: FleetService;
   http?: RunningHttpServer;
   /** The HTTPS certificate in use (--tls). */
   tls?: TlsMaterial;
@@ -116,7 +121,15 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const { token, unsaved } = loadOrCreateToken(options.dataDirectory, options.env);
   const runtime = new AgentRuntime({ ...options, logSecrets: [...(options.logSecrets ?? []), token], describeMachine: options.logMachine ? describeMachine : undefined });
   const tokens = new TokenStore({ file: path.join(options.dataDirectory, TOKENS_FILE_NAME), bootstrapToken: token, warn: (message) => runtime.webLog.warn(message) });
-  const router = new Router(runtime, { tokens });
+  // This agent's own row of the fleet: its address is known once the server listens.
+  let selfUrl = 'local';
+  const selfName = os.hostname() || 'this agent';
+  const fleet = new FleetService({
+    store: new FleetStore(path.join(options.dataDirectory, FLEET_FILE_NAME), options.secretCodec, (message) => runtime.webLog.warn(message)),
+    self: () => selfSummary(runtime, selfName, selfUrl),
+    warn: (message) => runtime.webLog.warn(message),
+  });
+  const router = new Router(runtime, { tokens, fleet });
   if (unsaved) runtime.webLog.warn(unsaved);
   await runtime.init();
   let http: RunningHttpServer | undefined;
@@ -127,7 +140,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
       if (tlsFiles) tls = await loadTlsMaterial({ dataDirectory: options.dataDirectory, host: listen.host, ...tlsFiles, log: (message) => runtime.webLog.info(message) });
       http = await startHttpServer({ router, tokens, log: runtime.webLog, metrics: new MetricsExporter(runtime), ...listen, tls: tls && { cert: tls.cert, key: tls.key } });
     }
+    if (http) selfUrl = `${http.tls ? 'https' : 'http'}://${http.host.includes(':') ? `[${http.host}]` : http.host}:${http.port}`;
   } catch (cause) {
+    fleet.close();
     await runtime.dispose();
     throw cause;
   }
@@ -136,9 +151,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
     router,
     token,
     tokens,
+    fleet,
     http,
     tls,
     close: async () => {
+      fleet.close();
       await http?.close();
       await runtime.dispose();
     },

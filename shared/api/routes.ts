@@ -22,6 +22,7 @@ import {
 } from './resources.js';
 import { FlowHistorySchema, historyQuery } from './history.js';
 import type { Role } from './roles.js';
+import { AddFleetAgentBodySchema, FleetAgentSchema, FleetSchema, PinFleetAgentBodySchema } from './fleet.js';
 import { CreateTokenBodySchema, CreatedTokenSchema, SessionSchema, TokenInfoSchema } from './tokens.js';
 
 /** A query parameter: always text on the wire, parsed (coerced) by its schema. */
@@ -209,6 +210,23 @@ export const ROUTES = [
     body: CreateTokenBodySchema, response: CreatedTokenSchema,
   },
   { id: 'revokeToken', method: 'DELETE', role: 'admin', path: '/v1/tokens/:name', summary: 'Revoke a token at once.', response: z.string(), failure: z.string() },
+  // The fleet: other agents managed from this one (docs/fleet.md).
+  {
+    id: 'getFleet', method: 'GET', role: 'viewer', path: '/v1/fleet', summary: 'This agent and each added one: reachable, state, health, streams flowing and stale, backlog, version, revision.',
+    description: 'Each added agent is polled at most every 5 s. /v1/fleet/agents/{name}/api/<path> forwards a request to that agent\'s /<path> with its stored token, after this agent\'s own role rules for that route are applied to the caller.',
+    response: FleetSchema,
+  },
+  {
+    id: 'addFleetAgent', method: 'POST', role: 'admin', path: '/v1/fleet/agents', summary: 'Add an agent to the fleet; the token is kept sealed and never answered.',
+    description: 'The agent is contacted with the token first (refused: 422). https without fingerprint pins the certificate seen now (trust on first use) and answers it; with a fingerprint only that certificate is accepted. 409 when the name is taken.',
+    body: AddFleetAgentBodySchema, response: FleetAgentSchema,
+  },
+  { id: 'removeFleetAgent', method: 'DELETE', role: 'admin', path: '/v1/fleet/agents/:name', summary: 'Remove an agent from the fleet (its token is forgotten).', response: z.string(), failure: z.string() },
+  {
+    id: 'pinFleetAgent', method: 'POST', role: 'admin', path: '/v1/fleet/agents/:name/pin', summary: 'Re-pin the certificate of an agent whose certificate changed.',
+    description: 'The fingerprint must be the one the agent presents now (GET /v1/fleet presented_fingerprint); until then nothing is sent to it.',
+    body: PinFleetAgentBodySchema, response: FleetAgentSchema, failure: z.string(),
+  },
   { id: 'openapi', method: 'GET', role: 'viewer', path: '/v1/openapi.json', summary: 'This description (the OpenAPI document itself, not in the envelope).', raw: true, response: z.record(z.string(), z.unknown()) },
 ] as const satisfies readonly RouteContract[];
 

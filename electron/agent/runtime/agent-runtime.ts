@@ -199,6 +199,11 @@ export class AgentRuntime {
     return { config: maskSecrets(stored.config), lastModified: stored.lastModified, revision: stored.revision, savedBy: stored.savedBy };
   }
 
+  /** The revision of the saved configuration (the fleet polls it: no masking of the whole document). */
+  configRevision(): number | null {
+    return this.configStore.load()?.revision ?? null;
+  }
+
   /** The kept versions, newest first (GET /v1/config/history). */
   configHistory(): ConfigVersion[] {
     return listConfigVersions(this.configStore, this.configStore.load()?.revision ?? null);

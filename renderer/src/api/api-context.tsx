@@ -1,12 +1,15 @@
 import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
 import type { AuthState, AuthStore } from './auth-store.js';
 import type { ApiClient } from './client.js';
+import type { ManagedAgentStore } from './managed-agent.js';
 
 interface ApiContextValue {
   client: ApiClient;
   auth: AuthStore;
   /** Stores a token typed on the token screen (HTTP only) and retries. */
   adoptToken: (token: string) => void;
+  managed: ManagedAgentStore;
+  manageAgent: (name: string | null) => void;
 }
 
 const ApiContext = createContext<ApiContextValue | null>(null);
@@ -32,4 +35,11 @@ export function useAuthState(): AuthState {
 
 export function useTokenEntry(): (token: string) => void {
   return useApiContext().adoptToken;
+}
+
+/** The agent every page manages (null: this one), and the switch. */
+export function useManagedAgent(): { agent: string | null; manage: (name: string | null) => void } {
+  const { managed, manageAgent } = useApiContext();
+  const agent = useSyncExternalStore(managed.subscribe, managed.get);
+  return { agent, manage: manageAgent };
 }

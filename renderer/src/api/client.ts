@@ -15,6 +15,7 @@ import type { PreviewRequest, PreviewResult } from '../../../shared/api/preview.
 import type { Role } from '../../../shared/api/roles.js';
 import type { CreatedToken, Session, TokenInfo } from '../../../shared/api/tokens.js';
 import { ApiRequestError, UnauthorizedError } from './errors.js';
+import { type Fleet, type FleetAgent, fleetProxyBase } from '../../../shared/api/fleet.js';
 import { KpiClient } from './kpi-client.js';
 import type { ApiRequest, Transport } from './transport.js';
 
@@ -44,6 +45,9 @@ export type RouteRequest<Id extends RouteId> = {
   query?: QueryInput<Id>;
   body?: BodyInputOf<Id>;
   headers?: Record<string, string>;
+  /** Sent to this agent even while another one is managed; with `via`, through this agent's proxy to that one. */
+  local?: boolean;
+  via?: string;
 };
 
 /** An answer of route `Id`: its success response, or a failure that is an answer (route.failure). */
@@ -74,7 +78,8 @@ export class ApiClient {
     const contract = CONTRACTS.get(id)!;
     const sent: ApiRequest = {
       method: contract.method,
-      path: pathOf(contract, request.params as Record<string, string> | undefined, request.query as Record<string, string | number | boolean | undefined> | undefined),
+      ...(request.local || request.via ? { local: true } : {}),
+      path: (request.via ? fleetProxyBase(request.via) : '') + pathOf(contract, request.params as Record<string, string> | undefined, request.query as Record<string, string | number | boolean | undefined> | undefined),
       ...(request.body === undefined ? {} : { body: request.body }),
       ...(request.headers ? { headers: request.headers } : {}),
     };
@@ -191,6 +196,28 @@ export class ApiClient {
 
   async restream(request: RestreamRequest): Promise<string> {
     return (await this.call('restream', { body: request })).response;
+  }
+
+  /** This agent and the agents it manages, as last polled. */
+  async fleet(): Promise<Fleet> {
+    return (await this.call('getFleet')).response;
+  }
+
+  async addFleetAgent(agent: { name: string; url: string; token: string; fingerprint?: string }): Promise<FleetAgent> {
+    return (await this.call('addFleetAgent', { body: agent })).response;
+  }
+
+  async removeFleetAgent(name: string): Promise<string> {
+    return (await this.call('removeFleetAgent', { params: { name } })).response;
+  }
+
+  async pinFleetAgent(name: string, fingerprint: string): Promise<FleetAgent> {
+    return (await this.call('pinFleetAgent', { params: { name }, body: { fingerprint } })).response;
+  }
+
+  /** The data flow of one agent of the fleet (null: this one), whichever agent the console manages. */
+  async historyOf(agent: string | null, minutes: number): Promise<FlowHistory> {
+    return (await this.call('getHistory', { query: { minutes }, ...(agent ? { via: agent } : { local: true }) })).response;
   }
 
   /** The OpenAPI document of the agent's API (GET /v1/openapi.json), for the API reference page. */

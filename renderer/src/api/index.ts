@@ -1,6 +1,8 @@
 export { ApiClient, type LoadedConfig, type LogRead, type LogReadOptions, type PreviewOutcome, type SaveOutcome } from './client.js';
 export { ApiRequestError, UnauthorizedError, errorText } from './errors.js';
-export { ApiProvider, useApi, useAuthState, useTokenEntry } from './api-context.js';
+export { ApiProvider, useApi, useAuthState, useManagedAgent, useTokenEntry } from './api-context.js';
+export { agentColour } from './managed-agent.js';
+export * from './fleet-queries.js';
 export { AuthStore, type AuthState } from './auth-store.js';
 export { createHttpTransport } from './http-adapter.js';
 export { bridgeOf, createIpcTransport } from './ipc-adapter.js';

@@ -495,6 +495,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/fleet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This agent and each added one: reachable, state, health, streams flowing and stale, backlog, version, revision.
+         * @description Each added agent is polled at most every 5 s. /v1/fleet/agents/{name}/api/<path> forwards a request to that agent's /<path> with its stored token, after this agent's own role rules for that route are applied to the caller.
+         */
+        get: operations["getFleet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fleet/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an agent to the fleet; the token is kept sealed and never answered.
+         * @description The agent is contacted with the token first (refused: 422). https without fingerprint pins the certificate seen now (trust on first use) and answers it; with a fingerprint only that certificate is accepted. 409 when the name is taken.
+         */
+        post: operations["addFleetAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fleet/agents/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove an agent from the fleet (its token is forgotten). */
+        delete: operations["removeFleetAgent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fleet/agents/{name}/pin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-pin the certificate of an agent whose certificate changed.
+         * @description The fingerprint must be the one the agent presents now (GET /v1/fleet presented_fingerprint); until then nothing is sent to it.
+         */
+        post: operations["pinFleetAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -516,6 +593,42 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AddFleetAgentResponse: {
+            name: string;
+            /** @description Where the agent is reached; "local" for the desktop app's own agent. */
+            url: string;
+            reachable: boolean;
+            /** @description running, stopped or failed as last seen; null when never reached. */
+            state: components["schemas"]["AgentStatus"] | null;
+            /**
+             * @description degraded: a service has error markers or something cannot be written; unknown: not reached now.
+             * @enum {string}
+             */
+            health: "ok" | "degraded" | "unknown";
+            /** @description ISO 8601 UTC time of the last successful poll; null when never reached. */
+            last_seen: string | null;
+            /** @description Tributary version of that agent. */
+            version: string | null;
+            /** @description Revision of its saved configuration; null when nothing was saved. */
+            revision: number | null;
+            streams: {
+                total: number;
+                /** @description Streams with a record read in the last 5 minutes. */
+                flowing: number;
+                /** @description The other streams: no record for 5 minutes or more (or none since the agent started). */
+                stale: number;
+            };
+            /** @description Records waiting in all its transmits' outboxes. */
+            backlog_records: number;
+            /** @description Why the agent is not managed normally now: "certificate changed", "token refused", "unreachable since …". */
+            error: string | null;
+            /** @description This agent, the one holding the list. */
+            self: boolean;
+            /** @description SHA-256 of the pinned certificate (https); null for http. */
+            fingerprint: string | null;
+            /** @description The certificate the agent presents now when it differs from the pinned one (re-pin with POST /v1/fleet/agents/{name}/pin). */
+            presented_fingerprint: string | null;
+        };
         /** @enum {string} */
         AgentStatus: "running" | "stopped" | "failed";
         ConfigChanges: {
@@ -3174,6 +3287,168 @@ export interface operations {
                         /** @constant */
                         success: true;
                         response: string;
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        success: false;
+                        response: string;
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                        error?: components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+    };
+    getFleet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Spec envelope; read `success`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        response: {
+                            /** @description This agent first, then each added one in the order added. */
+                            agents: components["schemas"]["AddFleetAgentResponse"][];
+                        };
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        success: false;
+                        response: unknown;
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                        error?: components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+    };
+    addFleetAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    url: string;
+                    token: string;
+                    fingerprint?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Spec envelope; read `success`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        response: components["schemas"]["AddFleetAgentResponse"];
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        success: false;
+                        response: unknown;
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                        error?: components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+    };
+    removeFleetAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Spec envelope; read `success`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        response: string;
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        success: false;
+                        response: string;
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                        error?: components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+    };
+    pinFleetAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    fingerprint: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Spec envelope; read `success`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        response: components["schemas"]["AddFleetAgentResponse"];
                         meta?: {
                             [key: string]: unknown;
                         };

@@ -5,6 +5,8 @@ export interface ApiRequest {
   path: string;
   body?: unknown;
   headers?: Record<string, string>;
+  /** To this agent even while the console manages another one (the Agents page's own rows). */
+  local?: boolean;
 }
 
 export interface RawReply {

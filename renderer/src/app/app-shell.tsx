@@ -10,6 +10,8 @@ import { LogsPage } from '../features/logs/index.js';
 import { StatusPage } from '../features/status/index.js';
 import { StreamsPage } from '../features/streams/index.js';
 import { TokensPage } from '../features/tokens/index.js';
+import { AgentsPage } from '../features/fleet/index.js';
+import { ManagedAgentBadge } from './managed-agent-badge.js';
 import { type ConnectionState, useConnection } from './connection.js';
 import { PAGES, useNavigation, type PageId } from './navigation.js';
 
@@ -57,6 +59,7 @@ export function AppShell() {
             </a>
           ))}
         </nav>
+        <ManagedAgentBadge />
         <div className="header-state" aria-label="Agent state in header">
           <HeaderState connection={connection} />
         </div>
@@ -138,5 +141,7 @@ function CurrentPage({ page }: { page: PageId }) {
       );
     case 'tokens':
       return <TokensPage />;
+    case 'agents':
+      return <AgentsPage />;
   }
 }

@@ -8,7 +8,7 @@ import { TokenScreen } from './token-screen.js';
 
 export function App({ services }: { services: ConsoleServices }) {
   return (
-    <ApiProvider value={{ client: services.client, auth: services.auth, adoptToken: services.adoptToken }}>
+    <ApiProvider value={{ client: services.client, auth: services.auth, adoptToken: services.adoptToken, managed: services.managed, manageAgent: services.manageAgent }}>
       <QueryClientProvider client={services.queryClient}>
         <Gate />
       </QueryClientProvider>

@@ -11,6 +11,7 @@ export const PAGES = [
   { id: 'streams', label: 'Streams' },
   { id: 'logs', label: 'Logs' },
   { id: 'kpis', label: 'KPIs' },
+  { id: 'agents', label: 'Agents' },
   // Shown to admins only (app-shell.tsx).
   { id: 'tokens', label: 'Tokens' },
 ] as const;

@@ -3,6 +3,7 @@
  * builds the API client, the auth store and the query client once.
  */
 import { QueryClient } from '@tanstack/react-query';
+import { ManagedAgentStore, createFleetTransport } from '../api/managed-agent.js';
 import { ApiClient, AuthStore, UnauthorizedError, adoptTokenFromAddress, bridgeOf, createHttpTransport, createIpcTransport, readToken, storeToken } from '../api/index.js';
 
 export interface ConsoleServices {
@@ -10,13 +11,18 @@ export interface ConsoleServices {
   auth: AuthStore;
   queryClient: QueryClient;
   adoptToken: (token: string) => void;
+  managed: ManagedAgentStore;
+  /** Switches every page to another agent of the fleet (null: this one). */
+  manageAgent: (name: string | null) => void;
 }
 
 export function createConsoleServices(win: Window): ConsoleServices {
   const bridge = bridgeOf(win);
   if (!bridge) adoptTokenFromAddress(win);
   const auth = new AuthStore(bridge || readToken(win.sessionStorage) ? 'ok' : 'missing');
-  const transport = bridge ? createIpcTransport(bridge) : createHttpTransport(() => readToken(win.sessionStorage));
+  const managed = new ManagedAgentStore(win.sessionStorage);
+  const direct = bridge ? createIpcTransport(bridge) : createHttpTransport(() => readToken(win.sessionStorage));
+  const transport = createFleetTransport(direct, managed);
   const client = new ApiClient(transport, () => auth.set(readToken(win.sessionStorage) ? 'rejected' : 'missing'));
   const queryClient = new QueryClient({
     defaultOptions: {
@@ -33,5 +39,11 @@ export function createConsoleServices(win: Window): ConsoleServices {
     auth.set('ok');
     void queryClient.resetQueries();
   };
-  return { client, auth, queryClient, adoptToken };
+  const manageAgent = (name: string | null) => {
+    if (name === managed.get()) return;
+    managed.set(name);
+    // What was read from the other agent must not be shown as this one's, nor arrive late into the cache.
+    void queryClient.cancelQueries().then(() => queryClient.resetQueries());
+  };
+  return { client, auth, queryClient, adoptToken, managed, manageAgent };
 }

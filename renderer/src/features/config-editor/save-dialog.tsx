@@ -7,6 +7,7 @@ import { describeChanges, summaryLine } from './change-summary.js';
 import { ConfigDiff } from './config-diff.js';
 import { DeployChanges } from './deploy-changes.js';
 import { readDocument } from './document-text.js';
+import { useTargetAgentName } from '../../app/managed-agent-badge.js';
 
 interface SaveDialogProps {
   open: boolean;
@@ -28,9 +29,10 @@ interface SaveDialogProps {
  * opened at the first change with the unchanged stretches folded away.
  */
 export function SaveDialog({ open, saved, draft, lastModified, warnings, changes, busy, theme, onConfirm, onCancel }: SaveDialogProps) {
+  const target = useTargetAgentName();
   const summary = useMemo(() => (open ? summaryLine(describeChanges(readDocument(saved).document, readDocument(draft).document), saved !== draft) : ''), [open, saved, draft]);
   return (
-    <ConfirmDialog open={open} title="Save these changes?" confirmLabel="Save" busy={busy} wide onConfirm={onConfirm} onCancel={onCancel}>
+    <ConfirmDialog open={open} title={`Save these changes to ${target}?`} confirmLabel={`Save to ${target}`} busy={busy} wide onConfirm={onConfirm} onCancel={onCancel}>
       <p className="change-summary" data-testid="change-summary">
         {summary}
       </p>
