@@ -105,7 +105,11 @@ export class StreamRecords {
     this.last.clear();
   }
 
-  build(samples: readonly { tag: Tag; dataValue: DataValue }[], captureMicros: bigint): BuiltBatch {
+  /**
+   * `fromHistory`: values of a gap read from the server's history (backfill-gate.ts), older than
+   * the last live value: they are not compared with it and do not become it (no `tag:` state).
+   */
+  build(samples: readonly { tag: Tag; dataValue: DataValue }[], captureMicros: bigint, fromHistory = false): BuiltBatch {
     // Per timestamp: the record's columns, and the names of those this batch set (for its record_id).
     const byTime = new Map<bigint, { fieldvalues: Record<string, FieldValue>; touched: string[] }>();
     const isoOf = new Map<bigint, string>();
@@ -121,10 +125,12 @@ export class StreamRecords {
       const converted = convertVariant(dataValue.value);
       const parts = this.parts.get(tag.exportname) ?? columnsOf(tag);
       reports.push({ tag, status: name, quality, micros, rejected: converted.kind === 'rejected' ? converted.reason : undefined });
-      const print = fingerprint(parts, tag, iso, converted, name);
-      if ((pending.get(tag.exportname) ?? this.last.get(tag.exportname)) === print) continue;
-      pending.set(tag.exportname, print);
-      state[parts.stateKey] = print;
+      if (!fromHistory) {
+        const print = fingerprint(parts, tag, iso, converted, name);
+        if ((pending.get(tag.exportname) ?? this.last.get(tag.exportname)) === print) continue;
+        pending.set(tag.exportname, print);
+        state[parts.stateKey] = print;
+      }
       let record = byTime.get(micros);
       if (!record) byTime.set(micros, (record = { fieldvalues: this.emptyColumns(), touched: [] }));
       if (converted.kind === 'scalar') {
