@@ -70,6 +70,8 @@ function validDate(date: Date | null | undefined): Date | undefined {
 
 export function convertVariant(variant: Variant | undefined | null): Converted {
   if (!variant || variant.dataType === DataType.Null) return { kind: 'scalar', value: null };
+  if (variant.arrayType === VariantArrayType.Scalar) return convertScalar(variant.dataType, variant.value);
+  // Scalars first: the type's name below is only for the messages of arrays and matrices.
   const type = DataType[variant.dataType] ?? String(variant.dataType);
   if (variant.arrayType === VariantArrayType.Matrix) return { kind: 'rejected', reason: `a matrix of ${type} (dimensions ${JSON.stringify(variant.dimensions?.slice(0, 8))})` };
   if (variant.arrayType === VariantArrayType.Array) {
