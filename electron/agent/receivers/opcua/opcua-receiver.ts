@@ -77,8 +77,8 @@ export class OpcuaReceiver implements AgentComponent {
     this.backfill = new BackfillGate({
       streams: this.streams,
       markers: context.markers,
-      saved: (stream, tag) => context.store.streamState(this.name, this.streams[stream]!, `tag:${tag.exportname}`),
-      commit: (samples) => this.deliverHistory(samples),
+      saved: (stream, key) => context.store.streamState(this.name, this.streams[stream]!, key),
+      commit: (samples, state) => this.deliverHistory(samples, state),
       warn: (message) => context.logger.warn(message),
       progress: (state) => this.streams.forEach((stream) => context.pipeline.backfilling(this.name, stream, state ?? null)),
     });
@@ -146,6 +146,8 @@ export class OpcuaReceiver implements AgentComponent {
         this.onConnected(open);
         failures = 0;
         const events = this.guardedEvents(endpoint.url);
+        // Before the first live value: it ends each tag's gap (backfill-gate.ts).
+        if (this.config.history_backfill) this.backfill.begin(this.nodes);
         const timeoutMs = this.config.connections[0]!.timeout * 1000;
         this.reader =
           this.config.read_mode === 'polling'
@@ -155,7 +157,7 @@ export class OpcuaReceiver implements AgentComponent {
         const running = this.reader.run().finally(() => (ended = true));
         if (this.config.history_backfill) {
           const settings = { maxHours: this.config.history_backfill_max_hours, timeoutMs };
-          this.deliver(await this.backfill.run(open, this.nodes, settings, () => ended || !current()));
+          await this.backfill.run(open, this.nodes, settings, () => ended || !current());
         }
         const reason = await running;
         this.reader = undefined;
@@ -176,11 +178,26 @@ export class OpcuaReceiver implements AgentComponent {
     if (generation === this.generation) this.connected = false;
   }
 
-  /** Values read from history: committed now, unless values still wait for a full outbox. */
-  private deliverHistory(samples: Sample[]): boolean {
+  /**
+   * Values read from history with the gaps that remain, per stream: committed now (true), or not
+   * at all while live values still wait for a full outbox (false; the backfill waits too).
+   */
+  private deliverHistory(samples: Sample[], state: ReadonlyMap<number, Record<string, string>>): boolean {
     if (this.pending.length > 0) return false;
-    this.deliver(samples, true);
-    return true;
+    const byStream = groupByStream(samples);
+    const batches = this.records.flatMap((records, index) => {
+      if (!byStream.has(index) && !state.has(index)) return [];
+      const batch = records.build(byStream.get(index) ?? [], this.context.clock.nowMicros(), true);
+      this.tagMarkers.values(index, batch.reports);
+      return [{ records, batch: { ...batch, state: state.get(index) ?? {} } }];
+    });
+    if (batches.length === 0) return true;
+    const errors = this.context.pipeline.submitAll(this.name, batches.map(({ records, batch }) => ({ stream: records.stream, records: batch.records, progress: { state: batch.state } })));
+    batches.forEach(({ records, batch }, index) => {
+      if (errors[index] === undefined && batch.records.length > 0) this.context.pipeline.backfilled(this.name, records.stream, batch.records.length);
+    });
+    // A stream that could not store its part reads it again (at least once, with the same record ids).
+    return errors.every((e) => e === undefined);
   }
 
   private pause(ms: number): Promise<void> {
@@ -246,15 +263,18 @@ export class OpcuaReceiver implements AgentComponent {
       };
     return {
       values: guard(`handling values from ${url}`, (samples: Sample[]) => this.deliver(samples)),
-      nodeProblems: guard(`handling tag states from ${url}`, (problems: ReadonlyMap<WatchedNode, string>) => this.tagMarkers.nodeProblems(problems)),
+      nodeProblems: guard(`handling tag states from ${url}`, (problems: ReadonlyMap<WatchedNode, string>) => {
+        this.tagMarkers.nodeProblems(problems);
+        this.backfill.unmonitored(problems);
+      }),
       failed: (cause, during) => this.context.fail(cause, during),
     };
   }
 
   /** Values → records per stream → pipeline; kept in memory (bounded) while the outbox is full. */
-  private deliver(samples: Sample[], fromHistory = false): void {
-    const now = fromHistory ? samples : this.backfill.live(samples);
-    if (now.length > 0) this.pending.push(...now);
+  private deliver(samples: Sample[]): void {
+    if (this.config.history_backfill) this.backfill.live(samples);
+    for (const sample of samples) this.pending.push(sample);
     if (this.pending.length > MAX_PENDING_VALUES) {
       const dropped = this.pending.length - MAX_PENDING_VALUES;
       this.pending.splice(0, dropped);
@@ -264,27 +284,25 @@ export class OpcuaReceiver implements AgentComponent {
     }
     // The values of one publish, one batch per machine, are stored in one transaction (one WAL sync
     // for all machines, not one each); pipeline.submitAll stores them one by one when it must.
-    const byStream = new Map<number, Sample[]>();
-    for (const sample of this.pending) {
-      const mine = byStream.get(sample.stream);
-      if (mine) mine.push(sample);
-      else byStream.set(sample.stream, [sample]);
-    }
-    const built: { records: StreamRecords; mine: Sample[]; batch: BuiltBatch }[] = [];
+    const byStream = groupByStream(this.pending);
+    const built: { records: StreamRecords; mine: Sample[]; batch: BuiltBatch; state: Record<string, string>; index: number }[] = [];
     this.records.forEach((records, index) => {
       const mine = byStream.get(index);
       if (!mine) return;
       const batch = records.build(mine, this.context.clock.nowMicros());
       this.tagMarkers.values(index, batch.reports);
-      if (batch.records.length > 0) built.push({ records, mine, batch });
+      if (batch.records.length === 0) return;
+      // Gaps that this stream's first live values opened go into the same transaction.
+      const gaps = this.backfill.liveState(index);
+      built.push({ records, mine, batch, state: gaps ? { ...batch.state, ...gaps } : batch.state, index });
     });
     const waiting: Sample[] = [];
-    const errors = built.length === 0 ? [] : this.context.pipeline.submitAll(this.name, built.map(({ records, batch }) => ({ stream: records.stream, records: batch.records, progress: { state: batch.state } })));
-    built.forEach(({ records, mine, batch }, index) => {
+    const errors = built.length === 0 ? [] : this.context.pipeline.submitAll(this.name, built.map(({ records, batch, state }) => ({ stream: records.stream, records: batch.records, progress: { state } })));
+    built.forEach(({ records, mine, batch, index: stream }, index) => {
       const cause = errors[index];
       if (cause === undefined) {
         records.committed(batch);
-        if (fromHistory) this.context.pipeline.backfilled(this.name, records.stream, batch.records.length);
+        this.backfill.liveSaved(stream);
         this.context.markers.clear('store_failed', [records.stream]);
         return;
       }
@@ -304,4 +322,14 @@ export class OpcuaReceiver implements AgentComponent {
       this.retryTimer.unref?.();
     }
   }
+}
+
+function groupByStream(samples: readonly Sample[]): Map<number, Sample[]> {
+  const byStream = new Map<number, Sample[]>();
+  for (const sample of samples) {
+    const mine = byStream.get(sample.stream);
+    if (mine) mine.push(sample);
+    else byStream.set(sample.stream, [sample]);
+  }
+  return byStream;
 }

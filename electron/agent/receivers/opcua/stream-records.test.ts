@@ -71,7 +71,7 @@ class Reference {
   }
 }
 
-const names = fc.oneof(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_.]{0,8}$/), fc.constantFrom('7', '12', 'temp "inner"', 'Ölstand', 'a\\b', '\u2028x'));
+const names = fc.oneof(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_.]{0,8}$/), fc.constantFrom('7', '12', 'temp "inner"', 'Ölstand', 'a\\b', '\u2028x', 'constructor', 'toString'));
 const variant = fc.oneof(
   fc.double().map((value) => new Variant({ dataType: DataType.Double, value })),
   fc.integer().map((value) => new Variant({ dataType: DataType.Int32, value })),

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { DataValue } from 'node-opcua';
 import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
 import type { StreamKey } from '../../components/contract.js';
-import { type Converted, type Quality, convertVariant, describeStatus, sampleMicros } from './values.js';
+import { type Converted, type Quality, convertVariant, describeStatus, sampleMicrosNumber } from './values.js';
 
 export interface Tag {
   /** Node id as configured, e.g. ns=2;s=Line1.Temp. */
@@ -17,13 +17,16 @@ export interface TagReport {
   quality: Quality;
   /** Why the value could not be put into the record (array too large, structure …). */
   rejected?: string;
-  micros: bigint;
+  /** Source time, epoch µs. */
+  micros: number;
 }
 
 export interface BuiltBatch {
   records: AgentRecord[];
   /** Progress to commit with the records: the last value per tag. */
   state: Record<string, string>;
+  /** The same last values by exportname (what `committed` keeps). */
+  latest: ReadonlyMap<string, string>;
   reports: TagReport[];
 }
 
@@ -86,6 +89,13 @@ export class StreamRecords {
   private readonly parts = new Map<string, TagColumns>();
   /** Column names of a record, in order: each tag's value and status column. */
   private readonly columnNames: string[];
+  /** Column index of each tag's value column (its status column is the next one). */
+  private readonly indexOf = new Map<string, number>();
+  /** A record's columns from their values in column order (see columnsMaker). */
+  private readonly columnsOf: (values: readonly FieldValue[]) => Record<string, FieldValue>;
+  private readonly nullRow: FieldValue[];
+  /** The column names sorted as recordId sorts them, each with its index and JSON key part. */
+  private readonly sortedColumns: { index: number; json: string }[];
 
   constructor(
     readonly stream: StreamKey,
@@ -98,6 +108,13 @@ export class StreamRecords {
       this.parts.set(tag.exportname, columnsOf(tag));
     }
     this.columnNames = tags.flatMap((tag) => [tag.exportname, statusColumn(tag.exportname)]);
+    // A name given twice (two tags of one exportname) keeps its last column, as an object would.
+    this.columnNames.forEach((name, index) => this.indexOf.set(name, index));
+    // A column `__proto__` was never an own key of a record (set by assignment, it is the prototype): kept so.
+    const unique = [...new Set(this.columnNames)].filter((name) => name !== '__proto__');
+    this.columnsOf = columnsMaker(unique.map((name) => [name, this.indexOf.get(name)!]));
+    this.nullRow = this.columnNames.map(() => null);
+    this.sortedColumns = unique.sort().map((name) => ({ index: this.indexOf.get(name)!, json: `[${JSON.stringify(name)},` }));
   }
 
   /** Forget the last values (restream): the next values are all recorded. */
@@ -105,65 +122,85 @@ export class StreamRecords {
     this.last.clear();
   }
 
-  build(samples: readonly { tag: Tag; dataValue: DataValue }[], captureMicros: bigint): BuiltBatch {
+  /**
+   * `fromHistory`: values of a gap read from the server's history (backfill-gate.ts), older than
+   * the last live value: they are not compared with it and do not become it (no `tag:` state).
+   */
+  build(samples: readonly { tag: Tag; dataValue: DataValue }[], captureMicros: bigint, fromHistory = false): BuiltBatch {
     // Per timestamp: the record's columns, and the names of those this batch set (for its record_id).
-    const byTime = new Map<bigint, { fieldvalues: Record<string, FieldValue>; touched: string[] }>();
-    const isoOf = new Map<bigint, string>();
+    const capture = Number(captureMicros);
+    // Values in column order (`values`); columns of arrays and unknown tags in `extra`, set over them.
+    const byTime = new Map<number, { values: FieldValue[]; extra: Record<string, FieldValue> | undefined; touched: string[] }>();
+    const isoOf = new Map<number, string>();
     const state: Record<string, string> = {};
     const reports: TagReport[] = [];
     // The last values as this batch goes: its own values over those committed before.
     const pending = new Map<string, string>();
     for (const { tag, dataValue } of samples) {
-      const micros = sampleMicros(dataValue, captureMicros);
+      const micros = sampleMicrosNumber(dataValue, capture);
       let iso = isoOf.get(micros);
-      if (iso === undefined) isoOf.set(micros, (iso = isoMicros(micros)));
+      if (iso === undefined) isoOf.set(micros, (iso = isoMicros(BigInt(micros))));
       const { name, quality } = describeStatus(dataValue.statusCode);
       const converted = convertVariant(dataValue.value);
       const parts = this.parts.get(tag.exportname) ?? columnsOf(tag);
       reports.push({ tag, status: name, quality, micros, rejected: converted.kind === 'rejected' ? converted.reason : undefined });
-      const print = fingerprint(parts, tag, iso, converted, name);
-      if ((pending.get(tag.exportname) ?? this.last.get(tag.exportname)) === print) continue;
-      pending.set(tag.exportname, print);
-      state[parts.stateKey] = print;
+      if (!fromHistory) {
+        const print = fingerprint(parts, tag, iso, converted, name);
+        if ((pending.get(tag.exportname) ?? this.last.get(tag.exportname)) === print) continue;
+        pending.set(tag.exportname, print);
+        state[parts.stateKey] = print;
+      }
       let record = byTime.get(micros);
-      if (!record) byTime.set(micros, (record = { fieldvalues: this.emptyColumns(), touched: [] }));
-      if (converted.kind === 'scalar') {
-        record.fieldvalues[parts.value] = converted.value;
-        record.fieldvalues[parts.status] = name;
+      if (!record) byTime.set(micros, (record = { values: this.nullRow.slice(), extra: undefined, touched: [] }));
+      const index = this.indexOf.get(parts.value);
+      if (converted.kind === 'scalar' && index !== undefined && record.extra === undefined) {
+        record.values[index] = converted.value;
+        record.values[index + 1] = name;
         record.touched.push(parts.value, parts.status);
       } else {
         const set = valueColumns(tag, parts, converted, name);
-        Object.assign(record.fieldvalues, set);
+        record.extra = Object.assign(record.extra ?? {}, set);
         record.touched.push(...Object.keys(set));
       }
     }
     const capturetime = isoMicros(captureMicros);
     const records = [...byTime.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([micros, { fieldvalues, touched }]) => {
+      .map(([micros, { values, extra, touched }]) => {
         const timestamp = isoOf.get(micros)!;
-        return { asset: this.stream.asset, stream_type: this.stream.stream_type, timestamp, capturetime, fieldvalues, record_id: recordId(this.stream, timestamp, fieldvalues, touched) };
+        const fieldvalues = this.columnsOf(values);
+        if (extra) Object.assign(fieldvalues, extra);
+        // Most of a stream's tags in one record (a machine's publish): its columns in their
+        // sorted order beat sorting what the batch set.
+        const present = !extra && touched.length * 4 > this.sortedColumns.length ? presentOfAll(this.sortedColumns, values) : presentOfTouched(fieldvalues, touched);
+        return { asset: this.stream.asset, stream_type: this.stream.stream_type, timestamp, capturetime, fieldvalues, record_id: recordId(this.stream, timestamp, present) };
       });
-    return { records, state, reports };
+    return { records, state, latest: pending, reports };
   }
 
   /** The batch was committed: its values are now the last ones. */
   committed(batch: BuiltBatch): void {
-    for (const [key, value] of Object.entries(batch.state)) this.last.set(key.slice(STATE_PREFIX.length), value);
-  }
-
-  private emptyColumns(): Record<string, FieldValue> {
-    const columns: Record<string, FieldValue> = {};
-    for (const name of this.columnNames) columns[name] = null;
-    return columns;
+    for (const [exportname, print] of batch.latest) this.last.set(exportname, print);
   }
 }
 
 /**
- * sha256 of the stream, timestamp and the record's non-null columns sorted by name. Only the
- * columns the batch set (`touched`, names may repeat) can be non-null: the others are empty.
+ * A function making a record's columns from their values in column order, as one object literal
+ * (`{"a": v[0], "a_status": v[1], …}`): V8 makes each record a fast object from one template.
+ * Made empty and set key by key, a record of hundreds of columns was a slow dictionary object and
+ * each set a lookup (bench/opcua-records.mjs).
  */
-function recordId(stream: StreamKey, timestamp: string, fieldvalues: Record<string, FieldValue>, touched: string[]): string {
+function columnsMaker(columns: readonly (readonly [string, number])[]): (values: readonly FieldValue[]) => Record<string, FieldValue> {
+  // JSON-quoted names are JavaScript string literals (the caller leaves `__proto__` out).
+  const body = columns.map(([name, index]) => `${JSON.stringify(name)}: v[${index}]`).join(',');
+  return new Function('v', `return {${body}};`) as (values: readonly FieldValue[]) => Record<string, FieldValue>;
+}
+
+/**
+ * `JSON.stringify` of the record's non-null columns as [name, value] pairs sorted by name. Only
+ * the columns the batch set (`touched`, names may repeat) can be non-null: the others are empty.
+ */
+function presentOfTouched(fieldvalues: Record<string, FieldValue>, touched: string[]): string {
   touched.sort();
   const present: [string, FieldValue][] = [];
   for (let i = 0; i < touched.length; i++) {
@@ -172,5 +209,21 @@ function recordId(stream: StreamKey, timestamp: string, fieldvalues: Record<stri
     const value = fieldvalues[key]!;
     if (value !== null) present.push([key, value]);
   }
-  return crypto.createHash('sha256').update(`${stream.asset}\0${stream.stream_type}\0${timestamp}\0${JSON.stringify(present)}`).digest('hex').slice(0, 32);
+  return JSON.stringify(present);
+}
+
+/** The same text from all of the stream's columns in sorted order (records with scalar columns only). */
+function presentOfAll(sorted: readonly { index: number; json: string }[], values: readonly FieldValue[]): string {
+  let text = '';
+  for (const { index, json } of sorted) {
+    const value = values[index];
+    if (value === null || value === undefined) continue;
+    text += `${text === '' ? '' : ','}${json}${JSON.stringify(value)}]`;
+  }
+  return `[${text}]`;
+}
+
+/** sha256 of the stream, timestamp and the record's non-null columns sorted by name. */
+function recordId(stream: StreamKey, timestamp: string, present: string): string {
+  return crypto.createHash('sha256').update(`${stream.asset}\0${stream.stream_type}\0${timestamp}\0${present}`).digest('hex').slice(0, 32);
 }

@@ -6,7 +6,7 @@ import {
   TimestampsToReturn,
 } from 'node-opcua';
 import type { OpenSession } from './opcua-endpoint.js';
-import { type Sample, type WatchedNode, chunks, samplesOf } from './tag-index.js';
+import { type Sample, type WatchedNode, chunks } from './tag-index.js';
 import { describeStatus } from './values.js';
 
 export interface ReaderEvents {
@@ -166,7 +166,8 @@ export class SubscriptionReader {
 
   private receive(node: WatchedNode, dataValue: DataValue): void {
     this.lastActivity = Date.now();
-    this.pending.push(...samplesOf(node, dataValue));
+    // One object per reader of the value, no array between: thousands of values a second.
+    for (const reader of node.readers) this.pending.push({ stream: reader.stream, tag: reader.tag, dataValue });
     // All changes of one publish response arrive in the same turn: deliver them together.
     if (!this.flushScheduled) {
       this.flushScheduled = true;

@@ -22,12 +22,20 @@ export type Converted =
   | { kind: 'array'; values: FieldValue[] }
   | { kind: 'rejected'; reason: string };
 
+/** Described statuses by code: a server sends few distinct ones, and every value has one. */
+const described = new Map<number, { name: string; quality: Quality }>();
+const MAX_DESCRIBED = 1024;
+
 /** OPC UA status: the symbolic name (Good, UncertainLastUsableValue, BadSensorFailure …) and its severity. */
-export function describeStatus(status: StatusCode | undefined): { name: string; quality: Quality } {
+export function describeStatus(status: StatusCode | undefined): { readonly name: string; readonly quality: Quality } {
   const value = status?.value ?? 0;
+  const known = described.get(value);
+  if (known) return known;
   const severity = value >>> 30;
   const name = status?.name && status.name !== 'Unknown' ? status.name : `0x${value.toString(16).padStart(8, '0').toUpperCase()}`;
-  return { name, quality: severity === 0 ? 'good' : severity === 1 ? 'uncertain' : 'bad' };
+  const description = { name, quality: severity === 0 ? ('good' as const) : severity === 1 ? ('uncertain' as const) : ('bad' as const) };
+  if (described.size < MAX_DESCRIBED) described.set(value, description);
+  return description;
 }
 
 /**
@@ -42,6 +50,18 @@ export function sampleMicros(dataValue: DataValue, fallback: bigint): bigint {
   return fallback;
 }
 
+/**
+ * sampleMicros as a number (exact: epoch µs stay below 2^53 until the year 2255), for the record
+ * building of thousands of values a second, where BigInt arithmetic and BigInt map keys cost.
+ */
+export function sampleMicrosNumber(dataValue: DataValue, fallback: number): number {
+  const source = validDate(dataValue.sourceTimestamp);
+  if (source) return source.getTime() * 1000 + Math.floor((dataValue.sourcePicoseconds ?? 0) / 1_000_000);
+  const server = validDate(dataValue.serverTimestamp);
+  if (server) return server.getTime() * 1000 + Math.floor((dataValue.serverPicoseconds ?? 0) / 1_000_000);
+  return fallback;
+}
+
 /** OPC UA's "no time" is 1601-01-01 (or a null Date). */
 function validDate(date: Date | null | undefined): Date | undefined {
   if (!date || Number.isNaN(date.getTime()) || date.getTime() <= -11644473600000) return undefined;
@@ -50,6 +70,8 @@ function validDate(date: Date | null | undefined): Date | undefined {
 
 export function convertVariant(variant: Variant | undefined | null): Converted {
   if (!variant || variant.dataType === DataType.Null) return { kind: 'scalar', value: null };
+  if (variant.arrayType === VariantArrayType.Scalar) return convertScalar(variant.dataType, variant.value);
+  // Scalars first: the type's name below is only for the messages of arrays and matrices.
   const type = DataType[variant.dataType] ?? String(variant.dataType);
   if (variant.arrayType === VariantArrayType.Matrix) return { kind: 'rejected', reason: `a matrix of ${type} (dimensions ${JSON.stringify(variant.dimensions?.slice(0, 8))})` };
   if (variant.arrayType === VariantArrayType.Array) {
