@@ -16,9 +16,11 @@ describe('bench', () => {
     run('run.mjs', ['--rows', '20000', '--files', '2', '--single-file-rows', '10000', '--mqtt-rows', '5000', '--out', out]);
     const report = JSON.parse(fs.readFileSync(out, 'utf8'));
     expect(report.machine.cpus).toBeGreaterThan(0);
-    // Every row was acknowledged by the ingest server, or the run would not have ended; the single
-    // big file comes after the multi-file sizes.
-    expect(report.results.map((r: { rows: number; files: number }) => [r.rows, r.files])).toEqual([[20_000, 2], [10_000, 1]]);
+    // Every row was acknowledged by the ingest server, or the run would not have ended; each
+    // multi-file size runs with the data-quality checks off, then on (--quality both, the default);
+    // the single big file comes after them, with the checks on.
+    const sizes = report.results.map((r: { rows: number; files: number; quality_checks: string }) => [r.rows, r.files, r.quality_checks]);
+    expect(sizes).toEqual([[20_000, 2, 'off'], [20_000, 2, 'on'], [10_000, 1, 'on']]);
     for (const result of report.results)
       for (const key of ['seconds', 'rows_per_second', 'mb_per_second', 'cpu_seconds_per_million_rows', 'bench_cpu_seconds_per_million_rows', 'peak_rss_mb', 'api_p99_ms'])
         expect(result[key], key).toBeGreaterThan(0);
