@@ -152,9 +152,16 @@ describe('localfile receiver → csv transmit', () => {
     expect(more.length).toBeGreaterThan(3 * INLINE_CHUNK_BYTES);
     plant.write('press_2.csv', more);
     await waitFor(() => plant.delivered('Press_1', 'cycle').length === 3002);
-    const lines: string[] = (await server!.call('GET', '/v1/log/stream?lines=200')).json.response;
+    // A parse thread's log line travels to the main thread after its commit: it may land just after
+    // the rows are delivered, so wait for it rather than read the log once.
+    const parsed = / \| parse:\d+ \| receiver:plant \| INFO \| .*press_2\.csv: 3000 records read$/;
+    let lines: string[] = [];
+    await waitFor(async () => {
+      lines = (await server!.call('GET', '/v1/log/stream?lines=200')).json.response;
+      return lines.some((l) => parsed.test(l));
+    }, 15_000, 'the parse thread\'s log line');
     expect(lines.filter((l) => / \| main \| receiver:plant \| INFO \| .*press_1\.csv: 2 records read$/.test(l))).toHaveLength(1);
-    expect(lines.filter((l) => / \| parse:\d+ \| receiver:plant \| INFO \| .*press_2\.csv: 3000 records read$/.test(l))).toHaveLength(1);
+    expect(lines.filter((l) => parsed.test(l))).toHaveLength(1);
   });
 
   it('marks the stream when the parser options do not fit the file (time stamp column missing)', async () => {
