@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { AnyEnvelopeSchema, type Envelope } from '../../../shared/api/envelope.js';
 import type { FlowHistory } from '../../../shared/api/history.js';
 import type { AgentStatus, ConfigChanges, ConfigValidation, LogName, RestreamRequest, Status, StreamRecord } from '../../../shared/api/resources.js';
-import { type MetaOf, type ResponseOf, pathOf } from '../../../shared/api/route-types.js';
+import { type FailureOf, type MetaOf, type ResponseOf, pathOf } from '../../../shared/api/route-types.js';
 import { ROUTES, type RouteContract, type RouteId } from '../../../shared/api/routes.js';
 import type { Violation } from '../../../shared/config/violations.js';
 import type { PreviewRequest, PreviewResult } from '../../../shared/api/preview.js';
