@@ -231,4 +231,3 @@ export const ROUTES = [
 ] as const satisfies readonly RouteContract[];
 
 export type RouteId = (typeof ROUTES)[number]['id'];
-export type { BodyOf, FailureOf, MetaOf, PathParams, QueryOf, ResponseOf, RouteOf } from './route-types.js';

@@ -1,6 +1,6 @@
 import { API_VERSION, API_VERSION_HEADER, type Envelope } from '../../../shared/api/envelope.js';
 import { ApiError } from '../../../shared/api/errors.js';
-import type { ApiResponse } from '../router.js';
+import type { ApiResponse } from '../handler-types.js';
 import type { FleetService } from './fleet-service.js';
 
 /** Request headers that mean something to the agent forwarded to (a save's If-Match). */

@@ -1,7 +1,7 @@
 import type { AgentStatus } from '../../../shared/api/resources.js';
 import type { AgentRuntime } from '../../agent/index.js';
 import type { RouteId } from '../../../shared/api/routes.js';
-import type { Handlers, Reply } from '../router.js';
+import type { Handlers, Reply } from '../handler-types.js';
 
 async function transition(runtime: AgentRuntime, operation: () => Promise<AgentStatus>): Promise<Reply> {
   const state = await operation();

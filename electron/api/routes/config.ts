@@ -2,7 +2,7 @@ import { ApiError } from '../../../shared/api/errors.js';
 import { allTemplates, templateFor } from '../../../shared/config/templates.js';
 import { ConfigUnreadableError } from '../../agent/index.js';
 import type { RouteId } from '../../../shared/api/routes.js';
-import type { HandlerContext, Handlers } from '../router.js';
+import type { HandlerContext, Handlers } from '../handler-types.js';
 
 /** If-Match carries the revision the client loaded (its ETag); quotes are optional. */
 function expectedRevision(context: HandlerContext): string | undefined {

@@ -1,6 +1,6 @@
 import { ApiError } from '../../../shared/api/errors.js';
 import type { RouteId } from '../../../shared/api/routes.js';
-import type { HandlerContext, Handlers } from '../router.js';
+import type { HandlerContext, Handlers } from '../handler-types.js';
 
 function fleetOf(context: Pick<HandlerContext, 'fleet'>) {
   if (!context.fleet) throw new ApiError(404, 'This host manages no fleet.');

@@ -1,5 +1,5 @@
 import type { RouteId } from '../../../shared/api/routes.js';
-import type { Handlers } from '../router.js';
+import type { Handlers } from '../handler-types.js';
 
 export const kpiRoutes = {
   listKpis: ({ runtime }) => ({ response: runtime.kpis.list() }),

@@ -2,7 +2,7 @@ import { ApiError } from '../../../shared/api/errors.js';
 import { LOG_NAMES, type LogName } from '../../../shared/api/resources.js';
 import type { RouteId } from '../../../shared/api/routes.js';
 import type { AgentRuntime } from '../../agent/index.js';
-import type { Handlers } from '../router.js';
+import type { Handlers } from '../handler-types.js';
 
 type LogQuery = Parameters<AgentRuntime['openLog']>[1];
 

@@ -2,7 +2,7 @@ import { ApiError } from '../../../shared/api/errors.js';
 import { metaDetail, metaObjects } from '../../../shared/api/meta.js';
 import { openApiDocument } from '../../../shared/api/openapi.js';
 import type { RouteId } from '../../../shared/api/routes.js';
-import type { Handlers } from '../router.js';
+import type { Handlers } from '../handler-types.js';
 
 let openApiCache: Record<string, unknown> | undefined;
 

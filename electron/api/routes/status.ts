@@ -1,7 +1,7 @@
 import { ApiError } from '../../../shared/api/errors.js';
 import type { RouteId } from '../../../shared/api/routes.js';
 import { RestreamError } from '../../agent/index.js';
-import type { Handlers } from '../router.js';
+import type { Handlers } from '../handler-types.js';
 
 export const statusRoutes = {
   getStatus: ({ runtime }) => ({ response: runtime.status() }),

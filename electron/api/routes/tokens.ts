@@ -1,6 +1,6 @@
 import { ApiError } from '../../../shared/api/errors.js';
 import type { RouteId } from '../../../shared/api/routes.js';
-import type { HandlerContext, Handlers } from '../router.js';
+import type { HandlerContext, Handlers } from '../handler-types.js';
 
 function tokensOf(context: Pick<HandlerContext, 'tokens'>) {
   if (!context.tokens) throw new ApiError(404, 'This host has no named tokens.');

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { AnyEnvelopeSchema, type Envelope } from '../../../shared/api/envelope.js';
 import type { FlowHistory } from '../../../shared/api/history.js';
 import type { AgentStatus, ConfigChanges, ConfigValidation, LogName, RestreamRequest, Status, StreamRecord } from '../../../shared/api/resources.js';
-import { type BodyInputOf, type FailureOf, type MetaOf, type PathParams, type ResponseOf, type RouteOf, pathOf } from '../../../shared/api/route-types.js';
+import { type FailureOf, type MetaOf, type ResponseOf, pathOf } from '../../../shared/api/route-types.js';
 import { ROUTES, type RouteContract, type RouteId } from '../../../shared/api/routes.js';
 import type { Violation } from '../../../shared/config/violations.js';
 import type { PreviewRequest, PreviewResult } from '../../../shared/api/preview.js';
@@ -17,6 +17,7 @@ import type { CreatedToken, Session, TokenInfo } from '../../../shared/api/token
 import { ApiRequestError, UnauthorizedError } from './errors.js';
 import { type Fleet, type FleetAgent, fleetProxyBase } from '../../../shared/api/fleet.js';
 import { KpiClient } from './kpi-client.js';
+import type { RouteAnswer, RouteCaller, RouteRequest } from './route-request.js';
 import type { ApiRequest, Transport } from './transport.js';
 
 /** The saved configuration as the agent returns it (secrets masked), and its revision. */
@@ -37,27 +38,11 @@ export type SaveOutcome =
   | { kind: 'invalid'; violations: Violation[] }
   | { kind: 'conflict'; message: string };
 
-type QueryInput<Id extends RouteId> = RouteOf<Id> extends { query: infer Q } ? { [K in keyof Q]?: string | number | boolean } : never;
-
-/** What a request of route `Id` carries: path parameters, query, body, extra headers. */
-export type RouteRequest<Id extends RouteId> = {
-  params?: PathParams<RouteOf<Id>['path']>;
-  query?: QueryInput<Id>;
-  body?: BodyInputOf<Id>;
-  headers?: Record<string, string>;
-  /** Sent to this agent even while another one is managed; with `via`, through this agent's proxy to that one. */
-  local?: boolean;
-  via?: string;
-};
-
-/** An answer of route `Id`: its success response, or a failure that is an answer (route.failure). */
-export type RouteAnswer<Id extends RouteId> =
-  | { status: number; success: true; response: ResponseOf<Id>; meta: MetaOf<Id> }
-  | { status: number; success: false; response: FailureOf<Id>; meta: Record<string, unknown>; text: string };
+export type { RouteAnswer, RouteRequest } from './route-request.js';
 
 const CONTRACTS = new Map<string, RouteContract>(ROUTES.map((route) => [route.id, route]));
 
-export class ApiClient {
+export class ApiClient implements RouteCaller {
   constructor(
     private readonly transport: Transport,
     private readonly onUnauthorized: () => void,

@@ -4,7 +4,7 @@
  */
 import type { ValidationResult, Violation } from '../../../shared/config/violations.js';
 import type { EvaluateRequest, KpiEvaluation, KpiLibraryEntry } from '../../../shared/kpi/api.js';
-import type { ApiClient } from './client.js';
+import type { RouteCaller } from './route-request.js';
 
 export type KpiSaveOutcome =
   | { kind: 'saved'; name: string; lastModified: string; warnings: Violation[] }
@@ -20,7 +20,7 @@ export class KpiInvalidError extends Error {
 }
 
 export class KpiClient {
-  constructor(private readonly api: ApiClient) {}
+  constructor(private readonly api: RouteCaller) {}
 
   async list(): Promise<KpiLibraryEntry[]> {
     return (await this.api.call('listKpis')).response;

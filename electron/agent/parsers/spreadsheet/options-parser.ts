@@ -12,7 +12,7 @@ import { BadCell, type CellReader, cellReadersFor } from './cell-readers.js';
 import { columnNames } from './cell-values.js';
 import type { ReadOptions } from './read-options.js';
 import { RecordCursor, type ScannedRecord, splitCells, stripComment } from './record-scanner.js';
-import type { ChunkResult, ParsedRow, SpreadsheetParser, SpreadsheetState } from './spreadsheet-parser.js';
+import type { ChunkResult, ParsedRow, SpreadsheetParser, SpreadsheetState } from './parser-types.js';
 import { type FileEncoding, decodeBytes, detectEncoding, resolveEncoding, separatorUnits } from './text-encoding.js';
 import { createTimeStamper } from './time-columns.js';
 

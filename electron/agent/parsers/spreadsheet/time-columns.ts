@@ -9,7 +9,7 @@ import { isoFromUtcMs, microsFromUtcMs } from '../../time/iso-time.js';
 import { guessDateTime, strptimeReader } from '../../time/strptime.js';
 import type { WallTime } from '../../time/wall-time.js';
 import { offsetResolver, wallNaiveMs } from '../../time/zoned.js';
-import type { ChunkResult, ParsedRow } from './spreadsheet-parser.js';
+import type { ChunkResult, ParsedRow } from './parser-types.js';
 
 export interface TimeColumn {
   name: string;
