@@ -1,0 +1,11 @@
+/** The mqtt receiver protocol, as the configuration code sees it (registered in receivers/index.ts). */
+import { receiverDescriptor } from '../descriptor.js';
+import { MqttReceiverSchema } from '../../mqtt-schema.js';
+import { mqttReceiverViolations } from '../../mqtt-rules.js';
+
+export const mqttReceiver = receiverDescriptor({
+  protocol: 'mqtt',
+  schema: MqttReceiverSchema,
+  rules: (receiver, base, checks) => mqttReceiverViolations(receiver, base, checks),
+  docs: 'docs/mqtt.md',
+});

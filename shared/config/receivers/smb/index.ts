@@ -1,0 +1,11 @@
+/** The smb receiver protocol, as the configuration code sees it (registered in receivers/index.ts). */
+import { receiverDescriptor } from '../descriptor.js';
+import { SmbReceiverSchema } from './schema.js';
+import { smbConnectionViolations } from './rules.js';
+
+export const smbReceiver = receiverDescriptor({
+  protocol: 'smb',
+  schema: SmbReceiverSchema,
+  rules: (receiver, base, checks) => smbConnectionViolations(receiver.connections, base, checks.isPrompt),
+  docs: 'docs/smb.md',
+});
