@@ -30,8 +30,8 @@ interface PartialConfiguration {
   data_quality?: MaybeList<DataQualityEntry>;
 }
 
-/** Prefix of the prompt texts in templates: a value still starting with it was never filled in. */
-export const TEMPLATE_PROMPT_PREFIX = '<fill in: ';
+import { TEMPLATE_PROMPT_PREFIX } from './template-parts.js';
+export { TEMPLATE_PROMPT_PREFIX };
 
 const isPrompt = (value: string) => value.startsWith(TEMPLATE_PROMPT_PREFIX);
 

@@ -6,6 +6,25 @@
  */
 import type { z } from 'zod';
 import type { JsonPath, Violation } from '../violations.js';
+import type { ConfigurationInput } from '../schema.js';
+
+export type DataReceiverInput = NonNullable<ConfigurationInput['data_receiver']>[number];
+type TransformInput = NonNullable<ConfigurationInput['transforms']>[number];
+
+/** What the templates (templates.ts) and the editor's snippets take from a protocol. */
+export interface ReceiverTemplate {
+  /** Name and sentence of the complete configuration in GET /v1/config/templates. */
+  title: string;
+  description: string;
+  /** The receiver the editor inserts into data_receiver (prompts where the engineer fills in). */
+  receiver: DataReceiverInput;
+  /** Transforms the complete configuration adds (e.g. local time to UTC for files). */
+  transforms?: readonly TransformInput[];
+  /** The transmit template the complete configuration sends with; default remotedatapost. */
+  transmit?: 'remotedatapost' | 'mqtt';
+  /** Streams the editor offers as snippets inside this receiver's streams, by name. */
+  streams?: Record<string, object>;
+}
 
 /** Checks the protocol rules share with the generic rules (semantic-rules.ts), handed in to avoid a circle. */
 export interface ReceiverRuleChecks {
@@ -22,6 +41,7 @@ export interface ReceiverDescriptor<S extends z.ZodObject = z.ZodObject> {
   schema: S;
   /** What the schema cannot say, reported at the json_path to change (after the generic rules). */
   rules?: (receiver: z.infer<S>, base: JsonPath, checks: ReceiverRuleChecks) => Violation[];
+  template?: ReceiverTemplate;
   /** The page of docs/ that explains the protocol, if any. */
   docs?: string;
 }

@@ -1,5 +1,6 @@
 /** The opcua receiver protocol, as the configuration code sees it (registered in receivers/index.ts). */
 import { receiverDescriptor } from '../descriptor.js';
+import { opcuaTemplate } from './template.js';
 import { OpcuaReceiverSchema } from './schema.js';
 import { opcuaReceiverViolations } from './rules.js';
 
@@ -7,5 +8,6 @@ export const opcuaReceiver = receiverDescriptor({
   protocol: 'opcua',
   schema: OpcuaReceiverSchema,
   rules: (receiver, base) => opcuaReceiverViolations(receiver, base),
+  template: opcuaTemplate,
   docs: 'docs/opcua.md',
 });
