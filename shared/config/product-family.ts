@@ -5,7 +5,7 @@
  * sources it does not have are warnings (docs/compatibility.md).
  */
 import { type JsonPath, type Violation, valueAt, warning } from './violations.js';
-import { receiverProtocolList } from './receivers/index.js';
+import { receiverProtocolList } from './receivers/derive.js';
 
 const RECEIVERS = receiverProtocolList();
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { TransformSchema } from './transform-schema.js';
 import { DataQualitySchema } from './data-quality-schema.js';
 import { ParserSchema } from './receiver-parts.js';
-import { RECEIVER_SCHEMAS } from './receivers/index.js';
+import { RECEIVER_SCHEMAS } from './receivers/derive.js';
 import { SightMachineCloudSchema, type Transmit, TransmitSchema } from './transmit-schema.js';
 
 export * from './transmit-schema.js';
@@ -17,6 +17,7 @@ export * from './data-quality-schema.js';
 export { TIME_ZONE_FORMAT } from './schema-parts.js';
 export * from './receiver-parts.js';
 export * from './receivers/index.js';
+export { RECEIVER_PROTOCOLS, type ReceiverProtocol } from './receivers/derive.js';
 
 // ---------------------------------------------------------------- receivers
 

@@ -11,7 +11,7 @@ import { matchesStream, parseFilter } from './streams.js';
 import { transformRuleViolations } from './transform-rules.js';
 export { sqlPlaceholders } from './receivers/sql/rules.js';
 import { mqttTransmitViolations } from './mqtt-rules.js';
-import { receiverDescriptorOf } from './receivers/index.js';
+import { receiverDescriptorOf } from './receivers/derive.js';
 import { fileFilterViolations } from './file-filter-rules.js';
 import { parserViolations } from './parser-rules.js';
 import { isDocumentParser } from './parsers/index.js';

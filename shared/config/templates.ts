@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import type { ConfigurationInput } from './schema.js';
 import { prompt } from './template-parts.js';
-import { RECEIVER_DESCRIPTORS, type ReceiverProtocol, type ReceiverTemplate } from './receivers/index.js';
+import { RECEIVER_DESCRIPTORS, type ReceiverTemplate } from './receivers/index.js';
+import type { ReceiverProtocol } from './receivers/derive.js';
 
 export const TemplateSchema = z.object({
   name: z.string(),
