@@ -82,14 +82,18 @@ export const DATA_QUALITY_TEMPLATE = {
 } as const satisfies NonNullable<ConfigurationInput['data_quality']>[number];
 
 /** The template of each protocol that has one, from the registry (receivers/<protocol>/template.ts). */
-const TEMPLATES = new Map<string, ReceiverTemplate>(RECEIVER_DESCRIPTORS.flatMap((d) => (d.template ? [[d.protocol, d.template] as const] : [])));
+const TEMPLATES = new Map<string, ReceiverTemplate>(
+  RECEIVER_DESCRIPTORS.flatMap((d) => (d.template ? [[d.protocol, d.template] as const] : [])),
+);
 
 export type TemplateProtocol = ReceiverProtocol;
 /** Protocols with a template, in registry order. */
 export const TEMPLATE_PROTOCOLS = [...TEMPLATES.keys()] as TemplateProtocol[];
 
 /** One receiver of each protocol, ready to be inserted into `data_receiver`. */
-export const RECEIVER_TEMPLATES = Object.fromEntries([...TEMPLATES].map(([protocol, template]) => [protocol, template.receiver])) as Record<TemplateProtocol, ReceiverTemplate['receiver']>;
+export const RECEIVER_TEMPLATES = Object.fromEntries(
+  [...TEMPLATES].map(([protocol, template]) => [protocol, template.receiver]),
+) as Record<TemplateProtocol, ReceiverTemplate['receiver']>;
 
 /** The streams the editor offers as snippets inside a protocol's streams (e.g. one per mqtt payload format). */
 export function streamTemplates(protocol: unknown): Record<string, object> | undefined {
@@ -113,6 +117,10 @@ export function templateFor(protocol: string): ConfigurationInput | undefined {
 export function allTemplates(): Template[] {
   return [
     { name: 'Basic', description: 'An empty configuration: no receivers, transforms or transmits.', configuration: templateFor('basic')! },
-    ...[...TEMPLATES].map(([protocol, template]) => ({ name: template.title, description: template.description, configuration: templateFor(protocol)! })),
+    ...[...TEMPLATES].map(([protocol, template]) => ({
+      name: template.title,
+      description: template.description,
+      configuration: templateFor(protocol)!,
+    })),
   ] as Template[];
 }

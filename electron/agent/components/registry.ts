@@ -31,7 +31,11 @@ export class ComponentRegistry {
   private readonly transforms = new Map<string, TransformFactory>();
   private readonly codecs = new Map<string, OutboxCodec>([[RECORDS_JSON.format, RECORDS_JSON]]);
 
-  receiver<TConfig>(type: string, load: ComponentLoader<TConfig>, capabilities: ReceiverCapabilities = {}): this {
+  receiver<TConfig>(
+    type: string,
+    load: ComponentLoader<TConfig>,
+    capabilities: ReceiverCapabilities = {},
+  ): this {
     this.receivers.set(type, load as ComponentLoader<never>);
     this.receiverCapabilities.set(type, capabilities);
     return this;

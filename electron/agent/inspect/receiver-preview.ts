@@ -19,7 +19,10 @@ export interface ReceiverPreviewRequest {
 }
 
 /** `receiver` has passed the schema and has no error; its type is the protocol's own block. */
-export type ReceiverPreview<R = DataReceiver> = (receiver: R, request: ReceiverPreviewRequest) => Promise<RawStreamPreview[]>;
+export type ReceiverPreview<R = DataReceiver> = (
+  receiver: R,
+  request: ReceiverPreviewRequest,
+) => Promise<RawStreamPreview[]>;
 
 /** How the registry holds a preview: loaded on first use, like the receiver itself. */
 export type ReceiverPreviewLoader = () => Promise<{ default: ReceiverPreview<never> }>;

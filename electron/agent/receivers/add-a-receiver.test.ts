@@ -38,35 +38,55 @@ describe('a receiver protocol added by one registry line', () => {
     expect(parsed.data_receiver[0]).toMatchObject({ protocol: 'fixture', poll_interval: 5 });
     // The schema's own messages reach the engineer as for any protocol.
     const empty = validateConfiguration({ ...configuration(7), data_receiver: [{ ...fixture(7), connections: [] }] });
-    expect(empty.violations).toContainEqual(expect.objectContaining({ json_path: ['data_receiver', 0, 'connections'], description: 'A fixture receiver needs at least 1 connection.' }));
+    expect(empty.violations).toContainEqual(
+      expect.objectContaining({
+        json_path: ['data_receiver', 0, 'connections'],
+        description: 'A fixture receiver needs at least 1 connection.',
+      }),
+    );
   });
 
   it('has its rules dispatched by validation, at the json_path to change, and not for a valid value', () => {
     const far = validateConfiguration(configuration(250)).violations;
-    expect(far).toContainEqual({ json_path: ['data_receiver', 0, 'streams', 0, 'register'], level: 'warning', description: "Register 250 is beyond the fixture's 100." });
-    expect(validateConfiguration(configuration(100)).violations.filter((v) => v.json_path.includes('register'))).toEqual([]);
+    expect(far).toContainEqual({
+      json_path: ['data_receiver', 0, 'streams', 0, 'register'],
+      level: 'warning',
+      description: "Register 250 is beyond the fixture's 100.",
+    });
+    const near = validateConfiguration(configuration(100)).violations;
+    expect(near.filter((v) => v.json_path.includes('register'))).toEqual([]);
   });
 
   it('is listed by the templates, the editor snippets and the product-family sentence', () => {
     expect(TEMPLATE_PROTOCOLS).toContain('fixture');
     expect(allTemplates().map((t) => t.name)).toEqual(['Basic', 'Localfile', 'SMB', 'SQL', 'OPCUA', 'MQTT', 'Fixture']);
     expect(RECEIVER_TEMPLATES).toHaveProperty('fixture.data_receiver_name', 'fixture_device');
-    const receivers = (editorSchema([]) as { properties: { data_receiver: { items: { defaultSnippets: { label: string }[] } } } }).properties.data_receiver.items;
+    type Snippets = { properties: { data_receiver: { items: { defaultSnippets: { label: string }[] } } } };
+    const receivers = (editorSchema([]) as Snippets).properties.data_receiver.items;
     expect(receivers.defaultSnippets.map((s) => s.label)).toContain('fixture receiver');
     const s3 = validateConfiguration({ ...configuration(7), data_receiver: [{ protocol: 's3' }] }).violations;
     expect(s3.map((v) => v.description).join('\n')).toContain('it reads localfile, smb, sql, opcua, mqtt and fixture');
   });
 
-  it('is previewed through the capability registered beside its service, with no case in config-preview.ts', async () => {
+  it('is previewed through the capability registered beside its service (no case in config-preview.ts)', async () => {
     const registry = builtInComponents().receiver('fixture', async () => ({ default: () => undefined as never }), {
       preview: () => import('../../testing/fixture-receiver/preview.js'),
     });
     const clock = new SystemClock();
     const logger = new Logger({ append: () => undefined } as never, new Redactor(), clock, 'test');
-    const result = await previewConfiguration(configuration(42), [], { rows: 5 }, { agentDataDirectory: '/nonexistent', logger, clock, registry, savedState: () => undefined });
-    expect(result).toMatchObject({ receiver: 'device', protocol: 'fixture', streams: [{ asset: 'Press_1', stream_type: 'registers', columns: ['register'], records: [{ fieldvalues: { register: 42 } }] }] });
+    const context = { agentDataDirectory: '/nonexistent', logger, clock, registry, savedState: () => undefined };
+    const result = await previewConfiguration(configuration(42), [], { rows: 5 }, context);
+    expect(result).toMatchObject({
+      receiver: 'device',
+      protocol: 'fixture',
+      streams: [
+        { asset: 'Press_1', stream_type: 'registers', columns: ['register'], records: [{ fieldvalues: { register: 42 } }] },
+      ],
+    });
     // Without the registration the same receiver is refused with a clear reason, not a crash.
-    await expect(previewConfiguration(configuration(42), [], { rows: 5 }, { agentDataDirectory: '/nonexistent', logger, clock, registry: builtInComponents(), savedState: () => undefined }))
-      .rejects.toThrow('This build cannot preview fixture receivers.');
+    const unregistered = { ...context, registry: builtInComponents() };
+    await expect(previewConfiguration(configuration(42), [], { rows: 5 }, unregistered)).rejects.toThrow(
+      'This build cannot preview fixture receivers.',
+    );
   });
 });

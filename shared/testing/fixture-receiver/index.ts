@@ -14,7 +14,9 @@ export const FixtureReceiverSchema = z
   .strictObject({
     ...receiverCommon,
     protocol: z.literal('fixture'),
-    connections: z.array(z.strictObject({ host: z.string().min(1) })).min(1, 'a fixture receiver needs at least 1 connection'),
+    connections: z
+      .array(z.strictObject({ host: z.string().min(1) }))
+      .min(1, 'a fixture receiver needs at least 1 connection'),
     streams: z.array(z.strictObject({ ...streamIdentity, register: z.number().int().min(0) })).min(1),
   })
   .describe('A made-up protocol of the registry test.');
@@ -23,10 +25,19 @@ export const fixtureReceiver = receiverDescriptor({
   protocol: 'fixture',
   schema: FixtureReceiverSchema,
   rules: (receiver, base) =>
-    receiver.streams.flatMap((s, j) => (s.register > 100 ? [warning([...base, 'streams', j, 'register'], `Register ${s.register} is beyond the fixture's 100.`)] : [])),
+    receiver.streams.flatMap((s, j) =>
+      s.register > 100
+        ? [warning([...base, 'streams', j, 'register'], `Register ${s.register} is beyond the fixture's 100.`)]
+        : [],
+    ),
   template: {
     title: 'Fixture',
     description: 'Registers of a made-up device.',
-    receiver: { data_receiver_name: 'fixture_device', protocol: 'fixture' as never, connections: [{ host: prompt('device address') }], streams: [] } as never,
+    // `as never`: DataReceiverInput is the union of the built-in protocols, which the fixture is not.
+    receiver: {
+      data_receiver_name: 'fixture_device',
+      protocol: 'fixture',
+      connections: [{ host: prompt('device address') }],
+    } as never,
   },
 });

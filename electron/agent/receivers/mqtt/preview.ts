@@ -3,5 +3,6 @@ import type { ReceiverPreview } from '../../inspect/receiver-preview.js';
 import { previewMqtt } from './mqtt-preview.js';
 import type { MqttReceiverConfig } from './mqtt-receiver.js';
 
-const preview: ReceiverPreview<MqttReceiverConfig> = (receiver, request) => previewMqtt(receiver, { rows: request.rows, logger: request.logger });
+const preview: ReceiverPreview<MqttReceiverConfig> = (receiver, request) =>
+  previewMqtt(receiver, { rows: request.rows, logger: request.logger });
 export default preview;

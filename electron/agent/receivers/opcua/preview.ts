@@ -10,10 +10,12 @@ import type { OpcuaReceiverConfig } from './opcua-receiver.js';
 const preview: ReceiverPreview<OpcuaReceiverConfig> = async (receiver, request) => {
   // A saved receiver's own certificate and trust list (components/receiver/<name>/pki), as browsing
   // uses; a receiver not saved yet gets a throwaway one: a preview leaves no folder behind.
-  const own = path.join(request.agentDataDirectory, 'components', 'receiver', componentFolderName(receiver.data_receiver_name));
+  const folder = componentFolderName(receiver.data_receiver_name);
+  const own = path.join(request.agentDataDirectory, 'components', 'receiver', folder);
   const throwaway = fs.existsSync(own) ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-preview-'));
   try {
-    return await previewOpcua(receiver, { pkiFolder: path.join(throwaway ?? own, 'pki'), nowMicros: request.nowMicros, logger: request.logger });
+    const pkiFolder = path.join(throwaway ?? own, 'pki');
+    return await previewOpcua(receiver, { pkiFolder, nowMicros: request.nowMicros, logger: request.logger });
   } finally {
     if (throwaway) fs.rmSync(throwaway, { recursive: true, force: true });
   }

@@ -4,5 +4,10 @@ import { previewSql } from './sql-preview.js';
 import type { SqlReceiverConfig } from './sql-receiver.js';
 
 const preview: ReceiverPreview<SqlReceiverConfig> = (receiver, request) =>
-  previewSql(receiver, { rows: request.rows, nowMicros: request.nowMicros, logger: request.logger, savedState: request.savedState });
+  previewSql(receiver, {
+    rows: request.rows,
+    nowMicros: request.nowMicros,
+    logger: request.logger,
+    savedState: request.savedState,
+  });
 export default preview;
