@@ -81,6 +81,8 @@ export const DATA_QUALITY_TEMPLATE = {
   schema: true,
 } as const satisfies NonNullable<ConfigurationInput['data_quality']>[number];
 
+type DataReceiverInput = NonNullable<ConfigurationInput['data_receiver']>[number];
+
 /** The template of each protocol that has one, from the registry (receivers/<protocol>/template.ts). */
 const TEMPLATES = new Map<string, ReceiverTemplate>(
   RECEIVER_DESCRIPTORS.flatMap((d) => (d.template ? [[d.protocol, d.template] as const] : [])),
@@ -93,7 +95,7 @@ export const TEMPLATE_PROTOCOLS = [...TEMPLATES.keys()] as TemplateProtocol[];
 /** One receiver of each protocol, ready to be inserted into `data_receiver`. */
 export const RECEIVER_TEMPLATES = Object.fromEntries(
   [...TEMPLATES].map(([protocol, template]) => [protocol, template.receiver]),
-) as Record<TemplateProtocol, ReceiverTemplate['receiver']>;
+) as Record<TemplateProtocol, DataReceiverInput>;
 
 /** The streams the editor offers as snippets inside a protocol's streams (e.g. one per mqtt payload format). */
 export function streamTemplates(protocol: unknown): Record<string, object> | undefined {
@@ -101,7 +103,7 @@ export function streamTemplates(protocol: unknown): Record<string, object> | und
 }
 
 const withReceiver = (template: ReceiverTemplate): ConfigurationInput => ({
-  data_receiver: [structuredClone(template.receiver)],
+  data_receiver: [structuredClone(template.receiver) as DataReceiverInput],
   transforms: structuredClone([...(template.transforms ?? [])]),
   data_transmit: [structuredClone(TRANSMIT_TEMPLATES[template.transmit ?? 'remotedatapost'])],
 });

@@ -6,10 +6,11 @@
  */
 import type { z } from 'zod';
 import type { JsonPath, Violation } from '../violations.js';
-import type { ConfigurationInput } from '../schema.js';
+import type { TransformSchema } from '../transform-schema.js';
 
-export type DataReceiverInput = NonNullable<ConfigurationInput['data_receiver']>[number];
-type TransformInput = NonNullable<ConfigurationInput['transforms']>[number];
+// Types come from the protocol's own schema, not from schema.ts: schema.ts imports the registry, and a
+// type import back would be an import circle a reader has to follow.
+type TransformInput = z.input<typeof TransformSchema>;
 
 /** What the templates (templates.ts) and the editor's snippets take from a protocol. */
 export interface ReceiverTemplate {
@@ -17,7 +18,7 @@ export interface ReceiverTemplate {
   title: string;
   description: string;
   /** The receiver the editor inserts into data_receiver (prompts where the engineer fills in). */
-  receiver: DataReceiverInput;
+  receiver: Record<string, unknown>;
   /** Transforms the complete configuration adds (e.g. local time to UTC for files). */
   transforms?: readonly TransformInput[];
   /** The transmit template the complete configuration sends with; default remotedatapost. */

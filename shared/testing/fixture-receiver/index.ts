@@ -33,11 +33,10 @@ export const fixtureReceiver = receiverDescriptor({
   template: {
     title: 'Fixture',
     description: 'Registers of a made-up device.',
-    // `as never`: DataReceiverInput is the union of the built-in protocols, which the fixture is not.
     receiver: {
       data_receiver_name: 'fixture_device',
       protocol: 'fixture',
       connections: [{ host: prompt('device address') }],
-    } as never,
+    },
   },
 });

@@ -1,5 +1,7 @@
 /** The localfile receiver's templates: the receiver the editor inserts, and what a complete configuration adds. */
-import type { DataReceiverInput, ReceiverTemplate } from '../descriptor.js';
+import type { z } from 'zod';
+import type { ReceiverTemplate } from '../descriptor.js';
+import type { LocalfileReceiverSchema } from './schema.js';
 import { csvParser, localTimeToUtc, prompt, stream } from '../../template-parts.js';
 
 export const receiver = {
@@ -10,7 +12,7 @@ export const receiver = {
   connections: [{ root_path: prompt('absolute path of the folder the machines write to') }],
   streams: [{ ...stream, file_filter: ['*.csv'] }],
   parsers: [csvParser],
-} as const satisfies DataReceiverInput;
+} as const satisfies z.input<typeof LocalfileReceiverSchema>;
 
 export const localfileTemplate: ReceiverTemplate = {
   title: 'Localfile',

@@ -1,5 +1,7 @@
 /** The mqtt receiver's templates: the receiver the editor inserts, and what a complete configuration adds. */
-import type { DataReceiverInput, ReceiverTemplate } from '../descriptor.js';
+import type { z } from 'zod';
+import type { ReceiverTemplate } from '../descriptor.js';
+import type { MqttReceiverSchema } from '../../mqtt-schema.js';
 import { prompt, stream } from '../../template-parts.js';
 
 /** The streams of an mqtt receiver, one per payload format the editor offers as a snippet. */
@@ -27,7 +29,7 @@ export const receiver = {
     },
   ],
   streams: [MQTT_STREAM_TEMPLATES.json],
-} as const satisfies DataReceiverInput;
+} as const satisfies z.input<typeof MqttReceiverSchema>;
 
 export const mqttTemplate: ReceiverTemplate = {
   title: 'MQTT',

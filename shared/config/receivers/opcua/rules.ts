@@ -4,7 +4,7 @@
  * do not fit together. Pure; reports at the exact json_path to change.
  */
 import type { z } from 'zod';
-import type { OpcuaReceiverSchema } from '../../schema.js';
+import type { OpcuaReceiverSchema } from './schema.js';
 import { type JsonPath, type Violation, error, warning } from '../../violations.js';
 
 type OpcuaReceiver = z.infer<typeof OpcuaReceiverSchema>;

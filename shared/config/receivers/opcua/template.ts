@@ -1,5 +1,7 @@
 /** The opcua receiver's templates: the receiver the editor inserts, and what a complete configuration adds. */
-import type { DataReceiverInput, ReceiverTemplate } from '../descriptor.js';
+import type { z } from 'zod';
+import type { ReceiverTemplate } from '../descriptor.js';
+import type { OpcuaReceiverSchema } from './schema.js';
 import { prompt, stream } from '../../template-parts.js';
 
 export const receiver = {
@@ -28,7 +30,7 @@ export const receiver = {
       opcua_tags: [{ name: prompt('node id, e.g. ns=2;s=Line1.Temperature'), exportname: prompt('column name, e.g. temperature') }],
     },
   ],
-} as const satisfies DataReceiverInput;
+} as const satisfies z.input<typeof OpcuaReceiverSchema>;
 
 export const opcuaTemplate: ReceiverTemplate = {
   title: 'OPCUA',

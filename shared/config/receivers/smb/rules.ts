@@ -4,7 +4,7 @@
  * (a UNC path in shared_folder, a port in host).
  */
 import type { z } from 'zod';
-import type { SmbConnectionSchema } from '../../schema.js';
+import type { SmbConnectionSchema } from './schema.js';
 import { type JsonPath, type Violation, error } from '../../violations.js';
 
 type SmbConnection = z.infer<typeof SmbConnectionSchema>;

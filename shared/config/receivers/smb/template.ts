@@ -1,5 +1,7 @@
 /** The smb receiver's templates: the receiver the editor inserts, and what a complete configuration adds. */
-import type { DataReceiverInput, ReceiverTemplate } from '../descriptor.js';
+import type { z } from 'zod';
+import type { ReceiverTemplate } from '../descriptor.js';
+import type { SmbReceiverSchema } from './schema.js';
 import { csvParser, localTimeToUtc, prompt, stream } from '../../template-parts.js';
 
 export const receiver = {
@@ -19,7 +21,7 @@ export const receiver = {
   ],
   streams: [{ ...stream, file_filter: ['*.csv'] }],
   parsers: [csvParser],
-} as const satisfies DataReceiverInput;
+} as const satisfies z.input<typeof SmbReceiverSchema>;
 
 export const smbTemplate: ReceiverTemplate = {
   title: 'SMB',

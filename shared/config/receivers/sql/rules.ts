@@ -3,7 +3,7 @@
  * shared by validation and by the agent, and the semantic rules of an `sql` receiver.
  */
 import type { z } from 'zod';
-import type { SqlReceiverSchema } from '../../schema.js';
+import type { SqlReceiverSchema } from './schema.js';
 import { type JsonPath, type Violation, error, warning } from '../../violations.js';
 
 type SqlReceiver = z.infer<typeof SqlReceiverSchema>;

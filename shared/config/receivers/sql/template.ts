@@ -1,5 +1,7 @@
 /** The sql receiver's templates: the receiver the editor inserts, and what a complete configuration adds. */
-import type { DataReceiverInput, ReceiverTemplate } from '../descriptor.js';
+import type { z } from 'zod';
+import type { ReceiverTemplate } from '../descriptor.js';
+import type { SqlReceiverSchema } from './schema.js';
 import { prompt, stream } from '../../template-parts.js';
 
 export const receiver = {
@@ -24,7 +26,7 @@ export const receiver = {
       state_fields: [{ column_name: 'id', data_type: 'integer', initial_value: 0 }],
     },
   ],
-} as const satisfies DataReceiverInput;
+} as const satisfies z.input<typeof SqlReceiverSchema>;
 
 export const sqlTemplate: ReceiverTemplate = {
   title: 'SQL',
