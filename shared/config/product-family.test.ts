@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { specExampleConfiguration } from '../testing/config-fixtures.js';
-import { tagNodeId } from './opcua-rules.js';
+import { tagNodeId } from './receivers/opcua/rules.js';
 import { SECRET_MASK } from './schema.js';
 import { collectSecrets, maskSecrets, unmaskSecrets } from './secrets.js';
 import { validateConfiguration } from './validate.js';

@@ -5,8 +5,9 @@
  * sources it does not have are warnings (docs/compatibility.md).
  */
 import { type JsonPath, type Violation, valueAt, warning } from './violations.js';
+import { receiverProtocolList } from './receivers/derive.js';
 
-const RECEIVERS = 'localfile, smb, sql, opcua and mqtt';
+const RECEIVERS = receiverProtocolList();
 
 /** Product-family component types Tributary has no implementation of, and what to use instead. */
 const UNSUPPORTED: Record<string, Record<string, string>> = {

@@ -9,11 +9,9 @@ type ConvertTimestamps = z.infer<typeof ConvertTimestampsTransformSchema>;
 import { type JsonPath, type Violation, closest, error, warning } from './violations.js';
 import { matchesStream, parseFilter } from './streams.js';
 import { transformRuleViolations } from './transform-rules.js';
-import { opcuaReceiverViolations } from './opcua-rules.js';
-import { sqlReceiverViolations } from './sql-rules.js';
-export { sqlPlaceholders } from './sql-rules.js';
-import { smbConnectionViolations } from './smb-rules.js';
-import { mqttReceiverViolations, mqttTransmitViolations } from './mqtt-rules.js';
+export { sqlPlaceholders } from './receivers/sql/rules.js';
+import { mqttTransmitViolations } from './mqtt-rules.js';
+import { receiverDescriptorOf } from './receivers/derive.js';
 import { fileFilterViolations } from './file-filter-rules.js';
 import { parserViolations } from './parser-rules.js';
 import { isDocumentParser } from './parsers/index.js';
@@ -32,8 +30,8 @@ interface PartialConfiguration {
   data_quality?: MaybeList<DataQualityEntry>;
 }
 
-/** Prefix of the prompt texts in templates: a value still starting with it was never filled in. */
-export const TEMPLATE_PROMPT_PREFIX = '<fill in: ';
+import { TEMPLATE_PROMPT_PREFIX } from './template-parts.js';
+export { TEMPLATE_PROMPT_PREFIX };
 
 const isPrompt = (value: string) => value.startsWith(TEMPLATE_PROMPT_PREFIX);
 
@@ -199,7 +197,8 @@ function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
     if (s.stream_type.includes(':')) out.push(error([...base, 'streams', j, 'stream_type'], 'A stream_type must not contain ":" (streams are named asset:stream_type).'));
   });
 
-  if (receiver.protocol === 'localfile' || receiver.protocol === 'smb') {
+  if ('parsers' in receiver) {
+    // File receivers (they read files with parsers), whatever their protocol.
     if (receiver.delete_completed)
       out.push(warning([...base, 'delete_completed'], 'Files will be deleted from the source after they are read and buffered. Make sure no one else needs them.'));
     duplicates(receiver.parsers, (p) => p.parser_name, (k, first, value) =>
@@ -228,20 +227,9 @@ function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
       }
     });
   }
-  if (receiver.protocol === 'localfile') {
-    receiver.connections.forEach((c, k) => {
-      const path = c.root_path ?? c.data_directory;
-      if (path === undefined) out.push(error([...base, 'connections', k], 'The connection needs root_path: the folder the machines write to.'));
-      else if (c.root_path !== undefined && c.data_directory !== undefined && c.root_path !== c.data_directory)
-        out.push(error([...base, 'connections', k, 'data_directory'], 'root_path and data_directory name different folders; keep one.'));
-      else if (!/^(\/|[A-Za-z]:[\\/]|\\\\)/.test(path) && !isPrompt(path))
-        out.push(warning([...base, 'connections', k, c.root_path !== undefined ? 'root_path' : 'data_directory'], `"${path}" is a relative path; it is read relative to the agent's working directory. Use an absolute path.`));
-    });
-  }
-  if (receiver.protocol === 'smb') out.push(...smbConnectionViolations(receiver.connections, base, isPrompt));
-  if (receiver.protocol === 'sql') out.push(...sqlReceiverViolations(receiver, base));
-  if (receiver.protocol === 'opcua') out.push(...opcuaReceiverViolations(receiver, base));
-  if (receiver.protocol === 'mqtt') out.push(...mqttReceiverViolations(receiver, base, { isValidTimeZone, unknownStrptimeDirective }));
+  // The protocol's own rules, from its folder (receivers/<protocol>/index.ts).
+  const rules = receiverDescriptorOf(receiver.protocol)?.rules;
+  if (rules) out.push(...rules(receiver, base, { isPrompt, isValidTimeZone, unknownStrptimeDirective }));
   return out;
 }
 

@@ -4,9 +4,9 @@
  */
 import { z } from 'zod';
 import type { ConfigurationInput } from './schema.js';
-import { TEMPLATE_PROMPT_PREFIX } from './semantic-rules.js';
-
-const prompt = (what: string) => `${TEMPLATE_PROMPT_PREFIX}${what}>`;
+import { prompt } from './template-parts.js';
+import { RECEIVER_DESCRIPTORS, type ReceiverTemplate } from './receivers/index.js';
+import type { ReceiverProtocol } from './receivers/derive.js';
 
 export const TemplateSchema = z.object({
   name: z.string(),
@@ -14,27 +14,6 @@ export const TemplateSchema = z.object({
   configuration: z.record(z.string(), z.unknown()),
 });
 export type Template = z.infer<typeof TemplateSchema>;
-
-const csvParser = {
-  parser_name: 'csv_parser',
-  parser_type: 'spreadsheet' as const,
-  filter_stream: ['*'],
-  file_format: 'csv' as const,
-  // A Python codec name: cp1252 for most German/French HMIs, shift_jis, gbk, utf-16 … (docs/compatibility.md).
-  file_encoding: 'utf-8',
-  options: {
-    // No default zone: times in a machine's files are local times, and UTC would be silently wrong.
-    localtz: prompt('time zone of the machine clock, e.g. Europe/Berlin'),
-    parse: {
-      separator: ',',
-      header: 0,
-      parse_timestamps: [{ field_name: prompt('column with the time stamp'), format: '%Y-%m-%d %H:%M:%S' }],
-      bad_lines_action: 'warn' as const,
-    },
-  },
-};
-
-const stream = { asset: prompt('machine name'), stream_type: prompt('kind of data, e.g. cycle') };
 
 const transmit = {
   transmit_name: 'cloud',
@@ -79,17 +58,6 @@ const sparkplugTransmit = {
   qos: 1 as const,
 };
 
-/** The streams of an mqtt receiver, one per payload format the editor offers as a snippet. */
-export const MQTT_STREAM_TEMPLATES = {
-  json: { ...stream, topic: prompt('topic filter, e.g. plant1/line1/press1/#'), payload_format: 'json' as const, topic_field: 'topic' },
-  sparkplug_b: {
-    asset: prompt('machine name (the Sparkplug device)'),
-    stream_type: prompt('kind of data, e.g. state'),
-    topic: prompt('Sparkplug topic, e.g. spBv1.0/Line3/DDATA/edge-9/Mixer_3 (+ and # allowed)'),
-    payload_format: 'sparkplug_b' as const,
-  },
-};
-
 /** One transmit of each type, ready to be inserted into `data_transmit`. */
 export const TRANSMIT_TEMPLATES = {
   remotedatapost: transmit,
@@ -113,137 +81,48 @@ export const DATA_QUALITY_TEMPLATE = {
   schema: true,
 } as const satisfies NonNullable<ConfigurationInput['data_quality']>[number];
 
+type DataReceiverInput = NonNullable<ConfigurationInput['data_receiver']>[number];
+
+/** The template of each protocol that has one, from the registry (receivers/<protocol>/template.ts). */
+const TEMPLATES = new Map<string, ReceiverTemplate>(
+  RECEIVER_DESCRIPTORS.flatMap((d) => (d.template ? [[d.protocol, d.template] as const] : [])),
+);
+
+export type TemplateProtocol = ReceiverProtocol;
+/** Protocols with a template, in registry order. */
+export const TEMPLATE_PROTOCOLS = [...TEMPLATES.keys()] as TemplateProtocol[];
+
 /** One receiver of each protocol, ready to be inserted into `data_receiver`. */
-export const RECEIVER_TEMPLATES = {
-  localfile: {
-    data_receiver_name: 'local_files',
-    protocol: 'localfile',
-    poll_interval: 5,
-    delete_completed: false,
-    connections: [{ root_path: prompt('absolute path of the folder the machines write to') }],
-    streams: [{ ...stream, file_filter: ['*.csv'] }],
-    parsers: [csvParser],
-  },
-  smb: {
-    data_receiver_name: 'network_share',
-    protocol: 'smb',
-    poll_interval: 10,
-    delete_completed: false,
-    connections: [
-      {
-        host: prompt('file server name or IP address'),
-        port: 445,
-        domain: '',
-        username: prompt('user name'),
-        password: prompt('password'),
-        shared_folder: prompt('share name and optional sub-folder, e.g. machines/line1'),
-      },
-    ],
-    streams: [{ ...stream, file_filter: ['*.csv'] }],
-    parsers: [csvParser],
-  },
-  sql: {
-    data_receiver_name: 'database',
-    protocol: 'sql',
-    poll_interval: 30,
-    connections: [
-      {
-        host: prompt('database server name or IP address'),
-        port: 5432,
-        username: prompt('user name'),
-        password: prompt('password'),
-        database_type: 'postgresql',
-        database_name: prompt('database name'),
-        ssl: false,
-      },
-    ],
-    streams: [
-      {
-        ...stream,
-        query: 'SELECT * FROM machine_data WHERE id > :id ORDER BY id',
-        state_fields: [{ column_name: 'id', data_type: 'integer', initial_value: 0 }],
-      },
-    ],
-  },
-  opcua: {
-    data_receiver_name: 'opcua_server',
-    protocol: 'opcua',
-    poll_interval: 5,
-    read_mode: 'subscription',
-    sampling_interval_ms: 1000,
-    queue_size: 10,
-    history_backfill: false,
-    connections: [
-      {
-        host: prompt('OPC UA server name or IP address'),
-        port: 4840,
-        timeout: 10,
-        security_mode: 'SignAndEncrypt',
-        security_policy: 'Basic256Sha256',
-        // Empty: the first connection shows the server certificate's thumbprint in a marker; add it here once checked.
-        trusted_server_certificates: [],
-        trust_on_first_use: false,
-      },
-    ],
-    streams: [
-      {
-        ...stream,
-        opcua_tags: [{ name: prompt('node id, e.g. ns=2;s=Line1.Temperature'), exportname: prompt('column name, e.g. temperature') }],
-      },
-    ],
-  },
-  mqtt: {
-    data_receiver_name: 'mqtt_broker',
-    protocol: 'mqtt',
-    connections: [
-      {
-        host: prompt('broker name or IP address'),
-        port: 8883,
-        tls: true,
-        username: prompt('user name'),
-        password: prompt('password'),
-        mqtt_version: '5',
-      },
-    ],
-    streams: [MQTT_STREAM_TEMPLATES.json],
-  },
-} as const satisfies Record<string, NonNullable<ConfigurationInput['data_receiver']>[number]>;
+export const RECEIVER_TEMPLATES = Object.fromEntries(
+  [...TEMPLATES].map(([protocol, template]) => [protocol, template.receiver]),
+) as Record<TemplateProtocol, DataReceiverInput>;
 
-export type TemplateProtocol = keyof typeof RECEIVER_TEMPLATES;
-export const TEMPLATE_PROTOCOLS = Object.keys(RECEIVER_TEMPLATES) as TemplateProtocol[];
+/** The streams the editor offers as snippets inside a protocol's streams (e.g. one per mqtt payload format). */
+export function streamTemplates(protocol: unknown): Record<string, object> | undefined {
+  return typeof protocol === 'string' ? TEMPLATES.get(protocol)?.streams : undefined;
+}
 
-const withReceiver = (protocol: TemplateProtocol): ConfigurationInput => ({
-  data_receiver: [structuredClone(RECEIVER_TEMPLATES[protocol]) as NonNullable<ConfigurationInput['data_receiver']>[number]],
-  transforms:
-    protocol === 'localfile' || protocol === 'smb'
-      ? [
-          {
-            transform_name: 'local_time_to_utc',
-            transform_type: 'convert_timestamps',
-            filter_stream: ['*'],
-            field_names: [prompt('column with local time stamps')],
-            timezone: prompt('time zone of the machine, e.g. Europe/Berlin'),
-          },
-        ]
-      : [],
-  // Machines' topics on a broker, republished as records into a Unified Namespace.
-  data_transmit: [structuredClone(protocol === 'mqtt' ? mqttTransmit : transmit)],
+const withReceiver = (template: ReceiverTemplate): ConfigurationInput => ({
+  data_receiver: [structuredClone(template.receiver) as DataReceiverInput],
+  transforms: structuredClone([...(template.transforms ?? [])]),
+  data_transmit: [structuredClone(TRANSMIT_TEMPLATES[template.transmit ?? 'remotedatapost'])],
 });
 
 /** A complete configuration for one protocol, or undefined for an unknown protocol. */
 export function templateFor(protocol: string): ConfigurationInput | undefined {
   const key = protocol.toLowerCase();
   if (key === 'basic') return { data_receiver: [], transforms: [], data_transmit: [] };
-  return (TEMPLATE_PROTOCOLS as string[]).includes(key) ? withReceiver(key as TemplateProtocol) : undefined;
+  const template = TEMPLATES.get(key);
+  return template ? withReceiver(template) : undefined;
 }
 
 export function allTemplates(): Template[] {
   return [
     { name: 'Basic', description: 'An empty configuration: no receivers, transforms or transmits.', configuration: templateFor('basic')! },
-    { name: 'Localfile', description: 'CSV files that machines drop into a folder on this PC, uploaded to the cloud.', configuration: templateFor('localfile')! },
-    { name: 'SMB', description: 'CSV files on a Windows network share, uploaded to the cloud.', configuration: templateFor('smb')! },
-    { name: 'SQL', description: 'New rows of an MS SQL Server, PostgreSQL or MySQL table, read incrementally by id.', configuration: templateFor('sql')! },
-    { name: 'OPCUA', description: 'Tags of an OPC UA server, read by subscription over an encrypted session (SignAndEncrypt).', configuration: templateFor('opcua')! },
-    { name: 'MQTT', description: 'JSON or plain-value messages of machine topics on an MQTT broker (persistent session, QoS 1), published as records into a Unified Namespace topic tree.', configuration: templateFor('mqtt')! },
+    ...[...TEMPLATES].map(([protocol, template]) => ({
+      name: template.title,
+      description: template.description,
+      configuration: templateFor(protocol)!,
+    })),
   ] as Template[];
 }

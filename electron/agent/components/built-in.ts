@@ -22,11 +22,21 @@ import { ComponentRegistry } from './registry.js';
 
 export function builtInComponents(): ComponentRegistry {
   return new ComponentRegistry()
-    .receiver('localfile', () => import('../receivers/localfile/index.js'))
-    .receiver('smb', () => import('../receivers/smb/index.js'))
-    .receiver('sql', () => import('../receivers/sql/index.js'))
-    .receiver('opcua', () => import('../receivers/opcua/index.js'))
-    .receiver('mqtt', () => import('../receivers/mqtt/index.js'))
+    .receiver('localfile', () => import('../receivers/localfile/index.js'), {
+      preview: () => import('../receivers/localfile/preview.js'),
+    })
+    .receiver('smb', () => import('../receivers/smb/index.js'), {
+      preview: () => import('../receivers/smb/preview.js'),
+    })
+    .receiver('sql', () => import('../receivers/sql/index.js'), {
+      preview: () => import('../receivers/sql/preview.js'),
+    })
+    .receiver('opcua', () => import('../receivers/opcua/index.js'), {
+      preview: () => import('../receivers/opcua/preview.js'),
+    })
+    .receiver('mqtt', () => import('../receivers/mqtt/index.js'), {
+      preview: () => import('../receivers/mqtt/preview.js'),
+    })
     .transform('convert_timestamps', ConvertTimestampsTransformSchema, createConvertTimestampsTransform)
     .transform('rename', RenameTransformSchema, createRenameTransform)
     .transform('filter', FilterTransformSchema, createFilterTransform)

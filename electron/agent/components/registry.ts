@@ -4,6 +4,13 @@ import type { Transform } from '../../../shared/config/schema.js';
 import type { AgentRecord } from '../../../shared/records/record.js';
 import type { ComponentFactory, ComponentLoader, OutboxCodec, RecordTransform, TransformFactory } from './contract.js';
 import { RECORDS_JSON } from './records-json-codec.js';
+import type { ReceiverPreview, ReceiverPreviewLoader } from '../inspect/receiver-preview.js';
+
+/** What a receiver protocol can do besides running (each loaded on first use). */
+export interface ReceiverCapabilities {
+  /** POST /v1/config/preview: the first records of an unsaved receiver. */
+  preview?: ReceiverPreviewLoader;
+}
 
 interface TransmitEntry {
   outbox: OutboxCodec;
@@ -19,13 +26,24 @@ interface TransmitEntry {
  */
 export class ComponentRegistry {
   private readonly receivers = new Map<string, ComponentLoader<never>>();
+  private readonly receiverCapabilities = new Map<string, ReceiverCapabilities>();
   private readonly transmits = new Map<string, TransmitEntry>();
   private readonly transforms = new Map<string, TransformFactory>();
   private readonly codecs = new Map<string, OutboxCodec>([[RECORDS_JSON.format, RECORDS_JSON]]);
 
-  receiver<TConfig>(type: string, load: ComponentLoader<TConfig>): this {
+  receiver<TConfig>(
+    type: string,
+    load: ComponentLoader<TConfig>,
+    capabilities: ReceiverCapabilities = {},
+  ): this {
     this.receivers.set(type, load as ComponentLoader<never>);
+    this.receiverCapabilities.set(type, capabilities);
     return this;
+  }
+
+  /** The preview of a receiver protocol (loaded on first use); undefined when it has none. */
+  async receiverPreview(protocol: string): Promise<ReceiverPreview<never> | undefined> {
+    return (await this.receiverCapabilities.get(protocol)?.preview?.())?.default;
   }
 
   /** A transmit type: its outbox codec (runs in parse workers too) and its service. */

@@ -3,22 +3,16 @@
  * transforms that select each stream, and hands back the first records. Reads only: the store's
  * progress and outbox are never written, nothing is sent.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { ApiError } from '../../../shared/api/errors.js';
 import type { PreviewProblem, PreviewResult, StreamPreview } from '../../../shared/api/preview.js';
 import { DataReceiverSchema, TransformSchema, type Transform } from '../../../shared/config/schema.js';
 import { filterSelects, streamId } from '../../../shared/config/streams.js';
-import { componentFolderName } from '../../../shared/config/name-rules.js';
 import type { Violation } from '../../../shared/config/violations.js';
 import type { Clock } from '../time/clock.js';
 import type { ComponentRegistry } from '../components/registry.js';
 import type { Logger } from '../logging/logger.js';
 import type { StreamKey } from '../components/contract.js';
 import { applyStages } from '../pipeline/batch-committer.js';
-import { previewOpcua } from '../receivers/opcua/index.js';
-import { previewFiles } from './file-preview.js';
 import type { RawStreamPreview } from './raw-preview.js';
 
 export interface PreviewContext {
@@ -53,37 +47,15 @@ export async function previewConfiguration(document: unknown, violations: readon
   });
   const nowMicros = context.clock.nowMicros();
   const logger = context.logger.child(`preview:${receiver.data_receiver_name}`);
-  let raw: RawStreamPreview[];
-  switch (receiver.protocol) {
-    case 'localfile':
-    case 'smb':
-      raw = await previewFiles(receiver, request.rows, nowMicros, context.agentDataDirectory);
-      break;
-    case 'sql': {
-      // The SQL drivers (mssql, mysql2, pg: ~30 MB) load when a SQL source is first looked at.
-      const { previewSql } = await import('../receivers/sql/index.js');
-      raw = await previewSql(receiver, { rows: request.rows, nowMicros, logger, savedState: (key, column) => context.savedState(receiver.data_receiver_name, key, column) });
-      break;
-    }
-    case 'opcua': {
-      // A saved receiver's own certificate and trust list (components/receiver/<name>/pki), as browsing
-      // uses; a receiver not saved yet gets a throwaway one: a preview leaves no folder behind.
-      const own = path.join(context.agentDataDirectory, 'components', 'receiver', componentFolderName(receiver.data_receiver_name));
-      const throwaway = fs.existsSync(own) ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-preview-'));
-      try {
-        raw = await previewOpcua(receiver, { pkiFolder: path.join(throwaway ?? own, 'pki'), nowMicros, logger });
-      } finally {
-        if (throwaway) fs.rmSync(throwaway, { recursive: true, force: true });
-      }
-      break;
-    }
-    case 'mqtt': {
-      // A broker keeps no history (retained messages aside): the preview listens for a few seconds.
-      const { previewMqtt } = await import('../receivers/mqtt/mqtt-preview.js');
-      raw = await previewMqtt(receiver, { rows: request.rows, logger });
-      break;
-    }
-  }
+  const preview = await context.registry.receiverPreview(receiver.protocol);
+  if (!preview) throw new ApiError(422, `This build cannot preview ${receiver.protocol} receivers.`);
+  const raw = await preview(receiver as never, {
+    rows: request.rows,
+    nowMicros,
+    logger,
+    agentDataDirectory: context.agentDataDirectory,
+    savedState: (key, column) => context.savedState(receiver.data_receiver_name, key, column),
+  });
   return { receiver: receiver.data_receiver_name, protocol: receiver.protocol, streams: raw.map((stream) => transformed(stream, transforms, context.registry)) };
 }
 

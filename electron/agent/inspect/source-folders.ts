@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { LocalfileConnectionSchema, SmbConnectionSchema } from '../../../shared/config/schema.js';
-import { parseSharedFolder, smbCredentials } from '../../../shared/config/smb-rules.js';
+import { parseSharedFolder, smbCredentials } from '../../../shared/config/receivers/smb/rules.js';
 import { MAX_DEPTH } from '../receivers/file-source/file-discovery.js';
 import { readRange } from '../receivers/file-source/read-range.js';
 import { isTemporaryName } from '../receivers/file-source/glob.js';

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { AGENT_FOLDERS, isSystemFolder } from '../../../shared/config/path-policy.js';
-import { parseSharedFolder } from '../../../shared/config/smb-rules.js';
+import { parseSharedFolder } from '../../../shared/config/receivers/smb/rules.js';
 import { realPath, within } from './real-paths.js';
 
 export { realPath };

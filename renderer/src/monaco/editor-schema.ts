@@ -6,7 +6,7 @@
  */
 import { configurationJsonSchema, TIME_ZONE_FORMAT } from '../../../shared/config/schema.js';
 import { TEMPLATE_PROMPT_PREFIX } from '../../../shared/config/semantic-rules.js';
-import { DATA_QUALITY_TEMPLATE, MQTT_STREAM_TEMPLATES, RECEIVER_TEMPLATES, TRANSMIT_TEMPLATES } from '../../../shared/config/templates.js';
+import { DATA_QUALITY_TEMPLATE, RECEIVER_TEMPLATES, TRANSMIT_TEMPLATES, streamTemplates } from '../../../shared/config/templates.js';
 import { DOCUMENT_PARSER_TEMPLATES } from '../../../shared/config/parsers/index.js';
 
 type Schema = Record<string, unknown>;
@@ -84,12 +84,14 @@ export function editorSchema(zones: readonly string[]): Schema {
   // Each file receiver's parsers: one snippet per document parser type, from its template.
   for (const branch of ((receivers?.oneOf ?? receivers?.anyOf ?? []) as Schema[])) {
     const branchProperties = (branch.properties ?? {}) as Record<string, Schema>;
-    // An mqtt receiver's streams: a JSON and a Sparkplug B stream from the templates.
-    const mqttStreams = branchProperties.protocol?.const === 'mqtt' ? (branchProperties.streams?.items as Schema | undefined) : undefined;
-    if (mqttStreams)
-      mqttStreams.defaultSnippets = Object.entries(MQTT_STREAM_TEMPLATES).map(([format, template]) => ({
+    // A protocol's stream templates (an mqtt receiver's: a JSON and a Sparkplug B stream).
+    const protocol = branchProperties.protocol?.const;
+    const streams = streamTemplates(protocol);
+    const streamItems = streams ? (branchProperties.streams?.items as Schema | undefined) : undefined;
+    if (streams && streamItems)
+      streamItems.defaultSnippets = Object.entries(streams).map(([format, template]) => ({
         label: `${format} stream (template)`,
-        description: `An mqtt stream with payload_format ${format}; Tab moves to each value to fill in.`,
+        description: `An ${String(protocol)} stream with payload_format ${format}; Tab moves to each value to fill in.`,
         body: withTabStops(template, { next: 1 }),
       }));
     const parsers = branchProperties.parsers?.items as Schema | undefined;

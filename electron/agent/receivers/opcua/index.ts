@@ -53,9 +53,3 @@ export async function browseOpcua(savedConfig: unknown, receiverName: string, no
   const browse = await import('./opcua-browse.js');
   return browse.browseOpcua(savedConfig, receiverName, nodeId, options);
 }
-
-/** See opcua-preview.ts. */
-export async function previewOpcua(receiver: OpcuaReceiverConfig, options: Parameters<typeof import('./opcua-preview.js').previewOpcua>[1]): Promise<OpcuaStreamPreview[]> {
-  const preview = await import('./opcua-preview.js');
-  return preview.previewOpcua(receiver, options);
-}

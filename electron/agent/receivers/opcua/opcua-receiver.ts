@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { z } from 'zod';
 import type { OpcuaReceiverSchema } from '../../../../shared/config/schema.js';
-import { tagNodeId } from '../../../../shared/config/opcua-rules.js';
+import { tagNodeId } from '../../../../shared/config/receivers/opcua/rules.js';
 import { streamId } from '../../../../shared/config/streams.js';
 import type { StreamKey } from '../../components/contract.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { SmbReceiverSchema } from '../../../../shared/config/schema.js';
-import { parseSharedFolder, smbCredentials } from '../../../../shared/config/smb-rules.js';
+import { parseSharedFolder, smbCredentials } from '../../../../shared/config/receivers/smb/rules.js';
 import type { AgentComponent, ComponentContext, StreamKey } from '../../components/contract.js';
 import type { StorageHealth } from '../../storage/storage-health.js';
 import { ReadPolicy, localFolderOfShare } from '../../storage/read-policy.js';

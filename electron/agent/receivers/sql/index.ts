@@ -3,7 +3,6 @@ import type { ComponentFactory } from '../../components/contract.js';
 import { type SqlReceiverConfig, SqlReceiver } from './sql-receiver.js';
 
 export { SqlReceiver };
-export { previewSql, type SqlStreamPreview } from './sql-preview.js';
 
 const createSqlReceiver: ComponentFactory<SqlReceiverConfig> = (config, context) => new SqlReceiver(config, context);
 export default createSqlReceiver;

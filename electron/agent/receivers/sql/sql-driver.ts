@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { SqlConnectionSchema } from '../../../../shared/config/schema.js';
-import { type SqlDialect, sqlPlaceholderSpans, withoutTrailingSemicolon } from '../../../../shared/config/sql-rules.js';
+import { type SqlDialect, sqlPlaceholderSpans, withoutTrailingSemicolon } from '../../../../shared/config/receivers/sql/rules.js';
 import type { BoundValue, SqlCell, StateField } from './sql-values.js';
 
 export type SqlConnection = z.infer<typeof SqlConnectionSchema>;

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { SqlReceiverSchema } from '../../../../shared/config/schema.js';
-import { sqlStatementProblem } from '../../../../shared/config/sql-rules.js';
+import { sqlStatementProblem } from '../../../../shared/config/receivers/sql/rules.js';
 import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
 import type { Logger } from '../../logging/logger.js';
 import type { StreamKey } from '../../components/contract.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { SqlReceiverSchema } from '../../../../shared/config/schema.js';
-import { sqlStatementProblem } from '../../../../shared/config/sql-rules.js';
+import { sqlStatementProblem } from '../../../../shared/config/receivers/sql/rules.js';
 import { streamId } from '../../../../shared/config/streams.js';
 import type { Logger } from '../../logging/logger.js';
 import { ReadSummary } from '../../logging/read-summary.js';

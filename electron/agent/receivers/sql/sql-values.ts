@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { SqlStateFieldSchema } from '../../../../shared/config/schema.js';
-import { SQL_DATETIME_PATTERN } from '../../../../shared/config/sql-rules.js';
+import { SQL_DATETIME_PATTERN } from '../../../../shared/config/receivers/sql/rules.js';
 import { type FieldValue, isoMicros } from '../../../../shared/records/record.js';
 import { boundedJsonText } from '../../decoding/bounded-json.js';
 import { isValidWallTime, type WallTime } from '../../time/wall-time.js';

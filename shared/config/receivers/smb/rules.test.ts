@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSharedFolder, smbConnectionViolations, smbCredentials } from './smb-rules.js';
+import { parseSharedFolder, smbConnectionViolations, smbCredentials } from './rules.js';
 
 const connection = (change: Record<string, unknown> = {}) => ({ host: 'fileserver01', port: 445, username: 'reader', password: 'secret', shared_folder: 'machines/line1', ...change });
 const violations = (change: Record<string, unknown>) => smbConnectionViolations([connection(change)], ['data_receiver', 0], (v) => v.startsWith('<fill in: '));

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { OpcuaReceiverSchema } from './schema.js';
-import { type JsonPath, type Violation, error, warning } from './violations.js';
+import { type JsonPath, type Violation, error, warning } from '../../violations.js';
 
 type OpcuaReceiver = z.infer<typeof OpcuaReceiverSchema>;
 

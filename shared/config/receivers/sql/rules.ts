@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { SqlReceiverSchema } from './schema.js';
-import { type JsonPath, type Violation, error, warning } from './violations.js';
+import { type JsonPath, type Violation, error, warning } from '../../violations.js';
 
 type SqlReceiver = z.infer<typeof SqlReceiverSchema>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sqlPlaceholders, sqlStatementProblem } from './sql-rules.js';
-import { validateConfiguration } from './validate.js';
+import { sqlPlaceholders, sqlStatementProblem } from './rules.js';
+import { validateConfiguration } from '../../validate.js';
 
 function configWith(stream: Record<string, unknown>, connection: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
   return {

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { SmbConnectionSchema } from './schema.js';
-import { type JsonPath, type Violation, error } from './violations.js';
+import { type JsonPath, type Violation, error } from '../../violations.js';
 
 type SmbConnection = z.infer<typeof SmbConnectionSchema>;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { specExampleConfiguration } from '../testing/config-fixtures.js';
-import { isNodeId } from './opcua-rules.js';
-import { validateConfiguration } from './validate.js';
+import { specExampleConfiguration } from '../../../testing/config-fixtures.js';
+import { isNodeId } from './rules.js';
+import { validateConfiguration } from '../../validate.js';
 
 function withOpcua(connection: Record<string, unknown>, tags: { name: string; exportname: string }[] = [{ name: 'ns=2;s=Line1.Temp', exportname: 'temperature' }], extra: Record<string, unknown> = {}) {
   const doc = structuredClone(specExampleConfiguration()) as Record<string, any>;

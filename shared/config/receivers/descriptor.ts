@@ -1,0 +1,53 @@
+/**
+ * What a receiver protocol tells the rest of the configuration code about itself (docs/decisions/0055).
+ * Each protocol folder (receivers/<protocol>/index.ts) exports one descriptor; receivers/index.ts lists
+ * them, and the schema union, RECEIVER_PROTOCOLS, the rule dispatch and the product-family sentences
+ * are derived from that list, so adding a protocol does not mean editing them.
+ */
+import type { z } from 'zod';
+import type { JsonPath, Violation } from '../violations.js';
+import type { TransformSchema } from '../transform-schema.js';
+
+// Types come from the protocol's own schema, not from schema.ts: schema.ts imports the registry, and a
+// type import back would be an import circle a reader has to follow.
+type TransformInput = z.input<typeof TransformSchema>;
+
+/** What the templates (templates.ts) and the editor's snippets take from a protocol. */
+export interface ReceiverTemplate {
+  /** Name and sentence of the complete configuration in GET /v1/config/templates. */
+  title: string;
+  description: string;
+  /** The receiver the editor inserts into data_receiver (prompts where the engineer fills in). */
+  receiver: Record<string, unknown>;
+  /** Transforms the complete configuration adds (e.g. local time to UTC for files). */
+  transforms?: readonly TransformInput[];
+  /** The transmit template the complete configuration sends with; default remotedatapost. */
+  transmit?: 'remotedatapost' | 'mqtt';
+  /** Streams the editor offers as snippets inside this receiver's streams, by name. */
+  streams?: Record<string, object>;
+}
+
+/** Checks the protocol rules share with the generic rules (semantic-rules.ts), handed in to avoid a circle. */
+export interface ReceiverRuleChecks {
+  /** A template prompt ("<fill in: ...>") that was never filled in. */
+  isPrompt: (value: string) => boolean;
+  isValidTimeZone: (zone: string) => boolean;
+  unknownStrptimeDirective: (format: string) => string | undefined;
+}
+
+export interface ReceiverDescriptor<S extends z.ZodObject = z.ZodObject> {
+  /** The value of `protocol` in the configuration. */
+  protocol: string;
+  /** The receiver's block: a strict object whose `protocol` is z.literal(protocol). */
+  schema: S;
+  /** What the schema cannot say, reported at the json_path to change (after the generic rules). */
+  rules?: (receiver: z.infer<S>, base: JsonPath, checks: ReceiverRuleChecks) => Violation[];
+  template?: ReceiverTemplate;
+  /** The page of docs/ that explains the protocol, if any. */
+  docs?: string;
+}
+
+/** Keeps the schema's own type on `rules` (the descriptor list is checked against ReceiverDescriptor). */
+export function receiverDescriptor<S extends z.ZodObject>(descriptor: ReceiverDescriptor<S>): ReceiverDescriptor<S> {
+  return descriptor;
+}

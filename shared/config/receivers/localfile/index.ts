@@ -1,0 +1,13 @@
+/** The localfile receiver protocol, as the configuration code sees it (registered in receivers/index.ts). */
+import { receiverDescriptor } from '../descriptor.js';
+import { localfileTemplate } from './template.js';
+import { LocalfileReceiverSchema } from './schema.js';
+import { localfileReceiverViolations } from './rules.js';
+
+export const localfileReceiver = receiverDescriptor({
+  protocol: 'localfile',
+  schema: LocalfileReceiverSchema,
+  rules: (receiver, base, checks) => localfileReceiverViolations(receiver, base, checks),
+  template: localfileTemplate,
+  docs: 'docs/data-path.md',
+});

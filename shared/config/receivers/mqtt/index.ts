@@ -1,0 +1,13 @@
+/** The mqtt receiver protocol, as the configuration code sees it (registered in receivers/index.ts). */
+import { receiverDescriptor } from '../descriptor.js';
+import { mqttTemplate } from './template.js';
+import { MqttReceiverSchema } from '../../mqtt-schema.js';
+import { mqttReceiverViolations } from '../../mqtt-rules.js';
+
+export const mqttReceiver = receiverDescriptor({
+  protocol: 'mqtt',
+  schema: MqttReceiverSchema,
+  rules: (receiver, base, checks) => mqttReceiverViolations(receiver, base, checks),
+  template: mqttTemplate,
+  docs: 'docs/mqtt.md',
+});

@@ -1,0 +1,13 @@
+/** The opcua receiver protocol, as the configuration code sees it (registered in receivers/index.ts). */
+import { receiverDescriptor } from '../descriptor.js';
+import { opcuaTemplate } from './template.js';
+import { OpcuaReceiverSchema } from './schema.js';
+import { opcuaReceiverViolations } from './rules.js';
+
+export const opcuaReceiver = receiverDescriptor({
+  protocol: 'opcua',
+  schema: OpcuaReceiverSchema,
+  rules: (receiver, base) => opcuaReceiverViolations(receiver, base),
+  template: opcuaTemplate,
+  docs: 'docs/opcua.md',
+});
