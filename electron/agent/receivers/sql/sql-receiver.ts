@@ -7,6 +7,7 @@ import { ReadSummary } from '../../logging/read-summary.js';
 import type { StreamKey } from '../../components/contract.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';
 import type { AgentComponent, ComponentContext } from '../../components/contract.js';
+import { PollingLoop } from '../../lifecycle/index.js';
 import { MssqlDriver } from './mssql-driver.js';
 import { MysqlDriver } from './mysql-driver.js';
 import { PostgresDriver } from './postgres-driver.js';
@@ -60,8 +61,7 @@ export class SqlReceiver implements AgentComponent {
   readonly name: string;
   private readonly slots: Slot[];
   private running = false;
-  private timer: NodeJS.Timeout | undefined;
-  private polling: Promise<void> | undefined;
+  private loop: PollingLoop | undefined;
   /** Rows per stream, logged as a summary per minute rather than a line per poll. */
   private readonly reads = new ReadSummary('row');
   /** Streams whose last poll hit max_rows_per_poll: reading a backlog, said once when it starts and ends. */
@@ -95,16 +95,20 @@ export class SqlReceiver implements AgentComponent {
   async start(): Promise<void> {
     this.running = true;
     for (const slot of this.slots) for (const s of slot.streams) s.dueAt = 0;
-    this.schedule(0);
+    this.loop = new PollingLoop({
+      step: () => this.step(),
+      intervalMs: () => this.config.poll_interval * 1000,
+      onError: (cause) => this.context.logger.error(`Polling failed: ${(cause as Error).message}`),
+    });
+    this.loop.schedule(0);
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    const polling = this.loop?.dispose();
     // Closing the pools aborts a running query; what it had committed stays committed.
     await Promise.all(this.slots.map((slot) => this.dropDriver(slot)));
-    await this.polling?.catch(() => undefined);
+    await polling;
     this.reads.flush(true);
   }
 
@@ -118,18 +122,15 @@ export class SqlReceiver implements AgentComponent {
     // State lives only in the agent store (purged by the supervisor); each poll reads it afresh.
   }
 
-  private schedule(ms: number): void {
-    if (!this.running) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.polling = this.round().finally(() => {
-        this.polling = undefined;
-        this.reads.flush(false);
-        const next = Math.min(...this.slots.flatMap((slot) => slot.streams.map((s) => s.dueAt)));
-        this.schedule(Number.isFinite(next) ? Math.max(0, next - Date.now()) : this.config.poll_interval * 1000);
-      });
-    }, ms);
+  /** One round over the due streams; the next one when the earliest stream is due again. */
+  private async step(): Promise<number | void> {
+    try {
+      await this.round();
+    } finally {
+      this.reads.flush(false);
+    }
+    const next = Math.min(...this.slots.flatMap((slot) => slot.streams.map((s) => s.dueAt)));
+    return Number.isFinite(next) ? Math.max(0, next - Date.now()) : undefined;
   }
 
   private async round(): Promise<void> {

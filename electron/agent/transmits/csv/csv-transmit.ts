@@ -6,6 +6,7 @@ import type { AgentRecord, FieldValue } from '../../../../shared/records/record.
 import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import { type StorageHealth, describeWriteFailure, isDiskFull } from '../../storage/storage-health.js';
 import type { WritePolicy } from '../../storage/write-policy.js';
+import { DisposableStore, DrainLoop, type DrainOutcome } from '../../lifecycle/index.js';
 
 export type CsvTransmitConfig = z.infer<typeof CsvTransmitSchema>;
 
@@ -51,9 +52,8 @@ export class CsvTransmit implements AgentComponent {
   private readonly directory: string;
   private files = new Map<string, OpenFile>();
   private running = false;
-  private timer: NodeJS.Timeout | undefined;
-  private draining: Promise<void> | undefined;
-  private unsubscribe: (() => void) | undefined;
+  private loop: DrainLoop | undefined;
+  private lifetime: DisposableStore | undefined;
   private readonly area: string;
   private lastRefusal: string | undefined;
 
@@ -69,37 +69,35 @@ export class CsvTransmit implements AgentComponent {
 
   async start(): Promise<void> {
     this.running = true;
-    this.unsubscribe = this.context.pipeline.onQueued((transmit) => {
-      if (transmit === this.name) this.kick();
+    const lifetime = new DisposableStore();
+    const loop = new DrainLoop({
+      drain: () => this.drain(),
+      idleMs: () => this.config.poll_interval * 1000,
+      onError: (cause) => this.failed(cause),
     });
-    this.kick();
+    this.lifetime = lifetime;
+    this.loop = loop;
+    lifetime.add(
+      this.context.pipeline.onQueued((transmit) => {
+        if (transmit === this.name) loop.kick();
+      }),
+    );
+    loop.kick();
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    this.unsubscribe?.();
-    if (this.timer) clearTimeout(this.timer);
-    await this.draining;
+    this.lifetime?.dispose();
+    await this.loop?.dispose();
   }
 
   status() {
     return this.running ? ('running' as const) : ('stopped' as const);
   }
 
-  private kick(): void {
-    if (!this.running || this.draining) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.draining = this.drain().finally(() => {
-      this.draining = undefined;
-      if (this.running) {
-        this.timer = setTimeout(() => this.kick(), this.config.poll_interval * 1000);
-        this.timer.unref?.();
-      }
-    });
-  }
-
-  private async drain(): Promise<void> {
+  /** Writes rounds until the outbox is empty; a refused or failed round backs off for the poll interval. */
+  private async drain(): Promise<DrainOutcome> {
+    const backoff = { backoffMs: this.config.poll_interval * 1000 };
     while (this.running) {
       const round: Round = { appended: new Map(), created: [] };
       const before = new Map([...this.files].map(([key, open]) => [key, { ...open }]));
@@ -109,7 +107,7 @@ export class CsvTransmit implements AgentComponent {
         const refused = this.services?.writePolicy?.refuse(this.directory);
         if (refused) {
           this.refused(refused);
-          return;
+          return backoff;
         }
         // Created here, not at start: a folder that cannot be created yet (full disk) is retried.
         fs.mkdirSync(this.directory, { recursive: true, mode: 0o750 });
@@ -132,10 +130,11 @@ export class CsvTransmit implements AgentComponent {
         this.takeBack(round);
         this.files = before;
         this.failed(cause);
-        return;
+        return backoff;
       }
       await new Promise((resolve) => setImmediate(resolve)); // let the API breathe between rounds
     }
+    return undefined;
   }
 
   /** The folder is off limits (path policy): nothing is written, the records wait in the outbox. */

@@ -8,6 +8,7 @@ import type { OutboxBatch } from '../../store/agent-store.js';
 import { MQTT_OUTBOX, arrayMessages, isArrayPayload, messageText, payloadLines } from './mqtt-outbox.js';
 import { SparkplugEdge } from './sparkplug-edge.js';
 import { isSparkplugPayload, readSparkplugBatch } from './sparkplug-outbox.js';
+import { DisposableStore, DrainLoop } from '../../lifecycle/index.js';
 
 export type MqttTransmitConfig = z.infer<typeof MqttTransmitSchema>;
 type Config = MqttTransmitConfig;
@@ -57,9 +58,8 @@ export class MqttTransmit implements AgentComponent {
   private readonly link: BrokerLink;
   private readonly markers: ConnectionMarkers;
   private running = false;
-  private draining: Promise<void> | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private unsubscribe: (() => void) | undefined;
+  private loop: DrainLoop | undefined;
+  private lifetime: DisposableStore | undefined;
   /** Messages of queued batches the broker already confirmed (by batch id, message index). */
   private readonly confirmed = new Map<number, Set<number>>();
   private refusedUntil = 0;
@@ -112,19 +112,29 @@ export class MqttTransmit implements AgentComponent {
   async start(): Promise<void> {
     this.running = true;
     if (this.edge) this.context.stats.detail(this.name, 'sparkplug', this.edge.snapshot());
-    this.unsubscribe = this.context.pipeline.onQueued((transmit) => {
-      if (transmit === this.name) this.kick();
+    const lifetime = new DisposableStore();
+    this.lifetime = lifetime;
+    this.loop = new DrainLoop({
+      drain: () => this.drain(),
+      // A broker that refused a publish is not asked again before its refusal pause ends.
+      idleMs: () => Math.max(this.config.poll_interval * 1000, this.refusedUntil - Date.now()),
+      onError: (cause) => this.context.logger.error(`Publishing to ${this.link.target.url} failed: ${(cause as Error).message}`),
     });
+    lifetime.add(
+      this.context.pipeline.onQueued((transmit) => {
+        if (transmit === this.name) this.kick();
+      }),
+    );
     this.link.start();
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    this.unsubscribe?.();
-    if (this.timer) clearTimeout(this.timer);
+    this.lifetime?.dispose();
+    const draining = this.loop?.dispose();
     this.edge?.death();
-    await this.link.stop();
-    await this.draining;
+    await this.link.stop(); // ends a round waiting for acknowledgements (disconnected → abortRound)
+    await draining;
   }
 
   status() {
@@ -140,16 +150,7 @@ export class MqttTransmit implements AgentComponent {
   }
 
   private kick(): void {
-    if (!this.running || this.draining) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.draining = this.drain().finally(() => {
-      this.draining = undefined;
-      if (!this.running) return;
-      const wait = Math.max(this.config.poll_interval * 1000, this.refusedUntil - Date.now());
-      this.timer = setTimeout(() => this.kick(), wait);
-      this.timer.unref?.();
-    });
+    if (this.running) this.loop?.kick();
   }
 
   private async drain(): Promise<void> {

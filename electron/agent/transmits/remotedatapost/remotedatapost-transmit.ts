@@ -4,6 +4,7 @@ import { UploadSummary } from '../../logging/upload-summary.js';
 import { putMultipart } from './http-upload.js';
 import { PART_FILE_NAME, PART_NAME } from './wire.js';
 import { UploadEncoder } from './upload-encoder.js';
+import { DisposableStore, DrainLoop, type DrainOutcome } from '../../lifecycle/index.js';
 
 export type RemoteDataPostConfig = RemoteDataPostTransmitConfig;
 
@@ -31,12 +32,11 @@ export class RemoteDataPostTransmit implements AgentComponent {
   readonly name: string;
   private readonly url: URL;
   private running = false;
-  private draining: Promise<void> | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private loop: DrainLoop | undefined;
+  private lifetime: DisposableStore | undefined;
   private inFlight: AbortController | undefined;
   /** Aborted by stop: ends waits for the outbox's write lock. */
   private stopping = new AbortController();
-  private unsubscribe: (() => void) | undefined;
   private failures = 0;
   /** Encoding (gzip, Fernet): small rounds here, big ones in an encode thread (upload-encoder.ts). */
   private readonly encoder: UploadEncoder;
@@ -56,16 +56,26 @@ export class RemoteDataPostTransmit implements AgentComponent {
   async start(): Promise<void> {
     this.running = true;
     this.stopping = new AbortController();
-    this.unsubscribe = this.context.pipeline.onQueued((transmit) => {
-      if (transmit === this.name && this.failures === 0) this.kick();
+    const lifetime = new DisposableStore();
+    const loop = new DrainLoop({
+      drain: () => this.drainAndBackOff(),
+      idleMs: () => this.config.poll_interval * 1000,
+      onError: (cause) => this.context.logger.error(`Uploading to ${this.url} failed: ${(cause as Error).message}`),
     });
-    this.kick();
+    this.lifetime = lifetime;
+    this.loop = loop;
+    lifetime.add(
+      this.context.pipeline.onQueued((transmit) => {
+        if (transmit === this.name && this.failures === 0) loop.kick();
+      }),
+    );
+    loop.kick();
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    this.unsubscribe?.();
-    if (this.timer) clearTimeout(this.timer);
+    this.lifetime?.dispose();
+    const draining = this.loop?.dispose();
     // Stop waits for no network and no lock (issue 39: stop answered < 1 s): the upload in flight
     // is aborted and its batch, not acknowledged, stays queued and is sent again after a start
     // with the same record ids (at-least-once, docs/data-path.md). The encode thread's requests
@@ -74,7 +84,7 @@ export class RemoteDataPostTransmit implements AgentComponent {
     this.stopping.abort();
     this.summary.flush();
     const closing = this.encoder.close().catch((cause: unknown) => this.context.logger.warn(`The encode thread of ${this.name} did not end cleanly: ${(cause as Error).message}`));
-    await this.draining;
+    await draining;
     void closing;
   }
 
@@ -82,18 +92,11 @@ export class RemoteDataPostTransmit implements AgentComponent {
     return this.running ? ('running' as const) : ('stopped' as const);
   }
 
-  private kick(): void {
-    if (!this.running) return;
-    if (this.draining) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.draining = this.drain().finally(() => {
-      this.draining = undefined;
-      if (!this.running) return;
-      const wait = this.failures > 0 ? Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (this.failures - 1)) : this.config.poll_interval * 1000;
-      this.timer = setTimeout(() => this.kick(), wait);
-      this.timer.unref?.();
-    });
+  /** A drain; after a failed upload the next try waits a capped exponential back-off, kicks ignored. */
+  private async drainAndBackOff(): Promise<DrainOutcome> {
+    await this.drain();
+    if (this.failures === 0) return undefined;
+    return { backoffMs: Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (this.failures - 1)) };
   }
 
   private async drain(): Promise<void> {

@@ -1,0 +1,94 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DisposableStore } from './disposable-store.js';
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe('DisposableStore', () => {
+  it('disposes functions and objects once, newest first, however often dispose is called', () => {
+    const store = new DisposableStore();
+    const order: string[] = [];
+    store.add(() => order.push('first'));
+    store.add({ dispose: () => order.push('second') });
+    store.dispose();
+    store.dispose();
+    expect(order).toEqual(['second', 'first']);
+    expect(store.disposed).toBe(true);
+  });
+
+  it('disposes a resource added after dispose at once, so a late start cannot leak', () => {
+    const store = new DisposableStore();
+    store.dispose();
+    const late = vi.fn();
+    store.add(late);
+    expect(late).toHaveBeenCalledOnce();
+  });
+
+  it('clears its timers and intervals on dispose', () => {
+    const store = new DisposableStore();
+    const timeout = vi.fn();
+    const interval = vi.fn();
+    store.setTimeout(timeout, 100);
+    store.setInterval(interval, 10);
+    vi.advanceTimersByTime(25);
+    expect(interval).toHaveBeenCalledTimes(2);
+    store.dispose();
+    vi.advanceTimersByTime(1000);
+    expect(timeout).not.toHaveBeenCalled();
+    expect(interval).toHaveBeenCalledTimes(2);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('forgets a timer that has fired, and starts none once disposed', () => {
+    const store = new DisposableStore();
+    const fired = vi.fn();
+    store.setTimeout(fired, 5);
+    vi.advanceTimersByTime(5);
+    expect(fired).toHaveBeenCalledOnce();
+    store.dispose();
+    store.setTimeout(fired, 5);
+    vi.advanceTimersByTime(50);
+    expect(fired).toHaveBeenCalledOnce();
+  });
+
+  it('aborts its signal on dispose, also when the signal is asked for afterwards', () => {
+    const store = new DisposableStore();
+    const signal = store.signal;
+    expect(signal.aborted).toBe(false);
+    store.dispose();
+    expect(signal.aborted).toBe(true);
+    const late = new DisposableStore();
+    late.dispose();
+    expect(late.signal.aborted).toBe(true);
+  });
+
+  it('disposes a child with its parent, and a child disposed alone leaves the parent running', () => {
+    const parent = new DisposableStore();
+    const child = parent.child();
+    const childItem = vi.fn();
+    child.add(childItem);
+    parent.dispose();
+    expect(childItem).toHaveBeenCalledOnce();
+    expect(child.disposed).toBe(true);
+
+    const other = new DisposableStore();
+    const alone = other.child();
+    alone.dispose();
+    expect(other.disposed).toBe(false);
+    const still = vi.fn();
+    other.add(still);
+    other.dispose();
+    expect(still).toHaveBeenCalledOnce();
+  });
+
+  it('disposes every item even when one throws, then reports the failure', () => {
+    const store = new DisposableStore();
+    const after = vi.fn();
+    store.add(after);
+    store.add(() => {
+      throw new Error('socket already gone');
+    });
+    expect(() => store.dispose()).toThrow('socket already gone');
+    expect(after).toHaveBeenCalledOnce();
+  });
+});

@@ -1,0 +1,3 @@
+export { DisposableStore, type Disposable, type DisposableLike } from './disposable-store.js';
+export { PollingLoop, type PollingLoopOptions } from './polling-loop.js';
+export { DrainLoop, type DrainLoopOptions, type DrainOutcome } from './drain-loop.js';
