@@ -28,14 +28,14 @@ describe('copyBlocks', () => {
     const target = { data_receiver: [sql('oven', 'db-a')], transforms: [], data_transmit: [] };
     const plan = copyBlocks(source, target, { receivers: ['press', 'oven'], transmits: [] });
     expect(plan.secrets.map((s) => secretKey(s.json_path))).toEqual(['data_receiver.1.connections.0.password']);
-    expect(plan.secrets[0].key).toBe('password');
+    expect(plan.secrets[0]?.key).toBe('password');
   });
 
   it('asks for the secret when the target\'s block of that name talks to another server or account', () => {
     const target = { data_receiver: [sql('oven', 'db-other')], transforms: [], data_transmit: [transmit('cloud', 'https://b.example')] };
     const plan = copyBlocks(source, target, { receivers: ['oven'], transmits: ['cloud'] });
     expect(plan.secrets.map((s) => secretKey(s.json_path))).toEqual(['data_receiver.0.connections.0.password', 'data_transmit.0.API_key']);
-    expect(plan.secrets[0].reason).toContain('db-other');
+    expect(plan.secrets[0]?.reason).toContain('db-other');
   });
 
   it('ignores names that the source does not have', () => {
@@ -54,9 +54,9 @@ describe('withSecrets', () => {
     expect(partly.missing.map((s) => s.key)).toEqual(['API_key']);
     const done = withSecrets(plan, { 'data_receiver.0.connections.0.password': 'pw-1', 'data_transmit.0.API_key': 'key-1' });
     expect(done.missing).toEqual([]);
-    expect((done.config.data_receiver as ReturnType<typeof sql>[])[0].connections[0].password).toBe('pw-1');
-    expect((done.config.data_transmit as ReturnType<typeof transmit>[])[0].API_key).toBe('key-1');
+    expect((done.config.data_receiver as ReturnType<typeof sql>[])[0]?.connections[0]?.password).toBe('pw-1');
+    expect((done.config.data_transmit as ReturnType<typeof transmit>[])[0]?.API_key).toBe('key-1');
     // The plan stays masked: typing again starts from it.
-    expect((plan.config.data_transmit as ReturnType<typeof transmit>[])[0].API_key).toBe(SECRET_MASK);
+    expect((plan.config.data_transmit as ReturnType<typeof transmit>[])[0]?.API_key).toBe(SECRET_MASK);
   });
 });
