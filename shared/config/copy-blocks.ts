@@ -41,9 +41,10 @@ const LISTS = [
   { list: 'data_transmit', id: 'transmit_name', word: 'transmit', pick: 'transmits' },
 ] as const;
 
-const blocks = (config: Config, list: string): Block[] => (Array.isArray(config[list]) ? (config[list] as Block[]) : []);
+const blocks = (config: Config, list: string): Block[] =>
+  Array.isArray(config[list]) ? (config[list] as Block[]) : [];
 
-/** The target with the picked blocks of the source merged in: same name → replaced in place, else appended. */
+/** The target with the picked blocks of the source merged in: same name → replaced in place, else added. */
 export function copyBlocks(source: Config, target: Config, picked: PickedBlocks): CopyPlan {
   const config: Config = structuredClone(target);
   const replaced: string[] = [];
@@ -68,14 +69,21 @@ export function copyBlocks(source: Config, target: Config, picked: PickedBlocks)
   }
   // The target's own masks resolve to themselves; only a copied secret can fail here.
   const { violations } = unmaskSecrets(structuredClone(config), target);
-  const secrets = violations.map((v) => ({ json_path: v.json_path, key: String(v.json_path[v.json_path.length - 1]), reason: v.description }));
+  const secrets = violations.map((v) => ({
+    json_path: v.json_path,
+    key: String(v.json_path[v.json_path.length - 1]),
+    reason: v.description,
+  }));
   return { config, replaced, added, secrets };
 }
 
 export const secretKey = (path: JsonPath): string => path.join('.');
 
 /** The plan's configuration with the typed secrets in; the ones still empty are listed in `missing`. */
-export function withSecrets(plan: CopyPlan, typed: Readonly<Record<string, string>>): { config: Config; missing: SecretToEnter[] } {
+export function withSecrets(
+  plan: CopyPlan,
+  typed: Readonly<Record<string, string>>,
+): { config: Config; missing: SecretToEnter[] } {
   const config = structuredClone(plan.config);
   const missing: SecretToEnter[] = [];
   for (const secret of plan.secrets) {
