@@ -128,6 +128,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     store: new FleetStore(path.join(options.dataDirectory, FLEET_FILE_NAME), options.secretCodec, (message) => runtime.webLog.warn(message)),
     self: () => selfSummary(runtime, selfName, selfUrl),
     warn: (message) => runtime.webLog.warn(message),
+    tokens: (values) => runtime.redactInLogs('fleet', values),
   });
   const router = new Router(runtime, { tokens, fleet });
   if (unsaved) runtime.webLog.warn(unsaved);

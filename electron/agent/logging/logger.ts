@@ -7,16 +7,25 @@ export type LogLevel = 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR';
 /** Replaces known secret values by ******** before anything reaches a log file. */
 export class Redactor {
   private secrets: string[] = [];
+  // Each source of secrets (the configuration, the fleet's remote tokens) replaces only its own.
+  private readonly groups = new Map<string, readonly string[]>();
 
   /** `always`: values redacted whatever the configuration holds (the API token). */
   constructor(private readonly always: readonly string[] = []) {
     this.setSecrets([]);
   }
 
+  /** The configuration's secrets. */
   setSecrets(values: readonly string[]): void {
+    this.setGroup('config', values);
+  }
+
+  /** Secrets of another source (`fleet`: the remote agents' tokens), kept beside the configuration's. */
+  setGroup(group: string, values: readonly string[]): void {
+    this.groups.set(group, [...values]);
     // Longest first, so that a secret containing another is replaced whole. A value is also
     // redacted in its URL-encoded form: request paths and queries are logged encoded.
-    const all = [...this.always, ...values].flatMap((v) => [v, encodeURIComponent(v)]);
+    const all = [...this.always, ...[...this.groups.values()].flat()].flatMap((v) => [v, encodeURIComponent(v)]);
     this.secrets = [...new Set(all)].filter((s) => s.length >= 3).sort((a, b) => b.length - a.length);
   }
 

@@ -299,6 +299,11 @@ export class AgentRuntime {
     }
   }
 
+  /** Secrets from outside the configuration (the fleet's remote tokens): redacted in every log. */
+  redactInLogs(group: string, values: readonly string[]): void {
+    this.logs.redactor.setGroup(group, values);
+  }
+
   private refreshSecrets(): void {
     this.logs.redactor.setSecrets(collectSecrets(safely(() => this.configStore.load()?.config)));
   }

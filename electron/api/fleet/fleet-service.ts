@@ -12,6 +12,8 @@ export interface FleetOptions {
   /** This agent's own row, computed when asked. */
   self: () => FleetAgent;
   warn?: (message: string) => void;
+  /** Every remote token this process has held, for the log redactor (tokens are never logged). */
+  tokens?: (tokens: readonly string[]) => void;
   /** Start-to-start time of one agent's polls (at most every 5 s). */
   pollIntervalMs?: number;
   /** A poll without an answer within this time counts as unreachable. */
@@ -73,6 +75,8 @@ export class FleetService {
   private readonly timeout: number;
   private readonly now: () => Date;
   private closed = false;
+  // Removed and refused tokens too: a token once typed stays redacted while the process runs.
+  private readonly seenTokens = new Set<string>();
 
   constructor(private readonly options: FleetOptions) {
     this.interval = options.pollIntervalMs ?? 5000;
@@ -80,7 +84,14 @@ export class FleetService {
     this.polls = new Semaphore(options.concurrency ?? 8);
     this.now = options.now ?? (() => new Date());
     const stored = options.store.load();
+    stored.forEach((agent) => this.remember(agent.token));
     stored.forEach((agent, index) => this.admit(agent, unseen(), Math.round((index * this.interval) / Math.max(1, stored.length))));
+  }
+
+  private remember(token: string): void {
+    if (this.seenTokens.has(token)) return;
+    this.seenTokens.add(token);
+    this.options.tokens?.([...this.seenTokens]);
   }
 
   list(): FleetAgent[] {
@@ -110,6 +121,7 @@ export class FleetService {
    * certificate is not the given one; https without a fingerprint pins the one seen now.
    */
   async add(input: { name: string; url: string; token: string; fingerprint?: string }): Promise<FleetAgent> {
+    this.remember(input.token);
     if (this.members.has(input.name.toLowerCase())) throw new ApiError(409, `An agent named "${input.name}" is in the fleet. Remove it first or choose another name.`);
     const https = input.url.startsWith('https:');
     if (!https && input.fingerprint) throw new ApiError(400, 'A fingerprint pins an HTTPS certificate; this url is http://. Use https:// (start that agent with --tls).');

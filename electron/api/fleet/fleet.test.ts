@@ -129,3 +129,20 @@ describe('re-pinning and removing', () => {
     expect((await desk.call('GET', '/v1/fleet/agents/line-1/api/v1/status')).status).toBe(404);
   });
 });
+
+describe('remote tokens in the logs', () => {
+  it('never writes a remote token to a log: added, refused, proxied or failed requests carrying one', async () => {
+    // A token pasted into a query (a mistake an operator makes) reaches the request log: it is redacted.
+    const proxied = await desk.call('GET', '/v1/fleet/agents/line-2/api/v1/status?note=secure-token-0123456789');
+    expect(proxied.status).toBe(200);
+    // line-1 was removed: its token stays redacted, as does the refused one typed when adding.
+    expect((await desk.call('GET', '/v1/fleet/agents/line-1/api/v1/status?note=plain-token-0123456789')).status).toBe(404);
+    expect((await desk.call('GET', '/v1/fleet/agents/line-2/api/v1/nothing?note=not-the-token-0123456789')).status).toBe(404);
+    const logs = path.join(desk.dataDirectory, 'logs');
+    const text = () => fs.readdirSync(logs).map((file) => fs.readFileSync(path.join(logs, file), 'utf8')).join('\n');
+    await expect.poll(() => text(), { timeout: 10_000 }).toMatch(/api\/v1\/nothing\?note=\*{8}/);
+    expect(text()).toMatch(/line-2\/api\/v1\/status\?note=\*{8}/);
+    expect(text()).toMatch(/line-1\/api\/v1\/status\?note=\*{8}/);
+    expect(text()).not.toContain('token-0123456789');
+  });
+});
