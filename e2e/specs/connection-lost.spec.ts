@@ -20,6 +20,11 @@ test('the server dies: every page says so within 10 s, greys what it shows, and 
   await expect(app.headerAgentState).toContainText('unreachable');
   // What is still shown is marked as old, not passed off as current.
   await expect(app.root).toHaveAttribute('data-app-state', 'stale');
+  // In plain words, not the browser's "Failed to fetch"; and an action that could only fail is held back.
+  await expect(app.connectionBanner).toContainText('No answer from the agent');
+  await expect(app.connectionBanner).not.toContainText('Failed to fetch');
+  await expect(status.restart).toBeDisabled();
+  await expect(status.restart).toHaveAttribute('title', /does not answer right now/);
 
   // Every page, not only Status.
   await app.goTo('Streams');
@@ -31,4 +36,6 @@ test('the server dies: every page says so within 10 s, greys what it shows, and 
   await expect(app.connectionBanner).toBeHidden({ timeout: 15_000 });
   await expect(app.readyRoot).toBeVisible();
   await expect(app.headerAgentState).toContainText('running');
+  await app.goTo('Status');
+  await expect(status.restart).toBeEnabled();
 });

@@ -7,7 +7,7 @@ interface ApiContextValue {
   client: ApiClient;
   auth: AuthStore;
   /** Stores a token typed on the token screen (HTTP only) and retries. */
-  adoptToken: (token: string) => void;
+  adoptToken: (token: string, remember?: boolean) => void;
   managed: ManagedAgentStore;
   manageAgent: (name: string | null) => void;
 }
@@ -33,7 +33,7 @@ export function useAuthState(): AuthState {
   return useSyncExternalStore(auth.subscribe, auth.getSnapshot);
 }
 
-export function useTokenEntry(): (token: string) => void {
+export function useTokenEntry(): (token: string, remember?: boolean) => void {
   return useApiContext().adoptToken;
 }
 

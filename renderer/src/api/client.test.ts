@@ -57,3 +57,21 @@ describe('the console client, derived from the route table', () => {
     await expect(client.openApi()).rejects.toThrow('Unexpected error: boom');
   });
 });
+
+describe('an agent that does not answer', () => {
+  const failing = (cause: Error): Transport => ({ kind: 'http', send: async () => Promise.reject(cause) });
+
+  it('is said in plain words, not the browser’s "Failed to fetch", with status 0', async () => {
+    const client = new ApiClient(failing(new TypeError('Failed to fetch')), () => undefined);
+    const error = await client.agent('start').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiRequestError);
+    expect((error as ApiRequestError).status).toBe(0);
+    expect((error as Error).message).toMatch(/^No answer from the agent: it may be stopped or restarting/);
+    expect((error as Error).message).not.toMatch(/fetch/i);
+  });
+
+  it('keeps a cause that says something (an IPC failure)', async () => {
+    const client = new ApiClient(failing(new Error('IPC channel closed')), () => undefined);
+    await expect(client.agent('start')).rejects.toThrow('The agent cannot be reached (IPC channel closed). Is Tributary running?');
+  });
+});

@@ -14,7 +14,7 @@ import type { Violation } from '../../../shared/config/violations.js';
 import type { PreviewRequest, PreviewResult } from '../../../shared/api/preview.js';
 import type { Role } from '../../../shared/api/roles.js';
 import type { CreatedToken, Session, TokenInfo } from '../../../shared/api/tokens.js';
-import { ApiRequestError, UnauthorizedError } from './errors.js';
+import { ApiRequestError, UnauthorizedError, unreachableText } from './errors.js';
 import { type Fleet, type FleetAgent, fleetProxyBase } from '../../../shared/api/fleet.js';
 import { KpiClient } from './kpi-client.js';
 import type { RouteAnswer, RouteCaller, RouteRequest } from './route-request.js';
@@ -91,7 +91,7 @@ export class ApiClient implements RouteCaller {
     try {
       reply = await this.transport.send(request);
     } catch (cause) {
-      throw new ApiRequestError(`The agent cannot be reached (${cause instanceof Error ? cause.message : String(cause)}). Is Tributary running?`, 0);
+      throw new ApiRequestError(unreachableText(cause), 0);
     }
     if (reply.status === 401) {
       this.onUnauthorized();

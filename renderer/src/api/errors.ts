@@ -24,3 +24,16 @@ export function errorText(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
 }
+
+/** The browsers' own words for "no answer at all" (Chromium, Firefox, Safari, Node's fetch). */
+const NO_ANSWER = /failed to fetch|fetch failed|networkerror|load failed|network request failed|econnrefused/i;
+
+/**
+ * Why the agent could not be reached, in plain words: the browser's "Failed to fetch" says nothing
+ * to an operator, so it becomes "no answer"; any other cause (an IPC error, a timeout) is kept.
+ */
+export function unreachableText(cause: unknown): string {
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  if (NO_ANSWER.test(detail)) return 'No answer from the agent: it may be stopped or restarting, or the network to it is down.';
+  return `The agent cannot be reached (${detail}). Is Tributary running?`;
+}

@@ -6,6 +6,8 @@ import type { Role } from '../../../shared/api/roles.js';
 import { roleAllows } from '../../../shared/api/roles.js';
 import { ROUTES, type RouteId } from '../../../shared/api/routes.js';
 import { useApi } from './api-context.js';
+import { ApiRequestError } from './errors.js';
+import { useStatus } from './queries.js';
 import { queryKeys } from './query-keys.js';
 
 export function useSession() {
@@ -18,16 +20,35 @@ export function roleOf(id: RouteId): Role {
   return ROUTES.find((route) => route.id === id)!.role;
 }
 
+/** What the shell says of an action's button: `disabled` and the tooltip that says why. */
+export interface ActionGate {
+  allowed: boolean;
+  disabled: boolean;
+  title: string | undefined;
+}
+
 /**
- * Whether this console's token may use a route (or a role): `disabled` and the tooltip that says
- * which role may. While the session is unknown, nothing is disabled (the agent refuses anyway).
+ * Whether an action can be used now: the token's role must allow it, and the agent must answer (a click
+ * while it does not would only fail with a network error). While the session is unknown, the role
+ * check passes (the agent refuses anyway).
  */
-export function usePermission(needed: RouteId | Role): { allowed: boolean; disabled: boolean; title: string | undefined } {
+export function actionGate(session: { name: string; role: Role } | undefined, role: Role, reachable: boolean): ActionGate {
+  if (session && !roleAllows(session.role, role)) {
+    const who = role === 'admin' ? 'an admin' : `an ${role} or admin`;
+    return { allowed: false, disabled: true, title: `Only ${who} may do this; your token "${session.name}" is ${session.role}.` };
+  }
+  if (!reachable) return { allowed: true, disabled: true, title: 'The agent does not answer right now; this is possible again when it does.' };
+  return { allowed: true, disabled: false, title: undefined };
+}
+
+/** Whether this console's token may use a route (or a role) now: see actionGate. */
+export function usePermission(needed: RouteId | Role): ActionGate {
   const { data: session } = useSession();
+  const status = useStatus();
   const role = needed === 'viewer' || needed === 'operator' || needed === 'admin' ? needed : roleOf(needed);
-  if (!session || roleAllows(session.role, role)) return { allowed: true, disabled: false, title: undefined };
-  const who = role === 'admin' ? 'an admin' : `an ${role} or admin`;
-  return { allowed: false, disabled: true, title: `Only ${who} may do this; your token "${session.name}" is ${session.role}.` };
+  // Only "no answer at all" (status 0): a refused token or a server error is said by the request itself.
+  const unreachable = status.isError && status.error instanceof ApiRequestError && status.error.status === 0;
+  return actionGate(session, role, !unreachable);
 }
 
 export function useTokens(enabled: boolean) {

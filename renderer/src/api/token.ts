@@ -14,12 +14,20 @@ export function adoptTokenFromAddress(win: Window): void {
   win.history.replaceState(win.history.state, '', `${url.pathname}${url.search}${url.hash}`);
 }
 
-export function readToken(storage: Storage): string | null {
-  return storage.getItem(STORAGE_KEY);
+/** The token of this tab, else the one remembered on this PC (local storage), if the operator chose so. */
+export function readToken(storage: Storage, remembered?: Storage): string | null {
+  return storage.getItem(STORAGE_KEY) ?? remembered?.getItem(STORAGE_KEY) ?? null;
 }
 
-export function storeToken(storage: Storage, token: string): void {
+/**
+ * Keeps the token for this tab; with `remember`, also on this PC (local storage: it survives closing the
+ * browser, and anyone using this browser profile can use the console). Without it, a token remembered
+ * before is forgotten, so unticking the box is the way to take it back.
+ */
+export function storeToken(storage: Storage, token: string, remember?: { storage: Storage; keep: boolean }): void {
   storage.setItem(STORAGE_KEY, token.trim());
+  if (remember?.keep) remember.storage.setItem(STORAGE_KEY, token.trim());
+  else remember?.storage.removeItem(STORAGE_KEY);
 }
 
 export function forgetToken(storage: Storage): void {

@@ -10,7 +10,7 @@ export interface ConsoleServices {
   client: ApiClient;
   auth: AuthStore;
   queryClient: QueryClient;
-  adoptToken: (token: string) => void;
+  adoptToken: (token: string, remember?: boolean) => void;
   managed: ManagedAgentStore;
   /** Switches every page to another agent of the fleet (null: this one). */
   manageAgent: (name: string | null) => void;
@@ -19,11 +19,11 @@ export interface ConsoleServices {
 export function createConsoleServices(win: Window): ConsoleServices {
   const bridge = bridgeOf(win);
   if (!bridge) adoptTokenFromAddress(win);
-  const auth = new AuthStore(bridge || readToken(win.sessionStorage) ? 'ok' : 'missing');
+  const auth = new AuthStore(bridge || readToken(win.sessionStorage, win.localStorage) ? 'ok' : 'missing');
   const managed = new ManagedAgentStore(win.sessionStorage);
-  const direct = bridge ? createIpcTransport(bridge) : createHttpTransport(() => readToken(win.sessionStorage));
+  const direct = bridge ? createIpcTransport(bridge) : createHttpTransport(() => readToken(win.sessionStorage, win.localStorage));
   const transport = createFleetTransport(direct, managed);
-  const client = new ApiClient(transport, () => auth.set(readToken(win.sessionStorage) ? 'rejected' : 'missing'));
+  const client = new ApiClient(transport, () => auth.set(readToken(win.sessionStorage, win.localStorage) ? 'rejected' : 'missing'));
   const queryClient = new QueryClient({
     defaultOptions: {
       queries: {
@@ -34,8 +34,8 @@ export function createConsoleServices(win: Window): ConsoleServices {
       mutations: { retry: false },
     },
   });
-  const adoptToken = (token: string) => {
-    storeToken(win.sessionStorage, token);
+  const adoptToken = (token: string, remember = false) => {
+    storeToken(win.sessionStorage, token, { storage: win.localStorage, keep: remember });
     auth.set('ok');
     void queryClient.resetQueries();
   };

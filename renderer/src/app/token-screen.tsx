@@ -5,9 +5,10 @@ import { useTokenEntry, type AuthState } from '../api/index.js';
 export function TokenScreen({ reason }: { reason: Exclude<AuthState, 'ok'> }) {
   const adoptToken = useTokenEntry();
   const [token, setToken] = useState('');
+  const [remember, setRemember] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (token.trim()) adoptToken(token);
+    if (token.trim()) adoptToken(token, remember);
   };
   return (
     <div className="token-screen" data-app-state="unauthorized">
@@ -35,6 +36,13 @@ export function TokenScreen({ reason }: { reason: Exclude<AuthState, 'ok'> }) {
               Connect
             </button>
           </div>
+          <label className="small">
+            <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Remember on this PC
+          </label>
+          <p className="muted small" data-testid="remember-trade-off">
+            Without it, the token is forgotten when this tab closes. With it, the browser keeps it, and anyone who uses this
+            browser profile on this PC can open the console with your token&apos;s role. Connect once without it to forget it again.
+          </p>
         </form>
       </div>
     </div>

@@ -13,6 +13,19 @@ describe('editorSchema', () => {
     expect(text.split('"examples":["Europe/Berlin","UTC"]').length - 1).toBe(marked);
   });
 
+  it('offers the codec names for file_encoding and a parser\'s encoding (completion)', () => {
+    const found: { key: string; examples: unknown }[] = [];
+    const walk = (node: unknown): void => {
+      if (node === null || typeof node !== 'object') return;
+      const properties = (node as { properties?: Record<string, { examples?: unknown }> }).properties;
+      for (const key of ['file_encoding', 'encoding']) if (properties?.[key]) found.push({ key, examples: properties[key].examples });
+      Object.values(node).forEach(walk);
+    };
+    walk(schema);
+    expect(found.filter((f) => f.key === 'file_encoding').length).toBeGreaterThanOrEqual(1);
+    for (const { examples } of found) expect(examples).toEqual(expect.arrayContaining(['utf_8', 'cp1252', 'shift_jis']));
+  });
+
   it('has a snippet per receiver template, with the prompts as tab stops', () => {
     const snippets = at(schema, 'properties', 'data_receiver', 'items', 'defaultSnippets');
     expect(snippets.map((s: { label: string }) => s.label)).toEqual(['localfile receiver', 'smb receiver', 'sql receiver', 'opcua receiver', 'mqtt receiver']);

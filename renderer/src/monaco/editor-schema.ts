@@ -4,6 +4,7 @@
  * time zone names where the schema says a field holds one, and snippets for a whole receiver (from
  * the templates), transform or transmit (from each kind's schema).
  */
+import { supportedEncodingNames } from '../../../shared/config/encodings.js';
 import { configurationJsonSchema, TIME_ZONE_FORMAT } from '../../../shared/config/schema.js';
 import { TEMPLATE_PROMPT_PREFIX } from '../../../shared/config/semantic-rules.js';
 import { DATA_QUALITY_TEMPLATE, RECEIVER_TEMPLATES, TRANSMIT_TEMPLATES, streamTemplates } from '../../../shared/config/templates.js';
@@ -70,9 +71,20 @@ function annotateTimeZones(node: unknown, zones: readonly string[]): void {
   for (const value of Object.values(schema)) annotateTimeZones(value, zones);
 }
 
+/** The encoding fields (file_encoding, and a parser's pandas-named encoding): completion offers the codec names. */
+function annotateEncodings(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(annotateEncodings);
+  if (node === null || typeof node !== 'object') return;
+  const properties = (node as Schema).properties as Record<string, Schema> | undefined;
+  for (const key of ['file_encoding', 'encoding'])
+    if (properties?.[key]?.type === 'string') properties[key].examples = supportedEncodingNames();
+  for (const value of Object.values(node)) annotateEncodings(value);
+}
+
 export function editorSchema(zones: readonly string[]): Schema {
   const schema = configurationJsonSchema();
   annotateTimeZones(schema, zones);
+  annotateEncodings(schema);
   const properties = schema.properties as Record<string, Schema>;
   const receivers = properties.data_receiver?.items as Schema | undefined;
   if (receivers)

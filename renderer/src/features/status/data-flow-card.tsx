@@ -6,7 +6,7 @@ import { FileReadingBar } from '../../components/file-reading-bar.js';
 import { QualityNote } from '../../components/quality-note.js';
 import { TimeChart } from '../../components/time-chart.js';
 import { ago, parseAgentTime } from '../../format/time.js';
-import { type Freshness, LATE_FACTOR, SILENT_FACTOR, deliveryProblem, duration, freshness, streamSeries } from './data-flow.js';
+import { type Freshness, LATE_FACTOR, SILENT_FACTOR, deliveryProblem, duration, freshness, shownRate, streamSeries } from './data-flow.js';
 import { SparkplugNodes } from './sparkplug-nodes.js';
 
 /** The sparkline covers the last hour. */
@@ -108,7 +108,7 @@ export function DataFlowCard({
                     <QualityNote findings={stream.quality ?? []} />
                   </td>
                   <td className="align-right numeric">
-                    {stream.stats.records_per_minute.toLocaleString('en-US')}
+                    {shownRate(stream.stats.records_per_minute, running)}
                     {Boolean(stream.stats.backfilled_per_minute) && (
                       <div className="muted small" data-testid="backfilled-per-minute" title="Records read from the OPC UA server's history (history_backfill), not live">
                         {stream.stats.backfilled_per_minute!.toLocaleString('en-US')} from history

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backlogSeries, deliveryProblem, duration, freshness, pollIntervals, streamSeries } from './data-flow.js';
+import { backlogSeries, deliveryProblem, duration, freshness, pollIntervals, shownRate, streamSeries } from './data-flow.js';
 
 const NOW = Date.parse('2026-11-24T14:00:30Z');
 
@@ -78,5 +78,14 @@ describe('delivery of a stream', () => {
     expect(deliveryProblem(waiting(30), { cloud: transmit(null) }, running, NOW)).toBeUndefined();
     expect(deliveryProblem(waiting(400), { cloud: transmit(null) }, running, NOW)?.reason).toBe('its oldest record has waited 7 min');
     expect(deliveryProblem(waiting(30), { cloud: transmit(null) }, { 'transmit:cloud': { status: 'stopped' } }, NOW)?.reason).toBe('the transmit is stopped');
+  });
+});
+
+describe('records/min as shown', () => {
+  it('is a whole number with thousands separators, and zero while the receiver is stopped', () => {
+    expect(shownRate(12.4, true)).toBe('12');
+    expect(shownRate(0.6, true)).toBe('1');
+    expect(shownRate(1234.5, true)).toBe('1,235');
+    expect(shownRate(57.3, false)).toBe('0');
   });
 });

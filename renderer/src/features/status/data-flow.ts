@@ -108,3 +108,11 @@ export function duration(seconds: number): string {
   return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
 }
 
+
+/**
+ * records/min as shown: a whole number (the agent's 5-minute mean has a decimal that reads as noise),
+ * and 0 while the receiver is not running (the mean would otherwise linger for 5 minutes after a stop).
+ */
+export function shownRate(perMinute: number, receiverRunning: boolean): string {
+  return receiverRunning ? Math.round(perMinute).toLocaleString('en-US') : '0';
+}

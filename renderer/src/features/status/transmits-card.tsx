@@ -5,7 +5,7 @@ import { TimeChart } from '../../components/time-chart.js';
 import { LocalTime } from '../../components/local-time.js';
 import { bytes, plural } from '../../format/quantities.js';
 import { parseAgentTime } from '../../format/time.js';
-import { backlogSeries, duration } from './data-flow.js';
+import { backlogSeries, duration, shownRate } from './data-flow.js';
 
 /** Fields shown in this order with these words; others follow as they come (the API may grow). */
 const KNOWN: Record<string, string> = {
@@ -63,7 +63,7 @@ function fact(key: string, details: Record<string, unknown>): ReactNode {
     case 'backlog_records':
       return count(value) === 0 ? 'none: everything read is sent' : `${plural(count(value), 'record')} waiting (${bytes(count(details.backlog_bytes))})`;
     case 'records_per_minute':
-      return `${count(value).toLocaleString('en-US')} records/min (last 5 min)`;
+      return `${shownRate(count(value), true)} records/min (last 5 min)`;
     case 'lag_seconds':
       return value === null ? <span className="muted">nothing waiting</span> : `${duration(count(value))} ago`;
     case 'drain_seconds':
