@@ -30,7 +30,7 @@ const bodies = [
   ['10,000 levels of nesting', 'POST', '/v1/config', `${'['.repeat(10_000)}${']'.repeat(10_000)}`],
   ['validate 5,000 valid receivers', 'POST', '/v1/config/validate', JSON.stringify({ data_receiver: receivers(5000, (i) => ({ data_receiver_name: `r${i}`, protocol: 'localfile', connections: [{ root_path: `/data/m${i}` }], streams: [{ asset: `M${i}`, stream_type: 'cycle', file_filter: ['*.csv'] }], parsers: [{ parser_name: 'csv', parser_type: 'spreadsheet', options: { localtz: 'Europe/Berlin' } }] })), transforms: [], data_transmit: [] })],
   // Decision 0053: configuration bodies may hold 600,000 values; the largest of them, all empty objects.
-  ['600,000 values: empty transmits (config limit)', 'POST', '/v1/config/validate', `{"data_transmit":[${'{},'.repeat(599_998)}{}]}`],
+  ['600,000 values: empty transmits (config limit)', 'POST', '/v1/config/validate', `{"data_transmit":[${'{},'.repeat(599_997)}{}]}`],
   ['validate a 50,000-tag OPC UA line (~160,000 values)', 'POST', '/v1/config/validate', JSON.stringify(opcuaLine(50_000, 100))],
 ];
 
