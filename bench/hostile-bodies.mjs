@@ -29,7 +29,18 @@ const bodies = [
   ['restream of 20,000 unknown streams', 'POST', '/v1/restream', JSON.stringify({ plant: receivers(20_000, (i) => ({ asset: `A${i}`, stream_type: 'x' })) })],
   ['10,000 levels of nesting', 'POST', '/v1/config', `${'['.repeat(10_000)}${']'.repeat(10_000)}`],
   ['validate 5,000 valid receivers', 'POST', '/v1/config/validate', JSON.stringify({ data_receiver: receivers(5000, (i) => ({ data_receiver_name: `r${i}`, protocol: 'localfile', connections: [{ root_path: `/data/m${i}` }], streams: [{ asset: `M${i}`, stream_type: 'cycle', file_filter: ['*.csv'] }], parsers: [{ parser_name: 'csv', parser_type: 'spreadsheet', options: { localtz: 'Europe/Berlin' } }] })), transforms: [], data_transmit: [] })],
+  // Decision 0053: configuration bodies may hold 600,000 values; the largest of them, all empty objects.
+  ['600,000 values: empty transmits (config limit)', 'POST', '/v1/config/validate', `{"data_transmit":[${'{},'.repeat(599_997)}{}]}`],
+  ['validate a 50,000-tag OPC UA line (~160,000 values)', 'POST', '/v1/config/validate', JSON.stringify(opcuaLine(50_000, 100))],
 ];
+
+/** One opcua receiver of `tags` tags on `machines` streams, as bench/opcua.mjs configures it. */
+function opcuaLine(tags, machines) {
+  const perMachine = Math.ceil(tags / machines);
+  const streams = receivers(machines, (m) => ({ asset: `Machine_${m}`, stream_type: 'process', opcua_tags: receivers(perMachine, (t) => ({ name: `ns=2;s=M${m}_T${t}`, exportname: `M${m}_T${t}` })) }));
+  const receiver = { data_receiver_name: 'line', protocol: 'opcua', read_mode: 'subscription', sampling_interval_ms: 5000, connections: [{ host: '127.0.0.1', port: 4840, timeout: 10 }], streams };
+  return { data_receiver: [receiver], transforms: [], data_transmit: [] };
+}
 
 const results = [];
 for (const [name, method, route, body] of bodies) {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../agent/index.js';
 import { type ApiResponse, type Router, failure } from './router.js';
 import { serveStatic } from './static-files.js';
-import { parseJsonBody } from './json-body.js';
+import { type JsonBodyLimits, jsonBodyLimitsFor, parseJsonBody } from './json-body.js';
 import { RefusalLog, webLogRefusals } from './refusal-log.js';
 import type { Caller } from './auth/caller.js';
 import type { TokenStore } from './auth/token-store.js';
@@ -67,7 +67,7 @@ export function isAllowedHost(header: string | undefined, boundHost: string, all
 type BodyResult = { ok: true; value: unknown } | { ok: false; response: ApiResponse };
 
 /** Reads and parses a JSON body, refusing more than `limit` bytes without buffering them. */
-function readJsonBody(request: http.IncomingMessage, limit: number): Promise<BodyResult> {
+function readJsonBody(request: http.IncomingMessage, limit: number, shape: JsonBodyLimits): Promise<BodyResult> {
   const tooLarge = (): BodyResult => ({ ok: false, response: failure(413, `The request body is larger than ${limit / 1024 / 1024} MiB.`) });
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > limit) {
@@ -101,7 +101,7 @@ function readJsonBody(request: http.IncomingMessage, limit: number): Promise<Bod
       const type = request.headers['content-type'] ?? '';
       if (type !== '' && !/^application\/(.+\+)?json\b/i.test(type))
         return resolve({ ok: false, response: failure(415, `Send JSON with Content-Type: application/json, not ${type}.`) });
-      parseJsonBody(text).then(
+      parseJsonBody(text, shape).then(
         (parsed) => resolve(parsed.ok ? parsed : { ok: false, response: failure(parsed.status, parsed.message) }),
         (cause: Error) => resolve({ ok: false, response: failure(400, `The request body could not be read: ${cause.message}`) }),
       );
@@ -235,7 +235,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         return send(response, failure(401, 'Missing or wrong API token: send Authorization: Bearer <token>. The token is in <data-dir>/api-token or TRIBUTARY_API_TOKEN.', {}, { 'WWW-Authenticate': 'Bearer' }));
       }
       if (metrics) return await sendMetrics(request, response, method, metrics);
-      const body = await readJsonBody(request, limit);
+      const body = await readJsonBody(request, limit, jsonBodyLimitsFor(method, url.pathname));
       if (!body.ok) return send(response, body.response, body.response.status === 413);
       const caller: Caller = { ...principal, ...session };
       const result = await options.router.dispatch(

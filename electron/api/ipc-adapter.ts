@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApiResponse, Router } from './router.js';
 import { failure } from './router.js';
-import { checkJsonValue } from './json-body.js';
+import { checkJsonValue, jsonBodyLimitsFor } from './json-body.js';
 import { DESKTOP_CALLER } from './auth/caller.js';
 
 const IpcRequestSchema = z.object({
@@ -22,7 +22,7 @@ export async function routeIpcRequest(router: Router, raw: unknown): Promise<Api
   if (!parsed.success) return failure(400, 'Refused: an IPC request needs a method and a path under /v1/.');
   const url = new URL(parsed.data.path, 'ipc://console');
   if (/(^|\/)\.\.?(\/|$|\?)/.test(parsed.data.path) || !url.pathname.startsWith('/v1/')) return failure(400, 'Refused: the path must stay under /v1/.');
-  const shape = parsed.data.body === undefined ? undefined : checkJsonValue(parsed.data.body);
+  const shape = parsed.data.body === undefined ? undefined : checkJsonValue(parsed.data.body, jsonBodyLimitsFor(parsed.data.method, url.pathname));
   if (shape && !shape.ok) return failure(shape.status, shape.message);
   return router.dispatch({
     caller: DESKTOP_CALLER,

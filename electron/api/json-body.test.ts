@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FORBIDDEN_KEYS, checkJsonValue, parseJsonBody } from './json-body.js';
+import { CONFIG_BODY_LIMITS, FORBIDDEN_KEYS, JSON_BODY_LIMITS, checkJsonValue, jsonBodyLimitsFor, parseJsonBody } from './json-body.js';
 
 const noPause = () => Promise.resolve();
 const parse = (text: string, limits = { maxDepth: 64, maxValues: 150_000 }) => parseJsonBody(text, limits, noPause);
@@ -81,5 +81,16 @@ describe('request bodies', () => {
     for (let i = 0; i < 100; i += 1) deep = [deep];
     expect(checkJsonValue(deep)).toMatchObject({ ok: false, status: 400 });
     expect(checkJsonValue({ list: new Array(200_000).fill(0) })).toMatchObject({ ok: false, status: 413 });
+  });
+
+  it('gives configuration bodies 600,000 values and every other body 150,000 (decision 0053)', () => {
+    for (const path of ['/v1/config', '/v1/config/', '/v1/config/validate', '/v1/config/preview']) expect(jsonBodyLimitsFor('POST', path)).toBe(CONFIG_BODY_LIMITS);
+    for (const [method, path] of [['POST', '/v1/kpis/validate'], ['POST', '/v1/restream'], ['GET', '/v1/config'], ['POST', '/v1/config/history']] as const)
+      expect(jsonBodyLimitsFor(method, path)).toBe(JSON_BODY_LIMITS);
+    expect(CONFIG_BODY_LIMITS).toEqual({ maxDepth: JSON_BODY_LIMITS.maxDepth, maxValues: 600_000 });
+    // The IPC adapter applies the same choice to bodies that arrive built.
+    const list = { data_transmit: new Array(200_000).fill(0) };
+    expect(checkJsonValue(list, jsonBodyLimitsFor('POST', '/v1/config'))).toBeUndefined();
+    expect(checkJsonValue(list, jsonBodyLimitsFor('POST', '/v1/kpis/validate'))).toMatchObject({ ok: false, status: 413 });
   });
 });

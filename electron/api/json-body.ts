@@ -21,6 +21,22 @@ export interface JsonBodyLimits {
 export const JSON_BODY_LIMITS: JsonBodyLimits = { maxDepth: 64, maxValues: 150_000 };
 
 /**
+ * Configuration bodies (save, validate, preview) may hold 600,000 values: a 50,000-tag OPC UA line
+ * is ~160,000 values on its own (docs/decisions/0053-large-configuration-bodies.md). Depth and keys
+ * are judged as for every body; the document goes on to CONFIG_LIMITS and the validate thread.
+ */
+export const CONFIG_BODY_LIMITS: JsonBodyLimits = { maxDepth: 64, maxValues: 600_000 };
+
+/** Method and path of the routes whose body is a configuration. */
+const CONFIG_ROUTES: ReadonlySet<string> = new Set(['POST /v1/config', 'POST /v1/config/validate', 'POST /v1/config/preview']);
+
+/** The limits for the body of `method path` (a path without query, as the router sees it). */
+export function jsonBodyLimitsFor(method: string, path: string): JsonBodyLimits {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return CONFIG_ROUTES.has(`${method.toUpperCase()} ${trimmed}`) ? CONFIG_BODY_LIMITS : JSON_BODY_LIMITS;
+}
+
+/**
  * Keys refused anywhere in a body: `__proto__` would replace an object's prototype when copied
  * (`{"__proto__": {...}}` passed validation but saved as `{}`), and `constructor` names a function
  * on every plain object. Neither is a field of anything Tributary accepts.

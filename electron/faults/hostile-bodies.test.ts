@@ -54,7 +54,7 @@ describe('hostile bodies', () => {
     const body = `{"data_transmit":[${'{},'.repeat(1_699_999)}{}]}`;
     const { answer, slowestStatus } = await underLoad(() => server.call('POST', '/v1/config', body));
     expect(answer.status).toBe(413);
-    expect(answer.json.error.text).toMatch(/more than 150,000 values/);
+    expect(answer.json.error.text).toMatch(/more than 600,000 values/);
     expect(slowestStatus).toBeLessThan(1000);
   });
 

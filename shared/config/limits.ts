@@ -20,6 +20,11 @@ export const CONFIG_LIMITS = {
   transforms: 1_000,
   /** Transmits: each remotedatapost transmit runs its own encoding thread. */
   transmits: 100,
+  /**
+   * OPC UA tags of all streams of one receiver: one session subscribes them all. 100,000 is twice a
+   * large line (50,000 tags, ~160,000 JSON values; the body limit of 600,000 values holds ~190,000).
+   */
+  opcuaTagsPerReceiver: 100_000,
   /** Any other list (file_filter, opcua_tags, filter_stream, field_names, state_fields …). */
   listItems: 10_000,
 } as const;
@@ -49,6 +54,17 @@ function firstLongList(node: unknown, path: JsonPath, depth = 0): Violation | un
     if (found) return found;
   }
   return undefined;
+}
+
+/** The opcua_tags entries of a receiver's streams together (lists only; the schema judges the rest). */
+function opcuaTagCount(streams: unknown): number {
+  if (!Array.isArray(streams)) return 0;
+  let tags = 0;
+  for (const stream of streams) {
+    const list = stream !== null && typeof stream === 'object' ? (stream as Record<string, unknown>).opcua_tags : undefined;
+    if (Array.isArray(list)) tags += list.length;
+  }
+  return tags;
 }
 
 /**
@@ -84,6 +100,9 @@ export function limitViolations(input: unknown): Violation[] {
       if (list.length > limit) out.push(tooLong(['data_receiver', r, key], list.length, limit, `${key} of this receiver`));
       if (key === 'streams') streams += list.length;
     }
+    const tags = opcuaTagCount((receiver as Record<string, unknown>).streams);
+    if (tags > CONFIG_LIMITS.opcuaTagsPerReceiver)
+      out.push(tooLong(['data_receiver', r, 'streams'], tags, CONFIG_LIMITS.opcuaTagsPerReceiver, 'The opcua_tags of the streams of this receiver'));
   });
   if (streams > CONFIG_LIMITS.streams) out.push(tooLong(['data_receiver'], streams, CONFIG_LIMITS.streams, 'The streams of all receivers together'));
   if (out.length > 0) return out;
