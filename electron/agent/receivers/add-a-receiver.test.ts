@@ -4,7 +4,7 @@
  * by one registration beside its service; the schema, templates, editor snippets, rule dispatch,
  * product-family sentence and the preview find it without any other edit.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { ReceiverDescriptor } from '../../../shared/config/receivers/descriptor.js';
 
 // The "one line in the registry": the real list plus the fixture, as a new protocol would add it.
@@ -14,6 +14,13 @@ vi.mock('../../../shared/config/receivers/index.js', async (importOriginal) => {
   return { ...real, RECEIVER_DESCRIPTORS: [...real.RECEIVER_DESCRIPTORS, fixtureReceiver] };
 });
 
+// `npm test` runs without isolation: another file may have loaded these modules with the real list.
+vi.resetModules();
+// ...and a file after this one must not see the fixture.
+afterAll(() => {
+  vi.doUnmock('../../../shared/config/receivers/index.js');
+  vi.resetModules();
+});
 const { ConfigurationSchema, RECEIVER_PROTOCOLS } = await import('../../../shared/config/schema.js');
 const { validateConfiguration } = await import('../../../shared/config/validate.js');
 const { allTemplates, RECEIVER_TEMPLATES, TEMPLATE_PROTOCOLS } = await import('../../../shared/config/templates.js');
