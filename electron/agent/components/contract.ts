@@ -11,7 +11,7 @@ import type { Logger } from '../logging/logger.js';
 import type { MarkerReporter } from '../markers/marker-store.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import type { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
-import type { ParseWorkerPool } from '../receivers/file-source/parse-worker-pool.js';
+import type { ParseWorkerPool } from '../pipeline/parse-worker-pool.js';
 import type { StorageHealth } from '../storage/storage-health.js';
 import type { WritePolicy } from '../storage/write-policy.js';
 import type { AgentStore } from '../store/agent-store.js';

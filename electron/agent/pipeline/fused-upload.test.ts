@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Parser, Transform } from '../../../shared/config/schema.js';
 import { builtInComponents } from '../components/built-in.js';
 import { ChunkHandler } from '../receivers/file-source/chunk-handler.js';
-import type { ParseRequest } from '../receivers/file-source/parse-protocol.js';
+import type { ParseRequest } from './parse-protocol.js';
 import type { AgentStore } from '../store/agent-store.js';
 import type { RecordHistory } from '../kpi/record-history.js';
 import { BatchCommitter, type CommitPlan, type CommitTargets } from './batch-committer.js';

@@ -12,7 +12,7 @@ import { type ChunkResult, type SpreadsheetParser, type SpreadsheetState, Spread
 import type { CommitProgress } from '../../components/contract.js';
 import type { BatchCommitter } from '../../pipeline/batch-committer.js';
 import type { FusedUploadPath } from '../../pipeline/fused-upload.js';
-import type { ParseRequest, ParseResponse } from './parse-protocol.js';
+import type { ParseRequest, ParseResponse } from '../../pipeline/parse-protocol.js';
 import { CHUNK_BYTES, MAX_LINE_BYTES, RECORD_CHUNK_BYTES, tailOf } from './file-reader.js';
 import { recordIdOf } from './record-ids.js';
 import { DocumentHandler } from './document-handler.js';

@@ -8,7 +8,7 @@ import type { StorageHealth } from '../../storage/storage-health.js';
 import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, orderFiles, strictOrder, streamOf } from '../file-source/file-discovery.js';
 import { readRange } from '../file-source/read-range.js';
 import { isTemporaryName } from '../file-source/glob.js';
-import type { ParseWorkerPool } from '../file-source/parse-worker-pool.js';
+import type { ParseWorkerPool } from '../../pipeline/parse-worker-pool.js';
 import { ReadPolicy } from '../../storage/read-policy.js';
 
 /** Why a receiver's waiting chunks are dropped (one reason for all: no DOMException per stop). */

@@ -6,7 +6,7 @@ import type { StorageHealth } from '../../storage/storage-health.js';
 import { ReadPolicy, localFolderOfShare } from '../../storage/read-policy.js';
 import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, orderFiles, streamOf } from '../file-source/file-discovery.js';
 import { isTemporaryName } from '../file-source/glob.js';
-import type { ParseWorkerPool } from '../file-source/parse-worker-pool.js';
+import type { ParseWorkerPool } from '../../pipeline/parse-worker-pool.js';
 import { type SmbSecurity, SmbSession, type SmbTarget, isMissing } from './smb-client.js';
 import { CONNECTION_CATEGORIES, type ConnectionLabel, type ConnectionProblem, type Phase, classifyFileError, describeDeleteError, describeProblem } from './smb-problems.js';
 

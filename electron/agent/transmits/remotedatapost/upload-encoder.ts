@@ -52,7 +52,7 @@ export class UploadEncoder {
     logger: Logger,
     private readonly idleMs = ENCODER_IDLE_MS,
   ) {
-    this.thread = new WorkerClient(workerScript(import.meta.url, 'encode-worker.js'), threadName, logger);
+    this.thread = new WorkerClient(workerScript(import.meta.url, '../../threads/encode-worker.js'), threadName, logger);
   }
 
   /** Whether the encode thread runs now. */

@@ -1,9 +1,9 @@
 import os from 'node:os';
-import type { Logger } from '../../logging/logger.js';
-import { WorkerClient } from '../../workers/worker-client.js';
-import { workerScript } from '../../workers/worker-script.js';
+import type { Logger } from '../logging/logger.js';
+import { WorkerClient } from '../workers/worker-client.js';
+import { workerScript } from '../workers/worker-script.js';
 import type { ParseRequest, ParseResponse } from './parse-protocol.js';
-import type { ChunkRunner } from './chunk-runner.js';
+import type { ChunkRunner } from '../threads/chunk-runner.js';
 
 /**
  * Parse threads of the whole agent: one per core, at most four. Each costs ~45 MiB (its heap and
@@ -88,7 +88,7 @@ export class ParseWorkerPool implements ParseWorkers {
     private readonly spares = { startWaitMs: SPARE_START_WAIT_MS, idleMs: SPARE_IDLE_MS },
     private readonly inline?: () => Promise<ChunkRunner>,
   ) {
-    const script = workerScript(import.meta.url, 'parse-worker.js');
+    const script = workerScript(import.meta.url, '../threads/parse-worker.js');
     this.threads = Array.from({ length: size }, (_, i) => ({ client: new WorkerClient<ParseRequest, ParseResponse>(script, `parse:${i + 1}`, logger), busy: false }));
   }
 

@@ -4,12 +4,12 @@
  * (ParseWorkerPool, INLINE_CHUNK_BYTES). A failure is an answer (`ok: false`), never a throw.
  */
 import { threadId } from 'node:worker_threads';
-import { builtInComponents } from '../../components/built-in.js';
-import { BatchCommitter } from '../../pipeline/batch-committer.js';
-import { FusedUploadPath } from '../../pipeline/fused-upload.js';
-import { WorkerCommitTargets } from '../../pipeline/worker-commit-targets.js';
-import { ChunkHandler } from './chunk-handler.js';
-import type { ParseRequest, ParseResponse } from './parse-protocol.js';
+import { builtInComponents } from '../components/built-in.js';
+import { BatchCommitter } from '../pipeline/batch-committer.js';
+import { FusedUploadPath } from '../pipeline/fused-upload.js';
+import { WorkerCommitTargets } from '../pipeline/worker-commit-targets.js';
+import { ChunkHandler } from '../receivers/file-source/chunk-handler.js';
+import type { ParseRequest, ParseResponse } from '../pipeline/parse-protocol.js';
 
 export interface ChunkRunner {
   handle(request: ParseRequest): ParseResponse;

@@ -1,4 +1,4 @@
-import type { CommitPlan, CommitResult } from '../../pipeline/batch-committer.js';
+import type { CommitPlan, CommitResult } from './batch-committer.js';
 
 /**
  * A chunk to read, parse and commit: read from `path` at `offset`, or given as `bytes` (remote
