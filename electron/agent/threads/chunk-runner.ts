@@ -9,13 +9,7 @@ import { BatchCommitter } from '../pipeline/batch-committer.js';
 import { FusedUploadPath } from '../pipeline/fused-upload.js';
 import { WorkerCommitTargets } from '../pipeline/worker-commit-targets.js';
 import { ChunkHandler } from '../receivers/file-source/chunk-handler.js';
-import type { ParseRequest, ParseResponse } from '../pipeline/parse-protocol.js';
-
-export interface ChunkRunner {
-  handle(request: ParseRequest): ParseResponse;
-  /** Closes its database connections. */
-  close(): void;
-}
+import type { ChunkRunner } from '../pipeline/parse-protocol.js';
 
 export function createChunkRunner(): ChunkRunner {
   const targets = new WorkerCommitTargets();
