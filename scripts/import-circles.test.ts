@@ -52,6 +52,17 @@ describe('import circles (decision 0054)', () => {
     expect(parts, 'contract.ts must declare what it needs as small interfaces').toEqual([]);
   });
 
+  it('pipeline/ imports no specific receiver, parser, transform or transmit (the threads\' roots wire them)', () => {
+    const pipeline = path.join(REPO, 'electron/agent/pipeline') + path.sep;
+    const specific = /^electron\/agent\/(receivers|parsers|transforms|transmits)\//;
+    const offending = [...graph].flatMap(([file, imports]) =>
+      file.startsWith(pipeline)
+        ? imports.map((to) => `${path.relative(REPO, file)} -> ${path.relative(REPO, to)}`).filter((edge) => specific.test(edge.split(' -> ')[1]!))
+        : [],
+    );
+    expect(offending, 'declare an interface in pipeline/ and wire the specific part in threads/').toEqual([]);
+  });
+
   it('names the files of a circle made by a type-only import', () => {
     const root = tree({
       'a.ts': "import { b } from './b.js';\nexport const a = b + 1;\n",

@@ -5,7 +5,7 @@ import type { Parser } from '../../../../shared/config/schema.js';
 import { builtInComponents } from '../../components/built-in.js';
 import type { RecordHistory } from '../../kpi/record-history.js';
 import { BatchCommitter, type CommitPlan } from '../../pipeline/batch-committer.js';
-import { FusedUploadPath } from '../../pipeline/fused-upload.js';
+import { FusedUploadPath } from '../../transmits/remotedatapost/fused-upload.js';
 import type { AgentStore, OutboxEntry } from '../../store/agent-store.js';
 import { ChunkHandler, HEADER_CHUNK_BYTES } from './chunk-handler.js';
 import { CHUNK_BYTES, RECORD_CHUNK_BYTES } from './file-reader.js';
