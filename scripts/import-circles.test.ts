@@ -55,11 +55,11 @@ describe('import circles (decision 0054)', () => {
   it('pipeline/ imports no specific receiver, parser, transform or transmit (the threads\' roots wire them)', () => {
     const pipeline = path.join(REPO, 'electron/agent/pipeline') + path.sep;
     const specific = /^electron\/agent\/(receivers|parsers|transforms|transmits)\//;
-    const offending = [...graph].flatMap(([file, imports]) =>
-      file.startsWith(pipeline)
-        ? imports.map((to) => `${path.relative(REPO, file)} -> ${path.relative(REPO, to)}`).filter((edge) => specific.test(edge.split(' -> ')[1]!))
-        : [],
-    );
+    const offending = [...graph]
+      .filter(([file]) => file.startsWith(pipeline))
+      .flatMap(([file, imports]) => imports.map((to) => [path.relative(REPO, file), path.relative(REPO, to)] as const))
+      .filter(([, to]) => specific.test(to))
+      .map(([from, to]) => `${from} -> ${to}`);
     expect(offending, 'declare an interface in pipeline/ and wire the specific part in threads/').toEqual([]);
   });
 

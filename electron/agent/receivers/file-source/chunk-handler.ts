@@ -96,7 +96,8 @@ export class ChunkHandler {
     const answer = { id: request.id, ok: true as const, chunkBytes: chunk.length, fileSize: size };
     const final = request.final && atEnd;
     const { plan, path, recordIdPrefix } = request;
-    const fused = this.fused?.read({ plan, parser: config, path, bytes: chunk, state, final, recordIdPrefix, nowMicros });
+    const fast = { plan, path, recordIdPrefix, nowMicros, parser: config, bytes: chunk, state, final };
+    const fused = this.fused?.read(fast);
     if (fused) {
       const { parsed, encoded } = fused;
       const commit = this.committer.commitEncoded(request.plan, encoded, progressOf(request, request.offset + parsed.consumedBytes, JSON.stringify(parsed.state), chunk), nowMicros);

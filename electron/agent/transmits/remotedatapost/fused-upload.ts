@@ -124,7 +124,8 @@ export class FusedUploadPath implements ChunkFastPath<SpreadsheetState> {
    * The chunk read and encoded for commitEncoded, or null: this plan, parser or chunk is not for the
    * fused path (nothing was done that the general path would have to undo).
    */
-  read({ plan, parser, path, bytes: chunk, state, final, recordIdPrefix, nowMicros }: FastChunk<SpreadsheetState>): FastRead<SpreadsheetState> | null {
+  read(input: FastChunk<SpreadsheetState>): FastRead<SpreadsheetState> | null {
+    const { plan, parser, path, bytes: chunk, state, final, recordIdPrefix, nowMicros } = input;
     if (state.header === null || nowMicros < 0n || nowMicros > BigInt(MAX_PLAIN_MICROS)) return null;
     const fileKey = `${plan.id}\0${path}`;
     if (this.declined.has(fileKey)) return null;
