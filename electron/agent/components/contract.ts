@@ -123,9 +123,9 @@ export interface ProgressStore {
   /** The database file (named in messages about a full disk). */
   readonly file: string;
   fileProgress(receiver: string, stream: StreamKey, filePath: string): FileProgress | undefined;
-  /** Files whose fingerprint starts with `head` (a file renamed or moved since it was read). */
+  /** Files of a stream whose first bytes have this fingerprint (`length:hash`): a file renamed since it was read. */
   filesByHead(receiver: string, stream: StreamKey, head: string): FileProgress[];
-  /** The lengths of the stream's stored fingerprints in (above, upTo]. */
+  /** The lengths of the stream's stored fingerprints in (above, upTo], in order. */
   fingerprintLengths(receiver: string, stream: StreamKey, above: number, upTo: number): Iterable<number>;
   moveFile(receiver: string, stream: StreamKey, from: string, to: string): void;
   forgetFile(receiver: string, stream: StreamKey, filePath: string): void;
