@@ -3,14 +3,14 @@
 // nothing else running: a steadier number than the end-to-end bench, for comparing changes to the
 // data path. Usage: node bench/worker-cpu.mjs [rows=1000000] [repeats=3] [path=tuned|records|general]
 // `tuned` (the default) lets plain chunks take the fused path (scanner → upload bodies,
-// pipeline/fused-upload.ts); `records` turns that off (TRIBUTARY_FUSED_PATH=off: rows → records →
+// transmits/remotedatapost/fused-upload.ts); `records` turns that off (TRIBUTARY_FUSED_PATH=off: rows → records →
 // transforms → BSON, the reference); `general` adds a read_csv option (thousands "'", Swiss
 // notation; the data has none) so that the same file is read by the parser's general path
 // (docs/compatibility.md).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ParseWorkerPool } from '../dist/electron/agent/receivers/file-source/parse-worker-pool.js';
+import { ParseWorkerPool } from '../dist/electron/agent/pipeline/parse-worker-pool.js';
 import { CHUNK_BYTES } from '../dist/electron/agent/receivers/file-source/file-reader.js';
 import { AgentStore } from '../dist/electron/agent/store/agent-store.js';
 import { writeCsv } from './csv-data.mjs';

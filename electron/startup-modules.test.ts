@@ -45,13 +45,13 @@ describe('modules loaded at start', () => {
   });
 
   it('a parse thread loads none of them either', () => {
-    const loaded = staticImports('dist/electron/agent/receivers/file-source/parse-worker.js').packages;
+    const loaded = staticImports('dist/electron/agent/threads/parse-worker.js').packages;
     expect(loaded).toContain('better-sqlite3');
     for (const name of LAZY_PACKAGES) expect(loaded, name).not.toContain(name);
   });
 
   it('a parse thread builds the transform schemas only, not the whole configuration schema', () => {
-    const modules = staticImports('dist/electron/agent/receivers/file-source/parse-worker.js').modules;
+    const modules = staticImports('dist/electron/agent/threads/parse-worker.js').modules;
     expect(modules).toContain(path.join('dist', 'shared', 'config', 'transform-schema.js'));
     expect(modules).not.toContain(path.join('dist', 'shared', 'config', 'schema.js'));
   });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { importCircleGroups, importCircles, importGraph, sourceFiles } from './import-graph.js';
+import { importCircles, importGraph, sourceFiles } from './import-graph.js';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
@@ -17,31 +17,50 @@ function tree(files: Record<string, string>): string {
   return root;
 }
 
+/** Every file `from` imports, directly or through others. */
+function reachable(graph: ReadonlyMap<string, readonly string[]>, from: string): string[] {
+  const seen = new Set<string>();
+  const next = [...(graph.get(from) ?? [])];
+  for (let file = next.pop(); file !== undefined; file = next.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    next.push(...(graph.get(file) ?? []));
+  }
+  return [...seen].sort();
+}
+
 function circlesIn(root: string): string[][] {
   const graph = importGraph(sourceFiles([root]));
   return importCircles(graph).map((cycle) => cycle.map((file) => path.relative(root, file)));
 }
 
 describe('import circles (decision 0054)', () => {
-  /*
-   * The one circle still allowed: the agent's, through components/contract.ts (issue 31 point 2 is
-   * not finished; decision 0054 says what breaks it). It may shrink but not grow; any other circle fails.
-   * 81 since the receiver descriptors (h31b) and lifecycle ports (h31c) joined it through built-in.ts.
-   */
-  const AGENT_CIRCLE = { through: 'electron/agent/components/contract.ts', maxFiles: 81 };
+  const roots = ['electron', 'shared', 'renderer'].map((dir) => path.join(REPO, dir));
+  const graph = importGraph(sourceFiles(roots));
 
-  it('electron/, shared/ and renderer/ have no new ones, type-only and lazy imports included', () => {
-    const roots = ['electron', 'shared', 'renderer'].map((dir) => path.join(REPO, dir));
-    const graph = importGraph(sourceFiles(roots));
-    const circles = importCircles(graph).map((cycle) => cycle.map((file) => path.relative(REPO, file)));
-    const groups = importCircleGroups(graph).map((group) => group.map((file) => path.relative(REPO, file)));
-    const allowed = groups.findIndex((group) => group.includes(AGENT_CIRCLE.through));
-    const named = circles.flatMap((cycle, i) => {
-      if (i !== allowed) return [cycle.join(' -> ')];
-      const size = groups[i].length;
-      return size > AGENT_CIRCLE.maxFiles ? [`${cycle.join(' -> ')} (the agent circle grew to ${size} files)`] : [];
-    });
-    expect(named, 'import circles: move the shared types into a leaf module').toEqual([]);
+  it('electron/, shared/ and renderer/ have none, type-only and lazy imports included', () => {
+    const circles = importCircles(graph).map((cycle) => cycle.map((file) => path.relative(REPO, file)).join(' -> '));
+    expect(circles, 'import circles: move the shared types into a leaf module').toEqual([]);
+  });
+
+  it('components/contract.ts reaches none of the parts it describes, only types and small helpers', () => {
+    const contract = path.join(REPO, 'electron/agent/components/contract.ts');
+    const reached = reachable(graph, contract).map((file) => path.relative(REPO, file));
+    const folders = /^electron\/agent\/(receivers|parsers|transforms|transmits|threads|supervisor|runtime|store)\//;
+    const classes = /\/(pipeline|batch-committer|parse-worker-pool|transmit-stats|marker-store|built-in|registry)\.ts$/;
+    const parts = reached.filter((file) => folders.test(file) || classes.test(file));
+    expect(parts, 'contract.ts must declare what it needs as small interfaces').toEqual([]);
+  });
+
+  it('pipeline/ imports no specific receiver, parser, transform or transmit (the threads\' roots wire them)', () => {
+    const pipeline = path.join(REPO, 'electron/agent/pipeline') + path.sep;
+    const specific = /^electron\/agent\/(receivers|parsers|transforms|transmits)\//;
+    const offending = [...graph]
+      .filter(([file]) => file.startsWith(pipeline))
+      .flatMap(([file, imports]) => imports.map((to) => [path.relative(REPO, file), path.relative(REPO, to)] as const))
+      .filter(([, to]) => specific.test(to))
+      .map(([from, to]) => `${from} -> ${to}`);
+    expect(offending, 'declare an interface in pipeline/ and wire the specific part in threads/').toEqual([]);
   });
 
   it('names the files of a circle made by a type-only import', () => {

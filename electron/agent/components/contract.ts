@@ -4,17 +4,14 @@
  * component reads this file and docs/architecture.md ("How to add a receiver, transform or
  * transmit"), nothing else.
  */
-import type { ComponentType, ServiceStatus } from '../../../shared/api/resources.js';
+import type { BackfillProgress, ComponentType, Marker, ServiceStatus } from '../../../shared/api/resources.js';
 import type { Transform } from '../../../shared/config/schema.js';
 import type { AgentRecord } from '../../../shared/records/record.js';
 import type { Logger } from '../logging/logger.js';
-import type { MarkerReporter } from '../markers/marker-store.js';
-import type { Pipeline } from '../pipeline/pipeline.js';
-import type { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
-import type { ParseWorkerPool } from '../receivers/file-source/parse-worker-pool.js';
+import type { CommitPlan, CommitResult } from '../pipeline/commit-plan.js';
+import type { ParseThreads } from '../pipeline/parse-protocol.js';
 import type { StorageHealth } from '../storage/storage-health.js';
 import type { WritePolicy } from '../storage/write-policy.js';
-import type { AgentStore } from '../store/agent-store.js';
 import type { Clock } from '../time/clock.js';
 
 // ------------------------------------------------------------------ streams and progress
@@ -65,6 +62,135 @@ export interface CommitProgress {
   state?: Record<string, string>;
 }
 
+// ------------------------------------------------------------------ what components are given
+
+/*
+ * The agent's parts as components use them: small interfaces that the classes behind them satisfy
+ * structurally (pipeline/pipeline.ts, store/agent-store.ts, pipeline/transmit-stats.ts,
+ * markers/marker-store.ts, pipeline/parse-worker-pool.ts). This file imports none of those classes, so
+ * that the vocabulary every part shares depends on no part (docs/decisions/0054-no-import-circles.md).
+ */
+
+/** What a component uses to raise and clear markers on the streams it works on. */
+export interface MarkerReporter {
+  /** Raises (or refreshes) a marker of this component on each given stream. */
+  raise(streams: readonly StreamKey[], level: Marker['level'], category: string, message: string): void;
+  /** Clears this component's markers of a category (all categories when omitted). */
+  clear(category?: string, streams?: readonly StreamKey[]): void;
+}
+
+/** One batch of one stream, with how far its source was read. */
+export interface StreamBatch {
+  stream: StreamKey;
+  records: AgentRecord[];
+  progress: CommitProgress;
+}
+
+/** How far a file receiver has read a file: committed up to `bytesRead` of `size`. */
+export interface ReadingProgress {
+  bytesRead: number;
+  size: number;
+}
+
+/** The pipeline as receivers and transmits use it. */
+export interface ComponentPipeline {
+  /** Commits one batch of a stream with how far it was read; throws BufferFullError when an outbox is full. */
+  submit(receiver: string, stream: StreamKey, records: AgentRecord[], progress: CommitProgress): void;
+  /** Batches of several streams read at one moment, in one transaction: per batch, why it was not committed. */
+  submitAll(receiver: string, batches: readonly StreamBatch[]): (Error | undefined)[];
+  /** File receivers: the plan a parse thread commits a chunk of the stream by. */
+  plan(receiver: string, stream: StreamKey): CommitPlan;
+  /** File receivers: what a parse thread committed (markers, logs, transmits woken); throws BufferFullError. */
+  afterCommit(receiver: string, stream: StreamKey, result: CommitResult): void;
+  /** File receivers: the file being read and how far (null: done), shown in GET /v1/streams. */
+  reading(receiver: string, stream: StreamKey, path: string, progress: ReadingProgress | null): void;
+  /** OPC UA history backfill of a stream: how far it is (null: done), and how many records it brought. */
+  backfilling(receiver: string, stream: StreamKey, progress: BackfillProgress | null): void;
+  backfilled(receiver: string, stream: StreamKey, count: number): void;
+  /** Transmits: called with the transmit's name when records were queued for it; returns the unsubscribe. */
+  onQueued(listener: (transmit: string) => void): () => void;
+}
+
+/** A file whose progress the store keeps, by stream. */
+export interface StoredFile {
+  asset: string;
+  stream_type: string;
+  path: string;
+}
+
+/** Read progress as receivers keep it beyond what they commit with their records. */
+export interface ProgressStore {
+  /** The database file (named in messages about a full disk). */
+  readonly file: string;
+  fileProgress(receiver: string, stream: StreamKey, filePath: string): FileProgress | undefined;
+  /** Files of a stream whose first bytes have this fingerprint (`length:hash`): a file renamed since it was read. */
+  filesByHead(receiver: string, stream: StreamKey, head: string): FileProgress[];
+  /** The lengths of the stream's stored fingerprints in (above, upTo], in order. */
+  fingerprintLengths(receiver: string, stream: StreamKey, above: number, upTo: number): Iterable<number>;
+  moveFile(receiver: string, stream: StreamKey, from: string, to: string): void;
+  forgetFile(receiver: string, stream: StreamKey, filePath: string): void;
+  forgetFiles(receiver: string, files: readonly StoredFile[]): void;
+  /** The receiver's stored files after `after`, in key order (pruning walks them page by page). */
+  progressPage(receiver: string, after: StoredFile | undefined, limit: number): StoredFile[];
+  /** Parts of a file read by two parse threads (docs/decisions/0024-one-file-on-both-parse-threads.md). */
+  partsOf(receiver: string, stream: StreamKey, filePath: string): FilePart[];
+  splitFile(
+    receiver: string,
+    stream: StreamKey,
+    file: FileProgress,
+    expectedOffset: number | undefined,
+    parts: readonly FilePart[],
+  ): boolean;
+  mergeParts(
+    receiver: string,
+    stream: StreamKey,
+    file: Omit<FileProgress, 'offset' | 'parserState'>,
+    merge: (parts: FilePart[]) => { offset: number; parserState: string } | undefined,
+  ): FileProgress | undefined;
+  /** A named value committed with a stream's records (CommitProgress.state). */
+  streamState(receiver: string, stream: StreamKey, key: string): string | undefined;
+}
+
+/** A stored outbox batch: its payload is read by the codec of its format (the transmit's). */
+export interface OutboxBatch {
+  id: number;
+  transmit: string;
+  asset: string;
+  stream_type: string;
+  /** Records in the payload. */
+  records: number;
+  bytes: number;
+  format: string;
+  payload: Buffer;
+}
+
+/** The outbox as a transmit reads and acknowledges its own batches. */
+export interface OutboxReader {
+  /** The database file (a thread that encodes bodies opens it too). */
+  readonly file: string;
+  /** The oldest batches, with their payloads. */
+  peek(transmit: string, limit: number): OutboxBatch[];
+  /** The oldest batches' ids and sizes, without their payloads. */
+  peekMeta(transmit: string, limit: number): { id: number; records: number; bytes: number }[];
+  payloadsOf(transmit: string, ids: readonly number[]): { id: number; format: string; payload: Buffer }[];
+  /** Deletes delivered batches once no other thread holds the write lock. */
+  ackWhenFree(transmit: string, ids: readonly number[], signal?: AbortSignal): Promise<void>;
+  backlog(transmit: string): { batches: number; records: number; bytes: number };
+  /** Another connection removed batches: the outbox size is read again when asked. */
+  forgetQueued(transmit: string): void;
+}
+
+/** The agent's store as components see it: their progress, and the outbox. */
+export type ComponentStore = ProgressStore & OutboxReader;
+
+/** Where a transmit reports its deliveries (GET /v1/status, GET /metrics, the history). */
+export interface DeliveryReporter {
+  success(transmit: string, records: number, bytes: number): void;
+  failure(transmit: string, message: string): void;
+  /** Something the transmit says about itself (e.g. its Sparkplug session), shown with its stats. */
+  detail(transmit: string, key: string, value: unknown): void;
+}
+
 // ------------------------------------------------------------------ components
 
 /** What the agent shares with every component it runs (one of each for the whole agent). */
@@ -72,7 +198,7 @@ export interface AgentServices {
   /** Where writes fail for lack of space (file receivers, csv output report here). */
   storage: StorageHealth;
   /** The parse threads every file receiver shares (started with the first, closed with the agent). */
-  parseWorkers: ParseWorkerPool;
+  parseWorkers: ParseThreads;
   /** Where transmits may write files (the data directory and the operator's --allow-write folders). */
   writePolicy: WritePolicy;
   /** Unread bytes from which a complete local file is read by two parse threads (absent: never). */
@@ -94,11 +220,11 @@ export interface ComponentContext {
   /** Root of the agent's data directory. */
   agentDataDirectory: string;
   /** Receivers hand what they read to the pipeline; transmits learn of queued records from it. */
-  pipeline: Pipeline;
+  pipeline: ComponentPipeline;
   /** Progress and outbox. */
-  store: AgentStore;
+  store: ComponentStore;
   /** Transmits report deliveries here (status.last_data_transmit). */
-  stats: TransmitStatsBoard;
+  stats: DeliveryReporter;
   /** The records of a stored outbox batch, read with the codec that wrote it (its `format`). */
   decodeBatch(format: string, payload: Buffer): AgentRecord[];
   /** What the agent shares with all its components. */

@@ -66,7 +66,7 @@ export class ConfigValidator {
       const outcome = validateConfiguration(document, this.context);
       return { ...outcome, violations: capViolations(outcome.violations) };
     }
-    this.worker ??= new WorkerClient<ValidateRequest, ValidateResponse>(workerScript(import.meta.url, 'validate-worker.js'), 'validate', this.logger, VALIDATOR_LIMITS);
+    this.worker ??= new WorkerClient<ValidateRequest, ValidateResponse>(workerScript(import.meta.url, '../threads/validate-worker.js'), 'validate', this.logger, VALIDATOR_LIMITS);
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
     this.inFlight += 1;

@@ -1,15 +1,9 @@
 import { formatSpecTimestamp } from '../../../shared/api/envelope.js';
 import type { ComponentType, Marker } from '../../../shared/api/resources.js';
-import type { StreamKey } from '../components/contract.js';
+import type { MarkerReporter, StreamKey } from '../components/contract.js';
 import type { Clock } from '../time/clock.js';
 
-/** What a component uses to raise and clear markers on the streams it works on. */
-export interface MarkerReporter {
-  /** Raises (or refreshes) a marker of this component on each given stream. */
-  raise(streams: readonly StreamKey[], level: Marker['level'], category: string, message: string): void;
-  /** Clears this component's markers of a category (all categories when omitted). */
-  clear(category?: string, streams?: readonly StreamKey[]): void;
-}
+export type { MarkerReporter } from '../components/contract.js';
 
 const MAX_PER_STREAM = 50;
 

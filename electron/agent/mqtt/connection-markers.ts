@@ -1,6 +1,5 @@
 import type { Logger } from '../logging/logger.js';
-import type { StreamKey } from '../components/contract.js';
-import type { MarkerReporter } from '../markers/marker-store.js';
+import type { MarkerReporter, StreamKey } from '../components/contract.js';
 import { BROKER_CATEGORIES, type BrokerProblem } from './broker-problems.js';
 
 /**

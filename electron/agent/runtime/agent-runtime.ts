@@ -34,7 +34,7 @@ export { RestreamError };
 import { KpiService } from '../kpi/index.js';
 import { StorageHealth } from '../storage/storage-health.js';
 import { StorageRecovery } from '../storage/storage-recovery.js';
-import { ParseWorkerPool } from '../receivers/file-source/parse-worker-pool.js';
+import { ParseWorkerPool } from '../pipeline/parse-worker-pool.js';
 import { splitThreshold } from '../receivers/file-source/file-split.js';
 import { ConfigValidator } from '../config/config-validator.js';
 import { WritePolicy } from '../storage/write-policy.js';
@@ -107,7 +107,7 @@ export class AgentRuntime {
     this.store = new AgentStore(path.join(dir, 'state', 'agent.db'), this.storage);
     this.flow = new DataFlow({ clock: this.clock, historyFile: path.join(dir, 'state', 'flow-history.db'), store: this.store, logger: this.coreLog.child('flow') });
     // Chunks of a few rows are handled on this thread (its modules loaded on the first such chunk).
-    this.parseWorkers = new ParseWorkerPool(this.coreLog.child('parse-threads'), undefined, undefined, async () => (await import('../receivers/file-source/chunk-runner.js')).createChunkRunner());
+    this.parseWorkers = new ParseWorkerPool(this.coreLog.child('parse-threads'), undefined, undefined, async () => (await import('../threads/chunk-runner.js')).createChunkRunner());
     const allowWrite = (options.allowWrite ?? []).map((folder) => path.resolve(folder));
     this.validator = new ConfigValidator(this.coreLog.child('validate'), {
       dataDirectory: path.resolve(dir),

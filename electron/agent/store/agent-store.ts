@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import path from 'node:path';
-import type { CommitProgress, FilePart, FileProgress, StreamKey } from '../components/contract.js';
+import type { CommitProgress, FilePart, FileProgress, OutboxBatch, StreamKey } from '../components/contract.js';
 import { type StorageHealth, describeWriteFailure, errorCode, isDiskFull } from '../storage/storage-health.js';
 import { BUSY_TIMEOUT_MS, type OpenStore, type OutboxEntry, OutboxFullError, type StoreCommit, type StreamRead, openStore } from './open-store.js';
 
@@ -35,18 +35,7 @@ const ACK_PATIENCE_MS = 2000;
 /** The StorageHealth area of the agent's database. */
 export const STORE_AREA = 'store';
 
-/** A stored outbox batch: its payload is read by the codec of its format (the transmit's). */
-export interface OutboxBatch {
-  id: number;
-  transmit: string;
-  asset: string;
-  stream_type: string;
-  /** Records in the payload. */
-  records: number;
-  bytes: number;
-  format: string;
-  payload: Buffer;
-}
+export type { OutboxBatch } from '../components/contract.js';
 
 /**
  * SQLite's "database or disk is full" names neither the disk nor the file: say which folder is

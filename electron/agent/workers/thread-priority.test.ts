@@ -9,8 +9,8 @@ const niceOfThreads = () =>
   new Map(fs.readdirSync(`/proc/${process.pid}/task`).map((tid) => [tid, Number(fs.readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16])]));
 
 const BULK_THREADS = {
-  'a parse thread': workerScript(new URL('../receivers/file-source/parse-worker.ts', import.meta.url).href, 'parse-worker.js'),
-  'an upload encode thread': workerScript(new URL('../transmits/remotedatapost/encode-worker.ts', import.meta.url).href, 'encode-worker.js'),
+  'a parse thread': workerScript(new URL('../threads/parse-worker.ts', import.meta.url).href, 'parse-worker.js'),
+  'an upload encode thread': workerScript(new URL('../threads/encode-worker.ts', import.meta.url).href, 'encode-worker.js'),
 };
 
 describe('bulk threads yield to the API thread', () => {

@@ -2,7 +2,7 @@
  * The spreadsheet parser's common case without row objects: for a chunk whose data lines are all
  * plain (no quote, a one-character separator, as many cells as the header, readable time cells),
  * each row is handed over as its line text and cell positions, for a caller that writes it on
- * directly (the fused path to upload bodies: pipeline/fused-upload.ts). Anything else in the chunk
+ * directly (the fused upload path: remotedatapost/fused-upload.ts). Anything else in the chunk
  * (the header not read yet, a quote, a bad line, a `counter` column, pandas options, an encoding
  * other than UTF-8) makes read() decline, and the caller takes spreadsheet-parser.ts's parseChunk,
  * the reference, for the whole chunk. What read() does accept it reads as parseChunk does: the

@@ -1,9 +1,9 @@
 /**
- * What a parse thread does with one chunk request (parse-worker.ts): read the bytes, parse them,
- * and commit the rows as records with the file's new position. A chunk the fused path takes
- * (pipeline/fused-upload.ts) goes from the scanner straight into upload bodies; every other chunk
- * takes the general path (rows → records → BatchCommitter.commit), the reference the fused one is
- * tested against.
+ * What a parse thread does with one chunk request (threads/parse-worker.ts): read the bytes, parse
+ * them, and commit the rows as records with the file's new position. A chunk the fast path takes
+ * (pipeline/chunk-fast-path.ts; the thread's root wires in transmits/remotedatapost/fused-upload.ts)
+ * is committed as that path encoded it; every other chunk takes the general path (rows → records →
+ * BatchCommitter.commit), the reference the fast one is tested against.
  */
 import fs from 'node:fs';
 import type { Parser } from '../../../../shared/config/schema.js';
@@ -11,8 +11,8 @@ import { type AgentRecord, isoMicros } from '../../../../shared/records/record.j
 import { type ChunkResult, type SpreadsheetParser, type SpreadsheetState, SpreadsheetStateSchema, createSpreadsheetParser, readOptionsOf, resolveEncoding } from '../../parsers/spreadsheet/index.js';
 import type { CommitProgress } from '../../components/contract.js';
 import type { BatchCommitter } from '../../pipeline/batch-committer.js';
-import type { FusedUploadPath } from '../../pipeline/fused-upload.js';
-import type { ParseRequest, ParseResponse } from './parse-protocol.js';
+import type { ChunkFastPath } from '../../pipeline/chunk-fast-path.js';
+import type { ParseRequest, ParseResponse } from '../../pipeline/parse-protocol.js';
 import { CHUNK_BYTES, MAX_LINE_BYTES, RECORD_CHUNK_BYTES, tailOf } from './file-reader.js';
 import { recordIdOf } from './record-ids.js';
 import { DocumentHandler } from './document-handler.js';
@@ -81,7 +81,7 @@ export class ChunkHandler {
   /** `fused` null: every chunk takes the general path. */
   constructor(
     private readonly committer: BatchCommitter,
-    private readonly fused: FusedUploadPath | null,
+    private readonly fused: ChunkFastPath<SpreadsheetState> | null,
   ) {}
 
   handle(request: ParseRequest): ParseResponse {
@@ -94,14 +94,17 @@ export class ChunkHandler {
     const state = request.state ? SpreadsheetStateSchema.parse(request.state) : parser.initialState();
     const nowMicros = BigInt(request.nowMicros);
     const answer = { id: request.id, ok: true as const, chunkBytes: chunk.length, fileSize: size };
-    const fused = this.fused?.read(request.plan, config, request.path, chunk, state, request.final && atEnd, request.recordIdPrefix, nowMicros);
+    const final = request.final && atEnd;
+    const { plan, path, recordIdPrefix } = request;
+    const fast = { plan, path, recordIdPrefix, nowMicros, parser: config, bytes: chunk, state, final };
+    const fused = this.fused?.read(fast);
     if (fused) {
       const { parsed, encoded } = fused;
       const commit = this.committer.commitEncoded(request.plan, encoded, progressOf(request, request.offset + parsed.consumedBytes, JSON.stringify(parsed.state), chunk), nowMicros);
       return { ...answer, rows: parsed.rows, commit, badLines: [], skippedLines: 0, consumedBytes: parsed.consumedBytes, state: parsed.state, fatal: undefined };
     }
     const headerOnly = state.header === null && this.fused !== null && limit - request.offset > CHUNK_BYTES;
-    const result = parseGeneral(parser, chunk, state, request.final && atEnd, headerOnly ? HEADER_CHUNK_BYTES : RECORD_CHUNK_BYTES);
+    const result = parseGeneral(parser, chunk, state, final, headerOnly ? HEADER_CHUNK_BYTES : RECORD_CHUNK_BYTES);
     const { asset, stream_type } = request.plan.stream;
     const capturetime = isoMicros(nowMicros);
     const records: AgentRecord[] = result.rows.map((row) => ({

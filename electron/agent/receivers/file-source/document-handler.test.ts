@@ -12,7 +12,7 @@ import { DOCUMENT_LIMITS } from '../../parsers/document/index.js';
 import { BatchCommitter, type CommitPlan } from '../../pipeline/batch-committer.js';
 import type { AgentStore, OutboxEntry } from '../../store/agent-store.js';
 import { DocumentHandler, batchRecordsOf } from './document-handler.js';
-import type { ParseRequest } from './parse-protocol.js';
+import type { ParseRequest } from '../../pipeline/parse-protocol.js';
 
 const plan: CommitPlan = {
   id: 'plan', storeFile: 'agent.db', receiver: 'files', stream: { asset: 'M1', stream_type: 'events' }, transforms: [],

@@ -11,7 +11,7 @@ import { type AgentRecord, isoMicros } from '../../../../shared/records/record.j
 import { DocumentError, type DocumentReader, openDocumentReader, openFileSource } from '../../parsers/document/index.js';
 import type { BatchCommitter } from '../../pipeline/batch-committer.js';
 import { type DocumentState, DocumentStateSchema, RecordDigest, firstState } from './document-state.js';
-import type { ParseRequest, ParseResponse } from './parse-protocol.js';
+import type { ParseRequest, ParseResponse } from '../../pipeline/parse-protocol.js';
 import { recordIdOf, recordIdPrefix } from './record-ids.js';
 
 /** Records committed per request: the size of a CSV chunk's batch. */

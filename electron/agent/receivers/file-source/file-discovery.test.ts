@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ComponentContext } from '../../components/contract.js';
 import { FileDiscovery, type FileAccess, type FileStream } from './file-discovery.js';
-import { INLINE_CHUNK_BYTES, type ParseWorkers } from './parse-worker-pool.js';
+import { INLINE_CHUNK_BYTES, type ParseWorkers } from '../../pipeline/parse-worker-pool.js';
 
 const SPLIT_BYTES = 1024 * 1024;
 

@@ -11,7 +11,7 @@ import { readFile } from './file-reader.js';
 import { readDocument } from './document-file.js';
 import { isDocumentParser } from '../../../../shared/config/parsers/index.js';
 import type { SplitOptions } from './file-split.js';
-import { INLINE_CHUNK_BYTES, type ParseWorkers } from './parse-worker-pool.js';
+import { INLINE_CHUNK_BYTES, type ParseWorkers } from '../../pipeline/parse-worker-pool.js';
 import { type StorageHealth, isDiskFull } from '../../storage/storage-health.js';
 import { STORE_AREA } from '../../store/agent-store.js';
 import { ProgressPruner } from './progress-pruner.js';

@@ -7,7 +7,7 @@ import { BatchCommitter, type CommitPlan } from '../../pipeline/batch-committer.
 import type { AgentStore } from '../../store/agent-store.js';
 import { ChunkHandler } from './chunk-handler.js';
 import { CHUNK_BYTES, readFile } from './file-reader.js';
-import type { ParseWorkers } from './parse-worker-pool.js';
+import type { ParseWorkers } from '../../pipeline/parse-worker-pool.js';
 
 const parser = { parser_name: 'csv', parser_type: 'spreadsheet', file_format: 'csv', file_encoding: 'utf-8' } as Parser;
 const plan: CommitPlan = { id: 'plan', storeFile: 'agent.db', receiver: 'share', stream: { asset: 'M1', stream_type: 'cycle' }, transforms: [], routes: [], returnRecords: true };

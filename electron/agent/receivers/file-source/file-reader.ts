@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Parser } from '../../../../shared/config/schema.js';
 import type { ComponentContext, FileProgress, StreamKey } from '../../components/contract.js';
 import type { Logger } from '../../logging/logger.js';
-import type { ParseWorkers } from './parse-worker-pool.js';
+import type { ParseWorkers } from '../../pipeline/parse-worker-pool.js';
 import { readRange } from './read-range.js';
 import { recordIdPrefix } from './record-ids.js';
 import { type ChunkRange, type RangeOutcome, type SplitOptions, readParts, splitFile } from './file-split.js';

@@ -1,4 +1,4 @@
-import type { AgentStore } from '../../store/agent-store.js';
+import type { ProgressStore } from '../../components/contract.js';
 import type { Logger } from '../../logging/logger.js';
 
 /**
@@ -17,7 +17,7 @@ const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface PruneOptions {
   receiver: string;
-  store: AgentStore;
+  store: Pick<ProgressStore, 'progressPage' | 'forgetFiles'>;
   logger: Logger;
   running: () => boolean;
   pruneAfterMs?: number;

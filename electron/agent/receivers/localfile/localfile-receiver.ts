@@ -8,7 +8,7 @@ import type { StorageHealth } from '../../storage/storage-health.js';
 import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, orderFiles, strictOrder, streamOf } from '../file-source/file-discovery.js';
 import { readRange } from '../file-source/read-range.js';
 import { isTemporaryName } from '../file-source/glob.js';
-import type { ParseWorkerPool } from '../file-source/parse-worker-pool.js';
+import type { ParseThreads } from '../../pipeline/parse-protocol.js';
 import { ReadPolicy } from '../../storage/read-policy.js';
 
 /** Why a receiver's waiting chunks are dropped (one reason for all: no DOMException per stop). */
@@ -66,7 +66,7 @@ function localAccess(policy: ReadPolicy): FileAccess {
 export class LocalfileReceiver implements AgentComponent {
   readonly kind = 'Receiver' as const;
   readonly name: string;
-  private readonly workers: ParseWorkerPool;
+  private readonly workers: ParseThreads;
   /** Aborted by stop(): chunks still waiting for a parse thread are dropped. */
   private run: AbortController | undefined;
   private readonly discovery: FileDiscovery;
@@ -92,7 +92,7 @@ export class LocalfileReceiver implements AgentComponent {
   constructor(
     private readonly config: LocalfileConfig,
     private readonly context: ComponentContext,
-    services: { parseWorkers: ParseWorkerPool; storage?: StorageHealth; splitFileBytes?: number },
+    services: { parseWorkers: ParseThreads; storage?: StorageHealth; splitFileBytes?: number },
   ) {
     this.name = config.data_receiver_name;
     this.workers = services.parseWorkers;

@@ -1,7 +1,6 @@
 import type { BackfillProgress } from '../../../../shared/api/resources.js';
 import { isoMicros } from '../../../../shared/records/record.js';
-import type { StreamKey } from '../../components/contract.js';
-import type { MarkerReporter } from '../../markers/marker-store.js';
+import type { MarkerReporter, StreamKey } from '../../components/contract.js';
 import { type BackfillSettings, type HistoryValue, type Window, readHistory } from './history-backfill.js';
 import type { OpenSession } from './opcua-endpoint.js';
 import type { Tag } from './stream-records.js';

@@ -1,6 +1,5 @@
 import { streamId } from '../../../../shared/config/streams.js';
-import type { MarkerReporter } from '../../markers/marker-store.js';
-import type { StreamKey } from '../../components/contract.js';
+import type { MarkerReporter, StreamKey } from '../../components/contract.js';
 import type { Tag, TagReport } from './stream-records.js';
 import type { WatchedNode } from './tag-index.js';
 

@@ -6,7 +6,7 @@ import type { StorageHealth } from '../../storage/storage-health.js';
 import { ReadPolicy, localFolderOfShare } from '../../storage/read-policy.js';
 import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, orderFiles, streamOf } from '../file-source/file-discovery.js';
 import { isTemporaryName } from '../file-source/glob.js';
-import type { ParseWorkerPool } from '../file-source/parse-worker-pool.js';
+import type { ParseThreads } from '../../pipeline/parse-protocol.js';
 import { type SmbSecurity, SmbSession, type SmbTarget, isMissing } from './smb-client.js';
 import { CONNECTION_CATEGORIES, type ConnectionLabel, type ConnectionProblem, type Phase, classifyFileError, describeDeleteError, describeProblem } from './smb-problems.js';
 
@@ -54,7 +54,7 @@ interface ListedEntry {
 export class SmbReceiver implements AgentComponent {
   readonly kind = 'Receiver' as const;
   readonly name: string;
-  private readonly worker: ParseWorkerPool;
+  private readonly worker: ParseThreads;
   /** Aborted by stop(): chunks still waiting for a parse thread are dropped. */
   private run: AbortController | undefined;
   private readonly discovery: FileDiscovery;
@@ -76,7 +76,7 @@ export class SmbReceiver implements AgentComponent {
   constructor(
     private readonly config: SmbConfig,
     private readonly context: ComponentContext,
-    services: { parseWorkers: ParseWorkerPool; storage?: StorageHealth },
+    services: { parseWorkers: ParseThreads; storage?: StorageHealth },
   ) {
     this.name = config.data_receiver_name;
     this.worker = services.parseWorkers;

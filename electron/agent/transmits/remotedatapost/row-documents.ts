@@ -1,7 +1,7 @@
 /**
  * Record documents written straight from a row's values, without a record object: for batches
  * whose records all share one stream and one column layout (a file chunk read by the fused path,
- * pipeline/fused-upload.ts). Byte for byte what record-bson.ts's writer (and so js-bson) makes of
+ * fused-upload.ts). Byte for byte what record-bson.ts's writer (and so js-bson) makes of
  * the same record: the fixed parts (asset, stream_type, element names) are encoded once per layout,
  * values follow writeRecord's rules. Layouts writeRecord would hand to js-bson (a name with a NUL,
  * a `_bsontype` column, patched prototypes) are refused by `layoutFits`.

@@ -1,5 +1,5 @@
 /**
- * Queued outbox batches → RDP2 request bodies: the work of the encode thread (encode-worker.ts),
+ * Queued outbox batches → RDP2 request bodies: the work of the encode thread (threads/encode-worker.ts),
  * and of the API thread for rounds small enough not to be felt there (upload-encoder.ts). A batch is
  * stored as the body of one request before encryption (upload-outbox.ts): one batch → encrypt and
  * done. Several small batches in one request (e.g. from frequent SQL polls) are merged by asset and

@@ -13,7 +13,7 @@
  * need (docs/decisions/0031-small-work-on-the-main-thread.md).
  */
 import type { Logger } from '../../logging/logger.js';
-import type { AgentStore } from '../../store/agent-store.js';
+import type { OutboxReader } from '../../components/contract.js';
 import { WorkerClient } from '../../workers/worker-client.js';
 import { workerScript } from '../../workers/worker-script.js';
 import type { EncodeRequest, EncodeResponse } from './encode-protocol.js';
@@ -47,12 +47,12 @@ export class UploadEncoder {
 
   constructor(
     threadName: string,
-    private readonly store: AgentStore,
+    private readonly store: Pick<OutboxReader, 'payloadsOf' | 'ackWhenFree'>,
     private readonly decode: BatchDecoder,
     logger: Logger,
     private readonly idleMs = ENCODER_IDLE_MS,
   ) {
-    this.thread = new WorkerClient(workerScript(import.meta.url, 'encode-worker.js'), threadName, logger);
+    this.thread = new WorkerClient(workerScript(import.meta.url, '../../threads/encode-worker.js'), threadName, logger);
   }
 
   /** Whether the encode thread runs now. */

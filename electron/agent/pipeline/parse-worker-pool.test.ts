@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SystemClock } from '../../time/clock.js';
-import { LogFile } from '../../logging/log-file.js';
-import { Logger, Redactor } from '../../logging/logger.js';
-import { tempDirectory } from '../../../testing/test-host.js';
-import { waitFor } from '../../../testing/file-plant.js';
-import { AgentStore } from '../../store/agent-store.js';
+import { SystemClock } from '../time/clock.js';
+import { LogFile } from '../logging/log-file.js';
+import { Logger, Redactor } from '../logging/logger.js';
+import { tempDirectory } from '../../testing/test-host.js';
+import { waitFor } from '../../testing/file-plant.js';
+import { AgentStore } from '../store/agent-store.js';
 import { INLINE_CHUNK_BYTES, ParseWorkerPool } from './parse-worker-pool.js';
 import type { ParseRequest } from './parse-protocol.js';
 
@@ -106,7 +106,7 @@ describe('parse worker pool', () => {
   });
 
   it('with an inline runner, handles a chunk of a few rows on the calling thread, starts a thread only for more, and ends every idle thread', async () => {
-    const pool = new ParseWorkerPool(logger(), 2, { startWaitMs: 0, idleMs: 300 }, async () => (await import('./chunk-runner.js')).createChunkRunner());
+    const pool = new ParseWorkerPool(logger(), 2, { startWaitMs: 0, idleMs: 300 }, async () => (await import('../threads/chunk-runner.js')).createChunkRunner());
     try {
       pool.start();
       expect(pool.running).toBe(0);
@@ -135,7 +135,7 @@ describe('parse worker pool', () => {
     fs.writeFileSync(file, `time,part\n${Array.from({ length: 2000 }, (_, i) => `2026-01-05 06:00:00,${i}`).join('\n')}\n`);
     const storeFile = `${dir}/agent.db`;
     new AgentStore(storeFile).close();
-    const pool = new ParseWorkerPool(logger(), 1, { startWaitMs: 0, idleMs: 60_000 }, async () => (await import('./chunk-runner.js')).createChunkRunner());
+    const pool = new ParseWorkerPool(logger(), 1, { startWaitMs: 0, idleMs: 60_000 }, async () => (await import('../threads/chunk-runner.js')).createChunkRunner());
     try {
       const chunk = missingChunk(1);
       const answer = await pool.parse({ ...chunk, path: file, fileSize: 1000, chunkBytes: 128 * 1024, plan: { ...chunk.plan, storeFile } });

@@ -1,7 +1,8 @@
 /**
  * The fused path of a file chunk, for the common case: plain CSV rows (parsers/spreadsheet/
- * plain-rows.ts) written straight into upload bodies (transmits/remotedatapost/row-documents.ts),
- * without a row object, a record object, a transform pass or a sort of record objects in between.
+ * plain-rows.ts) written straight into upload bodies (row-documents.ts), without a row object, a
+ * record object, a transform pass or a sort of record objects in between: a ChunkFastPath
+ * (pipeline/chunk-fast-path.ts) that the parse thread's root (threads/chunk-runner.ts) wires in.
  * It takes a chunk only when the result is exactly what the general path (parseChunk → records →
  * BatchCommitter.commit) makes of it: every transmit of the stream is a remotedatapost (upload
  * bodies), the transforms are renames (applied once to the column names) and convert_timestamps of
@@ -12,19 +13,20 @@
  */
 import { BSON } from 'bson';
 import zlib from 'node:zlib';
-import type { Parser } from '../../../shared/config/schema.js';
-import { type AgentRecord, type FieldValue, isoFromMicros } from '../../../shared/records/record.js';
-import type { EncodedBatch, OutboxCodec } from '../components/contract.js';
-import { cellValueAt } from '../parsers/spreadsheet/cell-values.js';
-import { MAX_PLAIN_MICROS, type PlainChunk, type PlainRowReader, type PlainRowVisitor, createPlainRowReader } from '../parsers/spreadsheet/plain-rows.js';
-import type { SpreadsheetState } from '../parsers/spreadsheet/spreadsheet-parser.js';
-import { type ConvertTimestampsConfig, convertedFields } from '../transforms/convert-timestamps/convert-timestamps-transform.js';
-import { prototypesArePatched } from '../transmits/remotedatapost/record-bson.js';
-import { RowDocumentWriter, layoutFits } from '../transmits/remotedatapost/row-documents.js';
-import { UPLOAD_OUTBOX } from '../transmits/remotedatapost/upload-outbox.js';
-import { GZIP_LEVEL } from '../transmits/remotedatapost/wire.js';
-import type { BatchCommitter, CommitPlan, EncodedCommit } from './batch-committer.js';
-import { DigestBuilder, type QualityDigest, watchedFields } from '../quality/quality-digest.js';
+import type { Parser } from '../../../../shared/config/schema.js';
+import { type AgentRecord, type FieldValue, isoFromMicros } from '../../../../shared/records/record.js';
+import type { EncodedBatch, OutboxCodec } from '../../components/contract.js';
+import { cellValueAt } from '../../parsers/spreadsheet/cell-values.js';
+import { MAX_PLAIN_MICROS, type PlainRowReader, type PlainRowVisitor, createPlainRowReader } from '../../parsers/spreadsheet/plain-rows.js';
+import type { SpreadsheetState } from '../../parsers/spreadsheet/spreadsheet-parser.js';
+import { type ConvertTimestampsConfig, convertedFields } from '../../transforms/convert-timestamps/convert-timestamps-transform.js';
+import { prototypesArePatched } from './record-bson.js';
+import { RowDocumentWriter, layoutFits } from './row-documents.js';
+import { UPLOAD_OUTBOX } from './upload-outbox.js';
+import { GZIP_LEVEL } from './wire.js';
+import type { BatchCommitter, CommitPlan, EncodedCommit } from '../../pipeline/batch-committer.js';
+import type { ChunkFastPath, FastChunk, FastRead } from '../../pipeline/chunk-fast-path.js';
+import { DigestBuilder, type QualityDigest, watchedFields } from '../../quality/quality-digest.js';
 
 /** How the plan's transforms leave the columns: a field per output key, in the records' key order. */
 interface Layout {
@@ -71,7 +73,7 @@ function documentEnds(ends: Uint32Array, order: number[] | null, count: number):
   return sortedEnds;
 }
 
-export class FusedUploadPath {
+export class FusedUploadPath implements ChunkFastPath<SpreadsheetState> {
   private readonly plans = new Map<string, FusedPlan | null>();
   private readonly readers = new Map<string, PlainRowReader | null>();
   private readonly layouts = new Map<string, Layout | null>();
@@ -122,7 +124,8 @@ export class FusedUploadPath {
    * The chunk read and encoded for commitEncoded, or null: this plan, parser or chunk is not for the
    * fused path (nothing was done that the general path would have to undo).
    */
-  read(plan: CommitPlan, parser: Parser, path: string, chunk: Buffer, state: SpreadsheetState, final: boolean, recordIdPrefix: string, nowMicros: bigint): { parsed: PlainChunk; encoded: EncodedCommit } | null {
+  read(input: FastChunk<SpreadsheetState>): FastRead<SpreadsheetState> | null {
+    const { plan, parser, path, bytes: chunk, state, final, recordIdPrefix, nowMicros } = input;
     if (state.header === null || nowMicros < 0n || nowMicros > BigInt(MAX_PLAIN_MICROS)) return null;
     const fileKey = `${plan.id}\0${path}`;
     if (this.declined.has(fileKey)) return null;
@@ -146,7 +149,7 @@ export class FusedUploadPath {
       rows.digest.start(watched);
       rows.slots = layout.keys.map((key) => watched.indexOf(key));
     }
-    let parsed: PlainChunk | null;
+    let parsed: FastRead<SpreadsheetState>['parsed'] | null;
     try {
       parsed = reader.read(chunk, state, final, this.visit);
     } finally {

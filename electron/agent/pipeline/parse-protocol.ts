@@ -1,4 +1,4 @@
-import type { CommitPlan, CommitResult } from '../../pipeline/batch-committer.js';
+import type { CommitPlan, CommitResult } from './commit-plan.js';
 
 /**
  * A chunk to read, parse and commit: read from `path` at `offset`, or given as `bytes` (remote
@@ -53,3 +53,35 @@ export type ParseResponse =
       commit?: CommitResult;
     }
   | { id: number; ok: false; error: string; code?: string; thread: number };
+
+/** A chunk's answer, with the thread that handled it (the thread field of the log lines about it). */
+export type PooledParseResponse = ParseResponse & { threadName: string };
+
+/** What file receivers need of the parse threads: a chunk in, its answer out. */
+export interface ParseWorkers {
+  /** How many chunks can be handled at the same time (lanes worth running per receiver). */
+  readonly size: number;
+  /** Parses and commits one chunk; rejects at once when `signal` aborts before a thread took it. */
+  parse(request: Omit<ParseRequest, 'id'>, signal?: AbortSignal): Promise<PooledParseResponse>;
+  /**
+   * Work for `threads` threads is coming (a big file about to be split): start them now, so that a
+   * spare's start-up overlaps the work before it instead of following it.
+   */
+  warm?(threads: number): void;
+}
+
+/** The agent's shared parse threads as a file receiver gets them (ParseWorkerPool satisfies it). */
+export interface ParseThreads extends ParseWorkers {
+  /** A file receiver is starting: the first thread may start now. */
+  start(): void;
+}
+
+/**
+ * Reads, parses and commits chunk requests: what a parse thread runs (threads/chunk-runner.ts),
+ * and the pool on its own thread for chunks of a few rows.
+ */
+export interface ChunkRunner {
+  handle(request: ParseRequest): ParseResponse;
+  /** Closes its database connections. */
+  close(): void;
+}

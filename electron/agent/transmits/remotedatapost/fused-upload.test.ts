@@ -1,15 +1,15 @@
 import fc from 'fast-check';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { Parser, Transform } from '../../../shared/config/schema.js';
-import { builtInComponents } from '../components/built-in.js';
-import { ChunkHandler } from '../receivers/file-source/chunk-handler.js';
-import type { ParseRequest } from '../receivers/file-source/parse-protocol.js';
-import type { AgentStore } from '../store/agent-store.js';
-import type { RecordHistory } from '../kpi/record-history.js';
-import { BatchCommitter, type CommitPlan, type CommitTargets } from './batch-committer.js';
+import type { Parser, Transform } from '../../../../shared/config/schema.js';
+import { builtInComponents } from '../../components/built-in.js';
+import { ChunkHandler } from '../../receivers/file-source/chunk-handler.js';
+import type { ParseRequest } from '../../pipeline/parse-protocol.js';
+import type { AgentStore } from '../../store/agent-store.js';
+import type { RecordHistory } from '../../kpi/record-history.js';
+import { BatchCommitter, type CommitPlan, type CommitTargets } from '../../pipeline/batch-committer.js';
 import { FusedUploadPath } from './fused-upload.js';
-import { DEFAULT_QUALITY, type QualitySettings } from '../../../shared/config/data-quality-rules.js';
+import { DEFAULT_QUALITY, type QualitySettings } from '../../../../shared/config/data-quality-rules.js';
 
 /** Everything a chunk's commit hands to the databases, in order. */
 function recordingTargets(log: unknown[]): CommitTargets {

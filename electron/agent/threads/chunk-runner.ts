@@ -1,21 +1,16 @@
 /**
- * Reads, parses and commits chunk requests with its own database connections (ChunkHandler): the
- * work of a parse thread (parse-worker.ts), and of the main thread for chunks of a few rows
- * (ParseWorkerPool, INLINE_CHUNK_BYTES). A failure is an answer (`ok: false`), never a throw.
+ * The parse thread's composition root: reads, parses and commits chunk requests with its own
+ * database connections (ChunkHandler, with the fast path it wires in): the work of a parse thread
+ * (parse-worker.ts), and of the main thread for chunks of a few rows (ParseWorkerPool,
+ * INLINE_CHUNK_BYTES). A failure is an answer (`ok: false`), never a throw.
  */
 import { threadId } from 'node:worker_threads';
-import { builtInComponents } from '../../components/built-in.js';
-import { BatchCommitter } from '../../pipeline/batch-committer.js';
-import { FusedUploadPath } from '../../pipeline/fused-upload.js';
-import { WorkerCommitTargets } from '../../pipeline/worker-commit-targets.js';
-import { ChunkHandler } from './chunk-handler.js';
-import type { ParseRequest, ParseResponse } from './parse-protocol.js';
-
-export interface ChunkRunner {
-  handle(request: ParseRequest): ParseResponse;
-  /** Closes its database connections. */
-  close(): void;
-}
+import { builtInComponents } from '../components/built-in.js';
+import { BatchCommitter } from '../pipeline/batch-committer.js';
+import { FusedUploadPath } from '../transmits/remotedatapost/fused-upload.js';
+import { WorkerCommitTargets } from '../pipeline/worker-commit-targets.js';
+import { ChunkHandler } from '../receivers/file-source/chunk-handler.js';
+import type { ChunkRunner } from '../pipeline/parse-protocol.js';
 
 export function createChunkRunner(): ChunkRunner {
   const targets = new WorkerCommitTargets();

@@ -1,9 +1,8 @@
 import os from 'node:os';
-import type { Logger } from '../../logging/logger.js';
-import { WorkerClient } from '../../workers/worker-client.js';
-import { workerScript } from '../../workers/worker-script.js';
-import type { ParseRequest, ParseResponse } from './parse-protocol.js';
-import type { ChunkRunner } from './chunk-runner.js';
+import type { Logger } from '../logging/logger.js';
+import { WorkerClient } from '../workers/worker-client.js';
+import { workerScript } from '../workers/worker-script.js';
+import type { ChunkRunner, ParseRequest, ParseResponse, ParseThreads, PooledParseResponse } from './parse-protocol.js';
 
 /**
  * Parse threads of the whole agent: one per core, at most four. Each costs ~45 MiB (its heap and
@@ -42,21 +41,7 @@ function unreadBytes(request: Omit<ParseRequest, 'id'>): number {
   return Math.min(request.fileSize ?? Infinity, request.end ?? Infinity) - request.offset;
 }
 
-/** A chunk's answer, with the thread that handled it (the thread field of the log lines about it). */
-export type PooledParseResponse = ParseResponse & { threadName: string };
-
-/** What file receivers need of the parse threads: a chunk in, its answer out. */
-export interface ParseWorkers {
-  /** How many chunks can be handled at the same time (lanes worth running per receiver). */
-  readonly size: number;
-  /** Parses and commits one chunk; rejects at once when `signal` aborts before a thread took it. */
-  parse(request: Omit<ParseRequest, 'id'>, signal?: AbortSignal): Promise<PooledParseResponse>;
-  /**
-   * Work for `threads` threads is coming (a big file about to be split): start them now, so that a
-   * spare's start-up overlaps the work before it instead of following it.
-   */
-  warm?(threads: number): void;
-}
+export type { ParseWorkers, PooledParseResponse } from './parse-protocol.js';
 
 interface Waiting {
   request: Omit<ParseRequest, 'id'>;
@@ -74,7 +59,7 @@ interface Waiting {
  * at a time. A thread that dies fails only its chunk (the receiver reads it again) and is started
  * again on the next one.
  */
-export class ParseWorkerPool implements ParseWorkers {
+export class ParseWorkerPool implements ParseThreads {
   private readonly threads: { client: WorkerClient<ParseRequest, ParseResponse>; busy: boolean; idleTimer?: NodeJS.Timeout }[];
   private readonly queue: Waiting[] = [];
   private closed = false;
@@ -88,7 +73,7 @@ export class ParseWorkerPool implements ParseWorkers {
     private readonly spares = { startWaitMs: SPARE_START_WAIT_MS, idleMs: SPARE_IDLE_MS },
     private readonly inline?: () => Promise<ChunkRunner>,
   ) {
-    const script = workerScript(import.meta.url, 'parse-worker.js');
+    const script = workerScript(import.meta.url, '../threads/parse-worker.js');
     this.threads = Array.from({ length: size }, (_, i) => ({ client: new WorkerClient<ParseRequest, ParseResponse>(script, `parse:${i + 1}`, logger), busy: false }));
   }
 

@@ -5,9 +5,9 @@
  * chunk of any receiver, one at a time; answers carry the request id.
  */
 import { parentPort } from 'node:worker_threads';
-import type { ParseRequest } from './parse-protocol.js';
+import type { ParseRequest } from '../pipeline/parse-protocol.js';
 import { createChunkRunner } from './chunk-runner.js';
-import { lowerThreadPriority } from '../../workers/thread-priority.js';
+import { lowerThreadPriority } from '../workers/thread-priority.js';
 
 const runner = createChunkRunner();
 lowerThreadPriority();

@@ -5,11 +5,11 @@
  * cross threads. Started by upload-encoder.ts when a round is too big for the API thread.
  */
 import { parentPort } from 'node:worker_threads';
-import { builtInComponents } from '../../components/built-in.js';
-import { AgentStore } from '../../store/agent-store.js';
-import { encodeBodies } from './upload-bodies.js';
-import { lowerThreadPriority } from '../../workers/thread-priority.js';
-import type { EncodeRequest, EncodeResponse } from './encode-protocol.js';
+import { builtInComponents } from '../components/built-in.js';
+import { AgentStore } from '../store/agent-store.js';
+import { encodeBodies } from '../transmits/remotedatapost/upload-bodies.js';
+import { lowerThreadPriority } from '../workers/thread-priority.js';
+import type { EncodeRequest, EncodeResponse } from '../transmits/remotedatapost/encode-protocol.js';
 
 let store: AgentStore | undefined;
 let storeFile: string | undefined;

@@ -1,0 +1,42 @@
+/**
+ * A fast path of a file chunk: for one common case that a parser and a transmit know together
+ * (e.g. plain CSV rows written straight into remotedatapost upload bodies:
+ * transmits/remotedatapost/fused-upload.ts), the chunk read and encoded for
+ * BatchCommitter.commitEncoded without the row and record objects of the general path. The parse
+ * thread's root (threads/chunk-runner.ts) wires the concrete ones; the chunk handler asks them
+ * first and takes the general path (parseChunk → records → BatchCommitter.commit) when they decline.
+ * A fast path must make byte for byte what the general path makes of the chunk, or decline.
+ */
+import type { Parser } from '../../../shared/config/schema.js';
+import type { EncodedCommit } from './batch-committer.js';
+import type { CommitPlan } from './commit-plan.js';
+
+/** A chunk as a fast path gets it: its bytes, where it comes from, and the parser's state before it. */
+export interface FastChunk<TState> {
+  plan: CommitPlan;
+  parser: Parser;
+  /** The file's path (a fast path may remember files whose chunks it declined). */
+  path: string;
+  bytes: Buffer;
+  state: TState;
+  /** The file is complete and this chunk reaches its end. */
+  final: boolean;
+  /** Prefix of the record ids of this file (receivers/file-source/record-ids.ts). */
+  recordIdPrefix: string;
+  /** The main thread's clock: capture time. */
+  nowMicros: bigint;
+}
+
+/** What a fast path made of a chunk: rows read, bytes consumed, the parser's state after them, the commit. */
+export interface FastRead<TState> {
+  parsed: { rows: number; consumedBytes: number; state: TState };
+  encoded: EncodedCommit;
+}
+
+export interface ChunkFastPath<TState> {
+  /**
+   * The chunk read and encoded, or null: this plan, parser or chunk is not for this path (nothing
+   * was done that the general path would have to undo).
+   */
+  read(chunk: FastChunk<TState>): FastRead<TState> | null;
+}
