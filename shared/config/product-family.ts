@@ -6,8 +6,10 @@
  */
 import { type JsonPath, type Violation, valueAt, warning } from './violations.js';
 import { receiverProtocolList } from './receivers/derive.js';
+import { transmitAbilities } from './transmits/derive.js';
 
 const RECEIVERS = receiverProtocolList();
+const TRANSMITS = transmitAbilities();
 
 /** Product-family component types Tributary has no implementation of, and what to use instead. */
 const UNSUPPORTED: Record<string, Record<string, string>> = {
@@ -23,9 +25,9 @@ const UNSUPPORTED: Record<string, Record<string, string>> = {
     snowflake: `Tributary has no Snowflake receiver (it reads ${RECEIVERS}).`,
   },
   transmit_type: {
-    rdpv3: 'Tributary cannot send with rdpv3 (Kafka-based RDPv3 uploads); it sends with remotedatapost (RDP2) or mqtt, or writes csv files.',
-    azure_iot_hub: 'Tributary has no Azure IoT Hub transmit; it sends with remotedatapost (RDP2) or mqtt, or writes csv files.',
-    azure_iot_edge_hub: 'Tributary has no Azure IoT Edge Hub transmit; it sends with remotedatapost (RDP2) or mqtt, or writes csv files.',
+    rdpv3: `Tributary cannot send with rdpv3 (Kafka-based RDPv3 uploads); it ${TRANSMITS}.`,
+    azure_iot_hub: `Tributary has no Azure IoT Hub transmit; it ${TRANSMITS}.`,
+    azure_iot_edge_hub: `Tributary has no Azure IoT Edge Hub transmit; it ${TRANSMITS}.`,
   },
   transform_type: {
     tap: 'Tributary has no tap transform; a csv transmit with the same filter_stream writes the records to files.',

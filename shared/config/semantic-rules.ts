@@ -10,12 +10,11 @@ import { type JsonPath, type Violation, closest, error, warning } from './violat
 import { matchesStream, parseFilter } from './streams.js';
 import { transformRuleViolations } from './transform-rules.js';
 export { sqlPlaceholders } from './receivers/sql/rules.js';
-import { mqttTransmitViolations } from './mqtt-rules.js';
 import { receiverDescriptorOf } from './receivers/derive.js';
 import { fileFilterViolations } from './file-filter-rules.js';
 import { parserViolations } from './parser-rules.js';
 import { isDocumentParser } from './parsers/index.js';
-import { cloudViolations, remoteDataPostViolations } from './transmit-rules.js';
+import { transmitDescriptorOf, transmitDocumentViolations } from './transmits/derive.js';
 import { fileOrderViolations, unsupportedTransformViolations } from './product-family.js';
 import { folderNameViolations } from './name-rules.js';
 import { dataQualityViolations } from './data-quality-rules.js';
@@ -147,10 +146,11 @@ export function semanticViolations(config: PartialConfiguration, options: { part
   config.data_transmit.forEach((t, i) => {
     if (!t) return;
     checkFilter(t.filter_stream, ['data_transmit', i, 'filter_stream']);
-    if (t.transmit_type === 'remotedatapost') out.push(...remoteDataPostViolations(t, i, config.sight_machine_cloud, isPrompt));
-    if (t.transmit_type === 'mqtt') out.push(...mqttTransmitViolations(t, ['data_transmit', i]));
+    // The type's own rules, from its folder (transmits/<type>/index.ts).
+    const rules = transmitDescriptorOf(t.transmit_type)?.rules;
+    if (rules) out.push(...rules(t, { base: ['data_transmit', i], index: i, document: config, isPrompt }));
   });
-  out.push(...cloudViolations(config.sight_machine_cloud, config.data_transmit, options.partial ?? false));
+  out.push(...transmitDocumentViolations(config, options.partial ?? false));
   out.push(...dataQualityViolations(config.data_quality, options.partial || streamNames.length === 0 ? undefined : selectsAny));
 
   // A value still holding a template prompt gets one clear "fill in" error instead of whatever
