@@ -25,6 +25,8 @@ export interface SecretFields {
 /** A secret at a place of the document: `where` is the path of the objects holding it ("*" = any list index). */
 export interface SecretTarget extends SecretFields {
   where: readonly string[];
+  /** Only for holders of this kind (e.g. transmits of one transmit_type); default every holder at `where`. */
+  when?: (holder: Json) => boolean;
 }
 
 export const text = (value: unknown) => (typeof value === 'string' ? value.trim() : value);

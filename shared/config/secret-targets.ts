@@ -10,7 +10,7 @@
  * is reused only while every other plain field of the object holding it is unchanged.
  */
 
-import { type SecretTarget, type TargetField, normalBaseUrl } from './secret-fields.js';
+import { type Json, type SecretTarget, type TargetField, normalBaseUrl } from './secret-fields.js';
 import { RECEIVER_DESCRIPTORS } from './receivers/index.js';
 import { TRANSMIT_BLOCK_SECRETS, TRANSMIT_SECRETS } from './transmits/derive.js';
 
@@ -40,14 +40,18 @@ function receiverConnectionTargets(): SecretTarget[] {
 export const SECRET_TARGETS: readonly SecretTarget[] = [
   ...receiverConnectionTargets(),
   // Transmits' own secrets, from each type's folder (remotedatapost's API_key, mqtt's password).
-  ...TRANSMIT_SECRETS.map((row) => ({ where: ['data_transmit', '*'], ...row })),
+  ...TRANSMIT_SECRETS,
   // Secrets of top-level blocks a transmit type reads (sight_machine_cloud's key).
   ...TRANSMIT_BLOCK_SECRETS,
 ];
 
-/** The row for a secret `key` held by the object at `holderPath`, if any. */
-export function secretTargetAt(holderPath: readonly (string | number)[], key: string): SecretTarget | undefined {
+/** The row for a secret `key` held by `holder` at `holderPath`, if any. */
+export function secretTargetAt(holderPath: readonly (string | number)[], key: string, holder?: Json): SecretTarget | undefined {
   return SECRET_TARGETS.find(
-    (row) => row.secret === key && row.where.length === holderPath.length && row.where.every((part, i) => (part === '*' ? typeof holderPath[i] === 'number' : part === holderPath[i])),
+    (row) =>
+      row.secret === key &&
+      row.where.length === holderPath.length &&
+      row.where.every((part, i) => (part === '*' ? typeof holderPath[i] === 'number' : part === holderPath[i])) &&
+      (!row.when || (holder !== undefined && row.when(holder))),
   );
 }

@@ -3,7 +3,7 @@
  * the only thing a new transmit type edits (and the only thing a test swaps to add a fixture type).
  */
 import type { z } from 'zod';
-import type { SecretFields, SecretTarget } from '../secret-fields.js';
+import type { SecretTarget } from '../secret-fields.js';
 import type { TransmitDescriptor } from './descriptor.js';
 import { TRANSMIT_DESCRIPTORS } from './index.js';
 
@@ -42,8 +42,17 @@ export const TRANSMIT_TEMPLATE_LIST = descriptors.flatMap((d) =>
   Object.entries(d.templates ?? {}).map(([name, template]) => ({ name: name as TransmitTemplateName, ...template })),
 );
 
-/** The secrets transmits hold, each with what it authenticates to. */
-export const TRANSMIT_SECRETS: readonly SecretFields[] = descriptors.flatMap((d) => d.secrets ?? []);
+/** The type a transmit without transmit_type has (the one whose schema defaults it). */
+const DEFAULT_TYPE = descriptors.find((d) => d.schema.shape.transmit_type?.safeParse(undefined).success)?.type;
+
+/** The secrets transmits hold, each with what it authenticates to, for transmits of its type only. */
+export const TRANSMIT_SECRETS: readonly SecretTarget[] = descriptors.flatMap((d) =>
+  (d.secrets ?? []).map((row) => ({
+    where: ['data_transmit', '*'],
+    ...row,
+    when: (holder: Record<string, unknown>) => (holder.transmit_type ?? DEFAULT_TYPE) === d.type,
+  })),
+);
 /** The secrets of top-level blocks transmit types read (sight_machine_cloud's key). */
 export const TRANSMIT_BLOCK_SECRETS: readonly SecretTarget[] = descriptors.flatMap((d) => d.blockSecrets ?? []);
 
