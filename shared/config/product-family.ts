@@ -62,13 +62,11 @@ export function unsupportedTransformViolations(type: string, base: JsonPath): Vi
 }
 
 /** File receiver options that have no effect here. */
-export function fileOrderViolations(receiver: { protocol: string; process_ordered_connections?: boolean; connections: readonly { retrieve_ordered_files?: boolean }[] }, base: JsonPath): Violation[] {
+export function fileOrderViolations(receiver: { connections: readonly { retrieve_ordered_files?: boolean }[] }, base: JsonPath): Violation[] {
   const out: Violation[] = [];
   receiver.connections.forEach((c, k) => {
     if (c.retrieve_ordered_files !== undefined)
       out.push(warning([...base, 'connections', k, 'retrieve_ordered_files'], 'retrieve_ordered_files applies to S3 sources only; it has no effect here (the folder is listed whole every poll).'));
   });
-  if (receiver.protocol === 'smb' && receiver.process_ordered_connections === false)
-    out.push(warning([...base, 'process_ordered_connections'], 'An smb receiver reads its connections one after the other (one session at a time): process_ordered_connections false has no effect.'));
   return out;
 }

@@ -5,7 +5,7 @@
  * is a folder under transmits/, registered in transmits/index.ts.
  */
 import { z } from 'zod';
-import type { MqttTransmitSchema } from './mqtt-schema.js';
+import type { MqttTransmitSchema } from './transmits/mqtt/schema.js';
 import type { CsvTransmitSchema, RemoteDataPostTransmitSchema } from './transmits/index.js';
 import { TRANSMIT_SCHEMAS } from './transmits/derive.js';
 

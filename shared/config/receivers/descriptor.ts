@@ -36,6 +36,14 @@ export interface ReceiverRuleChecks {
   unknownStrptimeDirective: (format: string) => string | undefined;
 }
 
+/** Where a file receiver's connections keep their files. */
+export interface ReceiverFiles {
+  /** A Windows share (names compare without case, paths join with "\\"), else a local folder. */
+  share: boolean;
+  /** The connection field that names its folder. */
+  folderField: (connection: Record<string, unknown>) => string;
+}
+
 export interface ReceiverDescriptor<S extends z.ZodObject = z.ZodObject> {
   /** The value of `protocol` in the configuration. */
   protocol: string;
@@ -44,6 +52,8 @@ export interface ReceiverDescriptor<S extends z.ZodObject = z.ZodObject> {
   /** What the schema cannot say, reported at the json_path to change (after the generic rules). */
   rules?: (receiver: z.infer<S>, base: JsonPath, checks: ReceiverRuleChecks) => Violation[];
   template?: ReceiverTemplate;
+  /** A file receiver's folders (the generic file rules, previews and checks read them through this). */
+  files?: ReceiverFiles;
   /** Secrets each of its connections holds and what names their target (secret-targets.ts). */
   secrets?: readonly SecretFields[];
   /** The page of docs/ that explains the protocol, if any. */

@@ -2,7 +2,7 @@
 import { receiverDescriptor } from '../descriptor.js';
 import { serverFields } from '../../secret-fields.js';
 import { mqttTemplate } from './template.js';
-import { MqttReceiverSchema } from '../../mqtt-schema.js';
+import { MqttReceiverSchema } from './schema.js';
 import { mqttReceiverViolations } from '../../mqtt-rules.js';
 
 export const mqttReceiver = receiverDescriptor({

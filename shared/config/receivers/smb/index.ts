@@ -3,7 +3,7 @@ import { receiverDescriptor } from '../descriptor.js';
 import { hostName, serverFields } from '../../secret-fields.js';
 import { smbTemplate } from './template.js';
 import { SmbReceiverSchema } from './schema.js';
-import { smbConnectionViolations } from './rules.js';
+import { smbConnectionViolations, smbOrderViolations } from './rules.js';
 
 type Json = Record<string, unknown>;
 
@@ -17,7 +17,10 @@ function shareOf(holder: Json): unknown {
 export const smbReceiver = receiverDescriptor({
   protocol: 'smb',
   schema: SmbReceiverSchema,
-  rules: (receiver, base, checks) => smbConnectionViolations(receiver.connections, base, checks.isPrompt),
+  rules: (receiver, base, checks) => [
+    ...smbConnectionViolations(receiver.connections, base, checks.isPrompt),
+    ...smbOrderViolations(receiver, base),
+  ],
   template: smbTemplate,
   secrets: [
     {
@@ -27,5 +30,6 @@ export const smbReceiver = receiverDescriptor({
       fields: [...serverFields(445), { name: 'domain', read: (h) => hostName(h.domain) }, { name: 'shared_folder', read: shareOf }],
     },
   ],
+  files: { share: true, folderField: () => 'shared_folder' },
   docs: 'docs/smb.md',
 });

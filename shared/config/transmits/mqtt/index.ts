@@ -1,7 +1,7 @@
 /** The mqtt transmit, as the configuration code sees it (registered in transmits/index.ts). */
 import { transmitDescriptor } from '../descriptor.js';
 import { hostName, text } from '../../secret-fields.js';
-import { MqttTransmitSchema } from '../../mqtt-schema.js';
+import { MqttTransmitSchema } from './schema.js';
 import { mqttTransmitViolations } from '../../mqtt-rules.js';
 import { mqttTransmitTemplate, sparkplugTransmitTemplate } from './template.js';
 
