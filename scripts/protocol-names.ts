@@ -15,9 +15,11 @@ const KINDS = ['receivers', 'transmits', 'parsers', 'transforms'];
 
 /** A name's own folders: its folder of each kind on both sides, and the agent's code it shares between kinds. */
 export function isOwnFile(file: string, name: string): boolean {
+  // Folders are kebab-case: convert_timestamps lives in convert-timestamps/.
+  const folder = name.replaceAll('_', '-');
   const own = [
-    ...KINDS.flatMap((kind) => [`shared/config/${kind}/${name}/`, `electron/agent/${kind}/${name}/`]),
-    `electron/agent/${name}/`,
+    ...KINDS.flatMap((kind) => [`shared/config/${kind}/${folder}/`, `electron/agent/${kind}/${folder}/`]),
+    `electron/agent/${folder}/`,
   ];
   return own.some((folder) => file.startsWith(folder));
 }

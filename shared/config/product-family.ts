@@ -51,16 +51,6 @@ export function explainUnsupported(violations: readonly Violation[], input: unkn
   });
 }
 
-/** Legacy transforms that are accepted but cannot run: records pass through them unchanged. */
-export function unsupportedTransformViolations(type: string, base: JsonPath): Violation[] {
-  const why: Record<string, string> = {
-    pandas: 'pandas transforms run Python code, which Tributary cannot run: this transform will be skipped (records pass through unchanged).',
-    counter_assign_column: 'counter_assign_column is a legacy transform Tributary cannot run: this transform will be skipped (records pass through unchanged). The spreadsheet parser\'s options.counter adds a running counter column.',
-    counter_event_string: 'counter_event_string is a legacy transform Tributary cannot run: this transform will be skipped (records pass through unchanged).',
-  };
-  return why[type] ? [warning([...base, 'transform_type'], why[type]!)] : [];
-}
-
 /** File receiver options that have no effect here. */
 export function fileOrderViolations(receiver: { connections: readonly { retrieve_ordered_files?: boolean }[] }, base: JsonPath): Violation[] {
   const out: Violation[] = [];
