@@ -10,12 +10,15 @@ const REPO = fileURLToPath(new URL('..', import.meta.url));
  * Counted by scripts/protocol-names.ts.
  */
 const GOAL = 3;
-const AT_GOAL = ['localfile', 'smb', 'sql', 'opcua', 'mqtt', 'remotedatapost', 'convert_timestamps', 'checksum_record', 'pandas', 'excel', 'xml'];
+const AT_GOAL = [
+  ...['localfile', 'smb', 'sql', 'opcua', 'mqtt'],
+  ...['remotedatapost', 'convert_timestamps', 'checksum_record', 'pandas', 'excel', 'xml'],
+];
 /*
  * Above the goal (decision 0055, "Not done yet"): pinned so the count can only shrink. rename is also
  * named by pipeline/fused-upload.ts (issue 31 point 3 moves it behind an interface); the parser types'
- * configuration side is not one folder each yet. Left out: csv, filter and json, also words of other meanings (a csv parser
- * and file_format, stream filters, JSON payloads), so their counts say nothing.
+ * configuration side is not one folder each yet. Left out: csv, filter and json, also words of other
+ * meanings (a csv parser and file_format, stream filters, JSON payloads), so their counts say nothing.
  */
 const PINNED: Record<string, number> = { rename: 4, spreadsheet: 4 };
 
@@ -23,9 +26,10 @@ describe('a component type is its folders and its registry lines (issue 31)', ()
   const found = filesNaming(REPO, [...AT_GOAL, ...Object.keys(PINNED)]);
   const limit = (name: string) => PINNED[name] ?? GOAL;
 
-  it.each([...AT_GOAL, ...Object.keys(PINNED)])('%s is named as a string in no more product files than allowed', (name) => {
+  it.each([...AT_GOAL, ...Object.keys(PINNED)])('%s is named as a string in no more files than allowed', (name) => {
     const files = found.get(name)!;
-    expect(files.length, `${name} is named as a string outside its folders in:\n${files.join('\n')}`).toBeLessThanOrEqual(limit(name));
+    const where = `${name} is named as a string outside its folders in:\n${files.join('\n')}`;
+    expect(files.length, where).toBeLessThanOrEqual(limit(name));
   });
 
   it('counts a name written as a string in code, not in comments, module specifiers or its own folders', () => {

@@ -33,10 +33,12 @@ function isModuleSpecifier(node: ts.Node): boolean {
 
 /** The string literals of a file's code (not its comments, not its module specifiers). */
 function stringLiterals(file: string, text: string): Set<string> {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const kind = file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
   const found = new Set<string>();
   const visit = (node: ts.Node): void => {
-    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) && !isModuleSpecifier(node)) found.add(node.text);
+    const literal = ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node);
+    if (literal && !isModuleSpecifier(node)) found.add(node.text);
     ts.forEachChild(node, visit);
   };
   visit(source);

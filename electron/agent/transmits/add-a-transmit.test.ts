@@ -22,16 +22,25 @@ const { editorSchema } = await import('../../../renderer/src/monaco/editor-schem
 const { builtInComponents } = await import('../components/built-in.js');
 const { RECORDS_JSON } = await import('../components/records-json-codec.js');
 
-const pigeon = (extra: Record<string, unknown> = {}) => ({ transmit_name: 'coop', transmit_type: 'pigeon', loft: 'Loft-7', ...extra });
+const pigeon = (extra: Record<string, unknown> = {}) => ({
+  transmit_name: 'coop',
+  transmit_type: 'pigeon',
+  loft: 'Loft-7',
+  ...extra,
+});
 const configuration = (...transmits: object[]) => ({ data_receiver: [], transforms: [], data_transmit: transmits });
 const descriptions = (config: object) => validateConfiguration(config).violations.map((v) => v.description);
 
 describe('a transmit type added by one registry line', () => {
-  it('is accepted by the schema (defaults filled in), listed among the types, and its messages reach the engineer', () => {
+  it('is accepted by the schema (defaults filled in) and listed; its messages reach the engineer', () => {
     expect(TRANSMIT_TYPES).toEqual(['remotedatapost', 'csv', 'mqtt', 'pigeon']);
-    expect(ConfigurationSchema.parse(configuration(pigeon())).data_transmit[0]).toMatchObject({ birds: 3, filter_stream: ['*'] });
+    const parsedPigeon = ConfigurationSchema.parse(configuration(pigeon())).data_transmit[0];
+    expect(parsedPigeon).toMatchObject({ birds: 3, filter_stream: ['*'] });
     expect(validateConfiguration(configuration(pigeon({ birds: 0 }))).violations).toContainEqual(
-      expect.objectContaining({ json_path: ['data_transmit', 0, 'birds'], description: 'birds must be at least 1, but it is the number 0.' }),
+      expect.objectContaining({
+        json_path: ['data_transmit', 0, 'birds'],
+        description: 'birds must be at least 1, but it is the number 0.',
+      }),
     );
     // The other types are unchanged: a transmit without transmit_type is still remotedatapost.
     const parsed = ConfigurationSchema.parse(configuration({ transmit_name: 'cloud', base_url: 'https://a.example' }));
@@ -44,13 +53,15 @@ describe('a transmit type added by one registry line', () => {
       level: 'warning',
       description: '60 birds are more than one loft holds (50).',
     });
-    expect(descriptions(configuration(pigeon({ birds: 50 })))).not.toContainEqual(expect.stringContaining('birds'));
+    const valid = descriptions(configuration(pigeon({ birds: 50 })));
+    expect(valid).not.toContainEqual(expect.stringContaining('birds'));
   });
 
   it('is listed by the templates, the editor snippets and the product-family sentence', () => {
     expect(TRANSMIT_TEMPLATE_TYPES).toEqual(['remotedatapost', 'mqtt', 'sparkplug_b', 'pigeon']);
     expect(TRANSMIT_TEMPLATES).toHaveProperty('pigeon.transmit_name', 'pigeons');
-    type Snippets = { properties: { data_transmit: { items: { defaultSnippets: { label: string; description: string }[] } } } };
+    type Snippet = { label: string; description: string };
+    type Snippets = { properties: { data_transmit: { items: { defaultSnippets: Snippet[] } } } };
     const snippets = (editorSchema([]) as Snippets).properties.data_transmit.items.defaultSnippets;
     expect(snippets).toContainEqual(expect.objectContaining({
       label: 'pigeon transmit (template)',
@@ -61,18 +72,24 @@ describe('a transmit type added by one registry line', () => {
     );
   });
 
-  it('keeps its saved password only while its own target is unchanged, beside an mqtt transmit with its own', () => {
-    const broker = { transmit_name: 'uns', transmit_type: 'mqtt', host: 'broker', topic: 'a/{asset}', password: 'b-secret' };
+  it('keeps its saved password only while its own target is unchanged, beside an mqtt transmit', () => {
+    const broker = { transmit_name: 'uns', transmit_type: 'mqtt', host: 'broker', password: 'b-secret' };
     const stored = configuration(pigeon({ password: 'p-secret' }), broker);
-    const same = unmaskSecrets(configuration(pigeon({ password: '********' }), { ...broker, password: '********' }), stored);
+    // unmaskSecrets restores into the incoming objects: each call gets its own.
+    const masked = (extra: object = {}) => ({ ...broker, password: '********', ...extra });
+    const same = unmaskSecrets(configuration(pigeon({ password: '********' }), masked()), stored);
     expect(same.violations).toEqual([]);
     expect(same.config).toEqual(stored);
     // "Loft-7" and "loft-7" are one loft (the fixture's target reads it case-insensitively).
-    expect(unmaskSecrets(configuration(pigeon({ loft: 'loft-7', password: '********' })), stored).violations).toEqual([]);
-    const moved = unmaskSecrets(configuration(pigeon({ loft: 'Loft-9', password: '********' }), { ...broker, password: '********', host: 'other' }), stored);
+    const sameLoft = unmaskSecrets(configuration(pigeon({ loft: 'loft-7', password: '********' })), stored);
+    expect(sameLoft.violations).toEqual([]);
+    const incoming = configuration(pigeon({ loft: 'Loft-9', password: '********' }), masked({ host: 'other' }));
+    const moved = unmaskSecrets(incoming, stored);
+    const loftChanged = /^Re-enter the password: the loft changed \(loft "Loft-7" → "Loft-9"\)/;
+    const brokerChanged = /^Re-enter the password: the broker changed \(host "broker" → "other"/;
     expect(moved.violations.map((v) => [v.json_path, v.description])).toEqual([
-      [['data_transmit', 0, 'password'], expect.stringMatching(/^Re-enter the password: the loft changed \(loft "Loft-7" → "Loft-9"\)/)],
-      [['data_transmit', 1, 'password'], expect.stringMatching(/^Re-enter the password: the broker changed \(host "broker" → "other"\)/)],
+      [['data_transmit', 0, 'password'], expect.stringMatching(loftChanged)],
+      [['data_transmit', 1, 'password'], expect.stringMatching(brokerChanged)],
     ]);
   });
 

@@ -29,7 +29,9 @@ export function transmitDescriptorOf(type: string): AnyDescriptor | undefined {
 }
 
 /** The rules of the document as a whole that transmit types add (remotedatapost: sight_machine_cloud). */
-export function transmitDocumentViolations(document: Parameters<NonNullable<AnyDescriptor['documentRules']>>[0], partial: boolean) {
+type TransmitDocument = Parameters<NonNullable<AnyDescriptor['documentRules']>>[0];
+
+export function transmitDocumentViolations(document: TransmitDocument, partial: boolean) {
   return descriptors.flatMap((d) => d.documentRules?.(document, { partial }) ?? []);
 }
 
@@ -62,5 +64,6 @@ const or = (items: readonly string[]) =>
 /** "sends with remotedatapost (RDP2) or mqtt, or writes csv files": what the transmits do, as a sentence says it. */
 export function transmitAbilities(): string {
   const verbs = [...new Set(descriptors.map((d) => d.does.verb))];
-  return verbs.map((verb) => `${verb} ${or(descriptors.filter((d) => d.does.verb === verb).map((d) => d.does.what))}`).join(', or ');
+  const what = (verb: string) => descriptors.filter((d) => d.does.verb === verb).map((d) => d.does.what);
+  return verbs.map((verb) => `${verb} ${or(what(verb))}`).join(', or ');
 }

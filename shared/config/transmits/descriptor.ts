@@ -56,7 +56,10 @@ export interface TransmitDescriptor<
  * Keeps the schema's own type on `rules` and the template names (the descriptor list is checked
  * against TransmitDescriptor).
  */
-export function transmitDescriptor<S extends z.ZodObject, T extends Record<string, TransmitTemplate> = Record<never, never>>(
+export function transmitDescriptor<
+  S extends z.ZodObject,
+  T extends Record<string, TransmitTemplate> = Record<never, never>,
+>(
   descriptor: TransmitDescriptor<S, T>,
 ): TransmitDescriptor<S, T> {
   return descriptor;

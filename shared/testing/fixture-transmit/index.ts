@@ -26,8 +26,15 @@ export const fixtureTransmit = transmitDescriptor({
   type: 'pigeon',
   schema: FixtureTransmitSchema,
   rules: (transmit, { base }) =>
-    transmit.birds > 50 ? [warning([...base, 'birds'], `${transmit.birds} birds are more than one loft holds (50).`)] : [],
-  templates: { pigeon: { transmit: { transmit_name: 'pigeons', transmit_type: 'pigeon', loft: prompt('loft address') }, snippet: 'carrier pigeon' } },
+    transmit.birds > 50
+      ? [warning([...base, 'birds'], `${transmit.birds} birds are more than one loft holds (50).`)]
+      : [],
+  templates: {
+    pigeon: {
+      transmit: { transmit_name: 'pigeons', transmit_type: 'pigeon', loft: prompt('loft address') },
+      snippet: 'carrier pigeon',
+    },
+  },
   secrets: [{ secret: 'password', target: 'the loft', fields: [{ name: 'loft', read: (h) => hostName(h.loft) }] }],
   does: { verb: 'sends with', what: 'carrier pigeons' },
 });

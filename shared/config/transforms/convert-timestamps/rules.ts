@@ -6,7 +6,11 @@ import { type JsonPath, type Violation, error } from '../../violations.js';
 
 type ConvertTimestamps = z.infer<typeof ConvertTimestampsTransformSchema>;
 
-export function convertTimestampsViolations(t: ConvertTimestamps, base: JsonPath, checks: TransformRuleChecks): Violation[] {
+export function convertTimestampsViolations(
+  t: ConvertTimestamps,
+  base: JsonPath,
+  checks: TransformRuleChecks,
+): Violation[] {
   const out: Violation[] = [];
   if (t.field_names === undefined && t.field_name === undefined)
     out.push(error(base, 'Name the columns to convert in field_names.'));

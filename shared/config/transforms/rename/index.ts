@@ -2,4 +2,8 @@
 import { transformDescriptor } from '../descriptor.js';
 import { RenameTransformSchema } from './schema.js';
 
-export const renameTransform = transformDescriptor({ type: 'rename', schema: RenameTransformSchema, docs: 'docs/data-path.md' });
+export const renameTransform = transformDescriptor({
+  type: 'rename',
+  schema: RenameTransformSchema,
+  docs: 'docs/data-path.md',
+});

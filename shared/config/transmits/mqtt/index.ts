@@ -18,7 +18,11 @@ export const mqttTransmit = transmitDescriptor({
     {
       secret: 'password',
       target: 'the broker',
-      fields: [{ name: 'host', read: (h) => hostName(h.host) }, { name: 'port' }, { name: 'username', read: (h) => text(h.username) }],
+      fields: [
+        { name: 'host', read: (h) => hostName(h.host) },
+        { name: 'port' },
+        { name: 'username', read: (h) => text(h.username) },
+      ],
     },
   ],
   does: { verb: 'sends with', what: 'mqtt' },

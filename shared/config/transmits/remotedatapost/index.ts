@@ -13,7 +13,8 @@ export const remoteDataPostTransmit = transmitDescriptor({
   schema: RemoteDataPostTransmitSchema,
   rules: (transmit, { index, document, isPrompt }) =>
     remoteDataPostViolations(transmit, index, document.sight_machine_cloud as Cloud, isPrompt),
-  documentRules: (document, { partial }) => cloudViolations(document.sight_machine_cloud as Cloud, document.data_transmit, partial),
+  documentRules: (document, { partial }) =>
+    cloudViolations(document.sight_machine_cloud as Cloud, document.data_transmit, partial),
   // Its base_url, API_key and API_key_ID: its own, else sight_machine_cloud's; empty when neither has
   // it, which validation reports as an error.
   resolve: (transmit, index, document) => {

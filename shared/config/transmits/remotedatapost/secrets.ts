@@ -8,7 +8,10 @@ export const remoteDataPostSecrets: readonly SecretFields[] = [
   {
     secret: 'API_key',
     target: 'the cloud account',
-    fields: [{ name: 'base_url', read: (h) => normalBaseUrl(h.base_url) }, { name: 'API_key_ID', read: (h) => text(h.API_key_ID) }],
+    fields: [
+      { name: 'base_url', read: (h) => normalBaseUrl(h.base_url) },
+      { name: 'API_key_ID', read: (h) => text(h.API_key_ID) },
+    ],
   },
 ];
 
