@@ -4,7 +4,8 @@
  * exact json_path to change. (Whether ca_file exists is checked by the agent when it saves.)
  */
 import type { z } from 'zod';
-import type { MqttReceiverSchema, MqttTransmitSchema } from './mqtt-schema.js';
+import type { MqttReceiverSchema } from './receivers/mqtt/schema.js';
+import type { MqttTransmitSchema } from './transmits/mqtt/schema.js';
 import { publishTopicProblem, topicFilterProblem, topicFiltersOverlap } from './mqtt-topics.js';
 import { type JsonPath, type Violation, error, warning } from './violations.js';
 

@@ -9,6 +9,7 @@
  */
 import type { ConfigurationDocument as Configuration } from './schema.js';
 import { type JsonPath, type Violation, error, warning } from './violations.js';
+import { receiverFilesOf } from './receivers/derive.js';
 
 export type PathFlavour = 'posix' | 'win32';
 
@@ -82,11 +83,14 @@ export function isSystemFolder(text: string): boolean {
 function receiverPathViolations(config: Pick<Configuration, 'data_receiver'>): Violation[] {
   const out: Violation[] = [];
   config.data_receiver.forEach((receiver, r) => {
-    if (receiver?.protocol !== 'localfile') return;
-    receiver.connections.forEach((connection, k) => {
-      const field = connection.root_path !== undefined ? 'root_path' : 'data_directory';
-      const folder = connection.root_path ?? connection.data_directory;
-      if (folder === undefined || !isSystemFolder(folder)) return;
+    // Local folders only: a share's folder names no folder of this computer.
+    const files = receiverFilesOf(receiver?.protocol);
+    if (!receiver || !files || files.share) return;
+    receiver.connections.forEach((item, k) => {
+      const connection = item as Record<string, unknown>;
+      const field = files.folderField(connection);
+      const folder = connection[field];
+      if (typeof folder !== 'string' || !isSystemFolder(folder)) return;
       const at: JsonPath = ['data_receiver', r, 'connections', k, field];
       out.push(
         warning(
@@ -96,7 +100,7 @@ function receiverPathViolations(config: Pick<Configuration, 'data_receiver'>): V
             : `"${folder}" is a folder of the operating system, not one machines write to. Check that this is the folder you mean.`,
         ),
       );
-      if (receiver.delete_completed)
+      if ('delete_completed' in receiver && receiver.delete_completed)
         out.push(error(['data_receiver', r, 'delete_completed'], `delete_completed would delete files from "${folder}", a folder of the operating system. Tributary refuses that; read from a folder of your own, or turn delete_completed off.`));
     });
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { availabilityKpi, microStopsKpi, mtbfKpi, oeeKpi } from '../testing/kpi-fixtures.js';
 import { validateKpi } from '../kpi/validate.js';
-import { NOTES_EXAMPLES, OWN_EXAMPLES, REFUSED_EXAMPLES } from './product-family-examples.js';
+import { NOTES_EXAMPLES, OWN_EXAMPLES, REFUSED_EXAMPLES } from '../testing/product-family-examples.js';
 import { validateConfiguration } from './validate.js';
 
 describe('configurations written the product family\'s way', () => {

@@ -6,8 +6,10 @@
  */
 import { type JsonPath, type Violation, valueAt, warning } from './violations.js';
 import { receiverProtocolList } from './receivers/derive.js';
+import { transmitAbilities } from './transmits/derive.js';
 
 const RECEIVERS = receiverProtocolList();
+const TRANSMITS = transmitAbilities();
 
 /** Product-family component types Tributary has no implementation of, and what to use instead. */
 const UNSUPPORTED: Record<string, Record<string, string>> = {
@@ -23,9 +25,9 @@ const UNSUPPORTED: Record<string, Record<string, string>> = {
     snowflake: `Tributary has no Snowflake receiver (it reads ${RECEIVERS}).`,
   },
   transmit_type: {
-    rdpv3: 'Tributary cannot send with rdpv3 (Kafka-based RDPv3 uploads); it sends with remotedatapost (RDP2) or mqtt, or writes csv files.',
-    azure_iot_hub: 'Tributary has no Azure IoT Hub transmit; it sends with remotedatapost (RDP2) or mqtt, or writes csv files.',
-    azure_iot_edge_hub: 'Tributary has no Azure IoT Edge Hub transmit; it sends with remotedatapost (RDP2) or mqtt, or writes csv files.',
+    rdpv3: `Tributary cannot send with rdpv3 (Kafka-based RDPv3 uploads); it ${TRANSMITS}.`,
+    azure_iot_hub: `Tributary has no Azure IoT Hub transmit; it ${TRANSMITS}.`,
+    azure_iot_edge_hub: `Tributary has no Azure IoT Edge Hub transmit; it ${TRANSMITS}.`,
   },
   transform_type: {
     tap: 'Tributary has no tap transform; a csv transmit with the same filter_stream writes the records to files.',
@@ -49,24 +51,12 @@ export function explainUnsupported(violations: readonly Violation[], input: unkn
   });
 }
 
-/** Legacy transforms that are accepted but cannot run: records pass through them unchanged. */
-export function unsupportedTransformViolations(type: string, base: JsonPath): Violation[] {
-  const why: Record<string, string> = {
-    pandas: 'pandas transforms run Python code, which Tributary cannot run: this transform will be skipped (records pass through unchanged).',
-    counter_assign_column: 'counter_assign_column is a legacy transform Tributary cannot run: this transform will be skipped (records pass through unchanged). The spreadsheet parser\'s options.counter adds a running counter column.',
-    counter_event_string: 'counter_event_string is a legacy transform Tributary cannot run: this transform will be skipped (records pass through unchanged).',
-  };
-  return why[type] ? [warning([...base, 'transform_type'], why[type]!)] : [];
-}
-
 /** File receiver options that have no effect here. */
-export function fileOrderViolations(receiver: { protocol: string; process_ordered_connections?: boolean; connections: readonly { retrieve_ordered_files?: boolean }[] }, base: JsonPath): Violation[] {
+export function fileOrderViolations(receiver: { connections: readonly { retrieve_ordered_files?: boolean }[] }, base: JsonPath): Violation[] {
   const out: Violation[] = [];
   receiver.connections.forEach((c, k) => {
     if (c.retrieve_ordered_files !== undefined)
       out.push(warning([...base, 'connections', k, 'retrieve_ordered_files'], 'retrieve_ordered_files applies to S3 sources only; it has no effect here (the folder is listed whole every poll).'));
   });
-  if (receiver.protocol === 'smb' && receiver.process_ordered_connections === false)
-    out.push(warning([...base, 'process_ordered_connections'], 'An smb receiver reads its connections one after the other (one session at a time): process_ordered_connections false has no effect.'));
   return out;
 }

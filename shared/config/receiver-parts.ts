@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { SpreadsheetParseOptionsSchema } from './csv-options.js';
 import { timeZoneName } from './schema-parts.js';
-import { FilterStreamSchema } from './transmit-schema.js';
+import { FilterStreamSchema } from './schema-parts.js';
 import { DOCUMENT_PARSER_SCHEMAS } from './parsers/index.js';
 import { streamIdentity } from './schema-parts.js';
 

@@ -121,7 +121,7 @@ const shown = (value: unknown) => (value === undefined ? '(none)' : JSON.stringi
 /** The target fields that differ between the incoming and the stored holder, in words. */
 function targetChanges(holderPath: JsonPath, key: string, incoming: Record<string, unknown>, found: Counterpart, roots: { incoming: unknown; stored: unknown }): string[] {
   const stored = found.stored!;
-  const row = secretTargetAt(holderPath, key);
+  const row = secretTargetAt(holderPath, key, incoming);
   const fields: TargetField[] =
     row?.fields.slice() ??
     // No row for this place: every other plain field of the holder counts.
@@ -158,7 +158,7 @@ export function unmaskSecrets(incoming: unknown, stored: unknown): { config: unk
     }
     const changes = targetChanges(here, key, holder, found, { incoming, stored });
     if (changes.length > 0) {
-      const target = secretTargetAt(here, key)?.target ?? 'what it belongs to';
+      const target = secretTargetAt(here, key, holder)?.target ?? 'what it belongs to';
       violations.push(error([...here, key], `Re-enter the ${key}: ${target} changed (${changes.join(', ')}). A saved ${key} is only used for the target it was saved for.`));
     } else setOwn(holder, key, original);
   };

@@ -3,20 +3,17 @@
  * must change, in words that say what is wrong and what to do.
  */
 import type { z } from 'zod';
-import type { ConfigurationDocument, ConvertTimestampsTransformSchema, DataReceiver, SightMachineCloudSchema } from './schema.js';
-
-type ConvertTimestamps = z.infer<typeof ConvertTimestampsTransformSchema>;
+import type { ConfigurationDocument, DataReceiver, SightMachineCloudSchema } from './schema.js';
 import { type JsonPath, type Violation, closest, error, warning } from './violations.js';
 import { matchesStream, parseFilter } from './streams.js';
-import { transformRuleViolations } from './transform-rules.js';
+import { transformTypeViolations } from './transforms/derive.js';
 export { sqlPlaceholders } from './receivers/sql/rules.js';
-import { mqttTransmitViolations } from './mqtt-rules.js';
 import { receiverDescriptorOf } from './receivers/derive.js';
 import { fileFilterViolations } from './file-filter-rules.js';
 import { parserViolations } from './parser-rules.js';
 import { isDocumentParser } from './parsers/index.js';
-import { cloudViolations, remoteDataPostViolations } from './transmit-rules.js';
-import { fileOrderViolations, unsupportedTransformViolations } from './product-family.js';
+import { transmitDescriptorOf, transmitDocumentViolations } from './transmits/derive.js';
+import { fileOrderViolations } from './product-family.js';
 import { folderNameViolations } from './name-rules.js';
 import { dataQualityViolations } from './data-quality-rules.js';
 import type { DataQualityEntry } from './data-quality-schema.js';
@@ -147,10 +144,11 @@ export function semanticViolations(config: PartialConfiguration, options: { part
   config.data_transmit.forEach((t, i) => {
     if (!t) return;
     checkFilter(t.filter_stream, ['data_transmit', i, 'filter_stream']);
-    if (t.transmit_type === 'remotedatapost') out.push(...remoteDataPostViolations(t, i, config.sight_machine_cloud, isPrompt));
-    if (t.transmit_type === 'mqtt') out.push(...mqttTransmitViolations(t, ['data_transmit', i]));
+    // The type's own rules, from its folder (transmits/<type>/index.ts).
+    const rules = transmitDescriptorOf(t.transmit_type)?.rules;
+    if (rules) out.push(...rules(t, { base: ['data_transmit', i], index: i, document: config, isPrompt }));
   });
-  out.push(...cloudViolations(config.sight_machine_cloud, config.data_transmit, options.partial ?? false));
+  out.push(...transmitDocumentViolations(config, options.partial ?? false));
   out.push(...dataQualityViolations(config.data_quality, options.partial || streamNames.length === 0 ? undefined : selectsAny));
 
   // A value still holding a template prompt gets one clear "fill in" error instead of whatever
@@ -234,27 +232,6 @@ function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
 }
 
 function transformViolations(t: ConfigurationDocument['transforms'][number], i: number): Violation[] {
-  const out: Violation[] = [];
-  const base: JsonPath = ['transforms', i];
-  if (t.transform_type === 'convert_timestamps') {
-    out.push(...convertTimestampsViolations(t as ConvertTimestamps, base));
-  }
-  out.push(...transformRuleViolations(t, base));
-  out.push(...unsupportedTransformViolations(t.transform_type, base));
-  return out;
-}
-
-function convertTimestampsViolations(t: ConvertTimestamps, base: JsonPath): Violation[] {
-  const out: Violation[] = [];
-  {
-    if (t.field_names === undefined && t.field_name === undefined)
-      out.push(error(base, 'Name the columns to convert in field_names.'));
-    if (t.format !== undefined && t.unit !== undefined)
-      out.push(error([...base, 'unit'], 'Use either format (text time stamps) or unit (epoch numbers), not both.'));
-    if (t.timezone !== undefined && !isValidTimeZone(t.timezone))
-      out.push(error([...base, 'timezone'], timeZoneProblem(t.timezone)));
-    const bad = t.format === undefined ? undefined : unknownStrptimeDirective(t.format);
-    if (bad) out.push(error([...base, 'format'], `"${bad}" is not a time format directive. Use e.g. %Y-%m-%d %H:%M:%S.`));
-  }
-  return out;
+  // The type's own rules, from its folder (transforms/<type>/index.ts).
+  return transformTypeViolations(t, ['transforms', i], { isValidTimeZone, timeZoneProblem, unknownStrptimeDirective });
 }

@@ -28,12 +28,3 @@ export const csvParser = {
 };
 
 export const stream = { asset: prompt('machine name'), stream_type: prompt('kind of data, e.g. cycle') };
-
-/** File receivers' machines write local times: the complete templates convert them to UTC. */
-export const localTimeToUtc = {
-  transform_name: 'local_time_to_utc',
-  transform_type: 'convert_timestamps' as const,
-  filter_stream: ['*'],
-  field_names: [prompt('column with local time stamps')],
-  timezone: prompt('time zone of the machine, e.g. Europe/Berlin'),
-};

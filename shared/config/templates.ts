@@ -7,6 +7,7 @@ import type { ConfigurationInput } from './schema.js';
 import { prompt } from './template-parts.js';
 import { RECEIVER_DESCRIPTORS, type ReceiverTemplate } from './receivers/index.js';
 import type { ReceiverProtocol } from './receivers/derive.js';
+import { TRANSMIT_TEMPLATE_LIST, type TransmitTemplateName } from './transmits/derive.js';
 
 export const TemplateSchema = z.object({
   name: z.string(),
@@ -15,58 +16,20 @@ export const TemplateSchema = z.object({
 });
 export type Template = z.infer<typeof TemplateSchema>;
 
-const transmit = {
-  transmit_name: 'cloud',
-  transmit_type: 'remotedatapost' as const,
-  filter_stream: ['*'],
-  base_url: prompt('https://<tenant>.<domain>'),
-  API_key: prompt('edge API key'),
-  API_key_ID: prompt('edge API key id'),
-  timeout: 120,
-  poll_interval: 5,
-  max_request_records: 3000,
-};
+type TransmitInput = NonNullable<ConfigurationInput['data_transmit']>[number];
 
-const mqttTransmit = {
-  transmit_name: 'unified_namespace',
-  transmit_type: 'mqtt' as const,
-  filter_stream: ['*'],
-  host: prompt('broker name or IP address'),
-  port: 8883,
-  tls: true,
-  username: prompt('user name'),
-  password: prompt('password'),
-  topic: `${prompt('enterprise/site/area, e.g. acme/plant1/line1')}/{asset}/{stream_type}`,
-  qos: 1 as const,
-  message_format: 'record' as const,
-  additional_fields: {},
-};
+/** One transmit of each template (a type may have several), from the registry (transmits/<type>/template.ts). */
+export const TRANSMIT_TEMPLATES = Object.fromEntries(
+  TRANSMIT_TEMPLATE_LIST.map((template) => [template.name, template.transmit]),
+) as Record<TransmitTemplateType, TransmitInput>;
 
-/** The mqtt transmit as a Sparkplug B edge node (docs/mqtt.md, Sparkplug B). */
-const sparkplugTransmit = {
-  transmit_name: 'sparkplug_host',
-  transmit_type: 'mqtt' as const,
-  filter_stream: ['*'],
-  host: prompt('broker name or IP address'),
-  port: 8883,
-  tls: true,
-  username: prompt('user name'),
-  password: prompt('password'),
-  payload_format: 'sparkplug_b' as const,
-  group_id: prompt('Sparkplug group id, e.g. Plant1'),
-  edge_node_id: prompt('edge node id of this PC, e.g. tributary-line3'),
-  qos: 1 as const,
-};
-
-/** One transmit of each type, ready to be inserted into `data_transmit`. */
-export const TRANSMIT_TEMPLATES = {
-  remotedatapost: transmit,
-  mqtt: mqttTransmit,
-  sparkplug_b: sparkplugTransmit,
-} as const satisfies Record<string, NonNullable<ConfigurationInput['data_transmit']>[number]>;
-
-export type TransmitTemplateType = keyof typeof TRANSMIT_TEMPLATES;
+export type TransmitTemplateType = TransmitTemplateName;
 export const TRANSMIT_TEMPLATE_TYPES = Object.keys(TRANSMIT_TEMPLATES) as TransmitTemplateType[];
+/** What a complete configuration sends with unless its receiver's template says: the registry's first. */
+const DEFAULT_TRANSMIT = TRANSMIT_TEMPLATE_TYPES[0]!;
+
+/** The templates the editor offers as transmit snippets, with the words that describe each. */
+export const TRANSMIT_SNIPPETS = TRANSMIT_TEMPLATE_LIST.flatMap((t) => (t.snippet ? [{ name: t.name, says: t.snippet }] : []));
 
 /**
  * One entry of `data_quality`, ready to be inserted: the issue's example of a temperature that must
@@ -105,7 +68,7 @@ export function streamTemplates(protocol: unknown): Record<string, object> | und
 const withReceiver = (template: ReceiverTemplate): ConfigurationInput => ({
   data_receiver: [structuredClone(template.receiver) as DataReceiverInput],
   transforms: structuredClone([...(template.transforms ?? [])]),
-  data_transmit: [structuredClone(TRANSMIT_TEMPLATES[template.transmit ?? 'remotedatapost'])],
+  data_transmit: [structuredClone(TRANSMIT_TEMPLATES[(template.transmit ?? DEFAULT_TRANSMIT) as TransmitTemplateType])],
 });
 
 /** A complete configuration for one protocol, or undefined for an unknown protocol. */

@@ -4,9 +4,9 @@
  * function runs in the agent (authoritative, on save) and in the console (live, as you type).
  */
 import { z } from 'zod';
-import { ConfigurationSchema, type Configuration, type ConfigurationDocument, type DataReceiver } from './schema.js';
+import { ConfigurationSchema, type Configuration, type ConfigurationDocument, type DataReceiver, type Transmit } from './schema.js';
 import { explainUnsupported } from './product-family.js';
-import { transmitCredentials } from './transmit-rules.js';
+import { transmitDescriptorOf } from './transmits/derive.js';
 import { type JsonPath, type Violation, dedupeViolations, hasErrors, sortViolations, violationsFromIssues, warning } from './violations.js';
 import { isValidTimeZone, semanticViolations, timeZoneProblem } from './semantic-rules.js';
 import { encodingProblem } from './parser-rules.js';
@@ -95,17 +95,15 @@ export function validateConfiguration(input: unknown, context?: PathContext): Va
 }
 
 /**
- * The configuration as the agent runs it: each remotedatapost transmit with the base_url, API_key
- * and API_key_ID it uses (its own, else sight_machine_cloud's; empty when neither has it, which
- * validation reports as an error).
+ * The configuration as the agent runs it: each transmit as its type resolves it (a remotedatapost
+ * transmit with the base_url, API_key and API_key_ID it uses: its own, else sight_machine_cloud's).
  */
 export function resolveConfiguration(document: ConfigurationDocument): Configuration {
   return {
     ...document,
     data_transmit: document.data_transmit.map((t, i) => {
-      if (t.transmit_type !== 'remotedatapost') return t;
-      const credentials = transmitCredentials(t, i, document.sight_machine_cloud);
-      return { ...t, base_url: credentials.base_url?.value ?? '', API_key: credentials.API_key?.value ?? '', API_key_ID: credentials.API_key_ID?.value ?? '' };
+      const resolve = transmitDescriptorOf(t.transmit_type)?.resolve;
+      return (resolve ? resolve(t, i, document) : t) as Transmit;
     }),
   };
 }

@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import { isSystemFolder } from '../../../shared/config/path-policy.js';
+import { receiverFilesOf } from '../../../shared/config/receivers/derive.js';
 import type { JsonPath, Violation } from '../../../shared/config/violations.js';
 import { ReadPolicy, dataDirectoryReach, localFolderOfShare, readRefusal, realPath } from '../storage/read-policy.js';
 import { WritePolicy } from '../storage/write-policy.js';
@@ -43,11 +44,12 @@ export async function realPathViolations(document: unknown, existing: readonly V
     const deleting: JsonPath | undefined = receiver.delete_completed === true ? ['data_receiver', r, 'delete_completed'] : undefined;
     asList(receiver.connections).forEach((item, k) => {
       const connection = asRecord(item);
-      if (receiver.protocol === 'localfile') {
-        const field = connection.root_path !== undefined ? 'root_path' : 'data_directory';
+      const files = receiverFilesOf(typeof receiver.protocol === 'string' ? receiver.protocol : undefined);
+      if (files && !files.share) {
+        const field = files.folderField(connection);
         const folder = connection[field];
         if (usable(folder)) checks.push({ folder, label: `"${folder}"`, at: ['data_receiver', r, 'connections', k, field], deleting });
-      } else if (receiver.protocol === 'smb' && usable(connection.host) && usable(connection.shared_folder)) {
+      } else if (files?.share && usable(connection.host) && usable(connection.shared_folder)) {
         const local = localFolderOfShare(connection.host, connection.shared_folder, context.platform);
         const label = `\\\\${connection.host}\\${connection.shared_folder.replace(/^[\\/]+/, '')}`;
         if (local) checks.push({ folder: local, label, at: ['data_receiver', r, 'connections', k, 'shared_folder'] });

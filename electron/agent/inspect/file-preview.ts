@@ -1,5 +1,5 @@
 /**
- * Preview of a file receiver (localfile, smb): for each stream, the first file it would read (name
+ * Preview of a file receiver (a local folder or a share): for each stream, the first file it would read (name
  * order, as the receiver reads) and that file's first rows through the stream's parser. Reads at
  * most PREVIEW_BYTES of one file per stream; the store is never touched.
  */
@@ -11,11 +11,13 @@ import { type ListedFile, SourceProblem, type SourceFolder, localFolder, smbFold
 import type { RawStreamPreview } from './raw-preview.js';
 import { previewDocument } from './document-preview.js';
 import { isDocumentParser } from '../../../shared/config/parsers/index.js';
+import { receiverFilesOf } from '../../../shared/config/receivers/derive.js';
 
 /** Bytes read of a file for its preview: thousands of rows, whatever the file's size. */
 export const PREVIEW_BYTES = 256 * 1024;
 
-type FileReceiver = Extract<DataReceiver, { protocol: 'localfile' | 'smb' }>;
+/** A receiver that reads files (its protocol's descriptor has `files`). */
+type FileReceiver = Extract<DataReceiver, { parsers: unknown }>;
 
 interface Opened {
   folder?: SourceFolder;
@@ -26,17 +28,18 @@ interface Opened {
 /** `agentDataDirectory`: never read below it (ReadPolicy, checked on real paths before listing and reading). */
 export async function previewFiles(receiver: FileReceiver, rows: number, nowMicros: bigint, agentDataDirectory: string, smbTimeoutMs = 10_000): Promise<RawStreamPreview[]> {
   const opened: Opened[] = [];
+  const share = receiverFilesOf(receiver.protocol)?.share === true;
   try {
     for (const connection of receiver.connections) {
       try {
-        const folder = receiver.protocol === 'localfile' ? localFolder(connection as Parameters<typeof localFolder>[0], agentDataDirectory) : await smbFolder(connection as Parameters<typeof smbFolder>[0], smbTimeoutMs);
+        const folder = share ? await smbFolder(connection as Parameters<typeof smbFolder>[0], smbTimeoutMs) : localFolder(connection as Parameters<typeof localFolder>[0], agentDataDirectory);
         opened.push({ folder, files: (await folder.list()).files });
       } catch (cause) {
         if (!(cause instanceof SourceProblem)) throw cause;
         opened.push({ problem: cause.message });
       }
     }
-    const streams = fileStreams(receiver, receiver.protocol === 'smb');
+    const streams = fileStreams(receiver, share);
     const previews: RawStreamPreview[] = [];
     for (const [index, stream] of streams.entries()) {
       const configured = receiver.streams[index]!;
@@ -48,7 +51,7 @@ export async function previewFiles(receiver: FileReceiver, rows: number, nowMicr
           preview.problems.push({ level: 'warning', message: `No file matches ${JSON.stringify(configured.path_filter ?? configured.file_filter ?? [])} yet: there is nothing to preview.` });
         continue;
       }
-      preview.source = joinPath(found.folder.label, found.file.relative, receiver.protocol === 'smb' ? '\\' : '/');
+      preview.source = joinPath(found.folder.label, found.file.relative, share ? '\\' : '/');
       if (!stream.parser) {
         preview.problems.push({ level: 'error', message: "No parser's filter_stream selects this stream, and it names no parser: its files cannot be read." });
         continue;

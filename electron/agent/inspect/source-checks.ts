@@ -8,9 +8,11 @@ import type { Configuration, DataReceiver } from '../../../shared/config/schema.
 import { streamId } from '../../../shared/config/streams.js';
 import { type Violation, warning } from '../../../shared/config/violations.js';
 import { fileStreams, streamOf } from '../receivers/file-source/file-discovery.js';
+import { receiverFilesOf } from '../../../shared/config/receivers/derive.js';
 import { type FolderListing, type ListedFile, SourceProblem, type SourceFolder, localFolder, smbFolder } from './source-folders.js';
 
-type FileReceiver = Extract<DataReceiver, { protocol: 'localfile' | 'smb' }>;
+/** A receiver that reads files (its protocol's descriptor has `files`). */
+type FileReceiver = Extract<DataReceiver, { parsers: unknown }>;
 
 interface Listing {
   label: string;
@@ -31,7 +33,8 @@ export interface SourceCheckOptions {
   dataDirectory?: string;
 }
 
-const isFileReceiver = (receiver: DataReceiver): receiver is FileReceiver => receiver.protocol === 'localfile' || receiver.protocol === 'smb';
+const isFileReceiver = (receiver: DataReceiver): receiver is FileReceiver => receiverFilesOf(receiver.protocol) !== undefined;
+const isShare = (receiver: FileReceiver) => receiverFilesOf(receiver.protocol)?.share === true;
 
 /** Folder and file_filter warnings of a configuration's file receivers. */
 export class SourceChecks {
@@ -72,14 +75,14 @@ export class SourceChecks {
       const skipped = listing.skipped ?? [];
       if (skipped.length > 0) {
         const named = skipped.slice(0, 3).map((s) => `${s.folder} ${s.why}`).join('; ');
-        const field = receiver.protocol === 'localfile' && 'root_path' in receiver.connections[k]! ? 'root_path' : receiver.protocol === 'smb' ? 'shared_folder' : 'data_directory';
+        const field = receiverFilesOf(receiver.protocol)!.folderField(receiver.connections[k]!);
         out.push(warning([...at, 'connections', k, field], `Subfolders that cannot be read are skipped, the rest is read: ${named}${skipped.length > 3 ? ` and ${skipped.length - 3} more` : ''}.`));
       }
     });
     const listed = listings.filter((l): l is Listing & { files: ListedFile[] } => l.files !== undefined);
     // A folder listed only in part cannot tell that a stream has no file.
     if (listed.length === 0 || listed.some((l) => l.partial)) return out;
-    const streams = fileStreams(receiver, receiver.protocol === 'smb');
+    const streams = fileStreams(receiver, isShare(receiver));
     const files = listed.flatMap((l) => l.files.map((f) => f.relative));
     const where = listed.map((l) => l.label).join(', ');
     streams.forEach((stream, k) => {
@@ -101,7 +104,7 @@ export class SourceChecks {
   }
 
   private async listing(receiver: FileReceiver, connection: FileReceiver['connections'][number]): Promise<Listing> {
-    if (receiver.protocol === 'localfile') return list(localFolder(connection as Parameters<typeof localFolder>[0], this.dataDirectory));
+    if (!isShare(receiver)) return list(localFolder(connection as Parameters<typeof localFolder>[0], this.dataDirectory));
     const smb = connection as Parameters<typeof smbFolder>[0];
     const key = JSON.stringify(smb);
     const cached = this.smbListings.get(key);

@@ -7,7 +7,7 @@
 import { supportedEncodingNames } from '../../../shared/config/encodings.js';
 import { configurationJsonSchema, TIME_ZONE_FORMAT } from '../../../shared/config/schema.js';
 import { TEMPLATE_PROMPT_PREFIX } from '../../../shared/config/semantic-rules.js';
-import { DATA_QUALITY_TEMPLATE, RECEIVER_TEMPLATES, TRANSMIT_TEMPLATES, streamTemplates } from '../../../shared/config/templates.js';
+import { DATA_QUALITY_TEMPLATE, RECEIVER_TEMPLATES, TRANSMIT_SNIPPETS, TRANSMIT_TEMPLATES, streamTemplates } from '../../../shared/config/templates.js';
 import { DOCUMENT_PARSER_TEMPLATES } from '../../../shared/config/parsers/index.js';
 
 type Schema = Record<string, unknown>;
@@ -120,10 +120,10 @@ export function editorSchema(zones: readonly string[]): Schema {
   if (transmits)
     transmits.defaultSnippets = [
       ...branchSnippets(transmits, 'transmit_type', 'transmit'),
-      ...(['mqtt', 'sparkplug_b'] as const).map((type) => ({
-        label: `${type} transmit (template)`,
-        description: `A ${type === 'mqtt' ? 'JSON mqtt' : 'Sparkplug B (mqtt)'} transmit from the template; Tab moves to each value to fill in.`,
-        body: withTabStops(TRANSMIT_TEMPLATES[type], { next: 1 }),
+      ...TRANSMIT_SNIPPETS.map(({ name, says }) => ({
+        label: `${name} transmit (template)`,
+        description: `A ${says} transmit from the template; Tab moves to each value to fill in.`,
+        body: withTabStops(TRANSMIT_TEMPLATES[name], { next: 1 }),
       })),
     ];
   const quality = ((properties.data_quality?.anyOf as Schema[] | undefined)?.find((s) => s.type === 'array') ?? properties.data_quality)?.items as Schema | undefined;

@@ -3,7 +3,7 @@
  * the only thing a new protocol edits (and the only thing a test swaps to add a fixture protocol).
  */
 import type { z } from 'zod';
-import type { ReceiverDescriptor } from './descriptor.js';
+import type { ReceiverDescriptor, ReceiverFiles } from './descriptor.js';
 import { RECEIVER_DESCRIPTORS } from './index.js';
 
 type Descriptors = typeof RECEIVER_DESCRIPTORS;
@@ -22,6 +22,11 @@ export const RECEIVER_PROTOCOLS = RECEIVER_DESCRIPTORS.map((d) => d.protocol) as
 /** The descriptor of a protocol value, or undefined for a protocol no receiver has. */
 export function receiverDescriptorOf(protocol: string): ReceiverDescriptor<z.ZodObject> | undefined {
   return (RECEIVER_DESCRIPTORS as readonly ReceiverDescriptor<z.ZodObject>[]).find((d) => d.protocol === protocol);
+}
+
+/** Where a file receiver's connections keep their files; undefined for a protocol that reads no files. */
+export function receiverFilesOf(protocol: string | undefined): ReceiverFiles | undefined {
+  return protocol === undefined ? undefined : receiverDescriptorOf(protocol)?.files;
 }
 
 /** "localfile, smb, sql, opcua and mqtt": the protocols as a sentence names them. */

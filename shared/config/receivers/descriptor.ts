@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { JsonPath, Violation } from '../violations.js';
 import type { TransformSchema } from '../transform-schema.js';
+import type { SecretFields } from '../secret-fields.js';
 
 // Types come from the protocol's own schema, not from schema.ts: schema.ts imports the registry, and a
 // type import back would be an import circle a reader has to follow.
@@ -21,8 +22,8 @@ export interface ReceiverTemplate {
   receiver: Record<string, unknown>;
   /** Transforms the complete configuration adds (e.g. local time to UTC for files). */
   transforms?: readonly TransformInput[];
-  /** The transmit template the complete configuration sends with; default remotedatapost. */
-  transmit?: 'remotedatapost' | 'mqtt';
+  /** The transmit template (by name) the complete configuration sends with; default the registry's first. */
+  transmit?: string;
   /** Streams the editor offers as snippets inside this receiver's streams, by name. */
   streams?: Record<string, object>;
 }
@@ -35,6 +36,14 @@ export interface ReceiverRuleChecks {
   unknownStrptimeDirective: (format: string) => string | undefined;
 }
 
+/** Where a file receiver's connections keep their files. */
+export interface ReceiverFiles {
+  /** A Windows share (names compare without case, paths join with "\\"), else a local folder. */
+  share: boolean;
+  /** The connection field that names its folder. */
+  folderField: (connection: Record<string, unknown>) => string;
+}
+
 export interface ReceiverDescriptor<S extends z.ZodObject = z.ZodObject> {
   /** The value of `protocol` in the configuration. */
   protocol: string;
@@ -43,6 +52,10 @@ export interface ReceiverDescriptor<S extends z.ZodObject = z.ZodObject> {
   /** What the schema cannot say, reported at the json_path to change (after the generic rules). */
   rules?: (receiver: z.infer<S>, base: JsonPath, checks: ReceiverRuleChecks) => Violation[];
   template?: ReceiverTemplate;
+  /** A file receiver's folders (the generic file rules, previews and checks read them through this). */
+  files?: ReceiverFiles;
+  /** Secrets each of its connections holds and what names their target (secret-targets.ts). */
+  secrets?: readonly SecretFields[];
   /** The page of docs/ that explains the protocol, if any. */
   docs?: string;
 }

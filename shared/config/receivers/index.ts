@@ -14,7 +14,7 @@ export * from './localfile/schema.js';
 export * from './smb/schema.js';
 export * from './sql/schema.js';
 export * from './opcua/schema.js';
-export type { ReceiverDescriptor, ReceiverRuleChecks, ReceiverTemplate } from './descriptor.js';
+export type { ReceiverDescriptor, ReceiverFiles, ReceiverRuleChecks, ReceiverTemplate } from './descriptor.js';
 
 /** In the order the JSON Schema lists them (the OpenAPI document and the editor keep this order). */
 export const RECEIVER_DESCRIPTORS = [localfileReceiver, smbReceiver, sqlReceiver, opcuaReceiver, mqttReceiver] as const;

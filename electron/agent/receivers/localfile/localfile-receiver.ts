@@ -10,6 +10,7 @@ import { readRange } from '../file-source/read-range.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import type { ParseThreads } from '../../pipeline/parse-protocol.js';
 import { ReadPolicy } from '../../storage/read-policy.js';
+import { PollingLoop } from '../../lifecycle/index.js';
 
 /** Why a receiver's waiting chunks are dropped (one reason for all: no DOMException per stop). */
 const STOPPED = Object.assign(new Error('reading stopped'), { code: 'ABORT_ERR' });
@@ -76,9 +77,10 @@ export class LocalfileReceiver implements AgentComponent {
   private dueAt = 0;
   private lastScanAt = 0;
   private newFileSeen = false;
-  private timer: NodeJS.Timeout | undefined;
+  /** Whether changes asked for the next scan (RESCAN_MS counts from the end of such a scan). */
+  private nextForChanges = false;
+  private loop: PollingLoop | undefined;
   private running = false;
-  private scanning: Promise<void> | undefined;
   private rescanRequested = false;
   /** The message of each folder's current problem: it is logged when it starts or changes, not every poll. */
   private readonly folderProblems = new Map<string, string>();
@@ -124,17 +126,23 @@ export class LocalfileReceiver implements AgentComponent {
     this.watcher = chokidar.watch(this.folders(), { ignoreInitial: true, depth: MAX_DEPTH, ignorePermissionErrors: true });
     this.watcher.on('all', () => this.soon());
     this.watcher.on('error', (error) => this.context.logger.warn(`watching failed, polling continues: ${(error as Error).message}`));
-    this.schedule(0);
+    this.loop = new PollingLoop({
+      step: () => this.step(),
+      intervalMs: () => this.config.poll_interval * 1000,
+      onError: (cause) => this.context.logger.error(`Scanning the folders failed: ${(cause as Error).message}`),
+    });
+    this.nextForChanges = false;
+    this.dueAt = Date.now();
+    this.loop.schedule(0);
   }
 
   async stop(): Promise<void> {
     this.running = false;
     this.run?.abort(STOPPED);
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    const scanning = this.loop?.dispose();
     await this.watcher?.close();
     this.watcher = undefined;
-    await this.scanning?.catch(() => undefined);
+    await scanning;
     this.discovery.flushReadLog(true);
   }
 
@@ -156,29 +164,33 @@ export class LocalfileReceiver implements AgentComponent {
   private soon(): void {
     const now = Date.now();
     const delay = Math.min(this.config.poll_interval * 1000, Math.max(CHANGE_DELAY_MS, this.lastScanAt + RESCAN_MS - now));
-    if (this.scanning) this.rescanRequested = true;
-    else if (!this.timer || this.dueAt > now + delay) this.schedule(delay, true);
+    if (!this.loop || this.loop.disposed) return;
+    if (this.loop.busy) this.rescanRequested = true;
+    else if (this.dueAt > now + delay) {
+      this.nextForChanges = true;
+      this.dueAt = now + delay;
+      this.loop.schedule(delay);
+    }
   }
 
-  /** The next scan in `ms`; `forChanges`: changes asked for it (RESCAN_MS counts from it). */
-  private schedule(ms: number, forChanges = false): void {
-    if (!this.running) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.dueAt = Date.now() + ms;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.scanning = this.scan().finally(() => {
-        this.scanning = undefined;
-        if (forChanges) this.lastScanAt = Date.now();
-        this.discovery.flushReadLog();
-        const again = this.rescanRequested;
-        const soon = this.newFileSeen ? NEW_FILE_LOOK_MS : RESCAN_MS;
-        this.rescanRequested = false;
-        this.newFileSeen = false;
-        this.schedule(again ? Math.min(this.config.poll_interval * 1000, soon) : this.config.poll_interval * 1000, again);
-      });
-    }, ms);
-    this.timer.unref?.();
+  /** One scan; the next one sooner when changes came in during it (a new file sooner still). */
+  private async step(): Promise<number> {
+    const forChanges = this.nextForChanges;
+    try {
+      await this.scan();
+    } catch (cause) {
+      this.context.logger.error(`Scanning the folders failed: ${(cause as Error).message}`);
+    }
+    if (forChanges) this.lastScanAt = Date.now();
+    this.discovery.flushReadLog();
+    const again = this.rescanRequested;
+    const soon = this.newFileSeen ? NEW_FILE_LOOK_MS : RESCAN_MS;
+    this.rescanRequested = false;
+    this.newFileSeen = false;
+    const wait = again ? Math.min(this.config.poll_interval * 1000, soon) : this.config.poll_interval * 1000;
+    this.nextForChanges = again;
+    this.dueAt = Date.now() + wait;
+    return wait;
   }
 
   private async scan(): Promise<void> {

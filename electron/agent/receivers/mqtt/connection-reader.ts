@@ -15,6 +15,7 @@ import { BufferFullError } from '../../pipeline/pipeline.js';
 import type { ComponentContext } from '../../components/contract.js';
 import type { StreamReader } from './stream-reader.js';
 import { SubscriptionMemory } from './subscription-memory.js';
+import { DrainLoop, type DrainOutcome } from '../../lifecycle/index.js';
 
 const RETRY_STORE_MS = 1000;
 
@@ -30,7 +31,8 @@ export class ConnectionReader {
   private readonly markers: ConnectionMarkers;
   private readonly streams: StreamKey[];
   private pending: Pending[] = [];
-  private flushing: NodeJS.Immediate | NodeJS.Timeout | undefined;
+  /** Commits what arrived: kicked per message, a round per turn of the event loop, backing off while storing fails. */
+  private loop: DrainLoop | undefined;
   private subscribed = false;
 
   constructor(
@@ -57,12 +59,19 @@ export class ConnectionReader {
   }
 
   start(): void {
+    this.loop = new DrainLoop({
+      drain: () => this.drain(),
+      idleMs: () => undefined,
+      onError: (cause) => this.context.logger.error(`Storing messages failed: ${(cause as Error).message}`),
+    });
     this.link.start();
   }
 
   async stop(): Promise<void> {
+    // No round after stop: what was not stored stays unacknowledged, and the broker sends it again.
+    const draining = this.loop?.dispose();
     await this.link.stop();
-    this.clearTimer();
+    await draining;
     // Not acknowledged: the broker sends these again on the next connection.
     this.pending = [];
   }
@@ -146,7 +155,7 @@ export class ConnectionReader {
       }
     }
     this.pending.push({ client, packet, waiting });
-    this.schedule(0);
+    this.loop?.kick();
   }
 
   /**
@@ -180,21 +189,13 @@ export class ConnectionReader {
     } else if (reading.records.length > 0) this.context.markers.clear('timestamp_unreadable', [reader.stream]);
   }
 
-  private schedule(ms: number): void {
-    if (this.flushing) return;
-    const run = () => {
-      this.flushing = undefined;
-      this.flush();
-    };
-    this.flushing = ms === 0 ? setImmediate(run) : setTimeout(run, ms);
-  }
-
-  private clearTimer(): void {
-    if (this.flushing) {
-      clearImmediate(this.flushing as NodeJS.Immediate);
-      clearTimeout(this.flushing as NodeJS.Timeout);
-    }
-    this.flushing = undefined;
+  /** One round: after the messages of this turn of the event loop have arrived, so that they are stored together. */
+  private async drain(): Promise<DrainOutcome> {
+    const loop = this.loop;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (loop?.disposed) return undefined;
+    this.flush();
+    return this.pending.length > 0 ? { backoffMs: RETRY_STORE_MS } : undefined;
   }
 
   /** Commits what arrived, per stream; acknowledges every message whose records are all stored. */
@@ -217,6 +218,5 @@ export class ConnectionReader {
     const done = this.pending.filter((p) => p.waiting.size === 0);
     this.pending = this.pending.filter((p) => p.waiting.size > 0);
     for (const item of done) if (item.client === client) sendPuback(client, item.packet);
-    if (this.pending.length > 0) this.schedule(RETRY_STORE_MS);
   }
 }

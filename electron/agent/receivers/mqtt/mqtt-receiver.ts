@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { z } from 'zod';
-import type { MqttReceiverSchema } from '../../../../shared/config/mqtt-schema.js';
+import type { MqttReceiverSchema } from '../../../../shared/config/receivers/mqtt/schema.js';
 import { defaultClientId } from '../../mqtt/index.js';
 import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import { ConnectionReader } from './connection-reader.js';

@@ -7,6 +7,7 @@ import { ReadPolicy, localFolderOfShare } from '../../storage/read-policy.js';
 import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, orderFiles, streamOf } from '../file-source/file-discovery.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import type { ParseThreads } from '../../pipeline/parse-protocol.js';
+import { PollingLoop } from '../../lifecycle/index.js';
 import { type SmbSecurity, SmbSession, type SmbTarget, isMissing } from './smb-client.js';
 import { CONNECTION_CATEGORIES, type ConnectionLabel, type ConnectionProblem, type Phase, classifyFileError, describeDeleteError, describeProblem } from './smb-problems.js';
 
@@ -61,9 +62,8 @@ export class SmbReceiver implements AgentComponent {
   private readonly streams: FileStream[];
   private readonly keys: StreamKey[];
   private readonly connections: ConnectionState[];
-  private timer: NodeJS.Timeout | undefined;
+  private loop: PollingLoop | undefined;
   private running = false;
-  private scanning: Promise<void> | undefined;
   private rescanRequested = false;
   private session: SmbSession | undefined;
   private readonly policy: ReadPolicy;
@@ -115,16 +115,20 @@ export class SmbReceiver implements AgentComponent {
     this.running = true;
     this.run = new AbortController();
     this.worker.start();
-    this.schedule(0);
+    this.loop = new PollingLoop({
+      step: () => this.step(),
+      intervalMs: () => this.config.poll_interval * 1000,
+      onError: (cause) => this.context.logger.error(`Scanning the shares failed: ${(cause as Error).message}`),
+    });
+    this.loop.schedule(0);
   }
 
   async stop(): Promise<void> {
     this.running = false;
     this.run?.abort(STOPPED);
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    const scanning = this.loop?.dispose();
     this.session?.close(); // a call waiting on a silent server fails now, not after the timeout
-    await this.scanning?.catch(() => undefined);
+    await scanning;
     this.discovery.flushReadLog(true);
   }
 
@@ -136,21 +140,16 @@ export class SmbReceiver implements AgentComponent {
     this.discovery.purge(streams);
   }
 
-  private schedule(ms: number): void {
-    if (!this.running) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.scanning = this.scan().finally(() => {
-        this.scanning = undefined;
-        this.discovery.flushReadLog();
-        const again = this.rescanRequested;
-        this.rescanRequested = false;
-        // A file that changed needs a second look before it is read: make it come sooner.
-        this.schedule(again ? Math.min(500, this.config.poll_interval * 1000) : this.nextPollMs());
-      });
-    }, ms);
-    this.timer.unref?.();
+  /** One scan; the next one sooner when a file changed (it needs a second look before it is read). */
+  private async step(): Promise<number> {
+    try {
+      await this.scan();
+    } finally {
+      this.discovery.flushReadLog();
+    }
+    const again = this.rescanRequested;
+    this.rescanRequested = false;
+    return again ? Math.min(500, this.config.poll_interval * 1000) : this.nextPollMs();
   }
 
   /** The poll interval, or sooner when a failing connection is due again. */

@@ -1,6 +1,6 @@
 import type { MqttClient } from 'mqtt';
 import type { z } from 'zod';
-import type { MqttTransmitSchema } from '../../../../shared/config/mqtt-schema.js';
+import type { MqttTransmitSchema } from '../../../../shared/config/transmits/mqtt/schema.js';
 import { type BrokerProblem, BrokerLink, ConnectionMarkers, defaultClientId } from '../../mqtt/index.js';
 import { expandTopic } from '../../../../shared/config/mqtt-topics.js';
 import type { AgentComponent, ComponentContext, OutboxBatch } from '../../components/contract.js';

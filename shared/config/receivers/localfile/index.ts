@@ -9,5 +9,6 @@ export const localfileReceiver = receiverDescriptor({
   schema: LocalfileReceiverSchema,
   rules: (receiver, base, checks) => localfileReceiverViolations(receiver, base, checks),
   template: localfileTemplate,
+  files: { share: false, folderField: (connection) => (connection.root_path !== undefined ? 'root_path' : 'data_directory') },
   docs: 'docs/data-path.md',
 });

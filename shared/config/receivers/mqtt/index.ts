@@ -1,7 +1,8 @@
 /** The mqtt receiver protocol, as the configuration code sees it (registered in receivers/index.ts). */
 import { receiverDescriptor } from '../descriptor.js';
+import { serverFields } from '../../secret-fields.js';
 import { mqttTemplate } from './template.js';
-import { MqttReceiverSchema } from '../../mqtt-schema.js';
+import { MqttReceiverSchema } from './schema.js';
 import { mqttReceiverViolations } from '../../mqtt-rules.js';
 
 export const mqttReceiver = receiverDescriptor({
@@ -9,5 +10,6 @@ export const mqttReceiver = receiverDescriptor({
   schema: MqttReceiverSchema,
   rules: (receiver, base, checks) => mqttReceiverViolations(receiver, base, checks),
   template: mqttTemplate,
+  secrets: [{ secret: 'password', target: 'the server', fields: serverFields() }],
   docs: 'docs/mqtt.md',
 });

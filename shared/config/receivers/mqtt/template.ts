@@ -1,7 +1,7 @@
 /** The mqtt receiver's templates: the receiver the editor inserts, and what a complete configuration adds. */
 import type { z } from 'zod';
 import type { ReceiverTemplate } from '../descriptor.js';
-import type { MqttReceiverSchema } from '../../mqtt-schema.js';
+import type { MqttReceiverSchema } from './schema.js';
 import { prompt, stream } from '../../template-parts.js';
 
 /** The streams of an mqtt receiver, one per payload format the editor offers as a snippet. */

@@ -1,5 +1,6 @@
 /** The opcua receiver protocol, as the configuration code sees it (registered in receivers/index.ts). */
 import { receiverDescriptor } from '../descriptor.js';
+import { serverFields } from '../../secret-fields.js';
 import { opcuaTemplate } from './template.js';
 import { OpcuaReceiverSchema } from './schema.js';
 import { opcuaReceiverViolations } from './rules.js';
@@ -9,5 +10,6 @@ export const opcuaReceiver = receiverDescriptor({
   schema: OpcuaReceiverSchema,
   rules: (receiver, base) => opcuaReceiverViolations(receiver, base),
   template: opcuaTemplate,
+  secrets: [{ secret: 'password', target: 'the server', fields: serverFields() }],
   docs: 'docs/opcua.md',
 });

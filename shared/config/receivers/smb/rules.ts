@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { SmbConnectionSchema } from './schema.js';
-import { type JsonPath, type Violation, error } from '../../violations.js';
+import { type JsonPath, type Violation, error, warning } from '../../violations.js';
 
 type SmbConnection = z.infer<typeof SmbConnectionSchema>;
 
@@ -53,4 +53,11 @@ export function smbConnectionViolations(connections: readonly SmbConnection[], b
       out.push(error([...at, 'username'], `The user name names the domain ${c.username.slice(0, slash)}, the domain field ${c.domain}: keep one.`));
   });
   return out;
+}
+
+/** process_ordered_connections false asks for something an smb receiver does not do. */
+export function smbOrderViolations(receiver: { process_ordered_connections?: boolean }, base: JsonPath): Violation[] {
+  return receiver.process_ordered_connections === false
+    ? [warning([...base, 'process_ordered_connections'], 'An smb receiver reads its connections one after the other (one session at a time): process_ordered_connections false has no effect.')]
+    : [];
 }

@@ -2,7 +2,8 @@
 import type { z } from 'zod';
 import type { ReceiverTemplate } from '../descriptor.js';
 import type { SmbReceiverSchema } from './schema.js';
-import { csvParser, localTimeToUtc, prompt, stream } from '../../template-parts.js';
+import { csvParser, prompt, stream } from '../../template-parts.js';
+import { localTimeToUtc } from '../../transforms/convert-timestamps/template.js';
 
 export const receiver = {
   data_receiver_name: 'network_share',

@@ -1,5 +1,6 @@
 /** The sql receiver protocol, as the configuration code sees it (registered in receivers/index.ts). */
 import { receiverDescriptor } from '../descriptor.js';
+import { hostName, serverFields, text } from '../../secret-fields.js';
 import { sqlTemplate } from './template.js';
 import { SqlReceiverSchema } from './schema.js';
 import { sqlReceiverViolations } from './rules.js';
@@ -9,5 +10,17 @@ export const sqlReceiver = receiverDescriptor({
   schema: SqlReceiverSchema,
   rules: (receiver, base) => sqlReceiverViolations(receiver, base),
   template: sqlTemplate,
+  secrets: [
+    {
+      secret: 'password',
+      target: 'the server',
+      fields: [
+        ...serverFields(),
+        { name: 'database_type' },
+        { name: 'database_name', read: (h) => text(h.database_name) },
+        { name: 'instance_name', read: (h) => hostName(h.instance_name) },
+      ],
+    },
+  ],
   docs: 'docs/sql.md',
 });

@@ -1,20 +1,12 @@
 /**
- * Semantic rules of transforms that the schema cannot express, for now the `filter` transform:
- * which kind of `value` each `op` needs. Pure; reports at the exact json_path to change.
+ * Semantic rules of the `filter` transform that the schema cannot express: which kind of `value`
+ * each `op` needs. Pure; reports at the exact json_path to change.
  */
 import type { z } from 'zod';
-import { FilterTransformSchema, type Transform } from './schema.js';
-import { type JsonPath, type Violation, describeType, error, warning } from './violations.js';
+import type { FilterTransformSchema } from './schema.js';
+import { type JsonPath, type Violation, describeType, error, warning } from '../../violations.js';
 
 type FilterTransform = z.infer<typeof FilterTransformSchema>;
-
-/** Violations of one transform at `base` (its path, e.g. ['transforms', 2]). */
-export function transformRuleViolations(t: Transform, base: JsonPath): Violation[] {
-  if (t.transform_type !== 'filter') return [];
-  // Parsed rather than cast: the union's legacy members type transform_type as any text.
-  const filter = FilterTransformSchema.safeParse(t);
-  return filter.success ? filterViolations(filter.data, base) : [];
-}
 
 /**
  * in / nin need a list; exists takes no value; lt lte gt gte need a number or text; eq ne

@@ -4,10 +4,11 @@
  * what is missing, addresses that are not web addresses, and the request size cap.
  */
 import type { z } from 'zod';
-import { MAX_REQUEST_SIZE_BYTES, type SightMachineCloudSchema, type TransmitDocument } from './transmit-schema.js';
-import { type JsonPath, type Violation, error, warning } from './violations.js';
+import { MAX_REQUEST_SIZE_BYTES, type RemoteDataPostTransmitSchema, type SightMachineCloudSchema } from './schema.js';
+import { type JsonPath, type Violation, error, warning } from '../../violations.js';
 
 type Cloud = z.infer<typeof SightMachineCloudSchema>;
+type RemoteDataPost = z.infer<typeof RemoteDataPostTransmitSchema>;
 
 /** A value and where it was written. */
 export interface Sourced {
@@ -32,25 +33,28 @@ const CREDENTIALS = [
 ] as const;
 
 /** The credentials a remotedatapost transmit uses, each with where it comes from. */
-export function transmitCredentials(transmit: Extract<TransmitDocument, { transmit_type: 'remotedatapost' }>, index: number, cloud: Cloud | undefined): Record<'base_url' | 'API_key' | 'API_key_ID', Sourced | undefined> {
+export function transmitCredentials(transmit: RemoteDataPost, index: number, cloud: Cloud | undefined): Record<'base_url' | 'API_key' | 'API_key_ID', Sourced | undefined> {
   const shared = cloudCredentials(cloud);
   const own = (key: 'base_url' | 'API_key' | 'API_key_ID'): Sourced | undefined => (transmit[key] === undefined ? undefined : { value: transmit[key]!, path: ['data_transmit', index, key] });
   return { base_url: own('base_url') ?? shared.base_url, API_key: own('API_key') ?? shared.API_key, API_key_ID: own('API_key_ID') ?? shared.API_key_ID };
 }
 
-export function cloudViolations(cloud: Cloud | undefined, transmits: readonly (TransmitDocument | undefined)[], partial: boolean): Violation[] {
+export function cloudViolations(cloud: Cloud | undefined, transmits: readonly unknown[], partial: boolean): Violation[] {
   if (!cloud) return [];
   const out: Violation[] = [];
   for (const [lower, upper] of [['api_key', 'API_key'], ['api_key_id', 'API_key_ID']] as const)
     if (cloud[lower] !== undefined && cloud[upper] !== undefined && cloud[lower] !== cloud[upper])
       out.push(error(['sight_machine_cloud', upper], `${upper} and ${lower} are the same setting written two ways, with different values; keep one.`));
-  const users = transmits.filter((t) => t?.transmit_type === 'remotedatapost' && (t.base_url === undefined || t.API_key === undefined || t.API_key_ID === undefined));
+  const users = transmits.filter((item) => {
+    const t = item as Partial<RemoteDataPost> | undefined;
+    return t?.transmit_type === 'remotedatapost' && (t.base_url === undefined || t.API_key === undefined || t.API_key_ID === undefined);
+  });
   if (users.length === 0 && !partial)
     out.push(warning(['sight_machine_cloud'], 'No remotedatapost transmit uses sight_machine_cloud: each sets its own base_url, API_key and API_key_ID (or there is none).'));
   return out;
 }
 
-export function remoteDataPostViolations(transmit: Extract<TransmitDocument, { transmit_type: 'remotedatapost' }>, index: number, cloud: Cloud | undefined, isPrompt: (value: string) => boolean): Violation[] {
+export function remoteDataPostViolations(transmit: RemoteDataPost, index: number, cloud: Cloud | undefined, isPrompt: (value: string) => boolean): Violation[] {
   const out: Violation[] = [];
   const base: JsonPath = ['data_transmit', index];
   const credentials = transmitCredentials(transmit, index, cloud);

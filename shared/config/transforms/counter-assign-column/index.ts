@@ -1,0 +1,18 @@
+/**
+ * The legacy counter_assign_column transform: named by the product family's meta API, accepted for compatibility,
+ * not run (registered in transforms/index.ts). Validation says so with a warning, never silently.
+ */
+import { transformDescriptor } from '../descriptor.js';
+import { legacyTransform } from '../parts.js';
+import { warning } from '../../violations.js';
+
+export const CounterAssignColumnTransformSchema = legacyTransform('counter_assign_column', 'Legacy: assigns a counter column.');
+
+export const counterAssignColumnTransform = transformDescriptor({
+  type: 'counter_assign_column',
+  schema: CounterAssignColumnTransformSchema,
+  rules: (_transform, base) => [
+    warning([...base, 'transform_type'], 'counter_assign_column is a legacy transform Tributary cannot run: this transform will be skipped (records pass through unchanged). The spreadsheet parser\'s options.counter adds a running counter column.'),
+  ],
+  docs: 'docs/compatibility.md',
+});

@@ -1,0 +1,18 @@
+/**
+ * The legacy counter_event_string transform: named by the product family's meta API, accepted for compatibility,
+ * not run (registered in transforms/index.ts). Validation says so with a warning, never silently.
+ */
+import { transformDescriptor } from '../descriptor.js';
+import { legacyTransform } from '../parts.js';
+import { warning } from '../../violations.js';
+
+export const CounterEventStringTransformSchema = legacyTransform('counter_event_string', 'Legacy: counts events named by a string column.');
+
+export const counterEventStringTransform = transformDescriptor({
+  type: 'counter_event_string',
+  schema: CounterEventStringTransformSchema,
+  rules: (_transform, base) => [
+    warning([...base, 'transform_type'], 'counter_event_string is a legacy transform Tributary cannot run: this transform will be skipped (records pass through unchanged).'),
+  ],
+  docs: 'docs/compatibility.md',
+});

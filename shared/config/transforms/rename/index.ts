@@ -1,0 +1,9 @@
+/** The rename transform, as the configuration code sees it (registered in transforms/index.ts). */
+import { transformDescriptor } from '../descriptor.js';
+import { RenameTransformSchema } from './schema.js';
+
+export const renameTransform = transformDescriptor({
+  type: 'rename',
+  schema: RenameTransformSchema,
+  docs: 'docs/data-path.md',
+});
