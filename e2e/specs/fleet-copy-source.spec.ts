@@ -6,15 +6,26 @@ import { expect, startOtherServer, test } from '../fixtures/console-server.js';
 
 test.use({ demo: false });
 
-test('an engineer copies a source to another agent: sees the diff, types its secret, fixes what that agent refuses, saves there', async ({ page, server }) => {
+const journey = 'an engineer copies a source to another agent: sees the diff, types its secret, fixes what that '
+  + 'agent refuses, saves there';
+
+test(journey, async ({ page, server }) => {
+  // Extra agent processes on a machine shared with other test workers: minutes, not the default 45 s.
+  test.setTimeout(120_000);
   // This agent (the desk's) reads a PostgreSQL table and archives to a folder inside its own data directory.
   const exportsHere = path.join(server.dataDirectory, 'exports');
   const receiver = {
     data_receiver_name: 'press_sql',
     protocol: 'sql',
     poll_interval: 60,
-    connections: [{ host: '127.0.0.1', port: 55432, username: 'tributary', password: 'tributary-pg-pass', database_type: 'postgresql', database_name: 'tributary_test', ssl: false }],
-    streams: [{ asset: 'Press_1', stream_type: 'orders', query: 'SELECT * FROM press_orders WHERE id > :id ORDER BY id', state_fields: [{ column_name: 'id', data_type: 'integer', initial_value: 0 }] }],
+    connections: [{
+      host: '127.0.0.1', port: 55432, username: 'tributary', password: 'tributary-pg-pass',
+      database_type: 'postgresql', database_name: 'tributary_test', ssl: false,
+    }],
+    streams: [{
+      asset: 'Press_1', stream_type: 'orders', query: 'SELECT * FROM press_orders WHERE id > :id ORDER BY id',
+      state_fields: [{ column_name: 'id', data_type: 'integer', initial_value: 0 }],
+    }],
   };
   const transmit = { transmit_name: 'exports', transmit_type: 'csv', directory: exportsHere };
   const seeded = await page.request.post(`${server.origin}/v1/config`, {
@@ -49,7 +60,8 @@ test('an engineer copies a source to another agent: sees the diff, types its sec
 
     // Without its password, hall-b refuses it; and it refuses the folder, which is outside its own data directory.
     await copy.check('hall-b').click();
-    await expect(copy.problems('hall-b').filter({ hasText: 'data_receiver[0].connections[0].password' })).not.toHaveCount(0);
+    const password = copy.problems('hall-b').filter({ hasText: 'data_receiver[0].connections[0].password' });
+    await expect(password).not.toHaveCount(0);
     const folder = copy.problems('hall-b').filter({ hasText: 'outside the agent\'s data directory' });
     await expect(folder).toHaveCount(1);
     await expect(folder).toContainText(hall.dataDirectory);
@@ -69,16 +81,20 @@ test('an engineer copies a source to another agent: sees the diff, types its sec
     await expect(copy.target('hall-b').getByText('hall-b accepts it')).toBeVisible();
     await expect(copy.save('hall-b')).toBeEnabled();
     await copy.save('hall-b').click();
-    await expect(copy.target('hall-b').getByRole('status').filter({ hasText: 'Saved to hall-b as revision' })).toBeVisible();
+    const saved = copy.target('hall-b').getByRole('status').filter({ hasText: 'Saved to hall-b as revision' });
+    await expect(saved).toBeVisible();
 
     // On hall-b now, asked directly: the receiver with a password of its own, and the fixed folder.
-    const there = await page.request.get(`${hall.origin}/v1/config`, { headers: { authorization: `Bearer ${hall.token}` }, ignoreHTTPSErrors: true });
-    const saved = (await there.json()).response;
-    expect(saved.data_receiver.map((r: { data_receiver_name: string }) => r.data_receiver_name)).toEqual(['press_sql']);
-    expect(saved.data_receiver[0].connections[0]).toMatchObject({ host: '127.0.0.1', password: '********' });
-    expect(saved.data_transmit).toEqual([expect.objectContaining({ transmit_name: 'exports', directory: 'exports' })]);
+    const hallHeaders = { authorization: `Bearer ${hall.token}` };
+    const there = await page.request.get(`${hall.origin}/v1/config`, { headers: hallHeaders, ignoreHTTPSErrors: true });
+    const onHall = (await there.json()).response;
+    const names = onHall.data_receiver.map((r: { data_receiver_name: string }) => r.data_receiver_name);
+    expect(names).toEqual(['press_sql']);
+    expect(onHall.data_receiver[0].connections[0]).toMatchObject({ host: '127.0.0.1', password: '********' });
+    expect(onHall.data_transmit).toEqual([expect.objectContaining({ transmit_name: 'exports', directory: 'exports' })]);
     // And this agent's configuration is as it was.
-    const here = await (await page.request.get(`${server.origin}/v1/config`, { headers: { authorization: `Bearer ${server.token}` } })).json();
+    const headers = { authorization: `Bearer ${server.token}` };
+    const here = await (await page.request.get(`${server.origin}/v1/config`, { headers })).json();
     expect(here.response.data_transmit[0].directory).toBe(exportsHere);
   } finally {
     await hall.stop();

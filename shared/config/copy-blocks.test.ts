@@ -84,7 +84,8 @@ describe('withSecrets', () => {
     const plan = copyBlocks(source, target, { receivers: ['press'], transmits: [] });
     // The engineer deleted the connection in the dialog's editor after the plan was made.
     const edited = { ...plan.config, data_receiver: [{ ...sql('press', 'db-a'), connections: [] }] };
-    const result = withSecrets({ config: edited, secrets: plan.secrets }, { 'data_receiver.0.connections.0.password': 'pw-1' });
+    const typed = { 'data_receiver.0.connections.0.password': 'pw-1' };
+    const result = withSecrets({ config: edited, secrets: plan.secrets }, typed);
     expect(result.missing.map((s) => s.key)).toEqual(['password']);
   });
 });

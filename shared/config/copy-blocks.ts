@@ -81,7 +81,7 @@ export const secretKey = (path: JsonPath): string => path.join('.');
 
 /** The plan's configuration with the typed secrets in; the ones still empty are listed in `missing`. */
 export function withSecrets(
-  plan: Pick<CopyPlan, 'config' | 'secrets'>,
+  plan: { config: Config; secrets: readonly SecretToEnter[] },
   typed: Readonly<Record<string, string>>,
 ): { config: Config; missing: SecretToEnter[] } {
   const config = structuredClone(plan.config);
@@ -94,7 +94,8 @@ export function withSecrets(
     }
     let holder: unknown = config;
     for (const part of secret.json_path.slice(0, -1)) {
-      holder = holder !== null && typeof holder === 'object' ? (holder as Record<string | number, unknown>)[part] : undefined;
+      const isObject = holder !== null && typeof holder === 'object';
+      holder = isObject ? (holder as Record<string | number, unknown>)[part] : undefined;
     }
     // The configuration was edited after the plan (the dialog lets the engineer fix it) and the
     // secret's place is gone: it cannot go in, so it stays to be dealt with rather than vanish.

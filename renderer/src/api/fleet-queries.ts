@@ -34,7 +34,9 @@ export function useAgentRecordsPerMinute(agent: string | null, enabled: boolean)
 
 function useFleetMutation<Input, Output>(run: (input: Input) => Promise<Output>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: run, onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.fleet() }) });
+  // Exact: the rows' sparklines live under the same key prefix; refetching them would ask a removed
+  // agent (a 404 through the proxy) and every agent again for an hour of history.
+  return useMutation({ mutationFn: run, onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.fleet(), exact: true }) });
 }
 
 export function useAddFleetAgent() {

@@ -15,7 +15,8 @@ interface CopyDialogProps {
   onClose: () => void;
 }
 
-const toggle = (list: readonly string[], name: string, on: boolean) => (on ? [...list, name] : list.filter((n) => n !== name));
+const toggle = (list: readonly string[], name: string, on: boolean) =>
+  on ? [...list, name] : list.filter((n) => n !== name);
 
 /**
  * "Copy this source to…" (issue 34, docs/fleet.md): pick receivers and transmits of the saved
@@ -53,7 +54,12 @@ export function CopyDialog({ open, source, theme, onClose }: CopyDialogProps) {
       <button type="button" className="button" onClick={close}>
         Cancel
       </button>
-      <button type="button" className="button button-primary" disabled={!ready} onClick={() => setReviewing({ picked, targets: chosen })}>
+      <button
+        type="button"
+        className="button button-primary"
+        disabled={!ready}
+        onClick={() => setReviewing({ picked, targets: chosen })}
+      >
         Show the changes
       </button>
     </>
@@ -64,41 +70,73 @@ export function CopyDialog({ open, source, theme, onClose }: CopyDialogProps) {
       {reviewing ? (
         targets
           .filter((target) => reviewing.targets.includes(target.name))
-          .map((target) => <CopyTargetSection key={target.name} target={target} source={source} picked={reviewing.picked} theme={theme} />)
+          .map((target) => (
+            <CopyTargetSection
+              key={target.name}
+              target={target}
+              source={source}
+              picked={reviewing.picked}
+              theme={theme}
+            />
+          ))
       ) : (
         <div className="copy-choice">
           <p className="muted small">
-            From the saved configuration of {sourceName}. Each agent you pick reads its own configuration, shows what changes there, checks it with its own validation and is saved on its own.
-            Secrets are never copied: type them for each agent.
+            From the saved configuration of {sourceName}. Each agent you pick reads its own configuration, shows
+            what changes there, checks it with its own validation and is saved on its own. Secrets are never
+            copied: type them for each agent.
           </p>
-          <NameChoice legend="Receivers" names={blocks.receivers} picked={picked.receivers} onChange={(receivers) => setPicked({ ...picked, receivers })} />
-          <NameChoice legend="Transmits" names={blocks.transmits} picked={picked.transmits} onChange={(transmits) => setPicked({ ...picked, transmits })} />
-          <fieldset>
-            <legend>To agents</legend>
-            {targets.length === 0 && <p className="muted">No other agent: add agents on the Agents page first.</p>}
-            {targets.map((target) => (
-              <label key={target.name} className="check-label">
-                <input type="checkbox" checked={chosen.includes(target.name)} disabled={target.unavailable !== undefined} onChange={(event) => setChosen(toggle(chosen, target.name, event.target.checked))} />
-                {target.label}
-                {target.unavailable && <span className="muted small"> — {target.unavailable}</span>}
-              </label>
-            ))}
-          </fieldset>
+          <Choice
+            legend="Receivers"
+            options={blocks.receivers.map((name) => ({ name, label: name }))}
+            empty="None in this configuration."
+            picked={picked.receivers}
+            onChange={(receivers) => setPicked({ ...picked, receivers })}
+          />
+          <Choice
+            legend="Transmits"
+            options={blocks.transmits.map((name) => ({ name, label: name }))}
+            empty="None in this configuration."
+            picked={picked.transmits}
+            onChange={(transmits) => setPicked({ ...picked, transmits })}
+          />
+          <Choice
+            legend="To agents"
+            options={targets.map(({ name, label, unavailable }) => ({ name, label, unavailable }))}
+            empty="No other agent: add agents on the Agents page first."
+            picked={chosen}
+            onChange={setChosen}
+          />
         </div>
       )}
     </DialogFrame>
   );
 }
 
-function NameChoice({ legend, names, picked, onChange }: { legend: string; names: readonly string[]; picked: readonly string[]; onChange: (next: string[]) => void }) {
+interface ChoiceProps {
+  legend: string;
+  /** `unavailable`: why it cannot be picked now (shown beside it). */
+  options: readonly { name: string; label: string; unavailable?: string | undefined }[];
+  empty: string;
+  picked: readonly string[];
+  onChange: (next: string[]) => void;
+}
+
+function Choice({ legend, options, empty, picked, onChange }: ChoiceProps) {
   return (
     <fieldset>
       <legend>{legend}</legend>
-      {names.length === 0 && <p className="muted small">None in this configuration.</p>}
-      {names.map((name) => (
+      {options.length === 0 && <p className="muted small">{empty}</p>}
+      {options.map(({ name, label, unavailable }) => (
         <label key={name} className="check-label">
-          <input type="checkbox" checked={picked.includes(name)} onChange={(event) => onChange(toggle(picked, name, event.target.checked))} />
-          {name}
+          <input
+            type="checkbox"
+            checked={picked.includes(name)}
+            disabled={unavailable !== undefined}
+            onChange={(event) => onChange(toggle(picked, name, event.target.checked))}
+          />
+          {label}
+          {unavailable && <span className="muted small"> — {unavailable}</span>}
         </label>
       ))}
     </fieldset>

@@ -6,10 +6,16 @@ import { checkKey, copyTargets, describePlan, pickable, prepareDocument, secretL
 import { formatDocument } from './document-text.js';
 
 const row = (name: string, extra: Partial<FleetAgent> = {}): FleetAgent => ({
-  name, url: `https://${name}:4900`, reachable: true, state: 'running', health: 'ok', last_seen: null, version: '0.1.0', revision: 1,
-  streams: { total: 0, flowing: 0, stale: 0 }, backlog_records: 0, error: null, self: false, fingerprint: null, presented_fingerprint: null, ...extra,
+  name, url: `https://${name}:4900`, reachable: true, state: 'running', health: 'ok', last_seen: null,
+  version: '0.1.0', revision: 1, streams: { total: 0, flowing: 0, stale: 0 }, backlog_records: 0, error: null,
+  self: false, fingerprint: null, presented_fingerprint: null, ...extra,
 });
-const fleet = [row('desk', { self: true, url: 'local' }), row('hall-2'), row('hall-3', { reachable: false, error: 'unreachable since 10:02' }), row('hall-4', { presented_fingerprint: 'AB', error: 'certificate changed' })];
+const fleet = [
+  row('desk', { self: true, url: 'local' }),
+  row('hall-2'),
+  row('hall-3', { reachable: false, error: 'unreachable since 10:02' }),
+  row('hall-4', { presented_fingerprint: 'AB', error: 'certificate changed' }),
+];
 
 describe('copyTargets', () => {
   it('offers every other agent, the desk\'s own one through no proxy, and says why one cannot be used now', () => {
@@ -28,13 +34,19 @@ describe('copyTargets', () => {
 });
 
 const source = {
-  data_receiver: [{ data_receiver_name: 'press', protocol: 'sql', connections: [{ host: 'db-a', password: SECRET_MASK }] }],
+  data_receiver: [
+    { data_receiver_name: 'press', protocol: 'sql', connections: [{ host: 'db-a', password: SECRET_MASK }] },
+  ],
   transforms: [],
   data_transmit: [{ transmit_name: 'exports', transmit_type: 'csv', directory: '/data/a/exports' }],
 };
 
 describe('the copy of one target', () => {
-  const empty = { data_receiver: [], transforms: [], data_transmit: [{ transmit_name: 'exports', transmit_type: 'csv' }] };
+  const empty = {
+    data_receiver: [],
+    transforms: [],
+    data_transmit: [{ transmit_name: 'exports', transmit_type: 'csv' }],
+  };
   const plan = copyBlocks(source, empty, { receivers: ['press'], transmits: ['exports'] });
 
   it('lists what can be picked and says what the merge adds and replaces', () => {
@@ -46,7 +58,8 @@ describe('the copy of one target', () => {
 
   it('names a secret by its block, and puts typed secrets into the (possibly fixed) text', () => {
     expect(plan.secrets).toHaveLength(1);
-    expect(secretLabel(plan.secrets[0]!, plan.config)).toBe('password of receiver press (data_receiver[0].connections[0].password)');
+    expect(secretLabel(plan.secrets[0]!, plan.config))
+      .toBe('password of receiver press (data_receiver[0].connections[0].password)');
     const fixed = formatDocument(plan.config).replace('/data/a/exports', 'exports');
     const typed = { [secretKey(plan.secrets[0]!.json_path)]: 'pw-1' };
     const prepared = prepareDocument(fixed, plan.secrets, typed);
@@ -56,8 +69,10 @@ describe('the copy of one target', () => {
   });
 
   it('refuses a text that is not a JSON object, in words', () => {
-    expect(prepareDocument('{"data_receiver": [', plan.secrets, {})).toMatchObject({ problem: expect.stringContaining('not valid JSON') });
-    expect(prepareDocument('[]', plan.secrets, {})).toEqual({ problem: 'The configuration on the right must be a JSON object.' });
+    expect(prepareDocument('{"data_receiver": [', plan.secrets, {}))
+      .toMatchObject({ problem: expect.stringContaining('not valid JSON') });
+    expect(prepareDocument('[]', plan.secrets, {}))
+      .toEqual({ problem: 'The configuration on the right must be a JSON object.' });
   });
 
   it('ties a check to the exact text and secrets it was run on', () => {

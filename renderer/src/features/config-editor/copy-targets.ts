@@ -30,19 +30,24 @@ export function copyTargets(rows: readonly FleetAgent[], managed: string | null)
       name: row.name,
       label: row.self ? `${row.name} (this agent)` : row.name,
       at: row.self ? { local: true as const } : { via: row.name },
-      unavailable: row.self || (row.reachable && !row.presented_fingerprint) ? undefined : (row.error ?? 'not reached now'),
+      unavailable: row.self || (row.reachable && !row.presented_fingerprint) ? undefined : (row.error ?? 'not reached'),
     }));
 }
 
 const namesOf = (document: unknown, list: string, id: string): string[] => {
   const blocks = (document as Record<string, unknown> | null)?.[list];
   if (!Array.isArray(blocks)) return [];
-  return blocks.map((block) => (block as Record<string, unknown> | null)?.[id]).filter((name): name is string => typeof name === 'string');
+  return blocks
+    .map((block) => (block as Record<string, unknown> | null)?.[id])
+    .filter((name): name is string => typeof name === 'string');
 };
 
 /** The receivers and transmits a configuration has, by name: what can be picked. */
 export function pickable(document: unknown): { receivers: string[]; transmits: string[] } {
-  return { receivers: namesOf(document, 'data_receiver', 'data_receiver_name'), transmits: namesOf(document, 'data_transmit', 'transmit_name') };
+  return {
+    receivers: namesOf(document, 'data_receiver', 'data_receiver_name'),
+    transmits: namesOf(document, 'data_transmit', 'transmit_name'),
+  };
 }
 
 /** "Adds receiver press. Replaces transmit cloud (the target's block of that name)." */
@@ -69,13 +74,19 @@ export type Prepared = { document: Record<string, unknown>; missing: SecretToEnt
  * The document the target checks and saves: the right side of the diff (which the engineer may
  * have fixed) with the typed secrets in. Secrets still empty are listed; the target refuses them too.
  */
-export function prepareDocument(text: string, secrets: readonly SecretToEnter[], typed: Readonly<Record<string, string>>): Prepared {
+export function prepareDocument(
+  text: string,
+  secrets: readonly SecretToEnter[],
+  typed: Readonly<Record<string, string>>,
+): Prepared {
   const { document, syntax } = readDocument(text);
   if (syntax.length > 0) return { problem: `The configuration on the right is not valid JSON: ${syntax[0]!.message}` };
-  if (document === null || typeof document !== 'object' || Array.isArray(document)) return { problem: 'The configuration on the right must be a JSON object.' };
-  const { config, missing } = withSecrets({ config: document as Record<string, unknown>, secrets: [...secrets] }, typed);
+  if (document === null || typeof document !== 'object' || Array.isArray(document))
+    return { problem: 'The configuration on the right must be a JSON object.' };
+  const { config, missing } = withSecrets({ config: document as Record<string, unknown>, secrets }, typed);
   return { document: config, missing };
 }
 
 /** Identifies what was checked: a check holds only for this text and these typed secrets. */
-export const checkKey = (text: string, typed: Readonly<Record<string, string>>): string => JSON.stringify([text, Object.entries(typed).sort()]);
+export const checkKey = (text: string, typed: Readonly<Record<string, string>>): string =>
+  JSON.stringify([text, Object.entries(typed).sort()]);
