@@ -25,7 +25,8 @@ test(journey, async ({ page, server }) => {
       await agents.addDialog.getByRole('button', { name: 'Close' }).click();
       await expect(agents.row(name)).toContainText('running');
     }
-    const order = () => agents.table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-agent')));
+    const order = () =>
+      agents.table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-agent')));
     const self = (await order())[0];
 
     // Filter by name: only the matching row is left.
@@ -44,9 +45,11 @@ test(journey, async ({ page, server }) => {
     // line-b comes back with a renewed certificate: it is not talked to until an admin compares and re-pins it.
     fs.rmSync(path.join(lineB.dataDirectory, 'tls'), { recursive: true, force: true });
     await lineB.restart();
-    const renewed = new X509Certificate(fs.readFileSync(path.join(lineB.dataDirectory, 'tls', 'cert.pem'))).fingerprint256;
+    const certificate = fs.readFileSync(path.join(lineB.dataDirectory, 'tls', 'cert.pem'));
+    const renewed = new X509Certificate(certificate).fingerprint256;
     expect(renewed).not.toBe(lineB.fingerprint);
-    await expect(agents.row('line-b').getByTestId('agent-error')).toHaveText('certificate changed', { timeout: 15_000 });
+    const lineBError = agents.row('line-b').getByTestId('agent-error');
+    await expect(lineBError).toHaveText('certificate changed', { timeout: 15_000 });
     await agents.row('line-b').getByRole('button', { name: 'Re-pin…' }).click();
     const repin = app.dialog('Trust the new certificate of "line-b"?');
     await expect(repin).toContainText(lineB.fingerprint!);
@@ -61,7 +64,8 @@ test(journey, async ({ page, server }) => {
     await expect(remove).toContainText(lineA.fingerprint!);
     await remove.getByRole('button', { name: 'Remove', exact: true }).click();
     await expect(agents.row('line-a')).toHaveCount(0);
-    const fleet = await (await page.request.get(`${server.origin}/v1/fleet`, { headers: { authorization: `Bearer ${server.token}` } })).json();
+    const headers = { authorization: `Bearer ${server.token}` };
+    const fleet = await (await page.request.get(`${server.origin}/v1/fleet`, { headers })).json();
     expect(fleet.response.agents.map((agent: { name: string }) => agent.name)).toEqual([self, 'line-b']);
   } finally {
     await Promise.all([lineA.stop(), lineB.stop()]);
