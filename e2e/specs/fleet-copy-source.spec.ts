@@ -9,7 +9,7 @@ test.use({ demo: false });
 const journey = 'an engineer copies a source to another agent: sees the diff, types its secret, fixes what that '
   + 'agent refuses, saves there';
 
-test(journey, async ({ page, server }) => {
+test(journey, async ({ page, server, browser }) => {
   // Extra agent processes on a machine shared with other test workers: minutes, not the default 45 s.
   test.setTimeout(120_000);
   // This agent (the desk's) reads a PostgreSQL table and archives to a folder inside its own data directory.
@@ -96,6 +96,16 @@ test(journey, async ({ page, server }) => {
     const headers = { authorization: `Bearer ${server.token}` };
     const here = await (await page.request.get(`${server.origin}/v1/config`, { headers })).json();
     expect(here.response.data_transmit[0].directory).toBe(exportsHere);
+
+    // Copying saves on other agents: an operator, who may not save, cannot open it.
+    const shift = { name: 'shift', role: 'operator' };
+    const created = await page.request.post(`${server.origin}/v1/tokens`, { headers, data: shift });
+    const operator = new ConsoleApp(await browser.newPage());
+    await operator.open({ ...server, token: (await created.json()).response.token }, 'configuration');
+    const gated = new CopyDialog(operator.page).open;
+    await expect(gated).toBeDisabled();
+    await expect(gated).toHaveAttribute('title', /Only an admin/);
+    await operator.page.close();
   } finally {
     await hall.stop();
   }
