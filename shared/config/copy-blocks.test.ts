@@ -78,4 +78,14 @@ describe('withSecrets', () => {
     // The plan stays masked: typing again starts from it.
     expect((plan.config.data_transmit as ReturnType<typeof transmit>[])[0]?.API_key).toBe(SECRET_MASK);
   });
+
+  it('lists a secret whose place was edited away as missing instead of failing', () => {
+    const target = { data_receiver: [], transforms: [], data_transmit: [] };
+    const plan = copyBlocks(source, target, { receivers: ['press'], transmits: [] });
+    // The engineer deleted the connection in the dialog's editor after the plan was made.
+    const edited = { ...plan.config, data_receiver: [{ ...sql('press', 'db-a'), connections: [] }] };
+    const typed = { 'data_receiver.0.connections.0.password': 'pw-1' };
+    const result = withSecrets({ config: edited, secrets: plan.secrets }, typed);
+    expect(result.missing.map((s) => s.key)).toEqual(['password']);
+  });
 });

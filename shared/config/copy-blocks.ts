@@ -81,7 +81,7 @@ export const secretKey = (path: JsonPath): string => path.join('.');
 
 /** The plan's configuration with the typed secrets in; the ones still empty are listed in `missing`. */
 export function withSecrets(
-  plan: CopyPlan,
+  plan: { config: Config; secrets: readonly SecretToEnter[] },
   typed: Readonly<Record<string, string>>,
 ): { config: Config; missing: SecretToEnter[] } {
   const config = structuredClone(plan.config);
@@ -93,7 +93,16 @@ export function withSecrets(
       continue;
     }
     let holder: unknown = config;
-    for (const part of secret.json_path.slice(0, -1)) holder = (holder as Record<string | number, unknown>)[part];
+    for (const part of secret.json_path.slice(0, -1)) {
+      const isObject = holder !== null && typeof holder === 'object';
+      holder = isObject ? (holder as Record<string | number, unknown>)[part] : undefined;
+    }
+    // The configuration was edited after the plan (the dialog lets the engineer fix it) and the
+    // secret's place is gone: it cannot go in, so it stays to be dealt with rather than vanish.
+    if (holder === null || typeof holder !== 'object') {
+      missing.push(secret);
+      continue;
+    }
     (holder as Record<string, unknown>)[secret.key] = value;
   }
   return { config, missing };

@@ -40,6 +40,12 @@ export type SaveOutcome =
 
 export type { RouteAnswer, RouteRequest } from './route-request.js';
 
+/**
+ * Which agent a configuration request goes to when it is not the managed one ("copy this source
+ * to…"): this agent itself, or one of its fleet through the proxy. Absent: the managed agent.
+ */
+export type AgentAt = { local: true } | { via: string };
+
 const CONTRACTS = new Map<string, RouteContract>(ROUTES.map((route) => [route.id, route]));
 
 export class ApiClient implements RouteCaller {
@@ -110,8 +116,8 @@ export class ApiClient implements RouteCaller {
     return parsed.data;
   }
 
-  async config(): Promise<LoadedConfig> {
-    const { response, meta } = await this.call('getConfig');
+  async config(at?: AgentAt): Promise<LoadedConfig> {
+    const { response, meta } = await this.call('getConfig', { ...at });
     return { document: response, lastModified: meta.last_modified, revision: meta.revision, savedBy: meta.saved_by ?? null };
   }
 
@@ -119,15 +125,15 @@ export class ApiClient implements RouteCaller {
    * A failed validation is an answer, not an error: status "failed" and the violations. Without
    * errors, `changes` says what saving would do to the running agent.
    */
-  async validate(document: unknown): Promise<ConfigValidation> {
-    return (await this.route('validateConfig', { body: document })).response;
+  async validate(document: unknown, at?: AgentAt): Promise<ConfigValidation> {
+    return (await this.route('validateConfig', { body: document, ...at })).response;
   }
 
   /** Saves; `expectedRevision` (the revision that was loaded) refuses overwriting a newer save. */
-  async saveConfig(document: unknown, expectedRevision: number | null): Promise<SaveOutcome> {
+  async saveConfig(document: unknown, expectedRevision: number | null, at?: AgentAt): Promise<SaveOutcome> {
     let answer;
     try {
-      answer = await this.route('saveConfig', { body: document, headers: expectedRevision === null ? {} : { 'If-Match': `"${expectedRevision}"` } });
+      answer = await this.route('saveConfig', { body: document, headers: expectedRevision === null ? {} : { 'If-Match': `"${expectedRevision}"` }, ...at });
     } catch (cause) {
       if (cause instanceof ApiRequestError && cause.status === 409) return { kind: 'conflict', message: cause.message };
       throw cause;

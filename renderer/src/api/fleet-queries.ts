@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useApi } from './api-context.js';
 import { queryKeys } from './query-keys.js';
+import { recordsPerMinute } from './records-per-minute.js';
 
 /** The desk's agent polls each agent every 5 s; the list is read as often. */
 export const FLEET_REFRESH_MS = 5000;
@@ -18,23 +19,15 @@ export function useAgentRecordsPerMinute(agent: string | null, enabled: boolean)
     enabled,
     refetchInterval: 60_000,
     retry: false,
-    queryFn: async () => {
-      const history = await api.historyOf(agent, 60);
-      const start = Date.parse(history.start);
-      const perMinute = new Array<number>(60).fill(0);
-      for (const stream of history.streams)
-        for (const point of stream.points) {
-          const index = Math.round((Date.parse(point.minute) - start) / 60_000);
-          if (index >= 0 && index < 60) perMinute[index]! += point.records_in;
-        }
-      return perMinute;
-    },
+    queryFn: async () => recordsPerMinute(await api.historyOf(agent, 60), 60),
   });
 }
 
 function useFleetMutation<Input, Output>(run: (input: Input) => Promise<Output>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: run, onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.fleet() }) });
+  // Exact: the rows' sparklines live under the same key prefix; refetching them would ask a removed
+  // agent (a 404 through the proxy) and every agent again for an hour of history.
+  return useMutation({ mutationFn: run, onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.fleet(), exact: true }) });
 }
 
 export function useAddFleetAgent() {

@@ -1,4 +1,4 @@
-export { ApiClient, type LoadedConfig, type LogRead, type LogReadOptions, type PreviewOutcome, type SaveOutcome } from './client.js';
+export { ApiClient, type AgentAt, type LoadedConfig, type LogRead, type LogReadOptions, type PreviewOutcome, type SaveOutcome } from './client.js';
 export { ApiRequestError, UnauthorizedError, errorText } from './errors.js';
 export { ApiProvider, useApi, useAuthState, useManagedAgent, useTokenEntry } from './api-context.js';
 export { agentColour } from './managed-agent.js';

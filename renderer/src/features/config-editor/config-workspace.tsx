@@ -25,6 +25,7 @@ import { secretMaskEdits } from './secret-masks.js';
 import { useDebouncedValue } from './use-debounced-value.js';
 import { ViolationList, type ListedProblem } from './violation-list.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
+import { CopyDialog } from './copy-dialog.js';
 
 export interface Notice {
   tone: 'ok' | 'error' | 'warning';
@@ -58,6 +59,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   const [notice, setNotice] = useState<Notice | null>(null);
   const [askDiscard, setAskDiscard] = useState(false);
   const [showHistory, setShowHistory] = useState(false);
+  const [copying, setCopying] = useState(false);
   const editorRef = useRef<editor.IStandaloneCodeEditor | null>(null);
   const fileInput = useRef<HTMLInputElement | null>(null);
   const [monaco, setMonaco] = useState<Monaco | null>(null);
@@ -222,6 +224,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   };
 
   const errors = errorsIn(problems);
+  const savedDocument = useMemo(() => readDocument(baseline.text).document as Record<string, unknown>, [baseline.text]);
   return (
     <section className="page page-fill" aria-labelledby="config-title">
       <div className="page-head">
@@ -262,6 +265,9 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
         <button type="button" className="button" onClick={() => setShowHistory(true)} title="Saved versions: who saved them, compare, restore">
           History…
         </button>
+        <GatedButton gate={saveGate} className="button" onClick={() => setCopying(true)} title="Copy receivers and transmits of the saved configuration to other agents of the fleet">
+          Copy to…
+        </GatedButton>
         <button type="button" className="button" onClick={() => downloadConfiguration(baseline.text, baseline.revision)} title="The saved configuration as a file, secrets masked">
           Download
         </button>
@@ -326,6 +332,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
         <p>The editor goes back to the saved version{baseline.lastModified ? <> of <LocalTime value={baseline.lastModified} /></> : ''}. Undo (Ctrl+Z) in the editor brings your changes back.</p>
       </ConfirmDialog>
       <HistoryPanel open={showHistory} current={baseline.text} theme={theme} canRestore={!saveGate.disabled} onClose={() => setShowHistory(false)} onRestore={restore} />
+      {copying && <CopyDialog open source={savedDocument} theme={theme} onClose={() => setCopying(false)} />}
       <PreviewDialog
         open={previewing !== null}
         document={previewing && previewUnsaved.allowed ? readDocument(text).document : undefined}

@@ -1,0 +1,144 @@
+import { useMemo, useState } from 'react';
+import type { PickedBlocks } from '../../../../shared/config/copy-blocks.js';
+import { useFleet, useManagedAgent } from '../../api/index.js';
+import { useTargetAgentName } from '../../app/managed-agent-badge.js';
+import { DialogFrame } from '../../components/dialog-frame.js';
+import { CopyTargetSection } from './copy-target.js';
+import { copyTargets, pickable } from './copy-targets.js';
+import './copy-dialog.css';
+
+interface CopyDialogProps {
+  open: boolean;
+  /** The saved configuration of the agent being managed (secrets masked): the source. */
+  source: Record<string, unknown>;
+  theme: string;
+  onClose: () => void;
+}
+
+const toggle = (list: readonly string[], name: string, on: boolean) =>
+  on ? [...list, name] : list.filter((n) => n !== name);
+
+/**
+ * "Copy this source to…" (issue 34, docs/fleet.md): pick receivers and transmits of the saved
+ * configuration, pick the agents of the fleet they go to, then review each target on its own: the
+ * merge as a diff, its secrets typed, its own validation, its own save.
+ */
+export function CopyDialog({ open, source, theme, onClose }: CopyDialogProps) {
+  const sourceName = useTargetAgentName();
+  const { agent } = useManagedAgent();
+  const fleet = useFleet();
+  const targets = useMemo(() => copyTargets(fleet.data?.agents ?? [], agent), [fleet.data, agent]);
+  const blocks = useMemo(() => pickable(source), [source]);
+  const [picked, setPicked] = useState<PickedBlocks>({ receivers: [], transmits: [] });
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [reviewing, setReviewing] = useState<{ picked: PickedBlocks; targets: string[] } | null>(null);
+
+  const close = () => {
+    setReviewing(null);
+    setPicked({ receivers: [], transmits: [] });
+    setChosen([]);
+    onClose();
+  };
+  const ready = picked.receivers.length + picked.transmits.length > 0 && chosen.length > 0;
+  const footer = reviewing ? (
+    <>
+      <button type="button" className="button" onClick={() => setReviewing(null)}>
+        Back to the choice
+      </button>
+      <button type="button" className="button" onClick={close}>
+        Close
+      </button>
+    </>
+  ) : (
+    <>
+      <button type="button" className="button" onClick={close}>
+        Cancel
+      </button>
+      <button
+        type="button"
+        className="button button-primary"
+        disabled={!ready}
+        onClick={() => setReviewing({ picked, targets: chosen })}
+      >
+        Show the changes
+      </button>
+    </>
+  );
+
+  return (
+    <DialogFrame open={open} title={`Copy from ${sourceName} to other agents`} wide onEscape={close} footer={footer}>
+      {reviewing ? (
+        targets
+          .filter((target) => reviewing.targets.includes(target.name))
+          .map((target) => (
+            <CopyTargetSection
+              key={target.name}
+              target={target}
+              source={source}
+              picked={reviewing.picked}
+              theme={theme}
+            />
+          ))
+      ) : (
+        <div className="copy-choice">
+          <p className="muted small">
+            From the saved configuration of {sourceName}. Each agent you pick reads its own configuration, shows
+            what changes there, checks it with its own validation and is saved on its own. Secrets are never
+            copied: type them for each agent.
+          </p>
+          <Choice
+            legend="Receivers"
+            options={blocks.receivers.map((name) => ({ name, label: name }))}
+            empty="None in this configuration."
+            picked={picked.receivers}
+            onChange={(receivers) => setPicked({ ...picked, receivers })}
+          />
+          <Choice
+            legend="Transmits"
+            options={blocks.transmits.map((name) => ({ name, label: name }))}
+            empty="None in this configuration."
+            picked={picked.transmits}
+            onChange={(transmits) => setPicked({ ...picked, transmits })}
+          />
+          <Choice
+            legend="To agents"
+            options={targets.map(({ name, label, unavailable }) => ({ name, label, unavailable }))}
+            empty="No other agent: add agents on the Agents page first."
+            picked={chosen}
+            onChange={setChosen}
+          />
+        </div>
+      )}
+    </DialogFrame>
+  );
+}
+
+interface ChoiceProps {
+  legend: string;
+  /** `unavailable`: why it cannot be picked now (shown beside it). */
+  options: readonly { name: string; label: string; unavailable?: string | undefined }[];
+  empty: string;
+  picked: readonly string[];
+  onChange: (next: string[]) => void;
+}
+
+function Choice({ legend, options, empty, picked, onChange }: ChoiceProps) {
+  return (
+    <fieldset>
+      <legend>{legend}</legend>
+      {options.length === 0 && <p className="muted small">{empty}</p>}
+      {options.map(({ name, label, unavailable }) => (
+        <label key={name} className="check-label">
+          <input
+            type="checkbox"
+            checked={picked.includes(name)}
+            disabled={unavailable !== undefined}
+            onChange={(event) => onChange(toggle(picked, name, event.target.checked))}
+          />
+          {label}
+          {unavailable && <span className="muted small"> — {unavailable}</span>}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
