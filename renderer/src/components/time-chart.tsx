@@ -6,6 +6,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { useDarkMode } from '../app/use-color-scheme.js';
 
 export interface ChartSeries {
   label: string;
@@ -63,23 +64,12 @@ function timeTicks(seconds: readonly number[], step: number): string[] {
 const BAND_FILL = { good: '--ok-bg', bad: '--error-bg' } as const;
 const LINE = { good: '--ok', bad: '--error' } as const;
 
-function useColorSchemeKey(): string {
-  const [dark, setDark] = useState(() => window.matchMedia('(prefers-color-scheme: dark)').matches);
-  useEffect(() => {
-    const media = window.matchMedia('(prefers-color-scheme: dark)');
-    const listener = () => setDark(media.matches);
-    media.addEventListener('change', listener);
-    return () => media.removeEventListener('change', listener);
-  }, []);
-  return dark ? 'dark' : 'light';
-}
-
 const NONE: readonly never[] = [];
 
 export function TimeChart({ label, times, series, yRange, unit, xRange, bands = NONE, thresholds = NONE, height = 200, testId, sparkline = false }: TimeChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
-  const scheme = useColorSchemeKey();
+  const scheme = useDarkMode() ? 'dark' : 'light';
 
   useLayoutEffect(() => {
     const element = box.current;
