@@ -14,6 +14,8 @@ function squiggleAtCursor(editor: Locator): Promise<boolean> {
 }
 
 test('a misspelt key, a wrong value, an unknown time zone and a bad encoding are reported in one validation, each marked', async ({ page, server }) => {
+  // Monaco typing on a loaded machine is slow.
+  test.slow();
   const app = new ConsoleApp(page);
   await app.open(server);
   await app.goTo('Configuration');
