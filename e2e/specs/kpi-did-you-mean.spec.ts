@@ -19,6 +19,7 @@ test('a misspelt machine or field of a KPI is named with did-you-mean from the d
 
   // Oven_2 → Oven_3 in the first entry that names it; part_id → part_idx in the first that reads it.
   // The editor's own search brings each line on screen (Monaco renders only visible lines).
+  await kpis.line('"formula"').click();
   for (const [text, edit] of [
     ['"machine": "Oven_2"', async () => {
       await page.keyboard.press('Backspace');
@@ -26,7 +27,7 @@ test('a misspelt machine or field of a KPI is named with did-you-mean from the d
     }],
     ['"name": "part_id"', () => page.keyboard.type('x')],
   ] as const) {
-    await kpis.line('"formula"').click();
+    await page.keyboard.press('Control+Home');
     await page.keyboard.press('Control+f');
     await page.keyboard.type(text);
     await page.keyboard.press('Enter');
