@@ -1,20 +1,25 @@
 import { chooseTheme, THEME_CHOICES, useThemeChoice, type ThemeChoice } from './use-color-scheme.js';
 
 const WORDS: Record<ThemeChoice, string> = { system: 'System', light: 'Light', dark: 'Dark' };
+const ICONS: Record<ThemeChoice, string> = { system: '◐', light: '☀', dark: '☾' };
 
-/** Light, dark or as the operating system says; remembered in this browser. */
+/**
+ * Light, dark or as the operating system says; remembered in this browser. One small button that
+ * steps through the three (the header has little room left at 1024 px).
+ */
 export function ThemeToggle() {
   const choice = useThemeChoice();
+  const next = THEME_CHOICES[(THEME_CHOICES.indexOf(choice) + 1) % THEME_CHOICES.length]!;
   return (
-    <label className="theme-toggle" title="Colours of the console: light, dark, or as the operating system is set. Remembered in this browser.">
-      <span className="theme-toggle-label">Theme</span>
-      <select aria-label="Theme" value={choice} onChange={(event) => chooseTheme(event.target.value as ThemeChoice)}>
-        {THEME_CHOICES.map((option) => (
-          <option key={option} value={option}>
-            {WORDS[option]}
-          </option>
-        ))}
-      </select>
-    </label>
+    <button
+      type="button"
+      className="theme-toggle"
+      aria-label={`Theme: ${WORDS[choice]}`}
+      data-theme-choice={choice}
+      title={`Theme: ${WORDS[choice]}${choice === 'system' ? ' (as the operating system is set)' : ''}. Click for ${WORDS[next]}. Remembered in this browser.`}
+      onClick={() => chooseTheme(next)}
+    >
+      <span aria-hidden="true">{ICONS[choice]}</span>
+    </button>
   );
 }
