@@ -6,6 +6,7 @@
 import { closest, error, warning, type JsonPath, type Violation } from '../config/violations.js';
 import { FUNCTIONS, KEYWORDS } from './formula-ast.js';
 import { describeFormulaError, parseFormula } from './formula-parser.js';
+import type { KnownKpiData } from './known-names.js';
 import { parseResultExpression, VALUE_OPTIONAL, valueProblem } from './row-conditions.js';
 import type { AliasEntry, KpiDefinition, KpiKind, LineKpi, RowConditions } from './schema.js';
 
@@ -19,6 +20,8 @@ export interface RuleContext {
   library?: readonly LibraryEntryName[];
   /** The library name of the KPI being edited (it may keep its own name). */
   original?: string;
+  /** Machines and fields of the records the agent keeps (did-you-mean on machine and field names). */
+  known?: KnownKpiData;
 }
 
 /** Names that would collide with the API's own paths under /v1/kpis/. */

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { dedupeViolations, error, hasErrors, sortViolations, violationsFromIssues, type JsonPath, type Violation } from '../config/violations.js';
+import { knownNameRules } from './known-names.js';
 import { dependencyRules, fieldMapRules, formulaRules, lineRules, nameRules, thresholdRules, type RuleContext } from './rules.js';
 import { kindOf, schemaOfKind, type KpiDefinition, type KpiKind, type LineKpi } from './schema.js';
 
@@ -83,6 +84,7 @@ function allRules(definition: KpiDefinition, kind: KpiKind, options: KpiValidati
     ...fieldMapRules(definition, kind),
     ...(kind === 'line' ? lineRules(definition as LineKpi) : []),
     ...thresholdRules(definition),
+    ...knownNameRules(definition, options.known),
   ];
 }
 

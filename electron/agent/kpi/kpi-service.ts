@@ -4,6 +4,7 @@ import { ApiError } from '../../../shared/api/errors.js';
 import type { Violation } from '../../../shared/config/violations.js';
 import { parseBinSize, type EvaluateRequest, type KpiEvaluation, type KpiLibraryEntry } from '../../../shared/kpi/api.js';
 import { evaluateKpi } from '../../../shared/kpi/evaluate.js';
+import type { KnownKpiData } from '../../../shared/kpi/known-names.js';
 import type { AliasEntry, KpiDefinition, KpiKind } from '../../../shared/kpi/schema.js';
 import { validateKpi, type KpiValidationOutcome } from '../../../shared/kpi/validate.js';
 import type { AgentRecord } from '../../../shared/records/record.js';
@@ -35,6 +36,7 @@ export type KpiSaveOutcome =
 const DAY_MICROS = 24 * 3600 * 1_000_000;
 const MAX_BINS = 10_000;
 const MAX_RECORDS_PER_MACHINE = 1_000_000;
+const KNOWN_DATA_TTL_MS = 5000;
 
 /**
  * KPIs on this edge PC: the library (validated saves), and evaluation of a saved or draft KPI on
@@ -43,6 +45,7 @@ const MAX_RECORDS_PER_MACHINE = 1_000_000;
 export class KpiService {
   private opened: { db: ReturnType<typeof openKpiDatabase>; library: KpiLibrary; history: RecordHistory } | undefined;
   private openFailure: { error: ApiError; retryAt: number } | undefined;
+  private known: { at: number; data: KnownKpiData | undefined } | undefined;
 
   /**
    * Opens the KPI database. One that cannot be opened (a full disk at first start) does not stop the
@@ -103,7 +106,23 @@ export class KpiService {
 
   /** Validates a definition; `original` is the library name of the KPI being edited, if any. */
   validate(document: unknown, kind?: KpiKind, original?: string): KpiValidationOutcome {
-    return validateKpi(document, { kind, original, library: this.library.list() });
+    return validateKpi(document, { kind, original, library: this.library.list(), known: this.knownData() });
+  }
+
+  /**
+   * Machines and field names of the kept records, read again at most every few seconds: the editor
+   * validates as the engineer types, and the names change only as new machines or columns arrive.
+   */
+  private knownData(): KnownKpiData | undefined {
+    const now = Date.now();
+    if (this.known && now - this.known.at < KNOWN_DATA_TTL_MS) return this.known.data;
+    try {
+      this.known = { at: now, data: { machines: this.history.knownData() } };
+    } catch (cause) {
+      this.options.logger.warn(`The machines and fields of the records kept for KPIs could not be read: ${(cause as Error).message}`);
+      this.known = { at: now, data: undefined };
+    }
+    return this.known.data;
   }
 
   /**

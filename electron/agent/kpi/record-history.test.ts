@@ -94,3 +94,20 @@ describe('RecordHistory', () => {
     expect(h.recordsOf('M1', micros('2026-01-05T06:00:00Z'), micros('2026-01-05T06:02:00Z'), 100)).toEqual([{ timestamp: micros('2026-01-05T06:01:00Z'), fieldvalues: { x: 1 } }]);
   });
 });
+
+describe('RecordHistory.knownData', () => {
+  it('lists each machine with the field names of its newest batch, also for batches kept as upload bodies', () => {
+    const h = history(new FakeClock(Date.parse('2026-01-05T10:00:00Z')));
+    expect(h.knownData()).toEqual({});
+    h.remember([record('a', 'M1', '2026-01-05T06:00:00.000000Z', { old_name: 1 })]);
+    h.remember([record('b', 'M1', '2026-01-05T07:00:00.000000Z', { x: 1, state: 'ok' }), record('c', 'M2', '2026-01-05T06:30:00.000000Z', { y: 3 })]);
+    const encoded = UPLOAD_OUTBOX.encode([record('u', 'M3', '2026-01-05T06:00:00.000000Z', { speed: 2 })], { maxRequestRecords: 10 });
+    h.rememberEncoded(encoded.map((b) => ({ ...b, format: UPLOAD_OUTBOX.format, asset: 'M3', stream_type: 'cycle' })));
+    const known = h.knownData();
+    expect(Object.keys(known)).toEqual(['M1', 'M2', 'M3']);
+    expect(known.M1!.sort()).toEqual(['state', 'x']);
+    expect(known.M2).toEqual(['y']);
+    expect(known.M3).toEqual(['speed']);
+    expect(Object.keys(h.knownData(2))).toEqual(['M1', 'M2']);
+  });
+});

@@ -32,6 +32,9 @@ const OWN_FORMAT = 'json';
 export const DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000;
 export const DEFAULT_MAX_RECORDS = 5_000_000;
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
+/** Bounds of `knownData`: machines read, field names kept per machine. */
+const KNOWN_MACHINES = 500;
+const KNOWN_FIELDS = 2000;
 
 /** A stored record: [timestamp in epoch microseconds, record_id, fieldvalues]. */
 type StoredRecord = [number, string, Record<string, FieldValue>];
@@ -67,6 +70,8 @@ export class RecordHistory {
       deleteBatch: db.prepare('DELETE FROM history_batches WHERE id = ?'),
       between: db.prepare('SELECT format, records FROM history_batches WHERE asset = ? AND ts_min < ? AND ts_max >= ? ORDER BY id'),
       machines: db.prepare('SELECT DISTINCT asset FROM history_batches WHERE ts_min < ? AND ts_max >= ? ORDER BY asset'),
+      assets: db.prepare('SELECT DISTINCT asset FROM history_batches ORDER BY asset LIMIT ?'),
+      latestOf: db.prepare('SELECT format, records FROM history_batches WHERE asset = ? ORDER BY ts_min DESC, id DESC LIMIT 1'),
     };
     this.insertEncoded = db.transaction((batches: readonly EncodedHistoryBatch[], received: number) => {
       const micros = isoToEpochMicros;
@@ -178,6 +183,25 @@ export class RecordHistory {
     for (const record of this.options.decode(format, records as Buffer)) {
       const timestamp = isoToEpochMicros(record.timestamp);
       if (timestamp !== undefined) out.push([timestamp, record.record_id, record.fieldvalues]);
+    }
+    return out;
+  }
+
+  /**
+   * The machines with kept records and the field names of each one's newest batch (for did-you-mean
+   * on a KPI's machine and field names). Bounded: at most `maxMachines` machines, one batch each.
+   */
+  knownData(maxMachines = KNOWN_MACHINES): Record<string, string[]> {
+    const out: Record<string, string[]> = {};
+    for (const { asset } of this.statements.assets.all(maxMachines) as { asset: string }[]) {
+      const row = this.statements.latestOf.get(asset) as { format: string; records: string | Buffer } | undefined;
+      const fields = new Set<string>();
+      try {
+        if (row) for (const [, , fieldvalues] of this.storedRecords(row.format, row.records)) for (const field of Object.keys(fieldvalues)) if (fields.size < KNOWN_FIELDS) fields.add(field);
+      } catch {
+        // A batch that cannot be read back only means its fields are not known: no hints, no failure.
+      }
+      out[asset] = [...fields];
     }
     return out;
   }

@@ -14,11 +14,15 @@ import { AgentsPage } from '../features/fleet/index.js';
 import { ManagedAgentBadge } from './managed-agent-badge.js';
 import { type ConnectionState, useConnection } from './connection.js';
 import { PAGES, useNavigation, type PageId } from './navigation.js';
+import { helpHref } from '../features/help/help-links.js';
+import { ThemeToggle } from './theme-toggle.js';
 
 // Monaco is large: it loads only when the Configuration page is opened.
 const ConfigPage = lazy(() => import('../features/config-editor/index.js').then((module) => ({ default: module.ConfigPage })));
 // Read by integrators now and then: its renderer loads when the page is opened.
 const ApiReferencePage = lazy(() => import('../features/api-reference/index.js').then((module) => ({ default: module.ApiReferencePage })));
+// The bundled documentation: loaded when help is asked for.
+const HelpPage = lazy(() => import('../features/help/index.js').then((module) => ({ default: module.HelpPage })));
 
 export function AppShell() {
   const { page, navigate } = useNavigation();
@@ -66,6 +70,10 @@ export function AppShell() {
         <a href="#/api" className="header-link" aria-current={page === 'api' ? 'page' : undefined} onClick={follow('api')}>
           API reference
         </a>
+        <a href={helpHref(page)} className="header-link" aria-current={page === 'help' ? 'page' : undefined} title="The documentation of what this page shows">
+          Help
+        </a>
+        <ThemeToggle />
         <SessionBadge />
       </header>
       <main id="main-content" ref={main} tabIndex={-1} className={connection.kind === 'unreachable' ? 'app-main stale' : 'app-main'}>
@@ -137,6 +145,12 @@ function CurrentPage({ page }: { page: PageId }) {
       return (
         <Suspense fallback={<p className="muted">Loading the API reference…</p>}>
           <ApiReferencePage />
+        </Suspense>
+      );
+    case 'help':
+      return (
+        <Suspense fallback={<p className="muted">Loading the documentation…</p>}>
+          <HelpPage />
         </Suspense>
       );
     case 'tokens':

@@ -16,7 +16,10 @@ export const PAGES = [
   { id: 'tokens', label: 'Tokens' },
 ] as const;
 /** Pages reached from a link of their own rather than the main navigation. */
-export const LINKED_PAGES = [{ id: 'api', label: 'API reference' }] as const;
+export const LINKED_PAGES = [
+  { id: 'api', label: 'API reference' },
+  { id: 'help', label: 'Help' },
+] as const;
 export type PageId = (typeof PAGES)[number]['id'] | (typeof LINKED_PAGES)[number]['id'];
 
 export function pageFromHash(hash: string): PageId {

@@ -1,11 +1,14 @@
 /**
  * The console's one chart: time series drawn by uPlot (bundled, no network), with local-time ticks
  * that fit the range, an optional fixed value range (0–100 for percentages), shaded value bands and
- * threshold lines. Colours come from the theme's CSS variables, so both themes read well.
+ * threshold lines, a title and a legend, and a tooltip with the values under the pointer. A null
+ * value is a gap (no data), never drawn as a line across it. Colours come from the theme's CSS
+ * variables, so both themes read well.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { useDarkMode } from '../app/use-color-scheme.js';
 
 export interface ChartSeries {
   label: string;
@@ -40,6 +43,10 @@ export interface TimeChartProps {
   testId?: string;
   /** A sparkline: the line alone, no axes, grid or cursor (a table cell). */
   sparkline?: boolean;
+  /** Shown above the chart. */
+  title?: string;
+  /** The series named under the chart (default); off where the page draws its own legend. */
+  legend?: boolean;
 }
 
 /** Tick steps of the time axis in seconds: whole seconds at least, then minutes, hours, days. */
@@ -63,23 +70,14 @@ function timeTicks(seconds: readonly number[], step: number): string[] {
 const BAND_FILL = { good: '--ok-bg', bad: '--error-bg' } as const;
 const LINE = { good: '--ok', bad: '--error' } as const;
 
-function useColorSchemeKey(): string {
-  const [dark, setDark] = useState(() => window.matchMedia('(prefers-color-scheme: dark)').matches);
-  useEffect(() => {
-    const media = window.matchMedia('(prefers-color-scheme: dark)');
-    const listener = () => setDark(media.matches);
-    media.addEventListener('change', listener);
-    return () => media.removeEventListener('change', listener);
-  }, []);
-  return dark ? 'dark' : 'light';
-}
-
 const NONE: readonly never[] = [];
 
-export function TimeChart({ label, times, series, yRange, unit, xRange, bands = NONE, thresholds = NONE, height = 200, testId, sparkline = false }: TimeChartProps) {
+export function TimeChart({ label, times, series, yRange, unit, xRange, bands = NONE, thresholds = NONE, height = 200, testId, sparkline = false, title, legend = true }: TimeChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
-  const scheme = useColorSchemeKey();
+  const scheme = useDarkMode() ? 'dark' : 'light';
+  /** Where the pointer is over the plot (CSS px), so that a redraw keeps its tooltip. */
+  const pointer = useRef<{ left: number; top: number } | null>(null);
 
   useLayoutEffect(() => {
     const element = box.current;
@@ -123,6 +121,17 @@ export function TimeChart({ label, times, series, yRange, unit, xRange, bands = 
         })),
       ],
       hooks: {
+        ...(sparkline
+          ? {}
+          : {
+              setCursor: [
+                (u: uPlot) => {
+                  const { left, top } = u.cursor;
+                  pointer.current = left !== undefined && top !== undefined && left >= 0 ? { left, top } : null;
+                  showTooltip(u, series, unit, series.map((s) => color(s.color)));
+                },
+              ],
+            }),
         // Bands under the lines, threshold lines over the grid.
         drawClear: [
           (u) => {
@@ -160,9 +169,63 @@ export function TimeChart({ label, times, series, yRange, unit, xRange, bands = 
     };
     const data: uPlot.AlignedData = [times.map((t) => t / 1000), ...series.map((s) => s.values.map((v) => (v === null ? null : v)))];
     const plot = new uPlot(options, data, element);
+    // New values redraw the chart: the tooltip stays where the pointer still is.
+    if (pointer.current) plot.setCursor(pointer.current);
     return () => plot.destroy();
   }, [width, height, scheme, times, series, yRange, unit, xRange, bands, thresholds, sparkline]);
 
   const points = series.reduce((n, s) => n + s.values.filter((v) => v !== null).length, 0);
-  return <div ref={box} className="time-chart" role="img" aria-label={label} data-testid={testId} data-points={points} data-y-range={yRange?.join(',')} />;
+  const chart = <div ref={box} className="time-chart" role="img" aria-label={label} data-testid={testId} data-points={points} data-y-range={yRange?.join(',')} />;
+  if (sparkline) return chart;
+  return (
+    <div className="time-chart-frame">
+      {title && <div className="time-chart-title">{title}</div>}
+      {chart}
+      {legend && series.length > 0 && (
+        <div className="chart-legend" aria-hidden="true">
+          {series.map((s) => (
+            <span key={s.label} className="chart-legend-item">
+              <span className="chart-legend-swatch" style={{ background: s.color }} />
+              {s.label}
+            </span>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The values under the pointer, in a box beside it (uPlot's own legend is off: it would move the chart). */
+function showTooltip(u: uPlot, series: readonly ChartSeries[], unit: string | null | undefined, colors: readonly string[]): void {
+  let tip = u.over.querySelector<HTMLDivElement>('.chart-tooltip');
+  if (!tip) {
+    tip = document.createElement('div');
+    tip.className = 'chart-tooltip';
+    tip.setAttribute('role', 'tooltip');
+    u.over.appendChild(tip);
+  }
+  const index = u.cursor.idx;
+  const left = u.cursor.left ?? -1;
+  if (index === null || index === undefined || left < 0) {
+    tip.hidden = true;
+    return;
+  }
+  const at = new Date((u.data[0][index] ?? 0) * 1000);
+  const pad2 = (n: number) => String(n).padStart(2, '0');
+  const rows = series.map((s, i) => {
+    const value = u.data[i + 1]?.[index];
+    const shown = value === null || value === undefined ? 'no data' : `${Number(value.toPrecision(6)).toLocaleString('en-US')}${unit ? ` ${unit}` : ''}`;
+    return `<div><span class="chart-legend-swatch" style="background:${escapeHtml(colors[i] ?? '')}"></span> ${escapeHtml(s.label)}: <strong>${shown}</strong></div>`;
+  });
+  tip.innerHTML = `<div class="chart-tooltip-time">${at.getFullYear()}-${pad2(at.getMonth() + 1)}-${pad2(at.getDate())} ${pad2(at.getHours())}:${pad2(at.getMinutes())}:${pad2(at.getSeconds())}</div>${rows.join('')}`;
+  tip.hidden = false;
+  // Beside the pointer, on the side with room.
+  const width = tip.offsetWidth;
+  const room = u.over.clientWidth;
+  tip.style.left = `${left + 12 + width > room ? Math.max(0, left - 12 - width) : left + 12}px`;
+  tip.style.top = '4px';
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 }

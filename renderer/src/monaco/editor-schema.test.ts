@@ -66,3 +66,36 @@ describe('editorSchema', () => {
     });
   });
 });
+
+describe('key completion', () => {
+  const schema = editorSchema(['UTC']);
+  /** Each property schema of the document, with its path, as Monaco's completion sees it. */
+  const properties = (): { path: string; node: Record<string, unknown> }[] => {
+    const out: { path: string; node: Record<string, unknown> }[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (node === null || typeof node !== 'object') return;
+      const own = (node as { properties?: Record<string, Record<string, unknown>> }).properties;
+      for (const [key, value] of Object.entries(own ?? {})) out.push({ path: `${path}.${key}`, node: value });
+      for (const [key, value] of Object.entries(node)) walk(value, `${path}/${key}`);
+    };
+    walk(schema, '');
+    return out;
+  };
+
+  it('gives every property something Monaco makes a value placeholder of ("key": …), unions too', () => {
+    // Monaco writes `"key": ` and a placeholder from type, enum, const, default, examples or snippets;
+    // without any of them (a union) it inserted the bare key.
+    // Left out: keys that take any value (pandas keywords Tributary ignores); there is no type to offer.
+    const anyValue = (node: Record<string, unknown>) => Object.keys(node).every((k) => k === 'description' || k === 'title');
+    const bare = properties().filter(({ node }) => !anyValue(node) && !['type', 'enum', 'const', 'default', 'examples', 'defaultSnippets', '$ref'].some((k) => k in node) && !(node.properties || node.items));
+    expect(bare.map((p) => p.path)).toEqual([]);
+  });
+
+  it('types a union by its branches, null last', () => {
+    const unions = properties().filter(({ node }) => Array.isArray(node.anyOf ?? node.oneOf));
+    expect(unions.length).toBeGreaterThan(0);
+    for (const { node } of unions) expect(node.type).toBeDefined();
+    const nullable = unions.find(({ node }) => Array.isArray(node.type) && (node.type as string[]).includes('null'));
+    if (nullable) expect((nullable.node.type as string[]).at(-1)).toBe('null');
+  });
+});

@@ -81,8 +81,38 @@ function annotateEncodings(node: unknown): void {
   for (const value of Object.values(node)) annotateEncodings(value);
 }
 
+/** The JSON type a branch of a union stands for, as Monaco's completion reads it. */
+function typesOf(branch: Schema): string[] {
+  if (typeof branch.type === 'string') return [branch.type];
+  if (Array.isArray(branch.type)) return branch.type as string[];
+  if (branch.properties) return ['object'];
+  if (branch.items) return ['array'];
+  if ('const' in branch) return [branch.const === null ? 'null' : typeof branch.const];
+  return [...((branch.anyOf ?? branch.oneOf ?? []) as Schema[])].flatMap(typesOf);
+}
+
+/**
+ * A key completed in the editor becomes `"key": ` with a placeholder for its value: Monaco does that
+ * from the property's `type`, and a union (zod's anyOf/oneOf) has none, so the key came alone. The
+ * types of its branches are written beside it (validation is ours, so this changes nothing else).
+ */
+function annotateUnionTypes(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(annotateUnionTypes);
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as Schema;
+  const branches = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  if (branches && schema.type === undefined && !('const' in schema) && !schema.enum) {
+    const types = [...new Set(branches.flatMap(typesOf))];
+    // Null last: a placeholder for the value, not for its absence.
+    types.sort((a, b) => Number(a === 'null') - Number(b === 'null'));
+    if (types.length > 0) schema.type = types.length === 1 ? types[0] : types;
+  }
+  for (const value of Object.values(schema)) annotateUnionTypes(value);
+}
+
 export function editorSchema(zones: readonly string[]): Schema {
   const schema = configurationJsonSchema();
+  annotateUnionTypes(schema);
   annotateTimeZones(schema, zones);
   annotateEncodings(schema);
   const properties = schema.properties as Record<string, Schema>;

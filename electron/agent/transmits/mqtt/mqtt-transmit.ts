@@ -142,8 +142,8 @@ export class MqttTransmit implements AgentComponent {
   }
 
   private report(problem: BrokerProblem): void {
-    const backlog = this.context.store.backlog(this.name);
-    const suffix = ` The records are kept (${backlog.records} waiting) and sent when the broker takes them again.`;
+    // No count here: Status shows the live backlog beside this reason (one backlog number).
+    const suffix = ' The records are kept and sent when the broker takes them again.';
     this.markers.raise(problem, suffix);
     this.context.stats.failure(this.name, `${problem.message}${suffix}`);
   }

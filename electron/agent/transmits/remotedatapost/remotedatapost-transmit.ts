@@ -152,18 +152,20 @@ export class RemoteDataPostTransmit implements AgentComponent {
       } catch (cause) {
         if (!this.running) return;
         this.failures += 1;
-        let waiting = 'the records are kept';
+        let waiting = '';
         try {
-          waiting = `the records are kept (${this.context.store.backlog(this.name).records} waiting)`;
+          waiting = ` (${this.context.store.backlog(this.name).records} waiting)`;
         } catch {
-          // The count is only for the message.
+          // The count is only for the log line.
         }
-        const message = `${(cause as Error).message} ${waiting[0]!.toUpperCase()}${waiting.slice(1)} and the upload is retried.`;
+        // Status and markers show the live backlog beside the reason: a count frozen into the reason
+        // would be a second, different backlog number there. The log line keeps the count of its moment.
+        const message = `${(cause as Error).message} The records are kept and the upload is retried.`;
         this.context.stats.failure(this.name, message);
         this.context.markers.raise(this.context.streams, 'error', 'upload_failed', message);
         // What got out before it failed, then the failure: the log reads in order.
         this.summary.flush();
-        this.context.logger.warn(message);
+        this.context.logger.warn(`${(cause as Error).message} The records are kept${waiting} and the upload is retried.`);
         return;
       }
     }

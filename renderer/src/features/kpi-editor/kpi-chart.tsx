@@ -39,6 +39,9 @@ export function KpiChart({ evaluation }: { evaluation: KpiEvaluation }) {
         thresholds={thresholds}
         height={240}
         testId="kpi-chart"
+        title={`${evaluation.display_name}${evaluation.unit ? ` (${evaluation.unit})` : ''} per ${binWords(evaluation.bin_size_seconds)}, by machine`}
+        // The machines and the good/bad bands are named below, with the bands' thresholds.
+        legend={false}
       />
       <figcaption className="chart-legend">
         {evaluation.machines.map((m, i) => (
@@ -65,4 +68,12 @@ export function KpiChart({ evaluation }: { evaluation: KpiEvaluation }) {
       )}
     </figure>
   );
+}
+
+/** "1 h", "15 min", "30 s": the bin size as the chart's title says it. */
+function binWords(seconds: number): string {
+  if (seconds % 86_400 === 0) return `${seconds / 86_400} d`;
+  if (seconds % 3600 === 0) return `${seconds / 3600} h`;
+  if (seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
 }

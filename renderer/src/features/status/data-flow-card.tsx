@@ -62,6 +62,12 @@ export function DataFlowCard({
         <p className="muted">No streams are configured.</p>
       ) : (
         <table className="table data-flow-table" aria-labelledby="data-flow-title">
+          {/* Fixed widths: columns do not jump as ages and rates change every few seconds. */}
+          <colgroup>
+            {['asset', 'type', 'receiver', 'last', 'rate', 'hour'].map((column) => (
+              <col key={column} className={`col-${column}`} />
+            ))}
+          </colgroup>
           <thead>
             <tr>
               <th scope="col">Asset</th>
@@ -115,7 +121,7 @@ export function DataFlowCard({
                       </div>
                     )}
                   </td>
-                  <td className="sparkline-cell" data-active-minutes={series ? series.values.filter((v) => v > 0).length : 0}>
+                  <td className="sparkline-cell" data-active-minutes={series ? series.values.filter((v) => v !== null && v > 0).length : 0}>
                     {series && (
                       <TimeChart sparkline label={`Records read per minute by ${stream.stream} over the last hour`} times={series.times} series={[{ label: 'records/min', color: 'var(--accent)', values: series.values }]} height={32} testId="flow-sparkline" />
                     )}

@@ -51,6 +51,23 @@ describe('history series', () => {
   it('gives a transmit backlog per minute the agent ran', () => {
     expect(backlogSeries(history, 'archive')).toEqual({ times: [Date.parse('2026-11-24T13:59:00Z')], values: [7] });
   });
+
+  it('leaves the minutes the agent did not run as gaps (null), not zeros or a line across', () => {
+    const minute = (m: number) => `2026-11-24T14:${String(m).padStart(2, '0')}:00.000Z`;
+    const gap = {
+      start: minute(0),
+      end: minute(5),
+      // Ran at 14:00, 14:01, then down, and again from 14:04.
+      streams: [{ data_receiver: 'files', asset: 'Press_1', stream_type: 'cycle', points: [{ minute: minute(0), records_in: 60 }, { minute: minute(4), records_in: 20 }] }],
+      transmits: [{ transmit: 'archive', points: [0, 1, 4, 5].map((m) => ({ minute: minute(m), records_out: 1, backlog_records: m * 10 })) }],
+      quality: [],
+    };
+    expect(streamSeries(gap, 'files', 'Press_1', 'cycle', 6).values).toEqual([60, 0, null, null, 20, 0]);
+    expect(backlogSeries(gap, 'archive')).toEqual({
+      times: [0, 1, 2, 4, 5].map((m) => Date.parse(minute(m))),
+      values: [0, 10, null, 40, 50],
+    });
+  });
 });
 
 describe('words and numbers', () => {

@@ -73,12 +73,15 @@ export function deliveryProblem(delivery: StreamStats['transmits'], transmits: S
   return undefined;
 }
 
-/** One value per minute of the window, oldest first (minutes without a point are 0). */
-export function perMinute(points: readonly { minute: string }[], value: (index: number) => number, end: string, minutes: number): { times: number[]; values: number[] } {
+/**
+ * One value per minute of the window, oldest first. A minute without a point is 0 when the agent ran
+ * then (`ran`), and null (a gap: nothing is known) when it did not; without `ran`, 0.
+ */
+export function perMinute(points: readonly { minute: string }[], value: (index: number) => number, end: string, minutes: number, ran?: ReadonlySet<number>): { times: number[]; values: (number | null)[] } {
   const last = Date.parse(end);
   const first = last - (minutes - 1) * MINUTE_MS;
   const times = Array.from({ length: minutes }, (_, i) => first + i * MINUTE_MS);
-  const values = new Array<number>(minutes).fill(0);
+  const values: (number | null)[] = times.map((time) => (ran && !ran.has(time) ? null : 0));
   points.forEach((point, index) => {
     const slot = Math.round((Date.parse(point.minute) - first) / MINUTE_MS);
     if (slot >= 0 && slot < minutes) values[slot] = value(index);
@@ -86,17 +89,42 @@ export function perMinute(points: readonly { minute: string }[], value: (index: 
   return { times, values };
 }
 
-/** Records read per minute by one stream over the history's window. */
+/**
+ * The minutes the agent ran, as far as the history tells: each minute some stream read records or
+ * some transmit recorded its backlog (a transmit does every minute the agent runs).
+ */
+export function minutesRan(history: FlowHistory): Set<number> {
+  const ran = new Set<number>();
+  for (const entry of [...history.streams, ...history.transmits]) for (const point of entry.points) ran.add(Date.parse(point.minute));
+  return ran;
+}
+
+/** Records read per minute by one stream over the history's window; null where the agent did not run. */
 export function streamSeries(history: FlowHistory, receiver: string, asset: string, streamType: string, minutes: number) {
   const entry = history.streams.find((s) => s.data_receiver === receiver && s.asset === asset && s.stream_type === streamType);
   const points = entry?.points ?? [];
-  return perMinute(points, (i) => points[i]!.records_in, history.end, minutes);
+  return perMinute(points, (i) => points[i]!.records_in, history.end, minutes, minutesRan(history));
 }
 
-/** A transmit's backlog per minute: only the minutes the agent ran (no made-up zeros between). */
-export function backlogSeries(history: FlowHistory, transmit: string): { times: number[]; values: number[] } {
+/**
+ * A transmit's backlog per minute the agent ran; a null after a point whose next minute has none, so
+ * that the chart leaves the time the agent did not run as a gap instead of drawing a line across it.
+ */
+export function backlogSeries(history: FlowHistory, transmit: string): { times: number[]; values: (number | null)[] } {
   const points = history.transmits.find((t) => t.transmit === transmit)?.points ?? [];
-  return { times: points.map((p) => Date.parse(p.minute)), values: points.map((p) => p.backlog_records) };
+  const times: number[] = [];
+  const values: (number | null)[] = [];
+  points.forEach((point, i) => {
+    const minute = Date.parse(point.minute);
+    times.push(minute);
+    values.push(point.backlog_records);
+    const next = points[i + 1];
+    if (next && Date.parse(next.minute) - minute > MINUTE_MS) {
+      times.push(minute + MINUTE_MS);
+      values.push(null);
+    }
+  });
+  return { times, values };
 }
 
 /** "about 3 min", "12 s", "2 h 5 min": how long draining the backlog takes at the recent rate. */

@@ -42,6 +42,7 @@ export function MachineLoad({ machine, history }: { machine: MachineInfo; histor
           unit="%"
           height={150}
           testId="machine-load-chart"
+          title="CPU, memory and disk (%), last 3 minutes"
         />
       )}
     </div>

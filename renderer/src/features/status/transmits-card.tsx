@@ -12,7 +12,7 @@ const KNOWN: Record<string, string> = {
   transmit_type: 'Type',
   last_success: 'Last success',
   records_sent: 'Sent',
-  backlog_records: 'Backlog',
+  backlog_records: 'Backlog (waiting)',
   drain_seconds: 'Drains in',
   lag_seconds: 'Oldest waiting',
   records_per_minute: 'Rate',
@@ -127,6 +127,7 @@ function BacklogChart({ name, history }: { name: string; history: FlowHistory })
       xRange={[Date.parse(history.start), Date.parse(history.end)]}
       height={110}
       testId="backlog-chart"
+      title="Records waiting (backlog) per minute, last hour; gaps: the agent did not run"
     />
   );
 }

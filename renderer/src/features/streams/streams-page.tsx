@@ -81,6 +81,12 @@ export function StreamsPage() {
       {streams.data && records.length === 0 && <div className="card muted">No streams: the configuration has no receivers with streams yet.</div>}
       {records.length > 0 && (
         <table className="table streams-table" aria-label="Streams">
+          {/* Fixed widths: columns do not jump as counts grow or the filter changes what is shown. */}
+          <colgroup>
+            {['check', 'stream', 'receiver', 'read', 'sent', 'waiting', 'errors', 'warnings', 'markers'].map((column) => (
+              <col key={column} className={`col-${column}`} />
+            ))}
+          </colgroup>
           <thead>
             <tr>
               <th className="check">

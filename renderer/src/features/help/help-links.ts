@@ -1,0 +1,49 @@
+/** Which document (and section) answers the questions of each console page. Pure: no bundled text here. */
+
+/** A page of the console → `doc` or `doc#section` of the Help page. */
+export const PAGE_HELP: Readonly<Record<string, string>> = {
+  status: 'readme#the-console',
+  configuration: 'compatibility',
+  streams: 'data-path',
+  logs: 'logs',
+  kpis: 'kpi',
+  agents: 'fleet',
+  tokens: 'security',
+  api: 'readme#the-management-api',
+  help: 'readme',
+};
+
+/** The address of a page's help: #/help/<doc>[/<section>]. */
+export function helpHref(page: string): string {
+  const [doc, section] = (PAGE_HELP[page] ?? 'readme').split('#');
+  return `#/help/${doc}${section ? `/${section}` : ''}`;
+}
+
+/** The document and section an address asks for. */
+export function helpTarget(hash: string): { doc: string; section: string | undefined } {
+  const [, doc, section] = hash.replace(/^#\/?/, '').split('/');
+  return { doc: doc || 'readme', section: section || undefined };
+}
+
+/** The id of a heading, as GitHub makes them: lower case, spaces to dashes, punctuation dropped. */
+export function slug(heading: string): string {
+  return heading
+    .toLowerCase()
+    .trim()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/**
+ * A link inside a document: another bundled document (docs/logs.md, logs.md, ../README.md#x) opens in
+ * the Help page; a web address stays as it is; anything else (a source file) has no page here.
+ */
+export function docLink(href: string, known: readonly { id: string; file: string }[], current: string): string | undefined {
+  if (/^(https?:|mailto:)/.test(href)) return href;
+  if (href.startsWith('#')) return href.length > 1 ? `#/help/${current}/${href.slice(1)}` : undefined;
+  const [path = '', section] = href.split('#');
+  const name = path.split('/').pop() ?? '';
+  const target = known.find((doc) => doc.file.split('/').pop() === name);
+  if (!target) return undefined;
+  return `#/help/${target.id}${section ? `/${section}` : ''}`;
+}
