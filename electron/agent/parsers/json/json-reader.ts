@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { type ByteSource, DOCUMENT_LIMITS, DocumentError, type DocumentReader, type DocumentRecord, SequentialBytes } from '../document/document-reader.js';
 import { type DocumentTimes, createDocumentTimes } from '../document/document-times.js';
 import { flattenRecord } from './flatten.js';
+import type { FieldValue } from '../../../../shared/records/record.js';
 
 type JsonConfig = z.infer<typeof JsonParserSchema>;
 
@@ -36,10 +37,13 @@ abstract class QueueReader implements DocumentReader {
     this.source.close();
   }
   /** Characters of the queued records' own texts (JSON Lines): a batch stops at DOCUMENT_LIMITS.batchChars. */
-  private queuedChars = 0;
+  protected queuedChars = 0;
+  /** Records asked for by the current next(). */
+  protected wanted = 0;
   next(max: number): DocumentRecord[] {
+    this.wanted = max;
     try {
-      while (this.queue.length < max && this.queuedChars < DOCUMENT_LIMITS.batchChars && !this.finished) this.step();
+      while (!this.full && !this.finished) this.step();
     } catch (cause) {
       // The records before the broken place are read; the error comes with the next call.
       if (!(cause instanceof DocumentError) || this.queue.length === 0) throw cause;
@@ -54,12 +58,10 @@ abstract class QueueReader implements DocumentReader {
   protected abstract step(): void;
   /** Adds one parsed value as a record, or notes why it is not one (flattenRecord bounds its depth and fields). */
   protected add(value: unknown, place: string, resume?: { byte: number; line: number }, text?: string): void {
-    const fieldvalues = flattenRecord(value);
-    if (typeof fieldvalues === 'string') return void this.problems.push(`${place}: ${fieldvalues}`);
-    const stamped = this.times.stamp(fieldvalues);
-    if (typeof stamped === 'string') return void this.problems.push(`${place}: ${stamped}`);
-    const record: DocumentRecord = { fieldvalues, place };
-    if (stamped !== null) record.timestampMicros = stamped;
+    const read = recordOfValue(value, this.times);
+    if (typeof read === 'string') return void this.problems.push(`${place}: ${read}`);
+    const record: DocumentRecord = { fieldvalues: read.fieldvalues, place };
+    if (read.timestampMicros !== null) record.timestampMicros = read.timestampMicros;
     if (resume) record.resume = resume;
     if (text !== undefined) {
       record.text = text;
@@ -67,6 +69,42 @@ abstract class QueueReader implements DocumentReader {
     }
     this.queue.push(record);
   }
+  /** The batch asked for is complete: a JSON Lines reader stops right after the line that completed it. */
+  protected get full(): boolean {
+    return this.queue.length >= this.wanted || this.queuedChars >= DOCUMENT_LIMITS.batchChars;
+  }
+}
+
+/** A parsed value's fields and timestamp, or why it is not a record. */
+function recordOfValue(value: unknown, times: DocumentTimes): { fieldvalues: Record<string, FieldValue>; timestampMicros: bigint | null } | string {
+  const fieldvalues = flattenRecord(value);
+  if (typeof fieldvalues === 'string') return fieldvalues;
+  const stamped = times.stamp(fieldvalues);
+  return typeof stamped === 'string' ? stamped : { fieldvalues, timestampMicros: stamped };
+}
+
+/**
+ * What the JSON Lines reader makes of one line (its text as decoded): a record's fields, timestamp
+ * and digested text; a problem (without the place); or null for a blank line. The fused path
+ * (fused-json-lines.ts) takes lines it does not scan itself through here.
+ */
+export function readJsonLine(line: string, times: DocumentTimes): { fieldvalues: Record<string, FieldValue>; timestampMicros: bigint | null; text: string } | { problem: string } | null {
+  const text = line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
+  let value: unknown;
+  try {
+    // JSON.parse allows JSON's white space around the value; the rare line that fails is looked at again below.
+    value = JSON.parse(text);
+  } catch (cause) {
+    const trimmed = text.trim();
+    if (trimmed === '') return null;
+    try {
+      value = JSON.parse(trimmed);
+    } catch {
+      return { problem: (cause as Error).message };
+    }
+  }
+  const read = recordOfValue(value, times);
+  return typeof read === 'string' ? { problem: read } : { ...read, text };
 }
 
 class JsonLinesReader extends QueueReader {
@@ -80,26 +118,44 @@ class JsonLinesReader extends QueueReader {
     this.bytes = new SequentialBytes(source, undefined, resume?.byte ?? 0);
     this.line = resume?.line ?? 0;
   }
+  /** The chunk being read, where it starts in the file, and its next unread byte. */
+  private chunk: Buffer = Buffer.alloc(0);
+  private chunkStart = 0;
+  private start = 0;
+  /**
+   * Reads lines until the batch asked for is complete (then stops right after that line, so that
+   * batches depend on the file and the place read from, never on the chunks: the fused path makes
+   * the same ones) or the chunk is read.
+   */
   protected step(): void {
-    if (this.bytes.atEnd) {
-      if (this.carried > 0) this.addLine(Buffer.concat(this.carry).toString('utf8'), this.bytes.position);
-      this.carry = [];
-      this.finished = true;
-      return;
+    if (this.start >= this.chunk.length) {
+      if (this.bytes.atEnd) {
+        if (this.carried > 0) this.addLine(Buffer.concat(this.carry).toString('utf8'), this.bytes.position);
+        this.carry = [];
+        this.finished = true;
+        return;
+      }
+      this.chunkStart = this.bytes.position;
+      this.chunk = this.bytes.nextChunk();
+      this.start = 0;
     }
-    const chunkStart = this.bytes.position;
-    const chunk = this.bytes.nextChunk();
-    let start = 0;
+    const chunk = this.chunk;
+    let start = this.start;
     // Each line decoded straight from the chunk (a newline byte is never inside a UTF-8 sequence).
-    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
+    for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
       const text = this.carried > 0 ? Buffer.concat([...this.carry, chunk.subarray(start, nl)]).toString('utf8') : chunk.toString('utf8', start, nl);
-      this.addLine(text, chunkStart + nl + 1);
+      this.addLine(text, this.chunkStart + nl + 1);
       if (this.carried > 0) {
         this.carry = [];
         this.carried = 0;
       }
       start = nl + 1;
+      if (this.full) {
+        this.start = start;
+        return;
+      }
     }
+    this.start = chunk.length;
     const rest = chunk.subarray(start);
     if (this.skipping || this.carried + rest.length > MAX_LINE_BYTES) {
       if (!this.skipping) this.problems.push(`${this.name} line ${this.line + 1}: longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB; skipped`);
@@ -117,22 +173,14 @@ class JsonLinesReader extends QueueReader {
       this.skipping = false;
       return;
     }
-    const text = line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
-    let value: unknown;
-    try {
-      // JSON.parse allows JSON's white space around the value; the rare line that fails is looked at again below.
-      value = JSON.parse(text);
-    } catch (cause) {
-      const trimmed = text.trim();
-      if (trimmed === '') return;
-      try {
-        value = JSON.parse(trimmed);
-      } catch {
-        this.problems.push(`${this.name} line ${this.line}: ${(cause as Error).message}`);
-        return;
-      }
-    }
-    this.add(value, `${this.name} line ${this.line}`, { byte: end, line: this.line }, text);
+    const read = readJsonLine(line, this.times);
+    if (read === null) return;
+    const place = `${this.name} line ${this.line}`;
+    if ('problem' in read) return void this.problems.push(`${place}: ${read.problem}`);
+    const record: DocumentRecord = { fieldvalues: read.fieldvalues, place, resume: { byte: end, line: this.line }, text: read.text };
+    if (read.timestampMicros !== null) record.timestampMicros = read.timestampMicros;
+    this.queuedChars += read.text.length;
+    this.queue.push(record);
   }
 }
 

@@ -10,6 +10,7 @@ import type { Parser } from '../../../../shared/config/schema.js';
 import { type AgentRecord, isoMicros } from '../../../../shared/records/record.js';
 import { DocumentError, type DocumentReader, openDocumentReader, openFileSource } from '../../parsers/document/index.js';
 import type { BatchCommitter } from '../../pipeline/batch-committer.js';
+import { FusedJsonLines } from '../../parsers/json/fused-json-lines.js';
 import { type DocumentState, DocumentStateSchema, RecordDigest, firstState } from './document-state.js';
 import type { ParseRequest, ParseResponse } from '../../pipeline/parse-protocol.js';
 import { recordIdOf, recordIdPrefix } from './record-ids.js';
@@ -39,7 +40,11 @@ interface Session {
 export class DocumentHandler {
   private readonly sessions = new Map<string, Session>();
 
-  constructor(private readonly committer: BatchCommitter) {}
+  /** `fused` null: every batch of JSON Lines is read by the reader (the reference the fused path is tested against). */
+  constructor(
+    private readonly committer: BatchCommitter,
+    private readonly fused: FusedJsonLines | null = process.env.TRIBUTARY_FUSED_PATH === 'off' ? null : new FusedJsonLines(committer),
+  ) {}
 
   handle(request: ParseRequest): ParseResponse {
     const config = request.parser as Parser;
@@ -49,6 +54,11 @@ export class DocumentHandler {
     const answer = { id: request.id, ok: true as const, chunkBytes: 0, fileSize: request.file.size, skippedLines: 0 };
     const badLines: { line: number; message: string }[] = [];
     let session = this.sessions.get(key);
+    const fused = this.readFused(request, config, state, answer);
+    if (fused) {
+      if (session) this.drop(session);
+      return fused;
+    }
     try {
       if (!session || session.state.records !== state.records || session.state.digest !== state.digest) {
         session?.reader.close();
@@ -93,6 +103,22 @@ export class DocumentHandler {
     }
   }
 
+  /** The next batch by the fused path of JSON Lines (parsers/json/fused-json-lines.ts), or null when it declines. */
+  private readFused(request: ParseRequest, config: Parser, state: DocumentState, answer: { id: number; ok: true; chunkBytes: number; fileSize: number; skippedLines: number }): ParseResponse | null {
+    if (!this.fused || state.previous || (state.records > 0 && !state.resume)) return null;
+    const digest = new RecordDigest(state.digest);
+    const batch = this.fused.read({
+      plan: request.plan, parser: config, file: request.localPath ?? request.path, name: request.path, from: state.resume ?? { byte: 0, line: 0 }, records: state.records,
+      idPrefix: recordIdPrefix(request.plan.stream, request.path, state.ids), nowMicros: BigInt(request.nowMicros), max: batchRecordsOf(config), digest,
+    });
+    if (!batch) return null;
+    const resume = batch.resume ?? state.resume;
+    const next: DocumentState = { records: state.records + batch.records, digest: batch.records > 0 ? digest.value : state.digest, ids: state.ids, ...(resume ? { resume } : {}) };
+    const commit = this.committer.commitEncoded(request.plan, batch.encoded, this.progress(request, next, batch.done), BigInt(request.nowMicros));
+    const badLines = batch.problems.map((message) => ({ line: 0, message }));
+    return { ...answer, rows: batch.records, commit, badLines, consumedBytes: batch.done ? request.file.size : 0, state: next };
+  }
+
   /** Closes every open reader (the thread ends). */
   close(): void {
     for (const session of [...this.sessions.values()]) this.drop(session);
@@ -135,9 +161,12 @@ export class DocumentHandler {
   }
 
   private commit(request: ParseRequest, records: AgentRecord[], state: DocumentState, done: boolean) {
+    return this.committer.commit(request.plan, records, this.progress(request, state, done), BigInt(request.nowMicros));
+  }
+
+  private progress(request: ParseRequest, state: DocumentState, done: boolean) {
     // Offset 0 until the last record: the file is read again (from its state) after a crash.
-    const file = { path: request.path, ...request.file, offset: done ? request.file.size : 0, parserState: JSON.stringify(state) };
-    return this.committer.commit(request.plan, records, { file }, BigInt(request.nowMicros));
+    return { file: { path: request.path, ...request.file, offset: done ? request.file.size : 0, parserState: JSON.stringify(state) } };
   }
 
   private keep(session: Session): void {

@@ -46,8 +46,22 @@ export class RecordDigest {
       h1 = Math.imul(h1 ^ c, 2654435761);
       h2 = Math.imul(h2 ^ c, 1597334677);
     }
+    this.end(h1, h2, text.length);
+  }
+  /** add() of a record whose text is these ASCII bytes (the fused path's lines, without decoding them). */
+  addAscii(bytes: Uint8Array, start: number, end: number): void {
+    let h1 = this.h1 ^ 0xdeadbeef;
+    let h2 = this.h2 ^ 0x41c6ce57;
+    for (let i = start; i < end; i += 1) {
+      const c = bytes[i]!;
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+    this.end(h1, h2, end - start);
+  }
+  private end(h1: number, h2: number, length: number): void {
     // The length ends the record: ["ab", "c"] and ["a", "bc"] differ.
-    h1 = Math.imul(h1 ^ text.length, 2654435761);
+    h1 = Math.imul(h1 ^ length, 2654435761);
     h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
     h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
     this.h1 = h1;
