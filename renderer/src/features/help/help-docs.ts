@@ -24,18 +24,24 @@ export interface HelpDoc {
   text: string;
 }
 
+/** A page whose id is its file's name: docs/smb.md is #/help/smb, README.md is #/help/readme. */
+function page(title: string, file: string, text: string): HelpDoc {
+  const id = file.replace(/^docs\//, '').replace(/\.md$/, '').toLowerCase();
+  return { id, title, file, text };
+}
+
 export const HELP_DOCS: readonly HelpDoc[] = [
-  { id: 'readme', title: 'Overview (README)', file: 'README.md', text: readme },
-  { id: 'data-path', title: 'The data path', file: 'docs/data-path.md', text: dataPath },
-  { id: 'compatibility', title: 'Configuration options', file: 'docs/compatibility.md', text: compatibility },
-  { id: 'data-quality', title: 'Data quality', file: 'docs/data-quality.md', text: dataQuality },
-  { id: 'logs', title: 'Logs', file: 'docs/logs.md', text: logs },
-  { id: 'kpi', title: 'KPIs', file: 'docs/kpi.md', text: kpi },
-  { id: 'upload', title: 'Upload (remotedatapost)', file: 'docs/upload.md', text: upload },
-  { id: 'smb', title: 'Windows shares (SMB)', file: 'docs/smb.md', text: smb },
-  { id: 'sql', title: 'SQL databases', file: 'docs/sql.md', text: sql },
-  { id: 'opcua', title: 'OPC UA', file: 'docs/opcua.md', text: opcua },
-  { id: 'mqtt', title: 'MQTT and Sparkplug B', file: 'docs/mqtt.md', text: mqtt },
-  { id: 'fleet', title: 'Agents (fleet)', file: 'docs/fleet.md', text: fleet },
-  { id: 'security', title: 'Security, tokens and roles', file: 'docs/security.md', text: security },
+  page('Overview (README)', 'README.md', readme),
+  page('The data path', 'docs/data-path.md', dataPath),
+  page('Configuration options', 'docs/compatibility.md', compatibility),
+  page('Data quality', 'docs/data-quality.md', dataQuality),
+  page('Logs', 'docs/logs.md', logs),
+  page('KPIs', 'docs/kpi.md', kpi),
+  page('Upload (remotedatapost)', 'docs/upload.md', upload),
+  page('Windows shares (SMB)', 'docs/smb.md', smb),
+  page('SQL databases', 'docs/sql.md', sql),
+  page('OPC UA', 'docs/opcua.md', opcua),
+  page('MQTT and Sparkplug B', 'docs/mqtt.md', mqtt),
+  page('Agents (fleet)', 'docs/fleet.md', fleet),
+  page('Security, tokens and roles', 'docs/security.md', security),
 ];
