@@ -20,6 +20,9 @@ function list(items: string[]): string {
 export class TagMarkers {
   /** Latest report per stream and tag. */
   private readonly latest: Map<string, TagReport>[];
+  /** Per stream, how many of the latest reports are not good, and how many rejected: 0 skips the lists. */
+  private readonly poorCount: number[];
+  private readonly rejectedCount: number[];
 
   constructor(
     private readonly streams: readonly StreamKey[],
@@ -27,6 +30,8 @@ export class TagMarkers {
     private readonly invalid: readonly { stream: number; tag: Tag; reason: string }[],
   ) {
     this.latest = streams.map(() => new Map());
+    this.poorCount = streams.map(() => 0);
+    this.rejectedCount = streams.map(() => 0);
   }
 
   showInvalid(): void {
@@ -54,12 +59,16 @@ export class TagMarkers {
 
   values(index: number, reports: readonly TagReport[]): void {
     const latest = this.latest[index]!;
+    // Counted as reports come (thousands a second); the tags are listed only when some are poor.
     for (const report of reports) {
       const previous = latest.get(report.tag.exportname);
-      if (!previous || previous.micros <= report.micros) latest.set(report.tag.exportname, report);
+      if (previous && previous.micros > report.micros) continue;
+      latest.set(report.tag.exportname, report);
+      this.poorCount[index]! += (report.quality !== 'good' ? 1 : 0) - (previous && previous.quality !== 'good' ? 1 : 0);
+      this.rejectedCount[index]! += (report.rejected ? 1 : 0) - (previous?.rejected ? 1 : 0);
     }
     const stream = this.streams[index]!;
-    const poor = [...latest.values()].filter((r) => r.quality !== 'good');
+    const poor = this.poorCount[index] === 0 ? [] : [...latest.values()].filter((r) => r.quality !== 'good');
     if (poor.length > 0)
       this.markers.raise(
         [stream],
@@ -68,7 +77,7 @@ export class TagMarkers {
         `${streamId(stream.asset, stream.stream_type)}: values that are not good are recorded with their status in <column>_status: ${list(poor.map((r) => `${describe(r.tag)} is ${r.status}`))}.`,
       );
     else this.markers.clear('bad_quality', [stream]);
-    const rejected = [...latest.values()].filter((r) => r.rejected);
+    const rejected = this.rejectedCount[index] === 0 ? [] : [...latest.values()].filter((r) => r.rejected);
     if (rejected.length > 0)
       this.markers.raise([stream], 'warning', 'unsupported_value', `These tags hold values Tributary cannot put in a column, recorded as empty: ${list(rejected.map((r) => `${describe(r.tag)} holds ${r.rejected}`))}.`);
     else this.markers.clear('unsupported_value', [stream]);
