@@ -18,7 +18,10 @@ function list(items: string[]): string {
  * never stops the others: the markers name the tags, the rest of the stream flows.
  */
 export class TagMarkers {
-  /** Latest report per stream and tag. */
+  /**
+   * Latest report per stream and tag, copied into one object per tag that is updated in place: the
+   * reports of each publish then die young instead of living a second each (into the old generation).
+   */
   private readonly latest: Map<string, TagReport>[];
   /** Per stream, how many of the latest reports are not good, and how many rejected: 0 skips the lists. */
   private readonly poorCount: number[];
@@ -63,9 +66,16 @@ export class TagMarkers {
     for (const report of reports) {
       const previous = latest.get(report.tag.exportname);
       if (previous && previous.micros > report.micros) continue;
-      latest.set(report.tag.exportname, report);
       this.poorCount[index]! += (report.quality !== 'good' ? 1 : 0) - (previous && previous.quality !== 'good' ? 1 : 0);
       this.rejectedCount[index]! += (report.rejected ? 1 : 0) - (previous?.rejected ? 1 : 0);
+      if (!previous) latest.set(report.tag.exportname, { ...report });
+      else {
+        previous.tag = report.tag;
+        previous.status = report.status;
+        previous.quality = report.quality;
+        previous.rejected = report.rejected;
+        previous.micros = report.micros;
+      }
     }
     const stream = this.streams[index]!;
     const poor = this.poorCount[index] === 0 ? [] : [...latest.values()].filter((r) => r.quality !== 'good');
