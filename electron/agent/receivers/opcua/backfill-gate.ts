@@ -6,7 +6,7 @@ import type { OpenSession } from './opcua-endpoint.js';
 import type { Tag } from './stream-records.js';
 import type { Sample, WatchedNode } from './tag-index.js';
 import { sampleMicros } from './values.js';
-import { type Span, gapKey, parseSpans, spansText, storedMicros } from './gap-spans.js';
+import { type Span, gapKey, parseSpans, spansText } from './gap-spans.js';
 
 export { storedMicros } from './gap-spans.js';
 
@@ -18,8 +18,10 @@ const MAX_LISTED = 10;
 export interface GateHost {
   streams: readonly StreamKey[];
   markers: MarkerReporter;
-  /** A stored state of a stream (`tag:<exportname>`: the last value; `gap:<exportname>`: gaps to read). */
+  /** A stored state of a stream (`gap:<exportname>`: gaps to read). */
   saved(stream: number, key: string): string | undefined;
+  /** Source time (µs) of a tag's last value committed (stream-records.ts), if any. */
+  lastMicros(stream: number, exportname: string): bigint | undefined;
   /** Commits history values with the gap states per stream, like live ones; false when the outbox is full. */
   commit(samples: Sample[], state: ReadonlyMap<number, Record<string, string>>): boolean;
   warn(message: string): void;
@@ -65,7 +67,7 @@ export class BackfillGate {
         this.readers.set(key, reader);
         const spans = parseSpans(this.host.saved(reader.stream, gapKey(reader.tag)));
         if (spans.length > 0) this.spans.set(key, spans);
-        const last = storedMicros(this.host.saved(reader.stream, `tag:${reader.tag.exportname}`));
+        const last = this.host.lastMicros(reader.stream, reader.tag.exportname);
         // Never committed (first start, restream): live only.
         if (last !== undefined) this.awaiting.set(key, last);
       }

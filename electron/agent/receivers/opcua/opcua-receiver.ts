@@ -78,6 +78,7 @@ export class OpcuaReceiver implements AgentComponent {
       streams: this.streams,
       markers: context.markers,
       saved: (stream, key) => context.store.streamState(this.name, this.streams[stream]!, key),
+      lastMicros: (stream, exportname) => this.records[stream]?.lastMicros(exportname),
       commit: (samples, state) => this.deliverHistory(samples, state),
       warn: (message) => context.logger.warn(message),
       progress: (state) => this.streams.forEach((stream) => context.pipeline.backfilling(this.name, stream, state ?? null)),

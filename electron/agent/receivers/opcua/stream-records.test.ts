@@ -3,14 +3,15 @@ import fc from 'fast-check';
 import { DataType, DataValue, StatusCodes, Variant, VariantArrayType } from 'node-opcua';
 import { describe, expect, it } from 'vitest';
 import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
+import { LAST_VALUES_KEY } from './last-values.js';
 import { type Tag, StreamRecords, statusColumn } from './stream-records.js';
 import { convertVariant, describeStatus, sampleMicros } from './values.js';
 
 /**
  * The straightforward definition of a batch's records (the receiver's code before it was made
- * cheaper per value): what StreamRecords.build must give byte for byte, since its fingerprints are
- * stored (an agent restarted after an update compares against them) and its record ids identify
- * records downstream.
+ * cheaper per value): what StreamRecords.build must give byte for byte, since its record ids identify
+ * records downstream. Its rows per tag (`tag:<exportname>`) are what builds before LAST_VALUES_KEY
+ * stored: an agent updated in place must still recognise them.
  */
 class Reference {
   readonly last = new Map<string, string>();
@@ -84,46 +85,92 @@ const variant = fc.oneof(
 const status = fc.constantFrom(StatusCodes.Good, StatusCodes.BadSensorFailure, StatusCodes.UncertainLastUsableValue);
 const BASE = Date.UTC(2026, 2, 1, 10);
 
-/** An agent restarted after the one before stored the last values of `first` (the reference's). */
-function restarted(stream: { asset: string; stream_type: string }, tags: Tag[], saved: Map<string, string>, first: { tag: Tag; dataValue: DataValue }[]) {
-  const before = new Reference(stream, tags, () => undefined);
-  for (const [key, value] of Object.entries(before.build(first, 1n).state)) saved.set(key, value);
-  return new StreamRecords(stream, tags, (key) => saved.get(key));
+/** The stored state (progress) a store would hold after committing these states in turn. */
+function store(saved: Map<string, string>, state: Record<string, string>): void {
+  for (const [key, value] of Object.entries(state)) saved.set(key, value);
 }
 
 describe('StreamRecords.build', () => {
-  it('gives the records, record ids and stored last values of the straightforward definition, batch after batch', () => {
+  it('gives the records and record ids of the straightforward definition, batch after batch and across restarts', () => {
     fc.assert(
       fc.property(
         fc.uniqueArray(names, { minLength: 1, maxLength: 6 }),
-        fc.array(fc.array(fc.record({ tag: fc.nat(), value: variant, status, second: fc.integer({ min: -1, max: 3 }) }), { maxLength: 12 }), { minLength: 1, maxLength: 4 }),
-        fc.boolean(),
-        (exportnames, batches, withSavedState) => {
+        fc.array(
+          fc.record({
+            samples: fc.array(fc.record({ tag: fc.nat(), value: variant, status, second: fc.integer({ min: -1, max: 3 }) }), { maxLength: 12 }),
+            // The agent restarts before this batch: a new StreamRecords from what was stored.
+            restart: fc.boolean(),
+          }),
+          { minLength: 1, maxLength: 5 },
+        ),
+        // What the agent before the first batch stored: nothing, the rows per tag of a build before
+        // LAST_VALUES_KEY (an agent updated in place), or the stream's row of this build.
+        fc.constantFrom('nothing', 'rows per tag', 'stream row'),
+        (exportnames, batches, before) => {
           const tags = exportnames.map((exportname, i) => ({ node: `ns=2;s="${exportname}".${i}`, exportname }));
           const stream = { asset: 'Line_1', stream_type: 'process' };
-          const saved = new Map<string, string>();
           const samplesOf = (batch: (typeof batches)[number]) =>
-            batch.map(({ tag, value, status, second }) => ({
+            batch.samples.map(({ tag, value, status, second }) => ({
               tag: tags[tag % tags.length]!,
               // second -1: no source timestamp (the server's, or the capture time, is used)
               dataValue: new DataValue({ value, statusCode: status, sourceTimestamp: second < 0 ? null : new Date(BASE + second * 1000), sourcePicoseconds: second === 2 ? 7_000_000 : 0 }),
             }));
-          const subject = withSavedState ? restarted(stream, tags, saved, samplesOf(batches[0]!)) : new StreamRecords(stream, tags, (key) => saved.get(key));
-          const reference = new Reference(stream, tags, (key) => saved.get(key));
-          batches.forEach((batch, n) => {
+          const referenceSaved = new Map<string, string>();
+          const saved = new Map<string, string>();
+          if (before !== 'nothing') {
+            // The first batch, committed by the agent before; the batches after it are compared.
+            const first = samplesOf(batches[0]!);
+            store(referenceSaved, new Reference(stream, tags, () => undefined).build(first, 1n).state);
+            if (before === 'rows per tag') store(saved, new Reference(stream, tags, () => undefined).build(first, 1n).state);
+            else store(saved, new StreamRecords(stream, tags, () => undefined).build(first, 1n).state);
+          }
+          let subject = new StreamRecords(stream, tags, (key) => saved.get(key));
+          const reference = new Reference(stream, tags, (key) => referenceSaved.get(key));
+          (before === 'nothing' ? batches : batches.slice(1)).forEach((batch, n) => {
+            if (batch.restart) subject = new StreamRecords(stream, tags, (key) => saved.get(key));
             const capture = BigInt(BASE + 10_000 + n) * 1000n;
             const samples = samplesOf(batch);
             const expected = reference.build(samples, capture);
             const actual = subject.build(samples, capture);
             expect(actual.records).toEqual(expected.records);
             expect(actual.records.map((r) => Object.keys(r.fieldvalues))).toEqual(expected.records.map((r) => Object.keys(r.fieldvalues)));
-            expect(actual.state).toEqual(expected.state);
+            // Progress is stored exactly when a last value changed.
+            expect(Object.keys(actual.state).length > 0).toBe(Object.keys(expected.state).length > 0);
             subject.committed(actual);
+            store(saved, actual.state);
             reference.committed(expected.state);
           });
         },
       ),
       { numRuns: 300 },
     );
+  });
+
+  it('keeps one row per stream with every tag; an unreadable row records the next values again, never throws', () => {
+    const tags = [
+      { node: 'ns=2;s=A', exportname: 'a' },
+      { node: 'ns=2;s=B', exportname: 'b' },
+    ];
+    const stream = { asset: 'Line_1', stream_type: 'process' };
+    const value = (v: number, second: number) => new DataValue({ value: new Variant({ dataType: DataType.Double, value: v }), statusCode: StatusCodes.Good, sourceTimestamp: new Date(BASE + second * 1000) });
+    const first = new StreamRecords(stream, tags, () => undefined);
+    const one = first.build([{ tag: tags[0]!, dataValue: value(1.5, 0) }, { tag: tags[1]!, dataValue: value(2, 0) }], 1n);
+    first.committed(one);
+    const two = first.build([{ tag: tags[1]!, dataValue: value(3, 1) }], 2n);
+    expect(Object.keys(two.state)).toEqual([LAST_VALUES_KEY]);
+    expect(JSON.parse(two.state[LAST_VALUES_KEY]!)).toEqual({ a: ['ns=2;s=A', BASE * 1000, 'Good', 1.5], b: ['ns=2;s=B', (BASE + 1000) * 1000, 'Good', 3] });
+    // Restarted: the values stored are not recorded again, a new one is; the gap starts at the last one.
+    const restarted = new StreamRecords(stream, tags, (key) => two.state[key]);
+    expect(restarted.lastMicros('b')).toBe(BigInt(BASE + 1000) * 1000n);
+    expect(restarted.build([{ tag: tags[0]!, dataValue: value(1.5, 0) }, { tag: tags[1]!, dataValue: value(3, 1) }], 3n).records).toEqual([]);
+    expect(restarted.build([{ tag: tags[0]!, dataValue: value(1.5, 2) }], 3n).records).toHaveLength(1);
+    // A tag moved to another node is a new series: its value is recorded.
+    const moved = new StreamRecords(stream, [{ node: 'ns=2;s=A2', exportname: 'a' }, tags[1]!], (key) => two.state[key]);
+    expect(moved.build([{ tag: { node: 'ns=2;s=A2', exportname: 'a' }, dataValue: value(1.5, 0) }], 3n).records).toHaveLength(1);
+    for (const row of ['', '{', 'null', '[]', '{"a":5}', '{"a":["ns=2;s=A","x","Good",1]}', '{"a":["ns=2;s=A",1,"Good",{"x":1}]}']) {
+      const unreadable = new StreamRecords(stream, tags, (key) => (key === LAST_VALUES_KEY ? row : undefined));
+      expect(unreadable.lastMicros('a')).toBeUndefined();
+      expect(unreadable.build([{ tag: tags[0]!, dataValue: value(1.5, 0) }], 3n).records).toHaveLength(1);
+    }
   });
 });

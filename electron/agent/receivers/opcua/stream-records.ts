@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { DataValue } from 'node-opcua';
 import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
 import type { StreamKey } from '../../components/contract.js';
+import { LAST_VALUES_KEY, type LastValue, entryStart, isSame, lastValue, lastValuesText, loadLastValues } from './last-values.js';
 import { type Converted, type Quality, convertVariant, describeStatus, sampleMicrosNumber } from './values.js';
 
 export interface Tag {
@@ -23,56 +24,25 @@ export interface TagReport {
 
 export interface BuiltBatch {
   records: AgentRecord[];
-  /** Progress to commit with the records: the last value per tag. */
+  /** Progress to commit with the records: the stream's last values (last-values.ts), when any changed. */
   state: Record<string, string>;
-  /** The same last values by exportname (what `committed` keeps). */
-  latest: ReadonlyMap<string, string>;
+  /** The last values this batch changed, by exportname (what `committed` keeps). */
+  latest: ReadonlyMap<string, LastValue>;
   reports: TagReport[];
 }
 
-const STATE_PREFIX = 'tag:';
-const stateKey = (tag: Tag) => `${STATE_PREFIX}${tag.exportname}`;
 export const statusColumn = (exportname: string) => `${exportname}_status`;
 
-/**
- * Turns tag values of one stream into records. Values with the same timestamp form one record; each
- * record has every tag's value column and `<exportname>_status` column, null for tags without a
- * value at that moment (nothing is carried forward or invented). The record's timestamp is the
- * values' source timestamp. Progress is the last value per tag: a value identical to the last one
- * committed (same timestamp, status and value) is the same sample seen again — after a restart,
- * or a poll of an unchanged tag — and is not recorded twice.
- */
-/** Per tag, what every value of it needs: its column names and the fixed parts of its fingerprint. */
+/** Per tag, what every value of it needs: its column names and the fixed start of its stored last value. */
 interface TagColumns {
   value: string;
   status: string;
-  stateKey: string;
-  /** `{"t":` … `,"node":<node>,"columns":{<value column>:` and `,<status column>:` (JSON, see fingerprint). */
-  node: string;
-  valueKey: string;
-  statusKey: string;
+  /** `"<exportname>":["<node>",` (last-values.ts). */
+  entry: string;
 }
 
 function columnsOf(tag: Tag): TagColumns {
-  return {
-    value: tag.exportname,
-    status: statusColumn(tag.exportname),
-    stateKey: stateKey(tag),
-    node: `,"node":${JSON.stringify(tag.node)},"columns":{`,
-    valueKey: `${JSON.stringify(tag.exportname)}:`,
-    statusKey: `,${JSON.stringify(statusColumn(tag.exportname))}:`,
-  };
-}
-
-/**
- * What is stored as a tag's last value: `JSON.stringify({ t, node, columns })` of the value's
- * timestamp, node and columns. Kept byte for byte (an agent restarted after an update still
- * recognises the last values it stored), but built from per-tag parts for the common case of a
- * scalar value: 5,000 tags a second each make one.
- */
-function fingerprint(parts: TagColumns, tag: Tag, iso: string, converted: Converted, status: string): string {
-  if (converted.kind !== 'scalar' || tag.exportname === '__proto__') return JSON.stringify({ t: iso, node: tag.node, columns: valueColumns(tag, parts, converted, status) });
-  return `{"t":"${iso}"${parts.node}${parts.valueKey}${JSON.stringify(converted.value)}${parts.statusKey}${JSON.stringify(status)}}}`;
+  return { value: tag.exportname, status: statusColumn(tag.exportname), entry: entryStart(tag.exportname, tag.node) };
 }
 
 /** The columns of one value: its value (one column an array element) and its status. */
@@ -84,8 +54,16 @@ function valueColumns(tag: Tag, parts: TagColumns, converted: Converted, status:
   return out;
 }
 
+/**
+ * Turns tag values of one stream into records. Values with the same timestamp form one record; each
+ * record has every tag's value column and `<exportname>_status` column, null for tags without a
+ * value at that moment (nothing is carried forward or invented). The record's timestamp is the
+ * values' source timestamp. Progress is the last value per tag: a value identical to the last one
+ * committed (same timestamp, status and value) is the same sample seen again — after a restart,
+ * or a poll of an unchanged tag — and is not recorded twice.
+ */
 export class StreamRecords {
-  private readonly last = new Map<string, string>();
+  private readonly last: Map<string, LastValue>;
   private readonly parts = new Map<string, TagColumns>();
   /** Column names of a record, in order: each tag's value and status column. */
   private readonly columnNames: string[];
@@ -102,11 +80,8 @@ export class StreamRecords {
     readonly tags: readonly Tag[],
     loadState: (key: string) => string | undefined,
   ) {
-    for (const tag of tags) {
-      const saved = loadState(stateKey(tag));
-      if (saved !== undefined) this.last.set(tag.exportname, saved);
-      this.parts.set(tag.exportname, columnsOf(tag));
-    }
+    this.last = loadLastValues(tags.map((tag) => tag.exportname), loadState);
+    for (const tag of tags) this.parts.set(tag.exportname, columnsOf(tag));
     this.columnNames = tags.flatMap((tag) => [tag.exportname, statusColumn(tag.exportname)]);
     // A name given twice (two tags of one exportname) keeps its last column, as an object would.
     this.columnNames.forEach((name, index) => this.indexOf.set(name, index));
@@ -117,6 +92,12 @@ export class StreamRecords {
     this.sortedColumns = unique.sort().map((name) => ({ index: this.indexOf.get(name)!, json: `[${JSON.stringify(name)},` }));
   }
 
+  /** Source time (µs) of the tag's last value committed: where a gap starts (backfill-gate.ts). */
+  lastMicros(exportname: string): bigint | undefined {
+    const last = this.last.get(exportname);
+    return last === undefined ? undefined : BigInt(last.micros);
+  }
+
   /** Forget the last values (restream): the next values are all recorded. */
   reset(): void {
     this.last.clear();
@@ -124,7 +105,7 @@ export class StreamRecords {
 
   /**
    * `fromHistory`: values of a gap read from the server's history (backfill-gate.ts), older than
-   * the last live value: they are not compared with it and do not become it (no `tag:` state).
+   * the last live value: they are not compared with it and do not become it (no last-value state).
    */
   build(samples: readonly { tag: Tag; dataValue: DataValue }[], captureMicros: bigint, fromHistory = false): BuiltBatch {
     // Per timestamp: the record's columns, and the names of those this batch set (for its record_id).
@@ -132,10 +113,9 @@ export class StreamRecords {
     // Values in column order (`values`); columns of arrays and unknown tags in `extra`, set over them.
     const byTime = new Map<number, { values: FieldValue[]; extra: Record<string, FieldValue> | undefined; touched: string[] }>();
     const isoOf = new Map<number, string>();
-    const state: Record<string, string> = {};
     const reports: TagReport[] = [];
     // The last values as this batch goes: its own values over those committed before.
-    const pending = new Map<string, string>();
+    const pending = new Map<string, LastValue>();
     for (const { tag, dataValue } of samples) {
       const micros = sampleMicrosNumber(dataValue, capture);
       let iso = isoOf.get(micros);
@@ -145,10 +125,8 @@ export class StreamRecords {
       const parts = this.parts.get(tag.exportname) ?? columnsOf(tag);
       reports.push({ tag, status: name, quality, micros, rejected: converted.kind === 'rejected' ? converted.reason : undefined });
       if (!fromHistory) {
-        const print = fingerprint(parts, tag, iso, converted, name);
-        if ((pending.get(tag.exportname) ?? this.last.get(tag.exportname)) === print) continue;
-        pending.set(tag.exportname, print);
-        state[parts.stateKey] = print;
+        if (isSame(pending.get(tag.exportname) ?? this.last.get(tag.exportname), tag.node, micros, name, converted)) continue;
+        pending.set(tag.exportname, lastValue(parts.entry, tag.node, micros, name, converted));
       }
       let record = byTime.get(micros);
       if (!record) byTime.set(micros, (record = { values: this.nullRow.slice(), extra: undefined, touched: [] }));
@@ -175,12 +153,19 @@ export class StreamRecords {
         const present = !extra && touched.length * 4 > this.sortedColumns.length ? presentOfAll(this.sortedColumns, values) : presentOfTouched(fieldvalues, touched);
         return { asset: this.stream.asset, stream_type: this.stream.stream_type, timestamp, capturetime, fieldvalues, record_id: recordId(this.stream, timestamp, present) };
       });
+    const state: Record<string, string> = pending.size === 0 ? {} : { [LAST_VALUES_KEY]: lastValuesText(this.merged(pending)) };
     return { records, state, latest: pending, reports };
   }
 
   /** The batch was committed: its values are now the last ones. */
   committed(batch: BuiltBatch): void {
-    for (const [exportname, print] of batch.latest) this.last.set(exportname, print);
+    for (const [exportname, last] of batch.latest) this.last.set(exportname, last);
+  }
+
+  /** The committed last values with a batch's over them. */
+  private *merged(pending: ReadonlyMap<string, LastValue>): Iterable<LastValue> {
+    for (const [exportname, last] of this.last) yield pending.get(exportname) ?? last;
+    for (const [exportname, last] of pending) if (!this.last.has(exportname)) yield last;
   }
 }
 

@@ -17,8 +17,14 @@ function list(items: string[]): string {
  * never stops the others: the markers name the tags, the rest of the stream flows.
  */
 export class TagMarkers {
-  /** Latest report per stream and tag. */
+  /**
+   * Latest report per stream and tag, copied into one object per tag that is updated in place: the
+   * reports of each publish then die young instead of living a second each (into the old generation).
+   */
   private readonly latest: Map<string, TagReport>[];
+  /** Per stream, how many of the latest reports are not good, and how many rejected: 0 skips the lists. */
+  private readonly poorCount: number[];
+  private readonly rejectedCount: number[];
 
   constructor(
     private readonly streams: readonly StreamKey[],
@@ -26,6 +32,8 @@ export class TagMarkers {
     private readonly invalid: readonly { stream: number; tag: Tag; reason: string }[],
   ) {
     this.latest = streams.map(() => new Map());
+    this.poorCount = streams.map(() => 0);
+    this.rejectedCount = streams.map(() => 0);
   }
 
   showInvalid(): void {
@@ -53,12 +61,23 @@ export class TagMarkers {
 
   values(index: number, reports: readonly TagReport[]): void {
     const latest = this.latest[index]!;
+    // Counted as reports come (thousands a second); the tags are listed only when some are poor.
     for (const report of reports) {
       const previous = latest.get(report.tag.exportname);
-      if (!previous || previous.micros <= report.micros) latest.set(report.tag.exportname, report);
+      if (previous && previous.micros > report.micros) continue;
+      this.poorCount[index]! += (report.quality !== 'good' ? 1 : 0) - (previous && previous.quality !== 'good' ? 1 : 0);
+      this.rejectedCount[index]! += (report.rejected ? 1 : 0) - (previous?.rejected ? 1 : 0);
+      if (!previous) latest.set(report.tag.exportname, { ...report });
+      else {
+        previous.tag = report.tag;
+        previous.status = report.status;
+        previous.quality = report.quality;
+        previous.rejected = report.rejected;
+        previous.micros = report.micros;
+      }
     }
     const stream = this.streams[index]!;
-    const poor = [...latest.values()].filter((r) => r.quality !== 'good');
+    const poor = this.poorCount[index] === 0 ? [] : [...latest.values()].filter((r) => r.quality !== 'good');
     if (poor.length > 0)
       this.markers.raise(
         [stream],
@@ -67,7 +86,7 @@ export class TagMarkers {
         `${streamId(stream.asset, stream.stream_type)}: values that are not good are recorded with their status in <column>_status: ${list(poor.map((r) => `${describe(r.tag)} is ${r.status}`))}.`,
       );
     else this.markers.clear('bad_quality', [stream]);
-    const rejected = [...latest.values()].filter((r) => r.rejected);
+    const rejected = this.rejectedCount[index] === 0 ? [] : [...latest.values()].filter((r) => r.rejected);
     if (rejected.length > 0)
       this.markers.raise([stream], 'warning', 'unsupported_value', `These tags hold values Tributary cannot put in a column, recorded as empty: ${list(rejected.map((r) => `${describe(r.tag)} holds ${r.rejected}`))}.`);
     else this.markers.clear('unsupported_value', [stream]);
