@@ -1,5 +1,7 @@
 import { API_VERSION, API_VERSION_HEADER, type Envelope } from '../../shared/api/envelope.js';
 import { ApiError } from '../../shared/api/errors.js';
+import { AgentError } from '../agent/index.js';
+import { apiErrorOf } from './agent-error-status.js';
 import { parseRouteInput } from '../../shared/api/route-types.js';
 import { ROUTES, type RouteContract, type RouteId } from '../../shared/api/routes.js';
 import { type Role, roleAllows, roleRefusal } from '../../shared/api/roles.js';
@@ -193,7 +195,8 @@ export class Router {
       if (!success && status >= 400) body.error = { code: status, text: reply.errorText ?? (typeof reply.response === 'string' ? reply.response : 'The request failed; see response.') };
       return { status, headers: { ...baseHeaders(), ...reply.headers }, body, ...(reply.stream && options.stream ? { stream: reply.stream } : {}) };
     } catch (cause) {
-      if (cause instanceof ApiError) return failure(cause.status, cause.message, cause.response, cause.headers);
+      const known = cause instanceof AgentError ? apiErrorOf(cause) : cause;
+      if (known instanceof ApiError) return failure(known.status, known.message, known.response, known.headers);
       this.runtime.webLog.error(`Unexpected error in ${method} ${path}`, cause);
       return failure(500, `Unexpected error: ${(cause as Error)?.message ?? String(cause)}`);
     }

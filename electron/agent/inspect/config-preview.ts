@@ -3,7 +3,7 @@
  * transforms that select each stream, and hands back the first records. Reads only: the store's
  * progress and outbox are never written, nothing is sent.
  */
-import { ApiError } from '../../../shared/api/errors.js';
+import { AgentError } from '../runtime/agent-error.js';
 import type { PreviewProblem, PreviewResult, StreamPreview } from '../../../shared/api/preview.js';
 import { DataReceiverSchema, TransformSchema, type Transform } from '../../../shared/config/schema.js';
 import { filterSelects, streamId } from '../../../shared/config/streams.js';
@@ -33,12 +33,12 @@ export async function previewConfiguration(document: unknown, violations: readon
   const doc = (document ?? {}) as { data_receiver?: unknown; transforms?: unknown };
   const receivers = Array.isArray(doc.data_receiver) ? (doc.data_receiver as unknown[]) : [];
   const index = request.receiver === undefined ? (receivers.length > 0 ? 0 : -1) : receivers.findIndex((r) => (r as { data_receiver_name?: unknown })?.data_receiver_name === request.receiver);
-  if (index < 0) throw new ApiError(404, request.receiver === undefined ? 'The configuration has no receiver to preview.' : `The configuration has no receiver named "${request.receiver}".`);
+  if (index < 0) throw new AgentError('not_found', request.receiver === undefined ? 'The configuration has no receiver to preview.' : `The configuration has no receiver named "${request.receiver}".`);
   const errors = violations.filter((v) => v.level === 'error' && ((v.json_path[0] === 'data_receiver' && v.json_path[1] === index) || v.json_path[0] === 'transforms'));
   const parsed = DataReceiverSchema.safeParse(receivers[index]);
   if (errors.length > 0 || !parsed.success) {
     const count = Math.max(1, errors.length);
-    throw new ApiError(422, `The receiver or the transforms have ${count} error${count === 1 ? '' : 's'}: fix ${count === 1 ? 'it' : 'them'} to preview.`, { status: 'failed', violations: errors });
+    throw new AgentError('unprocessable', `The receiver or the transforms have ${count} error${count === 1 ? '' : 's'}: fix ${count === 1 ? 'it' : 'them'} to preview.`, { response: { status: 'failed', violations: errors } });
   }
   const receiver = parsed.data;
   const transforms = (Array.isArray(doc.transforms) ? doc.transforms : []).flatMap((t) => {
@@ -48,7 +48,7 @@ export async function previewConfiguration(document: unknown, violations: readon
   const nowMicros = context.clock.nowMicros();
   const logger = context.logger.child(`preview:${receiver.data_receiver_name}`);
   const preview = await context.registry.receiverPreview(receiver.protocol);
-  if (!preview) throw new ApiError(422, `This build cannot preview ${receiver.protocol} receivers.`);
+  if (!preview) throw new AgentError('unprocessable', `This build cannot preview ${receiver.protocol} receivers.`);
   const raw = await preview(receiver as never, {
     rows: request.rows,
     nowMicros,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { formatSpecTimestamp, parseTimestampToMicros } from '../../../shared/api/envelope.js';
-import { ApiError } from '../../../shared/api/errors.js';
+import { AgentError } from '../runtime/agent-error.js';
 import type { Violation } from '../../../shared/config/violations.js';
 import { parseBinSize, type EvaluateRequest, type KpiEvaluation, type KpiLibraryEntry } from '../../../shared/kpi/api.js';
 import { evaluateKpi } from '../../../shared/kpi/evaluate.js';
@@ -44,7 +44,7 @@ const KNOWN_DATA_TTL_MS = 5000;
  */
 export class KpiService {
   private opened: { db: ReturnType<typeof openKpiDatabase>; library: KpiLibrary; history: RecordHistory } | undefined;
-  private openFailure: { error: ApiError; retryAt: number } | undefined;
+  private openFailure: { error: AgentError; retryAt: number } | undefined;
   private known: { at: number; data: KnownKpiData | undefined } | undefined;
 
   /**
@@ -76,7 +76,7 @@ export class KpiService {
     } catch (cause) {
       db?.close();
       const message = describeWriteFailure(cause, path.dirname(this.options.file), `the KPI library (${path.basename(this.options.file)})`);
-      this.openFailure = { error: new ApiError(503, message), retryAt: Date.now() + 1000 };
+      this.openFailure = { error: new AgentError('unavailable', message), retryAt: Date.now() + 1000 };
       throw this.openFailure.error;
     }
     try {
@@ -159,7 +159,7 @@ export class KpiService {
       return work();
     } catch (cause) {
       if (!isDiskFull(cause)) throw cause;
-      throw new ApiError(507, `${describeWriteFailure(cause, path.dirname(this.options.file), 'the KPI library')} Nothing was changed.`);
+      throw new AgentError('disk_full', `${describeWriteFailure(cause, path.dirname(this.options.file), 'the KPI library')} Nothing was changed.`);
     }
   }
 
@@ -184,21 +184,21 @@ export class KpiService {
     return this.history.count();
   }
 
-  /** Evaluates a saved KPI (`name`) or a draft (`definition`) per machine and bin. Throws ApiError. */
+  /** Evaluates a saved KPI (`name`) or a draft (`definition`) per machine and bin. Throws AgentError. */
   evaluate(request: EvaluateRequest): KpiEvaluation {
-    if ((request.name === undefined) === (request.definition === undefined)) throw new ApiError(400, 'Send either "name" (a KPI of the library) or "definition" (a KPI to try), not both or neither.');
+    if ((request.name === undefined) === (request.definition === undefined)) throw new AgentError('bad_request', 'Send either "name" (a KPI of the library) or "definition" (a KPI to try), not both or neither.');
     let document = request.definition;
     let kind = request.kind;
     if (request.name !== undefined) {
       const entry = this.library.get(request.name);
-      if (!entry) throw new ApiError(404, `There is no KPI "${request.name}" in the library.`);
+      if (!entry) throw new AgentError('not_found', `There is no KPI "${request.name}" in the library.`);
       document = entry.definition;
       kind = entry.kind;
     }
     const outcome = validateKpi(document, { kind });
     if (!outcome.definition) {
       const errors = outcome.violations.filter((v) => v.level === 'error').length;
-      throw new ApiError(422, `The KPI definition has ${errors} ${errors === 1 ? 'error' : 'errors'}; it cannot be evaluated.`, { status: 'failed', violations: outcome.violations });
+      throw new AgentError('unprocessable', `The KPI definition has ${errors} ${errors === 1 ? 'error' : 'errors'}; it cannot be evaluated.`, { response: { status: 'failed', violations: outcome.violations } });
     }
     const { start, end, binSize } = this.range(request);
     const definition = outcome.definition;
@@ -212,7 +212,7 @@ export class KpiService {
       binSize,
       records: (machine) => {
         const rows = this.history.recordsOf(machine, start, end, MAX_RECORDS_PER_MACHINE + 1);
-        if (rows.length > MAX_RECORDS_PER_MACHINE) throw new ApiError(400, `${machine} has more than ${MAX_RECORDS_PER_MACHINE} records in this range; choose a shorter range.`);
+        if (rows.length > MAX_RECORDS_PER_MACHINE) throw new AgentError('bad_request', `${machine} has more than ${MAX_RECORDS_PER_MACHINE} records in this range; choose a shorter range.`);
         return rows;
       },
     });
@@ -236,16 +236,16 @@ export class KpiService {
     const time = (text: string | undefined, field: string): number | undefined => {
       if (text === undefined) return undefined;
       const micros = parseTimestampToMicros(text);
-      if (micros === undefined) throw new ApiError(400, `${field} must be a UTC time such as 2026-01-05T06:00:00Z or 2026-01-05 06:00:00, not "${text}".`);
+      if (micros === undefined) throw new AgentError('bad_request', `${field} must be a UTC time such as 2026-01-05T06:00:00Z or 2026-01-05 06:00:00, not "${text}".`);
       return Number(micros);
     };
     const end = time(request.end, 'end') ?? Number(this.options.clock.nowMicros());
     const start = time(request.start, 'start') ?? end - DAY_MICROS;
-    if (start >= end) throw new ApiError(400, 'start must be before end.');
+    if (start >= end) throw new AgentError('bad_request', 'start must be before end.');
     const seconds = parseBinSize(request.bin_size ?? 3600);
-    if (seconds === undefined) throw new ApiError(400, `bin_size must be seconds (at least 1) or text such as "30s", "15m", "1h", "1d", not ${JSON.stringify(request.bin_size)}.`);
+    if (seconds === undefined) throw new AgentError('bad_request', `bin_size must be seconds (at least 1) or text such as "30s", "15m", "1h", "1d", not ${JSON.stringify(request.bin_size)}.`);
     const binSize = seconds * 1_000_000;
-    if ((end - start) / binSize > MAX_BINS) throw new ApiError(400, `The range holds more than ${MAX_BINS} bins of ${seconds} s; choose a larger bin_size or a shorter range.`);
+    if ((end - start) / binSize > MAX_BINS) throw new AgentError('bad_request', `The range holds more than ${MAX_BINS} bins of ${seconds} s; choose a larger bin_size or a shorter range.`);
     return { start, end, binSize };
   }
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ApiError } from '../../../shared/api/errors.js';
+import { AgentError } from '../runtime/agent-error.js';
 import { parseTimestampToMicros } from '../../../shared/api/envelope.js';
 import type { LogName } from '../../../shared/api/resources.js';
 import type { Clock } from '../time/clock.js';
@@ -104,7 +104,7 @@ export class AgentLogs {
     if (slice.count <= LARGE_READ_LINES) return slice;
     if (this.largeReads >= MAX_LARGE_READS) {
       await slice.close();
-      throw new ApiError(429, `${MAX_LARGE_READS} reads of more than ${LARGE_READ_LINES} log lines are running; try again in a moment or ask for fewer lines.`, {}, { 'Retry-After': '2' });
+      throw new AgentError('busy', `${MAX_LARGE_READS} reads of more than ${LARGE_READ_LINES} log lines are running; try again in a moment or ask for fewer lines.`, { retryAfterSeconds: 2 });
     }
     this.largeReads += 1;
     let released = false;
@@ -127,6 +127,6 @@ export class AgentLogs {
 function timeOf(name: 'since' | 'until', text: string | undefined): bigint | undefined {
   if (text === undefined) return undefined;
   const micros = parseTimestampToMicros(text);
-  if (micros === undefined) throw new ApiError(400, `${name} must be a time such as 2024-05-01 12:00:00.000000 (UTC) or ISO 8601, not "${text}".`);
+  if (micros === undefined) throw new AgentError('bad_request', `${name} must be a time such as 2024-05-01 12:00:00.000000 (UTC) or ISO 8601, not "${text}".`);
   return micros;
 }

@@ -1,12 +1,11 @@
 import path from 'node:path';
-import { ApiError } from '../../../shared/api/errors.js';
 import type { AgentStatus, ConfigChanges, ConfigValidation, LogName, RestreamRequest, Status, StreamRecord } from '../../../shared/api/resources.js';
 import type { Configuration } from '../../../shared/config/schema.js';
-import { collectSecrets, maskSecrets } from '../../../shared/config/secrets.js';
+import { maskSecrets } from '../../../shared/config/secrets.js';
 import { hasErrors } from '../../../shared/config/validate.js';
 import { type Clock, SystemClock } from '../time/clock.js';
-import { type ConfigVersion, listConfigVersions, readConfigVersion } from '../config/config-history.js';
-import { ConfigStore, type StoredConfig } from '../config/config-store.js';
+import type { ConfigVersion } from '../config/config-history.js';
+import { ConfigStore } from '../config/config-store.js';
 import type { Logger } from '../logging/logger.js';
 import { AgentLogs, type LogQuery } from '../logging/agent-logs.js';
 import type { LogSlice } from '../logging/log-slice.js';
@@ -28,9 +27,6 @@ import { breathe, safely } from './defensive.js';
 import { configuredStreams, configuredTransmits, streamRecords } from './configured-streams.js';
 import { RestreamError, restreamStreams } from './restream.js';
 import type { AgentRuntimeOptions, SaveOutcome } from './runtime-options.js';
-
-export type { AgentRuntimeOptions, SaveOutcome };
-export { RestreamError };
 import { KpiService } from '../kpi/index.js';
 import { StorageHealth } from '../storage/storage-health.js';
 import { StorageRecovery } from '../storage/storage-recovery.js';
@@ -40,10 +36,10 @@ import { ConfigValidator } from '../config/config-validator.js';
 import { WritePolicy } from '../storage/write-policy.js';
 import { SourceChecks } from '../inspect/source-checks.js';
 import type { AuditLog } from '../logging/audit-log.js';
-import { capViolations } from '../../../shared/config/limits.js';
-import { sortViolations } from '../../../shared/config/violations.js';
-import { previewConfiguration } from '../inspect/config-preview.js';
+import { ConfigService } from './config-service.js';
 import type { PreviewRequest, PreviewResult } from '../../../shared/api/preview.js';
+
+export { RestreamError, type AgentRuntimeOptions, type SaveOutcome };
 
 const NOTHING_CHANGES: ConfigChanges = { start: [], restart: [], stop: [], keep: [] };
 
@@ -64,7 +60,7 @@ export class AgentRuntime {
   private readonly recovery: StorageRecovery;
   private readonly parseWorkers: ParseWorkerPool;
   private readonly validator: ConfigValidator;
-  private readonly configStore: ConfigStore;
+  private readonly config: ConfigService;
   private readonly markers: MarkerStore;
   private readonly supervisor: Supervisor;
   private readonly machineInfo: MachineInfoSampler;
@@ -75,7 +71,6 @@ export class AgentRuntime {
   readonly flow: DataFlow;
   private readonly registry: ComponentRegistry;
   private readonly taps = new Set<RecordTap>();
-  private readonly checker: ConfigChecker;
   /** KPI library, validation, and evaluation on the recent records this agent committed. */
   readonly kpis: KpiService;
   private state: AgentStatus = 'stopped';
@@ -102,7 +97,7 @@ export class AgentRuntime {
       if (resolved) this.coreLog.info(`Writing to ${problem.path} works again (${problem.area}).`);
       else this.coreLog.error(problem.message);
     });
-    this.configStore = new ConfigStore(path.join(dir, 'conf.d'), this.clock, 50, options.secretCodec);
+    const configStore = new ConfigStore(path.join(dir, 'conf.d'), this.clock, 50, options.secretCodec);
     this.markers = new MarkerStore(this.clock);
     this.store = new AgentStore(path.join(dir, 'state', 'agent.db'), this.storage);
     this.flow = new DataFlow({ clock: this.clock, historyFile: path.join(dir, 'state', 'flow-history.db'), store: this.store, logger: this.coreLog.child('flow') });
@@ -114,8 +109,15 @@ export class AgentRuntime {
       allowWrite,
       flavour: process.platform === 'win32' ? 'win32' : 'posix',
     });
-    this.checker = new ConfigChecker(this.validator, new SourceChecks({ dataDirectory: dir }), { dataDirectory: dir, allowWrite });
+    const checker = new ConfigChecker(this.validator, new SourceChecks({ dataDirectory: dir }), { dataDirectory: dir, allowWrite });
     this.registry = options.registry ?? builtInComponents();
+    this.config = new ConfigService({
+      store: configStore,
+      checker,
+      storage: this.storage,
+      redactor: this.logs.redactor,
+      preview: { agentDataDirectory: dir, logger: this.coreLog, clock: this.clock, registry: this.registry, agentStore: this.store },
+    });
     const registry = this.registry;
     this.kpis = new KpiService({
       file: path.join(dir, 'state', 'kpi.db'),
@@ -168,7 +170,7 @@ export class AgentRuntime {
   async init(): Promise<void> {
     this.machineInfo.start();
     this.flow.start();
-    this.refreshSecrets();
+    this.config.refreshSecrets();
     this.coreLog.info(`Tributary agent starting, data directory ${this.options.dataDirectory}`);
     void this.options.describeMachine?.().then((line) => line && this.coreLog.info(`Machine: ${line}`));
     if (this.desired.read() === 'stopped') this.coreLog.info('The agent was stopped by an operator before; it stays stopped until started.');
@@ -193,25 +195,23 @@ export class AgentRuntime {
   // ------------------------------------------------------------ configuration
 
   /** The saved configuration with secrets masked; an empty one when nothing was saved yet. */
-  readConfig(): { config: unknown; lastModified: string | null; revision: number | null; savedBy: string | null } {
-    const stored = this.configStore.load();
-    if (!stored) return { config: { data_receiver: [], transforms: [], data_transmit: [] }, lastModified: null, revision: null, savedBy: null };
-    return { config: maskSecrets(stored.config), lastModified: stored.lastModified, revision: stored.revision, savedBy: stored.savedBy };
+  readConfig(): ReturnType<ConfigService['read']> {
+    return this.config.read();
   }
 
   /** The revision of the saved configuration (the fleet polls it: no masking of the whole document). */
   configRevision(): number | null {
-    return this.configStore.load()?.revision ?? null;
+    return this.config.revision();
   }
 
   /** The kept versions, newest first (GET /v1/config/history). */
   configHistory(): ConfigVersion[] {
-    return listConfigVersions(this.configStore, this.configStore.load()?.revision ?? null);
+    return this.config.history();
   }
 
   /** One kept version, secrets masked; undefined for an unknown revision. */
   configVersion(revision: number): { config: unknown; version: ConfigVersion } | undefined {
-    return readConfigVersion(this.configStore, revision);
+    return this.config.version(revision);
   }
 
   /**
@@ -219,43 +219,27 @@ export class AgentRuntime {
    * document without errors also says what saving it would do to the running agent.
    */
   async validate(document: unknown): Promise<ConfigValidation> {
-    const { violations, config } = await this.checker.checkWithSources(document, safely(() => this.configStore.load()));
+    const { violations, config } = await this.config.check(document);
     if (hasErrors(violations) || !config) return { status: 'failed', violations };
     return { status: 'passed', violations, changes: this.state === 'running' ? this.supervisor.plan(config) : { ...NOTHING_CHANGES } };
   }
 
   /**
    * Validates and saves atomically. With `expectedRevision` (the revision the client loaded, its
-   * ETag) a save over someone else's newer save is refused with 409. A running agent applies the
+   * ETag) a save over someone else's newer save is a conflict. A running agent applies the
    * configuration, restarting only what changed. The saved file is read, parsed and validated once
    * per save. `savedBy` (the API token's name) is recorded with the version.
    */
   async saveConfig(document: unknown, expectedRevision?: string, savedBy: string | null = null): Promise<SaveOutcome> {
     // Validation and the look at folders and files run before the save takes its turn in the queue:
     // a folder of 50,000 files or a slow share never holds up a stop, a start or another save.
-    const beforeId = safely(() => this.configStore.versionId());
-    const before = safely(() => this.configStore.load());
-    const early = await this.checker.checkWithSources(document, before);
+    const draft = await this.config.draft(document);
     return this.queue.run(async () => {
-      // The file is read once per save unless another save came in between.
-      const current = before !== undefined && beforeId !== undefined && safely(() => this.configStore.versionId()) === beforeId ? before : this.configStore.load();
-      if (expectedRevision !== undefined && expectedRevision !== String(current?.revision ?? '')) {
-        const saved = current ? `revision ${current.revision}, saved at ${current.lastModified} UTC` : 'nothing';
-        throw new ApiError(409, `The configuration was changed after you loaded it (you have revision ${expectedRevision}; saved is ${saved}). Reload it and apply your change again.`);
-      }
-      let { violations, resolved, config } = early;
-      if (current?.revision !== before?.revision) {
-        // Saved by someone else meanwhile: masked secrets resolve against what is saved now.
-        const again = await this.checker.check(document, current);
-        ({ resolved, config } = again);
-        violations = capViolations(sortViolations([...again.violations, ...(early.sourceWarnings ?? [])]));
-      }
+      const { current, checked } = await this.config.recheck(draft, expectedRevision);
+      const { violations, resolved, config } = checked;
       if (hasErrors(violations) || !config) return { status: 'failed', violations };
-      // Each step of a big save is tens of milliseconds: the API answers in between.
       await breathe();
-      const stored = this.saveConfigFile(resolved, current, savedBy);
-      await breathe();
-      this.logs.redactor.setSecrets(collectSecrets(stored.config));
+      const stored = await this.config.write(resolved, current, savedBy);
       await breathe();
       this.coreLog.info(`Configuration saved (revision ${stored.revision}, ${stored.lastModified}).`);
       let changes = { ...NOTHING_CHANGES };
@@ -269,43 +253,14 @@ export class AgentRuntime {
     });
   }
 
-  /**
-   * What a receiver of an unsaved configuration would read (POST /v1/config/preview): the first
-   * records of each stream. Without a configuration, the saved one. Reads only; nothing is committed.
-   * Throws ApiError (404, 422).
-   */
-  async preview(request: PreviewRequest): Promise<PreviewResult> {
-    const saved = safely(() => this.configStore.load());
-    if (!request.configuration && !saved) throw new ApiError(404, 'Nothing is saved yet: there is no saved configuration to preview.');
-    const { resolved, violations } = await this.checker.check(request.configuration ?? saved!.config, saved);
-    return previewConfiguration(resolved, violations, { receiver: request.receiver, rows: request.rows ?? 10 }, {
-      agentDataDirectory: this.options.dataDirectory,
-      logger: this.coreLog,
-      clock: this.clock,
-      registry: this.registry,
-      savedState: (receiver, key, column) => this.store.streamState(receiver, key, column),
-    });
-  }
-
-  /** Saves the file; a full disk is a 507 that says where, not an unexpected error. */
-  private saveConfigFile(config: unknown, previous: StoredConfig | undefined, savedBy: string | null): StoredConfig {
-    try {
-      const stored = this.configStore.save(config, previous, savedBy);
-      this.storage.resolve('config');
-      return stored;
-    } catch (cause) {
-      const problem = this.storage.report('config', this.configStore.directory, cause, 'the configuration');
-      throw new ApiError(problem.category === 'disk_full' ? 507 : 500, `${problem.message} Nothing was saved; the agent keeps the configuration it has.`);
-    }
+  /** What a receiver of an unsaved configuration would read (POST /v1/config/preview). */
+  preview(request: PreviewRequest): Promise<PreviewResult> {
+    return this.config.preview(request);
   }
 
   /** Secrets from outside the configuration (the fleet's remote tokens): redacted in every log. */
   redactInLogs(group: string, values: readonly string[]): void {
     this.logs.redactor.setGroup(group, values);
-  }
-
-  private refreshSecrets(): void {
-    this.logs.redactor.setSecrets(collectSecrets(safely(() => this.configStore.load()?.config)));
   }
 
   // ------------------------------------------------------------ agent state
@@ -374,7 +329,7 @@ export class AgentRuntime {
   }
 
   private async loadValidConfig(): Promise<Configuration | undefined> {
-    const stored = this.configStore.load();
+    const stored = this.config.load();
     if (!stored) return undefined;
     const { violations, config } = await this.validator.validate(stored.config, { wantConfig: true });
     const errors = violations.filter((v) => v.level === 'error');
@@ -390,11 +345,11 @@ export class AgentRuntime {
   status(): Status {
     let services = this.supervisor.serviceStates();
     if (Object.keys(services).length === 0) {
-      const raw = safely(() => this.configStore.load()?.config);
+      const raw = this.config.savedDocument();
       services = configuredServices(raw, this.registry);
     }
     return {
-      backup: { config: this.configStore.backupState() },
+      backup: { config: this.config.backupState() },
       // Backlogs come from the store; one that cannot be opened (full disk) must not fail status.
       last_data_transmit: safely(() => this.flow.transmits.snapshot(this.store)) ?? this.flow.transmits.snapshot(undefined),
       machine_info: this.machineInfo.current(),
@@ -403,7 +358,7 @@ export class AgentRuntime {
   }
 
   streams(): StreamRecord[] {
-    const config = safely(() => this.configStore.load()?.config);
+    const config = this.config.savedDocument();
     // Counters and delivery from the store; one that cannot be opened (full disk) leaves what memory knows.
     const stored = safely(() => readStoredFlow(this.store));
     const transmits = new Set(configuredTransmits(config).map((t) => t.name));
@@ -412,7 +367,7 @@ export class AgentRuntime {
 
   /** The streams of the saved configuration with their receiver, read defensively. */
   private configuredStreams() {
-    return configuredStreams(safely(() => this.configStore.load()?.config));
+    return configuredStreams(this.config.savedDocument());
   }
 
   /** Forgets read progress of the named streams so that their data is read and sent again. */
@@ -430,11 +385,11 @@ export class AgentRuntime {
 
   /**
    * Child nodes of an OPC UA node (default: the Objects folder) on the server of the saved receiver
-   * `receiver`, for the console's tag picker. Throws ApiError (404 unknown receiver or node, 503
-   * server unreachable or not trusted).
+   * `receiver`, for the console's tag picker. Throws AgentError (not_found: unknown receiver or
+   * node; unavailable: server unreachable or not trusted).
    */
   browseOpcua(receiver: string, nodeId?: string): Promise<OpcuaBrowseNode[]> {
-    const saved = safely(() => this.configStore.load()?.config);
+    const saved = this.config.savedDocument();
     return browseOpcua(saved, receiver, nodeId, { agentDataDirectory: this.options.dataDirectory, logger: this.coreLog.child(`receiver:${receiver}`) });
   }
 

@@ -2,10 +2,18 @@ import type { RestreamRequest } from '../../../shared/api/resources.js';
 import type { Logger } from '../logging/logger.js';
 import type { AgentStore } from '../store/agent-store.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
+import { AgentError } from './agent-error.js';
 import { type ConfiguredStream, unconfigured } from './configured-streams.js';
 
-/** A restream that names something not configured, or that failed. Nothing was restreamed. */
-export class RestreamError extends Error {}
+/**
+ * A restream that names something not configured, or that failed. Nothing was restreamed. The spec
+ * answers both with HTTP 500 (agent-management-api.md, endpoint 15): the kind is `failed`.
+ */
+export class RestreamError extends AgentError {
+  constructor(message: string) {
+    super('failed', message);
+  }
+}
 
 export interface RestreamContext {
   configured: readonly ConfiguredStream[];

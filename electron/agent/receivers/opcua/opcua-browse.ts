@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { AttributeIds, BrowseDirection, DataType, NodeClass, type NodeId, type ReferenceDescription, resolveNodeId } from 'node-opcua';
-import { ApiError } from '../../../../shared/api/errors.js';
+import { AgentError } from '../../runtime/agent-error.js';
 import { OpcuaReceiverSchema } from '../../../../shared/config/schema.js';
 import { componentFolderName } from '../../../../shared/config/name-rules.js';
 import type { Logger } from '../../logging/logger.js';
@@ -38,17 +38,17 @@ export interface BrowseOptions {
 export async function browseOpcua(savedConfig: unknown, receiverName: string, nodeId: string | undefined, options: BrowseOptions): Promise<OpcuaBrowseNode[]> {
   const receivers = (savedConfig as { data_receiver?: unknown } | undefined)?.data_receiver;
   const raw = Array.isArray(receivers) ? receivers.find((r) => (r as { data_receiver_name?: unknown })?.data_receiver_name === receiverName) : undefined;
-  if (!raw) throw new ApiError(404, `No receiver named "${receiverName}" in the saved configuration.`);
+  if (!raw) throw new AgentError('not_found', `No receiver named "${receiverName}" in the saved configuration.`);
   const parsed = OpcuaReceiverSchema.safeParse(raw);
   if (!parsed.success) {
     const protocol = (raw as { protocol?: unknown }).protocol;
-    throw new ApiError(400, protocol === 'opcua' ? `The receiver "${receiverName}" is not a valid OPC UA receiver: ${parsed.error.issues[0]?.message}` : `The receiver "${receiverName}" uses protocol ${String(protocol)}, not opcua.`);
+    throw new AgentError('bad_request', protocol === 'opcua' ? `The receiver "${receiverName}" is not a valid OPC UA receiver: ${parsed.error.issues[0]?.message}` : `The receiver "${receiverName}" uses protocol ${String(protocol)}, not opcua.`);
   }
   let start: NodeId;
   try {
     start = resolveNodeId(nodeId || DEFAULT_BROWSE_NODE);
   } catch {
-    throw new ApiError(400, `"${nodeId}" is not a node id. Use the form ns=2;s=Line1 or i=85.`);
+    throw new AgentError('bad_request', `"${nodeId}" is not a node id. Use the form ns=2;s=Line1 or i=85.`);
   }
   const connection = parsed.data.connections[0]!;
   // Mirrors the supervisor's component directory: components/receiver/<name>.
@@ -58,7 +58,7 @@ export async function browseOpcua(savedConfig: unknown, receiverName: string, no
     await endpoint.init();
     const open = await endpoint.open({ keepSessionAlive: false }).catch((cause: unknown) => {
       const error = cause instanceof ConnectError ? cause : endpoint.explain(cause);
-      throw new ApiError(503, error.message, { category: error.category });
+      throw new AgentError('unavailable', error.message, { response: { category: error.category } });
     });
     try {
       return await bounded(children(open.session, start, open.limits.maxNodesPerRead), connection.timeout * 3000, `the server did not answer the browse within ${connection.timeout * 3} s`);
@@ -66,8 +66,8 @@ export async function browseOpcua(savedConfig: unknown, receiverName: string, no
       await open.close();
     }
   } catch (cause) {
-    if (cause instanceof ApiError) throw cause;
-    throw new ApiError(503, `Browsing ${endpoint.url} failed: ${(cause as Error).message}`);
+    if (cause instanceof AgentError) throw cause;
+    throw new AgentError('unavailable', `Browsing ${endpoint.url} failed: ${(cause as Error).message}`);
   } finally {
     await endpoint.dispose();
     detach();
@@ -85,7 +85,7 @@ async function children(session: Session, start: NodeId, maxNodesPerRead: number
     nodeClassMask: 0,
     resultMask: 0x3f,
   });
-  if (first.statusCode.isNotGood()) throw new ApiError(404, `The server cannot browse ${start.toString()}: ${first.statusCode.name}.`);
+  if (first.statusCode.isNotGood()) throw new AgentError('not_found', `The server cannot browse ${start.toString()}: ${first.statusCode.name}.`);
   const references: ReferenceDescription[] = [...(first.references ?? [])];
   let continuation = first.continuationPoint;
   while (continuation && continuation.length > 0 && references.length < MAX_CHILDREN) {
