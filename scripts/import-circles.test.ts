@@ -63,6 +63,15 @@ describe('import circles (decision 0054)', () => {
     expect(offending, 'declare an interface in pipeline/ and wire the specific part in threads/').toEqual([]);
   });
 
+  it('the agent imports nothing from the API: it throws AgentError, the API maps the kind to HTTP', () => {
+    const agent = path.join(REPO, 'electron/agent') + path.sep;
+    const api = path.join(REPO, 'electron/api') + path.sep;
+    const offending = [...graph]
+      .filter(([file]) => file.startsWith(agent))
+      .flatMap(([file, imports]) => imports.filter((to) => to.startsWith(api)).map((to) => `${path.relative(REPO, file)} -> ${path.relative(REPO, to)}`));
+    expect(offending, 'throw an AgentError (runtime/agent-error.ts) and map it in electron/api').toEqual([]);
+  });
+
   it('names the files of a circle made by a type-only import', () => {
     const root = tree({
       'a.ts': "import { b } from './b.js';\nexport const a = b + 1;\n",

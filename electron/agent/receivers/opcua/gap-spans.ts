@@ -1,5 +1,4 @@
 import { isoMicros } from '../../../../shared/records/record.js';
-import type { Tag } from './stream-records.js';
 
 /**
  * A gap of one tag still to be read from history: the values strictly after `from` (its last
@@ -14,7 +13,7 @@ export interface Span {
 const MAX_SPANS = 16;
 
 /** The stream state holding a tag's gaps: `[["<from ISO>","<to ISO>"], …]`, `[]` once read. */
-export const gapKey = (tag: Tag) => `gap:${tag.exportname}`;
+export const gapKey = (tag: { exportname: string }) => `gap:${tag.exportname}`;
 
 /** Epoch µs of an ISO time with up to six decimals, Z; undefined for anything else. */
 export function isoToMicros(iso: unknown): bigint | undefined {
