@@ -4,7 +4,7 @@
  * one registration; the schema, validation, rule dispatch, templates, editor snippets, secret targets
  * and product-family sentence find it without any other edit.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { TransmitDescriptor } from '../../../shared/config/transmits/descriptor.js';
 
 // The "one line in the registry": the real list plus the fixture, as a new type would add it.
@@ -14,6 +14,13 @@ vi.mock('../../../shared/config/transmits/index.js', async (importOriginal) => {
   return { ...real, TRANSMIT_DESCRIPTORS: [...real.TRANSMIT_DESCRIPTORS, fixtureTransmit] };
 });
 
+// `npm test` runs without isolation: another file may have loaded these modules with the real list.
+vi.resetModules();
+// ...and a file after this one must not see the fixture.
+afterAll(() => {
+  vi.doUnmock('../../../shared/config/transmits/index.js');
+  vi.resetModules();
+});
 const { ConfigurationSchema, TRANSMIT_TYPES } = await import('../../../shared/config/schema.js');
 const { validateConfiguration } = await import('../../../shared/config/validate.js');
 const { TRANSMIT_TEMPLATES, TRANSMIT_TEMPLATE_TYPES } = await import('../../../shared/config/templates.js');
