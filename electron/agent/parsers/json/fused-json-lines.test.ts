@@ -1,3 +1,4 @@
+import { BSON } from 'bson';
 import fc from 'fast-check';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -69,7 +70,7 @@ function readFile(file: string, parser: Parser, plan: CommitPlan, fused: boolean
     try {
       response = handler.handle(request);
     } catch (cause) {
-      // Both paths must fail alike (js-bson refuses a "_bsontype" field): the parse thread answers the error.
+      // Both paths must fail alike: the parse thread answers the error (none is expected, see below).
       responses.push({ threw: (cause as Error).message } as never);
       break;
     }
@@ -219,5 +220,22 @@ describe('fused JSON Lines path (lines → BSON upload bodies)', () => {
       expect(fused.responses).toEqual(general.responses);
     }
     expect(readFile(file, parser, plan, true).fusedBatches).toBe(1);
+  });
+  it('commits a line with a _bsontype or NUL-named field, and the lines after it, on both paths', () => {
+    const lines = ['{"time":"2025-01-01T00:00:00","_bsontype":"Long","v":1}', '{"time":"2025-01-01T00:00:01","a\\u0000b":2}', '{"time":"2025-01-01T00:00:02","v":3}'];
+    const { file, parser, plan } = build({ lines: lines.map((l) => [l, 99]), eol: '\n', finalEol: true, localtz: 'UTC', format: undefined, secondTime: false, maxRequestRecords: [10], quality: undefined });
+    for (const fused of [false, true]) {
+      const { responses, log } = readFile(file, parser, plan, fused);
+      expect(responses.map((r) => (r as { threw?: string }).threw)).toEqual([undefined]);
+      const bson = (log as { commit?: [unknown, unknown, { bson: string | null }[]] }[]).flatMap((e) => e.commit?.[2] ?? []).map((e) => e.bson);
+      const bytes = Buffer.from(bson.find((b) => b !== null)!, 'hex');
+      const fields: unknown[] = [];
+      for (let at = 0; at < bytes.length; at += bytes.readInt32LE(at)) fields.push(BSON.deserialize(bytes.subarray(at, at + bytes.readInt32LE(at))).fieldvalues);
+      expect(fields).toEqual([
+        expect.objectContaining({ _bsontype: 'Long', v: 1 }),
+        expect.objectContaining({ 'a\uFFFDb': 2 }),
+        expect.objectContaining({ v: 3 }),
+      ]);
+    }
   });
 });

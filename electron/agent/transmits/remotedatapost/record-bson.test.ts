@@ -120,11 +120,24 @@ describe('encodeRecord / encodeRecords', () => {
     }
   });
 
-  it('matches js-bson, error included, for what the fast path leaves to it', () => {
+  it('writes what js-bson refuses: a _bsontype column as a field, a NUL in a name as U+FFFD', () => {
+    const read = (r: AgentRecord) => BSON.deserialize(encodeRecord(r)).fieldvalues as Record<string, unknown>;
+    expect(() => BSON.serialize(toDocument(record({ _bsontype: 'Long' })))).toThrow();
+    expect(read(record({ _bsontype: 'Long', x: 1 }))).toEqual({ _bsontype: 'Long', x: 1 });
+    expect(read(record({ 'a\0b': 1, 'ü\0': 'x' }))).toEqual({ 'a\uFFFDb': 1, 'ü\uFFFD': 'x' });
+    expect(read(record({ 'a\0b': undefined, y: 2 }))).toEqual({ y: 2 });
+    // Beside a value the fast path leaves to js-bson (which then refuses the whole document):
+    // the record is still written, the odd values as text.
+    const mixed = record({ _bsontype: 'Int32', 'k\0': 1, big: 12n, nested: { a: [1, 'x'] }, when: new Date(5) });
+    expect(read(mixed)).toEqual({ _bsontype: 'Int32', 'k\uFFFD': 1, big: '12', nested: '{"a":[1,"x"]}', when: '1970-01-01T00:00:00.005Z' });
+    const batch = encodeRecords([record({ a: 1 }), mixed, record({ _bsontype: 5 })]);
+    const ends = [...splitDocuments(batch.bytes)];
+    const documents = ends.map((end, i) => BSON.deserialize(batch.bytes.subarray(i ? ends[i - 1] : 0, end)));
+    expect(documents.map((d) => d.fieldvalues)).toEqual([{ a: 1 }, read(mixed), { _bsontype: 5 }]);
+  });
+
+  it('matches js-bson for what the fast path leaves to it and js-bson encodes', () => {
     const odd: AgentRecord[] = [
-      record({ 'a\0b': 1 }),
-      record({ 'a\0b': undefined }),
-      record({ _bsontype: 'Long' }),
       record({ _bsontype: null, x: undefined, y: 1 }),
       record({ big: 12n, date: new Date(5), nested: { a: [1, 'x'] }, fn: () => 1 }),
       record(Object.assign(Object.create(null) as object, { b: 1, a: 2, 1: 'one' })),

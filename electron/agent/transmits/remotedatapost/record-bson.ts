@@ -6,9 +6,12 @@
  * `timestamp`/`capturetime`, and `fieldvalues` a plain object of strings, numbers, booleans and
  * null (undefined is skipped, as js-bson does). js-bson's rules are reproduced exactly: a number is
  * an int32 when it is a safe integer in int32 range and not -0, else a double (NaN, ±Infinity and
- * -0 included); a date is int64 milliseconds, 0 for an invalid date. Anything else (a key with a
- * NUL, a `_bsontype` column, another value type, a patched prototype, a huge document) goes
- * through js-bson itself, so the result, or the error, is the same.
+ * -0 included); a date is int64 milliseconds, 0 for an invalid date. Two names js-bson refuses
+ * are written anyway, because they come from a source's data and one such row must not fail its
+ * batch forever: a `_bsontype` column is an ordinary field here, and a NUL in a name (BSON names
+ * are NUL-terminated) is written as U+FFFD, the replacement character. Anything else (another value
+ * type, a patched prototype, a huge document) goes through js-bson itself; what js-bson cannot
+ * encode is written with its names repaired and its odd values as text (`bsonSafe`), never an error.
  *
  * Reading back (splitting, sort keys, merging batches) is in bson-documents.ts. Sorting by the
  * documents' keys can differ from wire.ts's sortForUpload in one way: time stamps within the same
@@ -87,15 +90,16 @@ export function putString(buf: Buffer, pos: number, text: string): number {
   return at + written + 1;
 }
 
-/** An element name and its NUL; USE_BSON when the name holds a NUL (js-bson throws for that). */
+/** The name BSON can hold: a NUL (it ends a name) becomes U+FFFD. */
+export const bsonName = (key: string): string => (key.includes('\0') ? key.replaceAll('\0', '\uFFFD') : key);
+
+/** An element name and its NUL (a NUL inside the name is written as U+FFFD, see bsonName). */
 export function putKey(buf: Buffer, pos: number, key: string): number {
   const n = key.length;
   for (let i = 0; i < n; i += 1) {
     const code = key.charCodeAt(i);
-    if (code === 0) return USE_BSON;
-    if (code > 127) {
-      if (key.includes('\0')) return USE_BSON;
-      const end = pos + buf.write(key, pos, 'utf8');
+    if (code === 0 || code > 127) {
+      const end = pos + buf.write(bsonName(key), pos, 'utf8');
       buf[end] = 0;
       return end + 1;
     }
@@ -141,7 +145,7 @@ function writeRecord(buf: Buffer, pos: number, record: AgentRecord, times: TimeC
   if (typeof asset !== 'string' || typeof streamType !== 'string' || typeof timestamp !== 'string' || typeof capturetime !== 'string') return USE_BSON;
   if (typeof recordId !== 'string' || typeof fieldvalues !== 'object' || fieldvalues === null) return USE_BSON;
   const proto: unknown = Object.getPrototypeOf(fieldvalues);
-  if ((proto !== Object.prototype && proto !== null) || (fieldvalues as { _bsontype?: unknown })._bsontype != null) return USE_BSON;
+  if (proto !== Object.prototype && proto !== null) return USE_BSON;
   const limit = buf.length;
   if (pos + 160 + 3 * (asset.length + streamType.length + recordId.length) > limit) return NEED_ROOM;
 
@@ -158,17 +162,13 @@ function writeRecord(buf: Buffer, pos: number, record: AgentRecord, times: TimeC
   pos += 4;
   for (const key in fieldvalues) {
     const value = fieldvalues[key];
-    if (value === undefined) {
-      if (key.includes('\0')) return USE_BSON;
-      continue;
-    }
+    if (value === undefined) continue;
     const type = typeof value;
     // Element: type, name (3 bytes a code unit), NUL, value (at most 8 bytes, or 5 + 3 a code unit); 2 more for the ends.
     if (pos + 16 + 3 * key.length + (type === 'string' ? 3 * (value as string).length : 0) > limit) return NEED_ROOM;
     if (value !== null && type !== 'string' && type !== 'number' && type !== 'boolean') return USE_BSON;
     const typeAt = pos;
     pos = putKey(buf, pos + 1, key);
-    if (pos < 0) return USE_BSON;
     pos = putScalar(buf, typeAt, pos, value as string | number | boolean | null);
   }
   buf[pos++] = 0;
@@ -205,6 +205,65 @@ export function putScalar(buf: Buffer, typeAt: number, pos: number, value: strin
   buf[typeAt] = 0x0a;
   return pos;
 }
+/**
+ * js-bson's document for a record the fast path leaves to it; if js-bson refuses it (a `_bsontype`
+ * or NUL name beside an odd value, a value it cannot encode), the record made BSON-safe instead.
+ */
+function serializeOrRepair(record: AgentRecord): Uint8Array {
+  try {
+    return BSON.serialize(toDocument(record));
+  } catch {
+    return encodeSafely(bsonSafe(record));
+  }
+}
+
+/** A value BSON stores as is: scalars stay, anything else becomes its JSON text (or its String). */
+function safeValue(value: unknown): string | number | boolean | null | undefined {
+  if (value === undefined || value === null) return value;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  try {
+    return JSON.stringify(value, (_key, inner: unknown) => (typeof inner === 'bigint' ? inner.toString() : inner)) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** The record with text where text belongs and plain scalar fields (names repaired when written). */
+export function bsonSafe(record: AgentRecord): AgentRecord {
+  const text = (value: unknown) => (typeof value === 'string' ? value : String(safeValue(value) ?? ''));
+  // No prototype: a `__proto__` column stays a field.
+  const fieldvalues = Object.create(null) as Record<string, string | number | boolean | null>;
+  const source = record.fieldvalues as unknown;
+  if (typeof source === 'object' && source !== null) {
+    for (const [key, value] of Object.entries(source)) {
+      const safe = safeValue(value);
+      if (safe !== undefined) fieldvalues[key] = safe;
+    }
+  }
+  return {
+    asset: text(record.asset),
+    stream_type: text(record.stream_type),
+    timestamp: text(record.timestamp),
+    capturetime: text(record.capturetime),
+    record_id: text(record.record_id),
+    fieldvalues,
+  } as AgentRecord;
+}
+
+/** A BSON-safe record through the fast writer (which takes any size: the result is at most what js-bson would make). */
+function encodeSafely(record: AgentRecord): Buffer {
+  const times: TimeCache = { timestamp: '', timestampMs: Number.NaN, capturetime: '', capturetimeMs: Number.NaN };
+  let buf = Buffer.allocUnsafe(1024);
+  let end = writeRecord(buf, 0, record, times);
+  while (end === NEED_ROOM) {
+    buf = Buffer.allocUnsafe(buf.length * 2);
+    end = writeRecord(buf, 0, record, times);
+  }
+  return buf.subarray(0, end);
+}
+
 /**
  * Appends record documents to one growing Buffer: reuse one writer for a stream of records, or
  * use `encodeRecords` for a batch.
@@ -250,7 +309,7 @@ export class RecordBsonWriter {
       end = writeRecord(this.buf, start, record, this.times);
     }
     if (end === USE_BSON || end - start > MAX_FAST_DOCUMENT) {
-      const document = BSON.serialize(toDocument(record));
+      const document = serializeOrRepair(record);
       this.reserve(document.length);
       this.buf.set(document, start);
       end = start + document.length;

@@ -188,6 +188,23 @@ describe('remotedatapost to a real ingest server', () => {
     ingest.setFaults({});
     await waitFor(() => new Set(parts(ingest!.records(), 'Press_1')).size === 90_000, 60_000, 'all 90000 rows');
   }, 90_000);
+
+  it('delivers columns whose names BSON treats specially (_bsontype, a NUL), and the rows after them', async () => {
+    ingest = await startIngestServer({ keys: { [KEY_ID]: API_KEY } });
+    const plant = uploadPlant(ingest.url);
+    await start(plant);
+    // js-bson refuses a document with a _bsontype key, and a key with a NUL: one such row used to fail its batch forever.
+    plant.write('press_a.csv', 'time,part,_bsontype\n2026-03-29 01:00:00,1,Long\n2026-03-29 01:00:01,2,x\n');
+    plant.write('press_b.csv', 'time,part,a\0b\n2026-03-29 01:00:02,3,7\n');
+    plant.write('press_c.csv', HEADER + rows(10, 12));
+    await waitFor(() => ingest!.records().length >= 5, 20_000, '5 records');
+    const byPart = new Map(ingest.records().map((r) => [(r.fieldvalues as { part: number }).part, r.fieldvalues]));
+    expect(byPart.get(1)).toMatchObject({ part: 1, _bsontype: 'Long' });
+    expect(byPart.get(2)).toMatchObject({ part: 2, _bsontype: 'x' });
+    // BSON names cannot hold a NUL: it arrives as U+FFFD, the replacement character.
+    expect(byPart.get(3)).toMatchObject({ part: 3, 'a\uFFFDb': 7 });
+    expect([...byPart.keys()].sort((a, b) => a - b)).toEqual([1, 2, 3, 10, 11]);
+  });
 });
 
 describe('ingest server', () => {
