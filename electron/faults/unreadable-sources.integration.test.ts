@@ -3,7 +3,7 @@
  * subfolder (lost+found) and a root-only file really cannot be read, as on a plant PC. The agent
  * stays up, answers status in under a second, reads the rest of the tree and loses nothing; the
  * subfolder and the file are named by markers. Needs root (to start the server as another user);
- * unreadable-sources.test.ts covers the same with an injected error where root cannot run this.
+ * unreadable-sources-injected.integration.test.ts covers the same with an injected error where root cannot run this.
  */
 import fs from 'node:fs';
 import path from 'node:path';

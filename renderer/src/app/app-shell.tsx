@@ -68,7 +68,8 @@ export function AppShell() {
           <HeaderState connection={connection} />
         </div>
         <a href="#/api" className="header-link" aria-current={page === 'api' ? 'page' : undefined} onClick={follow('api')}>
-          API reference
+          <span className="wide-only">API reference</span>
+          <span className="narrow-only" title="API reference">API</span>
         </a>
         <a href={helpHref(page)} className="header-link" aria-current={page === 'help' ? 'page' : undefined} title="The documentation of what this page shows">
           Help

@@ -8,14 +8,14 @@ import { useSession } from '../api/index.js';
 export function SessionBadge() {
   const { data: session } = useSession();
   if (!session) return null;
-  const security =
+  const security: { state: string; text: string; detail?: string; title: string } =
     session.connection === 'https'
-      ? { state: 'running', text: 'encrypted (HTTPS)', title: 'The connection to the agent is encrypted (HTTPS).' }
+      ? { state: 'running', text: 'encrypted', detail: ' (HTTPS)', title: 'The connection to the agent is encrypted (HTTPS).' }
       : session.connection === 'local'
         ? { state: 'running', text: 'local window', title: 'The desktop window talks to the agent inside this PC; nothing crosses the network.' }
         : session.insecure
           ? { state: 'failed', text: 'not encrypted', title: 'Plain HTTP on an address other machines reach (--allow-insecure-http): the token and plant data cross the network readable. Start the agent with --tls.' }
-          : { state: 'idle', text: 'not encrypted (this PC only)', title: 'Plain HTTP on the loopback address: only this PC reaches it.' };
+          : { state: 'idle', text: 'not encrypted', detail: ' (this PC only)', title: 'Plain HTTP on the loopback address: only this PC reaches it.' };
   return (
     <span className="session" data-testid="session">
       <span className="badge" title={`Token "${session.name}" with the ${session.role} role`} data-testid="session-token">
@@ -24,7 +24,10 @@ export function SessionBadge() {
       </span>
       <span className={`badge badge-${security.state}`} data-state={security.state} title={security.title} data-testid="session-security">
         <span className="badge-dot" aria-hidden="true" />
-        <span className="badge-text">{security.text}</span>
+        <span className="badge-text">
+          {security.text}
+          {security.detail && <span className="badge-detail">{security.detail}</span>}
+        </span>
       </span>
     </span>
   );
