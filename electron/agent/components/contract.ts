@@ -10,8 +10,8 @@ import type { AgentRecord } from '../../../shared/records/record.js';
 import type { Logger } from '../logging/logger.js';
 import type { CommitPlan, CommitResult } from '../pipeline/commit-plan.js';
 import type { ParseThreads } from '../pipeline/parse-protocol.js';
-import type { StorageHealth } from '../storage/storage-health.js';
-import type { WritePolicy } from '../storage/write-policy.js';
+import type { StorageHealth } from '../disk/storage-health.js';
+import type { WritePolicy } from '../disk/write-policy.js';
 import type { Clock } from '../time/clock.js';
 
 // ------------------------------------------------------------------ streams and progress

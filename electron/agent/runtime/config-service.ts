@@ -9,7 +9,7 @@ import type { ComponentRegistry } from '../components/registry.js';
 import { previewConfiguration } from '../inspect/config-preview.js';
 import type { Logger, Redactor } from '../logging/logger.js';
 import type { AgentStore } from '../store/agent-store.js';
-import type { StorageHealth } from '../storage/storage-health.js';
+import type { StorageHealth } from '../disk/storage-health.js';
 import type { Clock } from '../time/clock.js';
 import { AgentError } from './agent-error.js';
 import type { CheckedDocument, ConfigChecker } from './config-checker.js';
