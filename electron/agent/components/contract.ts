@@ -66,7 +66,7 @@ export interface CommitProgress {
 
 /*
  * The agent's parts as components use them: small interfaces that the classes behind them satisfy
- * structurally (pipeline/pipeline.ts, store/agent-store.ts, pipeline/transmit-stats.ts,
+ * structurally (pipeline/pipeline.ts, store/agent-store.ts, flow/transmit-stats.ts,
  * markers/marker-store.ts, pipeline/parse-worker-pool.ts). This file imports none of those classes, so
  * that the vocabulary every part shares depends on no part (docs/decisions/0054-no-import-circles.md).
  */
