@@ -90,7 +90,7 @@ export class SubscriptionReader {
       if (describeStatus(status).quality === 'bad') this.lose?.(`the subscription reported ${describeStatus(status).name}`);
     });
     const refused = await this.answer((settle) => {
-      subscription.once('started', () => settle(undefined));
+      subscription.once('started', () => settle());
       subscription.once('internal_error', (error: Error) => settle(error.message));
     }, 'the server did not create the subscription in time');
     if (refused !== undefined) this.lose?.(refused);
@@ -120,10 +120,10 @@ export class SubscriptionReader {
    * The server's answer to a request: undefined (done) or what failed; `late` after the timeout. A reader
    * that ends meanwhile stops waiting at once (its session is gone: no answer is coming).
    */
-  private answer(ask: (settle: (failure: string | undefined) => void) => void, late: string): Promise<string | undefined> {
+  private answer(ask: (settle: (failure?: string) => void) => void, late: string): Promise<string | undefined> {
     return new Promise((resolve) => {
       const wait = this.resources.child();
-      const settle = (failure: string | undefined) => {
+      const settle = (failure?: string) => {
         resolve(failure);
         wait.dispose();
       };
@@ -150,7 +150,7 @@ export class SubscriptionReader {
         }
       });
       const failure = await this.answer((settle) => {
-        group.once('initialized', () => settle(undefined));
+        group.once('initialized', () => settle());
         group.once('terminated', (error?: Error) => settle(error?.message ?? 'terminated'));
       }, `no answer within ${this.settings.timeoutMs / 1000} s`);
       if (failure !== undefined) {
