@@ -10,8 +10,8 @@ import type { AgentRecord } from '../../../shared/records/record.js';
 import type { Logger } from '../logging/logger.js';
 import type { CommitPlan, CommitResult } from '../pipeline/commit-plan.js';
 import type { ParseThreads } from '../pipeline/parse-protocol.js';
-import type { StorageHealth } from '../storage/storage-health.js';
-import type { WritePolicy } from '../storage/write-policy.js';
+import type { StorageHealth } from '../disk/storage-health.js';
+import type { WritePolicy } from '../disk/write-policy.js';
 import type { Clock } from '../time/clock.js';
 
 // ------------------------------------------------------------------ streams and progress
@@ -66,7 +66,7 @@ export interface CommitProgress {
 
 /*
  * The agent's parts as components use them: small interfaces that the classes behind them satisfy
- * structurally (pipeline/pipeline.ts, store/agent-store.ts, pipeline/transmit-stats.ts,
+ * structurally (pipeline/pipeline.ts, store/agent-store.ts, flow/transmit-stats.ts,
  * markers/marker-store.ts, pipeline/parse-worker-pool.ts). This file imports none of those classes, so
  * that the vocabulary every part shares depends on no part (docs/decisions/0054-no-import-circles.md).
  */

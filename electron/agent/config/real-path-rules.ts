@@ -10,8 +10,8 @@ import path from 'node:path';
 import { isSystemFolder } from '../../../shared/config/path-policy.js';
 import { receiverFilesOf } from '../../../shared/config/receivers/derive.js';
 import type { JsonPath, Violation } from '../../../shared/config/violations.js';
-import { ReadPolicy, dataDirectoryReach, localFolderOfShare, readRefusal, realPath } from '../storage/read-policy.js';
-import { WritePolicy } from '../storage/write-policy.js';
+import { ReadPolicy, dataDirectoryReach, localFolderOfShare, readRefusal, realPath } from '../disk/read-policy.js';
+import { WritePolicy } from '../disk/write-policy.js';
 
 export interface RealPathContext {
   dataDirectory: string;

@@ -1,6 +1,6 @@
 import type { FlowHistory } from '../../../shared/api/history.js';
 import type { Logger } from '../logging/logger.js';
-import { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
+import { TransmitStatsBoard } from './transmit-stats.js';
 import type { AgentStore } from '../store/agent-store.js';
 import { FlowHistoryStore } from '../store/flow-history-store.js';
 import type { Clock } from '../time/clock.js';

@@ -1,6 +1,6 @@
 import { type FlowHistory, HISTORY_MINUTES } from '../../../shared/api/history.js';
 import type { Logger } from '../logging/logger.js';
-import type { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
+import type { TransmitStatsBoard } from './transmit-stats.js';
 import type { FlowHistoryStore, StreamMinute, TransmitMinute } from '../store/flow-history-store.js';
 import { MINUTE_MS } from './minute-counts.js';
 import type { StreamFlowBoard } from './stream-flow.js';

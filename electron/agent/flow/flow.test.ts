@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDirectory } from '../../testing/test-host.js';
-import { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
+import { TransmitStatsBoard } from './transmit-stats.js';
 import { AgentStore } from '../store/agent-store.js';
 import { FlowHistoryStore } from '../store/flow-history-store.js';
 import { MINUTE_MS, MinuteCounts } from './minute-counts.js';

@@ -12,7 +12,7 @@ import { MAX_DEPTH } from '../receivers/file-source/file-discovery.js';
 import { readRange } from '../receivers/file-source/read-range.js';
 import { isTemporaryName } from '../receivers/file-source/glob.js';
 import { type ConnectionCategory, describeProblem } from '../receivers/smb/smb-problems.js';
-import { ReadPolicy } from '../storage/read-policy.js';
+import { ReadPolicy } from '../disk/read-policy.js';
 
 /** Files listed at most: a folder with more is listed in part (enough to tell what matches). */
 export const MAX_LISTED_FILES = 20_000;

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { openSideDatabase } from '../storage/side-database.js';
+import { openSideDatabase } from '../store/side-database.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS kpi_library (

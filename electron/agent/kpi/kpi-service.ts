@@ -13,7 +13,7 @@ import { isoFromMicros } from '../time/iso-time.js';
 import type { Clock } from '../time/clock.js';
 import type { Logger } from '../logging/logger.js';
 import { openKpiDatabase } from './kpi-database.js';
-import { describeWriteFailure, isDiskFull } from '../storage/storage-health.js';
+import { describeWriteFailure, isDiskFull } from '../disk/storage-health.js';
 import { KpiLibrary } from './kpi-library.js';
 import { DEFAULT_MAX_RECORDS, DEFAULT_RETENTION_MS, RecordHistory } from './record-history.js';
 

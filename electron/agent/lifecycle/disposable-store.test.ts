@@ -62,6 +62,23 @@ describe('DisposableStore', () => {
     expect(late.signal.aborted).toBe(true);
   });
 
+  it('ends a delay after its time, or at once when the store is disposed, and leaves nothing behind', async () => {
+    const store = new DisposableStore();
+    let first = false;
+    void store.delay(100).then(() => (first = true));
+    await vi.advanceTimersByTimeAsync(99);
+    expect(first).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(first).toBe(true);
+    let second = false;
+    void store.delay(60_000).then(() => (second = true));
+    store.dispose();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(second).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+    await store.delay(60_000);
+  });
+
   it('disposes a child with its parent, and a child disposed alone leaves the parent running', () => {
     const parent = new DisposableStore();
     const child = parent.child();

@@ -61,6 +61,15 @@ export class DisposableStore implements Disposable {
     return entry;
   }
 
+  /** Resolves after `ms`, or as soon as the store is disposed: a wait (a back-off) that a stop cuts short. */
+  delay(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wait = this.child();
+      wait.add(resolve);
+      wait.setTimeout(() => wait.dispose(), ms);
+    });
+  }
+
   setInterval(run: () => void, ms: number): Disposable {
     if (this.isDisposed) return { dispose: () => undefined };
     const handle = setInterval(run, ms);

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDirectory } from '../../testing/test-host.js';
-import { StorageHealth } from '../storage/storage-health.js';
-import { StorageRecovery } from '../storage/storage-recovery.js';
+import { StorageHealth } from '../disk/storage-health.js';
+import { StorageRecovery } from '../disk/storage-recovery.js';
 import { SystemClock } from '../time/clock.js';
 import { AgentLogs } from './agent-logs.js';
 

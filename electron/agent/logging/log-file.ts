@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { folderTakesWrites } from '../storage/storage-recovery.js';
+import { folderTakesWrites } from '../disk/storage-recovery.js';
 
 export interface LogFileOptions {
   /** Rotate when the file would grow past this many bytes. */

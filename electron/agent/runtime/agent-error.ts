@@ -42,3 +42,15 @@ export class AgentError extends Error {
     this.retryAfterSeconds = details.retryAfterSeconds;
   }
 }
+
+/**
+ * The value, or undefined when reading it throws (a file edited by hand, a full disk): for reads whose
+ * failure status and streams show otherwise, and must not turn into an error of their own.
+ */
+export function safely<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import path from 'node:path';
 import type { CommitProgress, FilePart, FileProgress, OutboxBatch, StreamKey } from '../components/contract.js';
-import { type StorageHealth, describeWriteFailure, errorCode, isDiskFull } from '../storage/storage-health.js';
+import { type StorageHealth, describeWriteFailure, errorCode, isDiskFull } from '../disk/storage-health.js';
 import { BUSY_TIMEOUT_MS, type OpenStore, type OutboxEntry, OutboxFullError, type StoreCommit, type StreamRead, openStore } from './open-store.js';
 
 export { type OutboxEntry, OutboxFullError, type StoreCommit, type StreamRead } from './open-store.js';

@@ -1,4 +1,4 @@
-import { openSideDatabase } from '../storage/side-database.js';
+import { openSideDatabase } from './side-database.js';
 
 /** Records read in one minute by one stream of one receiver. */
 export interface StreamMinute {

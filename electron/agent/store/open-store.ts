@@ -4,7 +4,7 @@
  * owns the connection's life, its health reporting and the outbox accounting.
  */
 import type { CommitProgress, StreamKey } from '../components/contract.js';
-import { openWalDatabase } from '../storage/side-database.js';
+import { openWalDatabase } from './side-database.js';
 import { FINGERPRINT_LENGTH_SQL, applySchema } from './store-schema.js';
 
 /** How long a write on any thread waits for another thread's write (SQLite's busy timeout). */

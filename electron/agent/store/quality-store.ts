@@ -1,4 +1,4 @@
-import { openSideDatabase } from '../storage/side-database.js';
+import { openSideDatabase } from './side-database.js';
 
 /** A finding of the data-quality watch as kept: open while `until` is null. */
 export interface StoredFinding {

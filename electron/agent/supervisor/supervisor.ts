@@ -9,7 +9,7 @@ import type { Logger } from '../logging/logger.js';
 import type { MarkerStore } from '../markers/marker-store.js';
 import type { HistoryTarget } from '../pipeline/batch-committer.js';
 import { Pipeline, type RecordTap, type TransformStage, type TransmitRoute } from '../pipeline/pipeline.js';
-import type { TransmitStatsBoard } from '../pipeline/transmit-stats.js';
+import type { TransmitStatsBoard } from '../flow/transmit-stats.js';
 import type { QualityWatch } from '../quality/quality-watch.js';
 import type { StreamFlowBoard } from '../flow/stream-flow.js';
 import type { AgentStore } from '../store/agent-store.js';

@@ -12,7 +12,7 @@ import { readDocument } from './document-file.js';
 import { isDocumentParser } from '../../../../shared/config/parsers/index.js';
 import type { SplitOptions } from './file-split.js';
 import { INLINE_CHUNK_BYTES, type ParseWorkers } from '../../pipeline/parse-worker-pool.js';
-import { type StorageHealth, isDiskFull } from '../../storage/storage-health.js';
+import { type StorageHealth, isDiskFull } from '../../disk/storage-health.js';
 import { STORE_AREA } from '../../store/agent-store.js';
 import { ProgressPruner } from './progress-pruner.js';
 

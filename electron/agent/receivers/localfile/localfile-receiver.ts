@@ -4,12 +4,12 @@ import path from 'node:path';
 import type { z } from 'zod';
 import type { LocalfileReceiverSchema } from '../../../../shared/config/schema.js';
 import type { AgentComponent, ComponentContext, StreamKey } from '../../components/contract.js';
-import type { StorageHealth } from '../../storage/storage-health.js';
+import type { StorageHealth } from '../../disk/storage-health.js';
 import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, orderFiles, strictOrder, streamOf } from '../file-source/file-discovery.js';
 import { readRange } from '../file-source/read-range.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import type { ParseThreads } from '../../pipeline/parse-protocol.js';
-import { ReadPolicy } from '../../storage/read-policy.js';
+import { ReadPolicy } from '../../disk/read-policy.js';
 import { PollingLoop } from '../../lifecycle/index.js';
 
 /** Why a receiver's waiting chunks are dropped (one reason for all: no DOMException per stop). */

@@ -13,6 +13,7 @@ import {
 } from 'node-opcua';
 import type { z } from 'zod';
 import type { OpcuaConnectionSchema } from '../../../../shared/config/schema.js';
+import type { DisposableStore } from '../../lifecycle/index.js';
 import { ServerTrust, UntrustedCertificateError, pemToDer, thumbprint } from './server-trust.js';
 
 export type OpcuaConnection = z.infer<typeof OpcuaConnectionSchema>;
@@ -31,6 +32,24 @@ export interface OpenSession {
   limits: OperationLimits;
   /** Closes session and connection; bounded, never throws. */
   close(): Promise<void>;
+}
+
+/**
+ * Calls `lost` with the reason when the connection or the session ends, until `owner` is disposed:
+ * the listeners leave the client and session with the reader that added them.
+ */
+export function onSessionLost(open: OpenSession, owner: DisposableStore, lost: (reason: string) => void): void {
+  const closed = () => lost('the connection was closed');
+  const cut = () => lost('the connection was lost');
+  const ended = () => lost('the server closed the session');
+  open.client.on('close', closed);
+  open.client.on('connection_lost', cut);
+  open.session.on('session_closed', ended);
+  owner.add(() => {
+    open.client.off('close', closed);
+    open.client.off('connection_lost', cut);
+    open.session.off('session_closed', ended);
+  });
 }
 
 /** A connection attempt failed; `category` names the marker, `message` says what to do. */

@@ -6,6 +6,7 @@ import { streamId } from '../../../../shared/config/streams.js';
 import type { StreamKey } from '../../components/contract.js';
 import { BufferFullError } from '../../pipeline/pipeline.js';
 import type { AgentComponent, ComponentContext } from '../../components/contract.js';
+import { type Disposable, DisposableStore } from '../../lifecycle/index.js';
 import { BackfillGate } from './backfill-gate.js';
 import { attachOpcuaLog } from './opcua-log.js';
 import { ConnectError, OpcuaEndpoint, type OpenSession, securityOf } from './opcua-endpoint.js';
@@ -48,19 +49,22 @@ export class OpcuaReceiver implements AgentComponent {
   private readonly nodes: WatchedNode[];
   private readonly tagMarkers: TagMarkers;
   private records: StreamRecords[] = [];
-  private running = false;
-  private generation = 0;
+  /** What one start owns: the log bridge (released last, after the endpoint) and `reading`. */
+  private started: DisposableStore | undefined;
+  /**
+   * The connection loop's: the reader's stop, the back-off wait, the retry timer; disposed first by
+   * stop. A loop that outlived a stop (slow connect) sees its own store disposed and ends.
+   */
+  private reading: DisposableStore | undefined;
   private connected = false;
   /** An attempt failed or the session was lost, and no session is open since. */
   private failing = false;
   private loop: Promise<void> | undefined;
   private reader: SubscriptionReader | PollingReader | undefined;
-  private wake: (() => void) | undefined;
-  private detachLog: (() => void) | undefined;
   private lostSince: string | undefined;
   private lastProblem = '';
   private pending: Sample[] = [];
-  private retryTimer: NodeJS.Timeout | undefined;
+  private retryTimer: Disposable | undefined;
   /** history_backfill: reads the gap from the server's history after each (re)connect. */
   readonly backfill: BackfillGate;
 
@@ -86,34 +90,34 @@ export class OpcuaReceiver implements AgentComponent {
   }
 
   async start(): Promise<void> {
-    this.detachLog = attachOpcuaLog(this.context.logger);
+    const started = new DisposableStore();
+    this.started = started;
+    started.add(attachOpcuaLog(this.context.logger));
     this.endpoint = new OpcuaEndpoint(this.config.connections[0]!, pkiFolderOf(this.context.dataDirectory));
-    this.running = true;
+    const reading = started.child();
+    this.reading = reading;
     this.failing = false;
     this.records = this.config.streams.map(
       (s, i) => new StreamRecords(this.streams[i]!, s.opcua_tags.map((t) => ({ node: tagNodeId(t), exportname: t.exportname })), (key) => this.context.store.streamState(this.name, this.streams[i]!, key)),
     );
     this.tagMarkers.showInvalid();
     // Certificate creation (first start only) and connecting happen in the loop: start returns at once.
-    this.loop = this.connectLoop(this.endpoint, ++this.generation);
+    this.loop = this.connectLoop(this.endpoint, reading);
   }
 
   async stop(): Promise<void> {
     if (!this.running && !this.loop) return;
-    this.running = false;
-    this.reader?.stop();
-    this.wake?.();
-    if (this.retryTimer) clearTimeout(this.retryTimer);
+    // Stops the reader, ends the back-off wait and clears the retry timer.
+    this.reading?.dispose();
     this.retryTimer = undefined;
     // A connection attempt in flight may take up to a few timeouts; the loop closes what it opened
     // once that returns, so stop does not wait for it longer than STOP_WAIT_MS.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.loop, new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
-    clearTimeout(timer);
+    const waiting = new DisposableStore();
+    await Promise.race([this.loop, waiting.delay(STOP_WAIT_MS)]);
+    waiting.dispose();
     this.loop = undefined;
     await this.endpoint?.dispose();
-    this.detachLog?.();
-    this.detachLog = undefined;
+    this.started?.dispose();
   }
 
   /**
@@ -126,13 +130,17 @@ export class OpcuaReceiver implements AgentComponent {
     return this.connected || !this.failing ? ('running' as const) : ('unknown' as const);
   }
 
+  private get running(): boolean {
+    return this.reading !== undefined && !this.reading.disposed;
+  }
+
   async purge(streams: readonly StreamKey[]): Promise<void> {
     this.records.filter((r) => streams.some((s) => s.asset === r.stream.asset && s.stream_type === r.stream.stream_type)).forEach((r) => r.reset());
   }
 
-  /** `generation` ends a loop that outlived a stop (slow connect) once a newer start runs. */
-  private async connectLoop(endpoint: OpcuaEndpoint, generation: number): Promise<void> {
-    const current = () => this.running && generation === this.generation;
+  /** Connects, reads until the session is gone, and again after a back-off, until `resources` is disposed. */
+  private async connectLoop(endpoint: OpcuaEndpoint, resources: DisposableStore): Promise<void> {
+    const current = () => !resources.disposed;
     let failures = 0;
     while (current()) {
       let open: OpenSession | undefined;
@@ -154,8 +162,14 @@ export class OpcuaReceiver implements AgentComponent {
           this.config.read_mode === 'polling'
             ? new PollingReader(open, this.nodes, { pollIntervalMs: this.config.poll_interval * 1000, timeoutMs }, events)
             : new SubscriptionReader(open, this.nodes, { samplingIntervalMs: this.config.sampling_interval_ms, queueSize: this.config.queue_size, timeoutMs }, events);
+        const reader = this.reader;
+        const session = resources.child();
+        session.add(() => reader.stop());
         let ended = false;
-        const running = this.reader.run().finally(() => (ended = true));
+        const running = reader.run().finally(() => {
+          ended = true;
+          session.dispose();
+        });
         if (this.config.history_backfill) {
           const settings = { maxHours: this.config.history_backfill_max_hours, timeoutMs };
           await this.backfill.run(open, this.nodes, settings, () => ended || !current());
@@ -171,12 +185,12 @@ export class OpcuaReceiver implements AgentComponent {
         failures += 1;
         this.onFailed(endpoint.explain(cause));
       } finally {
-        if (generation === this.generation) this.reader = undefined;
+        if (resources === this.reading) this.reader = undefined;
         await open?.close();
       }
-      if (current()) await this.pause(backoffMs(failures));
+      if (current()) await resources.delay(backoffMs(failures));
     }
-    if (generation === this.generation) this.connected = false;
+    if (resources === this.reading) this.connected = false;
   }
 
   /**
@@ -199,16 +213,6 @@ export class OpcuaReceiver implements AgentComponent {
     });
     // A stream that could not store its part reads it again (at least once, with the same record ids).
     return errors.every((e) => e === undefined);
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
   }
 
   private onConnected(open: OpenSession): void {
@@ -316,11 +320,10 @@ export class OpcuaReceiver implements AgentComponent {
     });
     this.pending = waiting;
     if (waiting.length > 0 && !this.retryTimer && this.running) {
-      this.retryTimer = setTimeout(() => {
+      this.retryTimer = this.reading!.setTimeout(() => {
         this.retryTimer = undefined;
         this.deliver([]);
       }, RETRY_FULL_MS);
-      this.retryTimer.unref?.();
     }
   }
 }

@@ -1,5 +1,6 @@
 import { AttributeIds, type DataValue } from 'node-opcua';
-import { bounded, type OpenSession } from './opcua-endpoint.js';
+import { DisposableStore, PollingLoop } from '../../lifecycle/index.js';
+import { bounded, type OpenSession, onSessionLost } from './opcua-endpoint.js';
 import type { ReaderEvents } from './subscription-reader.js';
 import { type Sample, type WatchedNode, chunks, isNodeProblem, samplesOf } from './tag-index.js';
 import { describeStatus } from './values.js';
@@ -11,8 +12,8 @@ import { describeStatus } from './values.js';
  * receiver reconnects.
  */
 export class PollingReader {
-  private ended = false;
-  private wake: (() => void) | undefined;
+  /** The session's listeners and the poll loop; disposed when the session is lost or the reader stopped. */
+  private readonly resources = new DisposableStore();
   private lose: ((reason: string) => void) | undefined;
   private readonly problems = new Map<WatchedNode, string>();
 
@@ -26,16 +27,19 @@ export class PollingReader {
   async run(): Promise<string> {
     const lost = new Promise<string>((resolve) => {
       this.lose = (reason) => {
-        if (this.ended) return;
-        this.ended = true;
-        this.wake?.();
+        if (this.resources.disposed) return;
+        this.resources.dispose();
         resolve(reason);
       };
     });
-    this.open.client.on('close', () => this.lose?.('the connection was closed'));
-    this.open.client.on('connection_lost', () => this.lose?.('the connection was lost'));
-    this.open.session.on('session_closed', () => this.lose?.('the server closed the session'));
-    void this.poll();
+    onSessionLost(this.open, this.resources, (reason) => this.lose?.(reason));
+    const loop = new PollingLoop({
+      step: () => this.poll(),
+      intervalMs: () => this.settings.pollIntervalMs,
+      onError: (cause) => this.lose?.(`reading failed: ${(cause as Error).message}`),
+    });
+    this.resources.add(() => void loop.dispose());
+    loop.schedule(0);
     return lost;
   }
 
@@ -43,30 +47,17 @@ export class PollingReader {
     this.lose?.('stopped');
   }
 
-  private async poll(): Promise<void> {
-    while (!this.ended) {
-      const started = Date.now();
-      try {
-        await this.readAll();
-      } catch (cause) {
-        this.lose?.(`reading failed: ${(cause as Error).message}`);
-        return;
-      }
-      const wait = Math.max(0, this.settings.pollIntervalMs - (Date.now() - started));
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, wait);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
+  /** One read of all nodes; the next one a poll interval after this one started. */
+  private async poll(): Promise<number> {
+    const started = Date.now();
+    await this.readAll();
+    return this.settings.pollIntervalMs - (Date.now() - started);
   }
 
   private async readAll(): Promise<void> {
     const samples: Sample[] = [];
     for (const chunk of chunks(this.nodes, this.open.limits.maxNodesPerRead)) {
-      if (this.ended) return;
+      if (this.resources.disposed) return;
       const values: DataValue[] = await bounded(
         this.open.session.read(chunk.map((n) => ({ nodeId: n.nodeId, attributeId: AttributeIds.Value })), 0),
         this.settings.timeoutMs,

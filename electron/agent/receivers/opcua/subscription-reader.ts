@@ -5,7 +5,8 @@ import {
   type DataValue,
   TimestampsToReturn,
 } from 'node-opcua';
-import type { OpenSession } from './opcua-endpoint.js';
+import { DisposableStore } from '../../lifecycle/index.js';
+import { type OpenSession, onSessionLost } from './opcua-endpoint.js';
 import { type Sample, type WatchedNode, chunks } from './tag-index.js';
 import { describeStatus } from './values.js';
 
@@ -48,13 +49,13 @@ const RETRY_NODES_MS = 30_000;
  * keep-alive for too long) or `stop` was called; the receiver then rebuilds everything.
  */
 export class SubscriptionReader {
+  /** The session's listeners, timers and the watchdog; disposed when the session is lost or the reader stopped. */
+  private readonly resources = new DisposableStore();
   private lose: ((reason: string) => void) | undefined;
-  private ended = false;
   private readonly problems = new Map<WatchedNode, string>();
   private pending: Sample[] = [];
   private flushScheduled = false;
   private lastActivity = Date.now();
-  private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly open: OpenSession,
@@ -66,18 +67,15 @@ export class SubscriptionReader {
   async run(): Promise<string> {
     const lost = new Promise<string>((resolve) => {
       this.lose = (reason) => {
-        if (this.ended) return;
-        this.ended = true;
+        if (this.resources.disposed) return;
+        this.resources.dispose();
         resolve(reason);
       };
     });
-    const { client, session } = this.open;
-    client.on('close', () => this.lose?.('the connection was closed'));
-    client.on('connection_lost', () => this.lose?.('the connection was lost'));
-    session.on('session_closed', () => this.lose?.('the server closed the session'));
+    onSessionLost(this.open, this.resources, (reason) => this.lose?.(reason));
     const publishingInterval = publishingIntervalFor(this.settings.samplingIntervalMs);
     const keepAliveCount = Math.max(2, Math.ceil(10_000 / publishingInterval));
-    const subscription = ClientSubscription.create(session, {
+    const subscription = ClientSubscription.create(this.open.session, {
       requestedPublishingInterval: publishingInterval,
       requestedMaxKeepAliveCount: keepAliveCount,
       requestedLifetimeCount: keepAliveCount * 6,
@@ -91,30 +89,25 @@ export class SubscriptionReader {
     subscription.on('status_changed', (status) => {
       if (describeStatus(status).quality === 'bad') this.lose?.(`the subscription reported ${describeStatus(status).name}`);
     });
-    await new Promise<void>((resolve, reject) => {
-      subscription.once('started', () => resolve());
-      subscription.once('internal_error', reject);
-      this.later(() => reject(new Error('the server did not create the subscription in time')), this.settings.timeoutMs);
-    }).catch((cause: Error) => this.lose?.(cause.message));
+    const refused = await this.answer((settle) => {
+      subscription.once('started', () => settle());
+      subscription.once('internal_error', (error: Error) => settle(error.message));
+    }, 'the server did not create the subscription in time');
+    if (refused !== undefined) this.lose?.(refused);
     await this.monitor(subscription, this.nodes);
     this.events.nodeProblems(this.problems);
     // Watchdog: a publish response (data or keep-alive) must come within the keep-alive period.
     const silentLimit = publishingInterval * keepAliveCount + this.settings.timeoutMs + 5000;
-    const watchdog = setInterval(() => {
+    this.resources.setInterval(() => {
       if (Date.now() - this.lastActivity > silentLimit) this.lose?.(`no answer from the server for ${Math.round(silentLimit / 1000)} s`);
     }, 1000);
-    watchdog.unref();
-    const retry = setInterval(() => {
+    this.resources.setInterval(() => {
       const missing = [...this.problems.keys()];
       if (missing.length > 0) void this.monitor(subscription, missing).then(() => this.events.nodeProblems(this.problems));
     }, RETRY_NODES_MS);
-    retry.unref();
     try {
       return await lost;
     } finally {
-      clearInterval(watchdog);
-      clearInterval(retry);
-      for (const timer of this.timers) clearTimeout(timer);
       this.flush();
     }
   }
@@ -123,17 +116,26 @@ export class SubscriptionReader {
     this.lose?.('stopped');
   }
 
-  private later(fn: () => void, ms: number): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      fn();
-    }, ms);
-    this.timers.add(timer);
+  /**
+   * The server's answer to a request: undefined (done) or what failed; `late` after the timeout. A reader
+   * that ends meanwhile stops waiting at once (its session is gone: no answer is coming).
+   */
+  private answer(ask: (settle: (failure?: string) => void) => void, late: string): Promise<string | undefined> {
+    return new Promise((resolve) => {
+      const wait = this.resources.child();
+      const settle = (failure?: string) => {
+        resolve(failure);
+        wait.dispose();
+      };
+      wait.add(() => resolve('the reader ended'));
+      wait.setTimeout(() => settle(late), this.settings.timeoutMs);
+      ask(settle);
+    });
   }
 
   private async monitor(subscription: ClientSubscription, nodes: readonly WatchedNode[]): Promise<void> {
     for (const chunk of chunks(nodes, this.open.limits.maxMonitoredItemsPerCall)) {
-      if (this.ended) return;
+      if (this.resources.disposed) return;
       const group = ClientMonitoredItemGroup.create(
         subscription,
         chunk.map((n) => ({ nodeId: n.nodeId, attributeId: AttributeIds.Value })),
@@ -147,11 +149,10 @@ export class SubscriptionReader {
           this.events.failed(cause, `receiving a value of ${chunk[index]?.nodeId.toString() ?? 'a tag'}`);
         }
       });
-      const failure = await new Promise<string | undefined>((resolve) => {
-        group.once('initialized', () => resolve(undefined));
-        group.once('terminated', (error?: Error) => resolve(error?.message ?? 'terminated'));
-        this.later(() => resolve(`no answer within ${this.settings.timeoutMs / 1000} s`), this.settings.timeoutMs);
-      });
+      const failure = await this.answer((settle) => {
+        group.once('initialized', () => settle());
+        group.once('terminated', (error?: Error) => settle(error?.message ?? 'terminated'));
+      }, `no answer within ${this.settings.timeoutMs / 1000} s`);
       if (failure !== undefined) {
         this.lose?.(`creating monitored items failed: ${failure}`);
         return;

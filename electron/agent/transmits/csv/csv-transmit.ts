@@ -4,8 +4,8 @@ import type { z } from 'zod';
 import type { CsvTransmitSchema } from '../../../../shared/config/schema.js';
 import type { AgentRecord, FieldValue } from '../../../../shared/records/record.js';
 import type { AgentComponent, ComponentContext } from '../../components/contract.js';
-import { type StorageHealth, describeWriteFailure, isDiskFull } from '../../storage/storage-health.js';
-import type { WritePolicy } from '../../storage/write-policy.js';
+import { type StorageHealth, describeWriteFailure, isDiskFull } from '../../disk/storage-health.js';
+import type { WritePolicy } from '../../disk/write-policy.js';
 import { DisposableStore, DrainLoop, type DrainOutcome } from '../../lifecycle/index.js';
 
 export type CsvTransmitConfig = z.infer<typeof CsvTransmitSchema>;

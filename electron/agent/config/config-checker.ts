@@ -2,12 +2,12 @@ import type { Configuration } from '../../../shared/config/schema.js';
 import { unmaskSecrets } from '../../../shared/config/secrets.js';
 import { capViolations } from '../../../shared/config/limits.js';
 import { sortViolations, type Violation } from '../../../shared/config/violations.js';
-import type { StoredConfig } from '../config/config-store.js';
-import { type ConfigValidator, INLINE_VALUES, valuesUpTo } from '../config/config-validator.js';
-import { fileReferenceViolations } from '../config/file-references.js';
-import { type RealPathContext, realPathViolations } from '../config/real-path-rules.js';
+import type { StoredConfig } from './config-store.js';
+import { type ConfigValidator, INLINE_VALUES, valuesUpTo } from './config-validator.js';
+import { fileReferenceViolations } from './file-references.js';
+import { type RealPathContext, realPathViolations } from './real-path-rules.js';
 import type { SourceChecks } from '../inspect/source-checks.js';
-import { breathe } from './defensive.js';
+import { breathe } from '../lifecycle/index.js';
 
 export interface CheckedDocument {
   violations: Violation[];

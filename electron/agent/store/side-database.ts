@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ensurePrivateFile } from './private-file.js';
+import { ensurePrivateFile } from '../disk/private-file.js';
 
 /**
  * Opens (creating it and its folder, private to the agent's user) a SQLite file kept beside the

@@ -1,5 +1,5 @@
 import type { TransmitStats } from '../../../shared/api/resources.js';
-import { MINUTE_MS, MinuteCounts } from '../flow/minute-counts.js';
+import { MINUTE_MS, MinuteCounts } from './minute-counts.js';
 import type { AgentStore } from '../store/agent-store.js';
 
 export type { TransmitStats };

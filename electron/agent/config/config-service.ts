@@ -3,17 +3,17 @@ import { collectSecrets, maskSecrets } from '../../../shared/config/secrets.js';
 import { capViolations } from '../../../shared/config/limits.js';
 import { sortViolations } from '../../../shared/config/violations.js';
 import type { Violation } from '../../../shared/config/violations.js';
-import { type ConfigVersion, listConfigVersions, readConfigVersion } from '../config/config-history.js';
-import type { ConfigStore, StoredConfig } from '../config/config-store.js';
+import { type ConfigVersion, listConfigVersions, readConfigVersion } from './config-history.js';
+import type { ConfigStore, StoredConfig } from './config-store.js';
 import type { ComponentRegistry } from '../components/registry.js';
 import { previewConfiguration } from '../inspect/config-preview.js';
 import type { Logger, Redactor } from '../logging/logger.js';
 import type { AgentStore } from '../store/agent-store.js';
-import type { StorageHealth } from '../storage/storage-health.js';
+import type { StorageHealth } from '../disk/storage-health.js';
 import type { Clock } from '../time/clock.js';
-import { AgentError } from './agent-error.js';
+import { AgentError, safely } from '../runtime/agent-error.js';
 import type { CheckedDocument, ConfigChecker } from './config-checker.js';
-import { breathe, safely } from './defensive.js';
+import { breathe } from '../lifecycle/index.js';
 
 export interface ConfigServiceOptions {
   store: ConfigStore;
