@@ -26,6 +26,8 @@ export interface ParserDescriptor<S extends z.ZodObject = z.ZodObject, R extends
   template?: Record<string, unknown>;
   /** The page of docs/ that explains the type, if any. */
   docs?: string;
+  /** The parser of the file receivers' new-item templates in the deprecated meta objects (GET /v1/meta). */
+  meta?: { template: Record<string, unknown> };
 }
 
 /** Keeps the schema's own type on `rules` and `reads` as written (index.ts derives types from both). */
