@@ -6,6 +6,13 @@
  */
 import { z } from 'zod';
 import * as schema from '../config/schema.js';
+import { META_INDEX, type MetaEntry } from '../config/meta-parts.js';
+import { RECEIVER_DESCRIPTORS } from '../config/receivers/index.js';
+import { TRANSFORM_DESCRIPTORS } from '../config/transforms/index.js';
+import { PARSER_DESCRIPTORS } from '../config/parsers/index.js';
+import type { ReceiverDescriptor } from '../config/receivers/descriptor.js';
+import type { TransformDescriptor } from '../config/transforms/descriptor.js';
+import type { ParserDescriptor } from '../config/parsers/descriptor.js';
 
 interface Subtype {
   id: string;
@@ -25,9 +32,10 @@ interface MetaObject {
 
 const ASSET = '<<data_receiver_asset>>';
 const CONNECTION = '<<data_receiver_connection>>';
-const INDEX = '<<index>>';
+const INDEX = META_INDEX;
 
-const csvParser = { parser_name: `csv_parser_${INDEX}`, parser_type: 'spreadsheet', filter_stream: ['*'], file_format: 'csv', options: { localtz: 'UTC', parse: { separator: ',', header: 0 } } };
+/** The parser of the file receivers' templates: the first parser type with a meta template. */
+const metaParser = (PARSER_DESCRIPTORS as readonly ParserDescriptor[]).find((d) => d.meta)?.meta?.template;
 const receiver = (protocol: string, extra: Record<string, unknown> = {}) => ({
   data_receiver_name: `${protocol}_${INDEX}`,
   protocol,
@@ -39,24 +47,33 @@ const receiver = (protocol: string, extra: Record<string, unknown> = {}) => ({
 const asset = (extra: Record<string, unknown>) => ({ asset: `asset_${INDEX}`, stream_type: 'data', ...extra });
 const transform = (type: string, extra: Record<string, unknown> = {}) => ({ transform_name: `${type}_${INDEX}`, transform_type: type, filter_stream: ['*'], ...extra });
 
+/** The descriptors with a meta entry, in the meta objects' order (decision 0055). */
+function withMeta<D extends { meta?: MetaEntry }>(descriptors: readonly D[]): (D & { meta: MetaEntry })[] {
+  return descriptors.filter((d): d is D & { meta: MetaEntry } => d.meta !== undefined).sort((x, y) => x.meta.order - y.meta.order);
+}
+const receivers = withMeta(RECEIVER_DESCRIPTORS as readonly ReceiverDescriptor[]);
+const transforms = withMeta(TRANSFORM_DESCRIPTORS as readonly TransformDescriptor[]);
+const receiverId = (d: ReceiverDescriptor & { meta: MetaEntry }) => d.meta.id ?? d.protocol;
+
 const OBJECTS: MetaObject[] = [
   {
     id: 'data_receiver', name: 'Data receiver', path: 'data_receiver',
-    subtypes: [
-      { id: 'localfile_csv', name: 'Local files (CSV)', schema: schema.LocalfileReceiverSchema, template: receiver('localfile', { delete_completed: false, parsers: [csvParser] }) },
-      { id: 'sql', name: 'SQL database', schema: schema.SqlReceiverSchema, template: receiver('sql') },
-      { id: 'smb_csv', name: 'Windows share (CSV)', schema: schema.SmbReceiverSchema, template: receiver('smb', { delete_completed: false, parsers: [csvParser] }) },
-      { id: 'opcua', name: 'OPC UA server', schema: schema.OpcuaReceiverSchema, template: receiver('opcua', { read_mode: 'subscription', sampling_interval_ms: 1000, queue_size: 10 }) },
-    ],
+    subtypes: receivers.map((d) => ({
+      id: receiverId(d),
+      name: d.meta.name,
+      schema: d.schema,
+      template: receiver(d.protocol, { ...d.meta.template, ...(d.files && metaParser ? { parsers: [metaParser] } : {}) }),
+    })),
   },
   {
     id: 'data_receiver_asset', name: 'Data receiver asset (stream)', path: 'data_receiver.streams',
-    subtypes: [
-      { id: 'localfile_csv', name: 'Local files (CSV)', schema: schema.FileStreamSchema, template: asset({ file_filter: ['*.csv'] }), data_receiver: ['localfile_csv'] },
-      { id: 'sql', name: 'SQL database', schema: schema.SqlStreamSchema, template: asset({ query: 'SELECT * FROM machine_data WHERE id > :id ORDER BY id', state_fields: [{ column_name: 'id', data_type: 'integer' }] }), data_receiver: ['sql'] },
-      { id: 'smb_csv', name: 'Windows share (CSV)', schema: schema.FileStreamSchema, template: asset({ file_filter: ['*.csv'] }), data_receiver: ['smb_csv'] },
-      { id: 'opcua', name: 'OPC UA server', schema: schema.OpcuaStreamSchema, template: asset({ opcua_tags: [{ name: 'ns=2;s=Line1.Temperature', exportname: 'temperature' }] }), data_receiver: ['opcua'] },
-    ],
+    subtypes: receivers.map((d) => ({
+      id: receiverId(d),
+      name: d.meta.name,
+      schema: d.meta.stream.schema,
+      template: asset(d.meta.stream.template),
+      data_receiver: [receiverId(d)],
+    })),
   },
   {
     id: 'data_transmit', name: 'Data transmit', path: 'data_transmit',
@@ -67,13 +84,7 @@ const OBJECTS: MetaObject[] = [
   },
   {
     id: 'transforms', name: 'Transforms', path: 'transforms',
-    subtypes: [
-      { id: 'counter_assign_column', name: 'Counter: assign column', schema: schema.CounterAssignColumnTransformSchema, template: transform('counter_assign_column') },
-      { id: 'counter_event_string', name: 'Counter: event string', schema: schema.CounterEventStringTransformSchema, template: transform('counter_event_string') },
-      { id: 'pandas', name: 'pandas (not supported)', schema: schema.PandasTransformSchema, template: transform('pandas') },
-      { id: 'convert_timestamps', name: 'Convert time stamps', schema: schema.ConvertTimestampsTransformSchema, template: transform('convert_timestamps', { field_names: [], timezone: 'UTC' }) },
-      { id: 'rename', name: 'Rename columns', schema: schema.RenameTransformSchema, template: transform('rename', { renames: {} }) },
-    ],
+    subtypes: transforms.map((d) => ({ id: d.meta.id ?? d.type, name: d.meta.name, schema: d.schema, template: transform(d.type, d.meta.template) })),
   },
 ];
 

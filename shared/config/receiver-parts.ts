@@ -4,10 +4,7 @@
  * schema.ts so a protocol folder can import them without an import circle through the registry.
  */
 import { z } from 'zod';
-import { SpreadsheetParseOptionsSchema } from './csv-options.js';
-import { timeZoneName } from './schema-parts.js';
-import { FilterStreamSchema } from './schema-parts.js';
-import { DOCUMENT_PARSER_SCHEMAS } from './parsers/index.js';
+import { PARSER_SCHEMAS } from './parsers/derive.js';
 import { streamIdentity } from './schema-parts.js';
 
 export const name = (what: string) => z.string().min(1, `${what} must not be empty`);
@@ -30,39 +27,10 @@ export const deleteCompleted = z
 
 export { BadLinesActionSchema, ParseTimestampSchema, SpreadsheetParseOptionsSchema } from './csv-options.js';
 
-const parserFields = {
-  parser_name: name('parser_name').describe('Name that streams refer to.'),
-  filter_stream: FilterStreamSchema.optional(),
-  file_format: z.enum(['csv']).default('csv').describe('File format; csv is supported.'),
-  file_encoding: z
-    .string()
-    .min(1)
-    .default('utf-8')
-    .describe('Text encoding of the files by its Python codec name (default utf-8), e.g. cp1252 (windows-1252), latin-1, iso8859-15, cp850, shift_jis, cp932, gbk, big5, euc_kr, utf-8-sig, utf-16, utf-16-le, utf-16-be. A byte order mark, when present, wins.'),
-  options: z
-    .strictObject({
-      localtz: timeZoneName('IANA time zone of local times in the files, e.g. Europe/Berlin. Default UTC.').optional(),
-      counter: z.boolean().optional().describe('Add a running counter column to each record.'),
-      parse: SpreadsheetParseOptionsSchema.optional(),
-    })
-    .optional(),
-};
+export { SpreadsheetParserSchema, CsvParserSchema, type TextParser } from './parsers/index.js';
 
-export const SpreadsheetParserSchema = z
-  .strictObject({ ...parserFields, parser_type: z.literal('spreadsheet') })
-  .describe('Reads delimiter-separated text files (CSV) into records.');
-
-export const CsvParserSchema = z
-  .strictObject({
-    ...parserFields,
-    parser_type: z.literal('csv'),
-    separator: z.string().min(1).optional().describe('Column separator, default ","; "\\t" for tab-separated files, "|" for pipes. Same as options.parse.separator.'),
-  })
-  .describe('The product family\'s csv parser: the spreadsheet parser with the separator at the top level.');
-
-export const ParserSchema = z.discriminatedUnion('parser_type', [SpreadsheetParserSchema, CsvParserSchema, ...DOCUMENT_PARSER_SCHEMAS]);
-/** The line-by-line (csv) parsers; the others read whole documents (parsers/index.ts). */
-export type TextParser = z.infer<typeof SpreadsheetParserSchema> | z.infer<typeof CsvParserSchema>;
+/** One block per parser type, from the registry (parsers/index.ts). */
+export const ParserSchema = z.discriminatedUnion('parser_type', PARSER_SCHEMAS);
 
 // ---------------------------------------------------------------- streams
 

@@ -10,7 +10,7 @@ import { transformTypeViolations } from './transforms/derive.js';
 export { sqlPlaceholders } from './receivers/sql/rules.js';
 import { receiverDescriptorOf } from './receivers/derive.js';
 import { fileFilterViolations } from './file-filter-rules.js';
-import { parserViolations } from './parser-rules.js';
+import { parserTypeViolations } from './parsers/derive.js';
 import { isDocumentParser } from './parsers/index.js';
 import { transmitDescriptorOf, transmitDocumentViolations } from './transmits/derive.js';
 import { fileOrderViolations } from './product-family.js';
@@ -202,7 +202,8 @@ function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
     duplicates(receiver.parsers, (p) => p.parser_name, (k, first, value) =>
       out.push(error([...base, 'parsers', k, 'parser_name'], `The parser name "${value}" is already used by parser ${first + 1} of this receiver.`)));
     receiver.parsers.forEach((p, k) => {
-      out.push(...parserViolations(p, [...base, 'parsers', k]));
+      // The type's own rules, from its folder (parsers/<type>/index.ts).
+      out.push(...parserTypeViolations(p, [...base, 'parsers', k]));
       const zone = p.options?.localtz;
       if (zone && !isPrompt(zone) && !isValidTimeZone(zone)) out.push(error([...base, 'parsers', k, 'options', 'localtz'], timeZoneProblem(zone)));
       const stamps = isDocumentParser(p) ? p.options?.parse_timestamps : p.options?.parse?.parse_timestamps;

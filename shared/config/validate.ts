@@ -9,7 +9,7 @@ import { explainUnsupported } from './product-family.js';
 import { transmitDescriptorOf } from './transmits/derive.js';
 import { type JsonPath, type Violation, dedupeViolations, hasErrors, sortViolations, violationsFromIssues, warning } from './violations.js';
 import { isValidTimeZone, semanticViolations, timeZoneProblem } from './semantic-rules.js';
-import { encodingProblem } from './parser-rules.js';
+import { encodingProblem } from './encoding-rules.js';
 import { limitViolations } from './limits.js';
 import { type PathContext, pathViolations } from './path-policy.js';
 

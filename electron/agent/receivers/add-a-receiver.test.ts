@@ -26,6 +26,7 @@ const { validateConfiguration } = await import('../../../shared/config/validate.
 const { allTemplates, RECEIVER_TEMPLATES, TEMPLATE_PROTOCOLS } = await import('../../../shared/config/templates.js');
 const { editorSchema } = await import('../../../renderer/src/monaco/editor-schema.js');
 const { builtInComponents } = await import('../components/built-in.js');
+const { metaDetail, metaObjects } = await import('../../../shared/api/meta.js');
 const { previewConfiguration } = await import('../inspect/config-preview.js');
 const { Logger, Redactor } = await import('../logging/logger.js');
 const { SystemClock } = await import('../time/clock.js');
@@ -73,6 +74,16 @@ describe('a receiver protocol added by one registry line', () => {
     expect(receivers.defaultSnippets.map((s) => s.label)).toContain('fixture receiver');
     const s3 = validateConfiguration({ ...configuration(7), data_receiver: [{ protocol: 's3' }] }).violations;
     expect(s3.map((v) => v.description).join('\n')).toContain('it reads localfile, smb, sql, opcua, mqtt and fixture');
+  });
+
+  it('is listed in the deprecated meta objects from its descriptor\'s meta entry', () => {
+    const receivers = metaObjects().find((o) => o.id === 'data_receiver')!;
+    expect(receivers.subtypes!.map((s) => s.id)).toEqual(['localfile_csv', 'sql', 'smb_csv', 'opcua', 'fixture']);
+    const detail = metaDetail('data_receiver_asset', 'fixture');
+    expect(detail).toMatchObject({
+      ok: true,
+      detail: { new_template: { schema: { asset: 'asset_<<index>>', stream_type: 'data', register: 1 } } },
+    });
   });
 
   it('is previewed through the capability registered beside its service (no case in config-preview.ts)', async () => {

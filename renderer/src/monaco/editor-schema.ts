@@ -8,7 +8,7 @@ import { supportedEncodingNames } from '../../../shared/config/encodings.js';
 import { configurationJsonSchema, TIME_ZONE_FORMAT } from '../../../shared/config/schema.js';
 import { TEMPLATE_PROMPT_PREFIX } from '../../../shared/config/semantic-rules.js';
 import { DATA_QUALITY_TEMPLATE, RECEIVER_TEMPLATES, TRANSMIT_SNIPPETS, TRANSMIT_TEMPLATES, streamTemplates } from '../../../shared/config/templates.js';
-import { DOCUMENT_PARSER_TEMPLATES } from '../../../shared/config/parsers/index.js';
+import { PARSER_TEMPLATES } from '../../../shared/config/parsers/derive.js';
 
 type Schema = Record<string, unknown>;
 
@@ -123,7 +123,7 @@ export function editorSchema(zones: readonly string[]): Schema {
       description: `A ${protocol} receiver from the template; Tab moves to each value to fill in.`,
       body: withTabStops(template, { next: 1 }),
     }));
-  // Each file receiver's parsers: one snippet per document parser type, from its template.
+  // Each file receiver's parsers: one snippet per parser type with a template (parsers/<type>/index.ts).
   for (const branch of ((receivers?.oneOf ?? receivers?.anyOf ?? []) as Schema[])) {
     const branchProperties = (branch.properties ?? {}) as Record<string, Schema>;
     // A protocol's stream templates (an mqtt receiver's: a JSON and a Sparkplug B stream).
@@ -138,7 +138,7 @@ export function editorSchema(zones: readonly string[]): Schema {
       }));
     const parsers = branchProperties.parsers?.items as Schema | undefined;
     if (parsers)
-      parsers.defaultSnippets = Object.entries(DOCUMENT_PARSER_TEMPLATES).map(([type, template]) => ({
+      parsers.defaultSnippets = Object.entries(PARSER_TEMPLATES).map(([type, template]) => ({
         label: `${type} parser`,
         description: `A ${type} parser from the template; Tab moves to each value to fill in.`,
         body: withTabStops(template, { next: 1 }),

@@ -1,32 +1,39 @@
 /**
- * Parser types read as whole documents (excel, json, xml): one folder each, registered here by one
- * line. schema.ts' ParserSchema union takes them from DOCUMENT_PARSER_SCHEMAS.
+ * The parser registry of the configuration side: one line per parser_type. The ParserSchema union,
+ * the parser types, the rule dispatch and the editor's parser snippets derive from this list
+ * (derive.ts; docs/architecture.md, "How to add a parser"). The agent's twin, for the types read as
+ * whole documents, is electron/agent/parsers/registry.ts.
  */
-import { ExcelParserSchema } from './excel/schema.js';
-import { JsonParserSchema } from './json/schema.js';
-import { XmlParserSchema } from './xml/schema.js';
-import { EXCEL_PARSER_TEMPLATE } from './excel/template.js';
-import { JSON_PARSER_TEMPLATE } from './json/template.js';
-import { XML_PARSER_TEMPLATE } from './xml/template.js';
+import type { z } from 'zod';
+import { spreadsheetParser } from './spreadsheet/index.js';
+import { csvParser } from './csv/index.js';
+import { excelParser } from './excel/index.js';
+import { jsonParser } from './json/index.js';
+import { xmlParser } from './xml/index.js';
 
-export { ExcelParserSchema, JsonParserSchema, XmlParserSchema };
+export { SpreadsheetParserSchema } from './spreadsheet/schema.js';
+export { CsvParserSchema, type TextParser } from './csv/schema.js';
+export { ExcelParserSchema } from './excel/schema.js';
+export { JsonParserSchema } from './json/schema.js';
+export { XmlParserSchema } from './xml/schema.js';
 export { DocumentTimestampSchema, type DocumentTimeOptions } from './document-fields.js';
+export type { ParserDescriptor, ParserReads } from './descriptor.js';
 
-export const DOCUMENT_PARSER_SCHEMAS = [ExcelParserSchema, JsonParserSchema, XmlParserSchema] as const;
+/** In the order the JSON Schema lists them (the OpenAPI document and the editor keep this order). */
+export const PARSER_DESCRIPTORS = [spreadsheetParser, csvParser, excelParser, jsonParser, xmlParser] as const;
 
-export type DocumentParserConfig = import('zod').infer<(typeof DOCUMENT_PARSER_SCHEMAS)[number]>;
+type Descriptor = (typeof PARSER_DESCRIPTORS)[number];
+type ConfigOf<D> = D extends { schema: infer S extends z.ZodType } ? z.infer<S> : never;
+/** A parser read as a whole document (excel, json, xml): its configuration. */
+export type DocumentParserConfig = ConfigOf<Extract<Descriptor, { reads: 'document' }>>;
 export type DocumentParserType = DocumentParserConfig['parser_type'];
 
-/** A parser of each document type, as a template (values to fill in start with "<fill in: "). */
-export const DOCUMENT_PARSER_TEMPLATES: Record<DocumentParserType, Record<string, unknown>> = {
-  excel: EXCEL_PARSER_TEMPLATE,
-  json: JSON_PARSER_TEMPLATE,
-  xml: XML_PARSER_TEMPLATE,
-};
-
-export const DOCUMENT_PARSER_TYPES = Object.keys(DOCUMENT_PARSER_TEMPLATES) as DocumentParserType[];
+// Line by line is the spreadsheet engine's way, for the types that say so; every other type is read
+// whole by the reader the agent registers for it, so a type added by a line above is one too. The
+// set is taken here, not in derive.ts, because the parse threads import isDocumentParser from here.
+const LINE_TYPES: ReadonlySet<string> = new Set(PARSER_DESCRIPTORS.flatMap((d) => (d.reads === 'lines' ? [d.type] : [])));
 
 /** Whether a parser is read as a whole document (excel, json, xml) rather than line by line (csv). */
 export function isDocumentParser<T extends { parser_type: string }>(parser: T): parser is T & DocumentParserConfig {
-  return (DOCUMENT_PARSER_TYPES as readonly string[]).includes(parser.parser_type);
+  return !LINE_TYPES.has(parser.parser_type);
 }

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { JsonPath, Violation } from '../violations.js';
 import type { TransformSchema } from '../transform-schema.js';
 import type { SecretFields } from '../secret-fields.js';
+import type { ReceiverMetaEntry } from '../meta-parts.js';
 
 // Types come from the protocol's own schema, not from schema.ts: schema.ts imports the registry, and a
 // type import back would be an import circle a reader has to follow.
@@ -58,6 +59,8 @@ export interface ReceiverDescriptor<S extends z.ZodObject = z.ZodObject> {
   secrets?: readonly SecretFields[];
   /** The page of docs/ that explains the protocol, if any. */
   docs?: string;
+  /** Its subtypes in the deprecated meta objects (GET /v1/meta), if it has them. */
+  meta?: ReceiverMetaEntry;
 }
 
 /** Keeps the schema's own type on `rules` (the descriptor list is checked against ReceiverDescriptor). */

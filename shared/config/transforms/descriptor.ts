@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { JsonPath, Violation } from '../violations.js';
+import type { MetaEntry } from '../meta-parts.js';
 
 /** Checks the transform rules share with the generic rules (semantic-rules.ts), handed in to avoid a circle. */
 export interface TransformRuleChecks {
@@ -22,6 +23,8 @@ export interface TransformDescriptor<S extends z.ZodObject = z.ZodObject> {
   rules?: (transform: z.infer<S>, base: JsonPath, checks: TransformRuleChecks) => Violation[];
   /** The page of docs/ that explains the type, if any. */
   docs?: string;
+  /** Its subtype in the deprecated meta objects (GET /v1/meta), if it has one. */
+  meta?: MetaEntry;
 }
 
 /** Keeps the schema's own type on `rules` (the descriptor list is checked against TransformDescriptor). */

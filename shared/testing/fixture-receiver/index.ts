@@ -10,6 +10,8 @@ import { streamIdentity } from '../../config/schema-parts.js';
 import { prompt } from '../../config/template-parts.js';
 import { warning } from '../../config/violations.js';
 
+const FixtureStreamSchema = z.strictObject({ ...streamIdentity, register: z.number().int().min(0) });
+
 export const FixtureReceiverSchema = z
   .strictObject({
     ...receiverCommon,
@@ -17,7 +19,7 @@ export const FixtureReceiverSchema = z
     connections: z
       .array(z.strictObject({ host: z.string().min(1) }))
       .min(1, 'a fixture receiver needs at least 1 connection'),
-    streams: z.array(z.strictObject({ ...streamIdentity, register: z.number().int().min(0) })).min(1),
+    streams: z.array(FixtureStreamSchema).min(1),
   })
   .describe('A made-up protocol of the registry test.');
 
@@ -39,4 +41,5 @@ export const fixtureReceiver = receiverDescriptor({
       connections: [{ host: prompt('device address') }],
     },
   },
+  meta: { order: 9, name: 'Fixture device', stream: { schema: FixtureStreamSchema, template: { register: 1 } } },
 });

@@ -1,26 +1,18 @@
 /**
- * The whole-document parsers, one folder each (excel/, json/, xml/), registered here by one line:
- * the parse threads open a reader by the parser's type.
+ * The whole-document parsers: the parse threads open a reader by the parser's type, from the
+ * registry (parsers/registry.ts, one line per type).
  */
-import type { DocumentParserConfig, DocumentParserType } from '../../../../shared/config/parsers/index.js';
-import { openExcelReader } from '../excel/index.js';
-import { openJsonReader } from '../json/index.js';
-import { openXmlReader } from '../xml/index.js';
-import type { ByteSource, DocumentReader } from './document-reader.js';
-
-type Resume = { byte: number; line: number };
-type Opener<T extends DocumentParserType> = (config: Extract<DocumentParserConfig, { parser_type: T }>, source: ByteSource, name: string, resume?: Resume) => DocumentReader;
-
-const READERS: { [T in DocumentParserType]: Opener<T> } = {
-  excel: openExcelReader,
-  json: openJsonReader,
-  xml: openXmlReader,
-};
+import type { DocumentParserConfig } from '../../../../shared/config/parsers/index.js';
+import { DOCUMENT_READERS, type DocumentReaderOpener, type ReaderResume } from '../registry.js';
+import { type ByteSource, DocumentError, type DocumentReader } from './document-reader.js';
 
 /** A reader of `source` (named `name` in places and markers) for a document parser configuration. */
-export function openDocumentReader(config: DocumentParserConfig, source: ByteSource, name: string, resume?: Resume): DocumentReader {
+export function openDocumentReader(config: DocumentParserConfig, source: ByteSource, name: string, resume?: ReaderResume): DocumentReader {
+  const open = (DOCUMENT_READERS as Readonly<Record<string, DocumentReaderOpener | undefined>>)[config.parser_type];
+  // A type the configuration side lists but this build has no reader for: the file stops with a reason.
+  if (!open) throw new DocumentError(name, `this build has no reader for parser_type ${config.parser_type}.`);
   // Only readers that can start mid-file (JSON Lines) take `resume`; the others read from the start.
-  return (READERS[config.parser_type] as Opener<DocumentParserType>)(config as never, source, name, resume);
+  return open(config as never, source, name, resume);
 }
 
 export { DocumentError, DOCUMENT_LIMITS, bufferSource, openFileSource } from './document-reader.js';

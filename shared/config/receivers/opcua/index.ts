@@ -2,7 +2,7 @@
 import { receiverDescriptor } from '../descriptor.js';
 import { serverFields } from '../../secret-fields.js';
 import { opcuaTemplate } from './template.js';
-import { OpcuaReceiverSchema } from './schema.js';
+import { OpcuaReceiverSchema, OpcuaStreamSchema } from './schema.js';
 import { opcuaReceiverViolations } from './rules.js';
 
 export const opcuaReceiver = receiverDescriptor({
@@ -12,4 +12,13 @@ export const opcuaReceiver = receiverDescriptor({
   template: opcuaTemplate,
   secrets: [{ secret: 'password', target: 'the server', fields: serverFields() }],
   docs: 'docs/opcua.md',
+  meta: {
+    order: 3,
+    name: 'OPC UA server',
+    template: { read_mode: 'subscription', sampling_interval_ms: 1000, queue_size: 10 },
+    stream: {
+      schema: OpcuaStreamSchema,
+      template: { opcua_tags: [{ name: 'ns=2;s=Line1.Temperature', exportname: 'temperature' }] },
+    },
+  },
 });

@@ -1,5 +1,6 @@
 /** The smb receiver protocol, as the configuration code sees it (registered in receivers/index.ts). */
 import { receiverDescriptor } from '../descriptor.js';
+import { FileStreamSchema } from '../../receiver-parts.js';
 import { hostName, serverFields } from '../../secret-fields.js';
 import { smbTemplate } from './template.js';
 import { SmbReceiverSchema } from './schema.js';
@@ -32,4 +33,11 @@ export const smbReceiver = receiverDescriptor({
   ],
   files: { share: true, folderField: () => 'shared_folder' },
   docs: 'docs/smb.md',
+  meta: {
+    order: 2,
+    id: 'smb_csv',
+    name: 'Windows share (CSV)',
+    template: { delete_completed: false },
+    stream: { schema: FileStreamSchema, template: { file_filter: ['*.csv'] } },
+  },
 });

@@ -2,7 +2,8 @@
 import type { z } from 'zod';
 import type { ReceiverTemplate } from '../descriptor.js';
 import type { SmbReceiverSchema } from './schema.js';
-import { csvParser, prompt, stream } from '../../template-parts.js';
+import { prompt, stream } from '../../template-parts.js';
+import { SPREADSHEET_PARSER_TEMPLATE as csvParser } from '../../parsers/spreadsheet/template.js';
 import { localTimeToUtc } from '../../transforms/convert-timestamps/template.js';
 
 export const receiver = {

@@ -2,7 +2,7 @@
 import { receiverDescriptor } from '../descriptor.js';
 import { hostName, serverFields, text } from '../../secret-fields.js';
 import { sqlTemplate } from './template.js';
-import { SqlReceiverSchema } from './schema.js';
+import { SqlReceiverSchema, SqlStreamSchema } from './schema.js';
 import { sqlReceiverViolations } from './rules.js';
 
 export const sqlReceiver = receiverDescriptor({
@@ -23,4 +23,15 @@ export const sqlReceiver = receiverDescriptor({
     },
   ],
   docs: 'docs/sql.md',
+  meta: {
+    order: 1,
+    name: 'SQL database',
+    stream: {
+      schema: SqlStreamSchema,
+      template: {
+        query: 'SELECT * FROM machine_data WHERE id > :id ORDER BY id',
+        state_fields: [{ column_name: 'id', data_type: 'integer' }],
+      },
+    },
+  },
 });

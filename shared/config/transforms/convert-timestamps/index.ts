@@ -8,4 +8,5 @@ export const convertTimestampsTransform = transformDescriptor({
   schema: ConvertTimestampsTransformSchema,
   rules: convertTimestampsViolations,
   docs: 'docs/data-path.md',
+  meta: { order: 3, name: 'Convert time stamps', template: { field_names: [], timezone: 'UTC' } },
 });

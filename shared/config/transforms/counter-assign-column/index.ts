@@ -15,4 +15,5 @@ export const counterAssignColumnTransform = transformDescriptor({
     warning([...base, 'transform_type'], 'counter_assign_column is a legacy transform Tributary cannot run: this transform will be skipped (records pass through unchanged). The spreadsheet parser\'s options.counter adds a running counter column.'),
   ],
   docs: 'docs/compatibility.md',
+  meta: { order: 0, name: 'Counter: assign column' },
 });

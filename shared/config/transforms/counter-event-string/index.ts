@@ -15,4 +15,5 @@ export const counterEventStringTransform = transformDescriptor({
     warning([...base, 'transform_type'], 'counter_event_string is a legacy transform Tributary cannot run: this transform will be skipped (records pass through unchanged).'),
   ],
   docs: 'docs/compatibility.md',
+  meta: { order: 1, name: 'Counter: event string' },
 });

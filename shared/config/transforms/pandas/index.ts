@@ -15,4 +15,5 @@ export const pandasTransform = transformDescriptor({
     warning([...base, 'transform_type'], 'pandas transforms run Python code, which Tributary cannot run: this transform will be skipped (records pass through unchanged).'),
   ],
   docs: 'docs/compatibility.md',
+  meta: { order: 2, name: 'pandas (not supported)' },
 });

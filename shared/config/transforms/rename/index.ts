@@ -6,4 +6,5 @@ export const renameTransform = transformDescriptor({
   type: 'rename',
   schema: RenameTransformSchema,
   docs: 'docs/data-path.md',
+  meta: { order: 4, name: 'Rename columns', template: { renames: {} } },
 });

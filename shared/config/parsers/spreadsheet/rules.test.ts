@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { specExampleConfiguration } from '../testing/config-fixtures.js';
-import { validateConfiguration } from './validate.js';
-import type { JsonPath } from './violations.js';
+import { specExampleConfiguration } from '../../../testing/config-fixtures.js';
+import { validateConfiguration } from '../../validate.js';
+import type { JsonPath } from '../../violations.js';
 
 const withParse = (parse: Record<string, unknown>, parser: Record<string, unknown> = {}) => {
   const doc = specExampleConfiguration() as any;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { specExampleConfiguration } from '../../testing/config-fixtures.js';
 import { validateConfiguration } from '../validate.js';
-import { DOCUMENT_PARSER_TEMPLATES } from './index.js';
+import { PARSER_TEMPLATES } from './derive.js';
 
 const withParser = (parser: Record<string, unknown>) => {
   const doc = specExampleConfiguration() as any;
@@ -38,7 +38,7 @@ describe('excel, json and xml parsers in a configuration', () => {
   });
 
   it('offers a template of each type, whose values to fill in validation refuses until they are filled in', () => {
-    for (const template of Object.values(DOCUMENT_PARSER_TEMPLATES)) {
+    for (const template of Object.values(PARSER_TEMPLATES)) {
       const said = problems(template);
       expect(said.length).toBeGreaterThan(0);
       expect(said.every((p) => /fill in/i.test(p.says))).toBe(true);

@@ -3,21 +3,11 @@
  * pandas read_csv options (csv-options.ts) — aliases that must agree, characters that must differ,
  * the forms Tributary cannot read, and a warning for each read_csv keyword it ignores.
  */
-import { DTYPE_NAMES, UNSUPPORTED_READ_CSV_KEYWORDS, dtypeKind } from './csv-options.js';
-import { ENCODINGS, lookupEncoding, supportedEncodingNames } from './encodings.js';
-import { isDocumentParser } from './parsers/index.js';
-import { documentParserViolations } from './parsers/document-rules.js';
-import type { Parser } from './schema.js';
-import { type JsonPath, type Violation, closest, error, warning } from './violations.js';
-
-const ALL_ENCODING_NAMES = ENCODINGS.flatMap((info) => [info.codec, ...info.aliases]);
-
-/** An unknown encoding name: the supported ones, and the closest when it looks like a typo. */
-export function encodingProblem(name: string): string | undefined {
-  if (lookupEncoding(name)) return undefined;
-  const hint = closest(name.toLowerCase().replace(/[\s-]+/g, '_'), ALL_ENCODING_NAMES);
-  return `"${name}" is not a supported encoding.${hint ? ` Did you mean "${hint}"?` : ''} Supported (Python codec names; aliases such as windows-1252, latin-1, utf-8-sig or sjis work too): ${supportedEncodingNames().join(', ')}.`;
-}
+import { DTYPE_NAMES, UNSUPPORTED_READ_CSV_KEYWORDS, dtypeKind } from '../../csv-options.js';
+import { lookupEncoding } from '../../encodings.js';
+import { encodingProblem } from '../../encoding-rules.js';
+import { type JsonPath, type Violation, closest, error, warning } from '../../violations.js';
+import type { TextParser } from '../csv/schema.js';
 
 /** Why some read_csv keywords are not honoured, where a reason helps more than "ignored". */
 const IGNORED_BECAUSE: Partial<Record<(typeof UNSUPPORTED_READ_CSV_KEYWORDS)[number], string>> = {
@@ -40,8 +30,8 @@ const IGNORED_BECAUSE: Partial<Record<(typeof UNSUPPORTED_READ_CSV_KEYWORDS)[num
 /** A separator longer than one character that pandas would read as a regular expression. */
 const REGEX_SEPARATOR = /[\\^$.|?*+()[\]{}]/;
 
-export function parserViolations(parser: Parser, base: JsonPath): Violation[] {
-  if (isDocumentParser(parser)) return documentParserViolations(parser, base);
+/** The rules of a spreadsheet or csv parser (both read delimited text line by line). */
+export function textParserViolations(parser: TextParser, base: JsonPath): Violation[] {
   const out: Violation[] = [];
   const problem = encodingProblem(parser.file_encoding);
   if (problem) out.push(error([...base, 'file_encoding'], problem));
@@ -54,7 +44,7 @@ export function parserViolations(parser: Parser, base: JsonPath): Violation[] {
 
   // One separator, however it is spelled.
   const separators: [JsonPath, string][] = [];
-  if (parser.parser_type === 'csv' && parser.separator !== undefined) separators.push([[...base, 'separator'], parser.separator]);
+  if ('separator' in parser && parser.separator !== undefined) separators.push([[...base, 'separator'], parser.separator]);
   for (const key of ['separator', 'sep', 'delimiter'] as const) if (parse[key] !== undefined) separators.push([at(key), parse[key]!]);
   const separator = separators[0]?.[1] ?? ',';
   for (const [path, value] of separators.slice(1))
