@@ -3,7 +3,7 @@
  * (e.g. plain CSV rows written straight into remotedatapost upload bodies:
  * transmits/remotedatapost/fused-upload.ts), the chunk read and encoded for
  * BatchCommitter.commitEncoded without the row and record objects of the general path. The parse
- * thread's root (threads/chunk-runner.ts) wires the concrete ones; the chunk handler asks them
+ * thread's root (threads/parse-thread-root.ts) wires the concrete ones; the chunk handler asks them
  * first and takes the general path (parseChunk → records → BatchCommitter.commit) when they decline.
  * A fast path must make byte for byte what the general path makes of the chunk, or decline.
  */

@@ -77,7 +77,7 @@ export interface ParseThreads extends ParseWorkers {
 }
 
 /**
- * Reads, parses and commits chunk requests: what a parse thread runs (threads/chunk-runner.ts),
+ * Reads, parses and commits chunk requests: what a parse thread runs (threads/parse-thread-root.ts),
  * and the pool on its own thread for chunks of a few rows.
  */
 export interface ChunkRunner {

@@ -1,7 +1,7 @@
 /**
  * Reads a file whose parser reads whole documents (excel, json, xml): once it is complete (its
  * size unchanged for the settle time, as for a CSV file's last line), batch after batch in a parse
- * thread (document-handler.ts), each batch committed with the records read so far. A rewritten file
+ * thread (threads/document-handler.ts), each batch committed with the records read so far. A rewritten file
  * is read again: records sent before are not sent again when the file only grew (document-state.ts).
  * A broken file gets an error marker naming it and the place; the other files go on.
  */

@@ -9,7 +9,7 @@ import { builtInComponents } from '../components/built-in.js';
 import { BatchCommitter } from '../pipeline/batch-committer.js';
 import { FusedUploadPath } from '../transmits/remotedatapost/fused-upload.js';
 import { WorkerCommitTargets } from '../pipeline/worker-commit-targets.js';
-import { ChunkHandler } from '../receivers/file-source/chunk-handler.js';
+import { ChunkHandler } from './chunk-handler.js';
 import type { ChunkRunner } from '../pipeline/parse-protocol.js';
 
 export function createChunkRunner(): ChunkRunner {

@@ -6,17 +6,17 @@
  * BatchCommitter.commit), the reference the fast one is tested against.
  */
 import fs from 'node:fs';
-import type { Parser } from '../../../../shared/config/schema.js';
-import { type AgentRecord, isoMicros } from '../../../../shared/records/record.js';
-import { type ChunkResult, type SpreadsheetParser, type SpreadsheetState, SpreadsheetStateSchema, createSpreadsheetParser, readOptionsOf, resolveEncoding } from '../../parsers/spreadsheet/index.js';
-import type { CommitProgress } from '../../components/contract.js';
-import type { BatchCommitter } from '../../pipeline/batch-committer.js';
-import type { ChunkFastPath } from '../../pipeline/chunk-fast-path.js';
-import type { ParseRequest, ParseResponse } from '../../pipeline/parse-protocol.js';
-import { CHUNK_BYTES, MAX_LINE_BYTES, RECORD_CHUNK_BYTES, tailOf } from './file-reader.js';
-import { recordIdOf } from './record-ids.js';
+import type { Parser } from '../../../shared/config/schema.js';
+import { type AgentRecord, isoMicros } from '../../../shared/records/record.js';
+import { type ChunkResult, type SpreadsheetParser, type SpreadsheetState, SpreadsheetStateSchema, createSpreadsheetParser, readOptionsOf, resolveEncoding } from '../parsers/spreadsheet/index.js';
+import type { CommitProgress } from '../components/contract.js';
+import type { BatchCommitter } from '../pipeline/batch-committer.js';
+import type { ChunkFastPath } from '../pipeline/chunk-fast-path.js';
+import type { ParseRequest, ParseResponse } from '../pipeline/parse-protocol.js';
+import { CHUNK_BYTES, MAX_LINE_BYTES, RECORD_CHUNK_BYTES, tailOf } from '../receivers/file-source/file-reader.js';
+import { recordIdOf } from '../receivers/file-source/record-ids.js';
 import { DocumentHandler } from './document-handler.js';
-import { isDocumentParser } from '../../../../shared/config/parsers/index.js';
+import { isDocumentParser } from '../../../shared/config/parsers/index.js';
 
 const MAX_CACHED_PARSERS = 1000;
 

@@ -5,15 +5,15 @@
  * request that finds none open (another thread, a restart) opens the file again and skips the
  * records already committed, so a crash repeats and loses nothing.
  */
-import { isDocumentParser } from '../../../../shared/config/parsers/index.js';
-import type { Parser } from '../../../../shared/config/schema.js';
-import { type AgentRecord, isoMicros } from '../../../../shared/records/record.js';
-import { DocumentError, type DocumentReader, openDocumentReader, openFileSource } from '../../parsers/document/index.js';
-import type { BatchCommitter } from '../../pipeline/batch-committer.js';
-import { FusedJsonLines } from '../../parsers/json/fused-json-lines.js';
-import { type DocumentState, DocumentStateSchema, RecordDigest, firstState } from './document-state.js';
-import type { ParseRequest, ParseResponse } from '../../pipeline/parse-protocol.js';
-import { recordIdOf, recordIdPrefix } from './record-ids.js';
+import { isDocumentParser } from '../../../shared/config/parsers/index.js';
+import type { Parser } from '../../../shared/config/schema.js';
+import { type AgentRecord, isoMicros } from '../../../shared/records/record.js';
+import { DocumentError, type DocumentReader, openDocumentReader, openFileSource } from '../parsers/document/index.js';
+import type { BatchCommitter } from '../pipeline/batch-committer.js';
+import { FusedJsonLines } from '../parsers/json/fused-json-lines.js';
+import { type DocumentState, DocumentStateSchema, RecordDigest, firstState } from '../receivers/file-source/document-state.js';
+import type { ParseRequest, ParseResponse } from '../pipeline/parse-protocol.js';
+import { recordIdOf, recordIdPrefix } from '../receivers/file-source/record-ids.js';
 
 /** Records committed per request: the size of a CSV chunk's batch. */
 export const DOCUMENT_BATCH_RECORDS = 2000;
