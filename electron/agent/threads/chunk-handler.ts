@@ -62,15 +62,59 @@ function readChunk(request: ParseRequest): { chunk: Buffer; size: number; limit:
  */
 export const HEADER_CHUNK_BYTES = 16 * 1024;
 
+/** What the general path parses of a chunk, and from which parser state. */
+interface GeneralParse {
+  parser: SpreadsheetParser;
+  chunk: Buffer;
+  state: SpreadsheetState;
+  /** The file is complete and the chunk reaches its end (a last line without newline is a line). */
+  final: boolean;
+  /** Bytes parsed at most (RECORD_CHUNK_BYTES or HEADER_CHUNK_BYTES). */
+  limit: number;
+}
+
 /**
  * The general path's parse of a chunk: at most `limit` bytes of it (RECORD_CHUNK_BYTES: its
  * records die young), the rest read by the next request; the whole chunk when that much holds no
  * complete line.
  */
-function parseGeneral(parser: SpreadsheetParser, chunk: Buffer, state: SpreadsheetState, final: boolean, limit: number): ChunkResult {
+function parseGeneral({ parser, chunk, state, final, limit }: GeneralParse): ChunkResult {
   if (chunk.length <= limit) return parser.parseChunk(chunk, state, final);
   const part = parser.parseChunk(chunk.subarray(0, limit), state, false);
   return part.consumedBytes > 0 || part.fatal ? part : parser.parseChunk(chunk, state, final);
+}
+
+/** A chunk read for a request: its bytes, the file's size, where the chunk's range ends. */
+interface ReadChunk {
+  request: ParseRequest;
+  chunk: Buffer;
+  size: number;
+  limit: number;
+  config: Parser;
+  parser: SpreadsheetParser;
+  state: SpreadsheetState;
+  /** The file is complete and this chunk reaches its end. */
+  final: boolean;
+  nowMicros: bigint;
+}
+
+/** The fields every answer to a chunk request has. */
+function answerOf({ request, chunk, size }: ReadChunk) {
+  return { id: request.id, ok: true as const, chunkBytes: chunk.length, fileSize: size };
+}
+
+/** The records of a chunk's rows, for the general path's commit. */
+function recordsOf(request: ParseRequest, rows: ChunkResult['rows'], nowMicros: bigint): AgentRecord[] {
+  const { asset, stream_type } = request.plan.stream;
+  const capturetime = isoMicros(nowMicros);
+  return rows.map((row) => ({
+    asset,
+    stream_type,
+    timestamp: row.timestampMicros === null ? capturetime : isoMicros(row.timestampMicros),
+    capturetime,
+    fieldvalues: row.fieldvalues,
+    record_id: recordIdOf(request.recordIdPrefix, row.line),
+  }));
 }
 
 export class ChunkHandler {
@@ -85,39 +129,63 @@ export class ChunkHandler {
   ) {}
 
   handle(request: ParseRequest): ParseResponse {
-    if (isDocumentParser(request.parser as Parser)) return (this.documents ??= new DocumentHandler(this.committer)).handle(request);
+    if (isDocumentParser(request.parser as Parser)) {
+      return (this.documents ??= new DocumentHandler(this.committer)).handle(request);
+    }
     if (request.skipTo !== undefined) return this.skipLongLine({ ...request, skipTo: request.skipTo });
+    const read = this.readChunk(request);
+    return this.commitFused(read) ?? this.commitGeneral(read);
+  }
+
+  /** The request's chunk read, with its parser's state before it. */
+  private readChunk(request: ParseRequest): ReadChunk {
     const { chunk, size, limit } = readChunk(request);
     const atEnd = request.offset + chunk.length >= limit;
     const config = request.parser as Parser;
     const parser = this.parserFor(config);
     const state = request.state ? SpreadsheetStateSchema.parse(request.state) : parser.initialState();
     const nowMicros = BigInt(request.nowMicros);
-    const answer = { id: request.id, ok: true as const, chunkBytes: chunk.length, fileSize: size };
-    const final = request.final && atEnd;
+    return { request, chunk, size, limit, config, parser, state, final: request.final && atEnd, nowMicros };
+  }
+
+  /** The chunk committed as the fast path encoded it, or null when the fast path declines it. */
+  private commitFused(read: ReadChunk): ParseResponse | null {
+    const { request, chunk, config, state, final, nowMicros } = read;
     const { plan, path, recordIdPrefix } = request;
     const fast = { plan, path, recordIdPrefix, nowMicros, parser: config, bytes: chunk, state, final };
     const fused = this.fused?.read(fast);
-    if (fused) {
-      const { parsed, encoded } = fused;
-      const commit = this.committer.commitEncoded(request.plan, encoded, progressOf(request, request.offset + parsed.consumedBytes, JSON.stringify(parsed.state), chunk), nowMicros);
-      return { ...answer, rows: parsed.rows, commit, badLines: [], skippedLines: 0, consumedBytes: parsed.consumedBytes, state: parsed.state, fatal: undefined };
-    }
-    const headerOnly = state.header === null && this.fused !== null && limit - request.offset > CHUNK_BYTES;
-    const result = parseGeneral(parser, chunk, state, final, headerOnly ? HEADER_CHUNK_BYTES : RECORD_CHUNK_BYTES);
-    const { asset, stream_type } = request.plan.stream;
-    const capturetime = isoMicros(nowMicros);
-    const records: AgentRecord[] = result.rows.map((row) => ({
-      asset,
-      stream_type,
-      timestamp: row.timestampMicros === null ? capturetime : isoMicros(row.timestampMicros),
-      capturetime,
-      fieldvalues: row.fieldvalues,
-      record_id: recordIdOf(request.recordIdPrefix, row.line),
-    }));
-    const commit = this.committer.commit(request.plan, records, progressOf(request, request.offset + result.consumedBytes, JSON.stringify(result.state), chunk), nowMicros);
+    if (!fused) return null;
+    const { parsed, encoded } = fused;
+    const progress = progressOf(request, request.offset + parsed.consumedBytes, JSON.stringify(parsed.state), chunk);
+    const commit = this.committer.commitEncoded(request.plan, encoded, progress, nowMicros);
     return {
-      ...answer,
+      ...answerOf(read),
+      rows: parsed.rows,
+      commit,
+      badLines: [],
+      skippedLines: 0,
+      consumedBytes: parsed.consumedBytes,
+      state: parsed.state,
+      fatal: undefined,
+    };
+  }
+
+  /** The chunk's rows as records (the general path), committed with the file's new position. */
+  private commitGeneral(read: ReadChunk): ParseResponse {
+    const { request, chunk, limit, parser, state, final, nowMicros } = read;
+    const headerOnly = state.header === null && this.fused !== null && limit - request.offset > CHUNK_BYTES;
+    const result = parseGeneral({
+      parser,
+      chunk,
+      state,
+      final,
+      limit: headerOnly ? HEADER_CHUNK_BYTES : RECORD_CHUNK_BYTES,
+    });
+    const records = recordsOf(request, result.rows, nowMicros);
+    const progress = progressOf(request, request.offset + result.consumedBytes, JSON.stringify(result.state), chunk);
+    const commit = this.committer.commit(request.plan, records, progress, nowMicros);
+    return {
+      ...answerOf(read),
       rows: records.length,
       commit,
       badLines: result.badLines,
