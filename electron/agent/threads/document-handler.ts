@@ -31,6 +31,9 @@ export function batchRecordsOf(config: Parser): number {
 /** Readers kept open at once per thread (files read at the same time). */
 const MAX_SESSIONS = 8;
 
+/** A parser configuration of a file read whole. */
+type DocumentParser = Parser & { parser_type: 'excel' | 'json' | 'xml' };
+
 interface Session {
   key: string;
   reader: DocumentReader;
@@ -50,57 +53,80 @@ export class DocumentHandler {
     const config = request.parser as Parser;
     if (!isDocumentParser(config)) throw new Error('not a document parser');
     const key = `${request.path}\0${request.file.fingerprint}\0${JSON.stringify(config)}`;
-    let state = request.state ? DocumentStateSchema.parse(request.state) : firstState(request.file.fingerprint);
+    const state = request.state ? DocumentStateSchema.parse(request.state) : firstState(request.file.fingerprint);
     const answer = { id: request.id, ok: true as const, chunkBytes: 0, fileSize: request.file.size, skippedLines: 0 };
-    const badLines: { line: number; message: string }[] = [];
     let session = this.sessions.get(key);
     const fused = this.readFused(request, config, state, answer);
     if (fused) {
       if (session) this.drop(session);
       return fused;
     }
+    // The state the file's reader stands at (a rewritten file compared: where it goes on).
+    let current = state;
     try {
       if (!session || session.state.records !== state.records || session.state.digest !== state.digest) {
         session?.reader.close();
         // JSON Lines start again at the byte after the last committed record; others skip records.
         session = { key, reader: this.open(request, config, state.previous ? undefined : state.resume), state };
         this.keep(session);
-        if (state.previous) state = this.compare(session, state, request);
-        else if (!state.resume) this.skip(session, state.records);
-        session.state = state;
+        current = this.bringTo(session, state, request);
+        session.state = current;
       }
-      const batch = session.reader.next(batchRecordsOf(config));
-      for (const problem of session.reader.takeProblems()) badLines.push({ line: 0, message: problem });
-      const prefix = recordIdPrefix(request.plan.stream, request.path, state.ids);
-      const capturetime = isoMicros(BigInt(request.nowMicros));
-      const { asset, stream_type } = request.plan.stream;
-      const digest = new RecordDigest(state.digest);
-      const records: AgentRecord[] = batch.map((record, i) => {
-        digest.add(record);
-        return {
-          asset,
-          stream_type,
-          timestamp: record.timestampMicros === undefined ? capturetime : isoMicros(record.timestampMicros),
-          capturetime,
-          fieldvalues: record.fieldvalues,
-          record_id: recordIdOf(prefix, state.records + i + 1),
-        };
-      });
-      const done = session.reader.done;
-      const resume = batch.length > 0 ? batch[batch.length - 1]!.resume : state.resume;
-      const next: DocumentState = { records: state.records + records.length, digest: batch.length > 0 ? digest.value : state.digest, ids: state.ids, ...(resume ? { resume } : {}) };
-      const commit = this.commit(request, records, next, done);
-      if ('full' in commit || done) this.drop(session);
-      else session.state = next;
-      return { ...answer, rows: records.length, commit, badLines, consumedBytes: done ? request.file.size : 0, state: next };
+      return { ...answer, ...this.readBatch(request, config, session, current) };
     } catch (cause) {
       if (session) this.drop(session);
       if (!(cause instanceof DocumentError)) throw cause;
       // A broken file is done with until it changes: its place is in the marker, not read on every look.
-      const next: DocumentState = { ...state, previous: undefined, failed: cause.message };
+      const next: DocumentState = { ...current, previous: undefined, failed: cause.message };
       const commit = this.commit(request, [], next, true);
-      return { ...answer, rows: 0, commit, badLines, consumedBytes: request.file.size, state: next, fatal: { line: 0, message: cause.message } };
+      const fatal = { line: 0, message: cause.message };
+      return { ...answer, rows: 0, commit, badLines: [], consumedBytes: request.file.size, state: next, fatal };
     }
+  }
+
+  /**
+   * A reader newly opened brought to where the committed state stands: a rewritten file compared
+   * with what was sent of it, records already committed skipped (unless the reader resumed at a
+   * byte). Returns the state it stands at.
+   */
+  private bringTo(session: Session, state: DocumentState, request: ParseRequest): DocumentState {
+    if (state.previous) return this.compare(session, state, request);
+    if (!state.resume) this.skip(session, state.records);
+    return state;
+  }
+
+  /** The session's next batch of records, committed with the count read so far. */
+  private readBatch(request: ParseRequest, config: DocumentParser, session: Session, state: DocumentState) {
+    const { reader } = session;
+    const batch = reader.next(batchRecordsOf(config));
+    const badLines = reader.takeProblems().map((problem) => ({ line: 0, message: problem }));
+    const prefix = recordIdPrefix(request.plan.stream, request.path, state.ids);
+    const capturetime = isoMicros(BigInt(request.nowMicros));
+    const { asset, stream_type } = request.plan.stream;
+    const digest = new RecordDigest(state.digest);
+    const records: AgentRecord[] = batch.map((record, i) => {
+      digest.add(record);
+      return {
+        asset,
+        stream_type,
+        timestamp: record.timestampMicros === undefined ? capturetime : isoMicros(record.timestampMicros),
+        capturetime,
+        fieldvalues: record.fieldvalues,
+        record_id: recordIdOf(prefix, state.records + i + 1),
+      };
+    });
+    const done = reader.done;
+    const resume = batch.length > 0 ? batch[batch.length - 1]!.resume : state.resume;
+    const next: DocumentState = {
+      records: state.records + records.length,
+      digest: batch.length > 0 ? digest.value : state.digest,
+      ids: state.ids,
+      ...(resume ? { resume } : {}),
+    };
+    const commit = this.commit(request, records, next, done);
+    if ('full' in commit || done) this.drop(session);
+    else session.state = next;
+    return { rows: records.length, commit, badLines, consumedBytes: done ? request.file.size : 0, state: next };
   }
 
   /** The next batch by the fused path of JSON Lines (parsers/json/fused-json-lines.ts), or null when it declines. */
@@ -124,7 +150,7 @@ export class DocumentHandler {
     for (const session of [...this.sessions.values()]) this.drop(session);
   }
 
-  private open(request: ParseRequest, config: Parser & { parser_type: 'excel' | 'json' | 'xml' }, resume?: { byte: number; line: number }): DocumentReader {
+  private open(request: ParseRequest, config: DocumentParser, resume?: { byte: number; line: number }): DocumentReader {
     return openDocumentReader(config, openFileSource(request.localPath ?? request.path), request.path, resume);
   }
 
