@@ -1,9 +1,10 @@
 /**
  * What a parse thread does with one chunk request (threads/parse-worker.ts): read the bytes, parse
  * them, and commit the rows as records with the file's new position. A chunk the fast path takes
- * (pipeline/chunk-fast-path.ts; the thread's root wires in transmits/remotedatapost/fused-upload.ts)
- * is committed as that path encoded it; every other chunk takes the general path (rows → records →
- * BatchCommitter.commit), the reference the fast one is tested against.
+ * (pipeline/chunk-fast-path.ts; the thread's root wires in
+ * transmits/remotedatapost/fused-upload.ts) is committed as that path encoded it; every other chunk
+ * takes the general path (rows → records → BatchCommitter.commit), the reference the fast one is
+ * tested against.
  */
 import fs from 'node:fs';
 import type { Parser } from '../../../shared/config/schema.js';
@@ -21,12 +22,29 @@ import { isDocumentParser } from '../../../shared/config/parsers/index.js';
 const MAX_CACHED_PARSERS = 1000;
 
 /**
- * The committed progress of a chunk that ends at `offset`: the file's, or its part's when the file is
- * split. `chunk` (read from request.offset): the file's progress keeps a hash of its last bytes read.
+ * The committed progress of a chunk that ends at `offset`: the file's, or its part's when the file
+ * is split. `chunk` (read from request.offset): the file's progress keeps a hash of its last bytes
+ * read.
  */
-function progressOf(request: ParseRequest, offset: number, parserState: string, chunk?: Uint8Array): CommitProgress {
-  if (request.part !== undefined) return { part: { path: request.path, start: request.part, from: request.offset, offset, parserState } };
-  return { file: { path: request.path, ...request.file, offset, parserState, tail: chunk ? tailOf(chunk, request.offset, offset - request.offset) : '' } };
+function progressOf(
+  request: ParseRequest,
+  offset: number,
+  parserState: string,
+  chunk?: Uint8Array,
+): CommitProgress {
+  if (request.part !== undefined)
+    return {
+      part: { path: request.path, start: request.part, from: request.offset, offset, parserState },
+    };
+  return {
+    file: {
+      path: request.path,
+      ...request.file,
+      offset,
+      parserState,
+      tail: chunk ? tailOf(chunk, request.offset, offset - request.offset) : '',
+    },
+  };
 }
 
 function readChunk(request: ParseRequest): { chunk: Buffer; size: number; limit: number } {
@@ -132,7 +150,8 @@ export class ChunkHandler {
     if (isDocumentParser(request.parser as Parser)) {
       return (this.documents ??= new DocumentHandler(this.committer)).handle(request);
     }
-    if (request.skipTo !== undefined) return this.skipLongLine({ ...request, skipTo: request.skipTo });
+    if (request.skipTo !== undefined)
+      return this.skipLongLine({ ...request, skipTo: request.skipTo });
     const read = this.readChunk(request);
     return this.commitFused(read) ?? this.commitGeneral(read);
   }
@@ -143,20 +162,46 @@ export class ChunkHandler {
     const atEnd = request.offset + chunk.length >= limit;
     const config = request.parser as Parser;
     const parser = this.parserFor(config);
-    const state = request.state ? SpreadsheetStateSchema.parse(request.state) : parser.initialState();
+    const state = request.state
+      ? SpreadsheetStateSchema.parse(request.state)
+      : parser.initialState();
     const nowMicros = BigInt(request.nowMicros);
-    return { request, chunk, size, limit, config, parser, state, final: request.final && atEnd, nowMicros };
+    return {
+      request,
+      chunk,
+      size,
+      limit,
+      config,
+      parser,
+      state,
+      final: request.final && atEnd,
+      nowMicros,
+    };
   }
 
   /** The chunk committed as the fast path encoded it, or null when the fast path declines it. */
   private commitFused(read: ReadChunk): ParseResponse | null {
     const { request, chunk, config, state, final, nowMicros } = read;
     const { plan, path, recordIdPrefix } = request;
-    const fast = { plan, path, recordIdPrefix, nowMicros, parser: config, bytes: chunk, state, final };
+    const fast = {
+      plan,
+      path,
+      recordIdPrefix,
+      nowMicros,
+      parser: config,
+      bytes: chunk,
+      state,
+      final,
+    };
     const fused = this.fused?.read(fast);
     if (!fused) return null;
     const { parsed, encoded } = fused;
-    const progress = progressOf(request, request.offset + parsed.consumedBytes, JSON.stringify(parsed.state), chunk);
+    const progress = progressOf(
+      request,
+      request.offset + parsed.consumedBytes,
+      JSON.stringify(parsed.state),
+      chunk,
+    );
     const commit = this.committer.commitEncoded(request.plan, encoded, progress, nowMicros);
     return {
       ...answerOf(read),
@@ -173,7 +218,8 @@ export class ChunkHandler {
   /** The chunk's rows as records (the general path), committed with the file's new position. */
   private commitGeneral(read: ReadChunk): ParseResponse {
     const { request, chunk, limit, parser, state, final, nowMicros } = read;
-    const headerOnly = state.header === null && this.fused !== null && limit - request.offset > CHUNK_BYTES;
+    const headerOnly =
+      state.header === null && this.fused !== null && limit - request.offset > CHUNK_BYTES;
     const result = parseGeneral({
       parser,
       chunk,
@@ -182,7 +228,12 @@ export class ChunkHandler {
       limit: headerOnly ? HEADER_CHUNK_BYTES : RECORD_CHUNK_BYTES,
     });
     const records = recordsOf(request, result.rows, nowMicros);
-    const progress = progressOf(request, request.offset + result.consumedBytes, JSON.stringify(result.state), chunk);
+    const progress = progressOf(
+      request,
+      request.offset + result.consumedBytes,
+      JSON.stringify(result.state),
+      chunk,
+    );
     const commit = this.committer.commit(request.plan, records, progress, nowMicros);
     return {
       ...answerOf(read),
@@ -222,15 +273,32 @@ export class ChunkHandler {
   private skipLongLine(request: ParseRequest & { skipTo: number }): ParseResponse {
     const config = request.parser as Parser;
     const parser = this.parserFor(config);
-    const state = request.state ? SpreadsheetStateSchema.parse(request.state) : parser.initialState();
+    const state = request.state
+      ? SpreadsheetStateSchema.parse(request.state)
+      : parser.initialState();
     const line = state.linesSeen + 1;
     const action = readOptionsOf(config).badLinesAction;
     const message = `Line ${line} is longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB (no line break): not a line of this CSV file.`;
-    const answer = { id: request.id, ok: true as const, rows: 0, badLines: [] as { line: number; message: string }[], skippedLines: 0, consumedBytes: 0, chunkBytes: 0, fileSize: request.fileSize ?? 0, state };
+    const answer = {
+      id: request.id,
+      ok: true as const,
+      rows: 0,
+      badLines: [] as { line: number; message: string }[],
+      skippedLines: 0,
+      consumedBytes: 0,
+      chunkBytes: 0,
+      fileSize: request.fileSize ?? 0,
+      state,
+    };
     if (action === 'error' || state.header === null || state.encoding === null || resolveEncoding(state.encoding).width === 2)
       return { ...answer, fatal: { line, message: `${message} Reading of this file stops here until the line is fixed.` } };
     const next = { ...state, linesSeen: state.linesSeen + 1, rowsSeen: state.rowsSeen + 1 };
-    const commit = this.committer.commit(request.plan, [], progressOf(request, request.skipTo, JSON.stringify(next)), BigInt(request.nowMicros));
+    const commit = this.committer.commit(
+      request.plan,
+      [],
+      progressOf(request, request.skipTo, JSON.stringify(next)),
+      BigInt(request.nowMicros),
+    );
     return {
       ...answer,
       commit,

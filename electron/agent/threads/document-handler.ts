@@ -43,18 +43,31 @@ interface Session {
 export class DocumentHandler {
   private readonly sessions = new Map<string, Session>();
 
-  /** `fused` null: every batch of JSON Lines is read by the reader (the reference the fused path is tested against). */
+  /**
+   * `fused` null: every batch of JSON Lines is read by the reader (the reference the fused path is
+   * tested against).
+   */
   constructor(
     private readonly committer: BatchCommitter,
-    private readonly fused: FusedJsonLines | null = process.env.TRIBUTARY_FUSED_PATH === 'off' ? null : new FusedJsonLines(committer),
+    private readonly fused: FusedJsonLines | null = process.env.TRIBUTARY_FUSED_PATH === 'off'
+      ? null
+      : new FusedJsonLines(committer),
   ) {}
 
   handle(request: ParseRequest): ParseResponse {
     const config = request.parser as Parser;
     if (!isDocumentParser(config)) throw new Error('not a document parser');
     const key = `${request.path}\0${request.file.fingerprint}\0${JSON.stringify(config)}`;
-    const state = request.state ? DocumentStateSchema.parse(request.state) : firstState(request.file.fingerprint);
-    const answer = { id: request.id, ok: true as const, chunkBytes: 0, fileSize: request.file.size, skippedLines: 0 };
+    const state = request.state
+      ? DocumentStateSchema.parse(request.state)
+      : firstState(request.file.fingerprint);
+    const answer = {
+      id: request.id,
+      ok: true as const,
+      chunkBytes: 0,
+      fileSize: request.file.size,
+      skippedLines: 0,
+    };
     let session = this.sessions.get(key);
     const fused = this.readFused(request, config, state, answer);
     if (fused) {
@@ -64,10 +77,18 @@ export class DocumentHandler {
     // The state the file's reader stands at (a rewritten file compared: where it goes on).
     let current = state;
     try {
-      if (!session || session.state.records !== state.records || session.state.digest !== state.digest) {
+      if (
+        !session ||
+        session.state.records !== state.records ||
+        session.state.digest !== state.digest
+      ) {
         session?.reader.close();
         // JSON Lines start again at the byte after the last committed record; others skip records.
-        session = { key, reader: this.open(request, config, state.previous ? undefined : state.resume), state };
+        session = {
+          key,
+          reader: this.open(request, config, state.previous ? undefined : state.resume),
+          state,
+        };
         this.keep(session);
         current = this.bringTo(session, state, request);
         session.state = current;
@@ -76,11 +97,20 @@ export class DocumentHandler {
     } catch (cause) {
       if (session) this.drop(session);
       if (!(cause instanceof DocumentError)) throw cause;
-      // A broken file is done with until it changes: its place is in the marker, not read on every look.
+      // A broken file is done with until it changes: its place is in the marker, not read on every
+      // look.
       const next: DocumentState = { ...current, previous: undefined, failed: cause.message };
       const commit = this.commit(request, [], next, true);
       const fatal = { line: 0, message: cause.message };
-      return { ...answer, rows: 0, commit, badLines: [], consumedBytes: request.file.size, state: next, fatal };
+      return {
+        ...answer,
+        rows: 0,
+        commit,
+        badLines: [],
+        consumedBytes: request.file.size,
+        state: next,
+        fatal,
+      };
     }
   }
 
@@ -96,7 +126,12 @@ export class DocumentHandler {
   }
 
   /** The session's next batch of records, committed with the count read so far. */
-  private readBatch(request: ParseRequest, config: DocumentParser, session: Session, state: DocumentState) {
+  private readBatch(
+    request: ParseRequest,
+    config: DocumentParser,
+    session: Session,
+    state: DocumentState,
+  ) {
     const { reader } = session;
     const batch = reader.next(batchRecordsOf(config));
     const badLines = reader.takeProblems().map((problem) => ({ line: 0, message: problem }));
@@ -109,7 +144,8 @@ export class DocumentHandler {
       return {
         asset,
         stream_type,
-        timestamp: record.timestampMicros === undefined ? capturetime : isoMicros(record.timestampMicros),
+        timestamp:
+          record.timestampMicros === undefined ? capturetime : isoMicros(record.timestampMicros),
         capturetime,
         fieldvalues: record.fieldvalues,
         record_id: recordIdOf(prefix, state.records + i + 1),
@@ -126,23 +162,62 @@ export class DocumentHandler {
     const commit = this.commit(request, records, next, done);
     if ('full' in commit || done) this.drop(session);
     else session.state = next;
-    return { rows: records.length, commit, badLines, consumedBytes: done ? request.file.size : 0, state: next };
+    return {
+      rows: records.length,
+      commit,
+      badLines,
+      consumedBytes: done ? request.file.size : 0,
+      state: next,
+    };
   }
 
-  /** The next batch by the fused path of JSON Lines (parsers/json/fused-json-lines.ts), or null when it declines. */
-  private readFused(request: ParseRequest, config: Parser, state: DocumentState, answer: { id: number; ok: true; chunkBytes: number; fileSize: number; skippedLines: number }): ParseResponse | null {
+  /**
+   * The next batch by the fused path of JSON Lines (parsers/json/fused-json-lines.ts), or null when
+   * it declines.
+   */
+  private readFused(
+    request: ParseRequest,
+    config: Parser,
+    state: DocumentState,
+    answer: { id: number; ok: true; chunkBytes: number; fileSize: number; skippedLines: number },
+  ): ParseResponse | null {
     if (!this.fused || state.previous || (state.records > 0 && !state.resume)) return null;
     const digest = new RecordDigest(state.digest);
     const batch = this.fused.read({
-      plan: request.plan, parser: config, file: request.localPath ?? request.path, name: request.path, from: state.resume ?? { byte: 0, line: 0 }, records: state.records,
-      idPrefix: recordIdPrefix(request.plan.stream, request.path, state.ids), nowMicros: BigInt(request.nowMicros), max: batchRecordsOf(config), digest,
+      plan: request.plan,
+      parser: config,
+      file: request.localPath ?? request.path,
+      name: request.path,
+      from: state.resume ?? { byte: 0, line: 0 },
+      records: state.records,
+      idPrefix: recordIdPrefix(request.plan.stream, request.path, state.ids),
+      nowMicros: BigInt(request.nowMicros),
+      max: batchRecordsOf(config),
+      digest,
     });
     if (!batch) return null;
     const resume = batch.resume ?? state.resume;
-    const next: DocumentState = { records: state.records + batch.records, digest: batch.records > 0 ? digest.value : state.digest, ids: state.ids, ...(resume ? { resume } : {}) };
-    const commit = this.committer.commitEncoded(request.plan, batch.encoded, this.progress(request, next, batch.done), BigInt(request.nowMicros));
+    const next: DocumentState = {
+      records: state.records + batch.records,
+      digest: batch.records > 0 ? digest.value : state.digest,
+      ids: state.ids,
+      ...(resume ? { resume } : {}),
+    };
+    const commit = this.committer.commitEncoded(
+      request.plan,
+      batch.encoded,
+      this.progress(request, next, batch.done),
+      BigInt(request.nowMicros),
+    );
     const badLines = batch.problems.map((message) => ({ line: 0, message }));
-    return { ...answer, rows: batch.records, commit, badLines, consumedBytes: batch.done ? request.file.size : 0, state: next };
+    return {
+      ...answer,
+      rows: batch.records,
+      commit,
+      badLines,
+      consumedBytes: batch.done ? request.file.size : 0,
+      state: next,
+    };
   }
 
   /** Closes every open reader (the thread ends). */
@@ -150,12 +225,21 @@ export class DocumentHandler {
     for (const session of [...this.sessions.values()]) this.drop(session);
   }
 
-  private open(request: ParseRequest, config: DocumentParser, resume?: { byte: number; line: number }): DocumentReader {
-    return openDocumentReader(config, openFileSource(request.localPath ?? request.path), request.path, resume);
+  private open(
+    request: ParseRequest,
+    config: DocumentParser,
+    resume?: { byte: number; line: number },
+  ): DocumentReader {
+    return openDocumentReader(
+      config,
+      openFileSource(request.localPath ?? request.path),
+      request.path,
+      resume,
+    );
   }
 
   private skip(session: Session, records: number): void {
-    for (let left = records; left > 0; ) {
+    for (let left = records; left > 0;) {
       const skipped = session.reader.next(Math.min(left, DOCUMENT_BATCH_RECORDS)).length;
       session.reader.takeProblems();
       if (skipped === 0) break;
@@ -180,19 +264,42 @@ export class DocumentHandler {
       read += batch.length;
       resumeAt = batch[batch.length - 1]!.resume;
     }
-    if (read >= previous.records && digest.value === previous.digest) return { records: previous.records, digest: digest.value, ids: state.ids, ...(resumeAt ? { resume: resumeAt } : {}) };
+    if (read >= previous.records && digest.value === previous.digest)
+      return {
+        records: previous.records,
+        digest: digest.value,
+        ids: state.ids,
+        ...(resumeAt ? { resume: resumeAt } : {}),
+      };
     session.reader.close();
     session.reader = this.open(request, request.parser as never);
     return firstState(request.file.fingerprint);
   }
 
-  private commit(request: ParseRequest, records: AgentRecord[], state: DocumentState, done: boolean) {
-    return this.committer.commit(request.plan, records, this.progress(request, state, done), BigInt(request.nowMicros));
+  private commit(
+    request: ParseRequest,
+    records: AgentRecord[],
+    state: DocumentState,
+    done: boolean,
+  ) {
+    return this.committer.commit(
+      request.plan,
+      records,
+      this.progress(request, state, done),
+      BigInt(request.nowMicros),
+    );
   }
 
   private progress(request: ParseRequest, state: DocumentState, done: boolean) {
     // Offset 0 until the last record: the file is read again (from its state) after a crash.
-    return { file: { path: request.path, ...request.file, offset: done ? request.file.size : 0, parserState: JSON.stringify(state) } };
+    return {
+      file: {
+        path: request.path,
+        ...request.file,
+        offset: done ? request.file.size : 0,
+        parserState: JSON.stringify(state),
+      },
+    };
   }
 
   private keep(session: Session): void {

@@ -46,7 +46,9 @@ export interface FileSnapshot {
 /** `length` bytes of a file from `offset`, local or remote. */
 export type ByteReader = (offset: number, length: number) => Promise<Buffer>;
 
-/** What reading a file's ranges needs: the file, its stream and parser, the threads, its identity. */
+/**
+ * What reading a file's ranges needs: the file, its stream and parser, the threads, its identity.
+ */
 export interface ChunkReaderOptions {
   receiver: string;
   stream: StreamKey;
@@ -90,9 +92,17 @@ export class ChunkReader {
     return logger.child(logger.component, this.thread);
   }
 
-  /** Reads a range chunk after chunk; `advanced` is told the bytes read of the range after each chunk. */
+  /**
+   * Reads a range chunk after chunk; `advanced` is told the bytes read of the range after each
+   * chunk.
+   */
   async readChunks(range: ChunkRange, advanced: (bytes: number) => void): Promise<RangeOutcome> {
-    const at: Cursor = { offset: range.offset, state: range.state, records: 0, chunkBytes: CHUNK_BYTES };
+    const at: Cursor = {
+      offset: range.offset,
+      state: range.state,
+      records: 0,
+      chunkBytes: CHUNK_BYTES,
+    };
     // A remote file's bytes from `offset` on that the last request was given but did not consume
     // (the general path parses part of a chunk, a line runs past it): not fetched again.
     let carry: Buffer | undefined;
@@ -106,7 +116,8 @@ export class ChunkReader {
         const why = 'bad_lines_action is "error": reading of this file stops here until the line is fixed.';
         return this.stopAtBadLine(at, `${this.options.file.path} line ${line}: ${message}. ${why}`);
       }
-      if (bytes && response.consumedBytes < bytes.length) carry = bytes.subarray(response.consumedBytes);
+      if (bytes && response.consumedBytes < bytes.length)
+        carry = bytes.subarray(response.consumedBytes);
       if (response.consumedBytes === 0) {
         // A line longer than the chunk: read a bigger chunk, up to the rest of the range.
         if (response.chunkBytes >= range.end - at.offset) return outcome(at, 'waiting');
@@ -133,7 +144,11 @@ export class ChunkReader {
   private async remoteChunk(range: ChunkRange, at: Cursor, carry: Buffer | undefined) {
     const { readRange } = this.options;
     if (!readRange) return undefined;
-    return remoteBytes(readRange, { offset: at.offset, length: Math.min(at.chunkBytes, range.end - at.offset), carry });
+    return remoteBytes(readRange, {
+      offset: at.offset,
+      length: Math.min(at.chunkBytes, range.end - at.offset),
+      carry,
+    });
   }
 
   /** The request for `length` bytes at the cursor. */
@@ -149,14 +164,18 @@ export class ChunkReader {
       final: range.final,
       file: { size: file.size, mtimeMs: file.mtimeMs, fingerprint },
       recordIdPrefix,
-      // Built once per configuration: a save that changes transforms or transmits applies from the next chunk.
+      // Built once per configuration: a save that changes transforms or transmits applies from the
+      // next chunk.
       plan: context.pipeline.plan(receiver, stream),
       nowMicros: String(context.clock.nowMicros()),
       ...(range.part === undefined ? {} : { end: range.end, part: range.part }),
     };
   }
 
-  /** A request through a parse thread: its commit announced, its bad lines reported; a failure thrown. */
+  /**
+   * A request through a parse thread: its commit announced, its bad lines reported; a failure
+   * thrown.
+   */
   private async parse(request: Omit<ParseRequest, 'id'>): Promise<PooledParseResponse & { ok: true }> {
     const { receiver, stream, file, context } = this.options;
     const response = await this.options.worker.parse(request, this.options.signal);
@@ -199,7 +218,10 @@ export class ChunkReader {
   }
 }
 
-/** `length` bytes of a remote file from `offset`: what `carry` (bytes from `offset` on) holds is not fetched again. */
+/**
+ * `length` bytes of a remote file from `offset`: what `carry` (bytes from `offset` on) holds is not
+ * fetched again.
+ */
 async function remoteBytes(
   read: ByteReader,
   { offset, length, carry }: { offset: number; length: number; carry: Buffer | undefined },
@@ -214,7 +236,11 @@ async function remoteBytes(
  * The offset after the first newline at or after `from`; at the end of a settled file, the file's
  * end (its last line has no newline); undefined while the line may still be written.
  */
-async function findLineEnd(read: ByteReader, from: number, file: FileSnapshot): Promise<number | undefined> {
+async function findLineEnd(
+  read: ByteReader,
+  from: number,
+  file: FileSnapshot,
+): Promise<number | undefined> {
   const STEP = 1024 * 1024;
   for (let at = from; at < file.size; at += STEP) {
     const piece = await read(at, Math.min(STEP, file.size - at));

@@ -9,10 +9,15 @@ export { CHUNK_BYTES, MAX_LINE_BYTES, RECORD_CHUNK_BYTES, type FileSnapshot } fr
 
 /** Bytes at the start of a file whose hash tells a rewritten file from an appended one. */
 export const FINGERPRINT_BYTES = 4096;
-/** A renamed file is recognised only by a prefix this long: short prefixes (a bare header) are not unique. */
+/**
+ * A renamed file is recognised only by a prefix this long: short prefixes (a bare header) are not
+ * unique.
+ */
 const MIN_ADOPT_BYTES = 256;
 
-/** `length:sha256` of the first bytes; the length lets a grown file be compared on the same prefix. */
+/**
+ * `length:sha256` of the first bytes; the length lets a grown file be compared on the same prefix.
+ */
 export function fingerprintOf(prefix: Buffer): string {
   return `${prefix.length}:${crypto.createHash('sha256').update(prefix).digest('hex').slice(0, 32)}`;
 }
@@ -45,8 +50,15 @@ export function tailOf(chunk: Uint8Array, offset: number, consumed: number): str
   return `${offset + from}:${consumed - from}:${hash}`;
 }
 
-/** Whether the bytes a stored tail names are still those bytes (undefined tail or out of range: unknown, true). */
-async function tailHolds(tail: string | undefined, size: number, read: ByteReader): Promise<boolean> {
+/**
+ * Whether the bytes a stored tail names are still those bytes (undefined tail or out of range:
+ * unknown, true).
+ */
+async function tailHolds(
+  tail: string | undefined,
+  size: number,
+  read: ByteReader,
+): Promise<boolean> {
   const fields = (tail ?? '').split(':');
   if (fields.length !== 3) return true;
   const [from, bytes, hash] = [Number(fields[0]), Number(fields[1]), fields[2]];
@@ -61,7 +73,10 @@ export interface ReadFileOptions extends Omit<ChunkReaderOptions, 'bytesAt' | 'f
   readPrefix: (length: number) => Promise<Buffer>;
   /** Whether a path still exists: lets a renamed (rotated) file keep its progress. */
   exists?: (path: string) => Promise<boolean>;
-  /** Big local files are cut in two and read by two parse threads at once (file-split.ts); absent: never. */
+  /**
+   * Big local files are cut in two and read by two parse threads at once (file-split.ts); absent:
+   * never.
+   */
   split?: SplitOptions;
 }
 
@@ -79,16 +94,25 @@ interface StartingPoint {
  * the pipeline's plan); this thread only handles markers, logs and the transmits' wake-up.
  * Returns whether the whole file is consumed.
  */
-export async function readFile(options: ReadFileOptions): Promise<{ complete: boolean; records: number; thread: string }> {
+export async function readFile(
+  options: ReadFileOptions,
+): Promise<{ complete: boolean; records: number; thread: string }> {
   const { receiver, stream, file, context } = options;
-  const bytesAt = options.readRange ?? ((at: number, length: number) => readRange(file.path, at, length));
+  const bytesAt =
+    options.readRange ?? ((at: number, length: number) => readRange(file.path, at, length));
   const start = await startingPoint(options, bytesAt);
   const idPrefix = recordIdPrefix(stream, file.path, start.fingerprint);
-  const reader = new ChunkReader({ ...options, bytesAt, fingerprint: start.fingerprint, recordIdPrefix: idPrefix });
+  const reader = new ChunkReader({
+    ...options,
+    bytesAt,
+    fingerprint: start.fingerprint,
+    recordIdPrefix: idPrefix,
+  });
   // Shown in GET /v1/streams (stats.reading) while this file is read: updated once per chunk.
   const shown = start.offset < file.size;
   const show = (bytesRead: number) => {
-    if (shown) context.pipeline.reading(receiver, stream, file.path, { bytesRead, size: file.size });
+    if (shown)
+      context.pipeline.reading(receiver, stream, file.path, { bytesRead, size: file.size });
   };
   show(start.offset);
   try {
@@ -103,15 +127,27 @@ export async function readFile(options: ReadFileOptions): Promise<{ complete: bo
  * The stored progress of the file (or of the file it was before a rename), unless the file was
  * rewritten or replaced since: then it is read again from the start.
  */
-async function startingPoint(options: ReadFileOptions, bytesAt: ByteReader): Promise<StartingPoint> {
+async function startingPoint(
+  options: ReadFileOptions,
+  bytesAt: ByteReader,
+): Promise<StartingPoint> {
   const { receiver, stream, file, context } = options;
   let progress = context.store.fileProgress(receiver, stream, file.path);
   const prefix = await options.readPrefix(Math.min(file.size, FINGERPRINT_BYTES));
   if (!progress && options.exists) {
-    progress = await adoptMovedFile({ exists: options.exists, receiver, stream, file, prefix, context });
+    progress = await adoptMovedFile({
+      exists: options.exists,
+      receiver,
+      stream,
+      file,
+      prefix,
+      context,
+    });
   }
   const parts = progress ? context.store.partsOf(receiver, stream, file.path) : [];
-  const version = progress ? await changeSinceRead({ options, progress, parts, prefix, bytesAt }) : '';
+  const version = progress
+    ? await changeSinceRead({ options, progress, parts, prefix, bytesAt })
+    : '';
   if (progress && version !== undefined) {
     if (parts.length > 0) context.store.forgetFile(receiver, stream, file.path);
     return { offset: 0, state: null, parts: [], fingerprint: fingerprintOf(prefix) + version };
@@ -139,16 +175,29 @@ interface ReadSoFar {
  * its new identity gets ('' for a rewritten file, `~<mtime>` for a replacement with the same first
  * bytes), logged.
  */
-async function changeSinceRead({ options, progress, parts, prefix, bytesAt }: ReadSoFar): Promise<string | undefined> {
+async function changeSinceRead({
+  options,
+  progress,
+  parts,
+  prefix,
+  bytesAt,
+}: ReadSoFar): Promise<string | undefined> {
   const { file, context } = options;
   const logger = context.logger.child(context.logger.component, context.logger.thread);
-  const comparable = prefix.subarray(0, Math.min(prefix.length, fingerprintLength(progress.fingerprint)));
+  const comparable = prefix.subarray(
+    0,
+    Math.min(prefix.length, fingerprintLength(progress.fingerprint)),
+  );
   // A split file was at least as long as its last part's end.
   const readTo = Math.max(progress.offset, ...parts.map((part) => part.end));
-  const sameHead = file.size >= readTo && fingerprintOf(comparable) === headOf(progress.fingerprint);
+  const sameHead =
+    file.size >= readTo && fingerprintOf(comparable) === headOf(progress.fingerprint);
   // Same first bytes but modified since: the last bytes read must still be there, else it is a
   // replacement (a same-size copy over it would otherwise never be read again).
-  const replaced = sameHead && file.mtimeMs !== progress.mtimeMs && !(await tailHolds(progress.tail, file.size, bytesAt));
+  const replaced =
+    sameHead &&
+    file.mtimeMs !== progress.mtimeMs &&
+    !(await tailHolds(progress.tail, file.size, bytesAt));
   if (sameHead && !replaced) return undefined;
   if (!replaced) {
     logger.info(`${file.path} was rewritten: reading it again from the start`);
@@ -180,7 +229,10 @@ async function readToEnd(
   let splitTried = false;
   // A big local file not yet split: cut in two once its header is read (file-split.ts).
   const bigEnough = () =>
-    parts.length === 0 && split !== undefined && !options.readRange && file.size - offset >= split.minBytes;
+    parts.length === 0 &&
+    split !== undefined &&
+    !options.readRange &&
+    file.size - offset >= split.minBytes;
   if (bigEnough()) options.worker.warm?.(2);
   while (offset < file.size) {
     const maySplit = !splitTried && bigEnough();
@@ -213,7 +265,11 @@ async function readToEnd(
 }
 
 /** What file-split.ts needs of this read: the file, its identity, and the reader of its ranges. */
-function splitContextOf(options: ReadFileOptions, reader: ChunkReader, fingerprint: string): SplitContext {
+function splitContextOf(
+  options: ReadFileOptions,
+  reader: ChunkReader,
+  fingerprint: string,
+): SplitContext {
   const { receiver, stream, file, parser, context } = options;
   return {
     receiver,
@@ -251,15 +307,26 @@ interface MovedFileLookup {
 async function adoptMovedFile(lookup: MovedFileLookup): Promise<FileProgress | undefined> {
   const { exists, receiver, stream, file, prefix, context } = lookup;
   if (prefix.length < MIN_ADOPT_BYTES) return undefined;
-  for (const length of context.store.fingerprintLengths(receiver, stream, MIN_ADOPT_BYTES - 1, prefix.length)) {
-    for (const candidate of context.store.filesByHead(receiver, stream, fingerprintOf(prefix.subarray(0, length)))) {
+  for (const length of context.store.fingerprintLengths(
+    receiver,
+    stream,
+    MIN_ADOPT_BYTES - 1,
+    prefix.length,
+  )) {
+    for (const candidate of context.store.filesByHead(
+      receiver,
+      stream,
+      fingerprintOf(prefix.subarray(0, length)),
+    )) {
       if (candidate.path === file.path) continue;
       const parts = context.store.partsOf(receiver, stream, candidate.path);
       if (Math.max(candidate.offset, ...parts.map((part) => part.end)) > file.size) continue;
       if (await exists(candidate.path)) continue;
       // Its parts (a file read by two threads) move with it, in one transaction.
       context.store.moveFile(receiver, stream, candidate.path, file.path);
-      context.logger.info(`${file.path} is ${candidate.path} renamed: continuing at byte ${candidate.offset}`);
+      context.logger.info(
+        `${file.path} is ${candidate.path} renamed: continuing at byte ${candidate.offset}`,
+      );
       return { ...candidate, path: file.path };
     }
   }
