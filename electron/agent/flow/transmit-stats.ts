@@ -18,7 +18,10 @@ interface Entry {
   details?: Record<string, unknown>;
 }
 
-/** What each transmit reports about its deliveries, read by GET /v1/status, GET /metrics and the history. */
+/**
+ * What each transmit reports about its deliveries, read by GET /v1/status, GET /metrics and the
+ * history.
+ */
 export class TransmitStatsBoard {
   private readonly entries = new Map<string, Entry>();
   private readonly startedMs = Date.now();
@@ -34,9 +37,19 @@ export class TransmitStatsBoard {
       try {
         records_sent = sentBefore();
       } catch {
-        // A store that cannot be read (full disk at start): count from zero rather than fail the start.
+        // A store that cannot be read (full disk at start): count from zero rather than fail the
+        // start.
       }
-      this.entries.set(name, { transmit_type: type, last_success: null, records_sent, bytes_sent: 0, last_error: null, last_error_at: null, upload_errors: 0, sent: new MinuteCounts() });
+      this.entries.set(name, {
+        transmit_type: type,
+        last_success: null,
+        records_sent,
+        bytes_sent: 0,
+        last_error: null,
+        last_error_at: null,
+        upload_errors: 0,
+        sent: new MinuteCounts(),
+      });
     }
   }
 
@@ -98,7 +111,8 @@ export class TransmitStatsBoard {
         backlog_records: backlog.records,
         backlog_bytes: backlog.bytes,
         records_per_minute,
-        lag_seconds: oldest === undefined ? null : Math.max(0, Math.round((nowMs - oldest) / 100) / 10),
+        lag_seconds:
+          oldest === undefined ? null : Math.max(0, Math.round((nowMs - oldest) / 100) / 10),
         drain_seconds: drainSeconds(backlog.records, records_per_minute),
         ...details,
       };
@@ -107,7 +121,9 @@ export class TransmitStatsBoard {
   }
 }
 
-/** Time to deliver the backlog at the recent rate; unknown (null) when nothing was delivered lately. */
+/**
+ * Time to deliver the backlog at the recent rate; unknown (null) when nothing was delivered lately.
+ */
 function drainSeconds(backlog: number, perMinute: number): number | null {
   if (backlog === 0) return 0;
   if (perMinute <= 0) return null;

@@ -20,7 +20,10 @@ export type { CommitOutcome, CommitPlan, CommitResult, HistoryTarget, StageRepor
  * Runs transforms over one batch, in order, stopping when no record is left. A failing transform
  * must not lose data: the records pass on unchanged, and the report says so.
  */
-export function applyStages(stages: readonly { name: string; transform: RecordTransform }[], records: AgentRecord[]): { records: AgentRecord[]; reports: StageReport[] } {
+export function applyStages(
+  stages: readonly { name: string; transform: RecordTransform }[],
+  records: AgentRecord[],
+): { records: AgentRecord[]; reports: StageReport[] } {
   let current = records;
   const reports: StageReport[] = [];
   for (const stage of stages) {
@@ -84,8 +87,24 @@ function outboxRows(plan: CommitPlan, encoded: EncodedCommit): OutboxRows {
   const batches: HistoryEntry[] = [];
   for (const route of encoded.routes) {
     for (const batch of route.batches) {
-      entries.push({ transmit: route.transmit, asset: plan.stream.asset, stream_type: plan.stream.stream_type, format: route.codec.format, records: batch.records, payload: batch.payload });
-      batches.push({ transmit: route.transmit, codec: route.codec, batch: { ...batch, format: route.codec.format, asset: plan.stream.asset, stream_type: plan.stream.stream_type } });
+      entries.push({
+        transmit: route.transmit,
+        asset: plan.stream.asset,
+        stream_type: plan.stream.stream_type,
+        format: route.codec.format,
+        records: batch.records,
+        payload: batch.payload,
+      });
+      batches.push({
+        transmit: route.transmit,
+        codec: route.codec,
+        batch: {
+          ...batch,
+          format: route.codec.format,
+          asset: plan.stream.asset,
+          stream_type: plan.stream.stream_type,
+        },
+      });
     }
   }
   return { entries, batches };
@@ -99,9 +118,21 @@ export class BatchCommitter {
     private readonly targets: CommitTargets,
   ) {}
 
-  /** Transforms, encodes and commits one batch with its source's progress. Synchronous and atomic. */
-  commit(plan: CommitPlan, records: AgentRecord[], progress: CommitProgress, nowMicros: bigint): CommitResult {
-    return this.commitEncoded(plan, this.encode(this.prepare(plan), plan, records), progress, nowMicros);
+  /**
+   * Transforms, encodes and commits one batch with its source's progress. Synchronous and atomic.
+   */
+  commit(
+    plan: CommitPlan,
+    records: AgentRecord[],
+    progress: CommitProgress,
+    nowMicros: bigint,
+  ): CommitResult {
+    return this.commitEncoded(
+      plan,
+      this.encode(this.prepare(plan), plan, records),
+      progress,
+      nowMicros,
+    );
   }
 
   /**
@@ -109,13 +140,24 @@ export class BatchCommitter {
    * would have made it (the fused path of file chunks, fused-upload.ts): the same transaction, the
    * same KPI history, the same outcome.
    */
-  commitEncoded(plan: CommitPlan, encoded: EncodedCommit, progress: CommitProgress, nowMicros: bigint): CommitResult {
+  commitEncoded(
+    plan: CommitPlan,
+    encoded: EncodedCommit,
+    progress: CommitProgress,
+    nowMicros: bigint,
+  ): CommitResult {
     const prepared = this.prepare(plan);
     const rows = outboxRows(plan, encoded);
     try {
-      this.targets.store(plan.storeFile).commit(plan.receiver, plan.stream, rows.entries, progress, prepared.limits, { records: encoded.read, lastTimestamp: encoded.lastTimestamp });
+      this.targets
+        .store(plan.storeFile)
+        .commit(plan.receiver, plan.stream, rows.entries, progress, prepared.limits, {
+          records: encoded.read,
+          lastTimestamp: encoded.lastTimestamp,
+        });
     } catch (cause) {
-      if (cause instanceof OutboxFullError) return { full: { transmit: cause.transmit, bytes: cause.bytes } };
+      if (cause instanceof OutboxFullError)
+        return { full: { transmit: cause.transmit, bytes: cause.bytes } };
       throw cause;
     }
     return { committed: this.outcome(plan, encoded, rows, nowMicros) };
@@ -127,9 +169,13 @@ export class BatchCommitter {
    * each batch's outcome, or `full` when an outbox would pass its limit (nothing was committed:
    * the caller commits them one by one, so that only the streams of that transmit wait).
    */
-  commitAll(items: readonly { plan: CommitPlan; records: AgentRecord[]; progress: CommitProgress }[], nowMicros: bigint): CommitOutcome[] | { full: { transmit: string; bytes: number } } {
+  commitAll(
+    items: readonly { plan: CommitPlan; records: AgentRecord[]; progress: CommitProgress }[],
+    nowMicros: bigint,
+  ): CommitOutcome[] | { full: { transmit: string; bytes: number } } {
     if (items.length === 0) return [];
-    if (new Set(items.map(({ plan }) => plan.storeFile)).size > 1) throw new Error('commitAll takes batches of one database');
+    if (new Set(items.map(({ plan }) => plan.storeFile)).size > 1)
+      throw new Error('commitAll takes batches of one database');
     const limits = new Map<string, number>();
     const encoded = items.map(({ plan, records, progress }) => {
       const prepared = this.prepare(plan);
@@ -139,14 +185,23 @@ export class BatchCommitter {
     });
     try {
       this.targets.store(items[0]!.plan.storeFile).commitAll(
-        encoded.map(({ plan, progress, rows, batch }) => ({ receiver: plan.receiver, stream: plan.stream, entries: rows.entries, progress, read: { records: batch.read, lastTimestamp: batch.lastTimestamp } })),
+        encoded.map(({ plan, progress, rows, batch }) => ({
+          receiver: plan.receiver,
+          stream: plan.stream,
+          entries: rows.entries,
+          progress,
+          read: { records: batch.read, lastTimestamp: batch.lastTimestamp },
+        })),
         limits,
       );
     } catch (cause) {
-      if (cause instanceof OutboxFullError) return { full: { transmit: cause.transmit, bytes: cause.bytes } };
+      if (cause instanceof OutboxFullError)
+        return { full: { transmit: cause.transmit, bytes: cause.bytes } };
       throw cause;
     }
-    return this.historyTogether(items[0]!.plan.history, () => encoded.map(({ plan, batch, rows }) => this.outcome(plan, batch, rows, nowMicros)));
+    return this.historyTogether(items[0]!.plan.history, () =>
+      encoded.map(({ plan, batch, rows }) => this.outcome(plan, batch, rows, nowMicros)),
+    );
   }
 
   /**
@@ -154,7 +209,10 @@ export class BatchCommitter {
    * transaction. The history is a cache: when that transaction cannot be had, each batch is kept on
    * its own; when it fails at its end, the outcomes say so.
    */
-  private historyTogether(target: HistoryTarget | undefined, work: () => CommitOutcome[]): CommitOutcome[] {
+  private historyTogether(
+    target: HistoryTarget | undefined,
+    work: () => CommitOutcome[],
+  ): CommitOutcome[] {
     if (!target) return work();
     let history: RecordHistory;
     try {
@@ -167,7 +225,8 @@ export class BatchCommitter {
       return history.together(() => (outcomes = work()));
     } catch (cause) {
       if (!outcomes) return work();
-      for (const outcome of outcomes) if (outcome.records > 0) outcome.historyError ??= (cause as Error).message;
+      for (const outcome of outcomes)
+        if (outcome.records > 0) outcome.historyError ??= (cause as Error).message;
       return outcomes;
     }
   }
@@ -175,7 +234,11 @@ export class BatchCommitter {
   /** Transforms and encodes one batch for each transmit of its plan. */
   private encode(prepared: PreparedPlan, plan: CommitPlan, records: AgentRecord[]): EncodedCommit {
     const { records: current, reports } = applyStages(prepared.stages, records);
-    const routes = prepared.routes.map((route) => ({ transmit: route.transmit, codec: route.codec, batches: route.codec.encode(current, route.options) }));
+    const routes = prepared.routes.map((route) => ({
+      transmit: route.transmit,
+      codec: route.codec,
+      batches: route.codec.encode(current, route.options),
+    }));
     return {
       read: records.length,
       records: current.length,
@@ -189,15 +252,27 @@ export class BatchCommitter {
   }
 
   /** After the commit: the KPI history, and what the main thread reports. */
-  private outcome(plan: CommitPlan, encoded: EncodedCommit, rows: OutboxRows, nowMicros: bigint): CommitOutcome {
-    const historyError = plan.history && encoded.records > 0 ? this.remember(plan.history, nowMicros, encoded.history, rows.batches) : undefined;
+  private outcome(
+    plan: CommitPlan,
+    encoded: EncodedCommit,
+    rows: OutboxRows,
+    nowMicros: bigint,
+  ): CommitOutcome {
+    const historyError =
+      plan.history && encoded.records > 0
+        ? this.remember(plan.history, nowMicros, encoded.history, rows.batches)
+        : undefined;
     return {
       historyError,
       records: encoded.records,
       read: encoded.read,
       lastTimestamp: encoded.lastTimestamp,
       reports: encoded.reports,
-      queued: rows.entries.map((entry) => ({ transmit: entry.transmit, bytes: entry.payload.length, records: entry.records })),
+      queued: rows.entries.map((entry) => ({
+        transmit: entry.transmit,
+        bytes: entry.payload.length,
+        records: entry.records,
+      })),
       tapped: encoded.tapped,
       ...(encoded.quality ? { quality: encoded.quality } : {}),
     };
@@ -212,22 +287,37 @@ export class BatchCommitter {
         const transform = this.registry.createTransform(config);
         return transform ? [{ name, transform }] : [];
       }),
-      routes: plan.routes.map((route) => ({ transmit: route.transmit, codec: this.registry.outbox(route.type), options: route.options })),
+      routes: plan.routes.map((route) => ({
+        transmit: route.transmit,
+        codec: this.registry.outbox(route.type),
+        options: route.options,
+      })),
       limits: new Map(plan.routes.map((route) => [route.transmit, route.maxBufferBytes])),
     };
-    if (this.prepared.size >= PREPARED_PLANS) this.prepared.delete(this.prepared.keys().next().value!);
+    if (this.prepared.size >= PREPARED_PLANS)
+      this.prepared.delete(this.prepared.keys().next().value!);
     this.prepared.set(plan.id, prepared);
     return prepared;
   }
 
   /** The KPI history is a cache of delivered data: a failure here never stops the data path. */
-  private remember(target: HistoryTarget, nowMicros: bigint, records: readonly AgentRecord[], batches: readonly HistoryEntry[]): string | undefined {
+  private remember(
+    target: HistoryTarget,
+    nowMicros: bigint,
+    records: readonly AgentRecord[],
+    batches: readonly HistoryEntry[],
+  ): string | undefined {
     try {
       const history = this.targets.history(target);
       const received = Number(nowMicros / 1000n);
-      // The payloads of the first transmit whose codec the history keeps hold exactly these records.
+      // The payloads of the first transmit whose codec the history keeps hold exactly these
+      // records.
       const kept = batches.find((entry) => entry.codec.keptByHistory);
-      if (kept) history.rememberEncoded(batches.filter((entry) => entry.transmit === kept.transmit).map((entry) => entry.batch), received);
+      if (kept)
+        history.rememberEncoded(
+          batches.filter((entry) => entry.transmit === kept.transmit).map((entry) => entry.batch),
+          received,
+        );
       else history.remember(records, received);
       return undefined;
     } catch (cause) {

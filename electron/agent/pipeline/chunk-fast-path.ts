@@ -1,17 +1,20 @@
 /**
- * A fast path of a file chunk: for one common case that a parser and a transmit know together
- * (e.g. plain CSV rows written straight into remotedatapost upload bodies:
+ * A fast path of a file chunk: for one common case that a parser and a transmit know together (e.g.
+ * plain CSV rows written straight into remotedatapost upload bodies:
  * transmits/remotedatapost/fused-upload.ts), the chunk read and encoded for
  * BatchCommitter.commitEncoded without the row and record objects of the general path. The parse
- * thread's root (threads/chunk-runner.ts) wires the concrete ones; the chunk handler asks them
- * first and takes the general path (parseChunk → records → BatchCommitter.commit) when they decline.
- * A fast path must make byte for byte what the general path makes of the chunk, or decline.
+ * thread's root (threads/parse-thread-root.ts) wires the concrete ones; the chunk handler asks them
+ * first and takes the general path (parseChunk → records → BatchCommitter.commit) when they
+ * decline. A fast path must make byte for byte what the general path makes of the chunk, or
+ * decline.
  */
 import type { Parser } from '../../../shared/config/schema.js';
 import type { EncodedCommit } from './batch-committer.js';
 import type { CommitPlan } from './commit-plan.js';
 
-/** A chunk as a fast path gets it: its bytes, where it comes from, and the parser's state before it. */
+/**
+ * A chunk as a fast path gets it: its bytes, where it comes from, and the parser's state before it.
+ */
 export interface FastChunk<TState> {
   plan: CommitPlan;
   parser: Parser;
@@ -27,7 +30,10 @@ export interface FastChunk<TState> {
   nowMicros: bigint;
 }
 
-/** What a fast path made of a chunk: rows read, bytes consumed, the parser's state after them, the commit. */
+/**
+ * What a fast path made of a chunk: rows read, bytes consumed, the parser's state after them, the
+ * commit.
+ */
 export interface FastRead<TState> {
   parsed: { rows: number; consumedBytes: number; state: TState };
   encoded: EncodedCommit;

@@ -1,7 +1,8 @@
 /**
  * The vocabulary of a commit (BatchCommitter): the plan a batch of one stream is committed by, and
- * what the commit did. A leaf (it imports types only, none of the agent's code): components/contract.ts
- * and the parse threads' protocol (parse-protocol.ts) speak it without reaching the pipeline's code.
+ * what the commit did. A leaf (it imports types only, none of the agent's code):
+ * components/contract.ts and the parse threads' protocol (parse-protocol.ts) speak it without
+ * reaching the pipeline's code.
  */
 import type { QualitySettings } from '../../../shared/config/data-quality-rules.js';
 import type { Transform } from '../../../shared/config/schema.js';
@@ -24,7 +25,9 @@ export interface CommitPlan {
   id: string;
   storeFile: string;
   receiver: string;
-  /** A StreamKey (components/contract.ts), spelled out: this leaf imports nothing of the agent's. */
+  /**
+   * A StreamKey (components/contract.ts), spelled out: this leaf imports nothing of the agent's.
+   */
   stream: { asset: string; stream_type: string };
   /** The transforms that select the stream, in order (types this build has). */
   transforms: { name: string; config: Transform }[];
@@ -33,7 +36,10 @@ export interface CommitPlan {
   history?: HistoryTarget;
   /** Some record tap observes on the main thread: a worker sends the committed records back. */
   returnRecords: boolean;
-  /** What the data-quality watch checks in this stream (a digest of each batch goes back with the outcome). */
+  /**
+   * What the data-quality watch checks in this stream (a digest of each batch goes back with the
+   * outcome).
+   */
   quality?: QualitySettings;
 }
 
@@ -51,7 +57,10 @@ export interface CommitOutcome {
   records: number;
   /** Records the receiver handed over (before transforms): the stream's records_read. */
   read: number;
-  /** The own timestamp of the batch's last record (after transforms when one is left): the stream's newest. */
+  /**
+   * The own timestamp of the batch's last record (after transforms when one is left): the stream's
+   * newest.
+   */
   lastTimestamp?: string;
   reports: StageReport[];
   queued: { transmit: string; bytes: number; records: number }[];
@@ -63,4 +72,5 @@ export interface CommitOutcome {
   quality?: QualityDigest;
 }
 
-export type CommitResult = { committed: CommitOutcome } | { full: { transmit: string; bytes: number } };
+export type CommitResult =
+  { committed: CommitOutcome } | { full: { transmit: string; bytes: number } };

@@ -30,7 +30,10 @@ export interface ParseRequest {
   skipTo?: number;
   /** Read no further than this offset (the end of a part of a split file). */
   end?: number;
-  /** The chunk belongs to the part of the file starting here: its progress is the part's, not the file's. */
+  /**
+   * The chunk belongs to the part of the file starting here: its progress is the part's, not the
+   * file's.
+   */
   part?: number;
   /** A local copy of a remote file read as a whole document (document-file.ts); `path` names it. */
   localPath?: string;
@@ -49,12 +52,17 @@ export type ParseResponse =
       fileSize: number;
       state: unknown;
       fatal?: { line: number; message: string };
-      /** The rows and the new position are committed, or a transmit's outbox had no room (nothing was). */
+      /**
+       * The rows and the new position are committed, or a transmit's outbox had no room (nothing
+       * was).
+       */
       commit?: CommitResult;
     }
   | { id: number; ok: false; error: string; code?: string; thread: number };
 
-/** A chunk's answer, with the thread that handled it (the thread field of the log lines about it). */
+/**
+ * A chunk's answer, with the thread that handled it (the thread field of the log lines about it).
+ */
 export type PooledParseResponse = ParseResponse & { threadName: string };
 
 /** What file receivers need of the parse threads: a chunk in, its answer out. */
@@ -77,8 +85,8 @@ export interface ParseThreads extends ParseWorkers {
 }
 
 /**
- * Reads, parses and commits chunk requests: what a parse thread runs (threads/chunk-runner.ts),
- * and the pool on its own thread for chunks of a few rows.
+ * Reads, parses and commits chunk requests: what a parse thread runs
+ * (threads/parse-thread-root.ts), and the pool on its own thread for chunks of a few rows.
  */
 export interface ChunkRunner {
   handle(request: ParseRequest): ParseResponse;

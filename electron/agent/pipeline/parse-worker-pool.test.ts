@@ -106,7 +106,7 @@ describe('parse worker pool', () => {
   });
 
   it('with an inline runner, handles a chunk of a few rows on the calling thread, starts a thread only for more, and ends every idle thread', async () => {
-    const pool = new ParseWorkerPool(logger(), 2, { startWaitMs: 0, idleMs: 300 }, async () => (await import('../threads/chunk-runner.js')).createChunkRunner());
+    const pool = new ParseWorkerPool(logger(), 2, { startWaitMs: 0, idleMs: 300 }, async () => (await import('../threads/parse-thread-root.js')).createChunkRunner());
     try {
       pool.start();
       expect(pool.running).toBe(0);
@@ -135,7 +135,7 @@ describe('parse worker pool', () => {
     fs.writeFileSync(file, `time,part\n${Array.from({ length: 2000 }, (_, i) => `2026-01-05 06:00:00,${i}`).join('\n')}\n`);
     const storeFile = `${dir}/agent.db`;
     new AgentStore(storeFile).close();
-    const pool = new ParseWorkerPool(logger(), 1, { startWaitMs: 0, idleMs: 60_000 }, async () => (await import('../threads/chunk-runner.js')).createChunkRunner());
+    const pool = new ParseWorkerPool(logger(), 1, { startWaitMs: 0, idleMs: 60_000 }, async () => (await import('../threads/parse-thread-root.js')).createChunkRunner());
     try {
       const chunk = missingChunk(1);
       const answer = await pool.parse({ ...chunk, path: file, fileSize: 1000, chunkBytes: 128 * 1024, plan: { ...chunk.plan, storeFile } });

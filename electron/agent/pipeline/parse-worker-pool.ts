@@ -33,7 +33,11 @@ export const INLINE_CHUNK_BYTES = 16 * 1024;
 
 /** Whether a chunk is small enough for the calling thread (a remote file's bytes included). */
 function smallChunk(request: Omit<ParseRequest, 'id'>): boolean {
-  return request.skipTo === undefined && request.fileSize !== undefined && unreadBytes(request) <= INLINE_CHUNK_BYTES;
+  return (
+    request.skipTo === undefined &&
+    request.fileSize !== undefined &&
+    unreadBytes(request) <= INLINE_CHUNK_BYTES
+  );
 }
 
 /** Bytes from the chunk's offset to its end, by the size the file had when it was looked at. */
@@ -60,13 +64,20 @@ interface Waiting {
  * again on the next one.
  */
 export class ParseWorkerPool implements ParseThreads {
-  private readonly threads: { client: WorkerClient<ParseRequest, ParseResponse>; busy: boolean; idleTimer?: NodeJS.Timeout }[];
+  private readonly threads: {
+    client: WorkerClient<ParseRequest, ParseResponse>;
+    busy: boolean;
+    idleTimer?: NodeJS.Timeout;
+  }[];
   private readonly queue: Waiting[] = [];
   private closed = false;
   private spareTimer: NodeJS.Timeout | undefined;
   private inlineRunner: Promise<ChunkRunner> | undefined;
 
-  /** `inline`: loads the runner for small chunks on this thread (absent: every chunk goes to a thread). */
+  /**
+   * `inline`: loads the runner for small chunks on this thread (absent: every chunk goes to a
+   * thread).
+   */
   constructor(
     logger: Logger,
     readonly size = PARSE_THREADS,
@@ -74,12 +85,16 @@ export class ParseWorkerPool implements ParseThreads {
     private readonly inline?: () => Promise<ChunkRunner>,
   ) {
     const script = workerScript(import.meta.url, '../threads/parse-worker.js');
-    this.threads = Array.from({ length: size }, (_, i) => ({ client: new WorkerClient<ParseRequest, ParseResponse>(script, `parse:${i + 1}`, logger), busy: false }));
+    this.threads = Array.from({ length: size }, (_, i) => ({
+      client: new WorkerClient<ParseRequest, ParseResponse>(script, `parse:${i + 1}`, logger),
+      busy: false,
+    }));
   }
 
   /**
    * Starts the first thread now rather than on the first chunk (a file receiver is starting); with
-   * an inline runner threads start for work bigger than a few rows only (warm, or the chunk itself).
+   * an inline runner threads start for work bigger than a few rows only (warm, or the chunk
+   * itself).
    */
   start(): void {
     if (this.closed || this.inline) return;
@@ -130,13 +145,17 @@ export class ParseWorkerPool implements ParseThreads {
     this.closed = true;
     if (this.spareTimer) clearTimeout(this.spareTimer);
     for (const thread of this.threads) if (thread.idleTimer) clearTimeout(thread.idleTimer);
-    for (const waiting of this.queue.splice(0)) waiting.reject(new Error('the parse threads are closed'));
+    for (const waiting of this.queue.splice(0))
+      waiting.reject(new Error('the parse threads are closed'));
     await Promise.all(this.threads.map((thread) => thread.client.close()));
     (await this.inlineRunner?.catch(() => undefined))?.close();
   }
 
   /** A small chunk, on this thread (its log lines say `main`). */
-  private async parseHere(request: Omit<ParseRequest, 'id'>, signal?: AbortSignal): Promise<PooledParseResponse> {
+  private async parseHere(
+    request: Omit<ParseRequest, 'id'>,
+    signal?: AbortSignal,
+  ): Promise<PooledParseResponse> {
     this.inlineRunner ??= this.inline!().catch((cause: unknown) => {
       this.inlineRunner = undefined;
       throw cause;
@@ -144,11 +163,22 @@ export class ParseWorkerPool implements ParseThreads {
     const runner = await this.inlineRunner;
     if (this.closed) throw new Error('the parse threads are closed');
     if (signal?.aborted) throw abortError();
-    // No further than the size looked at: a file that grew since is read on at the next look (by a thread if it grew much).
-    return { ...runner.handle({ ...request, chunkBytes: Math.min(request.chunkBytes, Math.max(1, unreadBytes(request))), id: 0 }), threadName: 'main' };
+    // No further than the size looked at: a file that grew since is read on at the next look (by a
+    // thread if it grew much).
+    return {
+      ...runner.handle({
+        ...request,
+        chunkBytes: Math.min(request.chunkBytes, Math.max(1, unreadBytes(request))),
+        id: 0,
+      }),
+      threadName: 'main',
+    };
   }
 
-  /** Whether a thread ends after idleMs without work: spares, and with an inline runner every thread. */
+  /**
+   * Whether a thread ends after idleMs without work: spares, and with an inline runner every
+   * thread.
+   */
   private retires(index: number): boolean {
     return index > 0 || this.inline !== undefined;
   }
@@ -168,19 +198,22 @@ export class ParseWorkerPool implements ParseThreads {
       const transfer = next.request.bytes ? [next.request.bytes.buffer as ArrayBuffer] : [];
       // The thread is free before its caller hears back: a caller that sends its next chunk at once
       // (a file read chunk after chunk) finds it free instead of starting a spare.
-      thread.client.request(next.request, transfer).then(
-        (response) => {
-          thread.busy = false;
-          next.resolve({ ...response, threadName: thread.client.threadName });
-        },
-        (error: Error) => {
-          thread.busy = false;
-          next.reject(error);
-        },
-      ).finally(() => {
-        this.dispatch();
-        if (this.retires(index) && !thread.busy && !this.closed) this.retireLater(thread);
-      });
+      thread.client
+        .request(next.request, transfer)
+        .then(
+          (response) => {
+            thread.busy = false;
+            next.resolve({ ...response, threadName: thread.client.threadName });
+          },
+          (error: Error) => {
+            thread.busy = false;
+            next.reject(error);
+          },
+        )
+        .finally(() => {
+          this.dispatch();
+          if (this.retires(index) && !thread.busy && !this.closed) this.retireLater(thread);
+        });
     }
   }
 

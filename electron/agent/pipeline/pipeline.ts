@@ -41,7 +41,11 @@ export interface TransmitRoute {
 export class BufferFullError extends Error {}
 
 /** Sees every committed batch after its transforms (tests, future observers). */
-export type RecordTap = (receiver: string, stream: StreamKey, records: readonly AgentRecord[]) => void;
+export type RecordTap = (
+  receiver: string,
+  stream: StreamKey,
+  records: readonly AgentRecord[],
+) => void;
 
 export interface PipelineOptions {
   store: AgentStore;
@@ -51,7 +55,10 @@ export interface PipelineOptions {
   /** Markers of the pipeline itself (a stream no transmit selects). */
   markers: MarkerReporter;
   taps?: ReadonlySet<RecordTap>;
-  /** The KPI history: where worker threads keep records, and this thread's writer of it (opened on use). */
+  /**
+   * The KPI history: where worker threads keep records, and this thread's writer of it (opened on
+   * use).
+   */
   history?: { target: HistoryTarget; writer: () => RecordHistory };
   /** Per-stream counters (records read, newest record, file being read): fed once per commit. */
   flow?: StreamFlowBoard;
@@ -61,20 +68,29 @@ export interface PipelineOptions {
 
 const WARN_AT = 0.8;
 
-/** The settings a commit plan carries: none when no check needs the records (the gap check needs only arrivals). */
+/**
+ * The settings a commit plan carries: none when no check needs the records (the gap check needs
+ * only arrivals).
+ */
 function digestWanted(settings: QualitySettings | undefined): QualitySettings | undefined {
   if (!settings) return undefined;
-  return settings.stuck || Object.keys(settings.range).length > 0 || settings.clock || settings.schema ? settings : undefined;
+  return settings.stuck ||
+    Object.keys(settings.range).length > 0 ||
+    settings.clock ||
+    settings.schema
+    ? settings
+    : undefined;
 }
 const MB = 1024 * 1024;
 
 /**
- * Receivers → transforms (in list order, where filter_stream selects the stream) → the outbox of each
- * transmit whose filter_stream selects it. Every commit takes one path (BatchCommitter): records and
- * the source's progress in one transaction, so what a receiver has read is either queued or will be
- * read again. SQL and OPC UA receivers commit here (`submit`); file receivers in their parse workers
- * following `plan`, then hand the result to `afterCommit`. A save that keeps a receiver running
- * reconfigures the pipeline in place: its next batch goes through the new transforms and transmits.
+ * Receivers → transforms (in list order, where filter_stream selects the stream) → the outbox of
+ * each transmit whose filter_stream selects it. Every commit takes one path (BatchCommitter):
+ * records and the source's progress in one transaction, so what a receiver has read is either
+ * queued or will be read again. SQL and OPC UA receivers commit here (`submit`); file receivers in
+ * their parse workers following `plan`, then hand the result to `afterCommit`. A save that keeps a
+ * receiver running reconfigures the pipeline in place: its next batch goes through the new
+ * transforms and transmits.
  */
 export class Pipeline {
   private readonly listeners = new Set<(transmit: string) => void>();
@@ -108,7 +124,9 @@ export class Pipeline {
     this.options.markers.clear('no_transmit');
   }
 
-  /** The plan of one stream of one receiver for the current configuration (built once, then kept). */
+  /**
+   * The plan of one stream of one receiver for the current configuration (built once, then kept).
+   */
   plan(receiver: string, stream: StreamKey): CommitPlan {
     const key = `${receiver}\0${streamId(stream.asset, stream.stream_type)}`;
     let plan = this.plans.get(key);
@@ -122,7 +140,12 @@ export class Pipeline {
         transforms: this.stagesFor(stream)
           .filter((stage) => registry.has('Transform', stage.config.transform_type))
           .map((stage) => ({ name: stage.name, config: stage.config })),
-        routes: this.routesFor(stream).map((route) => ({ transmit: route.name, type: route.type, options: route.options, maxBufferBytes: route.maxBufferBytes })),
+        routes: this.routesFor(stream).map((route) => ({
+          transmit: route.name,
+          type: route.type,
+          options: route.options,
+          maxBufferBytes: route.maxBufferBytes,
+        })),
         history: history?.target,
         returnRecords: (taps?.size ?? 0) > 0,
         quality: digestWanted(quality?.settingsFor(stream)),
@@ -133,8 +156,22 @@ export class Pipeline {
   }
 
   /** Called by a receiver on this thread with what it read and how far. Synchronous and atomic. */
-  submit(receiver: string, stream: StreamKey, records: AgentRecord[], progress: CommitProgress): void {
-    this.afterCommit(receiver, stream, this.committer.commit(this.plan(receiver, stream), records, progress, this.options.clock.nowMicros()));
+  submit(
+    receiver: string,
+    stream: StreamKey,
+    records: AgentRecord[],
+    progress: CommitProgress,
+  ): void {
+    this.afterCommit(
+      receiver,
+      stream,
+      this.committer.commit(
+        this.plan(receiver, stream),
+        records,
+        progress,
+        this.options.clock.nowMicros(),
+      ),
+    );
   }
 
   /**
@@ -143,10 +180,20 @@ export class Pipeline {
    * stored, they are submitted one by one (a BufferFullError or store error then names the streams
    * concerned). Returns, per batch in order, undefined when it was committed, else why not.
    */
-  submitAll(receiver: string, batches: readonly { stream: StreamKey; records: AgentRecord[]; progress: CommitProgress }[]): (Error | undefined)[] {
+  submitAll(
+    receiver: string,
+    batches: readonly { stream: StreamKey; records: AgentRecord[]; progress: CommitProgress }[],
+  ): (Error | undefined)[] {
     let outcomes: CommitOutcome[] | undefined;
     try {
-      const committed = this.committer.commitAll(batches.map((batch) => ({ plan: this.plan(receiver, batch.stream), records: batch.records, progress: batch.progress })), this.options.clock.nowMicros());
+      const committed = this.committer.commitAll(
+        batches.map((batch) => ({
+          plan: this.plan(receiver, batch.stream),
+          records: batch.records,
+          progress: batch.progress,
+        })),
+        this.options.clock.nowMicros(),
+      );
       if (Array.isArray(committed)) outcomes = committed;
     } catch {
       // Stored one by one below, where each stream learns its own error.
@@ -175,7 +222,8 @@ export class Pipeline {
     this.options.quality?.committed(stream, commit.read, commit.quality);
     this.report(stream, commit.reports);
     for (const queued of commit.queued) store.noteQueued(queued.transmit, queued.bytes);
-    if (commit.historyError !== undefined && !this.historyFailed) logger.error(`Recent records could not be kept for KPI evaluation: ${commit.historyError}`);
+    if (commit.historyError !== undefined && !this.historyFailed)
+      logger.error(`Recent records could not be kept for KPI evaluation: ${commit.historyError}`);
     this.historyFailed = commit.historyError !== undefined;
     const id = streamId(stream.asset, stream.stream_type);
     const routes = this.routesFor(stream);
@@ -203,16 +251,27 @@ export class Pipeline {
    * A file receiver reads `path` of this stream: committed up to `bytesRead` of `size` bytes (once
    * per chunk); null once it is done with the file (GET /v1/streams stats.reading).
    */
-  reading(receiver: string, stream: StreamKey, path: string, progress: { bytesRead: number; size: number } | null): void {
+  reading(
+    receiver: string,
+    stream: StreamKey,
+    path: string,
+    progress: { bytesRead: number; size: number } | null,
+  ): void {
     this.options.flow?.reading(receiver, stream, path, progress);
   }
 
-  /** An OPC UA receiver reads history for this stream; null once done (GET /v1/streams stats.backfill). */
+  /**
+   * An OPC UA receiver reads history for this stream; null once done (GET /v1/streams
+   * stats.backfill).
+   */
   backfilling(receiver: string, stream: StreamKey, progress: BackfillProgress | null): void {
     this.options.flow?.backfilling(receiver, stream, progress);
   }
 
-  /** Of the records just committed for this stream, `count` were read from history (data-flow panel). */
+  /**
+   * Of the records just committed for this stream, `count` were read from history (data-flow
+   * panel).
+   */
   backfilled(receiver: string, stream: StreamKey, count: number): void {
     this.options.flow?.backfilled(receiver, stream, count);
   }
@@ -240,7 +299,10 @@ export class Pipeline {
   private refuse(stream: StreamKey, transmit: string): never {
     const route = this.routes.find((r) => r.name === transmit);
     const store = this.options.store;
-    if (!route) throw new BufferFullError(`The outbox of ${transmit} is full: reading pauses until uploads catch up. Nothing is dropped.`);
+    if (!route)
+      throw new BufferFullError(
+        `The outbox of ${transmit} is full: reading pauses until uploads catch up. Nothing is dropped.`,
+      );
     const message = `The outbox of ${route.name} is full (${this.usage(route, store.backlog(route.name).bytes)}): reading pauses until uploads catch up. Nothing is dropped.`;
     route.markers.raise([stream], 'error', 'buffer_full', message);
     route.logger.warn(message);
@@ -250,14 +312,22 @@ export class Pipeline {
   /** Warns from 80 % of the limit on; clears the warnings once below. */
   private markFilling(route: TransmitRoute, stream: StreamKey): void {
     if (this.options.store.queuedBytesOf(route.name) > route.maxBufferBytes * WARN_AT) {
-      route.markers.raise([stream], 'warning', 'buffer_nearly_full', `The outbox of ${route.name} is filling up (${this.usage(route)}); at the limit reading pauses. Check the connection to the destination.`);
+      route.markers.raise(
+        [stream],
+        'warning',
+        'buffer_nearly_full',
+        `The outbox of ${route.name} is filling up (${this.usage(route)}); at the limit reading pauses. Check the connection to the destination.`,
+      );
     } else {
       route.markers.clear('buffer_nearly_full', [stream]);
       route.markers.clear('buffer_full', [stream]);
     }
   }
 
-  private usage(route: TransmitRoute, queued = this.options.store.queuedBytesOf(route.name)): string {
+  private usage(
+    route: TransmitRoute,
+    queued = this.options.store.queuedBytesOf(route.name),
+  ): string {
     return `${(queued / MB).toFixed(1)} of ${(route.maxBufferBytes / MB).toFixed(0)} MiB`;
   }
 

@@ -25,7 +25,11 @@ export class WorkerCommitTargets implements CommitTargets {
       const db = openKpiDatabase(target.file);
       // Records carry the time they were received (the main thread's clock, in the plan's request);
       // pruning goes by this thread's clock.
-      const history = new RecordHistory(db, { clock: { nowMicros: () => BigInt(Date.now()) * 1000n }, retentionMs: target.retentionMs, maxRecords: target.maxRecords });
+      const history = new RecordHistory(db, {
+        clock: { nowMicros: () => BigInt(Date.now()) * 1000n },
+        retentionMs: target.retentionMs,
+        maxRecords: target.maxRecords,
+      });
       this.kpi = { file: target.file, history, close: () => db.close() };
     }
     return this.kpi.history;

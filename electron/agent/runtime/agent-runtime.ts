@@ -103,7 +103,7 @@ export class AgentRuntime {
     this.store = new AgentStore(path.join(dir, 'state', 'agent.db'), this.storage);
     this.flow = new DataFlow({ clock: this.clock, historyFile: path.join(dir, 'state', 'flow-history.db'), store: this.store, logger: this.coreLog.child('flow') });
     // Chunks of a few rows are handled on this thread (its modules loaded on the first such chunk).
-    this.parseWorkers = new ParseWorkerPool(this.coreLog.child('parse-threads'), undefined, undefined, async () => (await import('../threads/chunk-runner.js')).createChunkRunner());
+    this.parseWorkers = new ParseWorkerPool(this.coreLog.child('parse-threads'), undefined, undefined, async () => (await import('../threads/parse-thread-root.js')).createChunkRunner());
     const allowWrite = (options.allowWrite ?? []).map((folder) => path.resolve(folder));
     this.validator = new ConfigValidator(this.coreLog.child('validate'), {
       dataDirectory: path.resolve(dir),

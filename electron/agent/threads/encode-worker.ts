@@ -34,7 +34,9 @@ parentPort?.on('message', (request: EncodeRequest) => {
       return;
     }
     // Own ArrayBuffers (not Buffer's shared pool, nor a database row's memory) so they can move.
-    const out = encodeBodies(store!, request, (format, payload) => registry.decode(format, payload)).map(({ body, records }) => ({ body: new Uint8Array(body), records }));
+    const out = encodeBodies(store!, request, (format, payload) =>
+      registry.decode(format, payload),
+    ).map(({ body, records }) => ({ body: new Uint8Array(body), records }));
     response = { id: request.id, ok: true, bodies: out };
     parentPort!.postMessage(response, out.map((b) => b.body.buffer as ArrayBuffer));
   } catch (cause) {

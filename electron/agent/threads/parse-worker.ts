@@ -6,7 +6,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { ParseRequest } from '../pipeline/parse-protocol.js';
-import { createChunkRunner } from './chunk-runner.js';
+import { createChunkRunner } from './parse-thread-root.js';
 import { lowerThreadPriority } from '../workers/thread-priority.js';
 
 const runner = createChunkRunner();

@@ -12,7 +12,12 @@ parentPort?.on('message', (request: ValidateRequest) => {
   let response: ValidateResponse;
   try {
     const { violations, config } = validateConfiguration(request.document, request.context);
-    response = { id: request.id, ok: true, violations: capViolations(violations), config: request.wantConfig ? config : undefined };
+    response = {
+      id: request.id,
+      ok: true,
+      violations: capViolations(violations),
+      config: request.wantConfig ? config : undefined,
+    };
   } catch (cause) {
     response = { id: request.id, ok: false, error: (cause as Error).message };
   }

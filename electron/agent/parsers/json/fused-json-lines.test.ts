@@ -10,7 +10,7 @@ import { type Parser, ParserSchema } from '../../../../shared/config/schema.js';
 import { builtInComponents } from '../../components/built-in.js';
 import type { RecordHistory } from '../../kpi/record-history.js';
 import { BatchCommitter, type CommitPlan, type CommitTargets } from '../../pipeline/batch-committer.js';
-import { DocumentHandler } from '../../receivers/file-source/document-handler.js';
+import { DocumentHandler } from '../../threads/document-handler.js';
 import type { ParseRequest, ParseResponse } from '../../pipeline/parse-protocol.js';
 import type { AgentStore } from '../../store/agent-store.js';
 import { FusedJsonLines } from './fused-json-lines.js';

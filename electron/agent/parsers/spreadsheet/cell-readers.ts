@@ -24,9 +24,14 @@ const escape = (char: string) => char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * The text of a number in the configured notation rewritten with "." and without thousands
  * separators ("1.234,5" → "1234.5"), trimmed; undefined when the text is not such a number.
  */
-function numberNormalizer(decimal: string, thousands: string | null): (text: string) => string | undefined {
+function numberNormalizer(
+  decimal: string,
+  thousands: string | null,
+): (text: string) => string | undefined {
   const digits = thousands === null ? '\\d+' : `\\d+(?:${escape(thousands)}\\d+)*`;
-  const pattern = new RegExp(`^[+-]?(?:${digits}(?:${escape(decimal)}\\d*)?|${escape(decimal)}\\d+)(?:[eE][+-]?\\d+)?$`);
+  const pattern = new RegExp(
+    `^[+-]?(?:${digits}(?:${escape(decimal)}\\d*)?|${escape(decimal)}\\d+)(?:[eE][+-]?\\d+)?$`,
+  );
   return (text) => {
     const trimmed = text.trim();
     if (!pattern.test(trimmed)) return undefined;
@@ -35,7 +40,10 @@ function numberNormalizer(decimal: string, thousands: string | null): (text: str
 }
 
 /** Readers for the given (output) columns. */
-export function cellReadersFor(columns: readonly string[], parse: SpreadsheetParseOptions): CellReader[] {
+export function cellReadersFor(
+  columns: readonly string[],
+  parse: SpreadsheetParseOptions,
+): CellReader[] {
   // Without na_values and keep_default_na only empty cells are missing (Tributary's rule before
   // these options existed); with either, pandas' rules apply.
   const pandasNa = parse.na_values !== undefined || parse.keep_default_na !== undefined;
@@ -51,14 +59,24 @@ export function cellReadersFor(columns: readonly string[], parse: SpreadsheetPar
   };
   const na = parse.na_values;
   if (na !== undefined && (typeof na !== 'object' || Array.isArray(na))) addTo(base, na);
-  else if (na !== undefined) for (const [column, values] of Object.entries(na)) addTo(perColumn.get(column) ?? perColumn.set(column, new Set(base)).get(column)!, values);
+  else if (na !== undefined)
+    for (const [column, values] of Object.entries(na))
+      addTo(perColumn.get(column) ?? perColumn.set(column, new Set(base)).get(column)!, values);
 
   const trueValues = new Set(['True', 'true', 'TRUE', ...(parse.true_values ?? []).map(String)]);
-  const falseValues = new Set(['False', 'false', 'FALSE', ...(parse.false_values ?? []).map(String)]);
+  const falseValues = new Set([
+    'False',
+    'false',
+    'FALSE',
+    ...(parse.false_values ?? []).map(String),
+  ]);
   const decimal = parse.decimal ?? '.';
   const thousands = parse.thousands ?? null;
   const normalize = numberNormalizer(decimal, thousands);
-  /** Another notation than "1234.5": cells are read through normalize() instead of cellValue's fast path. */
+  /**
+   * Another notation than "1234.5": cells are read through normalize() instead of cellValue's fast
+   * path.
+   */
   const otherNotation = decimal !== '.' || thousands !== null;
   const dtypeOf = (column: string): DtypeKind | undefined => {
     const dtype = parse.dtype;
@@ -74,13 +92,21 @@ export function cellReadersFor(columns: readonly string[], parse: SpreadsheetPar
       case 'str':
         return (text) => (isNa(text) ? null : text);
       case 'bool':
-        return (text) => (isNa(text) ? null : trueValues.has(text) ? true : falseValues.has(text) ? false : new BadCell(`"${text}" in column ${column} is not true or false (dtype bool)`));
+        return (text) =>
+          isNa(text)
+            ? null
+            : trueValues.has(text)
+              ? true
+              : falseValues.has(text)
+                ? false
+                : new BadCell(`"${text}" in column ${column} is not true or false (dtype bool)`);
       case 'int':
         return (text) => {
           if (isNa(text)) return null;
           const plain = normalize(text);
           const value = plain !== undefined && /^[+-]?\d+$/.test(plain) ? Number(plain) : undefined;
-          if (value === undefined || !Number.isSafeInteger(value)) return new BadCell(`"${text}" in column ${column} is not a whole number (dtype int)`);
+          if (value === undefined || !Number.isSafeInteger(value))
+            return new BadCell(`"${text}" in column ${column} is not a whole number (dtype int)`);
           return notNumber(value) ? null : value === 0 ? 0 : value;
         };
       case 'float':
@@ -88,7 +114,8 @@ export function cellReadersFor(columns: readonly string[], parse: SpreadsheetPar
           if (isNa(text)) return null;
           const plain = normalize(text);
           const value = plain === undefined ? NaN : Number(plain);
-          if (!Number.isFinite(value)) return new BadCell(`"${text}" in column ${column} is not a number (dtype float)`);
+          if (!Number.isFinite(value))
+            return new BadCell(`"${text}" in column ${column} is not a number (dtype float)`);
           return notNumber(value) ? null : value === 0 ? 0 : value;
         };
       default:
@@ -98,7 +125,8 @@ export function cellReadersFor(columns: readonly string[], parse: SpreadsheetPar
           if (falseValues.has(text)) return false;
           let value: FieldValue;
           if (otherNotation) {
-            // Only numbers in the configured notation are numbers ("1.5" is text when the decimal mark is ",").
+            // Only numbers in the configured notation are numbers ("1.5" is text when the decimal
+            // mark is ",").
             const plain = normalize(text);
             const read = plain === undefined ? text : cellValueByRules(plain);
             value = typeof read === 'number' ? read : text;

@@ -31,7 +31,8 @@ export function cellValueAt(line: string, start: number, end: number): FieldValu
   const first = line.charCodeAt(start);
   const last = line.charCodeAt(end - 1);
   // Printable ASCII at both ends: nothing for trim() to remove.
-  if (first <= 0x20 || first >= 0x7f || last <= 0x20 || last >= 0x7f) return cellValueByRules(line.slice(start, end));
+  if (first <= 0x20 || first >= 0x7f || last <= 0x20 || last >= 0x7f)
+    return cellValueByRules(line.slice(start, end));
   let i = start;
   let negative = false;
   if (first === 0x2b || first === 0x2d) {
@@ -64,7 +65,10 @@ export function cellValueAt(line: string, start: number, end: number): FieldValu
     fractionDigits = i - fractionStart;
   }
   // Only an exponent may follow the digits of a number: the rules read it; anything else is text.
-  if (i < end) return code === 0x65 || code === 0x45 ? cellValueByRules(line.slice(start, end)) : line.slice(start, end);
+  if (i < end)
+    return code === 0x65 || code === 0x45
+      ? cellValueByRules(line.slice(start, end))
+      : line.slice(start, end);
   const digits = integerDigits + fractionDigits;
   if (digits === 0) return line.slice(start, end);
   // More digits than a double holds exactly (and maybe an unsafe integer): the rules decide.

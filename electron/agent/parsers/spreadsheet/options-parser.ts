@@ -48,7 +48,12 @@ export function createOptionsParser(config: Parser, options: ReadOptions): Sprea
 
   /** The plan for a persisted header, or the message of why the options do not fit the file. */
   function planFor(header: string[]): Plan | string {
-    if (lastPlan && lastPlan.header.length === header.length && lastPlan.header.every((name, c) => name === header[c])) return lastPlan;
+    if (
+      lastPlan &&
+      lastPlan.header.length === header.length &&
+      lastPlan.header.every((name, c) => name === header[c])
+    )
+      return lastPlan;
     let keep = header.map((_, c) => c);
     let output = header;
     if (parse.usecols) {
@@ -69,7 +74,15 @@ export function createOptionsParser(config: Parser, options: ReadOptions): Sprea
     const missingTime = stamper.columns.find((column) => !output.includes(column.name));
     if (missingTime) return `The time stamp column "${missingTime.name}" is not among the columns read (${output.join(', ')})`;
     const timeCells = stamper.columns.map((column) => keep[output.indexOf(column.name)]!);
-    lastPlan = { header: [...header], cells: header.length, keep, names: output, readers: cellReadersFor(output, parse), isTime: output.map((name) => stamper.columns.some((column) => column.name === name)), timeCells };
+    lastPlan = {
+      header: [...header],
+      cells: header.length,
+      keep,
+      names: output,
+      readers: cellReadersFor(output, parse),
+      isTime: output.map((name) => stamper.columns.some((column) => column.name === name)),
+      timeCells,
+    };
     return lastPlan;
   }
 
@@ -87,8 +100,18 @@ export function createOptionsParser(config: Parser, options: ReadOptions): Sprea
   }
 
   function parseChunk(chunk: Buffer, previous: SpreadsheetState, final: boolean): ChunkResult {
-    const state: SpreadsheetState = { ...previous, header: previous.header && [...previous.header] };
-    const result: ChunkResult = { rows: [], badLines: [], skippedLines: 0, dstAdjusted: { gap: 0, overlap: 0 }, consumedBytes: 0, state };
+    const state: SpreadsheetState = {
+      ...previous,
+      header: previous.header && [...previous.header],
+    };
+    const result: ChunkResult = {
+      rows: [],
+      badLines: [],
+      skippedLines: 0,
+      dstAdjusted: { gap: 0, overlap: 0 },
+      consumedBytes: 0,
+      state,
+    };
     let from = 0;
     if (state.encoding === null) {
       if (chunk.length === 0) return result;
@@ -100,13 +123,29 @@ export function createOptionsParser(config: Parser, options: ReadOptions): Sprea
     }
     let encoding = encodings.get(state.encoding);
     if (!encoding) encodings.set(state.encoding, (encoding = resolveEncoding(state.encoding)));
-    const unitOf = (char: string) => (encoding!.width === 2 ? char.charCodeAt(0) : separatorUnits(char, encoding!)[0]!);
-    const cursor = new RecordCursor(chunk, from, separatorUnits(separator, encoding), encoding.width, encoding.littleEndian, final, encoding.leadByte, unitOf(quote), comment === null ? -1 : unitOf(comment));
+    const unitOf = (char: string) =>
+      encoding!.width === 2 ? char.charCodeAt(0) : separatorUnits(char, encoding!)[0]!;
+    const cursor = new RecordCursor(chunk, from, {
+      separator: separatorUnits(separator, encoding),
+      width: encoding.width,
+      littleEndian: encoding.littleEndian,
+      final,
+      leadByte: encoding.leadByte,
+      quote: unitOf(quote),
+      comment: comment === null ? -1 : unitOf(comment),
+    });
     // skipfooter: the last rows of the file (blank lines not counted, as in pandas) are not rows;
     // until the file is complete any row may be among them, so the last skipfooter rows of a chunk
     // (and what follows them) wait for the next one.
     const records: ScannedRecord[] = [];
-    while (cursor.next()) records.push({ start: cursor.start, contentEnd: cursor.contentEnd, end: cursor.end, newlines: cursor.newlines, unterminatedQuote: cursor.unterminatedQuote });
+    while (cursor.next())
+      records.push({
+        start: cursor.start,
+        contentEnd: cursor.contentEnd,
+        end: cursor.end,
+        newlines: cursor.newlines,
+        unterminatedQuote: cursor.unterminatedQuote,
+      });
     const rowsEnd = footerStart(records, chunk, encoding);
     let plan = state.header === null ? undefined : planFor(state.header);
     if (typeof plan === 'string') return { ...result, fatal: { line: state.linesSeen + 1, message: plan } };
@@ -181,24 +220,41 @@ export function createOptionsParser(config: Parser, options: ReadOptions): Sprea
       if (problem !== undefined && bad(line, problem)) return result;
       consume(record, true);
     }
-    if (final && skipFooter > 0 && result.fatal === undefined) for (let r = rowsEnd; r < records.length; r += 1) consume(records[r]!, false);
+    if (final && skipFooter > 0 && result.fatal === undefined)
+      for (let r = rowsEnd; r < records.length; r += 1) consume(records[r]!, false);
     return result;
   }
 
   /** Where the footer (the last skipfooter non-blank records) starts among the chunk's records. */
-  function footerStart(records: readonly ScannedRecord[], chunk: Buffer, encoding: FileEncoding): number {
+  function footerStart(
+    records: readonly ScannedRecord[],
+    chunk: Buffer,
+    encoding: FileEncoding,
+  ): number {
     let start = records.length;
-    for (let footer = 0; footer < skipFooter && start > 0; ) {
+    for (let footer = 0; footer < skipFooter && start > 0;) {
       start -= 1;
       const record = records[start]!;
-      const text = record.contentEnd === record.start ? '' : decodeBytes(chunk, record.start, record.contentEnd, encoding);
-      if ((comment === null ? text : stripComment(text, separator, quote, comment)).length > 0) footer += 1;
+      const text =
+        record.contentEnd === record.start
+          ? ''
+          : decodeBytes(chunk, record.start, record.contentEnd, encoding);
+      if ((comment === null ? text : stripComment(text, separator, quote, comment)).length > 0)
+        footer += 1;
     }
     return start;
   }
 
-  /** A row from the cells of a line (undefined: a blank line kept by skip_blank_lines false: all null). */
-  function buildRow(plan: Plan, cells: string[] | undefined, line: number, result: ChunkResult): ParsedRow | string {
+  /**
+   * A row from the cells of a line (undefined: a blank line kept by skip_blank_lines false: all
+   * null).
+   */
+  function buildRow(
+    plan: Plan,
+    cells: string[] | undefined,
+    line: number,
+    result: ChunkResult,
+  ): ParsedRow | string {
     const fieldvalues: Record<string, FieldValue> = {};
     for (let k = 0; k < plan.keep.length; k += 1) {
       const name = plan.names[k]!;
@@ -210,7 +266,8 @@ export function createOptionsParser(config: Parser, options: ReadOptions): Sprea
       if (value instanceof BadCell) return `Line ${line}: ${value.message}.`;
       fieldvalues[name] = value;
     }
-    for (let t = 0; t < timeTexts.length; t += 1) timeTexts[t] = cells === undefined ? '' : cells[plan.timeCells[t]!];
+    for (let t = 0; t < timeTexts.length; t += 1)
+      timeTexts[t] = cells === undefined ? '' : cells[plan.timeCells[t]!];
     return stamper.stamp(fieldvalues, timeTexts, line, result);
   }
 

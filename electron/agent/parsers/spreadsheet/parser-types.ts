@@ -1,6 +1,6 @@
 /**
- * The spreadsheet parser's vocabulary (its state, rows and chunk results), in a module of its own so
- * that the fast path, the general path (options-parser.ts) and the time columns share it without
+ * The spreadsheet parser's vocabulary (its state, rows and chunk results), in a module of its own
+ * so that the fast path, the general path (options-parser.ts) and the time columns share it without
  * importing each other (no import circles, decision 0054).
  */
 import { z } from 'zod';
@@ -48,7 +48,9 @@ export interface ChunkResult {
   /** Bytes of complete records (BOM included); the caller advances its offset by this much. */
   consumedBytes: number;
   state: SpreadsheetState;
-  /** Set under bad_lines_action error, or for a bad option: nothing at or after this line was read. */
+  /**
+   * Set under bad_lines_action error, or for a bad option: nothing at or after this line was read.
+   */
   fatal?: { line: number; message: string };
 }
 

@@ -23,7 +23,12 @@ import { createTimeStamper } from './time-columns.js';
 export const MAX_PLAIN_MICROS = 8_999_999_999_999_999;
 
 /** Receives the data rows of a chunk in file order; returns false to give the chunk up. */
-export type PlainRowVisitor = (text: string, cellStarts: Int32Array, line: number, times: Float64Array) => boolean;
+export type PlainRowVisitor = (
+  text: string,
+  cellStarts: Int32Array,
+  line: number,
+  times: Float64Array,
+) => boolean;
 
 export interface PlainChunk {
   rows: number;
@@ -34,8 +39,16 @@ export interface PlainChunk {
 export interface PlainRowReader {
   /** The time columns (parse_timestamps, then parse_dates), in the order of `times`. */
   readonly timeColumns: readonly string[];
-  /** The chunk's rows through `visit`, or null: the chunk is not plain (nothing may be kept from the visits). */
-  read(chunk: Buffer, state: SpreadsheetState, final: boolean, visit: PlainRowVisitor): PlainChunk | null;
+  /**
+   * The chunk's rows through `visit`, or null: the chunk is not plain (nothing may be kept from the
+   * visits).
+   */
+  read(
+    chunk: Buffer,
+    state: SpreadsheetState,
+    final: boolean,
+    visit: PlainRowVisitor,
+  ): PlainChunk | null;
 }
 
 /** A reader for this parser configuration, or null when its files never take this path. */
@@ -52,7 +65,12 @@ export function createPlainRowReader(any: SpreadsheetParserConfig | Parser): Pla
   let lastHeader: string[] | null = null;
   let timeIndexes: number[] = [];
 
-  function read(chunk: Buffer, previous: SpreadsheetState, final: boolean, visit: PlainRowVisitor): PlainChunk | null {
+  function read(
+    chunk: Buffer,
+    previous: SpreadsheetState,
+    final: boolean,
+    visit: PlainRowVisitor,
+  ): PlainChunk | null {
     const { header } = previous;
     if (header === null || previous.encoding === null || header.includes('__proto__')) return null;
     const encoding = resolveEncoding(previous.encoding);
@@ -64,7 +82,13 @@ export function createPlainRowReader(any: SpreadsheetParserConfig | Parser): Pla
     if (timeIndexes.includes(-1)) return null;
     const count = header.length;
     if (cellStarts.length < count + 1) cellStarts = new Int32Array(count + 1);
-    const cursor = new RecordCursor(chunk, 0, separatorUnits(separator, encoding), 1, encoding.littleEndian, final, encoding.leadByte);
+    const cursor = new RecordCursor(chunk, 0, {
+      separator: separatorUnits(separator, encoding),
+      width: 1,
+      littleEndian: encoding.littleEndian,
+      final,
+      leadByte: encoding.leadByte,
+    });
     let { rowsSeen, linesSeen, counter } = previous;
     let rows = 0;
     let consumedBytes = 0;
@@ -73,18 +97,26 @@ export function createPlainRowReader(any: SpreadsheetParserConfig | Parser): Pla
       const text = decodeBytes(chunk, cursor.start, cursor.contentEnd, encoding);
       if (text.length > 0) {
         if (cursor.mayHaveQuote) return null;
-        // Where the cells start (cellStarts[count] is one past the line's end, for the last cell's end).
+        // Where the cells start (cellStarts[count] is one past the line's end, for the last cell's
+        // end).
         let cells = 1;
-        for (let i = text.indexOf(separator); i !== -1 && cells <= count; i = text.indexOf(separator, i + 1)) cellStarts[cells++] = i + 1;
+        for (
+          let i = text.indexOf(separator);
+          i !== -1 && cells <= count;
+          i = text.indexOf(separator, i + 1)
+        )
+          cellStarts[cells++] = i + 1;
         if (cells !== count) return null;
         cellStarts[0] = 0;
         cellStarts[count] = text.length + 1;
         for (let t = 0; t < timeIndexes.length; t += 1) {
           const c = timeIndexes[t]!;
           const micros = stamper.instant(t, text.slice(cellStarts[c]!, cellStarts[c + 1]! - 1));
-          // A bad time (a bad line), or one beyond what the fused writers take: the reference decides.
+          // A bad time (a bad line), or one beyond what the fused writers take: the reference
+          // decides.
           if (micros !== micros) times[t] = micros;
-          else if (!Number.isSafeInteger(micros) || micros < 0 || micros > MAX_PLAIN_MICROS) return null;
+          else if (!Number.isSafeInteger(micros) || micros < 0 || micros > MAX_PLAIN_MICROS)
+            return null;
           else times[t] = micros;
         }
         if (!visit(text, cellStarts, line, times)) return null;
@@ -95,7 +127,11 @@ export function createPlainRowReader(any: SpreadsheetParserConfig | Parser): Pla
       linesSeen += cursor.newlines;
       consumedBytes = cursor.end;
     }
-    return { rows, consumedBytes, state: { header: [...header], rowsSeen, linesSeen, counter, encoding: previous.encoding } };
+    return {
+      rows,
+      consumedBytes,
+      state: { header: [...header], rowsSeen, linesSeen, counter, encoding: previous.encoding },
+    };
   }
 
   return { timeColumns, read };

@@ -11,9 +11,14 @@ import { isDocumentParser } from '../../../../shared/config/parsers/index.js';
 
 export interface ReadOptions {
   separator: string;
-  /** Python codec name (file_encoding, or pandas' `encoding` when file_encoding is left at utf-8). */
+  /**
+   * Python codec name (file_encoding, or pandas' `encoding` when file_encoding is left at utf-8).
+   */
   encoding: string;
-  /** Zero-based header row among the rows read (blank and skipped lines not counted); null: no header row. */
+  /**
+   * Zero-based header row among the rows read (blank and skipped lines not counted); null: no
+   * header row.
+   */
   header: number | null;
   badLinesAction: 'error' | 'warn' | 'skip';
   quote: string;
@@ -26,7 +31,9 @@ export interface ReadOptions {
 /** A separator typed as the two characters `\t` means a tab too. */
 const unescape = (separator: string) => (separator === '\\t' ? '\t' : separator);
 
-/** The configuration as a csv parser's: a document parser (excel, json, xml) never reaches this one. */
+/**
+ * The configuration as a csv parser's: a document parser (excel, json, xml) never reaches this one.
+ */
 export function textParserOf(config: AnyParser): Parser {
   if (isDocumentParser(config)) throw new Error(`parser_type ${config.parser_type} is read as a whole document, not line by line`);
   return config;

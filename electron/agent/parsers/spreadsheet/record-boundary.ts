@@ -16,12 +16,17 @@ import { RecordCursor } from './record-scanner.js';
 import type { SpreadsheetState } from './spreadsheet-parser.js';
 import { resolveEncoding, separatorUnits } from './text-encoding.js';
 
-/** Bytes the scan looks for in single-byte-unit text (the only kind a split file has: splitRefusal). */
+/**
+ * Bytes the scan looks for in single-byte-unit text (the only kind a split file has: splitRefusal).
+ */
 const QUOTE_BYTE = 0x22;
 const LF_BYTE = 0x0a;
 const CR_BYTE = 0x0d;
 
-/** A record boundary at or after the target, with what a parse from `from` up to it would have counted. */
+/**
+ * A record boundary at or after the target, with what a parse from `from` up to it would have
+ * counted.
+ */
 export interface RecordCut {
   /** Byte offset of the boundary (just after a record's newline). */
   offset: number;
@@ -32,11 +37,12 @@ export interface RecordCut {
 }
 
 /**
- * Whether a file read with `config`, at a point where its state is `state`, may be cut in two:
- * only on the tuned path (no pandas-only options), with a header already read, a single-byte or
- * UTF-8 encoding without lead bytes (record ends found byte-wise), no `error` bad-lines action (a
- * bad line would stop the first part while the second read on) and no `counter` column (its values
- * in the second part depend on how many lines of the first part were bad). Returns the reason when not.
+ * Whether a file read with `config`, at a point where its state is `state`, may be cut in two: only
+ * on the tuned path (no pandas-only options), with a header already read, a single-byte or UTF-8
+ * encoding without lead bytes (record ends found byte-wise), no `error` bad-lines action (a bad
+ * line would stop the first part while the second read on) and no `counter` column (its values in
+ * the second part depend on how many lines of the first part were bad). Returns the reason when
+ * not.
  */
 export function splitRefusal(any: AnyParser, state: SpreadsheetState | null): string | undefined {
   if (isDocumentParser(any)) return 'a whole-document parser';
@@ -57,10 +63,19 @@ export function splitRefusal(any: AnyParser, state: SpreadsheetState | null): st
  * (mergedState), since only a parse knows which lines were bad.
  */
 export function stateAfterCut(state: SpreadsheetState, cut: RecordCut): SpreadsheetState {
-  return { ...state, header: state.header && [...state.header], linesSeen: state.linesSeen + cut.lines, rowsSeen: state.rowsSeen + cut.records, counter: 0 };
+  return {
+    ...state,
+    header: state.header && [...state.header],
+    linesSeen: state.linesSeen + cut.lines,
+    rowsSeen: state.rowsSeen + cut.records,
+    counter: 0,
+  };
 }
 
-/** The file's state once both parts are read: the second part's, with the first part's data rows added. */
+/**
+ * The file's state once both parts are read: the second part's, with the first part's data rows
+ * added.
+ */
 export function mergedState(first: SpreadsheetState, second: SpreadsheetState): SpreadsheetState {
   return { ...second, counter: first.counter + second.counter };
 }
@@ -85,7 +100,8 @@ export async function findRecordCut(options: {
   pause?: () => Promise<void>;
 }): Promise<RecordCut | undefined> {
   const { config, state, read, from, target, end, maxRecordBytes } = options;
-  if (splitRefusal(config, state) !== undefined || target <= from || target >= end) return undefined;
+  if (splitRefusal(config, state) !== undefined || target <= from || target >= end)
+    return undefined;
   const encoding = resolveEncoding(state.encoding!);
   const separator = separatorUnits(readOptionsOf(config).separator, encoding);
   let lines = 0;
@@ -93,8 +109,12 @@ export async function findRecordCut(options: {
   /** Bytes of an unfinished record carried to the next piece, and where they start in the file. */
   let carry: Buffer = Buffer.alloc(0);
   let carryAt = from;
-  /** The cut after the record ending at `offset` (none at the range's end: nothing would be left for the second part). */
-  const cutAt = (offset: number): RecordCut | undefined => (offset < end ? { offset, lines, records } : undefined);
+  /**
+   * The cut after the record ending at `offset` (none at the range's end: nothing would be left for
+   * the second part).
+   */
+  const cutAt = (offset: number): RecordCut | undefined =>
+    offset < end ? { offset, lines, records } : undefined;
   while (carryAt + carry.length < end) {
     const at = carryAt + carry.length;
     const piece = await read(at, Math.min(SCAN_PIECE_BYTES, end - at));
@@ -113,7 +133,12 @@ export async function findRecordCut(options: {
         if (carryAt + consumed >= target) return cutAt(carryAt + consumed);
       }
     } else {
-      const cursor = new RecordCursor(bytes, 0, separator, 1, false, false, null);
+      const cursor = new RecordCursor(bytes, 0, {
+        separator,
+        width: 1,
+        littleEndian: false,
+        final: false,
+      });
       while (cursor.next()) {
         if (cursor.end > maxRecordBytes + cursor.start) return undefined;
         lines += cursor.newlines;

@@ -146,7 +146,7 @@ describe('scanRecords against the single state machine it replaced', () => {
     fc.assert(
       fc.property(text, fc.boolean(), (value, final) => {
         const bytes = Buffer.from(value);
-        const cursor = new RecordCursor(bytes, 0, [0x2c], 1, true, final);
+        const cursor = new RecordCursor(bytes, 0, { separator: [0x2c], width: 1, littleEndian: true, final });
         while (cursor.next()) {
           if (!cursor.mayHaveQuote) expect(bytes.subarray(cursor.start, cursor.end).includes(0x22)).toBe(false);
         }

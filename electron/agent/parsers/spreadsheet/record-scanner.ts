@@ -48,12 +48,34 @@ function readUnit(bytes: Buffer, i: number, width: 1 | 2, littleEndian: boolean)
   return littleEndian ? bytes[i]! | (bytes[i + 1]! << 8) : (bytes[i]! << 8) | bytes[i + 1]!;
 }
 
-function separatorAt(bytes: Buffer, i: number, separator: number[], width: 1 | 2, littleEndian: boolean): boolean {
+function separatorAt(
+  bytes: Buffer,
+  i: number,
+  separator: number[],
+  width: 1 | 2,
+  littleEndian: boolean,
+): boolean {
   for (let k = 0; k < separator.length; k += 1) {
     const at = i + k * width;
-    if (at + width > bytes.length || readUnit(bytes, at, width, littleEndian) !== separator[k]) return false;
+    if (at + width > bytes.length || readUnit(bytes, at, width, littleEndian) !== separator[k])
+      return false;
   }
   return true;
+}
+
+/** How a RecordCursor reads: the separator's code units, the encoding's unit, the file's end. */
+export interface CursorOptions {
+  separator: number[];
+  width: 1 | 2;
+  littleEndian: boolean;
+  /** The rest of the buffer is a record too (the file is complete). */
+  final: boolean;
+  /** Double-byte code pages: a lead byte takes the next byte with it (whatever that byte is). */
+  leadByte?: ((byte: number) => boolean) | null;
+  /** The quote character's code unit (pandas quotechar; ASCII). */
+  quote?: number;
+  /** pandas `comment`: the rest of the record after this unit is not parsed (-1: none). */
+  comment?: number;
 }
 
 /**
@@ -78,25 +100,37 @@ export class RecordCursor {
   private readonly firstSeparatorUnit: number;
   /** Single-byte units and a separator without LF: a record without quotes ends at its first LF. */
   private readonly plain: boolean;
-  /** Offset of the next quote byte at or after `consumed` (width 1), -1 for none, -2 before the first search. */
+  /**
+   * Offset of the next quote byte at or after `consumed` (width 1), -1 for none, -2 before the
+   * first search.
+   */
   private nextQuote = -2;
-  /** Lead bytes, another quote character or a comment character: walkGeneral() instead of walk(). */
+  /**
+   * Lead bytes, another quote character or a comment character: walkGeneral() instead of walk().
+   */
   private readonly general: boolean;
+
+  private readonly separator: number[];
+  private readonly width: 1 | 2;
+  private readonly littleEndian: boolean;
+  private readonly final: boolean;
+  private readonly leadByte: ((byte: number) => boolean) | null;
+  private readonly quote: number;
+  private readonly comment: number;
 
   constructor(
     private readonly bytes: Buffer,
     from: number,
-    private readonly separator: number[],
-    private readonly width: 1 | 2,
-    private readonly littleEndian: boolean,
-    private readonly final: boolean,
-    /** Double-byte code pages: a lead byte takes the next byte with it (whatever that byte is). */
-    private readonly leadByte: ((byte: number) => boolean) | null = null,
-    /** The quote character's code unit (pandas quotechar; ASCII). */
-    private readonly quote = QUOTE,
-    /** pandas `comment`: the rest of the record after this unit is not parsed (-1: none). */
-    private readonly comment = -1,
+    options: CursorOptions,
   ) {
+    this.separator = options.separator;
+    this.width = options.width;
+    this.littleEndian = options.littleEndian;
+    this.final = options.final;
+    this.leadByte = options.leadByte ?? null;
+    this.quote = options.quote ?? QUOTE;
+    this.comment = options.comment ?? -1;
+    const { separator, width, leadByte, quote, comment } = this;
     this.consumed = from;
     this.general = leadByte !== null || quote !== QUOTE || comment >= 0;
     this.limit = bytes.length - ((bytes.length - from) % width);
@@ -110,20 +144,32 @@ export class RecordCursor {
     const start = this.consumed;
     if (this.plain) {
       // Most records hold no quote: then the first LF ends the record, and memchr finds it.
-      if (this.nextQuote !== -1 && this.nextQuote < start) this.nextQuote = bytes.indexOf(this.quote, start);
+      if (this.nextQuote !== -1 && this.nextQuote < start)
+        this.nextQuote = bytes.indexOf(this.quote, start);
       const lf = start < this.limit ? bytes.indexOf(LF, start) : -1;
       if (this.nextQuote === -1 || (lf !== -1 && this.nextQuote > lf)) {
         this.mayHaveQuote = false;
         if (lf !== -1) return this.found(start, lf, lf + 1, 1, false);
-        return this.final && start < bytes.length ? this.found(start, this.limit, bytes.length, 0, false) : false;
+        return this.final && start < bytes.length
+          ? this.found(start, this.limit, bytes.length, 0, false)
+          : false;
       }
     }
     this.mayHaveQuote = true;
     return this.general ? this.walkGeneral(start) : this.walk(start);
   }
 
-  /** Sets the fields for the record [start, end) whose content ends at `at` (its LF, or the end of the units), before a CR there. */
-  private found(start: number, at: number, end: number, newlines: number, unterminatedQuote: boolean): boolean {
+  /**
+   * Sets the fields for the record [start, end) whose content ends at `at` (its LF, or the end of
+   * the units), before a CR there.
+   */
+  private found(
+    start: number,
+    at: number,
+    end: number,
+    newlines: number,
+    unterminatedQuote: boolean,
+  ): boolean {
     const { bytes, width, littleEndian } = this;
     const hasCr = at - width >= start && readUnit(bytes, at - width, width, littleEndian) === CR;
     this.start = start;
@@ -137,7 +183,8 @@ export class RecordCursor {
 
   /** The quote-aware state machine, from the start of a record. */
   private walk(start: number): boolean {
-    const { bytes, width, littleEndian, separator, separatorLength, firstSeparatorUnit, limit } = this;
+    const { bytes, width, littleEndian, separator, separatorLength, firstSeparatorUnit, limit } =
+      this;
     let state = State.CellStart;
     let newlines = 0;
     let i = start;
@@ -160,10 +207,13 @@ export class RecordCursor {
         continue;
       }
       if (state === State.CellStart) state = unit === QUOTE ? State.Quoted : State.Unquoted;
-      else if (state === State.QuoteInQuoted) state = unit === QUOTE ? State.Quoted : State.Unquoted;
+      else if (state === State.QuoteInQuoted)
+        state = unit === QUOTE ? State.Quoted : State.Unquoted;
       i += width;
     }
-    return this.final && start < bytes.length ? this.found(start, limit, bytes.length, newlines, state === State.Quoted) : false;
+    return this.final && start < bytes.length
+      ? this.found(start, limit, bytes.length, newlines, state === State.Quoted)
+      : false;
   }
 
   /**
@@ -173,7 +223,18 @@ export class RecordCursor {
    * comment character, after which quotes do not open a cell (pandas ignores the rest of the line).
    */
   private walkGeneral(start: number): boolean {
-    const { bytes, width, littleEndian, separator, separatorLength, firstSeparatorUnit, limit, quote, comment, leadByte } = this;
+    const {
+      bytes,
+      width,
+      littleEndian,
+      separator,
+      separatorLength,
+      firstSeparatorUnit,
+      limit,
+      quote,
+      comment,
+      leadByte,
+    } = this;
     let state = State.CellStart;
     let newlines = 0;
     let inComment = false;
@@ -191,17 +252,25 @@ export class RecordCursor {
           if (unit === quote) state = State.QuoteInQuoted;
         } else if (unit === comment) {
           inComment = true;
-        } else if (unit === firstSeparatorUnit && separatorAt(bytes, i, separator, width, littleEndian)) {
+        } else if (
+          unit === firstSeparatorUnit &&
+          separatorAt(bytes, i, separator, width, littleEndian)
+        ) {
           state = State.CellStart;
           i += separatorLength;
           continue;
-        } else if (state === State.CellStart) state = unit === quote ? State.Quoted : State.Unquoted;
-        else if (state === State.QuoteInQuoted) state = unit === quote ? State.Quoted : State.Unquoted;
+        } else if (state === State.CellStart)
+          state = unit === quote ? State.Quoted : State.Unquoted;
+        else if (state === State.QuoteInQuoted)
+          state = unit === quote ? State.Quoted : State.Unquoted;
       }
       // A second byte in the valid range (0x40 and up) belongs to its lead byte.
-      i += leadByte !== null && leadByte(unit) && i + 1 < limit && bytes[i + 1]! >= 0x40 ? 2 : width;
+      i +=
+        leadByte !== null && leadByte(unit) && i + 1 < limit && bytes[i + 1]! >= 0x40 ? 2 : width;
     }
-    return this.final && start < bytes.length ? this.found(start, limit, bytes.length, newlines, state === State.Quoted) : false;
+    return this.final && start < bytes.length
+      ? this.found(start, limit, bytes.length, newlines, state === State.Quoted)
+      : false;
   }
 }
 
@@ -209,16 +278,32 @@ export class RecordCursor {
  * Finds the complete records in `bytes[from..]`. A record is complete when its newline (LF, CRLF)
  * outside quotes is in the buffer; when `final` is set the rest of the buffer is a record too.
  */
-export function scanRecords(bytes: Buffer, from: number, separator: number[], width: 1 | 2, littleEndian: boolean, final: boolean): ScanResult {
+export function scanRecords(
+  bytes: Buffer,
+  from: number,
+  separator: number[],
+  width: 1 | 2,
+  littleEndian: boolean,
+  final: boolean,
+): ScanResult {
   const records: ScannedRecord[] = [];
-  const cursor = new RecordCursor(bytes, from, separator, width, littleEndian, final);
+  const cursor = new RecordCursor(bytes, from, { separator, width, littleEndian, final });
   while (cursor.next()) {
-    records.push({ start: cursor.start, contentEnd: cursor.contentEnd, end: cursor.end, newlines: cursor.newlines, unterminatedQuote: cursor.unterminatedQuote });
+    records.push({
+      start: cursor.start,
+      contentEnd: cursor.contentEnd,
+      end: cursor.end,
+      newlines: cursor.newlines,
+      unterminatedQuote: cursor.unterminatedQuote,
+    });
   }
   return { records, consumed: cursor.consumed };
 }
 
-/** Splits the decoded text of one record (without its newline) into cells; `quote` is pandas' quotechar. */
+/**
+ * Splits the decoded text of one record (without its newline) into cells; `quote` is pandas'
+ * quotechar.
+ */
 export function splitCells(text: string, separator: string, quote = '"'): string[] {
   // Most records quote nothing: the plain split is the same answer, much faster.
   if (!text.includes(quote)) return text.split(separator);
@@ -254,7 +339,12 @@ export function splitCells(text: string, separator: string, quote = '"'): string
 }
 
 /** The text of a record before its comment character (pandas `comment`), quotes respected. */
-export function stripComment(text: string, separator: string, quote: string, comment: string): string {
+export function stripComment(
+  text: string,
+  separator: string,
+  quote: string,
+  comment: string,
+): string {
   if (!text.includes(comment)) return text;
   let state = State.CellStart;
   for (let i = 0; i < text.length; i += 1) {
@@ -267,7 +357,8 @@ export function stripComment(text: string, separator: string, quote: string, com
     if (char === separator[0] && text.startsWith(separator, i)) {
       state = State.CellStart;
       i += separator.length - 1;
-    } else if (state === State.CellStart || state === State.QuoteInQuoted) state = char === quote ? State.Quoted : State.Unquoted;
+    } else if (state === State.CellStart || state === State.QuoteInQuoted)
+      state = char === quote ? State.Quoted : State.Unquoted;
   }
   return text;
 }

@@ -14,7 +14,9 @@ import { RecordCursor, splitCells } from './record-scanner.js';
 import { type FileEncoding, decodeBytes, detectEncoding, resolveEncoding, separatorUnits } from './text-encoding.js';
 import { createTimeStamper } from './time-columns.js';
 
-/** A spreadsheet or csv parser's configuration (the csv type has its separator at the top level). */
+/**
+ * A spreadsheet or csv parser's configuration (the csv type has its separator at the top level).
+ */
 export type SpreadsheetParserConfig = Parser;
 
 export { SpreadsheetStateSchema } from './parser-types.js';
@@ -29,7 +31,8 @@ interface RowPlan {
   timeIndexes: number[];
   /**
    * An object with the header's names in order, cloned for each row (much cheaper than adding the
-   * names one by one); null when a name is "__proto__", which only plain assignment treats as before.
+   * names one by one); null when a name is "__proto__", which only plain assignment treats as
+   * before.
    */
   template: Record<string, FieldValue> | null;
 }
@@ -39,7 +42,9 @@ interface RowPlan {
  * read_csv options beyond separator, header and encoding are read by the general path
  * (options-parser.ts); the rest by this one, tuned for speed (docs/performance.md).
  */
-export function createSpreadsheetParser(any: SpreadsheetParserConfig | AnyParser): SpreadsheetParser {
+export function createSpreadsheetParser(
+  any: SpreadsheetParserConfig | AnyParser,
+): SpreadsheetParser {
   const config = textParserOf(any);
   const options = readOptionsOf(config);
   if (options.general) return createOptionsParser(config, options);
@@ -55,11 +60,19 @@ export function createSpreadsheetParser(any: SpreadsheetParserConfig | AnyParser
   let lastPlan: RowPlan | null = null;
   /** Scratch: where each cell of a plain line starts (grown as needed). */
   let cellStarts = new Int32Array(64);
-  /** Scratch: the text of each time column's cell in the row being built (undefined when not in the header). */
+  /**
+   * Scratch: the text of each time column's cell in the row being built (undefined when not in the
+   * header).
+   */
   const timeTexts: (string | undefined)[] = timeColumns.map(() => undefined);
 
   function planFor(header: string[]): RowPlan {
-    if (lastPlan !== null && lastPlan.header.length === header.length && lastPlan.header.every((name, c) => name === header[c])) return lastPlan;
+    if (
+      lastPlan !== null &&
+      lastPlan.header.length === header.length &&
+      lastPlan.header.every((name, c) => name === header[c])
+    )
+      return lastPlan;
     const timeIndexes = timeColumns.map((column) => header.indexOf(column.name));
     const isTime = header.map((_, c) => timeIndexes.includes(c));
     let template: Record<string, FieldValue> | null = null;
@@ -87,8 +100,18 @@ export function createSpreadsheetParser(any: SpreadsheetParserConfig | AnyParser
   }
 
   function parseChunk(chunk: Buffer, previous: SpreadsheetState, final: boolean): ChunkResult {
-    const state: SpreadsheetState = { ...previous, header: previous.header && [...previous.header] };
-    const result: ChunkResult = { rows: [], badLines: [], skippedLines: 0, dstAdjusted: { gap: 0, overlap: 0 }, consumedBytes: 0, state };
+    const state: SpreadsheetState = {
+      ...previous,
+      header: previous.header && [...previous.header],
+    };
+    const result: ChunkResult = {
+      rows: [],
+      badLines: [],
+      skippedLines: 0,
+      dstAdjusted: { gap: 0, overlap: 0 },
+      consumedBytes: 0,
+      state,
+    };
     let from = 0;
     if (state.encoding === null) {
       if (chunk.length === 0) return result;
@@ -99,7 +122,13 @@ export function createSpreadsheetParser(any: SpreadsheetParserConfig | AnyParser
       result.consumedBytes = from;
     }
     const encoding = encodingOf(state.encoding);
-    const cursor = new RecordCursor(chunk, from, separatorUnits(separator, encoding), encoding.width, encoding.littleEndian, final, encoding.leadByte);
+    const cursor = new RecordCursor(chunk, from, {
+      separator: separatorUnits(separator, encoding),
+      width: encoding.width,
+      littleEndian: encoding.littleEndian,
+      final,
+      leadByte: encoding.leadByte,
+    });
     let plan = state.header === null ? null : planFor(state.header);
 
     /** Handles a bad line by bad_lines_action; true when parsing must stop here. */
@@ -112,7 +141,10 @@ export function createSpreadsheetParser(any: SpreadsheetParserConfig | AnyParser
       else result.skippedLines += 1;
       return false;
     };
-    /** Takes a built row, or handles the message of why its line is bad; true when parsing must stop here. */
+    /**
+     * Takes a built row, or handles the message of why its line is bad; true when parsing must stop
+     * here.
+     */
     const take = (row: ParsedRow | string, line: number): boolean => {
       if (typeof row === 'string') return bad(line, row);
       state.counter += 1;
@@ -135,29 +167,42 @@ export function createSpreadsheetParser(any: SpreadsheetParserConfig | AnyParser
         // found by position and read in place; only text and time cells become strings.
         const count = findCells(text);
         if (count !== plan.header.length) {
-          if (bad(line, `Line ${line} has ${count} cells, the header has ${plan.header.length}.`)) return result;
+          if (bad(line, `Line ${line} has ${count} cells, the header has ${plan.header.length}.`))
+            return result;
         } else if (take(buildPlainRow(plan, text, line, result), line)) {
           return result;
         }
       } else {
-        // A record without any quote splits plainly (what splitCells does for it too, after a search).
+        // A record without any quote splits plainly (what splitCells does for it too, after a
+        // search).
         const cells = cursor.mayHaveQuote ? splitCells(text, separator) : text.split(separator);
         if (state.header === null || plan === null) {
           if (state.rowsSeen === headerIndex) {
             const header = columnNames(cells);
             const missing = timeColumns.find((column) => !header.includes(column.name));
             if (missing) {
-              // A bad option, not a bad line: stop before the header so a fixed config reads it again.
-              result.fatal = { line, message: `The time stamp column "${missing.name}" is not in the header (line ${line}). Columns: ${header.join(', ')}.` };
+              // A bad option, not a bad line: stop before the header so a fixed config reads it
+              // again.
+              result.fatal = {
+                line,
+                message: `The time stamp column "${missing.name}" is not in the header (line ${line}). Columns: ${header.join(', ')}.`,
+              };
               return result;
             }
             state.header = header;
             plan = planFor(header);
           }
         } else if (cursor.unterminatedQuote) {
-          if (bad(line, `Line ${line}: a quoted cell is not closed before the end of the file.`)) return result;
+          if (bad(line, `Line ${line}: a quoted cell is not closed before the end of the file.`))
+            return result;
         } else if (cells.length !== plan.header.length) {
-          if (bad(line, `Line ${line} has ${cells.length} cells, the header has ${plan.header.length}.`)) return result;
+          if (
+            bad(
+              line,
+              `Line ${line} has ${cells.length} cells, the header has ${plan.header.length}.`,
+            )
+          )
+            return result;
         } else if (take(buildRow(plan, cells, line, result), line)) {
           return result;
         }
@@ -169,7 +214,10 @@ export function createSpreadsheetParser(any: SpreadsheetParserConfig | AnyParser
     return result;
   }
 
-  /** Finds where the cells of a line start (into cellStarts) for a one-character separator; returns their count, as split() would. */
+  /**
+   * Finds where the cells of a line start (into cellStarts) for a one-character separator; returns
+   * their count, as split() would.
+   */
   function findCells(text: string): number {
     cellStarts[0] = 0;
     let count = 1;
@@ -186,14 +234,20 @@ export function createSpreadsheetParser(any: SpreadsheetParserConfig | AnyParser
   }
 
   /** A row from its cells, or the message of why its line is bad. */
-  function buildRow(plan: RowPlan, cells: string[], line: number, result: ChunkResult): ParsedRow | string {
+  function buildRow(
+    plan: RowPlan,
+    cells: string[],
+    line: number,
+    result: ChunkResult,
+  ): ParsedRow | string {
     const { header, isTime, timeIndexes, template } = plan;
     let fieldvalues: Record<string, FieldValue>;
     if (template !== null) {
       // Every name of the template is assigned, in the same order as into an empty object. A time
       // column's cell is only a placeholder here, keeping the column order: it is replaced below.
       fieldvalues = { ...template };
-      for (let c = 0; c < header.length; c += 1) fieldvalues[header[c]!] = isTime[c] ? cells[c]! : cellValue(cells[c]!);
+      for (let c = 0; c < header.length; c += 1)
+        fieldvalues[header[c]!] = isTime[c] ? cells[c]! : cellValue(cells[c]!);
     } else {
       // A "__proto__" column: plain assignment of every value, whatever that does to the object.
       fieldvalues = {};
@@ -207,7 +261,12 @@ export function createSpreadsheetParser(any: SpreadsheetParserConfig | AnyParser
    * buildRow for a line without quotes split at the one-character separator, its cells starting
    * at cellStarts (as many as the header has): the same row, read from the line in place.
    */
-  function buildPlainRow(plan: RowPlan, text: string, line: number, result: ChunkResult): ParsedRow | string {
+  function buildPlainRow(
+    plan: RowPlan,
+    text: string,
+    line: number,
+    result: ChunkResult,
+  ): ParsedRow | string {
     const { header, isTime, timeIndexes } = plan;
     const count = header.length;
     const fieldvalues: Record<string, FieldValue> = { ...plan.template };
@@ -217,7 +276,10 @@ export function createSpreadsheetParser(any: SpreadsheetParserConfig | AnyParser
     }
     for (let t = 0; t < timeColumns.length; t += 1) {
       const c = timeIndexes[t]!;
-      timeTexts[t] = c < 0 ? undefined : text.slice(cellStarts[c]!, c + 1 < count ? cellStarts[c + 1]! - 1 : text.length);
+      timeTexts[t] =
+        c < 0
+          ? undefined
+          : text.slice(cellStarts[c]!, c + 1 < count ? cellStarts[c + 1]! - 1 : text.length);
     }
     return stamper.stamp(fieldvalues, timeTexts, line, result);
   }

@@ -1,10 +1,11 @@
 /**
  * Text encodings of spreadsheet files: byte order mark detection at the start of a file, how the
- * record scanner walks the bytes (unit width, lead bytes of double-byte code pages), and decoding of
- * one record's bytes. Records are decoded whole (the scanner finds their ends in the bytes first),
- * so a multi-byte character is never cut by a chunk boundary or a resume offset: a record whose
- * newline is not in the chunk yet is left for the next chunk, which starts at the record's first
- * byte. UTF-8, Latin-1 and UTF-16 are decoded by Node itself; every other code page by iconv-lite.
+ * record scanner walks the bytes (unit width, lead bytes of double-byte code pages), and decoding
+ * of one record's bytes. Records are decoded whole (the scanner finds their ends in the bytes
+ * first), so a multi-byte character is never cut by a chunk boundary or a resume offset: a record
+ * whose newline is not in the chunk yet is left for the next chunk, which starts at the record's
+ * first byte. UTF-8, Latin-1 and UTF-16 are decoded by Node itself; every other code page by
+ * iconv-lite.
  */
 import iconv from 'iconv-lite';
 import { type EncodingInfo, lookupEncoding, supportedEncodingNames } from '../../../../shared/config/encodings.js';
@@ -28,7 +29,8 @@ export interface DetectedEncoding {
   bomLength: number;
 }
 
-const shiftJisLead = (byte: number) => (byte >= 0x81 && byte <= 0x9f) || (byte >= 0xe0 && byte <= 0xfc);
+const shiftJisLead = (byte: number) =>
+  (byte >= 0x81 && byte <= 0x9f) || (byte >= 0xe0 && byte <= 0xfc);
 const dbcsLead = (byte: number) => byte >= 0x81 && byte <= 0xfe;
 
 function fromInfo(info: EncodingInfo): FileEncoding {
@@ -45,7 +47,9 @@ function fromInfo(info: EncodingInfo): FileEncoding {
   };
 }
 
-/** The encoding of a name or Python alias (also names persisted by earlier versions, e.g. "latin1"). */
+/**
+ * The encoding of a name or Python alias (also names persisted by earlier versions, e.g. "latin1").
+ */
 export function resolveEncoding(name: string): FileEncoding {
   const info = lookupEncoding(name);
   if (!info) throw new Error(`"${name}" is not a supported encoding. Supported: ${supportedEncodingNames().join(', ')}.`);
@@ -64,11 +68,16 @@ const BOMS: { bytes: number[]; codec: string }[] = [
  * Returns null when the chunk is too short to tell yet (it could still be the start of a BOM) and
  * more bytes may come.
  */
-export function detectEncoding(start: Buffer, configured: string, final: boolean): DetectedEncoding | null {
+export function detectEncoding(
+  start: Buffer,
+  configured: string,
+  final: boolean,
+): DetectedEncoding | null {
   for (const bom of BOMS) {
     const prefix = bom.bytes.slice(0, Math.min(bom.bytes.length, start.length));
     if (!prefix.every((byte, i) => start[i] === byte)) continue;
-    if (start.length >= bom.bytes.length) return { encoding: resolveEncoding(bom.codec), bomLength: bom.bytes.length };
+    if (start.length >= bom.bytes.length)
+      return { encoding: resolveEncoding(bom.codec), bomLength: bom.bytes.length };
     if (!final) return null;
   }
   return { encoding: resolveEncoding(configured), bomLength: 0 };
@@ -76,13 +85,19 @@ export function detectEncoding(start: Buffer, configured: string, final: boolean
 
 /** The separator as the code units the scanner compares against. */
 export function separatorUnits(separator: string, encoding: FileEncoding): number[] {
-  if (encoding.width === 2) return Array.from({ length: separator.length }, (_, i) => separator.charCodeAt(i));
+  if (encoding.width === 2)
+    return Array.from({ length: separator.length }, (_, i) => separator.charCodeAt(i));
   if (encoding.decoder === 'utf8' || encoding.decoder === 'latin1') return [...Buffer.from(separator, encoding.decoder)];
   return [...iconv.encode(separator, encoding.iconv)];
 }
 
 /** Decodes `bytes[start, end)`; invalid bytes become U+FFFD, never a lost separator or quote. */
-export function decodeBytes(bytes: Buffer, start: number, end: number, encoding: FileEncoding): string {
+export function decodeBytes(
+  bytes: Buffer,
+  start: number,
+  end: number,
+  encoding: FileEncoding,
+): string {
   switch (encoding.decoder) {
     case 'utf8':
       return bytes.toString('utf8', start, end);

@@ -23,7 +23,12 @@ export interface TimeStamper {
    * Fills in the time columns (the text of each in `texts`, in `columns` order) and makes the row,
    * or returns the message of why its line is bad.
    */
-  stamp(fieldvalues: Record<string, FieldValue>, texts: readonly (string | undefined)[], line: number, result: ChunkResult): ParsedRow | string;
+  stamp(
+    fieldvalues: Record<string, FieldValue>,
+    texts: readonly (string | undefined)[],
+    line: number,
+    result: ChunkResult,
+  ): ParsedRow | string;
   /**
    * The instant the text of time column `t` stands for, as stamp() reads it, in epoch microseconds
    * (utcMs * 1000 + microsecond: exact while that is a safe integer); NaN for an empty cell
@@ -42,7 +47,12 @@ export function createTimeStamper(parse: SpreadsheetParseOptions, timeZone: stri
   ];
   const resolveOffset = offsetResolver(timeZone);
 
-  function stamp(fieldvalues: Record<string, FieldValue>, texts: readonly (string | undefined)[], line: number, result: ChunkResult): ParsedRow | string {
+  function stamp(
+    fieldvalues: Record<string, FieldValue>,
+    texts: readonly (string | undefined)[],
+    line: number,
+    result: ChunkResult,
+  ): ParsedRow | string {
     let timestampMicros: bigint | null = null;
     for (let t = 0; t < columns.length; t += 1) {
       const column = columns[t]!;
@@ -54,7 +64,8 @@ export function createTimeStamper(parse: SpreadsheetParseOptions, timeZone: stri
         fieldvalues[column.name] = null;
       } else {
         const wall = column.read(trimmed);
-        if (!wall) return `Line ${line}: "${text}" in column ${column.name} does not match ${column.describe}.`;
+        if (!wall)
+          return `Line ${line}: "${text}" in column ${column.name} does not match ${column.describe}.`;
         const naive = wallNaiveMs(wall);
         const offset = resolveOffset(wall, naive);
         if (offset.dst) result.dstAdjusted[offset.dst] += 1;

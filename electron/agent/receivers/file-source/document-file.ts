@@ -1,9 +1,10 @@
 /**
- * Reads a file whose parser reads whole documents (excel, json, xml): once it is complete (its
- * size unchanged for the settle time, as for a CSV file's last line), batch after batch in a parse
- * thread (document-handler.ts), each batch committed with the records read so far. A rewritten file
- * is read again: records sent before are not sent again when the file only grew (document-state.ts).
- * A broken file gets an error marker naming it and the place; the other files go on.
+ * Reads a file whose parser reads whole documents (excel, json, xml): once it is complete (its size
+ * unchanged for the settle time, as for a CSV file's last line), batch after batch in a parse
+ * thread (threads/document-handler.ts), each batch committed with the records read so far. A
+ * rewritten file is read again: records sent before are not sent again when the file only grew
+ * (document-state.ts). A broken file gets an error marker naming it and the place; the other files
+ * go on.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,7 +20,9 @@ export const MAX_REMOTE_DOCUMENT_BYTES = 1024 * 1024 * 1024;
 /** Room that stays free on the temporary folder's disk after a copy. */
 const KEEP_FREE_BYTES = 256 * 1024 * 1024;
 
-export async function readDocument(options: ReadFileOptions): Promise<{ complete: boolean; records: number; thread: string }> {
+export async function readDocument(
+  options: ReadFileOptions,
+): Promise<{ complete: boolean; records: number; thread: string }> {
   const { receiver, stream, file, context } = options;
   let thread = context.logger.thread;
   const logger = () => context.logger.child(context.logger.component, thread);
@@ -28,15 +31,26 @@ export async function readDocument(options: ReadFileOptions): Promise<{ complete
   const prefix = await options.readPrefix(Math.min(file.size, FINGERPRINT_BYTES));
   const fingerprint = fingerprintOf(prefix);
   const progress = context.store.fileProgress(receiver, stream, file.path);
-  const stored = progress ? DocumentStateSchema.safeParse(safeJson(progress.parserState)) : undefined;
+  const stored = progress
+    ? DocumentStateSchema.safeParse(safeJson(progress.parserState))
+    : undefined;
   let state: DocumentState = firstState(fingerprint);
   if (progress && stored?.success) {
-    const same = progress.fingerprint === fingerprint && progress.size === file.size && progress.mtimeMs === file.mtimeMs;
+    const same =
+      progress.fingerprint === fingerprint &&
+      progress.size === file.size &&
+      progress.mtimeMs === file.mtimeMs;
     if (same && progress.offset >= file.size) return { complete: true, records: 0, thread };
     if (same) state = stored.data;
     else if (!stored.data.failed && stored.data.records > 0) {
-      logger().info(`${file.path} was rewritten: comparing it with the ${stored.data.records} record(s) sent of it before`);
-      state = { ...firstState(fingerprint), ids: stored.data.ids, previous: { records: stored.data.records, digest: stored.data.digest } };
+      logger().info(
+        `${file.path} was rewritten: comparing it with the ${stored.data.records} record(s) sent of it before`,
+      );
+      state = {
+        ...firstState(fingerprint),
+        ids: stored.data.ids,
+        previous: { records: stored.data.records, digest: stored.data.digest },
+      };
     }
   }
   let copy: string | undefined;
@@ -76,10 +90,18 @@ export async function readDocument(options: ReadFileOptions): Promise<{ complete
       if (response.commit) context.pipeline.afterCommit(receiver, stream, response.commit);
       const wasComparing = state.previous !== undefined;
       state = DocumentStateSchema.parse(response.state);
-      if (wasComparing) logger().info(state.ids === fingerprint && state.ids !== stored?.data?.ids ? `${file.path} changed: all its records are read again` : `${file.path}: the records sent before are unchanged; reading on after them`);
+      if (wasComparing)
+        logger().info(
+          state.ids === fingerprint && state.ids !== stored?.data?.ids
+            ? `${file.path} changed: all its records are read again`
+            : `${file.path}: the records sent before are unchanged; reading on after them`,
+        );
       records += response.rows;
       if (response.badLines.length > 0) {
-        const message = `${response.badLines.length} record(s) of ${file.path} skipped: ${response.badLines.slice(0, 3).map((bad) => bad.message).join('; ')}${response.badLines.length > 3 ? '; …' : ''}`;
+        const message = `${response.badLines.length} record(s) of ${file.path} skipped: ${response.badLines
+          .slice(0, 3)
+          .map((bad) => bad.message)
+          .join('; ')}${response.badLines.length > 3 ? '; …' : ''}`;
         context.markers.raise([stream], 'warning', 'bad_lines', message);
         logger().warn(message);
       }
@@ -89,7 +111,10 @@ export async function readDocument(options: ReadFileOptions): Promise<{ complete
         logger().error(message);
         return { complete: false, records, thread };
       }
-      context.pipeline.reading(receiver, stream, file.path, { bytesRead: response.consumedBytes, size: file.size });
+      context.pipeline.reading(receiver, stream, file.path, {
+        bytesRead: response.consumedBytes,
+        size: file.size,
+      });
       if (response.consumedBytes >= file.size) break;
     }
     context.markers.clear('parse_error', [stream]);
@@ -118,13 +143,19 @@ export async function copyRefused(size: number, folder = os.tmpdir()): Promise<s
   return undefined;
 }
 
-/** A remote file (SMB) copied to a temporary local file, piece by piece: parse threads read it there. */
-async function copyToLocal(read: (offset: number, length: number) => Promise<Buffer>, size: number): Promise<string> {
+/**
+ * A remote file (SMB) copied to a temporary local file, piece by piece: parse threads read it
+ * there.
+ */
+async function copyToLocal(
+  read: (offset: number, length: number) => Promise<Buffer>,
+  size: number,
+): Promise<string> {
   const folder = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'tributary-document-'));
   const target = path.join(folder, 'document');
   const handle = await fs.promises.open(target, 'w');
   try {
-    for (let offset = 0; offset < size; ) {
+    for (let offset = 0; offset < size;) {
       const bytes = await read(offset, Math.min(COPY_BYTES, size - offset));
       if (bytes.length === 0) break;
       await handle.write(bytes, 0, bytes.length, offset);

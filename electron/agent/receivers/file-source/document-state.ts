@@ -31,7 +31,8 @@ export class RecordDigest {
   private h1: number;
   private h2: number;
   constructor(digest: string) {
-    // '' (nothing read) and a digest of another form start from the same seeds: the comparison fails, nothing is lost.
+    // '' (nothing read) and a digest of another form start from the same seeds: the comparison
+    // fails, nothing is lost.
     const match = /^([0-9a-f]{8})([0-9a-f]{8})$/.exec(digest);
     this.h1 = match ? Number.parseInt(match[1]!, 16) | 0 : 0x2545f491;
     this.h2 = match ? Number.parseInt(match[2]!, 16) | 0 : 0x6b43a9b5;
@@ -48,7 +49,10 @@ export class RecordDigest {
     }
     this.end(h1, h2, text.length);
   }
-  /** add() of a record whose text is these ASCII bytes (the fused path's lines, without decoding them). */
+  /**
+   * add() of a record whose text is these ASCII bytes (the fused path's lines, without decoding
+   * them).
+   */
   addAscii(bytes: Uint8Array, start: number, end: number): void {
     let h1 = this.h1 ^ 0xdeadbeef;
     let h2 = this.h2 ^ 0x41c6ce57;

@@ -37,11 +37,17 @@ export interface FileStream {
 export function fileStreams(config: { streams: readonly z.infer<typeof FileStreamSchema>[]; parsers: readonly Parser[] }, ignoreCase = process.platform === 'win32'): FileStream[] {
   return config.streams.map((s) => {
     const path = s.path_filter !== undefined;
-    const filters = (s.path_filter ?? s.file_filter ?? []).flatMap((pattern) => compileFileFilter(pattern, { path, ignoreCase }).filter ?? []);
+    const filters = (s.path_filter ?? s.file_filter ?? []).flatMap(
+      (pattern) => compileFileFilter(pattern, { path, ignoreCase }).filter ?? [],
+    );
     return {
       key: { asset: s.asset, stream_type: s.stream_type },
       filters,
-      parser: s.parser ? config.parsers.find((p) => p.parser_name === s.parser) : config.parsers.find((p) => filterSelects(p.filter_stream, streamId(s.asset, s.stream_type))),
+      parser: s.parser
+        ? config.parsers.find((p) => p.parser_name === s.parser)
+        : config.parsers.find((p) =>
+            filterSelects(p.filter_stream, streamId(s.asset, s.stream_type)),
+          ),
     };
   });
 }
@@ -66,16 +72,33 @@ export interface ScanEntry {
  * connections in one order (process_ordered_connections false). Unset flags: name order,
  * connection after connection.
  */
-export function orderFiles<T extends ScanEntry>(entries: T[], flags: { process_files_alphabetically?: boolean; process_ordered_connections?: boolean }): T[] {
+export function orderFiles<T extends ScanEntry>(
+  entries: T[],
+  flags: { process_files_alphabetically?: boolean; process_ordered_connections?: boolean },
+): T[] {
   const byName = flags.process_files_alphabetically !== false;
   const byConnection = flags.process_ordered_connections !== false;
   const names = (a: T, b: T) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0);
-  return entries.sort((a, b) => (byConnection ? a.connection - b.connection : 0) || (byName ? 0 : a.mtimeMs - b.mtimeMs) || names(a, b) || a.connection - b.connection);
+  return entries.sort(
+    (a, b) =>
+      (byConnection ? a.connection - b.connection : 0) ||
+      (byName ? 0 : a.mtimeMs - b.mtimeMs) ||
+      names(a, b) ||
+      a.connection - b.connection,
+  );
 }
 
-/** Explicit order flags read one file at a time, so that each is read before the next one starts. */
-export function strictOrder(flags: { process_files_alphabetically?: boolean; process_ordered_connections?: boolean }): boolean {
-  return flags.process_files_alphabetically !== undefined || flags.process_ordered_connections !== undefined;
+/**
+ * Explicit order flags read one file at a time, so that each is read before the next one starts.
+ */
+export function strictOrder(flags: {
+  process_files_alphabetically?: boolean;
+  process_ordered_connections?: boolean;
+}): boolean {
+  return (
+    flags.process_files_alphabetically !== undefined ||
+    flags.process_ordered_connections !== undefined
+  );
 }
 
 /** One file as a listing saw it. `path` is its identity in progress and logs. */
@@ -97,7 +120,10 @@ export interface FileAccess {
    * file (Windows updates directory entries of open files late). Undefined: the file is gone.
    */
   confirm?(path: string): Promise<{ size: number; mtimeMs: number } | undefined>;
-  /** `source`: the whole source failed (connection lost): the error ends the scan. `busy`: look again later. */
+  /**
+   * `source`: the whole source failed (connection lost): the error ends the scan. `busy`: look
+   * again later.
+   */
   classify?(error: unknown): 'source' | 'busy' | 'file';
   /** Words for a failed delete that a plant engineer understands. */
   describeDeleteError?(error: unknown): string;
@@ -118,8 +144,8 @@ interface Look {
 /**
  * What every file receiver does with a listed file: a file is read once its size and modification
  * time were the same on two looks in a row, and a file that keeps changing (a logger appending all
- * the time, a long copy) once every poll interval meanwhile, its complete lines only; reading goes on
- * from where its progress stopped. With delete_completed a file is deleted once all of it is
+ * the time, a long copy) once every poll interval meanwhile, its complete lines only; reading goes
+ * on from where its progress stopped. With delete_completed a file is deleted once all of it is
  * committed and it was the same on two looks (never while it is still being written).
  */
 export class FileDiscovery {
@@ -145,7 +171,10 @@ export class FileDiscovery {
       signal?: () => AbortSignal | undefined;
       /** Where a full disk is reported (status), besides this receiver's markers. */
       storage?: StorageHealth;
-      /** Big complete files are read by two parse threads (file-split.ts); absent: one thread per file. */
+      /**
+       * Big complete files are read by two parse threads (file-split.ts); absent: one thread per
+       * file.
+       */
       split?: SplitOptions;
       /** Progress of files missing from the listing this long is forgotten (progress-pruner.ts). */
       pruneAfterMs?: number;
@@ -153,7 +182,14 @@ export class FileDiscovery {
     },
   ) {
     const { receiver, context, running, pruneAfterMs, pruneEveryMs } = options;
-    this.pruner = new ProgressPruner({ receiver, store: context.store, logger: context.logger, running, pruneAfterMs, pruneEveryMs });
+    this.pruner = new ProgressPruner({
+      receiver,
+      store: context.store,
+      logger: context.logger,
+      running,
+      pruneAfterMs,
+      pruneEveryMs,
+    });
   }
 
   private readonly pruner: ProgressPruner;
@@ -163,14 +199,23 @@ export class FileDiscovery {
    * marker stays while any of its files fails. By stream, so that a read costs no look at every
    * failing file.
    */
-  private readonly failures = new Map<string, { stream: StreamKey; files: Map<string, { what: string; message: string }> }>();
+  private readonly failures = new Map<
+    string,
+    { stream: StreamKey; files: Map<string, { what: string; message: string }> }
+  >();
 
-  /** Whether pruning of vanished files' progress is due after this listing (build `listed` only then). */
+  /**
+   * Whether pruning of vanished files' progress is due after this listing (build `listed` only
+   * then).
+   */
   pruneDue(): boolean {
     return this.pruner.due();
   }
 
-  /** After a complete listing: forgets the progress of files missing for the grace period (ProgressPruner). */
+  /**
+   * After a complete listing: forgets the progress of files missing for the grace period
+   * (ProgressPruner).
+   */
   prune(listed: ReadonlySet<string>, covered: (path: string) => boolean): Promise<number> {
     return this.pruner.prune(listed, covered);
   }
@@ -178,14 +223,17 @@ export class FileDiscovery {
   /** Streams with a disk_full marker: their records could not be stored. */
   private readonly diskFull = new Set<string>();
 
-  /** Writes the read summaries that are due (after a scan), or all of them (`all`, when stopping). */
+  /**
+   * Writes the read summaries that are due (after a scan), or all of them (`all`, when stopping).
+   */
   flushReadLog(all = false): void {
     this.reads.flush(all);
   }
 
   /** Restream: forget the looks of these streams. */
   purge(streams: readonly StreamKey[]): void {
-    for (const key of this.looks.keys()) if (streams.some((s) => key.startsWith(lookKeyOf(s, '')))) this.forget(key);
+    for (const key of this.looks.keys())
+      if (streams.some((s) => key.startsWith(lookKeyOf(s, '')))) this.forget(key);
   }
 
   /** Forget files no longer listed, so the map does not grow with every file ever seen. */
@@ -217,18 +265,36 @@ export class FileDiscovery {
    * Looks at one listed file and reads or deletes it when due. Returns true when the file is still
    * changing (or was seen for the first time): the caller should look again soon.
    */
-  async visit(stream: FileStream, file: ListedFile, access: FileAccess, worker: ParseWorkers = this.options.worker): Promise<boolean> {
+  async visit(
+    stream: FileStream,
+    file: ListedFile,
+    access: FileAccess,
+    worker: ParseWorkers = this.options.worker,
+  ): Promise<boolean> {
     const { context, receiver } = this.options;
     const lookKey = lookKeyOf(stream.key, file.path);
     const previous = this.looks.get(lookKey);
     const now = Date.now();
-    const same = previous !== undefined && previous.size === file.size && previous.mtimeMs === file.mtimeMs;
+    const same =
+      previous !== undefined && previous.size === file.size && previous.mtimeMs === file.mtimeMs;
     // Changing since the last read for a poll interval: read what is complete of it anyway.
-    const due = same || (previous !== undefined && now - previous.readAt >= Math.max(1000, this.options.pollIntervalSeconds * 1000));
-    const look = { size: file.size, mtimeMs: file.mtimeMs, unchangedSince: same ? previous.unchangedSince : now, readAt: previous?.readAt ?? now };
+    const due =
+      same ||
+      (previous !== undefined &&
+        now - previous.readAt >= Math.max(1000, this.options.pollIntervalSeconds * 1000));
+    const look = {
+      size: file.size,
+      mtimeMs: file.mtimeMs,
+      unchangedSince: same ? previous.unchangedSince : now,
+      readAt: previous?.readAt ?? now,
+    };
     this.looks.set(lookKey, look);
     const progress = context.store.fileProgress(receiver, stream.key, file.path);
-    const done = progress !== undefined && progress.size === file.size && progress.mtimeMs === file.mtimeMs && progress.offset >= file.size;
+    const done =
+      progress !== undefined &&
+      progress.size === file.size &&
+      progress.mtimeMs === file.mtimeMs &&
+      progress.offset >= file.size;
     if (done && !this.options.deleteCompleted) return false;
     const unread = file.size - (progress?.offset ?? 0);
     if (!due && !done) {
@@ -236,7 +302,10 @@ export class FileDiscovery {
       // meanwhile, instead of when the read begins (ParseWorkerPool, INLINE_CHUNK_BYTES).
       if (unread > INLINE_CHUNK_BYTES) {
         this.coming.add(lookKey);
-        const split = this.options.split !== undefined && !access.readRange && unread >= this.options.split.minBytes;
+        const split =
+          this.options.split !== undefined &&
+          !access.readRange &&
+          unread >= this.options.split.minBytes;
         worker.warm?.(Math.max(split ? 2 : 1, this.coming.size));
       }
       return true;
@@ -253,7 +322,11 @@ export class FileDiscovery {
         if (confirmed.size !== file.size || confirmed.mtimeMs !== file.mtimeMs) {
           if (same || done) {
             // Said unchanged, but it is not: look again.
-            this.looks.set(lookKey, { ...confirmed, unchangedSince: Date.now(), readAt: look.readAt });
+            this.looks.set(lookKey, {
+              ...confirmed,
+              unchangedSince: Date.now(),
+              readAt: look.readAt,
+            });
             return true;
           }
           snapshot = confirmed; // changing and due: read what is there now
@@ -265,23 +338,42 @@ export class FileDiscovery {
         : await (isDocumentParser(stream.parser) ? readDocument : readFile)({
             receiver,
             stream: stream.key,
-            file: { path: file.path, size: snapshot.size, mtimeMs: snapshot.mtimeMs, settled: Date.now() - look.unchangedSince >= Math.max(SETTLE_MS, 3 * this.options.pollIntervalSeconds * 1000) },
+            file: {
+              path: file.path,
+              size: snapshot.size,
+              mtimeMs: snapshot.mtimeMs,
+              settled:
+                Date.now() - look.unchangedSince >=
+                Math.max(SETTLE_MS, 3 * this.options.pollIntervalSeconds * 1000),
+            },
             parser: stream.parser,
             context,
             worker,
             signal: this.options.signal?.(),
             readPrefix: (length) => access.readPrefix(file.path, length),
-            readRange: access.readRange ? (offset, length) => access.readRange!(file.path, offset, length) : undefined,
+            readRange: access.readRange
+              ? (offset, length) => access.readRange!(file.path, offset, length)
+              : undefined,
             exists: (candidate) => access.exists(candidate),
-            // Only a complete file (the same on two looks) is split: a file still being written stays on one thread.
+            // Only a complete file (the same on two looks) is split: a file still being written
+            // stays on one thread.
             split: same && snapshot === file ? this.options.split : undefined,
           });
-      if (result.records > 0) this.reads.note(file.path, result.records, context.logger.child(context.logger.component, 'thread' in result ? result.thread : context.logger.thread));
+      if (result.records > 0)
+        this.reads.note(
+          file.path,
+          result.records,
+          context.logger.child(
+            context.logger.component,
+            'thread' in result ? result.thread : context.logger.thread,
+          ),
+        );
       this.readAgain(stream.key, file.path);
       if (!done) this.storedAgain(stream.key);
       if (result.complete && this.options.deleteCompleted) {
-        // Only a file that was the same on two looks is deleted: one still being written (read because
-        // it keeps changing) waits until it is quiet, so nothing written after the read is lost.
+        // Only a file that was the same on two looks is deleted: one still being written (read
+        // because it keeps changing) waits until it is quiet, so nothing written after the read is
+        // lost.
         if (!same || snapshot !== file) return true;
         await this.deleteCompleted(stream.key, file.path, access);
       }
@@ -303,12 +395,16 @@ export class FileDiscovery {
 
   /**
    * A file of the stream cannot be read: the stream's marker names it (and how many others fail);
-   * the log has a line when this file's failure is new or changed (another error, the file changed).
+   * the log has a line when this file's failure is new or changed (another error, the file
+   * changed).
    */
   private readFailed(stream: StreamKey, file: ListedFile, cause: unknown): void {
     const { context } = this.options;
     const error = cause as NodeJS.ErrnoException;
-    const why = error.code === 'EACCES' || error.code === 'EPERM' ? 'permission denied' : (error.message ?? String(cause));
+    const why =
+      error.code === 'EACCES' || error.code === 'EPERM'
+        ? 'permission denied'
+        : (error.message ?? String(cause));
     const message = `Reading ${file.path} failed: ${why}. It is tried again on the next look.`;
     const what = `${file.size}:${file.mtimeMs}:${message}`;
     const id = streamId(stream.asset, stream.stream_type);
@@ -317,11 +413,21 @@ export class FileDiscovery {
     const before = failing.files.get(file.path);
     failing.files.set(file.path, { what, message });
     const others = failing.files.size - 1;
-    context.markers.raise([stream], 'error', 'read_failed', others > 0 ? `${message} ${others} other file(s) of this stream cannot be read either.` : message);
+    context.markers.raise(
+      [stream],
+      'error',
+      'read_failed',
+      others > 0
+        ? `${message} ${others} other file(s) of this stream cannot be read either.`
+        : message,
+    );
     if (before?.what !== what) context.logger.error(message);
   }
 
-  /** A file was read: its failure (if any) is over; the marker goes when no file of the stream fails. */
+  /**
+   * A file was read: its failure (if any) is over; the marker goes when no file of the stream
+   * fails.
+   */
   private readAgain(stream: StreamKey, file: string): void {
     const { context } = this.options;
     const id = streamId(stream.asset, stream.stream_type);
@@ -338,14 +444,19 @@ export class FileDiscovery {
   }
 
   /**
-   * The records of a file could not be stored (full disk): nothing of them was committed, so the file
-   * is read again from the same place on a later look. Marked on the stream and in status.
+   * The records of a file could not be stored (full disk): nothing of them was committed, so the
+   * file is read again from the same place on a later look. Marked on the stream and in status.
    */
   private cannotStore(stream: StreamKey, file: string, cause: unknown): void {
     const { context } = this.options;
     const message = `${(cause as Error).message} ${file} is read on from where it stopped once there is room.`;
     context.markers.raise([stream], 'error', 'disk_full', message);
-    this.options.storage?.report(STORE_AREA, path.dirname(context.store.file), cause, `${path.basename(context.store.file)} (progress and outbox)`);
+    this.options.storage?.report(
+      STORE_AREA,
+      path.dirname(context.store.file),
+      cause,
+      `${path.basename(context.store.file)} (progress and outbox)`,
+    );
     const id = streamId(stream.asset, stream.stream_type);
     if (!this.diskFull.has(id)) context.logger.error(message);
     this.diskFull.add(id);
@@ -354,11 +465,17 @@ export class FileDiscovery {
   private storedAgain(stream: StreamKey): void {
     if (!this.diskFull.delete(streamId(stream.asset, stream.stream_type))) return;
     this.options.context.markers.clear('disk_full', [stream]);
-    this.options.context.logger.info(`Records of ${streamId(stream.asset, stream.stream_type)} are stored again.`);
+    this.options.context.logger.info(
+      `Records of ${streamId(stream.asset, stream.stream_type)} are stored again.`,
+    );
     this.options.storage?.resolve(STORE_AREA);
   }
 
-  private async deleteCompleted(stream: StreamKey, file: string, access: FileAccess): Promise<void> {
+  private async deleteCompleted(
+    stream: StreamKey,
+    file: string,
+    access: FileAccess,
+  ): Promise<void> {
     const { context, receiver } = this.options;
     try {
       await access.remove(file);

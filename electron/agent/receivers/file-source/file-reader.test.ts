@@ -5,7 +5,7 @@ import { builtInComponents } from '../../components/built-in.js';
 import type { RecordHistory } from '../../kpi/record-history.js';
 import { BatchCommitter, type CommitPlan } from '../../pipeline/batch-committer.js';
 import type { AgentStore } from '../../store/agent-store.js';
-import { ChunkHandler } from './chunk-handler.js';
+import { ChunkHandler } from '../../threads/chunk-handler.js';
 import { CHUNK_BYTES, readFile } from './file-reader.js';
 import type { ParseWorkers } from '../../pipeline/parse-worker-pool.js';
 

@@ -8,7 +8,9 @@ import type { Logger } from '../../logging/logger.js';
  * one (with the same record ids, so the receiving side can drop what it already has).
  */
 export const PRUNE_AFTER_MS = 60 * 60_000;
-/** How often a receiver's progress is compared with its listing: a walk over every row, in pages. */
+/**
+ * How often a receiver's progress is compared with its listing: a walk over every row, in pages.
+ */
 export const PRUNE_EVERY_MS = 60_000;
 /** Rows read per page; the event loop is free between pages. */
 const PAGE_ROWS = 1000;
@@ -45,7 +47,9 @@ export class ProgressPruner {
 
   /** Whether a walk is due: the caller builds the set of listed paths only then. */
   due(): boolean {
-    return !this.walking && this.now() - this.lastWalk >= (this.options.pruneEveryMs ?? PRUNE_EVERY_MS);
+    return (
+      !this.walking && this.now() - this.lastWalk >= (this.options.pruneEveryMs ?? PRUNE_EVERY_MS)
+    );
   }
 
   /**

@@ -147,7 +147,7 @@ describe('localfile receiver → csv transmit', () => {
     plant.write('press_1.csv', HEADER + rows(0, 2));
     await waitFor(() => plant.delivered('Press_1', 'cycle').length === 2);
     // More than INLINE_CHUNK_BYTES to read: a parse thread's work, also after its first chunk (the
-    // header and a few rows, HEADER_CHUNK_BYTES in chunk-handler.ts).
+    // header and a few rows, HEADER_CHUNK_BYTES in threads/chunk-handler.ts).
     const more = HEADER + rows(2, 3002);
     expect(more.length).toBeGreaterThan(3 * INLINE_CHUNK_BYTES);
     plant.write('press_2.csv', more);

@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Parser, Transform } from '../../../../shared/config/schema.js';
 import { builtInComponents } from '../../components/built-in.js';
-import { ChunkHandler } from '../../receivers/file-source/chunk-handler.js';
+import { ChunkHandler } from '../../threads/chunk-handler.js';
 import type { ParseRequest } from '../../pipeline/parse-protocol.js';
 import type { AgentStore } from '../../store/agent-store.js';
 import type { RecordHistory } from '../../kpi/record-history.js';

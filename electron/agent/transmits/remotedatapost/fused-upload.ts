@@ -2,7 +2,7 @@
  * The fused path of a file chunk, for the common case: plain CSV rows (parsers/spreadsheet/
  * plain-rows.ts) written straight into upload bodies (row-documents.ts), without a row object, a
  * record object, a transform pass or a sort of record objects in between: a ChunkFastPath
- * (pipeline/chunk-fast-path.ts) that the parse thread's root (threads/chunk-runner.ts) wires in.
+ * (pipeline/chunk-fast-path.ts) that the parse thread's root (threads/parse-thread-root.ts) wires in.
  * It takes a chunk only when the result is exactly what the general path (parseChunk → records →
  * BatchCommitter.commit) makes of it: every transmit of the stream is a remotedatapost (upload
  * bodies), the transforms are renames (applied once to the column names) and convert_timestamps of

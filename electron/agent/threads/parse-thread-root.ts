@@ -9,14 +9,15 @@ import { builtInComponents } from '../components/built-in.js';
 import { BatchCommitter } from '../pipeline/batch-committer.js';
 import { FusedUploadPath } from '../transmits/remotedatapost/fused-upload.js';
 import { WorkerCommitTargets } from '../pipeline/worker-commit-targets.js';
-import { ChunkHandler } from '../receivers/file-source/chunk-handler.js';
+import { ChunkHandler } from './chunk-handler.js';
 import type { ChunkRunner } from '../pipeline/parse-protocol.js';
 
 export function createChunkRunner(): ChunkRunner {
   const targets = new WorkerCommitTargets();
   // The same registry as the agent's (one module): the same transforms and outbox codecs.
   const committer = new BatchCommitter(builtInComponents(), targets);
-  // TRIBUTARY_FUSED_PATH=off reads every chunk by the general path (to measure or rule out the fused one).
+  // TRIBUTARY_FUSED_PATH=off reads every chunk by the general path (to measure or rule out the
+  // fused one).
   const handler = new ChunkHandler(committer, process.env.TRIBUTARY_FUSED_PATH === 'off' ? null : new FusedUploadPath(committer));
   return {
     handle(request) {
@@ -24,7 +25,13 @@ export function createChunkRunner(): ChunkRunner {
         return handler.handle(request);
       } catch (cause) {
         const error = cause as NodeJS.ErrnoException;
-        return { id: request.id, ok: false, error: error.message, code: error.code, thread: threadId };
+        return {
+          id: request.id,
+          ok: false,
+          error: error.message,
+          code: error.code,
+          thread: threadId,
+        };
       }
     },
     close: () => {
