@@ -67,9 +67,9 @@ export function AppShell() {
         <div className="header-state" aria-label="Agent state in header">
           <HeaderState connection={connection} />
         </div>
-        <a href="#/api" className="header-link" aria-current={page === 'api' ? 'page' : undefined} onClick={follow('api')}>
+        <a href="#/api" className="header-link" aria-label="API reference" title="API reference" aria-current={page === 'api' ? 'page' : undefined} onClick={follow('api')}>
           <span className="wide-only">API reference</span>
-          <span className="narrow-only" title="API reference">API</span>
+          <span className="narrow-only">API</span>
         </a>
         <a href={helpHref(page)} className="header-link" aria-current={page === 'help' ? 'page' : undefined} title="The documentation of what this page shows">
           Help
