@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-require-imports -- a `--require` preload must be CommonJS (it also runs in worker threads) */
+/* eslint-disable @typescript-eslint/no-require-imports -- a `--require` preload is CommonJS (it runs in workers too) */
 // Memory of every thread of a benchmark's agent, for finding where RSS goes (docs/performance.md,
 // issue 40 point 2). Preloaded into the agent and its worker threads:
 //   BENCH_NODE_FLAGS="--require $PWD/bench/memory-log.cjs" MEMLOG=/tmp/mem.log node bench/opcua.mjs …
@@ -20,7 +20,8 @@ setInterval(() => {
     spaces.map((s) => [s.space_name.replace('_space', ''), `${mib(s.space_used_size)}/${mib(s.space_size)}`]),
   );
   const t = Math.round((Date.now() - started) / 1000);
-  const line = { tid: wt.threadId, t, rss: mib(m.rss), heapTotal: mib(m.heapTotal), heapUsed: mib(m.heapUsed), ext: mib(m.external), sp };
+  const heap = { heapTotal: mib(m.heapTotal), heapUsed: mib(m.heapUsed), ext: mib(m.external) };
+  const line = { tid: wt.threadId, t, rss: mib(m.rss), ...heap, sp };
   fs.appendFileSync(out, `${JSON.stringify(line)}\n`);
 }, 1000).unref();
 if (wt.isMainThread && process.env.SNAP_AT) {

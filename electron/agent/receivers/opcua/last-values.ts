@@ -51,7 +51,8 @@ function statusText(status: string): string {
 export const flatText = (...pieces: (string | number)[]): string => pieces.join('');
 
 /** `"<exportname>":["<node>",` of a tag: the fixed start of its entry. */
-export const entryStart = (exportname: string, node: string) => flatText(JSON.stringify(exportname), ':[', JSON.stringify(node), ',');
+export const entryStart = (exportname: string, node: string) =>
+  flatText(JSON.stringify(exportname), ':[', JSON.stringify(node), ',');
 
 /** The value as LastValue keeps it (a rejected value is recorded empty: null). */
 function comparable(converted: Converted): { value: FieldValue; array: boolean } {
@@ -68,7 +69,8 @@ export function isSame(last: LastValue | undefined, node: string, micros: number
 export function lastValue(start: string, node: string, micros: number, status: string, converted: Converted): LastValue {
   const { value, array } = comparable(converted);
   // Arrays are already JSON text; scalars are JSON values (no NaN or infinities: values.ts).
-  const entry = flatText(start, micros, ',', statusText(status), ',', array ? (value as string) : JSON.stringify(value), ']');
+  const text = array ? (value as string) : JSON.stringify(value);
+  const entry = flatText(start, micros, ',', statusText(status), ',', text, ']');
   return { node, micros, status, value, array, entry };
 }
 
