@@ -41,8 +41,18 @@ function statusText(status: string): string {
   return text;
 }
 
+/**
+ * The pieces as one flat string. V8 keeps a string built by `+` or a template as a tree of its
+ * pieces (a cons string: a 32-byte node per piece, each piece an object of its own) until something
+ * reads it whole; a tree kept for long costs ~4 times the flat text, and each tag's last value is
+ * kept: 20,000 tags held ~6 MB of such trees, made anew every second and promoted to the old
+ * generation (docs/performance.md, issue 40 point 2). `join` writes one sequential string.
+ */
+export const flatText = (...pieces: (string | number)[]): string => pieces.join('');
+
 /** `"<exportname>":["<node>",` of a tag: the fixed start of its entry. */
-export const entryStart = (exportname: string, node: string) => `${JSON.stringify(exportname)}:[${JSON.stringify(node)},`;
+export const entryStart = (exportname: string, node: string) =>
+  flatText(JSON.stringify(exportname), ':[', JSON.stringify(node), ',');
 
 /** The value as LastValue keeps it (a rejected value is recorded empty: null). */
 function comparable(converted: Converted): { value: FieldValue; array: boolean } {
@@ -59,7 +69,8 @@ export function isSame(last: LastValue | undefined, node: string, micros: number
 export function lastValue(start: string, node: string, micros: number, status: string, converted: Converted): LastValue {
   const { value, array } = comparable(converted);
   // Arrays are already JSON text; scalars are JSON values (no NaN or infinities: values.ts).
-  const entry = `${start}${micros},${statusText(status)},${array ? (value as string) : JSON.stringify(value)}]`;
+  const text = array ? (value as string) : JSON.stringify(value);
+  const entry = flatText(start, micros, ',', statusText(status), ',', text, ']');
   return { node, micros, status, value, array, entry };
 }
 

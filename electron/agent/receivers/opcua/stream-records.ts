@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { DataValue } from 'node-opcua';
 import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
 import type { StreamKey } from '../../components/contract.js';
-import { LAST_VALUES_KEY, type LastValue, entryStart, isSame, lastValue, lastValuesText, loadLastValues } from './last-values.js';
+import { LAST_VALUES_KEY, type LastValue, entryStart, flatText, isSame, lastValue, lastValuesText, loadLastValues } from './last-values.js';
 import { type Converted, type Quality, convertVariant, describeStatus, sampleMicrosNumber } from './values.js';
 
 export interface Tag {
@@ -31,7 +31,7 @@ export interface BuiltBatch {
   reports: TagReport[];
 }
 
-export const statusColumn = (exportname: string) => `${exportname}_status`;
+export const statusColumn = (exportname: string) => flatText(exportname, '_status');
 
 /** Per tag, what every value of it needs: its column names and the fixed start of its stored last value. */
 interface TagColumns {
@@ -89,7 +89,7 @@ export class StreamRecords {
     const unique = [...new Set(this.columnNames)].filter((name) => name !== '__proto__');
     this.columnsOf = columnsMaker(unique.map((name) => [name, this.indexOf.get(name)!]));
     this.nullRow = this.columnNames.map(() => null);
-    this.sortedColumns = unique.sort().map((name) => ({ index: this.indexOf.get(name)!, json: `[${JSON.stringify(name)},` }));
+    this.sortedColumns = unique.sort().map((name) => ({ index: this.indexOf.get(name)!, json: flatText('[', JSON.stringify(name), ',') }));
   }
 
   /** Source time (µs) of the tag's last value committed: where a gap starts (backfill-gate.ts). */
