@@ -8,7 +8,7 @@
  * It declines (null) what it cannot make exactly as the general path (DocumentHandler → commit):
  * transforms, record taps, a transmit other than remotedatapost, the data-quality watch's per-field
  * checks, lines over MAX_LINE_BYTES, times outside 1970–2255, patched prototypes.
- * fused-json-lines.test.ts compares the two byte for byte over generated and hostile files.
+ * fused-json-lines.property.test.ts compares the two byte for byte over generated and hostile files.
  */
 import fs from 'node:fs';
 import zlib from 'node:zlib';

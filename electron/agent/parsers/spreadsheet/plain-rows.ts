@@ -6,7 +6,7 @@
  * (the header not read yet, a quote, a bad line, a `counter` column, pandas options, an encoding
  * other than UTF-8) makes read() decline, and the caller takes spreadsheet-parser.ts's parseChunk,
  * the reference, for the whole chunk. What read() does accept it reads as parseChunk does: the
- * same rows, offsets and state (property tests: fused-upload.test.ts).
+ * same rows, offsets and state (property tests: fused-upload.property.test.ts).
  */
 import type { SpreadsheetParserConfig, SpreadsheetState } from './spreadsheet-parser.js';
 import type { Parser } from '../../../../shared/config/schema.js';

@@ -8,7 +8,7 @@
  * bodies), the transforms are renames (applied once to the column names) and convert_timestamps of
  * columns the parser already wrote as ISO UTC (which it keeps as they are), and no record tap
  * waits for the records. Otherwise, or when the chunk is not plain, it declines (null) and the
- * caller takes the general path, which stays the reference: fused-upload.test.ts compares the two
+ * caller takes the general path, which stays the reference: fused-upload.property.test.ts compares the two
  * byte for byte over generated files and configurations.
  */
 import { BSON } from 'bson';
