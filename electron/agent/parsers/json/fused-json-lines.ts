@@ -11,15 +11,13 @@
  * fused-json-lines.property.test.ts compares the two byte for byte over generated and hostile files.
  */
 import fs from 'node:fs';
-import zlib from 'node:zlib';
 import type { Parser } from '../../../../shared/config/schema.js';
 import { type AgentRecord, isoFromMicros, isoMicros } from '../../../../shared/records/record.js';
 import type { EncodedBatch } from '../../components/contract.js';
 import type { BatchCommitter, CommitPlan, EncodedCommit } from '../../pipeline/batch-committer.js';
 import { DigestBuilder, type QualityDigest } from '../../quality/quality-digest.js';
 import { ASSET, CAPTURETIME, FIELDVALUES, RECORD_ID, STREAM_TYPE, TIMESTAMP, encodeRecord, prototypesArePatched, putBytes, putDate, putInt32, putString } from '../../transmits/remotedatapost/record-bson.js';
-import { UPLOAD_OUTBOX } from '../../transmits/remotedatapost/upload-outbox.js';
-import { GZIP_LEVEL } from '../../transmits/remotedatapost/wire.js';
+import { UPLOAD_OUTBOX, batchesOfDocuments } from '../../transmits/remotedatapost/upload-outbox.js';
 import { DOCUMENT_LIMITS } from '../document/document-reader.js';
 import { type DocumentTimes, createDocumentTimes } from '../document/document-times.js';
 import { MAX_PLAIN_MICROS } from '../spreadsheet/plain-rows.js';
@@ -75,12 +73,6 @@ interface Routes {
 interface Parsing {
   times: DocumentTimes;
   scanner: LineScanner;
-}
-
-/** Splits n records into the even parts UPLOAD_OUTBOX makes: their sizes. */
-function partSizes(n: number, maxRequestRecords: number): number[] {
-  const parts = Math.max(1, Math.ceil(n / Math.max(1, maxRequestRecords)));
-  return Array.from({ length: parts }, (_, part) => Math.floor(n / parts) + (part < n % parts ? 1 : 0));
 }
 
 /** A batch this path does not make as the general path would: nothing is committed, the general path reads it. */
@@ -308,18 +300,7 @@ export class FusedJsonLines {
     for (const route of routes.routes) {
       let batches = payloads.get(route.maxRequestRecords);
       if (!batches) {
-        batches = [];
-        let first = 0;
-        for (const size of partSizes(count, route.maxRequestRecords)) {
-          const last = first + size - 1;
-          batches.push({
-            payload: zlib.gzipSync(bytes.subarray(first === 0 ? 0 : sortedEnds[first - 1]!, sortedEnds[last]!), { level: GZIP_LEVEL }),
-            records: size,
-            first: recordAt(order ? order[first]! : first),
-            last: recordAt(order ? order[last]! : last),
-          });
-          first += size;
-        }
+        batches = batchesOfDocuments(bytes, sortedEnds, count, route.maxRequestRecords, (k) => recordAt(order ? order[k]! : k));
         payloads.set(route.maxRequestRecords, batches);
       }
       encoded.routes.push({ transmit: route.transmit, codec: route.codec, batches });

@@ -12,7 +12,6 @@
  * byte for byte over generated files and configurations.
  */
 import { BSON } from 'bson';
-import zlib from 'node:zlib';
 import type { Parser } from '../../../../shared/config/schema.js';
 import { type AgentRecord, type FieldValue, isoFromMicros } from '../../../../shared/records/record.js';
 import type { EncodedBatch, OutboxCodec } from '../../components/contract.js';
@@ -22,8 +21,7 @@ import type { SpreadsheetState } from '../../parsers/spreadsheet/spreadsheet-par
 import { type ConvertTimestampsConfig, convertedFields } from '../../transforms/convert-timestamps/convert-timestamps-transform.js';
 import { prototypesArePatched } from './record-bson.js';
 import { RowDocumentWriter, layoutFits } from './row-documents.js';
-import { UPLOAD_OUTBOX } from './upload-outbox.js';
-import { GZIP_LEVEL } from './wire.js';
+import { UPLOAD_OUTBOX, batchesOfDocuments } from './upload-outbox.js';
 import type { BatchCommitter, CommitPlan, EncodedCommit } from '../../pipeline/batch-committer.js';
 import type { ChunkFastPath, FastChunk, FastRead } from '../../pipeline/chunk-fast-path.js';
 import { DigestBuilder, type QualityDigest, watchedFields } from '../../quality/quality-digest.js';
@@ -46,12 +44,6 @@ interface FusedPlan {
 
 const MARKER = '\0fused-column:';
 const CACHE_LIMIT = 1000;
-
-/** Splits n records into the even parts UPLOAD_OUTBOX makes: their sizes. */
-function partSizes(n: number, maxRequestRecords: number): number[] {
-  const parts = Math.max(1, Math.ceil(n / Math.max(1, maxRequestRecords)));
-  return Array.from({ length: parts }, (_, part) => Math.floor(n / parts) + (part < n % parts ? 1 : 0));
-}
 
 // The loops over a chunk's documents are functions of their own: V8 then compiles these small
 // loops, not encode() with the gzip and BSON code it calls inlined (~50 ms of compiling a thread).
@@ -225,19 +217,8 @@ export class FusedUploadPath implements ChunkFastPath<SpreadsheetState> {
     for (const route of fused.routes) {
       let batches = payloads.get(route.maxRequestRecords);
       if (!batches) {
-        batches = [];
-        let first = 0;
-        for (const size of partSizes(count, route.maxRequestRecords)) {
-          const last = first + size - 1;
-          const from = first === 0 ? 0 : sortedEnds[first - 1]!;
-          batches.push({
-            payload: zlib.gzipSync(bytes.subarray(from, sortedEnds[last]), { level: GZIP_LEVEL }),
-            records: size,
-            first: this.recordAt(bytes, sortedEnds, first, keys[order ? order[first]! : first]!, now),
-            last: this.recordAt(bytes, sortedEnds, last, keys[order ? order[last]! : last]!, now),
-          });
-          first += size;
-        }
+        const recordAt = (k: number) => this.recordAt(bytes, sortedEnds, k, keys[order ? order[k]! : k]!, now);
+        batches = batchesOfDocuments(bytes, sortedEnds, count, route.maxRequestRecords, recordAt);
         payloads.set(route.maxRequestRecords, batches);
       }
       encoded.routes.push({ transmit: route.transmit, codec: route.codec, batches });

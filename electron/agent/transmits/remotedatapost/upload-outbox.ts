@@ -34,6 +34,36 @@ export function documentsOf(payload: Buffer): Buffer[] {
   return documentSlices(zlib.gunzipSync(payload));
 }
 
+/** Splits n records into as many even parts as needed so that none holds more than `maxRequestRecords`: their sizes. */
+export function partSizes(n: number, maxRequestRecords: number): number[] {
+  const parts = Math.max(1, Math.ceil(n / Math.max(1, maxRequestRecords)));
+  return Array.from({ length: parts }, (_, part) => Math.floor(n / parts) + (part < n % parts ? 1 : 0));
+}
+
+/**
+ * The stored batches of `count` documents already encoded back to back in upload order (`ends[k]`:
+ * the end of document k), split as `encode` splits records; `recordAt(k)` gives document k's record
+ * for the batch's first and last (the fused paths build it from what they know, not by decoding).
+ */
+export function batchesOfDocuments(
+  bytes: Buffer,
+  ends: ArrayLike<number>,
+  count: number,
+  maxRequestRecords: number,
+  recordAt: (k: number) => AgentRecord,
+): EncodedBatch[] {
+  const batches: EncodedBatch[] = [];
+  let first = 0;
+  for (const size of partSizes(count, maxRequestRecords)) {
+    const last = first + size - 1;
+    const from = first === 0 ? 0 : ends[first - 1]!;
+    const payload = zlib.gzipSync(bytes.subarray(from, ends[last]), { level: GZIP_LEVEL });
+    batches.push({ payload, records: size, first: recordAt(first), last: recordAt(last) });
+    first += size;
+  }
+  return batches;
+}
+
 /**
  * The payloads of one committed batch: as many as needed so that none holds more than
  * `maxRequestRecords` (each payload is one request), split evenly.
@@ -41,11 +71,9 @@ export function documentsOf(payload: Buffer): Buffer[] {
 function encode(records: readonly AgentRecord[], { maxRequestRecords }: UploadOutboxOptions): EncodedBatch[] {
   if (records.length === 0) return [];
   const sorted = sortForUpload(records);
-  const parts = Math.max(1, Math.ceil(sorted.length / Math.max(1, maxRequestRecords)));
   const out: EncodedBatch[] = [];
   let start = 0;
-  for (let part = 0; part < parts; part += 1) {
-    const size = Math.floor(sorted.length / parts) + (part < sorted.length % parts ? 1 : 0);
+  for (const size of partSizes(sorted.length, maxRequestRecords)) {
     const slice = sorted.slice(start, start + size);
     start += size;
     out.push({ payload: zlib.gzipSync(encodeRecords(slice).bytes, { level: GZIP_LEVEL }), records: slice.length, first: slice[0]!, last: slice[slice.length - 1]! });
