@@ -105,6 +105,28 @@ describe('log slices', () => {
     );
   });
 
+  it('filters the first line of a file whose start is read as a chunk shorter than a line head', async () => {
+    // A file a few bytes longer than the 64 KiB read chunk: its first line's head lies in two chunks
+    // (found by the property above; the first line was judged by its first bytes alone and dropped).
+    const dir = tempDirectory('tributary-log-head-');
+    const file = path.join(dir, 'core.log');
+    const first = line(1, 'first');
+    for (const extra of [1, 7, first.length - 1, first.length, first.length + 1, 1030]) {
+      const second = line(2, 'x'.repeat(64 * 1024 + extra - first.length - 2 - line(2, '').length));
+      fs.writeFileSync(file, `${first}\n${second}\n`);
+      expect(fs.statSync(file).size).toBe(64 * 1024 + extra);
+      for (const filter of [{ component: 'agent' }, { level: 'INFO' as const }, {}]) {
+        const slice = await openLogSlice([file], 5, filter);
+        try {
+          expect(slice.count, `${extra} bytes over, ${JSON.stringify(filter)}`).toBe(2);
+          expect((await slice.lines())[0]).toBe(first);
+        } finally {
+          await slice.close();
+        }
+      }
+    }
+  });
+
   it('reads across rotated files from a live log, and cuts a line of megabytes', async () => {
     const dir = tempDirectory('tributary-log-slice-');
     const file = new LogFile(path.join(dir, 'agent_core.log'), { maxBytes: 5000, keep: 3 });

@@ -159,7 +159,8 @@ async function findStart(
       lineEnd = position + at;
       i = at === 0 ? -1 : bytes.lastIndexOf(NEWLINE, at - 1);
     }
-    after = Buffer.from(bytes.subarray(0, HEAD_BYTES));
+    // The file's first chunk can be shorter than a head: the line there goes on in the chunk read before.
+    after = Buffer.from(length >= HEAD_BYTES ? bytes.subarray(0, HEAD_BYTES) : Buffer.concat([bytes, after]).subarray(0, HEAD_BYTES));
   }
   const done = take(0, () => after);
   return done ? { ...done, count } : { start: 0, count, stop: false };
