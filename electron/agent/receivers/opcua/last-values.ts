@@ -29,14 +29,18 @@ export const LAST_VALUES_KEY = 'last_values';
 /** The row per tag of builds before LAST_VALUES_KEY: `JSON.stringify({ t, node, columns })`. */
 const OLD_PREFIX = 'tag:';
 
-/** JSON texts of statuses: a server sends few distinct ones, and every value has one. */
+/**
+ * JSON texts of statuses: a server sends few distinct ones, and every value has one. Short texts
+ * only (a string tag value may come here too: at most 1024 of 64 characters are kept).
+ */
 const statusTexts = new Map<string, string>();
 const MAX_STATUS_TEXTS = 1024;
-function statusText(status: string): string {
+const MAX_STATUS_CHARS = 64;
+export function statusText(status: string): string {
   let text = statusTexts.get(status);
   if (text === undefined) {
     text = JSON.stringify(status);
-    if (statusTexts.size < MAX_STATUS_TEXTS) statusTexts.set(status, text);
+    if (statusTexts.size < MAX_STATUS_TEXTS && status.length <= MAX_STATUS_CHARS) statusTexts.set(status, text);
   }
   return text;
 }
@@ -76,9 +80,10 @@ export function lastValue(start: string, node: string, micros: number, status: s
 
 /** The stored row of a stream's last values (entries in the order given). */
 export function lastValuesText(values: Iterable<LastValue>): string {
-  let text = '';
-  for (const { entry } of values) text += text === '' ? entry : `,${entry}`;
-  return `{${text}}`;
+  const entries: string[] = [];
+  for (const { entry } of values) entries.push(entry);
+  // One flat text (see flatText): built by `+=`, a stream's row was a tree of a piece per tag.
+  return flatText('{', entries.join(','), '}');
 }
 
 /**

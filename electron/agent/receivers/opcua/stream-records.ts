@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { DataValue } from 'node-opcua';
 import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
 import type { StreamKey } from '../../components/contract.js';
-import { LAST_VALUES_KEY, type LastValue, entryStart, flatText, isSame, lastValue, lastValuesText, loadLastValues } from './last-values.js';
+import { LAST_VALUES_KEY, type LastValue, entryStart, flatText, isSame, lastValue, lastValuesText, loadLastValues, statusText } from './last-values.js';
 import { type Converted, type Quality, convertVariant, describeStatus, sampleMicrosNumber } from './values.js';
 
 export interface Tag {
@@ -197,15 +197,22 @@ function presentOfTouched(fieldvalues: Record<string, FieldValue>, touched: stri
   return JSON.stringify(present);
 }
 
-/** The same text from all of the stream's columns in sorted order (records with scalar columns only). */
+/**
+ * The same text from all of the stream's columns in sorted order (records with scalar columns only),
+ * written once by `join`: built by `+=`, each column cost a tree of pieces (~150 bytes a column, the
+ * receiver's largest allocation at 20,000 tags; docs/performance.md). Statuses are few: their JSON
+ * text is looked up (statusText), not made again.
+ */
 function presentOfAll(sorted: readonly { index: number; json: string }[], values: readonly FieldValue[]): string {
-  let text = '';
+  const parts: string[] = ['['];
   for (const { index, json } of sorted) {
     const value = values[index];
     if (value === null || value === undefined) continue;
-    text += `${text === '' ? '' : ','}${json}${JSON.stringify(value)}]`;
+    if (parts.length > 1) parts.push(',');
+    parts.push(json, typeof value === 'string' ? statusText(value) : JSON.stringify(value), ']');
   }
-  return `[${text}]`;
+  parts.push(']');
+  return parts.join('');
 }
 
 /** sha256 of the stream, timestamp and the record's non-null columns sorted by name. */
