@@ -36,7 +36,11 @@ export async function startBenchServer(dataDirectory, { nodeFlags = [], args = [
   const exited = new Promise((resolve) => child.on('exit', resolve));
   const port = await new Promise((resolve, reject) => {
     let out = '';
+    // BENCH_AGENT_STDOUT=<file> keeps what the server prints (e.g. BENCH_NODE_FLAGS=--trace-gc).
+    const keep = process.env.BENCH_AGENT_STDOUT ? fs.createWriteStream(process.env.BENCH_AGENT_STDOUT) : undefined;
     child.stdout.on('data', (d) => {
+      keep?.write(d);
+      if (out.length > 65536) return;
       out += d;
       const m = /:(\d+)\/\?token=/.exec(out);
       if (m) resolve(Number(m[1]));

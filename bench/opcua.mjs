@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 // The test server is test-only code: built apart from the product, into dist-testing/.
 import { OpcuaTestServer } from '../dist-testing/electron/testing/opcua/opcua-test-server.js';
@@ -90,6 +91,11 @@ await new Promise((r) => setTimeout(r, 3000));
 newRows();
 
 const before = procStats(agent.pid);
+// The test server runs in this process: its CPU and event-loop delay show when it, not the agent,
+// is what delays values (on 2 cores the two share the machine).
+const serverCpuBefore = process.cpuUsage();
+const serverLoop = monitorEventLoopDelay({ resolution: 20 });
+serverLoop.enable();
 const uploadedBefore = ingest?.receivedCount() ?? 0;
 const started = Date.now();
 const captured = [];
@@ -107,6 +113,8 @@ while (Date.now() - started < SECONDS * 1000) {
 }
 const elapsed = (Date.now() - started) / 1000;
 const after = procStats(agent.pid);
+const serverCpu = process.cpuUsage(serverCpuBefore);
+serverLoop.disable();
 captured.sort((a, b) => a - b);
 seen.sort((a, b) => a - b);
 const result = {
@@ -124,6 +132,8 @@ const result = {
   agent_peak_rss_mb: after.peakRss / 1024 / 1024,
   agent_rss_mb_at_end: after.rss / 1024 / 1024,
   agent_threads: after.threads,
+  server_cpu_percent_of_one_core: ((serverCpu.user + serverCpu.system) / 1e6 / elapsed) * 100,
+  server_event_loop_delay_ms: { p50: serverLoop.percentile(50) / 1e6, p99: serverLoop.percentile(99) / 1e6, max: serverLoop.max / 1e6 },
   uploaded_records_per_s: ingest ? (ingest.receivedCount() - uploadedBefore) / elapsed : null,
   latency_ms_source_to_capture: { p50: percentile(captured, 50), p95: percentile(captured, 95), p99: percentile(captured, 99), max: captured.at(-1) },
   latency_ms_source_to_outbox_file: { p50: percentile(seen, 50), p95: percentile(seen, 95), p99: percentile(seen, 99), max: seen.at(-1) },
@@ -138,6 +148,8 @@ console.table({
   'source → capture p50/p95/p99 ms': `${result.latency_ms_source_to_capture.p50.toFixed(0)} / ${result.latency_ms_source_to_capture.p95.toFixed(0)} / ${result.latency_ms_source_to_capture.p99.toFixed(0)}`,
   'source → outbox file p50/p95/p99 ms': `${result.latency_ms_source_to_outbox_file.p50.toFixed(0)} / ${result.latency_ms_source_to_outbox_file.p95.toFixed(0)} / ${result.latency_ms_source_to_outbox_file.p99.toFixed(0)}`,
   'agent threads': result.agent_threads,
+  'test server + bench CPU (% of one core)': result.server_cpu_percent_of_one_core.toFixed(1),
+  'test server event-loop delay p50/p99/max ms': `${result.server_event_loop_delay_ms.p50.toFixed(0)} / ${result.server_event_loop_delay_ms.p99.toFixed(0)} / ${result.server_event_loop_delay_ms.max.toFixed(0)}`,
   ...(ingest ? { 'uploaded records/s': result.uploaded_records_per_s.toFixed(0) } : {}),
   'load average (1 min)': os.loadavg()[0].toFixed(2),
 });

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  AccessRestrictionsFlag,
   type DataValue,
   DataType,
   MessageSecurityMode,
   OPCUACertificateManager,
   OPCUAServer,
+  PermissionFlag,
   type ReadRawModifiedDetails,
   SecurityPolicy,
   type StatusCode,
@@ -13,6 +15,7 @@ import {
   type UAVariable,
   Variant,
   VariantArrayType,
+  WellKnownRoles,
 } from 'node-opcua';
 import { installOpcuaLogBridge } from '../../agent/receivers/opcua/opcua-log.js';
 import { pemToDer } from '../../agent/receivers/opcua/server-trust.js';
@@ -93,14 +96,21 @@ export class OpcuaTestServer {
     variable.setValueFromSource(new Variant({ dataType, arrayType: array ? VariantArrayType.Array : VariantArrayType.Scalar, value }), options.status ?? StatusCodes.Good, options.sourceTimestamp ?? new Date());
   }
 
-  /** Adds more Double variables ns=2;s=<prefix><i> (benchmark). */
+  /**
+   * Adds more Double variables ns=2;s=<prefix><i> (benchmark). Each carries its own role
+   * permissions (anyone may read) and access restrictions (none): without them node-opcua looks up
+   * the namespace's defaults through the address space on every sample, which took most of this server's CPU at 20,000
+   * tags a second, on the same 2 cores as the agent it measures (docs/performance.md).
+   */
   addDoubles(prefix: string, count: number): string[] {
     const namespace = this.server!.engine.addressSpace!.getNamespace('urn:tributary:test')!;
     const folder = namespace.addObject({ organizedBy: this.server!.engine.addressSpace!.rootFolder.objects, browseName: `${prefix}Folder` });
     const ids: string[] = [];
+    const readable = PermissionFlag.Browse | PermissionFlag.Read | PermissionFlag.ReadRolePermissions;
+    const rolePermissions = [WellKnownRoles.Anonymous, WellKnownRoles.AuthenticatedUser].map((roleId) => ({ roleId, permissions: readable }));
     for (let i = 0; i < count; i += 1) {
       const name = `${prefix}${i}`;
-      const variable = namespace.addVariable({ componentOf: folder, nodeId: `s=${name}`, browseName: name, dataType: 'Double', minimumSamplingInterval: 0 });
+      const variable = namespace.addVariable({ componentOf: folder, nodeId: `s=${name}`, browseName: name, dataType: 'Double', minimumSamplingInterval: 0, rolePermissions, accessRestrictions: AccessRestrictionsFlag.None });
       variable.setValueFromSource(new Variant({ dataType: DataType.Double, value: 0 }));
       this.variables.set(name, variable);
       ids.push(`ns=2;s=${name}`);
