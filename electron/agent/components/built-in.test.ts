@@ -29,7 +29,7 @@ describe('the built-in registry', () => {
   it('gives each transmit type its own outbox codec, and records as they are to a type it cannot run', () => {
     const registry = builtInComponents();
     expect(registry.outbox('remotedatapost').format).toBe('upload');
-    expect(registry.outbox('csv')).toBe(RECORDS_JSON);
+    expect(registry.outbox('csv').format).toBe('csv-columns');
     expect(registry.outbox('mqtt').format).toBe('mqtt-json');
     expect(registry.has('Transmit', 'kafka')).toBe(false);
     expect(registry.outbox('kafka')).toBe(RECORDS_JSON);
@@ -43,6 +43,8 @@ describe('the built-in registry', () => {
       const [batch] = codec.encode(records, codec.options({ max_request_records: 3000 }));
       expect(registry.decode(codec.format, batch!.payload).map((r) => r.fieldvalues.a)).toEqual([1, 2]);
     }
+    // Batches a build before csv-columns stored for a csv transmit are still read.
+    expect(registry.decode(RECORDS_JSON.format, RECORDS_JSON.encode(records, {})[0]!.payload)).toEqual(records);
     expect(() => registry.decode('carrier-pigeon', Buffer.from('x'))).toThrow(/"carrier-pigeon" cannot be read/);
   });
 

@@ -17,7 +17,7 @@ import { createFilterTransform } from '../transforms/filter/filter-transform.js'
 import { createRenameTransform } from '../transforms/rename/rename-transform.js';
 import { MQTT_OUTBOX } from '../transmits/mqtt/mqtt-outbox.js';
 import { UPLOAD_OUTBOX } from '../transmits/remotedatapost/upload-outbox.js';
-import { RECORDS_JSON } from './records-json-codec.js';
+import { CSV_OUTBOX } from '../transmits/csv/csv-outbox.js';
 import { ComponentRegistry } from './registry.js';
 
 export function builtInComponents(): ComponentRegistry {
@@ -41,7 +41,7 @@ export function builtInComponents(): ComponentRegistry {
     .transform('rename', RenameTransformSchema, createRenameTransform)
     .transform('filter', FilterTransformSchema, createFilterTransform)
     .transform('checksum_record', ChecksumRecordTransformSchema, createChecksumRecordTransform)
-    .transmit('csv', RECORDS_JSON, () => import('../transmits/csv/index.js'))
+    .transmit('csv', CSV_OUTBOX, () => import('../transmits/csv/index.js'))
     .transmit('remotedatapost', UPLOAD_OUTBOX, () => import('../transmits/remotedatapost/index.js'))
     .transmit('mqtt', MQTT_OUTBOX, () => import('../transmits/mqtt/index.js'));
 }

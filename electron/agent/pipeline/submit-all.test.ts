@@ -27,8 +27,10 @@ function setup(limitOfB: number) {
   const kpiDatabase = openKpiDatabase(path.join(directory, 'kpi.db'));
   stores.push(kpiDatabase);
   const target = { file: path.join(directory, 'kpi.db'), retentionMs: 86_400_000, maxRecords: 1_000_000 };
-  const history = new RecordHistory(kpiDatabase, { clock, retentionMs: target.retentionMs, maxRecords: target.maxRecords });
-  const pipeline = new Pipeline({ store, registry: builtInComponents(), clock, logger, markers: markers.reporter('pipeline', 'Receiver'), history: { target, writer: () => history } });
+  const registry = builtInComponents();
+  // As the agent runs it: the history reads batches it kept in a transmit's format with the registry.
+  const history = new RecordHistory(kpiDatabase, { clock, retentionMs: target.retentionMs, maxRecords: target.maxRecords, decode: (format, payload) => registry.decode(format, payload) });
+  const pipeline = new Pipeline({ store, registry, clock, logger, markers: markers.reporter('pipeline', 'Receiver'), history: { target, writer: () => history } });
   const route = (name: string, filter: string, maxBufferBytes: number) => ({ name, type: 'csv', filter: [filter], options: {}, maxBufferBytes, markers: markers.reporter(name, 'Transmit'), logger });
   pipeline.configure([], [route('a', 'M1:*', 1e9), route('b', 'M2:*', limitOfB)]);
   return { store, pipeline, markers, history };

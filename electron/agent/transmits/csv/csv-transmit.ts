@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { CsvTransmitSchema } from '../../../../shared/config/schema.js';
-import type { AgentRecord, FieldValue } from '../../../../shared/records/record.js';
+import type { FieldValue } from '../../../../shared/records/record.js';
 import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import { type StorageHealth, describeWriteFailure, isDiskFull } from '../../disk/storage-health.js';
 import type { WritePolicy } from '../../disk/write-policy.js';
 import { DisposableStore, DrainLoop, type DrainOutcome } from '../../lifecycle/index.js';
+import { CSV_OUTBOX, FIXED_CELLS, type Segment, parseSegments, toSegments } from './csv-outbox.js';
 
 export type CsvTransmitConfig = z.infer<typeof CsvTransmitSchema>;
 
@@ -21,6 +22,26 @@ function cell(value: FieldValue | undefined): string {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   const text = String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * The CSV text of a segment's rows in a file's column order, each line ending in a newline
+ * (`fileColumns` holds every column of the segment, maybe more: those are empty). Written by one
+ * `join` (cells and separators in one list): a line built by `+=` per cell was a tree of pieces, the
+ * largest allocation of the transmit at 20,000 OPC UA tags a second.
+ */
+export function csvText(fileColumns: readonly string[], columns: readonly string[], rows: readonly FieldValue[][]): string {
+  const same = fileColumns.length === columns.length && fileColumns.every((c, i) => c === columns[i]);
+  const at = new Map(columns.map((c, i) => [c, FIXED_CELLS + i]));
+  const order = same ? undefined : fileColumns.map((c) => at.get(c) ?? -1);
+  const parts: string[] = [];
+  for (const row of rows) {
+    parts.push(cell(row[0]), ',', cell(row[1]), ',', cell(row[2]));
+    if (order) for (const i of order) parts.push(',', i < 0 ? '' : cell(row[i]));
+    else for (let i = FIXED_CELLS; i < row.length; i += 1) parts.push(',', cell(row[i]));
+    parts.push('\n');
+  }
+  return parts.join('');
 }
 
 const safeName = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '_');
@@ -118,9 +139,12 @@ export class CsvTransmit implements AgentComponent {
         let bytes = 0;
         let records = 0;
         for (const batch of batches) {
-          const rows = this.context.decodeBatch(batch.format, batch.payload);
-          bytes += this.append(batch.asset, batch.stream_type, rows, round);
-          records += rows.length;
+          // Batches stored by column are written as they are; others (older formats) by their records.
+          const segments = batch.format === CSV_OUTBOX.format ? parseSegments(batch.payload) : toSegments(this.context.decodeBatch(batch.format, batch.payload));
+          for (const segment of segments) {
+            bytes += this.append(batch.asset, batch.stream_type, segment, round);
+            records += segment[3].length;
+          }
         }
         for (const { fd } of round.appended.values()) fs.fsyncSync(fd);
         await this.context.store.ackWhenFree(this.name, batches.map((b) => b.id));
@@ -184,42 +208,33 @@ export class CsvTransmit implements AgentComponent {
     round.appended.clear();
   }
 
-  /** Appends the rows; returns bytes written. */
-  private append(asset: string, streamType: string, records: AgentRecord[], round: Round): number {
+  /**
+   * Appends one segment's rows (csv-outbox.ts) to the stream's file, or to a new one when the file
+   * lacks one of its columns or is full; returns bytes written.
+   */
+  private append(asset: string, streamType: string, segment: Segment, round: Round): number {
+    const [, , columns, rows] = segment;
     const key = `${asset}\0${streamType}`;
     let written = 0;
-    let lines: string[] = [];
     let target = this.files.get(key);
-    const flush = () => {
-      if (!target || lines.length === 0) return;
-      const text = Buffer.from(`${lines.join('\n')}\n`, 'utf8');
-      let open = round.appended.get(target.file);
-      if (!open) {
-        const fd = fs.openSync(target.file, 'a', FILE_MODE);
-        open = { fd, before: fs.fstatSync(fd).size };
-        round.appended.set(target.file, open);
-      }
-      let done = 0;
-      while (done < text.length) done += fs.writeSync(open.fd, text, done, text.length - done);
-      target.size += text.length;
-      written += text.length;
-      lines = [];
-    };
-    for (const record of records) {
-      const columns = Object.keys(record.fieldvalues);
-      const fits = target && columns.every((c) => target!.known.has(c)) && target.size < this.config.max_file_bytes;
-      if (!fits) {
-        flush();
-        target = this.newFile(asset, streamType, columns, round);
-        this.files.set(key, target);
-        written += target.size;
-      }
-      let line = `${cell(record.timestamp)},${cell(record.capturetime)},${cell(record.record_id)}`;
-      for (const column of target!.columns) line += `,${cell(record.fieldvalues[column])}`;
-      lines.push(line);
+    const fits = target && columns.every((c) => target!.known.has(c)) && target.size < this.config.max_file_bytes;
+    if (!target || !fits) {
+      target = this.newFile(asset, streamType, columns, round);
+      this.files.set(key, target);
+      written += target.size;
     }
-    flush();
-    return written;
+    if (rows.length === 0) return written;
+    const text = Buffer.from(csvText(target.columns, columns, rows), 'utf8');
+    let open = round.appended.get(target.file);
+    if (!open) {
+      const fd = fs.openSync(target.file, 'a', FILE_MODE);
+      open = { fd, before: fs.fstatSync(fd).size };
+      round.appended.set(target.file, open);
+    }
+    let done = 0;
+    while (done < text.length) done += fs.writeSync(open.fd, text, done, text.length - done);
+    target.size += text.length;
+    return written + text.length;
   }
 
   private newFile(asset: string, streamType: string, columns: string[], round: Round): OpenFile {
