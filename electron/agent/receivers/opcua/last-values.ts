@@ -79,11 +79,12 @@ export function lastValue(start: string, node: string, micros: number, status: s
 }
 
 /** The stored row of a stream's last values (entries in the order given). */
-export function lastValuesText(values: Iterable<LastValue>): string {
-  const entries: string[] = [];
-  for (const { entry } of values) entries.push(entry);
+export function lastValuesText(values: readonly LastValue[]): string {
+  const parts: string[] = ['{'];
+  for (let i = 0; i < values.length; i += 1) parts.push(i === 0 ? '' : ',', values[i]!.entry);
+  parts.push('}');
   // One flat text (see flatText): built by `+=`, a stream's row was a tree of a piece per tag.
-  return flatText('{', entries.join(','), '}');
+  return parts.join('');
 }
 
 /**

@@ -159,13 +159,18 @@ export class StreamRecords {
 
   /** The batch was committed: its values are now the last ones. */
   committed(batch: BuiltBatch): void {
-    for (const [exportname, last] of batch.latest) this.last.set(exportname, last);
+    // forEach, not for…of with [key, value]: no entry array per tag.
+    batch.latest.forEach((last, exportname) => this.last.set(exportname, last));
   }
 
   /** The committed last values with a batch's over them. */
-  private *merged(pending: ReadonlyMap<string, LastValue>): Iterable<LastValue> {
-    for (const [exportname, last] of this.last) yield pending.get(exportname) ?? last;
-    for (const [exportname, last] of pending) if (!this.last.has(exportname)) yield last;
+  private merged(pending: ReadonlyMap<string, LastValue>): LastValue[] {
+    const out: LastValue[] = [];
+    this.last.forEach((last, exportname) => out.push(pending.get(exportname) ?? last));
+    pending.forEach((last, exportname) => {
+      if (!this.last.has(exportname)) out.push(last);
+    });
+    return out;
   }
 }
 
