@@ -12,7 +12,7 @@ import { attachOpcuaLog } from './opcua-log.js';
 import { installFastDateDecoding } from './opcua-date-decode.js';
 import { ConnectError, OpcuaEndpoint, type OpenSession, securityOf } from './opcua-endpoint.js';
 import { PollingReader } from './polling-reader.js';
-import { type BuiltBatch, StreamRecords } from './stream-records.js';
+import { type BuiltBatch, StreamRecords, type Tag } from './stream-records.js';
 import { type ReaderEvents, SubscriptionReader } from './subscription-reader.js';
 import { type Sample, type WatchedNode, indexTags } from './tag-index.js';
 import { TagMarkers } from './tag-markers.js';
@@ -48,6 +48,7 @@ export class OpcuaReceiver implements AgentComponent {
   private endpoint!: OpcuaEndpoint;
   private readonly streams: StreamKey[];
   private readonly nodes: WatchedNode[];
+  private readonly tags: Tag[][];
   private readonly tagMarkers: TagMarkers;
   private records: StreamRecords[] = [];
   /** What one start owns: the log bridge (released last, after the endpoint) and `reading`. */
@@ -77,8 +78,9 @@ export class OpcuaReceiver implements AgentComponent {
     // Two timestamps a value: node-opcua's decoding of them cost more than the value (opcua-date-decode.ts).
     installFastDateDecoding();
     this.streams = config.streams.map((s) => ({ asset: s.asset, stream_type: s.stream_type }));
-    const tags = config.streams.map((s) => s.opcua_tags.map((t) => ({ node: tagNodeId(t), exportname: t.exportname })));
-    const { nodes, invalid } = indexTags(tags);
+    // One Tag object per configured tag, shared by the node index and the stream records.
+    this.tags = config.streams.map((s) => s.opcua_tags.map((t) => ({ node: tagNodeId(t), exportname: t.exportname })));
+    const { nodes, invalid } = indexTags(this.tags);
     this.nodes = nodes;
     this.tagMarkers = new TagMarkers(this.streams, context.markers, invalid);
     this.backfill = new BackfillGate({
@@ -101,7 +103,7 @@ export class OpcuaReceiver implements AgentComponent {
     this.reading = reading;
     this.failing = false;
     this.records = this.config.streams.map(
-      (s, i) => new StreamRecords(this.streams[i]!, s.opcua_tags.map((t) => ({ node: tagNodeId(t), exportname: t.exportname })), (key) => this.context.store.streamState(this.name, this.streams[i]!, key)),
+      (_, i) => new StreamRecords(this.streams[i]!, this.tags[i]!, (key) => this.context.store.streamState(this.name, this.streams[i]!, key)),
     );
     this.tagMarkers.showInvalid();
     // Certificate creation (first start only) and connecting happen in the loop: start returns at once.
