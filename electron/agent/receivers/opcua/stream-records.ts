@@ -65,15 +65,13 @@ function valueColumns(tag: Tag, parts: TagColumns, converted: Converted, status:
 export class StreamRecords {
   private readonly last: Map<string, LastValue>;
   private readonly parts = new Map<string, TagColumns>();
-  /** Column names of a record, in order: each tag's value and status column. */
-  private readonly columnNames: string[];
   /** Column index of each tag's value column (its status column is the next one). */
   private readonly indexOf = new Map<string, number>();
   /** A record's columns from their values in column order (see columnsMaker). */
   private readonly columnsOf: (values: readonly FieldValue[]) => Record<string, FieldValue>;
   private readonly nullRow: FieldValue[];
-  /** The column names sorted as recordId sorts them, each with its index and JSON key part. */
-  private readonly sortedColumns: { index: number; json: string }[];
+  /** The column names sorted as recordId sorts them: each one's index, and its JSON key part. */
+  private readonly sorted: { index: Int32Array; json: string[] };
 
   constructor(
     readonly stream: StreamKey,
@@ -81,15 +79,22 @@ export class StreamRecords {
     loadState: (key: string) => string | undefined,
   ) {
     this.last = loadLastValues(tags.map((tag) => tag.exportname), loadState);
-    for (const tag of tags) this.parts.set(tag.exportname, columnsOf(tag));
-    this.columnNames = tags.flatMap((tag) => [tag.exportname, statusColumn(tag.exportname)]);
+    // Column names of a record, in order: each tag's value and status column (the same texts as
+    // its parts: one copy of each name per stream).
+    const columnNames: string[] = [];
+    for (const tag of tags) {
+      const parts = columnsOf(tag);
+      this.parts.set(tag.exportname, parts);
+      columnNames.push(parts.value, parts.status);
+    }
     // A name given twice (two tags of one exportname) keeps its last column, as an object would.
-    this.columnNames.forEach((name, index) => this.indexOf.set(name, index));
+    columnNames.forEach((name, index) => this.indexOf.set(name, index));
     // A column `__proto__` was never an own key of a record (set by assignment, it is the prototype): kept so.
-    const unique = [...new Set(this.columnNames)].filter((name) => name !== '__proto__');
+    const unique = [...new Set(columnNames)].filter((name) => name !== '__proto__');
     this.columnsOf = columnsMaker(unique.map((name) => [name, this.indexOf.get(name)!]));
-    this.nullRow = this.columnNames.map(() => null);
-    this.sortedColumns = unique.sort().map((name) => ({ index: this.indexOf.get(name)!, json: flatText('[', JSON.stringify(name), ',') }));
+    this.nullRow = columnNames.map(() => null);
+    unique.sort();
+    this.sorted = { index: Int32Array.from(unique, (name) => this.indexOf.get(name)!), json: unique.map((name) => flatText('[', JSON.stringify(name), ',')) };
   }
 
   /** Source time (µs) of the tag's last value committed: where a gap starts (backfill-gate.ts). */
@@ -150,7 +155,7 @@ export class StreamRecords {
         if (extra) Object.assign(fieldvalues, extra);
         // Most of a stream's tags in one record (a machine's publish): its columns in their
         // sorted order beat sorting what the batch set.
-        const present = !extra && touched.length * 4 > this.sortedColumns.length ? presentOfAll(this.sortedColumns, values) : presentOfTouched(fieldvalues, touched);
+        const present = !extra && touched.length * 4 > this.sorted.index.length ? presentOfAll(this.sorted, values) : presentOfTouched(fieldvalues, touched);
         return { asset: this.stream.asset, stream_type: this.stream.stream_type, timestamp, capturetime, fieldvalues, record_id: recordId(this.stream, timestamp, present) };
       });
     const state: Record<string, string> = pending.size === 0 ? {} : { [LAST_VALUES_KEY]: lastValuesText(this.merged(pending)) };
@@ -208,13 +213,13 @@ function presentOfTouched(fieldvalues: Record<string, FieldValue>, touched: stri
  * receiver's largest allocation at 20,000 tags; docs/performance.md). Statuses are few: their JSON
  * text is looked up (statusText), not made again.
  */
-function presentOfAll(sorted: readonly { index: number; json: string }[], values: readonly FieldValue[]): string {
+function presentOfAll(sorted: { readonly index: Int32Array; readonly json: readonly string[] }, values: readonly FieldValue[]): string {
   const parts: string[] = ['['];
-  for (const { index, json } of sorted) {
-    const value = values[index];
+  for (let i = 0; i < sorted.index.length; i += 1) {
+    const value = values[sorted.index[i]!];
     if (value === null || value === undefined) continue;
     if (parts.length > 1) parts.push(',');
-    parts.push(json, typeof value === 'string' ? statusText(value) : JSON.stringify(value), ']');
+    parts.push(sorted.json[i]!, typeof value === 'string' ? statusText(value) : JSON.stringify(value), ']');
   }
   parts.push(']');
   return parts.join('');
