@@ -1,5 +1,6 @@
 import {
   AttributeIds,
+  type ClientSessionRawSubscriptionService,
   ClientSubscription,
   type DataValue,
   MonitoringMode,
@@ -150,7 +151,8 @@ export class SubscriptionReader {
       for (const dispatcher of dispatchers) table[dispatcher.handle] = dispatcher;
       let answer: { results?: { statusCode: unknown }[] | null } | undefined;
       const failure = await this.answer((settle) => {
-        this.open.session
+        // The session node-opcua opens (ClientSessionImpl) has the raw service; its interface type omits it.
+        (this.open.session as unknown as ClientSessionRawSubscriptionService)
           .createMonitoredItems({
             subscriptionId: subscription.subscriptionId,
             timestampsToReturn: TimestampsToReturn.Both,
