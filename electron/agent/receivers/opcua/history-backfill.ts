@@ -1,4 +1,4 @@
-import { type DataValue, HistoryData, HistoryReadRequest, ReadRawModifiedDetails, TimestampsToReturn } from 'node-opcua';
+import { type DataValue, HistoryData, HistoryReadRequest, ReadRawModifiedDetails, TimestampsToReturn } from 'node-opcua-client';
 import { type OpenSession, bounded } from './opcua-endpoint.js';
 import type { WatchedNode } from './tag-index.js';
 import { chunks } from './tag-index.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { AttributeIds, BrowseDirection, DataType, NodeClass, type NodeId, type ReferenceDescription, resolveNodeId } from 'node-opcua';
+import { AttributeIds, BrowseDirection, DataType, NodeClass, type NodeId, type ReferenceDescription, resolveNodeId } from 'node-opcua-client';
 import { AgentError } from '../../runtime/agent-error.js';
 import { OpcuaReceiverSchema } from '../../../../shared/config/schema.js';
 import { componentFolderName } from '../../../../shared/config/name-rules.js';

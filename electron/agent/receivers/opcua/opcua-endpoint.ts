@@ -5,12 +5,12 @@ import {
   type ClientSession,
   type EndpointDescription,
   MessageSecurityMode,
-  OPCUACertificateManager,
   OPCUAClient,
   SecurityPolicy,
   type UserIdentityInfo,
   UserTokenType,
-} from 'node-opcua';
+} from 'node-opcua-client';
+import { OPCUACertificateManager } from 'node-opcua-certificate-manager';
 import type { z } from 'zod';
 import type { OpcuaConnectionSchema } from '../../../../shared/config/schema.js';
 import type { DisposableStore } from '../../lifecycle/index.js';

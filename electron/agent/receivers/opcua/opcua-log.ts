@@ -1,5 +1,5 @@
 import { format } from 'node:util';
-import { setErrorLogger, setWarningLogger } from 'node-opcua';
+import { setErrorLogger, setWarningLogger } from 'node-opcua-client';
 import type { Logger } from '../../logging/logger.js';
 
 /**

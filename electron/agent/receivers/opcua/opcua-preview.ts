@@ -4,7 +4,7 @@
  * each tag's value and status columns, time stamped with the newest source time. The running
  * receiver is not disturbed and nothing is committed.
  */
-import { AttributeIds, type DataValue } from 'node-opcua';
+import { AttributeIds, type DataValue } from 'node-opcua-client';
 import type { FieldValue } from '../../../../shared/records/record.js';
 import { isoMicros } from '../../../../shared/records/record.js';
 import type { Logger } from '../../logging/logger.js';

@@ -1,4 +1,4 @@
-import { AttributeIds, type DataValue } from 'node-opcua';
+import { AttributeIds, type DataValue } from 'node-opcua-client';
 import { DisposableStore, PollingLoop } from '../../lifecycle/index.js';
 import { bounded, type OpenSession, onSessionLost } from './opcua-endpoint.js';
 import type { ReaderEvents } from './subscription-reader.js';

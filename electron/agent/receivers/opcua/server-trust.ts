@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { OPCUACertificateManager } from 'node-opcua';
+import type { OPCUACertificateManager } from 'node-opcua-certificate-manager';
 
 /** SHA-1 over the DER certificate, 40 lower-case hex digits: what UaExpert and node-opcua show. */
 export function thumbprint(der: Buffer): string {

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { DataValue } from 'node-opcua';
+import type { DataValue } from 'node-opcua-client';
 import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
 import type { StreamKey } from '../../components/contract.js';
 import { LAST_VALUES_KEY, type LastValue, entryStart, flatText, isSame, lastValue, lastValuesText, loadLastValues, statusText } from './last-values.js';

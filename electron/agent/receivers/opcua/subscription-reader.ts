@@ -5,7 +5,7 @@ import {
   type DataValue,
   MonitoringMode,
   TimestampsToReturn,
-} from 'node-opcua';
+} from 'node-opcua-client';
 import { DisposableStore } from '../../lifecycle/index.js';
 import { type OpenSession, onSessionLost } from './opcua-endpoint.js';
 import { type Sample, type WatchedNode, chunks } from './tag-index.js';

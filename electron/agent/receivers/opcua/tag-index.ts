@@ -1,4 +1,4 @@
-import { type DataValue, type NodeId, resolveNodeId } from 'node-opcua';
+import { type DataValue, type NodeId, resolveNodeId } from 'node-opcua-client';
 import type { Tag } from './stream-records.js';
 
 /** A tag value as it arrived, for the stream it belongs to. */

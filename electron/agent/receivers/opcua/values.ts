@@ -1,4 +1,4 @@
-import { DataType, type DataValue, type StatusCode, type Variant, VariantArrayType } from 'node-opcua';
+import { DataType, type DataValue, type StatusCode, type Variant, VariantArrayType } from 'node-opcua-client';
 import { type FieldValue, isoMicros } from '../../../../shared/records/record.js';
 
 /**
