@@ -1,6 +1,6 @@
 import type { AgentRecord, FieldValue } from '../../../../shared/records/record.js';
 import type { EncodedBatch, OutboxCodec } from '../../components/contract.js';
-import { isoToEpochMicros } from '../../time/iso-time.js';
+import { recordSpan } from '../../components/record-span.js';
 
 /**
  * How the csv transmit keeps records in its outbox: by column, as CSV rows are. A run of records
@@ -64,26 +64,14 @@ export function recordsOf(segments: readonly Segment[]): AgentRecord[] {
   return records;
 }
 
-/** Earliest and latest record time (epoch µs) for the KPI history: rows are not always sorted by time. */
-function spanOf(records: readonly AgentRecord[]): EncodedBatch['span'] {
-  let min = Number.POSITIVE_INFINITY;
-  let max = Number.NEGATIVE_INFINITY;
-  for (const record of records) {
-    const micros = isoToEpochMicros(record.timestamp);
-    if (micros === undefined) continue;
-    if (micros < min) min = micros;
-    if (micros > max) max = micros;
-  }
-  return min <= max ? { min, max } : undefined;
-}
-
 export const CSV_OUTBOX: OutboxCodec<Record<string, never>> = {
   format: 'csv-columns',
   options: () => ({}),
   encode(records) {
     if (records.length === 0) return [];
     const batch: EncodedBatch = { payload: Buffer.from(JSON.stringify(toSegments(records))), records: records.length, first: records[0]!, last: records[records.length - 1]! };
-    const span = spanOf(records);
+    // Rows are not always sorted by time (files): the KPI history keeps the batch's span.
+    const span = recordSpan(records);
     if (span) batch.span = span;
     return [batch];
   },

@@ -15,7 +15,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { type AgentRecord, type FieldValue } from '../../../../shared/records/record.js';
 import type { EncodedBatch, OutboxCodec } from '../../components/contract.js';
-import { isoToEpochMicros } from '../../time/iso-time.js';
+import { recordSpan } from '../../components/record-span.js';
 import { decodeSparkplug, encodeSparkplug, isSparkplugPayload } from './sparkplug-outbox.js';
 
 export interface MqttOutboxOptions {
@@ -156,16 +156,8 @@ export function recordArrays(records: readonly AgentRecord[], options: MqttOutbo
 function withSpans(records: readonly AgentRecord[], batches: EncodedBatch[]): EncodedBatch[] {
   let index = 0;
   for (const batch of batches) {
-    let min = Number.POSITIVE_INFINITY;
-    let max = Number.NEGATIVE_INFINITY;
-    for (const end = index + batch.records; index < end; index += 1) {
-      const record = records[index]!;
-      const micros = isoToEpochMicros(record.timestamp);
-      if (micros === undefined) continue;
-      if (micros < min) min = micros;
-      if (micros > max) max = micros;
-    }
-    if (min <= max) batch.span = { min, max };
+    const span = recordSpan(records, index, (index += batch.records));
+    if (span) batch.span = span;
   }
   return batches;
 }
