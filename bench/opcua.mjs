@@ -4,6 +4,12 @@
 // (dist/electron/serve.js, a child process) into the csv transmit.
 // Usage: npm run build:node && npm run build:testing && node bench/opcua.mjs [--tags 5000 --machines 50 --seconds 30 --sampling 1000 --profile <dir> --upload]
 // --sampling: the tags change and are sampled every this many ms (a line of 50,000 tags at 5 s: --tags 50000 --sampling 5000).
+// --source-time change (default): every tag changes at once each interval, stamped with that moment
+// (a device that stamps its own values); the server samples each tag on its own timer, so a value
+// waits up to one sampling interval in the server before anything is sent: a phase no client can
+// change, random per run. --source-time read: the server reads a new value when it samples and stamps
+// it then (Kepware's scan, an S7-1500 without device time): the latency is what the server's
+// publishing, the transport and the agent add.
 // --upload adds a remotedatapost transmit of every stream to a loopback ingest server (this
 // process), as a plant that sends its data to the cloud has: its encoding and uploads are measured too.
 // Reports the agent's CPU (% of one core, from /proc), peak RSS, values/s, and latency from the
@@ -19,25 +25,29 @@ import { OpcuaTestServer } from '../dist-testing/electron/testing/opcua/opcua-te
 import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
 import { ROOT, procStats, startBenchServer } from './bench-server.mjs';
 
-const { values } = parseArgs({ options: { tags: { type: 'string', default: '5000' }, machines: { type: 'string', default: '50' }, seconds: { type: 'string', default: '30' }, profile: { type: 'string' }, upload: { type: 'boolean', default: false }, sampling: { type: 'string', default: '1000' } } });
+const { values } = parseArgs({ options: { tags: { type: 'string', default: '5000' }, machines: { type: 'string', default: '50' }, seconds: { type: 'string', default: '30' }, profile: { type: 'string' }, upload: { type: 'boolean', default: false }, sampling: { type: 'string', default: '1000' }, 'source-time': { type: 'string', default: 'change' } } });
 const TAGS = Number(values.tags);
 const MACHINES = Number(values.machines);
 const SECONDS = Number(values.seconds);
 const PER_MACHINE = Math.ceil(TAGS / MACHINES);
 const SAMPLING_MS = Number(values.sampling);
+const STAMPED_WHEN_READ = values['source-time'] === 'read';
+if (!['change', 'read'].includes(values['source-time'])) throw new Error('--source-time is change or read');
 
 const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
 const micros = (iso) => Date.parse(iso.slice(0, 23) + 'Z') * 1000 + Number(iso.slice(23, 26));
 
 const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-opcua-'));
 const plc = await OpcuaTestServer.start({ pkiFolder: path.join(dataDirectory, 'server-pki') });
-const machines = Array.from({ length: MACHINES }, (_, m) => plc.addDoubles(`M${m}_T`, PER_MACHINE).map((id) => id.slice('ns=2;s='.length)));
+const machines = Array.from({ length: MACHINES }, (_, m) => plc.addDoubles(`M${m}_T`, PER_MACHINE, { stampedWhenRead: STAMPED_WHEN_READ }).map((id) => id.slice('ns=2;s='.length)));
 let tick = 0;
-const ticker = setInterval(() => {
-  tick += 1;
-  const now = new Date();
-  machines.forEach((names) => names.forEach((name, i) => plc.set(name, Math.sin(tick / 10 + i) * 100, { sourceTimestamp: now })));
-}, SAMPLING_MS);
+const ticker = STAMPED_WHEN_READ
+  ? undefined
+  : setInterval(() => {
+      tick += 1;
+      const now = new Date();
+      machines.forEach((names) => names.forEach((name, i) => plc.set(name, Math.sin(tick / 10 + i) * 100, { sourceTimestamp: now })));
+    }, SAMPLING_MS);
 
 const KEY_ID = 'bench@tributary.local';
 const API_KEY = 'bench-api-key';
@@ -123,6 +133,7 @@ const result = {
   tags: MACHINES * PER_MACHINE,
   machines: MACHINES,
   sampling_ms: SAMPLING_MS,
+  source_time: values['source-time'],
   seconds: elapsed,
   records_per_s: records / elapsed,
   values_per_s: valuesCount / elapsed,
@@ -158,7 +169,7 @@ const out = path.join(ROOT, 'bench/results', `opcua-${result.date.replace(/[:.]/
 fs.writeFileSync(out, JSON.stringify(result, null, 2));
 process.stdout.write(`written ${path.relative(ROOT, out)}\n`);
 
-clearInterval(ticker);
+if (ticker) clearInterval(ticker);
 await agent.stop();
 await plc.stop();
 await ingest?.close();

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   AccessRestrictionsFlag,
-  type DataValue,
+  DataValue,
   DataType,
   MessageSecurityMode,
   OPCUACertificateManager,
@@ -101,8 +101,9 @@ export class OpcuaTestServer {
    * permissions (anyone may read) and access restrictions (none): without them node-opcua looks up
    * the namespace's defaults through the address space on every sample, which took most of this server's CPU at 20,000
    * tags a second, on the same 2 cores as the agent it measures (docs/performance.md).
+   * `stampedWhenRead`: each sample reads a new value stamped with that moment (no `set`).
    */
-  addDoubles(prefix: string, count: number): string[] {
+  addDoubles(prefix: string, count: number, options: { stampedWhenRead?: boolean } = {}): string[] {
     const namespace = this.server!.engine.addressSpace!.getNamespace('urn:tributary:test')!;
     const folder = namespace.addObject({ organizedBy: this.server!.engine.addressSpace!.rootFolder.objects, browseName: `${prefix}Folder` });
     const ids: string[] = [];
@@ -111,7 +112,16 @@ export class OpcuaTestServer {
     for (let i = 0; i < count; i += 1) {
       const name = `${prefix}${i}`;
       const variable = namespace.addVariable({ componentOf: folder, nodeId: `s=${name}`, browseName: name, dataType: 'Double', minimumSamplingInterval: 0, rolePermissions, accessRestrictions: AccessRestrictionsFlag.None });
-      variable.setValueFromSource(new Variant({ dataType: DataType.Double, value: 0 }));
+      if (options.stampedWhenRead) {
+        // As a server that reads its device when it samples (Kepware's scan, an S7-1500's process
+        // image): a new value each time, stamped with that moment.
+        variable.bindVariable({
+          timestamped_get: () => {
+            const now = new Date();
+            return new DataValue({ value: new Variant({ dataType: DataType.Double, value: Math.sin(now.getTime() / 10_000 + i) * 100 }), statusCode: StatusCodes.Good, sourceTimestamp: now, serverTimestamp: now });
+          },
+        }, true);
+      } else variable.setValueFromSource(new Variant({ dataType: DataType.Double, value: 0 }));
       this.variables.set(name, variable);
       ids.push(`ns=2;s=${name}`);
     }
