@@ -78,6 +78,15 @@ describe('QualityWatch', () => {
     expect(watch.findings(stream)).toEqual([expect.objectContaining({ check: 'schema', field: null, detail: 'the columns changed: added humidity' })]);
   });
 
+  it('sees a changed column between columns that stay (same count, same first and last column)', () => {
+    const { watch, commit } = setup(undefined);
+    commit([{ temp: 1, humidity: 2, speed: 3 }]);
+    commit([{ temp: 1, humidity: 2, speed: 3 }]);
+    expect(watch.findings(stream)).toEqual([]);
+    commit([{ temp: 1, pressure: 2, speed: 3 }]);
+    expect(watch.findings(stream)).toEqual([expect.objectContaining({ check: 'schema', field: null, detail: 'the columns changed: added pressure; removed humidity' })]);
+  });
+
   it('opens a gap finding after the configured wait and closes it with the next record; by default only once the usual interval is known', () => {
     const { watch, commit, advance } = setup([{ filter_stream: ['*'], gap: { after_seconds: 60 } }]);
     advance(59_000);

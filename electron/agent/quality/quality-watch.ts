@@ -227,7 +227,7 @@ export class QualityWatch {
   }
 
   private judgeColumns(watch: StreamWatch, columns: string[], now: number): void {
-    const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((c, i) => c === b[i]);
+    const same = (a: readonly string[], b: readonly string[]) => a === b || (a.length === b.length && a.every((c, i) => c === b[i]));
     const before = watch.columns;
     watch.columns = columns;
     if (!before || same(before, columns)) return;

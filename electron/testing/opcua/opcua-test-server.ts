@@ -101,7 +101,7 @@ export class OpcuaTestServer {
    * permissions (anyone may read) and access restrictions (none): without them node-opcua looks up
    * the namespace's defaults through the address space on every sample, which took most of this server's CPU at 20,000
    * tags a second, on the same 2 cores as the agent it measures (docs/performance.md).
-   * `stampedWhenRead`: each sample reads a new value stamped with that moment (no `set`).
+   * `stampedWhenRead`: each sample reads a new value stamped with the moment of the read (no `set`).
    */
   addDoubles(prefix: string, count: number, options: { stampedWhenRead?: boolean } = {}): string[] {
     const namespace = this.server!.engine.addressSpace!.getNamespace('urn:tributary:test')!;
@@ -109,18 +109,26 @@ export class OpcuaTestServer {
     const ids: string[] = [];
     const readable = PermissionFlag.Browse | PermissionFlag.Read | PermissionFlag.ReadRolePermissions;
     const rolePermissions = [WellKnownRoles.Anonymous, WellKnownRoles.AuthenticatedUser].map((roleId) => ({ roleId, permissions: readable }));
+    // `stampedWhenRead`: the machine's scan, started by the first of its tags sampled (see below).
+    let scan = new Date(0);
     for (let i = 0; i < count; i += 1) {
       const name = `${prefix}${i}`;
       const variable = namespace.addVariable({ componentOf: folder, nodeId: `s=${name}`, browseName: name, dataType: 'Double', minimumSamplingInterval: 0, rolePermissions, accessRestrictions: AccessRestrictionsFlag.None });
       if (options.stampedWhenRead) {
         // As a server that reads its device when it samples (Kepware's scan, an S7-1500's process
-        // image): a new value each time, stamped with that moment.
-        variable.bindVariable({
-          timestamped_get: () => {
-            const now = new Date();
-            return new DataValue({ value: new Variant({ dataType: DataType.Double, value: Math.sin(now.getTime() / 10_000 + i) * 100 }), statusCode: StatusCodes.Good, sourceTimestamp: now, serverTimestamp: now });
+        // image): a new value each time, stamped with the moment of the device read, which the
+        // tags of one machine share (those sampled within 100 ms of the first).
+        variable.bindVariable(
+          {
+            timestamped_get: () => {
+              const now = Date.now();
+              if (now - scan.getTime() >= 100) scan = new Date(now);
+              const value = new Variant({ dataType: DataType.Double, value: Math.sin(scan.getTime() / 10_000 + i) * 100 });
+              return new DataValue({ value, statusCode: StatusCodes.Good, sourceTimestamp: scan, serverTimestamp: new Date(now) });
+            },
           },
-        }, true);
+          true,
+        );
       } else variable.setValueFromSource(new Variant({ dataType: DataType.Double, value: 0 }));
       this.variables.set(name, variable);
       ids.push(`ns=2;s=${name}`);

@@ -2,21 +2,13 @@ import type { FieldValue } from '../../../../shared/records/record.js';
 import { storedMicros } from './gap-spans.js';
 import type { Converted } from './values.js';
 
-/**
- * A tag's last value as committed: a value equal to it (same node, source time, status and value)
- * is the same sample seen again — after a restart, or a poll of an unchanged tag — and is not
- * recorded twice. A rejected value counts as the empty value it is recorded as.
- */
-export interface LastValue {
+/** A tag's last value as stored (read once, when the stream's records start: LastValues). */
+interface LastValue {
   readonly node: string;
   /** Source time, epoch µs. */
   readonly micros: number;
   readonly status: string;
-  /** The scalar; for an array, the JSON text of its values (compared as text). */
-  readonly value: FieldValue;
-  readonly array: boolean;
-  /** This tag's part of the stored row: `"<exportname>":["<node>",<micros>,"<status>",<value>]`. */
-  readonly entry: string;
+  readonly value: Converted;
 }
 
 /**
@@ -58,41 +50,12 @@ export const flatText = (...pieces: (string | number)[]): string => pieces.join(
 export const entryStart = (exportname: string, node: string) =>
   flatText(JSON.stringify(exportname), ':[', JSON.stringify(node), ',');
 
-/** The value as LastValue keeps it (a rejected value is recorded empty: null). */
-function comparable(converted: Converted): { value: FieldValue; array: boolean } {
-  if (converted.kind === 'array') return { value: JSON.stringify(converted.values), array: true };
-  return { value: converted.kind === 'scalar' ? converted.value : null, array: false };
-}
-
-export function isSame(last: LastValue | undefined, node: string, micros: number, status: string, converted: Converted): boolean {
-  if (last === undefined || last.micros !== micros || last.status !== status || last.node !== node) return false;
-  if (converted.kind === 'array') return last.array && last.value === JSON.stringify(converted.values);
-  return !last.array && last.value === (converted.kind === 'scalar' ? converted.value : null);
-}
-
-export function lastValue(start: string, node: string, micros: number, status: string, converted: Converted): LastValue {
-  const { value, array } = comparable(converted);
-  // Arrays are already JSON text; scalars are JSON values (no NaN or infinities: values.ts).
-  const text = array ? (value as string) : JSON.stringify(value);
-  const entry = flatText(start, micros, ',', statusText(status), ',', text, ']');
-  return { node, micros, status, value, array, entry };
-}
-
-/** The stored row of a stream's last values (entries in the order given). */
-export function lastValuesText(values: readonly LastValue[]): string {
-  const parts: string[] = ['{'];
-  for (let i = 0; i < values.length; i += 1) parts.push(i === 0 ? '' : ',', values[i]!.entry);
-  parts.push('}');
-  // One flat text (see flatText): built by `+=`, a stream's row was a tree of a piece per tag.
-  return parts.join('');
-}
-
 /**
  * The last values stored for these tags: the stream's row, else (a stream last committed by a build
  * before the row) its rows per tag. Anything unreadable is no last value: that tag's next value is
  * recorded (at least once, never lost).
  */
-export function loadLastValues(exportnames: Iterable<string>, load: (key: string) => string | undefined): Map<string, LastValue> {
+function loadLastValues(exportnames: Iterable<string>, load: (key: string) => string | undefined): Map<string, LastValue> {
   const wanted = new Set(exportnames);
   const out = new Map<string, LastValue>();
   const row = load(LAST_VALUES_KEY);
@@ -123,8 +86,8 @@ function fromEntry(exportname: string, item: unknown): LastValue | undefined {
   if (!Array.isArray(item) || item.length !== 4) return undefined;
   const [node, micros, status, value] = item as unknown[];
   if (typeof node !== 'string' || typeof micros !== 'number' || !Number.isSafeInteger(micros) || typeof status !== 'string') return undefined;
-  if (Array.isArray(value) && value.every(isScalar)) return lastValue(entryStart(exportname, node), node, micros, status, { kind: 'array', values: value });
-  return isScalar(value) ? lastValue(entryStart(exportname, node), node, micros, status, { kind: 'scalar', value }) : undefined;
+  if (Array.isArray(value) && value.every(isScalar)) return { node, micros, status, value: { kind: 'array', values: value } };
+  return isScalar(value) ? { node, micros, status, value: { kind: 'scalar', value } } : undefined;
 }
 
 /** A row of the per-tag format: `{ t, node, columns: { <exportname> or <exportname>_<i>…, <exportname>_status } }`. */
@@ -139,7 +102,189 @@ function fromFingerprint(exportname: string, saved: string | undefined): LastVal
   const rest = Object.entries(columns).filter(([name]) => name !== statusName);
   const values = rest.map(([, v]) => v);
   if (!values.every(isScalar)) return undefined;
-  const start = entryStart(exportname, node);
   const scalar = rest.length === 1 && rest[0]![0] === exportname;
-  return lastValue(start, node, Number(micros), status, scalar ? { kind: 'scalar', value: values[0]! } : { kind: 'array', values });
+  return { node, micros: Number(micros), status, value: scalar ? { kind: 'scalar', value: values[0]! } : { kind: 'array', values } };
+}
+
+/** How a slot keeps its value: none yet, a number, another scalar (string, boolean, null), an array's JSON text. */
+const NONE = 0;
+const NUMBER = 1;
+const SCALAR = 2;
+const ARRAY = 3;
+
+/**
+ * Last values by slot, in parallel arrays: the table's own (committed) or a batch's (pending).
+ * Numbers stay in arrays of doubles: no object per value is kept from one second to the next.
+ */
+class Columns {
+  /** `"<exportname>":["<node>",` of the value (its node may be an older configuration's). */
+  readonly starts: string[] = [];
+  readonly nodes: string[] = [];
+  readonly kinds: number[] = [];
+  readonly micros: number[] = [];
+  readonly numbers: number[] = [];
+  /** A string, boolean or null scalar; an array's JSON text. */
+  readonly others: FieldValue[] = [];
+  readonly statuses: string[] = [];
+
+  set(at: number, start: string, node: string, micros: number, status: string, converted: Converted): void {
+    this.starts[at] = start;
+    this.nodes[at] = node;
+    this.micros[at] = micros;
+    this.statuses[at] = status;
+    if (converted.kind === 'scalar' && typeof converted.value === 'number') {
+      this.kinds[at] = NUMBER;
+      this.numbers[at] = converted.value;
+      this.others[at] = null;
+    } else {
+      this.kinds[at] = converted.kind === 'array' ? ARRAY : SCALAR;
+      this.numbers[at] = 0;
+      this.others[at] = converted.kind === 'array' ? JSON.stringify(converted.values) : converted.kind === 'scalar' ? converted.value : null;
+    }
+  }
+
+  /** A slot without a value. */
+  add(): void {
+    this.starts.push('');
+    this.nodes.push('');
+    this.kinds.push(NONE);
+    this.micros.push(0);
+    this.numbers.push(0);
+    this.others.push(null);
+    this.statuses.push('');
+  }
+
+  copy(from: Columns, at: number, to: number): void {
+    this.starts[to] = from.starts[at]!;
+    this.nodes[to] = from.nodes[at]!;
+    this.kinds[to] = from.kinds[at]!;
+    this.micros[to] = from.micros[at]!;
+    this.numbers[to] = from.numbers[at]!;
+    this.others[to] = from.others[at]!;
+    this.statuses[to] = from.statuses[at]!;
+  }
+
+  same(at: number, node: string, micros: number, status: string, converted: Converted): boolean {
+    const kind = this.kinds[at];
+    if (kind === NONE || kind === undefined || this.micros[at] !== micros || this.statuses[at] !== status || this.nodes[at] !== node) return false;
+    if (converted.kind === 'array') return kind === ARRAY && this.others[at] === JSON.stringify(converted.values);
+    if (converted.kind === 'scalar' && typeof converted.value === 'number') return kind === NUMBER && this.numbers[at] === converted.value;
+    return kind === SCALAR && this.others[at] === (converted.kind === 'scalar' ? converted.value : null);
+  }
+
+  /**
+   * Pushes the slot's entry to `parts`: `"<exportname>":["<node>",<µs>,"<status>",<value>]`.
+   * `time` holds the text of the source time pushed last: a machine's tags share theirs.
+   */
+  entry(at: number, parts: (string | number | boolean)[], time: { micros: number; text: string }): void {
+    const kind = this.kinds[at];
+    const other = this.others[at];
+    // A finite number or a boolean is its own JSON text in a join (values.ts lets no NaN or
+    // infinity through): no string per value.
+    const value = kind === NUMBER ? this.numbers[at]! : kind === ARRAY ? (other as string) : typeof other === 'boolean' ? other : JSON.stringify(other);
+    const micros = this.micros[at]!;
+    if (micros !== time.micros) {
+      time.micros = micros;
+      time.text = String(micros);
+    }
+    parts.push(this.starts[at]!, time.text, ',', statusText(this.statuses[at]!), ',', value, ']');
+  }
+}
+
+/** The values a batch would make the last ones (LastValues.begin): kept apart until it is committed. */
+export class PendingValues extends Columns {
+  /** The table's slot of each value. */
+  readonly slots: number[] = [];
+
+  get size(): number {
+    return this.slots.length;
+  }
+}
+
+/**
+ * The last committed value of every tag of a stream (one slot per exportname), and the stream's
+ * stored row of them (LAST_VALUES_KEY). A value equal to a tag's last one (same node, source time,
+ * status and value) is the same sample seen again — after a restart, or a poll of an unchanged
+ * tag — and is not recorded twice; a rejected value counts as the empty value it is recorded as. A batch's values go to a PendingValues first: they become
+ * the last ones only when the batch is committed. Kept in arrays, not an object per tag: 20,000
+ * tags changing every second made 20,000 such objects with their texts a second, each kept a second
+ * and so promoted to the old generation (docs/performance.md, issue 40 point 2).
+ */
+export class LastValues {
+  private readonly slotOf = new Map<string, number>();
+  private readonly committed = new Columns();
+  /** During a batch: each slot's index in the batch's values, or -1. */
+  private readonly pendingAt: number[] = [];
+
+  constructor(exportnames: readonly string[], load: (key: string) => string | undefined) {
+    for (const exportname of exportnames) this.slot(exportname);
+    loadLastValues(exportnames, load).forEach((last, exportname) =>
+      this.committed.set(this.slot(exportname), entryStart(exportname, last.node), last.node, last.micros, last.status, last.value),
+    );
+  }
+
+  /** The exportname's slot (a new one for a name the stream did not have). */
+  slot(exportname: string): number {
+    let at = this.slotOf.get(exportname);
+    if (at === undefined) {
+      at = this.pendingAt.length;
+      this.slotOf.set(exportname, at);
+      this.pendingAt.push(-1);
+      this.committed.add();
+    }
+    return at;
+  }
+
+  /** Source time (µs) of the exportname's last committed value. */
+  lastMicros(exportname: string): number | undefined {
+    const at = this.slotOf.get(exportname);
+    return at === undefined || this.committed.kinds[at] === NONE ? undefined : this.committed.micros[at];
+  }
+
+  clear(): void {
+    this.committed.kinds.fill(NONE);
+  }
+
+  /** Whether the value equals the slot's last one: the batch's own, else the committed one. */
+  isSame(pending: PendingValues, slot: number, node: string, micros: number, status: string, converted: Converted): boolean {
+    const at = this.pendingAt[slot]!;
+    return at >= 0 ? pending.same(at, node, micros, status, converted) : this.committed.same(slot, node, micros, status, converted);
+  }
+
+  /** The value becomes the slot's last one in the batch. `start`: the slot's entryStart for this node. */
+  set(pending: PendingValues, slot: number, start: string, node: string, micros: number, status: string, converted: Converted): void {
+    let at = this.pendingAt[slot]!;
+    if (at < 0) {
+      at = pending.slots.length;
+      pending.slots.push(slot);
+      this.pendingAt[slot] = at;
+    }
+    pending.set(at, start, node, micros, status, converted);
+  }
+
+  /** The stream's stored row: the batch's values over the committed ones. */
+  rowText(pending: PendingValues): string {
+    const parts: (string | number | boolean)[] = ['{'];
+    const time = { micros: NaN, text: '' };
+    for (let slot = 0; slot < this.pendingAt.length; slot += 1) {
+      const at = this.pendingAt[slot]!;
+      if (at < 0 && this.committed.kinds[slot] === NONE) continue;
+      if (parts.length > 1) parts.push(',');
+      if (at >= 0) pending.entry(at, parts, time);
+      else this.committed.entry(slot, parts, time);
+    }
+    parts.push('}');
+    // One flat text (see flatText): built by `+=`, a stream's row was a tree of a piece per tag.
+    return parts.join('');
+  }
+
+  /** The batch's lookups are over (its values stay in `pending` until committed). */
+  end(pending: PendingValues): void {
+    for (const slot of pending.slots) this.pendingAt[slot] = -1;
+  }
+
+  /** The batch was committed: its values are the last ones now. */
+  commit(pending: PendingValues): void {
+    pending.slots.forEach((slot, at) => this.committed.copy(pending, at, slot));
+  }
 }

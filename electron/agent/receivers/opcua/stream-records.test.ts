@@ -91,7 +91,7 @@ function store(saved: Map<string, string>, state: Record<string, string>): void 
 }
 
 describe('StreamRecords.build', () => {
-  it('gives the records and record ids of the straightforward definition, batch after batch and across restarts', () => {
+  it('gives the records and record ids of the straightforward definition, batch after batch, across restarts and batches not stored', () => {
     fc.assert(
       fc.property(
         fc.uniqueArray(names, { minLength: 1, maxLength: 6 }),
@@ -100,6 +100,8 @@ describe('StreamRecords.build', () => {
             samples: fc.array(fc.record({ tag: fc.nat(), value: variant, status, second: fc.integer({ min: -1, max: 3 }) }), { maxLength: 12 }),
             // The agent restarts before this batch: a new StreamRecords from what was stored.
             restart: fc.boolean(),
+            // The batch could not be stored (outbox full): its values are not the last ones.
+            stored: fc.boolean(),
           }),
           { minLength: 1, maxLength: 5 },
         ),
@@ -136,6 +138,7 @@ describe('StreamRecords.build', () => {
             expect(actual.records.map((r) => Object.keys(r.fieldvalues))).toEqual(expected.records.map((r) => Object.keys(r.fieldvalues)));
             // Progress is stored exactly when a last value changed.
             expect(Object.keys(actual.state).length > 0).toBe(Object.keys(expected.state).length > 0);
+            if (!batch.stored) return;
             subject.committed(actual);
             store(saved, actual.state);
             reference.committed(expected.state);
@@ -167,6 +170,13 @@ describe('StreamRecords.build', () => {
     // A tag moved to another node is a new series: its value is recorded.
     const moved = new StreamRecords(stream, [{ node: 'ns=2;s=A2', exportname: 'a' }, tags[1]!], (key) => two.state[key]);
     expect(moved.build([{ tag: { node: 'ns=2;s=A2', exportname: 'a' }, dataValue: value(1.5, 0) }], 3n).records).toHaveLength(1);
+    // A batch that threw half-way (a value node-opcua could not give) leaves no trace in the next one.
+    const broken = new StreamRecords(stream, tags, () => undefined);
+    const throwing = { get statusCode(): never { throw new Error('unreadable'); } } as unknown as DataValue;
+    expect(() => broken.build([{ tag: tags[0]!, dataValue: value(1.5, 0) }, { tag: tags[1]!, dataValue: throwing }], 1n)).toThrow('unreadable');
+    const after = broken.build([{ tag: tags[0]!, dataValue: value(1.5, 0) }], 2n);
+    expect(after.records.map((r) => r.fieldvalues)).toEqual([{ a: 1.5, a_status: 'Good', b: null, b_status: null }]);
+    expect(JSON.parse(after.state[LAST_VALUES_KEY]!)).toEqual({ a: ['ns=2;s=A', BASE * 1000, 'Good', 1.5] });
     for (const row of ['', '{', 'null', '[]', '{"a":5}', '{"a":["ns=2;s=A","x","Good",1]}', '{"a":["ns=2;s=A",1,"Good",{"x":1}]}']) {
       const unreadable = new StreamRecords(stream, tags, (key) => (key === LAST_VALUES_KEY ? row : undefined));
       expect(unreadable.lastMicros('a')).toBeUndefined();

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { DataValue } from 'node-opcua-client';
 import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
 import type { StreamKey } from '../../components/contract.js';
-import { LAST_VALUES_KEY, type LastValue, entryStart, flatText, isSame, lastValue, lastValuesText, loadLastValues, statusText } from './last-values.js';
+import { LAST_VALUES_KEY, LastValues, PendingValues, entryStart, flatText, statusText } from './last-values.js';
 import { type Converted, type Quality, convertVariant, describeStatus, sampleMicrosNumber } from './values.js';
 
 export interface Tag {
@@ -26,23 +26,24 @@ export interface BuiltBatch {
   records: AgentRecord[];
   /** Progress to commit with the records: the stream's last values (last-values.ts), when any changed. */
   state: Record<string, string>;
-  /** The last values this batch changed, by exportname (what `committed` keeps). */
-  latest: ReadonlyMap<string, LastValue>;
+  /** The last values this batch changed (what `committed` keeps). */
+  latest: PendingValues;
   reports: TagReport[];
 }
 
 export const statusColumn = (exportname: string) => flatText(exportname, '_status');
 
-/** Per tag, what every value of it needs: its column names and the fixed start of its stored last value. */
+/** Per tag, what every value of it needs: its column names, its last value's slot and the fixed start of its stored entry. */
 interface TagColumns {
   value: string;
   status: string;
+  slot: number;
   /** `"<exportname>":["<node>",` (last-values.ts). */
   entry: string;
 }
 
-function columnsOf(tag: Tag): TagColumns {
-  return { value: tag.exportname, status: statusColumn(tag.exportname), entry: entryStart(tag.exportname, tag.node) };
+function columnsOf(tag: Tag, last: LastValues): TagColumns {
+  return { value: tag.exportname, status: statusColumn(tag.exportname), slot: last.slot(tag.exportname), entry: entryStart(tag.exportname, tag.node) };
 }
 
 /** The columns of one value: its value (one column an array element) and its status. */
@@ -63,7 +64,7 @@ function valueColumns(tag: Tag, parts: TagColumns, converted: Converted, status:
  * or a poll of an unchanged tag — and is not recorded twice.
  */
 export class StreamRecords {
-  private readonly last: Map<string, LastValue>;
+  private readonly last: LastValues;
   private readonly parts = new Map<string, TagColumns>();
   /** Column index of each tag's value column (its status column is the next one). */
   private readonly indexOf = new Map<string, number>();
@@ -78,12 +79,12 @@ export class StreamRecords {
     readonly tags: readonly Tag[],
     loadState: (key: string) => string | undefined,
   ) {
-    this.last = loadLastValues(tags.map((tag) => tag.exportname), loadState);
+    this.last = new LastValues(tags.map((tag) => tag.exportname), loadState);
     // Column names of a record, in order: each tag's value and status column (the same texts as
     // its parts: one copy of each name per stream).
     const columnNames: string[] = [];
     for (const tag of tags) {
-      const parts = columnsOf(tag);
+      const parts = columnsOf(tag, this.last);
       this.parts.set(tag.exportname, parts);
       columnNames.push(parts.value, parts.status);
     }
@@ -99,8 +100,8 @@ export class StreamRecords {
 
   /** Source time (µs) of the tag's last value committed: where a gap starts (backfill-gate.ts). */
   lastMicros(exportname: string): bigint | undefined {
-    const last = this.last.get(exportname);
-    return last === undefined ? undefined : BigInt(last.micros);
+    const micros = this.last.lastMicros(exportname);
+    return micros === undefined ? undefined : BigInt(micros);
   }
 
   /** Forget the last values (restream): the next values are all recorded. */
@@ -120,31 +121,38 @@ export class StreamRecords {
     const isoOf = new Map<number, string>();
     const reports: TagReport[] = [];
     // The last values as this batch goes: its own values over those committed before.
-    const pending = new Map<string, LastValue>();
-    for (const { tag, dataValue } of samples) {
-      const micros = sampleMicrosNumber(dataValue, capture);
-      let iso = isoOf.get(micros);
-      if (iso === undefined) isoOf.set(micros, (iso = isoMicros(BigInt(micros))));
-      const { name, quality } = describeStatus(dataValue.statusCode);
-      const converted = convertVariant(dataValue.value);
-      const parts = this.parts.get(tag.exportname) ?? columnsOf(tag);
-      reports.push({ tag, status: name, quality, micros, rejected: converted.kind === 'rejected' ? converted.reason : undefined });
-      if (!fromHistory) {
-        if (isSame(pending.get(tag.exportname) ?? this.last.get(tag.exportname), tag.node, micros, name, converted)) continue;
-        pending.set(tag.exportname, lastValue(parts.entry, tag.node, micros, name, converted));
+    const pending = new PendingValues();
+    let state: Record<string, string>;
+    try {
+      for (const { tag, dataValue } of samples) {
+        const micros = sampleMicrosNumber(dataValue, capture);
+        let iso = isoOf.get(micros);
+        if (iso === undefined) isoOf.set(micros, (iso = isoMicros(BigInt(micros))));
+        const { name, quality } = describeStatus(dataValue.statusCode);
+        const converted = convertVariant(dataValue.value);
+        const parts = this.parts.get(tag.exportname) ?? columnsOf(tag, this.last);
+        reports.push({ tag, status: name, quality, micros, rejected: converted.kind === 'rejected' ? converted.reason : undefined });
+        if (!fromHistory) {
+          if (this.last.isSame(pending, parts.slot, tag.node, micros, name, converted)) continue;
+          this.last.set(pending, parts.slot, parts.entry, tag.node, micros, name, converted);
+        }
+        let record = byTime.get(micros);
+        if (!record) byTime.set(micros, (record = { values: this.nullRow.slice(), extra: undefined, touched: [] }));
+        const index = this.indexOf.get(parts.value);
+        if (converted.kind === 'scalar' && index !== undefined && record.extra === undefined) {
+          record.values[index] = converted.value;
+          record.values[index + 1] = name;
+          record.touched.push(parts.value, parts.status);
+        } else {
+          const set = valueColumns(tag, parts, converted, name);
+          record.extra = Object.assign(record.extra ?? {}, set);
+          record.touched.push(...Object.keys(set));
+        }
       }
-      let record = byTime.get(micros);
-      if (!record) byTime.set(micros, (record = { values: this.nullRow.slice(), extra: undefined, touched: [] }));
-      const index = this.indexOf.get(parts.value);
-      if (converted.kind === 'scalar' && index !== undefined && record.extra === undefined) {
-        record.values[index] = converted.value;
-        record.values[index + 1] = name;
-        record.touched.push(parts.value, parts.status);
-      } else {
-        const set = valueColumns(tag, parts, converted, name);
-        record.extra = Object.assign(record.extra ?? {}, set);
-        record.touched.push(...Object.keys(set));
-      }
+      state = pending.size === 0 ? {} : { [LAST_VALUES_KEY]: this.last.rowText(pending) };
+    } finally {
+      // The lookups of the batch end here, also when a value threw.
+      this.last.end(pending);
     }
     const capturetime = isoMicros(captureMicros);
     const records = [...byTime.entries()]
@@ -158,24 +166,12 @@ export class StreamRecords {
         const present = !extra && touched.length * 4 > this.sorted.index.length ? presentOfAll(this.sorted, values) : presentOfTouched(fieldvalues, touched);
         return { asset: this.stream.asset, stream_type: this.stream.stream_type, timestamp, capturetime, fieldvalues, record_id: recordId(this.stream, timestamp, present) };
       });
-    const state: Record<string, string> = pending.size === 0 ? {} : { [LAST_VALUES_KEY]: lastValuesText(this.merged(pending)) };
     return { records, state, latest: pending, reports };
   }
 
   /** The batch was committed: its values are now the last ones. */
   committed(batch: BuiltBatch): void {
-    // forEach, not for…of with [key, value]: no entry array per tag.
-    batch.latest.forEach((last, exportname) => this.last.set(exportname, last));
-  }
-
-  /** The committed last values with a batch's over them. */
-  private merged(pending: ReadonlyMap<string, LastValue>): LastValue[] {
-    const out: LastValue[] = [];
-    this.last.forEach((last, exportname) => out.push(pending.get(exportname) ?? last));
-    pending.forEach((last, exportname) => {
-      if (!this.last.has(exportname)) out.push(last);
-    });
-    return out;
+    this.last.commit(batch.latest);
   }
 }
 
@@ -214,12 +210,14 @@ function presentOfTouched(fieldvalues: Record<string, FieldValue>, touched: stri
  * text is looked up (statusText), not made again.
  */
 function presentOfAll(sorted: { readonly index: Int32Array; readonly json: readonly string[] }, values: readonly FieldValue[]): string {
-  const parts: string[] = ['['];
+  const parts: (string | number | boolean)[] = ['['];
   for (let i = 0; i < sorted.index.length; i += 1) {
     const value = values[sorted.index[i]!];
     if (value === null || value === undefined) continue;
     if (parts.length > 1) parts.push(',');
-    parts.push(sorted.json[i]!, typeof value === 'string' ? statusText(value) : JSON.stringify(value), ']');
+    // A finite number or a boolean is its own JSON text in a join (values.ts lets no NaN or infinity
+    // through): no string per value.
+    parts.push(sorted.json[i]!, typeof value === 'string' ? statusText(value) : value, ']');
   }
   parts.push(']');
   return parts.join('');

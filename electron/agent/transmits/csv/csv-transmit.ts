@@ -24,6 +24,9 @@ function cell(value: FieldValue | undefined): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** A cell as a piece of a `join`: a number or boolean as itself (its text there is String(value)), no string made per value. */
+const joined = (value: FieldValue | undefined): string | number | boolean => (typeof value === 'number' || typeof value === 'boolean' ? value : cell(value));
+
 /**
  * The CSV text of a segment's rows in a file's column order, each line ending in a newline
  * (`fileColumns` holds every column of the segment, maybe more: those are empty). Written by one
@@ -34,11 +37,11 @@ export function csvText(fileColumns: readonly string[], columns: readonly string
   const same = fileColumns.length === columns.length && fileColumns.every((c, i) => c === columns[i]);
   const at = new Map(columns.map((c, i) => [c, FIXED_CELLS + i]));
   const order = same ? undefined : fileColumns.map((c) => at.get(c) ?? -1);
-  const parts: string[] = [];
+  const parts: (string | number | boolean)[] = [];
   for (const row of rows) {
     parts.push(cell(row[0]), ',', cell(row[1]), ',', cell(row[2]));
-    if (order) for (const i of order) parts.push(',', i < 0 ? '' : cell(row[i]));
-    else for (let i = FIXED_CELLS; i < row.length; i += 1) parts.push(',', cell(row[i]));
+    if (order) for (const i of order) parts.push(',', i < 0 ? '' : joined(row[i]));
+    else for (let i = FIXED_CELLS; i < row.length; i += 1) parts.push(',', joined(row[i]));
     parts.push('\n');
   }
   return parts.join('');
