@@ -12,10 +12,23 @@ interface LastValue {
 }
 
 /**
- * The stream state holding the last value of every tag of a stream, one row per stream:
- * `{"<exportname>":["<node>",<µs>,"<status>",<value or [values]>], …}`. It replaced one row per tag
- * (`tag:<exportname>`, still read when a stream has no row yet: an agent updated in place): 20,000
- * tag rows upserted a second cost SQLite ~80–100 ms of CPU, 100 stream rows ~6 (docs/performance.md).
+ * The stream state holding the last value of every tag of a stream, by position: one entry per tag,
+ * `[<µs>,"<status>",<value or [values]>]` or 0 (none yet), in the order of LAST_VALUE_LAYOUT_KEY.
+ * Written with every commit that changes a last value.
+ */
+export const LAST_VALUE_LIST_KEY = 'last_value_list';
+/**
+ * The tags of LAST_VALUE_LIST_KEY's positions: `[["<exportname>","<node>"], …]` (node "" for a tag
+ * without a value). Written in the same transaction as the list, only when it changes (a restart,
+ * a tag with a new node): the names and nodes were two thirds of each row before
+ * (docs/performance.md, issue 40 point 2).
+ */
+export const LAST_VALUE_LAYOUT_KEY = 'last_value_layout';
+/**
+ * The row per stream of builds before the list (still read when a stream has no list yet: an agent
+ * updated in place): `{"<exportname>":["<node>",<µs>,"<status>",<value or [values]>], …}`. It had
+ * replaced one row per tag (`tag:<exportname>`, read too): 20,000 tag rows upserted a second cost
+ * SQLite ~80–100 ms of CPU, 100 stream rows ~6 (docs/performance.md).
  */
 export const LAST_VALUES_KEY = 'last_values';
 /** The row per tag of builds before LAST_VALUES_KEY: `JSON.stringify({ t, node, columns })`. */
@@ -46,27 +59,39 @@ export function statusText(status: string): string {
  */
 export const flatText = (...pieces: (string | number)[]): string => pieces.join('');
 
-/** `"<exportname>":["<node>",` of a tag: the fixed start of its entry. */
-export const entryStart = (exportname: string, node: string) =>
-  flatText(JSON.stringify(exportname), ':[', JSON.stringify(node), ',');
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
 
 /**
- * The last values stored for these tags: the stream's row, else (a stream last committed by a build
- * before the row) its rows per tag. Anything unreadable is no last value: that tag's next value is
- * recorded (at least once, never lost).
+ * The last values stored for these tags: the stream's list, else (a stream last committed by an
+ * older build) its row, else its rows per tag. Anything unreadable is no last value: that tag's
+ * next value is recorded (at least once, never lost).
  */
 function loadLastValues(exportnames: Iterable<string>, load: (key: string) => string | undefined): Map<string, LastValue> {
   const wanted = new Set(exportnames);
   const out = new Map<string, LastValue>();
+  const listText = load(LAST_VALUE_LIST_KEY);
+  const layoutText = load(LAST_VALUE_LAYOUT_KEY);
+  if (listText !== undefined && layoutText !== undefined) {
+    const list = parseJson(listText);
+    const layout = parseJson(layoutText);
+    if (!Array.isArray(list) || !Array.isArray(layout) || list.length !== layout.length) return out;
+    layout.forEach((tag: unknown, i) => {
+      if (!Array.isArray(tag) || tag.length !== 2 || typeof tag[0] !== 'string' || !wanted.has(tag[0]) || !Array.isArray(list[i])) return;
+      const last = fromEntry(tag[0], [tag[1], ...(list[i] as unknown[])]);
+      if (last) out.set(tag[0], last);
+    });
+    return out;
+  }
   const row = load(LAST_VALUES_KEY);
   if (row !== undefined) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(row);
-    } catch {
-      return out;
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return out;
+    const parsed = parseJson(row);
+    if (parsed === undefined || parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return out;
     for (const [exportname, item] of Object.entries(parsed)) {
       const last = wanted.has(exportname) ? fromEntry(exportname, item) : undefined;
       if (last) out.set(exportname, last);
@@ -117,8 +142,7 @@ const ARRAY = 3;
  * Numbers stay in arrays of doubles: no object per value is kept from one second to the next.
  */
 class Columns {
-  /** `"<exportname>":["<node>",` of the value (its node may be an older configuration's). */
-  readonly starts: string[] = [];
+  /** The node of the value (an older configuration's, for a value stored before a tag moved). */
   readonly nodes: string[] = [];
   readonly kinds: number[] = [];
   readonly micros: number[] = [];
@@ -127,8 +151,7 @@ class Columns {
   readonly others: FieldValue[] = [];
   readonly statuses: string[] = [];
 
-  set(at: number, start: string, node: string, micros: number, status: string, converted: Converted): void {
-    this.starts[at] = start;
+  set(at: number, node: string, micros: number, status: string, converted: Converted): void {
     this.nodes[at] = node;
     this.micros[at] = micros;
     this.statuses[at] = status;
@@ -145,7 +168,6 @@ class Columns {
 
   /** A slot without a value. */
   add(): void {
-    this.starts.push('');
     this.nodes.push('');
     this.kinds.push(NONE);
     this.micros.push(0);
@@ -155,7 +177,6 @@ class Columns {
   }
 
   copy(from: Columns, at: number, to: number): void {
-    this.starts[to] = from.starts[at]!;
     this.nodes[to] = from.nodes[at]!;
     this.kinds[to] = from.kinds[at]!;
     this.micros[to] = from.micros[at]!;
@@ -173,8 +194,8 @@ class Columns {
   }
 
   /**
-   * Pushes the slot's entry to `parts`: `"<exportname>":["<node>",<µs>,"<status>",<value>]`.
-   * `time` holds the text of the source time pushed last: a machine's tags share theirs.
+   * Pushes the slot's entry to `parts`: `[<µs>,"<status>",<value>]`. `time` holds the text of the
+   * source time pushed last: a machine's tags share theirs.
    */
   entry(at: number, parts: (string | number | boolean)[], time: { micros: number; text: string }): void {
     const kind = this.kinds[at];
@@ -187,7 +208,7 @@ class Columns {
       time.micros = micros;
       time.text = String(micros);
     }
-    parts.push(this.starts[at]!, time.text, ',', statusText(this.statuses[at]!), ',', value, ']');
+    parts.push('[', time.text, ',', statusText(this.statuses[at]!), ',', value, ']');
   }
 }
 
@@ -195,6 +216,8 @@ class Columns {
 export class PendingValues extends Columns {
   /** The table's slot of each value. */
   readonly slots: number[] = [];
+  /** The nodes by slot of the layout this batch writes (LAST_VALUE_LAYOUT_KEY), if it writes one. */
+  layout: string[] | undefined;
 
   get size(): number {
     return this.slots.length;
@@ -212,15 +235,17 @@ export class PendingValues extends Columns {
  */
 export class LastValues {
   private readonly slotOf = new Map<string, number>();
+  /** Each slot's exportname. */
+  private readonly names: string[] = [];
+  /** The nodes by slot of the layout stored last (undefined: none stored by this run yet). */
+  private layout: string[] | undefined;
   private readonly committed = new Columns();
   /** During a batch: each slot's index in the batch's values, or -1. */
   private readonly pendingAt: number[] = [];
 
   constructor(exportnames: readonly string[], load: (key: string) => string | undefined) {
     for (const exportname of exportnames) this.slot(exportname);
-    loadLastValues(exportnames, load).forEach((last, exportname) =>
-      this.committed.set(this.slot(exportname), entryStart(exportname, last.node), last.node, last.micros, last.status, last.value),
-    );
+    loadLastValues(exportnames, load).forEach((last, exportname) => this.committed.set(this.slot(exportname), last.node, last.micros, last.status, last.value));
   }
 
   /** The exportname's slot (a new one for a name the stream did not have). */
@@ -229,6 +254,7 @@ export class LastValues {
     if (at === undefined) {
       at = this.pendingAt.length;
       this.slotOf.set(exportname, at);
+      this.names.push(exportname);
       this.pendingAt.push(-1);
       this.committed.add();
     }
@@ -251,31 +277,48 @@ export class LastValues {
     return at >= 0 ? pending.same(at, node, micros, status, converted) : this.committed.same(slot, node, micros, status, converted);
   }
 
-  /** The value becomes the slot's last one in the batch. `start`: the slot's entryStart for this node. */
-  set(pending: PendingValues, slot: number, start: string, node: string, micros: number, status: string, converted: Converted): void {
+  /** The value becomes the slot's last one in the batch. */
+  set(pending: PendingValues, slot: number, node: string, micros: number, status: string, converted: Converted): void {
     let at = this.pendingAt[slot]!;
     if (at < 0) {
       at = pending.slots.length;
       pending.slots.push(slot);
       this.pendingAt[slot] = at;
     }
-    pending.set(at, start, node, micros, status, converted);
+    pending.set(at, node, micros, status, converted);
   }
 
-  /** The stream's stored row: the batch's values over the committed ones. */
-  rowText(pending: PendingValues): string {
-    const parts: (string | number | boolean)[] = ['{'];
+  /**
+   * The stream's stored state: its list (the batch's values over the committed ones) and, when the
+   * tags or their nodes are not those stored last, its layout.
+   */
+  stateOf(pending: PendingValues): Record<string, string> {
+    const parts: (string | number | boolean)[] = ['['];
+    const nodes: string[] = [];
     const time = { micros: NaN, text: '' };
     for (let slot = 0; slot < this.pendingAt.length; slot += 1) {
       const at = this.pendingAt[slot]!;
-      if (at < 0 && this.committed.kinds[slot] === NONE) continue;
-      if (parts.length > 1) parts.push(',');
-      if (at >= 0) pending.entry(at, parts, time);
-      else this.committed.entry(slot, parts, time);
+      if (slot > 0) parts.push(',');
+      if (at >= 0) {
+        pending.entry(at, parts, time);
+        nodes.push(pending.nodes[at]!);
+      } else if (this.committed.kinds[slot] !== NONE) {
+        this.committed.entry(slot, parts, time);
+        nodes.push(this.committed.nodes[slot]!);
+      } else {
+        parts.push(0);
+        nodes.push('');
+      }
     }
-    parts.push('}');
+    parts.push(']');
     // One flat text (see flatText): built by `+=`, a stream's row was a tree of a piece per tag.
-    return parts.join('');
+    const state: Record<string, string> = { [LAST_VALUE_LIST_KEY]: parts.join('') };
+    const stored = this.layout;
+    if (stored === undefined || stored.length !== nodes.length || nodes.some((node, slot) => node !== stored[slot])) {
+      state[LAST_VALUE_LAYOUT_KEY] = JSON.stringify(nodes.map((node, slot) => [this.names[slot], node]));
+      pending.layout = nodes;
+    }
+    return state;
   }
 
   /** The batch's lookups are over (its values stay in `pending` until committed). */
@@ -286,5 +329,6 @@ export class LastValues {
   /** The batch was committed: its values are the last ones now. */
   commit(pending: PendingValues): void {
     pending.slots.forEach((slot, at) => this.committed.copy(pending, at, slot));
+    if (pending.layout) this.layout = pending.layout;
   }
 }

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { DataType, DataValue, StatusCodes, Variant, VariantArrayType } from 'node-opcua';
 import { describe, expect, it } from 'vitest';
 import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
-import { LAST_VALUES_KEY } from './last-values.js';
+import { LAST_VALUES_KEY, LAST_VALUE_LAYOUT_KEY, LAST_VALUE_LIST_KEY } from './last-values.js';
 import { type Tag, StreamRecords, statusColumn } from './stream-records.js';
 import { convertVariant, describeStatus, sampleMicros } from './values.js';
 
@@ -85,6 +85,18 @@ const variant = fc.oneof(
 const status = fc.constantFrom(StatusCodes.Good, StatusCodes.BadSensorFailure, StatusCodes.UncertainLastUsableValue);
 const BASE = Date.UTC(2026, 2, 1, 10);
 
+/** The row per stream (LAST_VALUES_KEY) that builds before the list stored for the same last values. */
+function streamRow(state: Record<string, string>): Record<string, string> {
+  if (state[LAST_VALUE_LIST_KEY] === undefined) return {};
+  const list = JSON.parse(state[LAST_VALUE_LIST_KEY]!) as (0 | unknown[])[];
+  const layout = JSON.parse(state[LAST_VALUE_LAYOUT_KEY]!) as [string, string][];
+  const row: Record<string, unknown[]> = {};
+  layout.forEach(([exportname, node], i) => {
+    if (list[i] !== 0) row[exportname] = [node, ...(list[i] as unknown[])];
+  });
+  return { [LAST_VALUES_KEY]: JSON.stringify(row) };
+}
+
 /** The stored state (progress) a store would hold after committing these states in turn. */
 function store(saved: Map<string, string>, state: Record<string, string>): void {
   for (const [key, value] of Object.entries(state)) saved.set(key, value);
@@ -105,9 +117,9 @@ describe('StreamRecords.build', () => {
           }),
           { minLength: 1, maxLength: 5 },
         ),
-        // What the agent before the first batch stored: nothing, the rows per tag of a build before
-        // LAST_VALUES_KEY (an agent updated in place), or the stream's row of this build.
-        fc.constantFrom('nothing', 'rows per tag', 'stream row'),
+        // What the agent before the first batch stored: nothing, the rows per tag or the stream's row
+        // of older builds (an agent updated in place), or the list of this build.
+        fc.constantFrom('nothing', 'rows per tag', 'stream row', 'list'),
         (exportnames, batches, before) => {
           const tags = exportnames.map((exportname, i) => ({ node: `ns=2;s="${exportname}".${i}`, exportname }));
           const stream = { asset: 'Line_1', stream_type: 'process' };
@@ -124,6 +136,7 @@ describe('StreamRecords.build', () => {
             const first = samplesOf(batches[0]!);
             store(referenceSaved, new Reference(stream, tags, () => undefined).build(first, 1n).state);
             if (before === 'rows per tag') store(saved, new Reference(stream, tags, () => undefined).build(first, 1n).state);
+            else if (before === 'stream row') store(saved, streamRow(new StreamRecords(stream, tags, () => undefined).build(first, 1n).state));
             else store(saved, new StreamRecords(stream, tags, () => undefined).build(first, 1n).state);
           }
           let subject = new StreamRecords(stream, tags, (key) => saved.get(key));
@@ -149,37 +162,62 @@ describe('StreamRecords.build', () => {
     );
   });
 
-  it('keeps one row per stream with every tag; an unreadable row records the next values again, never throws', () => {
+  it('stores a list per stream, its layout only when it changes; reads older rows; an unreadable one records the next values again, never throws', () => {
     const tags = [
       { node: 'ns=2;s=A', exportname: 'a' },
       { node: 'ns=2;s=B', exportname: 'b' },
     ];
     const stream = { asset: 'Line_1', stream_type: 'process' };
     const value = (v: number, second: number) => new DataValue({ value: new Variant({ dataType: DataType.Double, value: v }), statusCode: StatusCodes.Good, sourceTimestamp: new Date(BASE + second * 1000) });
+    const saved = new Map<string, string>();
     const first = new StreamRecords(stream, tags, () => undefined);
     const one = first.build([{ tag: tags[0]!, dataValue: value(1.5, 0) }, { tag: tags[1]!, dataValue: value(2, 0) }], 1n);
+    // The first commit of a run stores the layout with the list; the next ones the list alone.
+    expect(Object.keys(one.state).sort()).toEqual([LAST_VALUE_LAYOUT_KEY, LAST_VALUE_LIST_KEY]);
+    expect(JSON.parse(one.state[LAST_VALUE_LAYOUT_KEY]!)).toEqual([['a', 'ns=2;s=A'], ['b', 'ns=2;s=B']]);
     first.committed(one);
+    store(saved, one.state);
     const two = first.build([{ tag: tags[1]!, dataValue: value(3, 1) }], 2n);
-    expect(Object.keys(two.state)).toEqual([LAST_VALUES_KEY]);
-    expect(JSON.parse(two.state[LAST_VALUES_KEY]!)).toEqual({ a: ['ns=2;s=A', BASE * 1000, 'Good', 1.5], b: ['ns=2;s=B', (BASE + 1000) * 1000, 'Good', 3] });
+    expect(Object.keys(two.state)).toEqual([LAST_VALUE_LIST_KEY]);
+    expect(JSON.parse(two.state[LAST_VALUE_LIST_KEY]!)).toEqual([[BASE * 1000, 'Good', 1.5], [(BASE + 1000) * 1000, 'Good', 3]]);
+    first.committed(two);
+    store(saved, two.state);
     // Restarted: the values stored are not recorded again, a new one is; the gap starts at the last one.
-    const restarted = new StreamRecords(stream, tags, (key) => two.state[key]);
+    const restarted = new StreamRecords(stream, tags, (key) => saved.get(key));
     expect(restarted.lastMicros('b')).toBe(BigInt(BASE + 1000) * 1000n);
     expect(restarted.build([{ tag: tags[0]!, dataValue: value(1.5, 0) }, { tag: tags[1]!, dataValue: value(3, 1) }], 3n).records).toEqual([]);
     expect(restarted.build([{ tag: tags[0]!, dataValue: value(1.5, 2) }], 3n).records).toHaveLength(1);
-    // A tag moved to another node is a new series: its value is recorded.
-    const moved = new StreamRecords(stream, [{ node: 'ns=2;s=A2', exportname: 'a' }, tags[1]!], (key) => two.state[key]);
-    expect(moved.build([{ tag: { node: 'ns=2;s=A2', exportname: 'a' }, dataValue: value(1.5, 0) }], 3n).records).toHaveLength(1);
+    // The same from the row per stream of an older build.
+    const older = new StreamRecords(stream, tags, (key) => streamRow(Object.fromEntries(saved))[key]);
+    expect(older.lastMicros('b')).toBe(BigInt(BASE + 1000) * 1000n);
+    expect(older.build([{ tag: tags[0]!, dataValue: value(1.5, 0) }, { tag: tags[1]!, dataValue: value(3, 1) }], 3n).records).toEqual([]);
+    // A tag moved to another node is a new series: its value is recorded, and the layout says so.
+    const moved = new StreamRecords(stream, [{ node: 'ns=2;s=A2', exportname: 'a' }, tags[1]!], (key) => saved.get(key));
+    const movedBatch = moved.build([{ tag: { node: 'ns=2;s=A2', exportname: 'a' }, dataValue: value(1.5, 0) }], 3n);
+    expect(movedBatch.records).toHaveLength(1);
+    expect(JSON.parse(movedBatch.state[LAST_VALUE_LAYOUT_KEY]!)).toEqual([['a', 'ns=2;s=A2'], ['b', 'ns=2;s=B']]);
     // A batch that threw half-way (a value node-opcua could not give) leaves no trace in the next one.
     const broken = new StreamRecords(stream, tags, () => undefined);
     const throwing = { get statusCode(): never { throw new Error('unreadable'); } } as unknown as DataValue;
     expect(() => broken.build([{ tag: tags[0]!, dataValue: value(1.5, 0) }, { tag: tags[1]!, dataValue: throwing }], 1n)).toThrow('unreadable');
     const after = broken.build([{ tag: tags[0]!, dataValue: value(1.5, 0) }], 2n);
     expect(after.records.map((r) => r.fieldvalues)).toEqual([{ a: 1.5, a_status: 'Good', b: null, b_status: null }]);
-    expect(JSON.parse(after.state[LAST_VALUES_KEY]!)).toEqual({ a: ['ns=2;s=A', BASE * 1000, 'Good', 1.5] });
-    for (const row of ['', '{', 'null', '[]', '{"a":5}', '{"a":["ns=2;s=A","x","Good",1]}', '{"a":["ns=2;s=A",1,"Good",{"x":1}]}']) {
-      const unreadable = new StreamRecords(stream, tags, (key) => (key === LAST_VALUES_KEY ? row : undefined));
-      expect(unreadable.lastMicros('a')).toBeUndefined();
+    expect(JSON.parse(after.state[LAST_VALUE_LIST_KEY]!)).toEqual([[BASE * 1000, 'Good', 1.5], 0]);
+    const unreadableRows = ['', '{', 'null', '[]', '{"a":5}', '{"a":["ns=2;s=A","x","Good",1]}', '{"a":["ns=2;s=A",1,"Good",{"x":1}]}'].map((row) => ({ [LAST_VALUES_KEY]: row }));
+    const layout = JSON.stringify([['a', 'ns=2;s=A']]);
+    const unreadableLists = [
+      ['', layout],
+      ['[', layout],
+      ['[[1,"Good",1]]', 'null'],
+      ['[[1,"Good",1]]', '[["a"]]'],
+      ['[[1,"Good",1],[2,"Good",2]]', layout],
+      ['[[1.5,"Good",1]]', layout],
+      ['[[1,"Good",{"x":1}]]', layout],
+      ['[{"a":1}]', layout],
+    ].map(([list, layoutText]) => ({ [LAST_VALUE_LIST_KEY]: list!, [LAST_VALUE_LAYOUT_KEY]: layoutText! }));
+    for (const state of [...unreadableRows, ...unreadableLists] as Record<string, string>[]) {
+      const unreadable = new StreamRecords(stream, tags, (key) => state[key]);
+      expect(unreadable.lastMicros('a'), JSON.stringify(state)).toBeUndefined();
       expect(unreadable.build([{ tag: tags[0]!, dataValue: value(1.5, 0) }], 3n).records).toHaveLength(1);
     }
   });

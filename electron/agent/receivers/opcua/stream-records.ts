@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { DataValue } from 'node-opcua-client';
 import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
 import type { StreamKey } from '../../components/contract.js';
-import { LAST_VALUES_KEY, LastValues, PendingValues, entryStart, flatText, statusText } from './last-values.js';
+import { LastValues, PendingValues, flatText, statusText } from './last-values.js';
 import { type Converted, type Quality, convertVariant, describeStatus, sampleMicrosNumber } from './values.js';
 
 export interface Tag {
@@ -33,17 +33,15 @@ export interface BuiltBatch {
 
 export const statusColumn = (exportname: string) => flatText(exportname, '_status');
 
-/** Per tag, what every value of it needs: its column names, its last value's slot and the fixed start of its stored entry. */
+/** Per tag, what every value of it needs: its column names and its last value's slot. */
 interface TagColumns {
   value: string;
   status: string;
   slot: number;
-  /** `"<exportname>":["<node>",` (last-values.ts). */
-  entry: string;
 }
 
 function columnsOf(tag: Tag, last: LastValues): TagColumns {
-  return { value: tag.exportname, status: statusColumn(tag.exportname), slot: last.slot(tag.exportname), entry: entryStart(tag.exportname, tag.node) };
+  return { value: tag.exportname, status: statusColumn(tag.exportname), slot: last.slot(tag.exportname) };
 }
 
 /** The columns of one value: its value (one column an array element) and its status. */
@@ -134,7 +132,7 @@ export class StreamRecords {
         reports.push({ tag, status: name, quality, micros, rejected: converted.kind === 'rejected' ? converted.reason : undefined });
         if (!fromHistory) {
           if (this.last.isSame(pending, parts.slot, tag.node, micros, name, converted)) continue;
-          this.last.set(pending, parts.slot, parts.entry, tag.node, micros, name, converted);
+          this.last.set(pending, parts.slot, tag.node, micros, name, converted);
         }
         let record = byTime.get(micros);
         if (!record) byTime.set(micros, (record = { values: this.nullRow.slice(), extra: undefined, touched: [] }));
@@ -149,7 +147,7 @@ export class StreamRecords {
           record.touched.push(...Object.keys(set));
         }
       }
-      state = pending.size === 0 ? {} : { [LAST_VALUES_KEY]: this.last.rowText(pending) };
+      state = pending.size === 0 ? {} : this.last.stateOf(pending);
     } finally {
       // The lookups of the batch end here, also when a value threw.
       this.last.end(pending);
