@@ -2,7 +2,7 @@
 // OPC UA benchmark: a real node-opcua server (this process) with 5,000 Double tags on 50 machines,
 // all changing every second, read by subscription at 1 s sampling by the real headless agent
 // (dist/electron/serve.js, a child process) into the csv transmit.
-// Usage: npm run build:node && npm run build:testing && node bench/opcua.mjs [--tags 5000 --machines 50 --seconds 30 --sampling 1000 --profile <dir> --upload]
+// Usage: npm run build:node && npm run build:testing && node bench/opcua.mjs [--tags 5000 --machines 50 --seconds 30 --sampling 1000 --source-time change|read --profile <dir> --upload]
 // --sampling: the tags change and are sampled every this many ms (a line of 50,000 tags at 5 s: --tags 50000 --sampling 5000).
 // --source-time change (default): every tag changes at once each interval, stamped with that moment
 // (a device that stamps its own values); the server samples each tag on its own timer, so a value
