@@ -6,7 +6,7 @@
 import type { DataReceiver } from '../../../shared/config/schema.js';
 import { type AgentRecord, isoMicros } from '../../../shared/records/record.js';
 import { createSpreadsheetParser } from '../parsers/index.js';
-import { fileStreams, streamOf } from '../receivers/file-source/file-discovery.js';
+import { fileStreams, streamOf } from '../receivers/file-source/file-streams.js';
 import { type ListedFile, SourceProblem, type SourceFolder, localFolder, smbFolder } from './source-folders.js';
 import type { RawStreamPreview } from './raw-preview.js';
 import { previewDocument } from './document-preview.js';

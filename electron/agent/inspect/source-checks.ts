@@ -7,7 +7,7 @@
 import type { Configuration, DataReceiver } from '../../../shared/config/schema.js';
 import { streamId } from '../../../shared/config/streams.js';
 import { type Violation, warning } from '../../../shared/config/violations.js';
-import { fileStreams, streamOf } from '../receivers/file-source/file-discovery.js';
+import { fileStreams, streamOf } from '../receivers/file-source/file-streams.js';
 import { receiverFilesOf } from '../../../shared/config/receivers/derive.js';
 import { type FolderListing, type ListedFile, SourceProblem, type SourceFolder, localFolder, smbFolder } from './source-folders.js';
 

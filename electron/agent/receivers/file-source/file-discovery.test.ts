@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ComponentContext } from '../../components/contract.js';
-import { FileDiscovery, type FileAccess, type FileStream } from './file-discovery.js';
+import { FileDiscovery } from './file-discovery.js';
+import type { FileAccess } from './file-access.js';
+import type { FileStream } from './file-streams.js';
 import { INLINE_CHUNK_BYTES, type ParseWorkers } from '../../pipeline/parse-worker-pool.js';
 
 const SPLIT_BYTES = 1024 * 1024;

@@ -4,7 +4,9 @@ import { parseSharedFolder, smbCredentials } from '../../../../shared/config/rec
 import type { AgentComponent, ComponentContext, StreamKey } from '../../components/contract.js';
 import type { StorageHealth } from '../../disk/storage-health.js';
 import { ReadPolicy, localFolderOfShare } from '../../disk/read-policy.js';
-import { type FileAccess, FileDiscovery, type FileStream, MAX_DEPTH, fileStreams, orderFiles, streamOf } from '../file-source/file-discovery.js';
+import { FileDiscovery, MAX_DEPTH } from '../file-source/file-discovery.js';
+import type { FileAccess } from '../file-source/file-access.js';
+import { type FileStream, fileStreams, orderFiles, streamOf } from '../file-source/file-streams.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import type { ParseThreads } from '../../pipeline/parse-protocol.js';
 import { PollingLoop } from '../../lifecycle/index.js';
