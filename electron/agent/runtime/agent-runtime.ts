@@ -366,16 +366,12 @@ export class AgentRuntime {
     return streamRecords(configuredStreams(config), (asset, streamType) => this.markers.forStream(asset, streamType), (stream) => streamStats(this.flow, stored, stream, transmits), (stream) => this.flow.quality.findings(stream));
   }
 
-  /** The streams of the saved configuration with their receiver, read defensively. */
-  private configuredStreams() {
-    return configuredStreams(this.config.savedDocument());
-  }
-
   /** Forgets read progress of the named streams so that their data is read and sent again. */
   restream(request: RestreamRequest): Promise<string> {
     return this.queue.run(() =>
       restreamStreams(request, {
-        configured: this.configuredStreams(),
+        // The streams of the saved configuration with their receiver, read defensively.
+        configured: configuredStreams(this.config.savedDocument()),
         running: this.state === 'running' && Object.keys(this.supervisor.serviceStates()).length > 0,
         supervisor: this.supervisor,
         store: this.store,
