@@ -267,8 +267,10 @@ export class LastValues {
     return at === undefined || this.committed.kinds[at] === NONE ? undefined : this.committed.micros[at];
   }
 
+  /** Forgets the last values, and that a layout was stored (a restream clears the stream's state). */
   clear(): void {
     this.committed.kinds.fill(NONE);
+    this.layout = undefined;
   }
 
   /** Whether the value equals the slot's last one: the batch's own, else the committed one. */

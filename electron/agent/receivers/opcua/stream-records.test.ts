@@ -187,6 +187,14 @@ describe('StreamRecords.build', () => {
     expect(restarted.lastMicros('b')).toBe(BigInt(BASE + 1000) * 1000n);
     expect(restarted.build([{ tag: tags[0]!, dataValue: value(1.5, 0) }, { tag: tags[1]!, dataValue: value(3, 1) }], 3n).records).toEqual([]);
     expect(restarted.build([{ tag: tags[0]!, dataValue: value(1.5, 2) }], 3n).records).toHaveLength(1);
+    // Restream: the stored values are recorded again, and the layout is stored again with them (the
+    // restream cleared the stream's state).
+    restarted.committed(restarted.build([{ tag: tags[0]!, dataValue: value(1.5, 3) }], 4n));
+    restarted.reset();
+    expect(restarted.lastMicros('b')).toBeUndefined();
+    const again = restarted.build([{ tag: tags[0]!, dataValue: value(1.5, 3) }, { tag: tags[1]!, dataValue: value(3, 1) }], 4n);
+    expect(again.records).toHaveLength(2);
+    expect(Object.keys(again.state).sort()).toEqual([LAST_VALUE_LAYOUT_KEY, LAST_VALUE_LIST_KEY]);
     // The same from the row per stream of an older build.
     const older = new StreamRecords(stream, tags, (key) => streamRow(Object.fromEntries(saved))[key]);
     expect(older.lastMicros('b')).toBe(BigInt(BASE + 1000) * 1000n);
