@@ -40,6 +40,24 @@ const micros = (iso) => Date.parse(iso.slice(0, 23) + 'Z') * 1000 + Number(iso.s
 const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-opcua-'));
 const plc = await OpcuaTestServer.start({ pkiFolder: path.join(dataDirectory, 'server-pki') });
 const machines = Array.from({ length: MACHINES }, (_, m) => plc.addDoubles(`M${m}_T`, PER_MACHINE, { stampedWhenRead: STAMPED_WHEN_READ }).map((id) => id.slice('ns=2;s='.length)));
+// Change mode: when the server sampled each machine's values of a tick (the last of its tags), by
+// machine and source time. It splits the latency into what the server held a value before its
+// sampling timer took it (the run's phase) and what publishing, the transport and the agent add.
+const sampledAt = new Map();
+if (!STAMPED_WHEN_READ) {
+  const { MonitoredItem } = await import('node-opcua-server');
+  const recordValue = MonitoredItem.prototype.recordValue;
+  MonitoredItem.prototype.recordValue = function (dataValue, ...rest) {
+    const id = this.node?.nodeId?.value;
+    const machine = typeof id === 'string' && id.startsWith('M') ? id.slice(1, id.indexOf('_')) : undefined;
+    if (machine !== undefined && dataValue.sourceTimestamp) {
+      const key = `${machine}:${dataValue.sourceTimestamp.getTime()}`;
+      const now = Date.now();
+      if ((sampledAt.get(key) ?? 0) < now) sampledAt.set(key, now);
+    }
+    return recordValue.call(this, dataValue, ...rest);
+  };
+}
 let tick = 0;
 const ticker = STAMPED_WHEN_READ
   ? undefined
@@ -87,7 +105,10 @@ function newRows() {
     for (const row of text.slice(0, complete).split('\n')) {
       if (!row || row.startsWith('timestamp,')) continue;
       const [timestamp, capturetime] = row.split(',');
-      rows.push({ source: micros(timestamp), capture: micros(capturetime), seenAt, values: (row.split(',').length - 3) / 2 });
+      const source = micros(timestamp);
+      // Files are Machine_<m>__process[.n].csv: the key of the server's sampling (change mode).
+      const sampled = sampledAt.get(`${/^Machine_(\d+)__/.exec(name)?.[1]}:${Math.floor(source / 1000)}`);
+      rows.push({ source, capture: micros(capturetime), sampled: sampled === undefined ? undefined : sampled * 1000, seenAt, values: (row.split(',').length - 3) / 2 });
     }
   }
   return rows;
@@ -110,6 +131,8 @@ const uploadedBefore = ingest?.receivedCount() ?? 0;
 const started = Date.now();
 const captured = [];
 const seen = [];
+const held = [];
+const afterSampling = [];
 let valuesCount = 0;
 let records = 0;
 while (Date.now() - started < SECONDS * 1000) {
@@ -119,6 +142,10 @@ while (Date.now() - started < SECONDS * 1000) {
     valuesCount += row.values;
     captured.push((row.capture - row.source) / 1000);
     seen.push((row.seenAt - row.source) / 1000);
+    if (row.sampled !== undefined) {
+      held.push((row.sampled - row.source) / 1000);
+      afterSampling.push((row.capture - row.sampled) / 1000);
+    }
   }
 }
 const elapsed = (Date.now() - started) / 1000;
@@ -127,6 +154,10 @@ const serverCpu = process.cpuUsage(serverCpuBefore);
 serverLoop.disable();
 captured.sort((a, b) => a - b);
 seen.sort((a, b) => a - b);
+held.sort((a, b) => a - b);
+afterSampling.sort((a, b) => a - b);
+const spread = (sorted) => ({ p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), max: sorted.at(-1) });
+const triple = (l) => (l.p50 === undefined || Number.isNaN(l.p50) ? '–' : `${l.p50.toFixed(0)} / ${l.p95.toFixed(0)} / ${l.p99.toFixed(0)}`);
 const result = {
   date: new Date().toISOString(),
   machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, load: os.loadavg() },
@@ -148,6 +179,9 @@ const result = {
   uploaded_records_per_s: ingest ? (ingest.receivedCount() - uploadedBefore) / elapsed : null,
   latency_ms_source_to_capture: { p50: percentile(captured, 50), p95: percentile(captured, 95), p99: percentile(captured, 99), max: captured.at(-1) },
   latency_ms_source_to_outbox_file: { p50: percentile(seen, 50), p95: percentile(seen, 95), p99: percentile(seen, 99), max: seen.at(-1) },
+  // Change mode only: the part the server held a value until its sampling timer took it, and the rest.
+  latency_ms_source_to_server_sampling: spread(held),
+  latency_ms_server_sampling_to_capture: spread(afterSampling),
 };
 console.table({
   'tags / machines': `${result.tags} / ${MACHINES}`,
@@ -158,6 +192,8 @@ console.table({
   'agent RSS at the end (MiB)': result.agent_rss_mb_at_end.toFixed(0),
   'source → capture p50/p95/p99 ms': `${result.latency_ms_source_to_capture.p50.toFixed(0)} / ${result.latency_ms_source_to_capture.p95.toFixed(0)} / ${result.latency_ms_source_to_capture.p99.toFixed(0)}`,
   'source → outbox file p50/p95/p99 ms': `${result.latency_ms_source_to_outbox_file.p50.toFixed(0)} / ${result.latency_ms_source_to_outbox_file.p95.toFixed(0)} / ${result.latency_ms_source_to_outbox_file.p99.toFixed(0)}`,
+  '  of it: source → server sampling p50/p95/p99 ms': triple(result.latency_ms_source_to_server_sampling),
+  '  of it: server sampling → capture p50/p95/p99 ms': triple(result.latency_ms_server_sampling_to_capture),
   'agent threads': result.agent_threads,
   'test server + bench CPU (% of one core)': result.server_cpu_percent_of_one_core.toFixed(1),
   'test server event-loop delay p50/p99/max ms': `${result.server_event_loop_delay_ms.p50.toFixed(0)} / ${result.server_event_loop_delay_ms.p99.toFixed(0)} / ${result.server_event_loop_delay_ms.max.toFixed(0)}`,
