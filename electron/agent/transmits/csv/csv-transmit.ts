@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { z } from 'zod';
 import type { CsvTransmitSchema } from '../../../../shared/config/schema.js';
 import type { FieldValue } from '../../../../shared/records/record.js';
@@ -46,6 +47,8 @@ export function csvText(fileColumns: readonly string[], columns: readonly string
   }
   return parts.join('');
 }
+
+const fsync = promisify(fs.fsync);
 
 const safeName = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '_');
 
@@ -149,7 +152,9 @@ export class CsvTransmit implements AgentComponent {
             records += segment[3].length;
           }
         }
-        for (const { fd } of round.appended.values()) fs.fsyncSync(fd);
+        // On the thread pool, all files at once: ~0.2 ms each, 100 files a second at 20,000 OPC UA
+        // tags were ~22 ms a second of the main thread blocked (values waited to be read meanwhile).
+        await Promise.all([...round.appended.values()].map(({ fd }) => fsync(fd)));
         await this.context.store.ackWhenFree(this.name, batches.map((b) => b.id));
         this.closeAll(round);
         this.context.stats.success(this.name, records, bytes);
