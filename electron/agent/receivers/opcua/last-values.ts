@@ -83,7 +83,7 @@ function loadLastValues(exportnames: Iterable<string>, load: (key: string) => st
     if (!Array.isArray(list) || !Array.isArray(layout) || list.length !== layout.length) return out;
     layout.forEach((tag: unknown, i) => {
       if (!Array.isArray(tag) || tag.length !== 2 || typeof tag[0] !== 'string' || !wanted.has(tag[0]) || !Array.isArray(list[i])) return;
-      const last = fromEntry(tag[0], [tag[1], ...(list[i] as unknown[])]);
+      const last = fromEntry([tag[1], ...(list[i] as unknown[])]);
       if (last) out.set(tag[0], last);
     });
     return out;
@@ -93,7 +93,7 @@ function loadLastValues(exportnames: Iterable<string>, load: (key: string) => st
     const parsed = parseJson(row);
     if (parsed === undefined || parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return out;
     for (const [exportname, item] of Object.entries(parsed)) {
-      const last = wanted.has(exportname) ? fromEntry(exportname, item) : undefined;
+      const last = wanted.has(exportname) ? fromEntry(item) : undefined;
       if (last) out.set(exportname, last);
     }
     return out;
@@ -107,7 +107,7 @@ function loadLastValues(exportnames: Iterable<string>, load: (key: string) => st
 
 const isScalar = (v: unknown): v is FieldValue => v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
-function fromEntry(exportname: string, item: unknown): LastValue | undefined {
+function fromEntry(item: unknown): LastValue | undefined {
   if (!Array.isArray(item) || item.length !== 4) return undefined;
   const [node, micros, status, value] = item as unknown[];
   if (typeof node !== 'string' || typeof micros !== 'number' || !Number.isSafeInteger(micros) || typeof status !== 'string') return undefined;
