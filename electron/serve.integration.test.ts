@@ -39,6 +39,22 @@ describe('npm run serve (headless entry)', () => {
     expect(again.token).toBe(started.token);
   });
 
+  it('an exception nobody caught ends the process with exit code 1, and says why in the web log and on stderr', async () => {
+    const dataDirectory = tempDirectory();
+    // A preload that throws from a bare callback when asked (SIGUSR2): as a bug in a timer would.
+    const preload = path.join(tempDirectory(), 'throw-on-usr2.cjs');
+    fs.writeFileSync(preload, "process.on('SIGUSR2', () => setImmediate(() => { throw new Error('thrown where nobody catches'); }));\n");
+    const started = await serve(['--data-dir', dataDirectory, '--port', '0'], { NODE_OPTIONS: `--require ${preload}` });
+    let stderr = '';
+    started.child.stderr!.on('data', (d) => (stderr += d));
+    const exited = new Promise((r) => started.child.on('exit', r));
+    started.child.kill('SIGUSR2');
+    expect(await exited).toBe(1);
+    expect(stderr).toContain('Tributary stopped on an unexpected error: Error: thrown where nobody catches');
+    const webLog = fs.readFileSync(path.join(dataDirectory, 'logs', 'agent_web.log'), 'utf8');
+    expect(webLog).toMatch(/ \| ERROR \| Tributary stopped on an unexpected error: Error: thrown where nobody catches/);
+  });
+
   it('takes the token from TRIBUTARY_API_TOKEN when set', async () => {
     const started = await serve(['--data-dir', tempDirectory(), '--port', '0'], { TRIBUTARY_API_TOKEN: 'from-the-environment-42' });
     expect(started.token).toBe('from-the-environment-42');

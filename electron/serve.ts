@@ -146,6 +146,13 @@ async function main(): Promise<void> {
   };
   // Last line of defence for "never kill": a promise nobody handled is logged, not fatal.
   process.on('unhandledRejection', (reason) => host.runtime.webLog.error('A background task failed unexpectedly (the agent keeps running)', reason));
+  // An exception nobody caught still ends the process (its state is unknown), but not silently: the
+  // web log says why, beside the stderr line a service manager keeps.
+  process.on('uncaughtException', (error) => {
+    host.runtime.webLog.error('Tributary stopped on an unexpected error', error);
+    process.stderr.write(`Tributary stopped on an unexpected error: ${error.stack ?? String(error)}\n`);
+    process.exit(1);
+  });
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
