@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TransformSchema } from '../../../shared/config/schema.js';
 import { record } from '../../testing/records.js';
 import { builtInComponents } from './built-in.js';
+import { CSV_COLUMNS_OUTBOX } from '../transmits/csv/csv-outbox.js';
 import { RECORDS_JSON } from './records-json-codec.js';
 
 const base = { transform_name: 't', filter_stream: ['*'] };
@@ -29,7 +30,7 @@ describe('the built-in registry', () => {
   it('gives each transmit type its own outbox codec, and records as they are to a type it cannot run', () => {
     const registry = builtInComponents();
     expect(registry.outbox('remotedatapost').format).toBe('upload');
-    expect(registry.outbox('csv').format).toBe('csv-columns');
+    expect(registry.outbox('csv').format).toBe('csv-text');
     expect(registry.outbox('mqtt').format).toBe('mqtt-json');
     expect(registry.has('Transmit', 'kafka')).toBe(false);
     expect(registry.outbox('kafka')).toBe(RECORDS_JSON);
@@ -43,8 +44,9 @@ describe('the built-in registry', () => {
       const [batch] = codec.encode(records, codec.options({ max_request_records: 3000 }));
       expect(registry.decode(codec.format, batch!.payload).map((r) => r.fieldvalues.a)).toEqual([1, 2]);
     }
-    // Batches a build before csv-columns stored for a csv transmit are still read.
+    // Batches the builds before stored for a csv transmit (records as JSON, then by column) are still read.
     expect(registry.decode(RECORDS_JSON.format, RECORDS_JSON.encode(records, {})[0]!.payload)).toEqual(records);
+    expect(registry.decode('csv-columns', CSV_COLUMNS_OUTBOX.encode(records, {})[0]!.payload)).toEqual(records);
     expect(() => registry.decode('carrier-pigeon', Buffer.from('x'))).toThrow(/"carrier-pigeon" cannot be read/);
   });
 

@@ -17,7 +17,7 @@ import { createFilterTransform } from '../transforms/filter/filter-transform.js'
 import { createRenameTransform } from '../transforms/rename/rename-transform.js';
 import { MQTT_OUTBOX } from '../transmits/mqtt/mqtt-outbox.js';
 import { UPLOAD_OUTBOX } from '../transmits/remotedatapost/upload-outbox.js';
-import { CSV_OUTBOX } from '../transmits/csv/csv-outbox.js';
+import { CSV_COLUMNS_OUTBOX, CSV_OUTBOX } from '../transmits/csv/csv-outbox.js';
 import { ComponentRegistry } from './registry.js';
 
 export function builtInComponents(): ComponentRegistry {
@@ -42,6 +42,7 @@ export function builtInComponents(): ComponentRegistry {
     .transform('filter', FilterTransformSchema, createFilterTransform)
     .transform('checksum_record', ChecksumRecordTransformSchema, createChecksumRecordTransform)
     .transmit('csv', CSV_OUTBOX, () => import('../transmits/csv/index.js'))
+    .reads(CSV_COLUMNS_OUTBOX)
     .transmit('remotedatapost', UPLOAD_OUTBOX, () => import('../transmits/remotedatapost/index.js'))
     .transmit('mqtt', MQTT_OUTBOX, () => import('../transmits/mqtt/index.js'));
 }

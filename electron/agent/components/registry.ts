@@ -53,6 +53,12 @@ export class ComponentRegistry {
     return this;
   }
 
+  /** A format older builds stored, read back (their batches may still wait in the outbox or the KPI history). */
+  reads(codec: OutboxCodec): this {
+    this.codecs.set(codec.format, codec);
+    return this;
+  }
+
   /** A transform type: its configuration schema and a pure builder (runs in parse workers too). */
   transform<TSchema extends z.ZodType>(type: string, schema: TSchema, create: (config: z.infer<TSchema>) => RecordTransform): this {
     this.transforms.set(type, (config) => create(schema.parse(config)));
