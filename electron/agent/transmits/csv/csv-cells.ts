@@ -40,6 +40,7 @@ export function csvText(fileColumns: readonly string[], columns: readonly string
 }
 
 export function sameColumns(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
   return true;

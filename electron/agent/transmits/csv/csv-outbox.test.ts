@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentRecord, FieldValue } from '../../../../shared/records/record.js';
 import { record } from '../../../testing/records.js';
 import { RECORDS_JSON } from '../../components/records-json-codec.js';
-import { CSV_COLUMNS_OUTBOX, CSV_OUTBOX, readSegments, segmentLines } from './csv-outbox.js';
+import { CSV_COLUMNS_OUTBOX, CSV_OUTBOX, ColumnLists, readSegments, segmentLines } from './csv-outbox.js';
 
 // Strings that read like numbers, booleans or nothing, and numbers JSON has no text for (null there).
 const fieldValue = fc.oneof(fc.string(), fc.constantFrom('', '12', '-0', 'true', 'null', ' 1', 'a\nb', '"'), fc.double(), fc.integer(), fc.boolean(), fc.constant(null));
@@ -100,5 +100,18 @@ describe('the csv outbox by column', () => {
     expect(() => CSV_OUTBOX.decode(payload.subarray(0, payload.length - 3))).toThrow(/shorter than its segment list says/);
     expect(() => CSV_OUTBOX.decode(Buffer.from('no list'))).toThrow(/no segment list/);
     expect(() => CSV_OUTBOX.decode(Buffer.from('{"a":1}\n'))).toThrow(/does not start with a segment list/);
+    expect(() => CSV_OUTBOX.decode(Buffer.from('[["Press_1","process","n",0,7,0]]\n{"a":1}'))).toThrow(/column list that is not a list of names/);
+  });
+
+  it("reads a machine's column list once: the same list in the next batch is the same array, another one is read anew", () => {
+    const lists = new ColumnLists();
+    const payload = (fieldvalues: Record<string, number>) => CSV_OUTBOX.encode([record(fieldvalues)], {})[0]!.payload;
+    const [first] = readSegments(payload({ a: 1, b: 2 }), lists);
+    const [second] = readSegments(payload({ a: 3, b: 4 }), lists);
+    expect(second!.columns).toBe(first!.columns);
+    const [reordered] = readSegments(payload({ b: 5, a: 6 }), lists);
+    expect(reordered!.columns).toEqual(['b', 'a']);
+    // Another stream with the same names has its own entry; what each decodes is its own.
+    expect(CSV_OUTBOX.decode(payload({ b: 5, a: 6 })).map((r) => r.fieldvalues)).toEqual([{ b: 5, a: 6 }]);
   });
 });

@@ -6,9 +6,11 @@ import { FIXED_CELLS, cell, csvText, reorderLines, sameColumns, splitLines, unqu
 /**
  * How the csv transmit keeps records in its outbox: as the CSV lines it will write. A run of
  * records with the same asset, stream type and columns (in their key order) is one segment. The
- * payload is one JSON line naming the segments — `[asset, streamType, columns, kinds, rows, bytes]`
- * each — followed by their bodies: `bytes` bytes of CSV lines `timestamp,capturetime,record_id,…`
- * in `columns` order, exactly as the transmit appends them to a file with those columns.
+ * payload is one JSON line naming the segments — `[asset, streamType, kinds, rows, columnBytes,
+ * bytes]` each — followed by each segment's columns (`columnBytes` bytes: a JSON list of names) and
+ * body (`bytes` bytes of CSV lines `timestamp,capturetime,record_id,…` in `columns` order, exactly as
+ * the transmit appends them to a file with those columns). The columns stand apart so that a reader
+ * seeing the same ones again (a machine's hundreds of tags, every second) keeps the list it has.
  *
  * `kinds` has a letter per column saying what its non-empty cells are — `n` numbers, `b` booleans,
  * `s` strings (never empty) — so that decoding (the KPI history) gives back exactly the records
@@ -19,7 +21,7 @@ import { FIXED_CELLS, cell, csvText, reorderLines, sameColumns, splitLines, unqu
  * the transmit only to be written out as CSV again: at 20,000 OPC UA tags a second, encoding, parsing
  * and writing those rows were ~14 % of the agent's main thread (docs/performance.md, issue 40).
  */
-type SegmentHead = [asset: string, streamType: string, columns: string[], kinds: string | null, rows: number, bytes: number];
+type SegmentHead = [asset: string, streamType: string, kinds: string | null, rows: number, columnBytes: number, bytes: number];
 
 /** Records by column (the `csv-columns` format, and a segment with kinds null): `[timestamp, capturetime, record_id, ...values]` per record. */
 export type Segment = [asset: string, streamType: string, columns: string[], rows: FieldValue[][]];
@@ -97,27 +99,55 @@ function linesOf(run: { columns: string[]; records: AgentRecord[] }): { text: st
 
 function encodePayload(records: readonly AgentRecord[]): Buffer {
   const heads: SegmentHead[] = [];
-  const bodies: string[] = [];
+  const parts: string[] = [];
   for (const run of runs(records)) {
     const first = run.records[0]!;
     const { text, kinds } = linesOf(run);
+    const columns = JSON.stringify(run.columns);
     const body = kinds === undefined ? JSON.stringify(run.records.map(rowOf)) : text;
-    heads.push([first.asset, first.stream_type, run.columns, kinds ?? null, run.records.length, Buffer.byteLength(body)]);
-    bodies.push(body);
+    heads.push([first.asset, first.stream_type, kinds ?? null, run.records.length, Buffer.byteLength(columns), Buffer.byteLength(body)]);
+    parts.push(columns, body);
   }
-  return Buffer.from(`${JSON.stringify(heads)}\n${bodies.join('')}`, 'utf8');
+  return Buffer.from(`${JSON.stringify(heads)}\n${parts.join('')}`, 'utf8');
+}
+
+/**
+ * The column lists a reader saw last, per stream: the same bytes again give the same list (no
+ * parse, and a list the transmit recognises by identity). Bounded: cleared when it holds too many.
+ */
+export class ColumnLists {
+  private readonly lists = new Map<string, { bytes: Buffer; columns: string[] }>();
+
+  constructor(private readonly max = 4096) {}
+
+  of(asset: string, streamType: string, bytes: Buffer): string[] {
+    const key = `${asset}\0${streamType}`;
+    const known = this.lists.get(key);
+    if (known && known.bytes.equals(bytes)) return known.columns;
+    const columns: unknown = JSON.parse(bytes.toString('utf8'));
+    if (!Array.isArray(columns) || !columns.every((c) => typeof c === 'string')) throw new Error('A csv outbox batch has a column list that is not a list of names.');
+    if (this.lists.size >= this.max) this.lists.clear();
+    // A copy: the list must not keep the whole payload alive.
+    this.lists.set(key, { bytes: Buffer.from(bytes), columns });
+    return columns;
+  }
 }
 
 /** The segments of a `csv-text` payload, their bodies as slices of it (no copy). */
-export function readSegments(payload: Buffer): OutboxSegment[] {
+export function readSegments(payload: Buffer, lists = new ColumnLists()): OutboxSegment[] {
   const newline = payload.indexOf(10);
   if (newline < 0) throw new Error('A csv outbox batch has no segment list.');
   const heads: unknown = JSON.parse(payload.subarray(0, newline).toString('utf8'));
   if (!Array.isArray(heads)) throw new Error('A csv outbox batch does not start with a segment list.');
   let at = newline + 1;
-  return (heads as SegmentHead[]).map(([asset, streamType, columns, kinds, rows, bytes]) => {
-    const body = payload.subarray(at, (at += bytes));
-    if (body.length !== bytes) throw new Error('A csv outbox batch is shorter than its segment list says.');
+  const slice = (bytes: number) => {
+    const part = payload.subarray(at, (at += bytes));
+    if (part.length !== bytes) throw new Error('A csv outbox batch is shorter than its segment list says.');
+    return part;
+  };
+  return (heads as SegmentHead[]).map(([asset, streamType, kinds, rows, columnBytes, bytes]) => {
+    const columns = lists.of(asset, streamType, slice(columnBytes));
+    const body = slice(bytes);
     return kinds === null ? { asset, streamType, columns, rows, values: JSON.parse(body.toString('utf8')) as FieldValue[][] } : { asset, streamType, columns, rows, text: body, kinds };
   });
 }

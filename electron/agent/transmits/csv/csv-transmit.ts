@@ -8,7 +8,7 @@ import { type StorageHealth, describeWriteFailure, isDiskFull } from '../../disk
 import type { WritePolicy } from '../../disk/write-policy.js';
 import { DisposableStore, DrainLoop, type DrainOutcome } from '../../lifecycle/index.js';
 import { cell } from './csv-cells.js';
-import { CSV_OUTBOX, type OutboxSegment, readSegments, segmentLines, toSegments, valueSegments } from './csv-outbox.js';
+import { CSV_OUTBOX, ColumnLists, type OutboxSegment, readSegments, segmentLines, toSegments, valueSegments } from './csv-outbox.js';
 
 export type CsvTransmitConfig = z.infer<typeof CsvTransmitSchema>;
 
@@ -51,6 +51,8 @@ export class CsvTransmit implements AgentComponent {
   readonly name: string;
   private readonly directory: string;
   private files = new Map<string, OpenFile>();
+  /** The column lists of the batches read (a machine sends the same ones every second). */
+  private readonly columnLists = new ColumnLists();
   private running = false;
   private loop: DrainLoop | undefined;
   private lifetime: DisposableStore | undefined;
@@ -115,7 +117,7 @@ export class CsvTransmit implements AgentComponent {
         let records = 0;
         for (const batch of batches) {
           // Batches stored as CSV lines are written as they are; others (older formats) from their records.
-          const segments = batch.format === CSV_OUTBOX.format ? readSegments(batch.payload) : valueSegments(toSegments(this.context.decodeBatch(batch.format, batch.payload)));
+          const segments = batch.format === CSV_OUTBOX.format ? readSegments(batch.payload, this.columnLists) : valueSegments(toSegments(this.context.decodeBatch(batch.format, batch.payload)));
           for (const segment of segments) {
             bytes += this.append(segment, round);
             records += segment.rows;
@@ -194,7 +196,8 @@ export class CsvTransmit implements AgentComponent {
     const key = `${asset}\0${streamType}`;
     let written = 0;
     let target = this.files.get(key);
-    const fits = target && columns.every((c) => target!.known.has(c)) && target.size < this.config.max_file_bytes;
+    // The file's own list (the same batch columns again) needs no look at each name.
+    const fits = target && (target.columns === columns || columns.every((c) => target!.known.has(c))) && target.size < this.config.max_file_bytes;
     if (!target || !fits) {
       target = this.newFile(asset, streamType, columns, round);
       this.files.set(key, target);
