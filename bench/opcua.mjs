@@ -2,14 +2,15 @@
 // OPC UA benchmark: a real node-opcua server (this process) with 5,000 Double tags on 50 machines,
 // all changing every second, read by subscription at 1 s sampling by the real headless agent
 // (dist/electron/serve.js, a child process) into the csv transmit.
-// Usage: npm run build:node && npm run build:testing && node bench/opcua.mjs [--tags 5000 --machines 50 --seconds 30 --sampling 1000 --source-time change|read --profile <dir> --upload]
+// Usage: npm run build:node && npm run build:testing && node bench/opcua.mjs [--tags 5000 --machines 50 --seconds 30 --sampling 1000 --source-time read|change --profile <dir> --upload]
 // --sampling: the tags change and are sampled every this many ms (a line of 50,000 tags at 5 s: --tags 50000 --sampling 5000).
-// --source-time change (default): every tag changes at once each interval, stamped with that moment
-// (a device that stamps its own values); the server samples each tag on its own timer, so a value
-// waits up to one sampling interval in the server before anything is sent: a phase no client can
-// change, random per run. --source-time read: the server reads a new value when it samples and stamps
-// it then (Kepware's scan, an S7-1500 without device time): the latency is what the server's
-// publishing, the transport and the agent add.
+// --source-time read (default): the server reads a new value when it samples and stamps it then
+// (Kepware's scan, an S7-1500's process image; the tags of one machine share a scan time): the
+// latency is what the server's publishing, the transport and the agent add (decision 0058).
+// --source-time change: every tag changes at once each interval, stamped with that moment (a device
+// that stamps its own values); the server samples each tag on its own timer, so a value waits up to
+// one sampling interval in the server before anything is sent: a phase no client can change, random
+// per run, reported apart (source → server sampling, server sampling → capture).
 // --upload adds a remotedatapost transmit of every stream to a loopback ingest server (this
 // process), as a plant that sends its data to the cloud has: its encoding and uploads are measured too.
 // Reports the agent's CPU (% of one core, from /proc), peak RSS, values/s, and latency from the
@@ -25,14 +26,14 @@ import { OpcuaTestServer } from '../dist-testing/electron/testing/opcua/opcua-te
 import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
 import { ROOT, procStats, startBenchServer } from './bench-server.mjs';
 
-const { values } = parseArgs({ options: { tags: { type: 'string', default: '5000' }, machines: { type: 'string', default: '50' }, seconds: { type: 'string', default: '30' }, profile: { type: 'string' }, upload: { type: 'boolean', default: false }, sampling: { type: 'string', default: '1000' }, 'source-time': { type: 'string', default: 'change' } } });
+const { values } = parseArgs({ options: { tags: { type: 'string', default: '5000' }, machines: { type: 'string', default: '50' }, seconds: { type: 'string', default: '30' }, profile: { type: 'string' }, upload: { type: 'boolean', default: false }, sampling: { type: 'string', default: '1000' }, 'source-time': { type: 'string', default: 'read' } } });
 const TAGS = Number(values.tags);
 const MACHINES = Number(values.machines);
 const SECONDS = Number(values.seconds);
 const PER_MACHINE = Math.ceil(TAGS / MACHINES);
 const SAMPLING_MS = Number(values.sampling);
 const STAMPED_WHEN_READ = values['source-time'] === 'read';
-if (!['change', 'read'].includes(values['source-time'])) throw new Error('--source-time is change or read');
+if (!['read', 'change'].includes(values['source-time'])) throw new Error('--source-time is read or change');
 
 const percentile = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
 const micros = (iso) => Date.parse(iso.slice(0, 23) + 'Z') * 1000 + Number(iso.slice(23, 26));
