@@ -2,7 +2,7 @@
 // Where the agent's main thread allocates (all allocations, also those the next GC collects: what
 // makes scavenges and promotions), for issue 40 point 2. Preloaded into the agent:
 //   BENCH_NODE_FLAGS="--require $PWD/bench/alloc-profile.cjs" ALLOC_AT=30 ALLOC_FOR=10 \
-//     ALLOC_OUT=/tmp/alloc.heapprofile node bench/opcua.mjs …
+//     ALLOC_OUT=/tmp/alloc.heapprofile node bench/opcua.mjs …   (ALLOC_PROMOTED=1: only what outlived scavenges)
 // samples allocations from second ALLOC_AT for ALLOC_FOR seconds (V8's sampling heap profiler with
 // collected objects included) and writes the profile; `node bench/alloc-summary.mjs FILE` sums it.
 const fs = require('node:fs');
@@ -16,7 +16,9 @@ if (wt.isMainThread) {
   setTimeout(() => {
     const session = new inspector.Session();
     session.connect();
-    const params = { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true };
+    // ALLOC_PROMOTED=1: leave out what scavenges collected, i.e. keep what outlived the young
+    // generation (what is promoted and makes the old generation's collections).
+    const params = { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: process.env.ALLOC_PROMOTED !== '1' };
     session.post('HeapProfiler.startSampling', params, () => {
       setTimeout(() => {
         session.post('HeapProfiler.stopSampling', (error, result) => {
