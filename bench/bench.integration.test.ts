@@ -68,6 +68,30 @@ describe('bench', () => {
     expect(report.dead_agent_unreachable_after_ms).toBeGreaterThan(0);
   }, 120_000);
 
+  it('reads a small OPC UA line with source times stamped when read (the default) or at each change, and reports every measure', () => {
+    // Its test server is test-only code, built apart from the product (dist-testing/).
+    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'electron/tsconfig.testing.json'], { cwd: ROOT, stdio: 'ignore', timeout: 120_000 });
+    const measure = (args: string[]) => {
+      const written = /written (\S+)/.exec(run('opcua.mjs', ['--tags', '200', '--machines', '2', '--seconds', '3', ...args]))?.[1];
+      expect(written).toBeDefined();
+      const file = path.join(ROOT, written!);
+      const result = JSON.parse(fs.readFileSync(file, 'utf8'));
+      fs.rmSync(file);
+      expect(result.tags).toBe(200);
+      for (const key of ['values_per_s', 'records_per_s', 'agent_cpu_percent_of_one_core', 'agent_peak_rss_mb']) expect(result[key], key).toBeGreaterThan(0);
+      expect(result.latency_ms_source_to_capture.p99, 'source → capture').toBeGreaterThanOrEqual(0);
+      return result;
+    };
+    const read = measure([]);
+    expect(read.source_time).toBe('read');
+    // No split when the server stamps a value as it samples it (JSON has no NaN: null).
+    expect(read.latency_ms_source_to_server_sampling.p50).toBeNull();
+    const change = measure(['--source-time', 'change']);
+    expect(change.source_time).toBe('change');
+    expect(change.latency_ms_source_to_server_sampling.p50).toBeGreaterThanOrEqual(0);
+    expect(change.latency_ms_server_sampling_to_capture.p50).toBeGreaterThanOrEqual(0);
+  }, 240_000);
+
   it('times one parse worker alone', () => {
     const table = run('worker-cpu.mjs', ['20000', '1']);
     expect(table).toMatch(/20000\s*│\s*[\d.]+\s*│\s*\d+\s*│\s*[\d.]+/);
