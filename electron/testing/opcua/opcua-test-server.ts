@@ -70,6 +70,18 @@ export class OpcuaTestServer {
   /** Read requests served (a polling client sends one per poll, per chunk of nodes). */
   readRequests = 0;
 
+  /**
+   * Refuses every CreateSubscription with BadTooManySubscriptions (a server at its limit), or takes
+   * them again as configured.
+   */
+  refuseSubscriptions(refuse: boolean): void {
+    const capabilities = this.server!.engine.serverCapabilities as { maxSubscriptionsPerSession: number };
+    this.subscriptionsPerSession ??= capabilities.maxSubscriptionsPerSession;
+    capabilities.maxSubscriptionsPerSession = refuse ? 0 : this.subscriptionsPerSession;
+  }
+
+  private subscriptionsPerSession: number | undefined;
+
   private constructor(private readonly options: TestServerOptions) {}
 
   static async start(options: TestServerOptions): Promise<OpcuaTestServer> {

@@ -82,6 +82,19 @@ describe('opcua receiver (subscription)', () => {
     await waitFor(async () => (await agent!.markers('bad_quality')).length === 0, 20_000, 'the marker to clear');
   });
 
+  it('a server that refuses the subscription (BadTooManySubscriptions) gets a marker, not a crash, and is read once it takes one', async () => {
+    plc.refuseSubscriptions(true);
+    try {
+      agent = await startAgent({ connection: connection(), streams: [{ asset: 'Line_1', stream_type: 'process', opcua_tags: tags('Counter') }] });
+      const marker = await waitFor(async () => (await agent!.markers('connection_lost')).find((m) => m.message.includes('BadTooManySubscriptions')), 30_000, 'the refusal named');
+      expect(marker.message).toContain(plc.url);
+    } finally {
+      plc.refuseSubscriptions(false);
+    }
+    await waitFor(() => agent!.valuesOf('counter').length > 0, 30_000, 'values once the server takes the subscription');
+    expect(await agent.serviceStatus()).toBe('running');
+  }, 60_000);
+
   it('recovers after a server restart: marker while down, nothing invented, later values all recorded', async () => {
     agent = await startAgent({ connection: connection(), streams: [{ asset: 'Line_1', stream_type: 'process', opcua_tags: tags('Counter') }] });
     await waitFor(() => agent!.valuesOf('counter').length > 0, 20_000, 'first value');

@@ -89,12 +89,17 @@ export class SubscriptionReader {
     subscription.on('keepalive', () => (this.lastActivity = Date.now()));
     subscription.on('terminated', () => this.lose?.('the server ended the subscription'));
     subscription.on('internal_error', (error: Error) => this.lose?.(`the subscription failed: ${error.message}`));
+    // node-opcua also emits 'error' when the server refuses to create the subscription
+    // (BadTooManySubscriptions, a session closed meanwhile): an 'error' nobody listens to is thrown,
+    // and would end the whole agent.
+    subscription.on('error', (error: Error) => this.lose?.(`the server did not create the subscription: ${error.message}`));
     subscription.on('status_changed', (status) => {
       if (describeStatus(status).quality === 'bad') this.lose?.(`the subscription reported ${describeStatus(status).name}`);
     });
     const refused = await this.answer((settle) => {
       subscription.once('started', () => settle());
       subscription.once('internal_error', (error: Error) => settle(error.message));
+      subscription.once('error', (error: Error) => settle(error.message));
     }, 'the server did not create the subscription in time');
     if (refused !== undefined) this.lose?.(refused);
     await this.monitor(subscription, this.nodes);
