@@ -76,5 +76,11 @@ export function serveStatic(request: http.IncomingMessage, response: http.Server
     'Cache-Control': isAsset && file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
   });
   if (request.method === 'HEAD') response.end();
-  else fs.createReadStream(file).pipe(response);
+  else {
+    const stream = fs.createReadStream(file);
+    // The file can go between the look above and the read (a rebuild of the console): that answer
+    // is cut short. An 'error' nobody listened to would end the whole agent.
+    stream.on('error', () => response.destroy());
+    stream.pipe(response);
+  }
 }
