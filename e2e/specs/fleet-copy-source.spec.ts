@@ -41,7 +41,11 @@ test(journey, async ({ page, server, browser }) => {
     await app.goTo('Agents');
     const agents = new AgentsPage(page);
     await agents.addAgent('hall-b', hall.origin, hall.token);
+    // Closed once the agent is added (the dialog then shows the pinned certificate): a click while
+    // it turned from the form into that answer could land where the moved Close button had been.
+    await expect(page.getByTestId('pinned-fingerprint')).toHaveText(hall.fingerprint!);
     await agents.addDialog.getByRole('button', { name: 'Close' }).click();
+    await expect(agents.addDialog).toBeHidden();
     await expect(agents.row('hall-b')).toContainText('running');
 
     await app.goTo('Configuration');
