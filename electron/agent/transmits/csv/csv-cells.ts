@@ -17,7 +17,7 @@ export function cell(value: FieldValue | undefined): string {
 }
 
 /** A cell as a piece of a `join`: a finite number or a boolean as itself (its text there is String(value)), no string made per value. */
-const joined = (value: FieldValue | undefined): string | number | boolean => ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean' ? value : cell(value));
+export const joined = (value: FieldValue | undefined): string | number | boolean => ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean' ? value : cell(value));
 
 /**
  * The CSV text of rows `[timestamp, capturetime, record_id, ...values]` in a file's column order,

@@ -1,7 +1,7 @@
 import type { AgentRecord, FieldValue } from '../../../../shared/records/record.js';
 import type { EncodedBatch, OutboxCodec } from '../../components/contract.js';
 import { recordSpan } from '../../components/record-span.js';
-import { FIXED_CELLS, cell, csvText, reorderLines, sameColumns, splitLines, unquote } from './csv-cells.js';
+import { FIXED_CELLS, cell, csvText, joined, reorderLines, sameColumns, splitLines, unquote } from './csv-cells.js';
 
 /**
  * How the csv transmit keeps records in its outbox: as the CSV lines it will write. A run of
@@ -88,7 +88,7 @@ function linesOf(run: { columns: string[]; records: AgentRecord[] }): { text: st
         if (kinds[i] === '') kinds[i] = kind;
         else exact = false;
       }
-      parts.push(',', kind === NUMBER || kind === BOOLEAN ? (value as number | boolean) : cell(value));
+      parts.push(',', joined(value));
       i += 1;
     }
     parts.push('\n');
