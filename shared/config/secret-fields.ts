@@ -47,3 +47,28 @@ export const serverFields = (port?: number): TargetField[] => [
   port === undefined ? { name: 'port' } : { name: 'port', read: (h) => h.port ?? port },
   { name: 'username', read: (h) => text(h.username) },
 ];
+
+/**
+ * How a connection is secured. A saved secret is only sent the way it was saved: turning TLS off,
+ * accepting any certificate, trusting another CA or server certificate would let it leave in clear
+ * or to an impostor without being typed again (issue 50). Defaults as the schemas give them.
+ */
+export const tlsFields = (): TargetField[] => [
+  { name: 'tls', read: (h) => h.tls ?? false },
+  { name: 'reject_unauthorized', read: (h) => h.reject_unauthorized ?? true },
+  { name: 'ca_file', read: (h) => text(h.ca_file) },
+];
+
+/** A database connection's TLS (sql receiver and transmit). */
+export const sslFields = (): TargetField[] => [
+  { name: 'ssl', read: (h) => h.ssl ?? false },
+  { name: 'trust_server_certificate', read: (h) => h.trust_server_certificate ?? false },
+];
+
+/** An OPC UA connection's message security and the server certificates it trusts. */
+export const opcuaSecurityFields = (): TargetField[] => [
+  { name: 'security_mode', read: (h) => h.security_mode ?? 'None' },
+  { name: 'security_policy', read: (h) => h.security_policy ?? null },
+  { name: 'trusted_server_certificates', read: (h) => h.trusted_server_certificates ?? [] },
+  { name: 'trust_on_first_use', read: (h) => h.trust_on_first_use ?? false },
+];

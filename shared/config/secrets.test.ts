@@ -61,6 +61,10 @@ describe('a masked secret follows its target only', () => {
     ['port', (d: any) => (d.data_receiver[1].connections[0].port = 15432), /port 5432 → 15432/],
     ['user', (d: any) => (d.data_receiver[1].connections[0].username = 'other'), /username "u" → "other"/],
     ['database', (d: any) => (d.data_receiver[1].connections[0].database_name = 'other'), /database_name "mes" → "other"/],
+    // How the password travels is part of its target: a saved one never leaves in clear or to an
+    // impostor without being typed again (issue 50).
+    ['ssl', (d: any) => (d.data_receiver[1].connections[0].ssl = true), /ssl false → true/],
+    ['certificate check', (d: any) => (d.data_receiver[1].connections[0].trust_server_certificate = true), /trust_server_certificate \(none\) → true/],
   ])('refuses the saved password for a changed %s, at the password', (_what, change, words) => {
     const { violations, config } = retarget(change);
     expect(violations).toEqual([{ json_path: sqlPath, level: 'error', description: expect.stringMatching(/^Re-enter the password: the server changed/) }]);
@@ -81,7 +85,6 @@ describe('a masked secret follows its target only', () => {
   it('keeps the secret when only other settings change', () => {
     const { violations, config } = retarget((d) => {
       d.data_receiver[1].poll_interval = 30;
-      d.data_receiver[1].connections[0].ssl = true;
       d.data_transmit[0].timeout = 30;
     });
     expect(violations).toEqual([]);
@@ -189,7 +192,7 @@ describe('an MQTT password follows its broker only', () => {
     expect(collectSecrets(mqtt()).sort()).toEqual(['mqtt-pass-1', 'mqtt-pass-2']);
   });
 
-  it('keeps both passwords when the topic, tls or timeout change, or the host is written in capitals', () => {
+  it('keeps both passwords when the topic or timeout change, or the host is written in capitals', () => {
     const { config, violations } = resend((d) => {
       d.data_transmit[0].topic = 'plant2/{asset}';
       d.data_transmit[0].host = 'BROKER.plant.local';
@@ -204,11 +207,44 @@ describe('an MQTT password follows its broker only', () => {
     ['host', (d: any) => (d.data_transmit[0].host = 'evil.example.com'), /host "broker.plant.local" → "evil.example.com"/],
     ['port', (d: any) => (d.data_transmit[0].port = 1883), /port 8883 → 1883/],
     ['username', (d: any) => (d.data_transmit[0].username = 'admin'), /username "edge" → "admin"/],
+    ['tls', (d: any) => (d.data_transmit[0].tls = false), /tls true → false/],
+    ['certificate check', (d: any) => (d.data_transmit[0].reject_unauthorized = false), /reject_unauthorized \(none\) → false/],
+    ['certificate authority', (d: any) => (d.data_transmit[0].ca_file = '/tmp/attacker-ca.pem'), /ca_file \(none\) → "\/tmp\/attacker-ca.pem"/],
   ])('never sends the transmit\'s saved password to a changed %s', (_what, change, words) => {
     const { config, violations } = resend(change);
     expect(violations).toEqual([{ json_path: ['data_transmit', 0, 'password'], level: 'error', description: expect.stringMatching(/^Re-enter the password: the broker changed/) }]);
     expect(violations[0]!.description).toMatch(words);
     expect(JSON.stringify(config)).not.toContain('mqtt-pass-2');
+  });
+
+  it('keeps the password when tls is written out with its default, and when ca_file is unchanged', () => {
+    const { violations } = resend((d) => {
+      d.data_transmit[0].reject_unauthorized = true;
+      d.data_receiver[0].connections[0].reject_unauthorized = true;
+    });
+    expect(violations).toEqual([]);
+  });
+
+  it('never sends the receiver\'s saved password without tls or to an unchecked broker', () => {
+    for (const change of [(c: any) => (c.tls = false), (c: any) => (c.reject_unauthorized = false)]) {
+      const { config, violations } = resend((d) => change(d.data_receiver[0].connections[0]));
+      expect(violations).toEqual([expect.objectContaining({ json_path: ['data_receiver', 0, 'connections', 0, 'password'], description: expect.stringMatching(/^Re-enter the password/) })]);
+      expect(JSON.stringify(config)).not.toContain('mqtt-pass-1');
+    }
+  });
+
+  it('never sends an OPC UA password with less message security or to a newly trusted server', () => {
+    const opcua = () => ({
+      data_receiver: [{ data_receiver_name: 'ua', protocol: 'opcua', connections: [{ host: 'plc', port: 4840, username: 'op', password: 'ua-pass', security_mode: 'SignAndEncrypt' }], streams: [] }],
+      data_transmit: [],
+    });
+    for (const change of [(c: any) => (c.security_mode = 'None'), (c: any) => (c.trust_on_first_use = true), (c: any) => (c.trusted_server_certificates = ['ab'.repeat(20)])]) {
+      const incoming = maskSecrets(opcua()) as any;
+      change(incoming.data_receiver[0].connections[0]);
+      const { config, violations } = unmaskSecrets(incoming, opcua()) as { config: any; violations: unknown[] };
+      expect(violations).toEqual([expect.objectContaining({ json_path: ['data_receiver', 0, 'connections', 0, 'password'] })]);
+      expect(JSON.stringify(config)).not.toContain('ua-pass');
+    }
   });
 
   it('never sends the receiver\'s saved password to another broker', () => {

@@ -1,6 +1,6 @@
 /** The opcua receiver protocol, as the configuration code sees it (registered in receivers/index.ts). */
 import { receiverDescriptor } from '../descriptor.js';
-import { serverFields } from '../../secret-fields.js';
+import { opcuaSecurityFields, serverFields } from '../../secret-fields.js';
 import { opcuaTemplate } from './template.js';
 import { OpcuaReceiverSchema, OpcuaStreamSchema } from './schema.js';
 import { opcuaReceiverViolations } from './rules.js';
@@ -10,7 +10,7 @@ export const opcuaReceiver = receiverDescriptor({
   schema: OpcuaReceiverSchema,
   rules: (receiver, base) => opcuaReceiverViolations(receiver, base),
   template: opcuaTemplate,
-  secrets: [{ secret: 'password', target: 'the server', fields: serverFields() }],
+  secrets: [{ secret: 'password', target: 'the server', fields: [...serverFields(), ...opcuaSecurityFields()] }],
   docs: 'docs/opcua.md',
   meta: {
     order: 3,

@@ -1,6 +1,6 @@
 /** The sql receiver protocol, as the configuration code sees it (registered in receivers/index.ts). */
 import { receiverDescriptor } from '../descriptor.js';
-import { hostName, serverFields, text } from '../../secret-fields.js';
+import { hostName, serverFields, sslFields, text } from '../../secret-fields.js';
 import { sqlTemplate } from './template.js';
 import { SqlReceiverSchema, SqlStreamSchema } from './schema.js';
 import { sqlReceiverViolations } from './rules.js';
@@ -16,6 +16,7 @@ export const sqlReceiver = receiverDescriptor({
       target: 'the server',
       fields: [
         ...serverFields(),
+        ...sslFields(),
         { name: 'database_type' },
         { name: 'database_name', read: (h) => text(h.database_name) },
         { name: 'instance_name', read: (h) => hostName(h.instance_name) },

@@ -1,6 +1,6 @@
 /** The mqtt transmit, as the configuration code sees it (registered in transmits/index.ts). */
 import { transmitDescriptor } from '../descriptor.js';
-import { hostName, text } from '../../secret-fields.js';
+import { hostName, text, tlsFields } from '../../secret-fields.js';
 import { MqttTransmitSchema } from './schema.js';
 import { mqttTransmitViolations } from '../../mqtt-rules.js';
 import { mqttTransmitTemplate, sparkplugTransmitTemplate } from './template.js';
@@ -22,6 +22,7 @@ export const mqttTransmit = transmitDescriptor({
         { name: 'host', read: (h) => hostName(h.host) },
         { name: 'port' },
         { name: 'username', read: (h) => text(h.username) },
+        ...tlsFields(),
       ],
     },
   ],
