@@ -34,6 +34,9 @@ export const INLINE_CHUNK_BYTES = 16 * 1024;
 /** Whether a chunk is small enough for the calling thread (a remote file's bytes included). */
 function smallChunk(request: Omit<ParseRequest, 'id'>): boolean {
   return (
+    // A whole document (chunkBytes 0) always goes to a thread: a few KiB of zip can unpack to
+    // far more work, and only a thread has a heap limit that contains it.
+    request.chunkBytes > 0 &&
     request.skipTo === undefined &&
     request.fileSize !== undefined &&
     unreadBytes(request) <= INLINE_CHUNK_BYTES

@@ -15,6 +15,44 @@ import type { Logger } from '../logging/logger.js';
 export const WORKER_LIMITS = { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 128 };
 
 /**
+ * WORKER_LIMITS, with the old generation of TRIBUTARY_THREAD_HEAP_MB when that is set (16–4096):
+ * an edge PC with little memory can shrink the threads, one with big exports grow them. A file that
+ * needs more than its thread has ends that thread only (ThreadDiedError) and is skipped until it
+ * changes.
+ */
+export function workerLimits(env: NodeJS.ProcessEnv = process.env): import('node:worker_threads').ResourceLimits {
+  const heap = Number(env.TRIBUTARY_THREAD_HEAP_MB);
+  if (!Number.isInteger(heap) || heap < 16 || heap > 4096) return WORKER_LIMITS;
+  return { maxYoungGenerationSizeMb: Math.min(WORKER_LIMITS.maxYoungGenerationSizeMb, Math.max(4, heap / 4)), maxOldGenerationSizeMb: heap };
+}
+
+/**
+ * A thread ended while it handled requests: it ran out of its heap (ERR_WORKER_OUT_OF_MEMORY) or
+ * crashed. The requests in flight on it fail with this error, so that their callers can tell the
+ * input that killed a thread (a file: skipped until it changes) from one that only failed.
+ */
+export class ThreadDiedError extends Error {
+  readonly code = 'THREAD_DIED';
+  constructor(
+    readonly threadName: string,
+    /** Whether the thread ran out of memory (its resource limits), rather than crashed. */
+    readonly outOfMemory: boolean,
+    cause: unknown,
+  ) {
+    super(
+      outOfMemory
+        ? `the parse thread ${threadName} ran out of memory`
+        : `the thread ${threadName} ended (${cause instanceof Error ? cause.message : String(cause)})`,
+      { cause },
+    );
+  }
+}
+
+export function isThreadDeath(cause: unknown): cause is ThreadDiedError {
+  return cause instanceof ThreadDiedError;
+}
+
+/**
  * Request/response over one worker thread, correlated by id. The worker is started on first use
  * and again after it died; requests in flight when it dies fail (callers retry).
  */
@@ -29,7 +67,7 @@ export class WorkerClient<TRequest extends { id: number }, TResponse extends { i
     private readonly script: string,
     readonly threadName: string,
     private readonly logger: Logger,
-    private readonly resourceLimits: import('node:worker_threads').ResourceLimits = WORKER_LIMITS,
+    private readonly resourceLimits: import('node:worker_threads').ResourceLimits = workerLimits(),
   ) {}
 
   /**
@@ -79,10 +117,11 @@ export class WorkerClient<TRequest extends { id: number }, TResponse extends { i
     // by the time the old one's exit arrives: each event concerns only its own thread's requests.
     worker.on('error', (error) => {
       this.logger.error(`worker ${this.threadName} failed`, error);
-      this.fail(worker, error);
+      const outOfMemory = (error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
+      this.fail(worker, new ThreadDiedError(this.threadName, outOfMemory, error));
     });
     worker.on('exit', (code) => {
-      if (code !== 0) this.fail(worker, new Error(`worker ${this.threadName} exited with code ${code}`));
+      if (code !== 0) this.fail(worker, new ThreadDiedError(this.threadName, false, new Error(`exit code ${code}`)));
       else if (this.worker === worker) this.worker = undefined;
     });
     this.worker = worker;

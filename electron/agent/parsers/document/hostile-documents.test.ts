@@ -62,6 +62,31 @@ describe('hostile documents', () => {
     expect(() => readAll({ parser_type: 'excel' }, wide)).toThrow(/sheet "S" row \d+: a cell beyond column 16384/);
   });
 
+  it('refuses millions of empty shared strings before keeping them, and reads one below the bound (issue 50)', () => {
+    // 4 million <si/>: no characters at all, so a bound on characters alone let 200 million through
+    // (1.4 MB zipped) until the thread ran out of memory.
+    const shared = (entry: string, count: number) =>
+      Buffer.from(zipSync({
+        'xl/workbook.xml': strToU8('<workbook><sheets><sheet name="S" sheetId="1" r:id="rId1" xmlns:r="r"/></sheets></workbook>'),
+        'xl/_rels/workbook.xml.rels': strToU8('<Relationships><Relationship Id="rId1" Target="worksheets/sheet1.xml"/></Relationships>'),
+        'xl/sharedStrings.xml': strToU8(`<sst>${entry.repeat(count)}</sst>`),
+        'xl/worksheets/sheet1.xml': strToU8('<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="A2"><v>1</v></c></row></sheetData></worksheet>'),
+      }, { level: 1 }));
+    expect(() => readAll({ parser_type: 'excel' }, shared('<si/>', 4_000_000))).toThrow(/sharedStrings\.xml: more shared strings than a parse thread holds \(over 3,\d{3},\d{3} entries/);
+    // Below the bound a workbook with many shared strings reads.
+    const { records } = readAll({ parser_type: 'excel' }, shared('<si><t>name</t></si>', 10_000));
+    expect(records.map((r) => r.fieldvalues)).toEqual([{ name: 1 }]);
+  });
+
+  it('bounds the fields of an XML record by count, also when they hold no text (children or attributes)', () => {
+    const children = Array.from({ length: 20_000 }, (_, i) => `<f${i}/>`).join('');
+    expect(() => readAll({ parser_type: 'xml', options: { xpath: '//r' } }, Buffer.from(`<d><r>${children}</r></d>`))).toThrow(/a record has more than 10000 fields/);
+    const attributes = Array.from({ length: 20_000 }, (_, i) => `a${i}=""`).join(' ');
+    expect(() => readAll({ parser_type: 'xml', options: { xpath: '//r' } }, Buffer.from(`<d><r ${attributes}/></d>`))).toThrow(/a record has more than 10000 fields/);
+    const fine = Array.from({ length: 50 }, (_, i) => `<f${i}>${i}</f${i}>`).join('');
+    expect(Object.keys(readAll({ parser_type: 'xml', options: { xpath: '//r' } }, Buffer.from(`<d><r>${fine}</r></d>`)).records[0]!.fieldvalues)).toHaveLength(50);
+  });
+
   it('refuses an encoding it cannot decode by name, and reads one it can', () => {
     expect(() => readAll({ parser_type: 'xml' }, Buffer.from('<?xml version="1.0" encoding="x-klingon"?><r><m a="1"/></r>'))).toThrow(/x-klingon/);
     const latin = Buffer.concat([Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><r><m a="'), Buffer.from([0xe4]), Buffer.from('"/></r>')]);

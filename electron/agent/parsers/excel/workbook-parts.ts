@@ -8,8 +8,16 @@ import { SaxesParser } from 'saxes';
 import { type ZipEntry, EntryText, ZipError } from './zip-entries.js';
 import type { ByteSource } from '../document/document-reader.js';
 
-/** Characters of shared strings kept at most (an 80 MB workbook of text holds far fewer). */
-const MAX_SHARED_CHARS = 256 * 1024 * 1024;
+/**
+ * What the shared strings may take of a parse thread's heap (128 MiB, workers/worker-client.ts),
+ * counted before they are kept: each entry costs its slot and string header as well as its text,
+ * so that 200 million empty `<si/>` (1.4 MB zipped) are refused after ~2.8 million, not kept until
+ * the thread runs out of memory (issue 50). A workbook of a million distinct 40-character texts
+ * (~64 MiB) still reads.
+ */
+export const MAX_SHARED_STRING_BYTES = 96 * 1024 * 1024;
+/** Bytes an entry costs besides its characters: its slot in the list and its string's header. */
+export const SHARED_STRING_ENTRY_BYTES = 32;
 const MAX_DEPTH = 256;
 
 /** Streams one part through a saxes parser set up by `listen`. */
@@ -76,20 +84,30 @@ export function readWorkbook(source: ByteSource, entries: Map<string, ZipEntry>)
 export function readSharedStrings(source: ByteSource, entries: Map<string, ZipEntry>): string[] {
   const strings: string[] = [];
   let total = 0;
+  const charge = (bytes: number) => {
+    if ((total += bytes) <= MAX_SHARED_STRING_BYTES) return;
+    throw new ZipError(
+      `xl/sharedStrings.xml: more shared strings than a parse thread holds (over ${strings.length.toLocaleString('en')} entries and ${MAX_SHARED_STRING_BYTES / 1024 / 1024} MiB); the workbook is not read`,
+    );
+  };
   let current: string[] | null = null;
   let inText = false;
   let phonetic = 0;
   scanPart(source, entries, 'xl/sharedStrings.xml', (parser) => {
     parser.on('opentag', (tag) => {
       const local = tag.name.replace(/^.*:/, '');
-      if (local === 'si') current = [];
+      if (local === 'si') {
+        // Counted before it is kept: an empty entry costs its slot too.
+        charge(SHARED_STRING_ENTRY_BYTES);
+        current = [];
+      }
       else if (local === 'rPh') phonetic += 1;
       else if (local === 't' && phonetic === 0) inText = !tag.isSelfClosing;
     });
     parser.on('text', (text) => {
       if (!inText || !current) return;
+      charge(text.length);
       current.push(text);
-      if ((total += text.length) > MAX_SHARED_CHARS) throw new ZipError(`xl/sharedStrings.xml: more than ${MAX_SHARED_CHARS} characters of text`);
     });
     parser.on('closetag', (tag) => {
       const local = tag.name.replace(/^.*:/, '');

@@ -24,6 +24,7 @@ interface OpenRecord {
   ownText: string;
   child: { name: string; text: string } | null;
   chars: number;
+  fieldCount: number;
 }
 
 export function openXmlReader(config: XmlConfig, source: ByteSource, name: string): DocumentReader {
@@ -48,6 +49,15 @@ export function openXmlReader(config: XmlConfig, source: ByteSource, name: strin
     open.chars += chars;
     if (open.chars > DOCUMENT_LIMITS.maxRecordChars) fail(`a record holds more than ${DOCUMENT_LIMITS.maxRecordChars} characters`);
   };
+  // Fields are counted as well as characters: a million empty children or attributes with
+  // distinct names hold no text but would each take a field.
+  const addField = (open: OpenRecord, fieldName: string) => {
+    grow(open, fieldName.length + 1);
+    if ((open.fieldCount += 1) > DOCUMENT_LIMITS.maxFields) {
+      fail(`a record has more than ${DOCUMENT_LIMITS.maxFields} fields`);
+      throw failure!;
+    }
+  };
   parser.on('opentag', (tag: SaxesTagNS) => {
     stack.push({ local: tag.local, uri: tag.uri });
     if (stack.length > DOCUMENT_LIMITS.maxDepth) {
@@ -58,13 +68,17 @@ export function openXmlReader(config: XmlConfig, source: ByteSource, name: strin
     }
     if (record) {
       // A direct child: its text is a field; deeper elements are not (as in read_xml).
-      if (stack.length === record.depth + 1) record.child = { name: tag.local, text: '' };
+      if (stack.length === record.depth + 1) {
+        addField(record, tag.local);
+        record.child = { name: tag.local, text: '' };
+      }
       return;
     }
     if (!matchesXPath(steps, stack, namespaces)) return;
-    record = { depth: stack.length, line: parser.line, fields: {}, ownText: '', child: null, chars: 0 };
+    record = { depth: stack.length, line: parser.line, fields: {}, ownText: '', child: null, chars: 0, fieldCount: 0 };
     for (const attribute of Object.values(tag.attributes)) {
       if (attribute.prefix === 'xmlns' || attribute.name === 'xmlns') continue;
+      addField(record, attribute.local);
       record.fields[attribute.local] = xmlValue(attribute.value);
       grow(record, attribute.value.length);
     }

@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { ReadFileOptions } from './file-reader.js';
 import { FINGERPRINT_BYTES, fingerprintOf } from './file-reader.js';
 import { type DocumentState, DocumentStateSchema, firstState } from './document-state.js';
+import { isThreadDeath } from '../../workers/worker-client.js';
 
 /** Bytes of a remote file copied per request while it is fetched to a local temporary file. */
 const COPY_BYTES = 1024 * 1024;
@@ -68,7 +69,8 @@ export async function readDocument(
       copy = await copyToLocal(options.readRange, file.size);
     }
     for (;;) {
-      const response = await options.worker.parse(
+      const response = await options.worker
+        .parse(
         {
           path: file.path,
           ...(copy ? { localPath: copy } : {}),
@@ -84,7 +86,15 @@ export async function readDocument(
           nowMicros: String(context.clock.nowMicros()),
         },
         options.signal,
-      );
+      )
+        .catch((cause: unknown) => {
+          if (!isThreadDeath(cause)) throw cause;
+          return cause;
+        });
+      if (isThreadDeath(response)) {
+        const done = killedThread(options, { fingerprint, state, reason: response.message });
+        return { complete: false, records, thread: done };
+      }
       thread = response.threadName;
       if (!response.ok) throw Object.assign(new Error(response.error), { code: response.code });
       if (response.commit) context.pipeline.afterCommit(receiver, stream, response.commit);
@@ -123,6 +133,31 @@ export async function readDocument(
     context.pipeline.reading(receiver, stream, file.path, null);
     if (copy) await fs.promises.rm(path.dirname(copy), { recursive: true, force: true });
   }
+}
+
+/**
+ * The file ended the thread that read it (out of memory: more than the bounds foresaw, or a
+ * crash). It is set aside as a broken document is: its progress says failed, at its full size, so
+ * that it is not read again until it changes, after a restart too; a marker names it. Without
+ * this, every look (and every restart) read it again and lost the thread again (issue 50).
+ */
+function killedThread(
+  options: ReadFileOptions,
+  failure: { fingerprint: string; state: DocumentState; reason: string },
+): string {
+  const { receiver, stream, file, context } = options;
+  const message = `${file.path} is not read: ${failure.reason} while reading it. It is skipped until it changes; the thread was replaced. Save it smaller (or as CSV) to read it.`;
+  const parserState = JSON.stringify({ ...failure.state, previous: undefined, failed: failure.reason });
+  try {
+    context.pipeline.submit(receiver, stream, [], {
+      file: { path: file.path, size: file.size, mtimeMs: file.mtimeMs, offset: file.size, fingerprint: failure.fingerprint, parserState, tail: '' },
+    });
+  } catch (cause) {
+    context.logger.warn(`${file.path}: could not keep that it is skipped (${(cause as Error).message}); it is skipped until the agent restarts`);
+  }
+  context.markers.raise([stream], 'error', 'parse_error', message);
+  context.logger.error(message);
+  return context.logger.thread;
 }
 
 function safeJson(text: string): unknown {

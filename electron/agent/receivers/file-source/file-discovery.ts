@@ -14,6 +14,7 @@ import { STORE_AREA } from '../../store/agent-store.js';
 import { ProgressPruner } from './progress-pruner.js';
 import type { FileStream } from './file-streams.js';
 import type { FileAccess, ListedFile } from './file-access.js';
+import { isThreadDeath } from '../../workers/worker-client.js';
 
 /** How long a file must stay unchanged before a last line without newline counts as complete. */
 export const SETTLE_MS = 10_000;
@@ -41,6 +42,8 @@ interface Look {
  */
 export class FileDiscovery {
   private readonly looks = new Map<string, Look>();
+  /** Files whose read ended a parse thread, by look key: their size and time then (skipped until either changes). */
+  private readonly killers = new Map<string, string>();
   /**
    * Files waiting for their next look with more than a few rows to read (look keys): as many parse
    * threads as these files (two for one that will be split) start meanwhile, so that a drop of
@@ -203,6 +206,9 @@ export class FileDiscovery {
     }
     this.coming.delete(lookKey);
     if (!stream.parser) return false;
+    const killer = this.killers.get(lookKey);
+    if (killer === `${file.size}:${file.mtimeMs}`) return false;
+    if (killer !== undefined) this.killers.delete(lookKey);
     try {
       let snapshot: { size: number; mtimeMs: number } = file;
       if (access.confirm && (!done || same)) {
@@ -276,6 +282,12 @@ export class FileDiscovery {
         this.cannotStore(stream.key, file.path, cause);
         return false;
       }
+      if (isThreadDeath(cause)) {
+        // Read again, it would end the next thread too: not until the file changes.
+        this.killers.set(lookKey, `${file.size}:${file.mtimeMs}`);
+        this.readFailed(stream.key, file, cause, 'It is skipped until it changes; the thread was replaced.');
+        return false;
+      }
       const kind = access.classify?.(cause) ?? 'file';
       if (kind === 'source') throw cause;
       if (kind === 'busy') return true;
@@ -289,14 +301,14 @@ export class FileDiscovery {
    * the log has a line when this file's failure is new or changed (another error, the file
    * changed).
    */
-  private readFailed(stream: StreamKey, file: ListedFile, cause: unknown): void {
+  private readFailed(stream: StreamKey, file: ListedFile, cause: unknown, next = 'It is tried again on the next look.'): void {
     const { context } = this.options;
     const error = cause as NodeJS.ErrnoException;
     const why =
       error.code === 'EACCES' || error.code === 'EPERM'
         ? 'permission denied'
         : (error.message ?? String(cause));
-    const message = `Reading ${file.path} failed: ${why}. It is tried again on the next look.`;
+    const message = `Reading ${file.path} failed: ${why}. ${next}`;
     const what = `${file.size}:${file.mtimeMs}:${message}`;
     const id = streamId(stream.asset, stream.stream_type);
     let failing = this.failures.get(id);
