@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { ReadFileOptions } from './file-reader.js';
 import { FINGERPRINT_BYTES, fingerprintOf } from './file-reader.js';
 import { type DocumentState, DocumentStateSchema, firstState } from './document-state.js';
-import { isThreadDeath } from '../../workers/worker-client.js';
+import { type ThreadDiedError, isThreadDeath } from '../../workers/worker-client.js';
 
 /** Bytes of a remote file copied per request while it is fetched to a local temporary file. */
 const COPY_BYTES = 1024 * 1024;
@@ -92,8 +92,8 @@ export async function readDocument(
           return cause;
         });
       if (isThreadDeath(response)) {
-        const done = killedThread(options, { fingerprint, state, reason: response.message });
-        return { complete: false, records, thread: done };
+        const named = killedThread(options, fingerprint, state, response);
+        return { complete: false, records, thread: named };
       }
       thread = response.threadName;
       if (!response.ok) throw Object.assign(new Error(response.error), { code: response.code });
@@ -143,17 +143,24 @@ export async function readDocument(
  */
 function killedThread(
   options: ReadFileOptions,
-  failure: { fingerprint: string; state: DocumentState; reason: string },
+  fingerprint: string,
+  state: DocumentState,
+  death: ThreadDiedError,
 ): string {
   const { receiver, stream, file, context } = options;
-  const message = `${file.path} is not read: ${failure.reason} while reading it. It is skipped until it changes; the thread was replaced. Save it smaller (or as CSV) to read it.`;
-  const parserState = JSON.stringify({ ...failure.state, previous: undefined, failed: failure.reason });
+  const message =
+    `${file.path} is not read: ${death.message} while reading it. It is skipped until it ` +
+    'changes; the thread was replaced. Save it smaller (or as CSV) to read it.';
+  const parserState = JSON.stringify({ ...state, previous: undefined, failed: death.message });
+  const { path: filePath, size, mtimeMs } = file;
+  // Where this cannot be kept (a full disk), the receiver skips the file in memory (the death is
+  // thrown on to it): until it changes or the agent restarts.
   try {
     context.pipeline.submit(receiver, stream, [], {
-      file: { path: file.path, size: file.size, mtimeMs: file.mtimeMs, offset: file.size, fingerprint: failure.fingerprint, parserState, tail: '' },
+      file: { path: filePath, size, mtimeMs, offset: size, fingerprint, parserState, tail: '' },
     });
-  } catch (cause) {
-    context.logger.warn(`${file.path}: could not keep that it is skipped (${(cause as Error).message}); it is skipped until the agent restarts`);
+  } catch {
+    throw death;
   }
   context.markers.raise([stream], 'error', 'parse_error', message);
   context.logger.error(message);
