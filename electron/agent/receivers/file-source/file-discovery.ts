@@ -42,7 +42,7 @@ interface Look {
  */
 export class FileDiscovery {
   private readonly looks = new Map<string, Look>();
-  /** Files whose read ended a parse thread, by look key: size:mtime then (skipped until changed). */
+  /** Files that ended a parse thread, by look key: size:mtime then (skipped until they change). */
   private readonly killers = new Map<string, string>();
   /**
    * Files waiting for their next look with more than a few rows to read (look keys): as many parse
