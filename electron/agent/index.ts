@@ -8,6 +8,7 @@ export type { AgentComponent, ComponentContext, ComponentFactory, StreamKey } fr
 export type { Logger } from './logging/logger.js';
 export type { LogSlice } from './logging/log-slice.js';
 export type { AuditEntry, AuditLog } from './logging/audit-log.js';
+export { loggablePath, loggableRequest } from './logging/request-text.js';
 export { SystemClock, type Clock } from './time/clock.js';
 export type { RecordTap } from './pipeline/pipeline.js';
 export type { SecretCodec } from './config/secret-codec.js';

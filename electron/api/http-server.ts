@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../agent/index.js';
+import { type Logger, loggableRequest } from '../agent/index.js';
 import { type ApiResponse, type Router, failure } from './router.js';
 import { serveStatic } from './static-files.js';
 import { type JsonBodyLimits, jsonBodyLimitsFor, parseJsonBody } from './json-body.js';
@@ -146,7 +146,7 @@ function drained(response: http.ServerResponse): Promise<boolean> {
  * An envelope whose list is read while it is sent: each piece waits until the socket took the
  * one before (backpressure), so a client that reads slowly or not at all costs a piece, not the list.
  */
-async function sendStream(response: http.ServerResponse, result: ApiResponse & { stream: NonNullable<ApiResponse['stream']> }): Promise<void> {
+async function sendStream(response: http.ServerResponse, result: ApiResponse & { stream: NonNullable<ApiResponse['stream']> }, valid: () => boolean): Promise<void> {
   const marker = '\u0000list\u0000';
   const [head, tail] = JSON.stringify({ ...result.body, response: marker }).split(JSON.stringify(marker)) as [string, string];
   response.writeHead(result.status, {
@@ -155,18 +155,29 @@ async function sendStream(response: http.ServerResponse, result: ApiResponse & {
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
   });
+  // A client that reads slowly (or not at all) waits in drained(): revocation is looked at each
+  // second as well, not only between pieces.
+  const watch = setInterval(() => {
+    if (!valid()) response.destroy();
+  }, REVOCATION_CHECK_MS);
+  watch.unref();
   try {
     let open = response.write(`${head}[`) || (await drained(response));
     for await (const piece of result.stream.json()) {
-      if (!open || response.destroyed) break;
+      // A token revoked while its answer streams ends the answer (a log read of minutes too).
+      if (!open || response.destroyed || !valid()) break;
       open = response.write(piece) || (await drained(response));
     }
     if (open && !response.destroyed) response.end(`]${tail}`);
     else response.destroy();
   } finally {
+    clearInterval(watch);
     await result.stream.close();
   }
 }
+
+/** How often a streamed answer looks whether its token was revoked meanwhile. */
+const REVOCATION_CHECK_MS = 1000;
 
 /** Prometheus scrapes: GET (or HEAD) only, never cached. */
 async function sendMetrics(request: http.IncomingMessage, response: http.ServerResponse, method: string, metrics: NonNullable<HttpServerOptions['metrics']>): Promise<void> {
@@ -180,15 +191,6 @@ async function sendMetrics(request: http.IncomingMessage, response: http.ServerR
 /** Characters of a request's path and query in the web log; a refused request's are cut shorter. */
 const LOGGED_PATH_CHARS = 2048;
 const REFUSED_PATH_CHARS = 200;
-
-/** Path and query for the web log, with the console's token removed from the query, cut at `limit` characters. */
-function loggablePath(url: URL, limit: number): string {
-  const query = new URLSearchParams(url.search);
-  if (query.has('token')) query.set('token', '********');
-  const text = query.toString();
-  const full = text ? `${url.pathname}?${text}` : url.pathname;
-  return full.length > limit ? `${full.slice(0, limit)}… (${full.length} characters)` : full;
-}
 
 /** The HTTP adapter: Host check, bearer auth and body limit in front of the router, plus the console. */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
@@ -205,7 +207,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       // Console files need no token: a failed one (404 …) is anyone's request, logged like a refusal.
       if (unauthenticated && response.statusCode >= 400) refused = true;
-      const line = `${method} ${loggablePath(url, refused || unauthenticated ? REFUSED_PATH_CHARS : LOGGED_PATH_CHARS)} ${response.statusCode} ${ms.toFixed(1)}ms`;
+      const line = `${method} ${loggableRequest(url, refused || unauthenticated ? REFUSED_PATH_CHARS : LOGGED_PATH_CHARS)} ${response.statusCode} ${ms.toFixed(1)}ms`;
       if (refused) refusals.note(line);
       else options.log.info(line);
     };
@@ -249,10 +251,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         },
         { stream: true },
       );
-      if (result.stream) return await sendStream(response, { ...result, stream: result.stream });
+      if (result.stream) return await sendStream(response, { ...result, stream: result.stream }, () => options.tokens.holds(principal));
       send(response, result);
     } catch (cause) {
-      options.log.error(`Unexpected error serving ${method} ${url.pathname}`, cause);
+      options.log.error(`Unexpected error serving ${method} ${loggableRequest(url, LOGGED_PATH_CHARS)}`, cause);
       if (!response.headersSent) send(response, failure(500, 'Unexpected error in the server.'));
       else response.destroy();
     }

@@ -1,6 +1,6 @@
 import { API_VERSION, API_VERSION_HEADER, type Envelope } from '../../shared/api/envelope.js';
 import { ApiError } from '../../shared/api/errors.js';
-import { AgentError } from '../agent/index.js';
+import { AgentError, loggablePath } from '../agent/index.js';
 import { apiErrorOf } from './agent-error-status.js';
 import { parseRouteInput } from '../../shared/api/route-types.js';
 import { ROUTES, type RouteContract, type RouteId } from '../../shared/api/routes.js';
@@ -161,7 +161,7 @@ export class Router {
     const needed = neededRole(route.contract, request.body);
     if (!roleAllows(caller.role, needed.role)) return this.refuse(caller, method, request.path, needed);
     const response = await forwardToAgent(this.options.fleet, target.name, { method, path: target.path, query: request.query, headers: request.headers, body: request.body }, (cause) =>
-      this.runtime.webLog.error(`Unexpected error forwarding ${method} ${request.path}`, cause),
+      this.runtime.webLog.error(`Unexpected error forwarding ${method} ${loggablePath(request.path)}`, cause),
     );
     if (route.contract.role !== 'viewer') this.runtime.audit.record({ token: caller.name, role: caller.role, method, path: request.path, status: response.status, outcome: response.body?.success ? 'ok' : 'failed' });
     return response;
@@ -197,7 +197,7 @@ export class Router {
     } catch (cause) {
       const known = cause instanceof AgentError ? apiErrorOf(cause) : cause;
       if (known instanceof ApiError) return failure(known.status, known.message, known.response, known.headers);
-      this.runtime.webLog.error(`Unexpected error in ${method} ${path}`, cause);
+      this.runtime.webLog.error(`Unexpected error in ${method} ${loggablePath(path)}`, cause);
       return failure(500, `Unexpected error: ${(cause as Error)?.message ?? String(cause)}`);
     }
   }

@@ -2,6 +2,7 @@ import { formatSpecTimestamp } from '../../../shared/api/envelope.js';
 import type { Clock } from '../time/clock.js';
 import type { LogFile } from './log-file.js';
 import type { Redactor } from './logger.js';
+import { loggablePath } from './request-text.js';
 
 /** One request that changed (or tried to change) something, or was refused. */
 export interface AuditEntry {
@@ -40,7 +41,8 @@ export class AuditLog {
   ) {}
 
   record(entry: AuditEntry): void {
-    const path = entry.path.length > MAX_PATH ? `${entry.path.slice(0, MAX_PATH)}…` : entry.path;
+    const bare = loggablePath(entry.path);
+    const path = bare.length > MAX_PATH ? `${bare.slice(0, MAX_PATH)}…` : bare;
     const fields = [
       formatSpecTimestamp(this.clock.nowMicros()),
       `token=${escapeField(entry.token)}`,

@@ -10,6 +10,8 @@ import { z } from 'zod';
 export interface Principal {
   name: string;
   role: Role;
+  /** Which stored token it is (its salt), so that a token made anew under a revoked name is another. */
+  tokenId?: string;
 }
 
 export const TOKENS_FILE_NAME = 'api-tokens.json';
@@ -118,7 +120,13 @@ export class TokenStore {
     if (bootstrap) return { name: BOOTSTRAP_TOKEN_NAME, role: 'admin' };
     if (!found) return undefined;
     this.touch(found);
-    return { name: found.name, role: found.role };
+    return { name: found.name, role: found.role, tokenId: found.salt };
+  }
+
+  /** Whether the token a principal was identified by is still valid (not revoked since). */
+  holds(principal: Principal): boolean {
+    if (principal.tokenId === undefined) return principal.name === BOOTSTRAP_TOKEN_NAME;
+    return this.tokens.some((t) => t.salt === principal.tokenId);
   }
 
   private touch(token: StoredToken): void {
