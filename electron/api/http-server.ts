@@ -11,8 +11,31 @@ import type { Caller } from './auth/caller.js';
 import type { TokenStore } from './auth/token-store.js';
 import { isLoopbackHost } from './auth/loopback.js';
 import { refusePlainHttp } from './plain-http-refusal.js';
+import { ConnectionGate, MAX_UNFINISHED, MAX_UNFINISHED_PER_CLIENT } from './connection-gate.js';
 
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/**
+ * HTTPS: TLS 1.2 with forward-secret AEAD suites only (ECDHE with AES-GCM or ChaCha20-Poly1305)
+ * and TLS 1.3; no RSA key exchange, no CBC, no SHA-1. A handshake not done within a few seconds is
+ * dropped (Node's default waits 120 s: issue 50).
+ */
+export const TLS_SETTINGS = {
+  minVersion: 'TLSv1.2',
+  ciphers: [
+    'TLS_AES_256_GCM_SHA384',
+    'TLS_CHACHA20_POLY1305_SHA256',
+    'TLS_AES_128_GCM_SHA256',
+    'ECDHE-ECDSA-AES256-GCM-SHA384',
+    'ECDHE-RSA-AES256-GCM-SHA384',
+    'ECDHE-ECDSA-CHACHA20-POLY1305',
+    'ECDHE-RSA-CHACHA20-POLY1305',
+    'ECDHE-ECDSA-AES128-GCM-SHA256',
+    'ECDHE-RSA-AES128-GCM-SHA256',
+  ].join(':'),
+  honorCipherOrder: true,
+  handshakeTimeout: 5_000,
+} as const;
 
 export interface HttpServerOptions {
   router: Router;
@@ -197,7 +220,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const refusals = new RefusalLog(webLogRefusals(options.log));
   const session = { connection: options.tls ? 'https' : 'http', encrypted: Boolean(options.tls), insecure: !options.tls && !isLoopbackHost(options.host) } as const;
+  const gate = new ConnectionGate({
+    refused: (perClient, total, example) =>
+      options.log.warn(
+        `${perClient + total} connection(s) closed at once: ${perClient > 0 ? `${perClient} from a client (e.g. ${example}) that had ${MAX_UNFINISHED_PER_CLIENT} connections without a request` : ''}${perClient > 0 && total > 0 ? '; ' : ''}${total > 0 ? `${total} while ${MAX_UNFINISHED} connections had sent no request` : ''}.`,
+      ),
+  });
   const handle: http.RequestListener = async (request, response) => {
+    gate.settle(request.socket);
     const started = process.hrtime.bigint();
     const url = new URL(request.url ?? '/', 'http://local');
     const method = (request.method ?? 'GET').slice(0, 16);
@@ -259,12 +289,15 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       else response.destroy();
     }
   };
-  const server = options.tls ? https.createServer({ cert: options.tls.cert, key: options.tls.key, minVersion: 'TLSv1.2' }, handle) : http.createServer(handle);
+  const server = options.tls
+    ? https.createServer({ cert: options.tls.cert, key: options.tls.key, ...TLS_SETTINGS }, handle)
+    : http.createServer(handle);
   server.headersTimeout = 20_000;
   server.requestTimeout = 120_000;
   // HTTPS: a front socket server looks at the first byte of each connection; a TLS handshake goes
   // on to the HTTPS server, plain HTTP is answered "use https://" and closed, never processed.
   const listener = options.tls ? refusePlainHttp(server as https.Server) : server;
+  listener.prependListener('connection', (socket: net.Socket) => gate.admit(socket));
   await new Promise<void>((resolve, reject) => {
     listener.once('error', reject);
     listener.listen(options.port, options.host, () => {
@@ -280,6 +313,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     close: () =>
       new Promise<void>((resolve) => {
         refusals.flush();
+        gate.close();
         options.router.unauthenticated.flush();
         listener.close(() => resolve());
         server.closeAllConnections();

@@ -4,7 +4,7 @@ import type https from 'node:https';
 /** The first byte of a TLS handshake record. */
 const TLS_HANDSHAKE = 0x16;
 /** A connection that sends nothing is closed after this long (the HTTPS server has its own timeouts). */
-const FIRST_BYTE_TIMEOUT_MS = 20_000;
+const FIRST_BYTE_TIMEOUT_MS = 5_000;
 
 const REFUSAL = JSON.stringify({
   success: false,
