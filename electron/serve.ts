@@ -13,7 +13,7 @@ import { TlsSetupError } from './host/tls/tls-certificate.js';
 import { DemoLine, demoConfiguration } from './host/demo.js';
 import { DemoOpcuaPlant, demoOpcuaPort } from './host/demo-opcua-server.js';
 
-const USAGE = `Usage: npm run serve -- [options]
+const USAGE = `Usage: npm run serve -- [options]   (installed on Linux: tributary serve [options])
 
   --data-dir DIR     where configuration, logs and state live (default ${defaultDataDirectory()})
   --port N           HTTP port (default 4900; 0 picks a free port)
@@ -92,8 +92,9 @@ function parseCli(argv: string[]) {
   };
 }
 
-async function main(): Promise<void> {
-  const cli = parseCli(process.argv.slice(2));
+/** Runs the headless agent with these command-line options (`tributary serve …` too). */
+export async function serve(argv: string[]): Promise<void> {
+  const cli = parseCli(argv);
   // Files the agent creates are for its user (and group) only: configuration, state and logs hold
   // plant data and credentials.
   process.umask(0o027);
@@ -157,7 +158,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
-main().catch((cause: NodeJS.ErrnoException) => {
+/** The exit of a start that failed, with the reason in words on stderr. */
+export function failedStart(cause: NodeJS.ErrnoException): never {
   if (cause instanceof TokenError || cause instanceof InsecureBindError || cause instanceof TlsSetupError) {
     process.stderr.write(`Tributary: ${cause.message}\n`);
     process.exit(2);
@@ -166,4 +168,7 @@ main().catch((cause: NodeJS.ErrnoException) => {
   else if (cause?.code === 'EACCES') process.stderr.write(`Tributary: not allowed: ${cause.message}\n`);
   else process.stderr.write(`Tributary could not start: ${cause?.stack ?? String(cause)}\n`);
   process.exit(1);
-});
+}
+
+// Run as a script (npm run serve, the tests), not when imported by the command-line tool.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) serve(process.argv.slice(2)).catch(failedStart);

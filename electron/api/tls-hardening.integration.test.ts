@@ -24,7 +24,9 @@ afterAll(async () => {
 function status(localAddress = '127.0.0.1'): Promise<{ code: number; ms: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const socket = tls.connect({ host: '127.0.0.1', port, localAddress, rejectUnauthorized: false }, () => {
+    // localAddress goes on to net.connect (Node's types leave it out of tls.ConnectionOptions).
+    const options = { host: '127.0.0.1', port, localAddress, rejectUnauthorized: false } as tls.ConnectionOptions;
+    const socket = tls.connect(options, () => {
       socket.write(`GET /v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.token}\r\nConnection: close\r\n\r\n`);
     });
     let text = '';

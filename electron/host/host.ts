@@ -16,6 +16,8 @@ import { selfSummary } from '../api/fleet/self-summary.js';
 
 /** Where Tributary keeps its data when --data-dir is not given. */
 export function defaultDataDirectory(): string {
+  // The Linux package's /usr/bin/tributary sets it (/var/lib/tributary).
+  if (process.env.TRIBUTARY_DATA_DIR) return process.env.TRIBUTARY_DATA_DIR;
   if (process.platform === 'win32') return path.join(process.env.APPDATA ?? os.homedir(), 'Tributary');
   return path.join(os.homedir(), '.tributary');
 }

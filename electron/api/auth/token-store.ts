@@ -72,7 +72,35 @@ export class TokenStore {
     this.load();
   }
 
+  /** The file as last read or written (size, change time, inode), and when it was last looked at. */
+  private seen = '';
+  private lookedAt = 0;
+
+  private stamp(): string {
+    try {
+      const stat = fs.statSync(this.options.file);
+      return `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+    } catch {
+      return 'absent';
+    }
+  }
+
+  /**
+   * Reads the file again when another process changed it (`tributary token create` beside the
+   * running service), at most once a second.
+   */
+  private refresh(force = false): void {
+    const now = Date.now();
+    if (!force && now - this.lookedAt < 1000) return;
+    this.lookedAt = now;
+    if (this.stamp() === this.seen) return;
+    this.unreadable = undefined;
+    this.tokens = [];
+    this.load();
+  }
+
   private load(): void {
+    this.seen = this.stamp();
     let text: string;
     try {
       text = fs.readFileSync(this.options.file, 'utf8');
@@ -97,6 +125,7 @@ export class TokenStore {
     try {
       fs.writeFileSync(temp, text, { mode: 0o600 });
       fs.renameSync(temp, this.options.file);
+      this.seen = this.stamp();
     } catch (cause) {
       fs.rmSync(temp, { force: true });
       throw new ApiError(507, `The API tokens could not be saved in ${this.options.file}: ${(cause as Error).message}`);
@@ -111,6 +140,7 @@ export class TokenStore {
 
   /** Who holds `token`. Every stored hash is compared (constant time each), not only until a match. */
   identify(token: string): Principal | undefined {
+    this.refresh();
     let found: StoredToken | undefined;
     for (const stored of this.tokens) {
       const hash = hashToken(token, Buffer.from(stored.salt, 'base64url'));
@@ -141,6 +171,7 @@ export class TokenStore {
   }
 
   list(): TokenInfo[] {
+    this.refresh();
     return [
       { name: BOOTSTRAP_TOKEN_NAME, role: 'admin', created: null, last_used: null, bootstrap: true },
       ...this.tokens.map(({ name, role, created, last_used }) => ({ name, role, created, last_used, bootstrap: false })),
@@ -149,6 +180,7 @@ export class TokenStore {
 
   /** Creates a token; the answer is the only time it is seen. */
   create(name: string, role: Role): CreatedToken {
+    this.refresh(true);
     if (this.tokens.some((t) => t.name.toLowerCase() === name.toLowerCase()))
       throw new ApiError(409, `A token named "${name}" exists. Revoke it first or choose another name.`);
     const token = crypto.randomBytes(32).toString('base64url');
@@ -167,6 +199,7 @@ export class TokenStore {
 
   /** Revokes at once: the next request with it is refused. */
   revoke(name: string): boolean {
+    this.refresh(true);
     if (name === BOOTSTRAP_TOKEN_NAME)
       throw new ApiError(409, 'The bootstrap token cannot be revoked here: change TRIBUTARY_API_TOKEN, or delete <data-dir>/api-token and restart for a new one.');
     const before = this.tokens;
