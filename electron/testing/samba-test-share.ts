@@ -16,9 +16,9 @@ export const SAMBA = {
   port: 4445,
   /** Local folder behind the share "data". */
   directory: '/tmp/tributary-samba/data',
-  user: { username: 'tributary', password: 'tributary-smb-pass' },
+  user: { username: 'smbtest', password: 'tributary-smb-pass' },
   /** May read the share "data" but not delete, and may not open the share "private". */
-  readOnlyUser: { username: 'tributary_ro', password: 'tributary-ro-pass' },
+  readOnlyUser: { username: 'smbtest_ro', password: 'tributary-ro-pass' },
 };
 
 /** The shares a plant can use: share name, port and the local folder behind it. */

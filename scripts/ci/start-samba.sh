@@ -5,9 +5,10 @@
 #
 # "plain" on port 4445, /tmp/tributary-samba (SMB 2.0.2 to 3.1.1, signing and encryption optional):
 #   share "data"     → /tmp/tributary-samba/data (mode 0777: tests drop files there directly)
-#                      user tributary     / tributary-smb-pass : read and write
-#                      user tributary_ro  / tributary-ro-pass  : read only (delete is refused)
-#   share "private"  → /tmp/tributary-samba/private-share, only for user tributary
+#                      user smbtest       / tributary-smb-pass : read and write
+#                      user smbtest_ro    / tributary-ro-pass  : read only (delete is refused)
+#                      (not "tributary": that is the Linux package's service user, made by its postinst)
+#   share "private"  → /tmp/tributary-samba/private-share, only for user smbtest
 #   share "sealed"   → /tmp/tributary-samba/sealed, `smb encrypt = required` (SMB 3 encryption)
 # "strict" on port 4446, /tmp/tributary-samba-strict: `server min protocol = SMB3_11` and
 #   `server signing = mandatory`, as Windows 11 24H2 and hardened NAS boxes ship:
@@ -89,8 +90,8 @@ data_share() { # root
 [data]
   path = $1/data
   read only = no
-  valid users = tributary tributary_ro
-  read list = tributary_ro
+  valid users = smbtest smbtest_ro
+  read list = smbtest_ro
   create mask = 0666
   directory mask = 0777
 CONF
@@ -116,8 +117,8 @@ instance() { # name root port config
   pid=$(running_pid "$root" || true)
   if [ -n "$pid" ] && listening "$port"; then
     if [ "$changed" = yes ]; then
-      add_user "$conf" tributary tributary-smb-pass
-      add_user "$conf" tributary_ro tributary-ro-pass
+      add_user "$conf" smbtest tributary-smb-pass
+      add_user "$conf" smbtest_ro tributary-ro-pass
       kill -HUP "$pid"
       echo "samba ($name): configuration reloaded on 127.0.0.1:$port"
     else
@@ -125,8 +126,8 @@ instance() { # name root port config
     fi
     return 0
   fi
-  add_user "$conf" tributary tributary-smb-pass
-  add_user "$conf" tributary_ro tributary-ro-pass
+  add_user "$conf" smbtest tributary-smb-pass
+  add_user "$conf" smbtest_ro tributary-ro-pass
   smbd -D -s "$conf"
   for _ in $(seq 1 100); do
     if listening "$port"; then
@@ -154,7 +155,7 @@ cat <<CONF
 [sealed]
   path = $plain/sealed
   read only = no
-  valid users = tributary tributary_ro
+  valid users = smbtest smbtest_ro
   smb encrypt = required
   create mask = 0666
   directory mask = 0777

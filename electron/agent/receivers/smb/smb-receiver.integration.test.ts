@@ -187,10 +187,10 @@ describe('smb receiver (Samba) → csv transmit', { timeout: 90_000 }, () => {
     };
     await start(config);
     const expected: [string, string, RegExp][] = [
-      ['A', 'auth_failed', /refused the login of "tributary": wrong password, or no such user \(STATUS_LOGON_FAILURE\)\. Check username, password and domain/],
+      ['A', 'auth_failed', /refused the login of "smbtest": wrong password, or no such user \(STATUS_LOGON_FAILURE\)\. Check username, password and domain/],
       ['B', 'share_not_found', /no share named "no_such_share"/],
       ['C', 'host_unreachable', /127\.0\.0\.1:4459 cannot be reached.*ECONNREFUSED/],
-      ['D', 'access_denied', /"tributary_ro" may not open \\\\127\.0\.0\.1\\private \(access denied\)/],
+      ['D', 'access_denied', /"smbtest_ro" may not open \\\\127\.0\.0\.1\\private \(access denied\)/],
       ['E', 'source_unavailable', /The folder .*\\later does not exist/],
     ];
     for (const [asset, category, message] of expected) {
@@ -223,7 +223,7 @@ describe('smb receiver (Samba) → csv transmit', { timeout: 90_000 }, () => {
     await waitFor(() => share.delivered('Press_1', 'cycle').length === 3);
     const marker = await waitForMarker('Press_1', 'delete_failed');
     expect(marker.level).toBe('warning');
-    expect(marker.message).toMatch(/"tributary_ro" may not delete it \(access denied\)/);
+    expect(marker.message).toMatch(/"smbtest_ro" may not delete it \(access denied\)/);
     // The delete is tried again on a later look (the marker is raised anew): still one reading.
     await waitFor(async () => (await markersOf('Press_1', 'delete_failed'))?.timestamp !== (marker as { timestamp?: string }).timestamp, 20_000, 'a second delete attempt');
     expect(share.exists('press_1.csv')).toBe(true);

@@ -87,7 +87,7 @@ describe.each(Object.keys(SAMBA_SHARES) as SambaShare[])('smb receiver on the %s
 });
 
 describe('refusals, in the words of the marker', () => {
-  const label = { server: '127.0.0.1:4446', unc: '\\\\127.0.0.1\\data', share: 'data', user: 'tributary' };
+  const label = { server: '127.0.0.1:4446', unc: '\\\\127.0.0.1\\data', share: 'data', user: 'smbtest' };
   async function refusal(share: SambaShare, change: Partial<SmbTarget>) {
     if (sambaMissing) throw sambaMissing;
     const { port, share: shareName } = SAMBA_SHARES[share];
@@ -107,7 +107,7 @@ describe('refusals, in the words of the marker', () => {
   it('a wrong password on the strict server', async () => {
     const problem = await refusal('strict', { password: 'not-the-password', domain: 'TRIBUTARY' });
     expect(problem.category).toBe('auth_failed');
-    expect(problem.message).toMatch(/refused the login of "tributary": wrong password, or no such user \(STATUS_LOGON_FAILURE\)/);
+    expect(problem.message).toMatch(/refused the login of "smbtest": wrong password, or no such user \(STATUS_LOGON_FAILURE\)/);
   });
 
   it('an SMB 3.1.1-only server offered SMB 2 and 3.0 only', async () => {
