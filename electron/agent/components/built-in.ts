@@ -19,6 +19,7 @@ import { MQTT_OUTBOX } from '../transmits/mqtt/mqtt-outbox.js';
 import { UPLOAD_OUTBOX } from '../transmits/remotedatapost/upload-outbox.js';
 import { CSV_COLUMNS_OUTBOX, CSV_OUTBOX } from '../transmits/csv/csv-outbox.js';
 import { ComponentRegistry } from './registry.js';
+import { RECORDS_JSON } from './records-json-codec.js';
 
 export function builtInComponents(): ComponentRegistry {
   return new ComponentRegistry()
@@ -44,5 +45,6 @@ export function builtInComponents(): ComponentRegistry {
     .transmit('csv', CSV_OUTBOX, () => import('../transmits/csv/index.js'))
     .reads(CSV_COLUMNS_OUTBOX)
     .transmit('remotedatapost', UPLOAD_OUTBOX, () => import('../transmits/remotedatapost/index.js'))
-    .transmit('mqtt', MQTT_OUTBOX, () => import('../transmits/mqtt/index.js'));
+    .transmit('mqtt', MQTT_OUTBOX, () => import('../transmits/mqtt/index.js'))
+    .transmit('sql', RECORDS_JSON, () => import('../transmits/sql/index.js'));
 }

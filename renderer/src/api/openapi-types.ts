@@ -1259,6 +1259,72 @@ export interface components {
                  * @default 2048
                  */
                 max_buffer_mb: number;
+            } | {
+                transmit_name: string;
+                /** @constant */
+                transmit_type: "sql";
+                /**
+                 * @default [
+                 *       "*"
+                 *     ]
+                 */
+                filter_stream: components["schemas"]["ConfigurationFilterStream"];
+                /** @description Database server name or IP address. */
+                host: string;
+                /** @description Database port; default 5432 PostgreSQL, 3306 MySQL/MariaDB, 1433 MS SQL Server. */
+                port?: number;
+                /** @description Database user; it needs INSERT (and CREATE, unless the tables exist). */
+                username: string;
+                /** @description Password; shown as ******** when read back. */
+                password: string;
+                /**
+                 * @description postgresql, mysql (also MariaDB) or mssql (MS SQL Server).
+                 * @enum {string}
+                 */
+                database_type: "postgresql" | "mysql" | "mssql";
+                /** @description The database the table is in. */
+                database_name: string;
+                /**
+                 * @description Table the records go to (layout json), or the prefix of one table per stream type (layout wide: <table>_<stream_type>). Created when missing.
+                 * @default machine_data
+                 */
+                table: string;
+                /**
+                 * @description json (default): one table, the fields as one JSON column. wide: one table per stream type with a column per field (added as fields appear).
+                 * @default json
+                 * @enum {string}
+                 */
+                layout: "json" | "wide";
+                /**
+                 * @description Use TLS to the database.
+                 * @default false
+                 */
+                ssl: boolean;
+                /**
+                 * @description With ssl: accept any server certificate (self-signed). Default false.
+                 * @default false
+                 */
+                trust_server_certificate: boolean;
+                /**
+                 * @description Records written per transaction at most (default 5,000).
+                 * @default 5000
+                 */
+                batch_records: number;
+                /**
+                 * @description Seconds to connect and for each transaction (default 30).
+                 * @default 30
+                 */
+                timeout: number;
+                /**
+                 * @description Most seconds between two deliveries; a failed one is retried after this long, doubling to a minute.
+                 * @default 1
+                 */
+                poll_interval: number;
+                /**
+                 * @description Disk the outbox of this transmit may use, in MiB (default 2048). At 80 % a warning marker appears; when full, receivers pause reading (nothing is dropped) until uploads catch up.
+                 * @default 2048
+                 */
+                max_buffer_mb: number;
             })[];
             /** @description Cloud credentials for every remotedatapost transmit that does not set its own base_url, API_key or API_key_ID (the product family's top-level block). */
             sight_machine_cloud?: {

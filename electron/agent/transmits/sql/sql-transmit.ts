@@ -1,0 +1,280 @@
+import type { AgentRecord } from '../../../../shared/records/record.js';
+import type { AgentComponent, ComponentContext, OutboxBatch, StreamKey } from '../../components/contract.js';
+import { DisposableStore, DrainLoop, type DrainOutcome } from '../../lifecycle/index.js';
+import { type SqlSession, type SqlTransmitConfig, SqlWriteError, explain, openSession } from './sql-session.js';
+import {
+  type ColumnType,
+  type Dialect,
+  addColumn,
+  columnNameProblem,
+  columnTypeOf,
+  columnTypeOfDatabase,
+  columnsQuery,
+  createJsonTable,
+  createWideTable,
+  fitValue,
+  insertSkippingKnown,
+  maxRowsPerStatement,
+  timeValue,
+  wideTableName,
+} from './sql-text.js';
+
+export type { SqlTransmitConfig } from './sql-session.js';
+
+const BATCHES_PER_ROUND = 200;
+const MAX_BACKOFF_MS = 60_000;
+const CATEGORIES = ['connect_failed', 'auth_failed', 'permission_denied', 'write_failed'] as const;
+
+interface WideTable {
+  name: string;
+  columns: Map<string, ColumnType>;
+}
+
+/** Values that did not fit their column, or fields that cannot be columns, per stream, this round. */
+interface Unfit {
+  stream: StreamKey;
+  what: string;
+  count: number;
+}
+
+/**
+ * Writes records into a table of the plant's database (docs/sql-transmit.md). Each round is one
+ * transaction; its batches leave the outbox only after the commit, and a record_id the table has is
+ * skipped: a kill -9 between the commit and the acknowledgement, a restart of the database or a lost
+ * connection loses nothing and duplicates nothing.
+ */
+export class SqlTransmit implements AgentComponent {
+  readonly kind = 'Transmit' as const;
+  readonly name: string;
+  private session: SqlSession | undefined;
+  private jsonTableReady = false;
+  private readonly wide = new Map<string, WideTable>();
+  private loop: DrainLoop | undefined;
+  private lifetime: DisposableStore | undefined;
+  private running = false;
+  private failures = 0;
+  private lastProblem: string | undefined;
+
+  constructor(
+    private readonly config: SqlTransmitConfig,
+    private readonly context: ComponentContext,
+  ) {
+    this.name = config.transmit_name;
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+    const lifetime = new DisposableStore();
+    const loop = new DrainLoop({ drain: () => this.drain(), idleMs: () => this.config.poll_interval * 1000, onError: (cause) => this.failed(cause) });
+    this.lifetime = lifetime;
+    this.loop = loop;
+    lifetime.add(this.context.pipeline.onQueued((transmit) => transmit === this.name && loop.kick()));
+    loop.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.lifetime?.dispose();
+    await this.loop?.dispose();
+    await this.drop();
+  }
+
+  status() {
+    return this.running ? ('running' as const) : ('stopped' as const);
+  }
+
+  private async drain(): Promise<DrainOutcome> {
+    while (this.running) {
+      const batches = this.nextBatches();
+      if (batches.length === 0) return undefined;
+      try {
+        const session = (this.session ??= await openSession(this.config).catch((cause: unknown) => {
+          throw explain(cause, this.config, 'connect');
+        }));
+        const records = batches.flatMap((batch) => this.context.decodeBatch(batch.format, batch.payload));
+        const unfit = this.config.layout === 'wide' ? await this.writeWide(session, records) : await this.writeJson(session, records);
+        await this.context.store.ackWhenFree(this.name, batches.map((b) => b.id));
+        this.delivered(records.length, batches.reduce((n, b) => n + b.bytes, 0), unfit);
+      } catch (cause) {
+        await this.drop();
+        this.failed(cause);
+        this.failures += 1;
+        return { backoffMs: Math.min(MAX_BACKOFF_MS, this.config.poll_interval * 1000 * 2 ** Math.min(this.failures - 1, 10)) };
+      }
+      await new Promise((resolve) => setImmediate(resolve)); // the API breathes between rounds
+    }
+    return undefined;
+  }
+
+  /** The oldest batches, up to batch_records records (at least one batch). */
+  private nextBatches(): OutboxBatch[] {
+    const meta = this.context.store.peekMeta(this.name, BATCHES_PER_ROUND);
+    let records = 0;
+    let take = 0;
+    for (const batch of meta) {
+      if (take > 0 && records + batch.records > this.config.batch_records) break;
+      records += batch.records;
+      take += 1;
+    }
+    return take === 0 ? [] : this.context.store.peek(this.name, take);
+  }
+
+  private async writeJson(session: SqlSession, records: AgentRecord[]): Promise<Unfit[]> {
+    const { dialect } = session;
+    const table = this.config.table;
+    if (!this.jsonTableReady) {
+      await this.ensureTable(session, table, createJsonTable(dialect, table));
+      this.jsonTableReady = true;
+    }
+    const columns = [
+      { name: 'record_id', type: 'key' as const },
+      { name: 'asset', type: 'name' as const },
+      { name: 'stream_type', type: 'name' as const },
+      { name: 'timestamp', type: 'time' as const },
+      { name: 'fields', type: 'json' as const },
+    ];
+    const rows = records.map((r) => [r.record_id, r.asset, r.stream_type, timeValue(dialect, r.timestamp), JSON.stringify(r.fieldvalues)]);
+    await session.transaction(() => this.insert(session, table, columns, rows)).catch((cause: unknown) => {
+      throw explain(cause, this.config, `insert into ${table}`);
+    });
+    return [];
+  }
+
+  private async writeWide(session: SqlSession, records: AgentRecord[]): Promise<Unfit[]> {
+    const { dialect } = session;
+    const unfit = new Map<string, Unfit>();
+    const note = (record: AgentRecord, what: string) => {
+      const key = `${record.asset}\0${record.stream_type}\0${what}`;
+      const found = unfit.get(key);
+      if (found) found.count += 1;
+      else unfit.set(key, { stream: { asset: record.asset, stream_type: record.stream_type }, what, count: 1 });
+    };
+    const byTable = new Map<WideTable, AgentRecord[]>();
+    for (const record of records) {
+      const table = await this.wideTable(session, record.stream_type);
+      let list = byTable.get(table);
+      if (!list) byTable.set(table, (list = []));
+      list.push(record);
+      for (const [field, value] of Object.entries(record.fieldvalues)) {
+        if (table.columns.has(field)) continue;
+        const problem = columnNameProblem(field);
+        const type = columnTypeOf(value);
+        if (problem) note(record, `field "${field.slice(0, 80)}" has no column in ${table.name} (${problem})`);
+        else if (type) await this.addWideColumn(session, table, field, type);
+      }
+    }
+    await session.transaction(async () => {
+      for (const [table, list] of byTable) {
+        const fields = [...table.columns.keys()];
+        const columns = [
+          { name: 'record_id', type: 'key' as const },
+          { name: 'asset', type: 'name' as const },
+          { name: 'timestamp', type: 'time' as const },
+          ...fields.map((name) => ({ name, type: table.columns.get(name)! })),
+        ];
+        const rows = list.map((record) => [
+          record.record_id,
+          record.asset,
+          timeValue(dialect, record.timestamp),
+          ...fields.map((field) => {
+            const value = fitValue(table.columns.get(field)!, record.fieldvalues[field]);
+            if (value !== undefined) return value;
+            note(record, `field "${field}" did not fit its column (${table.columns.get(field)}) in ${table.name}`);
+            return null;
+          }),
+        ]);
+        await this.insert(session, table.name, columns, rows);
+      }
+    }).catch((cause: unknown) => {
+      throw explain(cause, this.config, `insert into ${[...byTable.keys()].map((t) => t.name).join(', ')}`);
+    });
+    return [...unfit.values()];
+  }
+
+  /** A wide table by stream type: created when missing, its columns read once. */
+  private async wideTable(session: SqlSession, streamType: string): Promise<WideTable> {
+    const name = wideTableName(this.config.table, streamType);
+    const known = this.wide.get(name);
+    if (known) return known;
+    const rows = await this.ensureTable(session, name, createWideTable(session.dialect, name, new Map()));
+    const columns = new Map<string, ColumnType>();
+    for (const row of rows) {
+      const column = String(row.column_name);
+      if (['record_id', 'asset', 'timestamp'].includes(column.toLowerCase())) continue;
+      columns.set(column, columnTypeOfDatabase(String(row.data_type)));
+    }
+    const table = { name, columns };
+    this.wide.set(name, table);
+    return table;
+  }
+
+  /**
+   * The table's columns, after creating it when it has none. Asked first: PostgreSQL refuses CREATE
+   * TABLE IF NOT EXISTS to a user without CREATE even when the table exists (a DBA made it).
+   */
+  private async ensureTable(session: SqlSession, name: string, create: string): Promise<Record<string, unknown>[]> {
+    const columns = () => session.run(columnsQuery(session.dialect), [name]);
+    const found = await columns();
+    if (found.length > 0) return found;
+    await session.run(create).catch((cause: unknown) => {
+      throw explain(cause, this.config, `create the table ${name}`);
+    });
+    return columns();
+  }
+
+  private async addWideColumn(session: SqlSession, table: WideTable, column: string, type: ColumnType): Promise<void> {
+    await session.run(addColumn(session.dialect, table.name, column, type)).catch(async (cause: unknown) => {
+      // Another writer may have added it meanwhile: look again before calling it a failure.
+      this.wide.delete(table.name);
+      const again = await this.wideTable(session, table.name.slice(this.config.table.length + 1));
+      if (!again.columns.has(column)) throw explain(cause, this.config, `add the column ${column} to ${table.name}`);
+    });
+    table.columns.set(column, type);
+  }
+
+  private async insert(session: SqlSession, table: string, columns: Parameters<typeof insertSkippingKnown>[2], rows: unknown[][]): Promise<void> {
+    if (rows.length === 0) return;
+    const dialect: Dialect = session.dialect;
+    if (dialect === 'postgresql') {
+      // One array per column: any number of rows in one statement.
+      const arrays = columns.map((_, c) => rows.map((row) => row[c]));
+      await session.run(insertSkippingKnown(dialect, table, columns, rows.length), arrays);
+      return;
+    }
+    const step = maxRowsPerStatement(dialect, columns.length);
+    for (let start = 0; start < rows.length; start += step) {
+      const part = rows.slice(start, start + step);
+      await session.run(insertSkippingKnown(dialect, table, columns, part.length), part.flat());
+    }
+  }
+
+  private delivered(records: number, bytes: number, unfit: Unfit[]): void {
+    this.failures = 0;
+    this.lastProblem = undefined;
+    this.context.stats.success(this.name, records, bytes);
+    for (const category of CATEGORIES) this.context.markers.clear(category);
+    for (const { stream, what, count } of unfit) {
+      const message = `${count} value(s) written as NULL or left out: ${what}.`;
+      this.context.markers.raise([stream], 'warning', 'value_unfit', message);
+      this.context.logger.warn(`${stream.asset}:${stream.stream_type}: ${message}`);
+    }
+  }
+
+  private failed(cause: unknown): void {
+    const error = cause instanceof SqlWriteError ? cause : explain(cause, this.config, 'write');
+    this.context.stats.failure(this.name, error.message);
+    this.context.markers.raise(this.context.streams, 'error', error.category, error.message);
+    if (error.message !== this.lastProblem) this.context.logger.error(error.message);
+    this.lastProblem = error.message;
+  }
+
+  private async drop(): Promise<void> {
+    const session = this.session;
+    this.session = undefined;
+    this.jsonTableReady = false;
+    this.wide.clear();
+    await session?.close();
+  }
+}
+
+
