@@ -5,13 +5,14 @@ Each value is encoded here with Python's struct, independently of the agent's de
 its 0-based address in its unit's table. Usage: modbus-server.py [--host 127.0.0.1] [--port 5020].
 """
 import argparse
+import asyncio
 import json
 import logging
 import os
 import struct
 
 from pymodbus.datastore import ModbusSequentialDataBlock, ModbusServerContext, ModbusSlaveContext
-from pymodbus.server import StartTcpServer
+from pymodbus.server import StartAsyncTcpServer
 
 FORMATS = {"int16": "h", "uint16": "H", "int32": "i", "uint32": "I", "int64": "q", "uint64": "Q", "float32": "f", "float64": "d"}
 
@@ -58,7 +59,19 @@ def main():
     slaves = {unit: unit_context([e for e in plant["values"] if e["unit"] == unit], plant["size"]) for unit in units}
     # pymodbus logs every closed client as an error; only a failure to serve matters here.
     logging.basicConfig(level=logging.CRITICAL)
-    StartTcpServer(context=ModbusServerContext(slaves=slaves, single=False), address=(args.host, args.port))
+    asyncio.run(serve(ModbusServerContext(slaves=slaves, single=False), args.host, args.port))
+
+
+async def serve(context, host, port):
+    # Started by hand: pymodbus 3.0's StartTcpServer swallows a failure to listen and waits forever.
+    # allow_reuse_address: a restart listens again at once, though the killed server's sockets linger in TIME_WAIT.
+    server = await StartAsyncTcpServer(context=context, address=(host, port), defer_start=True, allow_reuse_address=True)
+    serving = asyncio.create_task(server.serve_forever())
+    await asyncio.wait([server.serving, serving], return_when=asyncio.FIRST_COMPLETED)
+    if serving.done():
+        serving.result()  # the failure to listen, as a traceback and exit status 1
+    print("listening", flush=True)
+    await serving
 
 
 if __name__ == "__main__":
