@@ -43,7 +43,7 @@ export const ModbusStreamSchema = z.strictObject({
 });
 
 export const ModbusConnectionSchema = z.strictObject({
-  connection_name: z.string().min(1).optional(),
+  connection_name: z.string().min(1).optional().describe('Optional name of this connection, for your own reference.'),
   host: name('host').describe('Modbus TCP device or gateway name or IP address.'),
   port: z.number().int().min(1).max(65535).default(502).describe('Modbus TCP port, default 502.'),
   timeout: z.number().positive().max(600).default(3).describe('Seconds to wait for the device to accept the connection and to answer each request (default 3).'),
@@ -53,7 +53,10 @@ export const ModbusReceiverSchema = z
   .strictObject({
     ...receiverCommon,
     protocol: z.literal('modbus'),
-    connections: z.array(ModbusConnectionSchema).min(1, 'a modbus receiver needs at least 1 connection'),
-    streams: z.array(ModbusStreamSchema).min(1, 'a modbus receiver needs at least 1 stream'),
+    connections: z
+      .array(ModbusConnectionSchema)
+      .min(1, 'a modbus receiver needs at least 1 connection')
+      .describe('The device or gateway to read: one connection (a receiver per device or gateway); its requests go one at a time.'),
+    streams: z.array(ModbusStreamSchema).min(1, 'a modbus receiver needs at least 1 stream').describe('One record per stream and poll, from one unit id.'),
   })
   .describe('Reads registers and bits of Modbus TCP devices (directly or behind a gateway) every poll_interval.');
