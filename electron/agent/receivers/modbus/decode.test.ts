@@ -46,6 +46,8 @@ describe('modbus decoding', () => {
   it('applies scale and offset to numbers', () => {
     expect(decodeRegisters({ ...plain, data_type: 'int32', scale: 0.1, offset: 0 }, [0xffff, 0xfe0c])).toBeCloseTo(-50);
     expect(decodeRegisters({ ...plain, data_type: 'uint16', scale: 2, offset: -40 }, [30])).toBe(20);
+    // Tenths read as a plant engineer writes them, not as binary floating point leaves them.
+    expect(decodeRegisters({ ...plain, data_type: 'int16', scale: 0.1, offset: 0 }, [783])).toBe(78.3);
   });
 
   it('keeps 64-bit integers exact: a number while safe, decimal text beyond', () => {

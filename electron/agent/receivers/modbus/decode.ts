@@ -38,7 +38,8 @@ function bigValue(big: bigint): FieldValue {
 }
 
 function scaled(raw: number, spec: DecodeSpec): FieldValue {
-  const value = spec.scale === 1 && spec.offset === 0 ? raw : raw * spec.scale + spec.offset;
+  // 783 × 0.1 is 78.30000000000001 in binary floating point: 15 significant digits give 78.3 back.
+  const value = spec.scale === 1 && spec.offset === 0 ? raw : Number((raw * spec.scale + spec.offset).toPrecision(15));
   // NaN and ±Infinity (a float register holding no number) have no JSON form: the value is missing.
   return Number.isFinite(value) ? value : null;
 }
