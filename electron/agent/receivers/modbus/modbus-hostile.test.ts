@@ -82,7 +82,9 @@ describe('modbus link against broken servers', () => {
   it.each<[string, Behaviour, LinkError['fault'], RegExp]>([
     ['fewer registers than asked', (request, socket) => socket.write(answer(request, { registers: 3 })), 'bad_answer', /3 registers: an answer of the wrong size/],
     ['more registers than asked', (request, socket) => socket.write(answer(request, { registers: 5 })), 'bad_answer', /5 registers: an answer of the wrong size/],
-    ['garbage', (_request, socket) => socket.write(Buffer.from('HTTP/1.1 400 Bad Request\r\n\r\n')), 'no_answer', /did not answer unit 1, holding registers 0–3 within 0.5 s/],
+    ['garbage', (_request, socket) => socket.write(Buffer.from('HTTP/1.1 400 Bad Request\r\n\r\n')), 'bad_answer', /a header that is not Modbus TCP \(protocol id 21584, length 12081\)/],
+    ['garbage one byte at a time', (_request, socket) => [...Buffer.from('SSH-2.0-OpenSSH')].forEach((b, i) => setTimeout(() => socket.destroyed || socket.write(Buffer.of(b)), i * 5)), 'bad_answer', /a header that is not Modbus TCP/],
+    ['a header with a length no answer has', (request, socket) => socket.write(Buffer.concat([request.subarray(0, 4), Buffer.from([0x10, 0x00])])), 'bad_answer', /length 4096/],
     ['a flood of bytes', (_request, socket) => socket.write(Buffer.alloc(1 << 20, 0xff)), 'bad_answer', /bytes where one Modbus answer holds at most 260/],
     ['an answer for another transaction', (request, socket) => socket.write(answer(request, { transaction: request.readUInt16BE(0) + 7 })), 'bad_answer', /not a Modbus answer/],
     ['an answer from another unit', (request, socket) => socket.write(answer(request, { unit: 9 })), 'no_answer', /did not answer/],

@@ -74,6 +74,8 @@ export class ModbusLink {
   private queue: Promise<unknown> = Promise.resolve();
   /** Bytes received since the request in flight was sent (or since the last answer). */
   private received = 0;
+  /** The first bytes received since `received` was last 0 (the answer's header, once 6 are in). */
+  private head: Buffer = Buffer.alloc(0);
   private failCurrent: ((error: LinkError) => void) | undefined;
 
   constructor(private readonly options: LinkOptions) {
@@ -130,9 +132,22 @@ export class ModbusLink {
   }
 
   private onData(chunk: Buffer): void {
+    const before = this.received;
     this.received += chunk.length;
-    if (this.received > MAX_FRAME_BYTES)
+    if (this.received > MAX_FRAME_BYTES) {
       this.close(new LinkError('bad_answer', `${this.label} sent ${this.received} bytes where one Modbus answer holds at most ${MAX_FRAME_BYTES}: not a Modbus TCP answer.`));
+      return;
+    }
+    // The answer's header: 2 bytes transaction, 2 bytes protocol id (0 for Modbus), 2 bytes length
+    // of what follows (unit, function and at most 252 bytes). Anything else is not Modbus TCP, and
+    // is said at once instead of after the timeout.
+    if (before < 6 && this.received >= 6) {
+      this.head = before === 0 ? chunk.subarray(0, 6) : Buffer.concat([this.head, chunk]).subarray(0, 6);
+      const protocol = this.head.readUInt16BE(2);
+      const length = this.head.readUInt16BE(4);
+      if (protocol !== 0 || length < 3 || length > MAX_FRAME_BYTES - 6)
+        this.close(new LinkError('bad_answer', `${this.label} sent a header that is not Modbus TCP (protocol id ${protocol}, length ${length}): not a Modbus TCP answer.`));
+    } else if (this.received < 6) this.head = before === 0 ? chunk : Buffer.concat([this.head, chunk]);
   }
 
   private async send(request: ReadRequestOf): Promise<ReadAnswer> {
