@@ -91,6 +91,29 @@ describe('modbus receiver against pymodbus', () => {
     expect(second.source).toContain('unit 2, holding registers 0–2');
   });
 
+  it('splits a merged request the server refuses for one address, so only that value is missing', async () => {
+    server = await startTestServer();
+    // The server's tables end at 199: 198–200 would be one request, refused as a whole.
+    const edge = {
+      asset: 'Unit_1',
+      stream_type: 'table_end',
+      unit_id: 1,
+      modbus_registers: [
+        { exportname: 'last_but_one', table: 'holding', address: 198 },
+        { exportname: 'last', table: 'holding', address: 199 },
+        { exportname: 'beyond', table: 'holding', address: 200 },
+      ],
+    };
+    const reply = await server.call('POST', '/v1/config/preview', { configuration: configuration(SERVICE_PORT, [edge]) });
+    const [stream] = reply.json.response.streams;
+    expect(stream.source).toContain('1 request of 1 per poll: unit 1, holding registers 198–200');
+    expect(stream.records[0].fieldvalues).toEqual({ last_but_one: 0, last: 0, beyond: null });
+    expect(stream.problems).toEqual([
+      { level: 'error', message: 'unit 1, holding register 200 (beyond): the device answered exception 2 (illegal data address).' },
+      { level: 'warning', message: expect.stringContaining('reads those values one by one (3 requests per poll instead of 1)') },
+    ]);
+  });
+
   it('reads on while one address is refused: the stream is marked with unit, table, address and exception', async () => {
     const directory = tempDirectory('tributary-modbus-out-');
     server = await startTestServer();
