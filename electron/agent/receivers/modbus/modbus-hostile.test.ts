@@ -113,6 +113,21 @@ describe('modbus link against broken servers', () => {
     expect(ms).toBeLessThan(1500);
   });
 
+  it('ends a connect and a read in flight at once when the link is closed (a receiver that stops)', async () => {
+    const port = await fakeDevice(() => undefined);
+    const connecting = new ModbusLink({ host: '127.0.0.1', port, timeoutMs: 10_000, units: [1] });
+    const connected = connecting.connect();
+    connecting.close();
+    await expect(connected).rejects.toMatchObject({ fault: 'connect_failed' });
+    const reading = new ModbusLink({ host: '127.0.0.1', port, timeoutMs: 10_000, units: [1] });
+    await reading.connect();
+    const started = Date.now();
+    const read = reading.read({ unit: 1, table: 'holding', address: 0, count: 1 });
+    setTimeout(() => reading.close(), 50);
+    await expect(read).rejects.toBeInstanceOf(LinkError);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
   it('names a refused connection and a device that never accepts', async () => {
     const closed = await fakeDevice(() => undefined);
     await new Promise((resolve) => servers.pop()!.close(resolve));

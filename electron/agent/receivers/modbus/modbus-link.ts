@@ -94,18 +94,25 @@ export class ModbusLink {
     socket.setNoDelay(true);
     // Our listener goes first: it sees every byte before jsmodbus buffers it.
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    // Never an unhandled 'error' (it would end the agent): each phase below says what an error means.
+    socket.on('error', () => undefined);
     for (const unit of new Set(this.options.units)) this.clients.set(unit, new jsmodbus.client.TCP(socket, unit, timeoutMs + 1000));
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => fail(`${this.label} did not accept a connection within ${timeoutMs / 1000} s`), timeoutMs);
+      const timer = setTimeout(() => fail(`${this.label} did not accept a connection within ${timeoutMs / 1000} s.`), timeoutMs);
       const fail = (message: string) => {
         clearTimeout(timer);
         this.close(new LinkError('connect_failed', message));
         reject(new LinkError('connect_failed', message));
       };
-      socket.once('error', (cause: NodeJS.ErrnoException) => fail(connectProblem(this.label, cause)));
+      const refused = (cause: NodeJS.ErrnoException) => fail(connectProblem(this.label, cause));
+      socket.once('error', refused);
+      // Closed before it connected (the receiver stopped): the wait ends with the reason.
+      const closed = () => fail(this.closedBecause?.message ?? `The connection to ${this.label} was closed before it was made.`);
+      socket.once('close', closed);
       socket.once('connect', () => {
         clearTimeout(timer);
-        socket.removeAllListeners('error');
+        socket.off('close', closed);
+        socket.off('error', refused);
         socket.on('error', (cause: NodeJS.ErrnoException) => this.close(new LinkError('connection_lost', `The connection to ${this.label} broke: ${cause.code ?? cause.message}.`)));
         socket.on('close', () => this.close(new LinkError('connection_lost', `${this.label} closed the connection.`)));
         resolve();
