@@ -16,6 +16,8 @@ type TcpClient = InstanceType<typeof jsmodbus.client.TCP>;
 
 /** The largest Modbus TCP frame (7-byte header and a 253-byte PDU): more bytes for one request are no answer. */
 export const MAX_FRAME_BYTES = 260;
+/** The MBAP header: transaction, protocol id, length, unit id. */
+const HEADER_BYTES = 7;
 
 /** The exception codes of the Modbus specification, as a marker names them. */
 const EXCEPTIONS: Record<number, string> = {
@@ -76,6 +78,8 @@ export class ModbusLink {
   private received = 0;
   /** The first bytes received since `received` was last 0 (the answer's header, once 6 are in). */
   private head: Buffer = Buffer.alloc(0);
+  /** The unit id of the request in flight. */
+  private asked: number | undefined;
   private failCurrent: ((error: LinkError) => void) | undefined;
 
   constructor(private readonly options: LinkOptions) {
@@ -146,15 +150,18 @@ export class ModbusLink {
       return;
     }
     // The answer's header: 2 bytes transaction, 2 bytes protocol id (0 for Modbus), 2 bytes length
-    // of what follows (unit, function and at most 252 bytes). Anything else is not Modbus TCP, and
-    // is said at once instead of after the timeout.
-    if (before < 6 && this.received >= 6) {
-      this.head = before === 0 ? chunk.subarray(0, 6) : Buffer.concat([this.head, chunk]).subarray(0, 6);
-      const protocol = this.head.readUInt16BE(2);
-      const length = this.head.readUInt16BE(4);
-      if (protocol !== 0 || length < 3 || length > MAX_FRAME_BYTES - 6)
-        this.close(new LinkError('bad_answer', `${this.label} sent a header that is not Modbus TCP (protocol id ${protocol}, length ${length}): not a Modbus TCP answer.`));
-    } else if (this.received < 6) this.head = before === 0 ? chunk : Buffer.concat([this.head, chunk]);
+    // of what follows (unit, function and at most 252 bytes), the unit id. Anything else is not
+    // Modbus TCP, or not the unit asked, and is said at once instead of after the timeout.
+    if (before >= HEADER_BYTES) return;
+    this.head = before === 0 ? chunk : Buffer.concat([this.head, chunk]);
+    if (this.head.length < HEADER_BYTES) return;
+    const protocol = this.head.readUInt16BE(2);
+    const length = this.head.readUInt16BE(4);
+    const unit = this.head[6]!;
+    if (protocol !== 0 || length < 3 || length > MAX_FRAME_BYTES - 6)
+      this.close(new LinkError('bad_answer', `${this.label} sent a header that is not Modbus TCP (protocol id ${protocol}, length ${length}): not a Modbus TCP answer.`));
+    else if (this.asked !== undefined && unit !== this.asked)
+      this.close(new LinkError('bad_answer', `${this.label} answered a request to unit ${this.asked} as unit ${unit}. If the device is unit ${unit}, set the stream's unit_id to ${unit}.`));
   }
 
   private async send(request: ReadRequestOf): Promise<ReadAnswer> {
@@ -163,6 +170,7 @@ export class ModbusLink {
     if (!client || !this.socket) throw new LinkError('connection_lost', `No connection to ${this.label} for unit ${request.unit}.`);
     const what = describeRequest(request);
     this.received = 0;
+    this.asked = request.unit;
     const asked = ask(client, request);
     asked.catch(() => undefined); // settled below or after the socket closed
     let timer: NodeJS.Timeout | undefined;
@@ -188,6 +196,7 @@ export class ModbusLink {
     } finally {
       clearTimeout(timer);
       this.failCurrent = undefined;
+      this.asked = undefined;
     }
   }
 
