@@ -83,9 +83,9 @@ describe('modbus receiver against pymodbus', () => {
     }
     expect(first.records[0].fieldvalues.alarm).toBe(true);
     expect(first.records[0].fieldvalues.energy).toBeCloseTo(-50, 10);
-    // The plan: unit 1's 24 holding values lie back to back: one request, not 24.
+    // The plan: unit 1's 30 holding values lie back to back: one request, not 30.
     expect(first.source).toContain('modbus://127.0.0.1:5020');
-    expect(first.source).toContain('unit 1, holding registers 0–58');
+    expect(first.source).toContain('unit 1, holding registers 0–83');
     expect(first.source).toContain('unit 1, input registers 10–13');
     expect(first.source).toContain('unit 1, coils 0–5');
     expect(second.source).toContain('unit 2, holding registers 0–2');
