@@ -82,7 +82,7 @@ describe('npm run serve (headless entry)', () => {
     expect(validation.json.response).toEqual({
       status: 'passed',
       violations: [],
-      changes: { start: [], restart: [], stop: [], keep: ['transmit:archive', 'transform:rename_columns', 'receiver:demo_plant_files', 'receiver:demo_plant_opcua'] },
+      changes: { start: [], restart: [], stop: [], keep: ['transmit:archive', 'transform:rename_columns', 'receiver:demo_plant_files', 'receiver:demo_plant_opcua', 'receiver:demo_plant_modbus'] },
     });
     expect((await api(started, 'GET', '/v1/streams')).json.response.length).toBeGreaterThan(0);
   });
@@ -119,6 +119,20 @@ describe('npm run serve (headless entry)', () => {
     expect(status.json.response.agent.services['receiver:demo_plant_opcua']).toEqual({ status: 'running', health: 'ok', reason: null });
     const browse = await api(started, 'GET', `/v1/opcua/browse?receiver=demo_plant_opcua&node=${encodeURIComponent('ns=2;s=Extruder_1')}`);
     expect(browse.json.response.map((n: { browse_name: string }) => n.browse_name).sort()).toEqual(['PartCounter', 'Speed', 'State', 'Temperature']);
+  }, 60_000);
+
+  it('runs the simulated Modbus TCP compressor of the demo: its records land in the outbox, the receiver runs', async () => {
+    const dataDirectory = tempDirectory();
+    const started = await serve(['--data-dir', dataDirectory, '--port', '0', '--demo']);
+    const file = path.join(dataDirectory, 'outbox', 'Compressor_3__process.csv');
+    const rows = () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n') : []);
+    await waitFor(() => rows().length >= 3, 30_000, 'compressor rows in the outbox');
+    const [header, first] = rows();
+    expect(header).toBe('timestamp,capturetime,record_id,pressure_bar,motor_temperature_C,alarm,model,running_s,energy_kWh,running');
+    // Pressure about 7.5 bar (6.1 unloaded), the model text, the counters read with their CDAB word order.
+    expect(first).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z,[^,]+,[^,]+,[67]\.\d+,\d+(\.\d+)?,(true|false),GA37,\d+,15\d\d\.\d+,(true|false)$/);
+    const status = await api(started, 'GET', '/v1/status');
+    expect(status.json.response.agent.services['receiver:demo_plant_modbus']).toEqual({ status: 'running', health: 'ok', reason: null });
   }, 60_000);
 
   it('starts a fresh demo clean: the OPC UA plant answers the first attempt, no warning, no unknown service', async () => {

@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { InsecureBindError, TokenError, createHost, defaultDataDirectory } from './host/host.js';
 import { TlsSetupError } from './host/tls/tls-certificate.js';
 import { DemoLine, demoConfiguration } from './host/demo.js';
+import { DemoModbusPlant } from './host/demo-modbus-server.js';
 import { DemoOpcuaPlant, demoOpcuaPort } from './host/demo-opcua-server.js';
 
 const USAGE = `Usage: npm run serve -- [options]   (installed on Linux: tributary serve [options])
@@ -112,6 +113,13 @@ export async function serve(argv: string[]): Promise<void> {
           process.stderr.write(`The simulated OPC UA server of the demo did not start: ${cause.message}\n`);
           return undefined;
         });
+  // The simulated Modbus TCP compressor, likewise before the agent (it starts in milliseconds).
+  const demoCompressor = cli.demo
+    ? await DemoModbusPlant.start(cli.dataDirectory).catch((cause: Error) => {
+        process.stderr.write(`The simulated Modbus TCP compressor of the demo did not start: ${cause.message}\n`);
+        return undefined;
+      })
+    : undefined;
   const host = await createHost({
     logMachine: true,
     dataDirectory: cli.dataDirectory,
@@ -120,7 +128,7 @@ export async function serve(argv: string[]): Promise<void> {
     allowWrite: cli.allowWrite,
   });
   if (cli.demo && !host.runtime.readConfig().lastModified) {
-    const outcome = await host.runtime.saveConfig(demoConfiguration(cli.dataDirectory, { opcuaPort }));
+    const outcome = await host.runtime.saveConfig(demoConfiguration(cli.dataDirectory, { opcuaPort, modbusPort: demoCompressor?.port }));
     if (outcome.status === 'failed') process.stderr.write(`Demo configuration refused: ${JSON.stringify(outcome.violations)}\n`);
   }
   const shownHost = cli.host.includes(':') ? `[${cli.host}]` : cli.host;
@@ -140,6 +148,7 @@ export async function serve(argv: string[]): Promise<void> {
     host
       .close()
       .then(() => demoPlant?.stop())
+      .then(() => demoCompressor?.stop())
       .then(
         () => process.exit(0),
         () => process.exit(1),

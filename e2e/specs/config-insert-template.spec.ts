@@ -11,10 +11,10 @@ test('an engineer inserts a localfile receiver template and is shown what to fil
   await config.insertTemplate('localfile').click();
   await expect(config.notice).toContainText('Inserted the localfile receiver "local_files"');
   await expect(config.line('"data_receiver_name": "local_files"')).toBeVisible();
-  // The template's prompts are errors until they are filled in. The demo has two receivers (CSV
-  // files and the OPC UA plant): the inserted one is the third.
+  // The template's prompts are errors until they are filled in. The demo has three receivers (CSV
+  // files, the OPC UA plant and the Modbus compressor): the inserted one is the fourth.
   await expect(config.errorViolations.first()).toBeVisible();
-  await expect(config.violations.filter({ hasText: 'data_receiver[2]' }).first()).toBeVisible();
+  await expect(config.violations.filter({ hasText: 'data_receiver[3]' }).first()).toBeVisible();
 
   // Transmits have templates too: an MQTT transmit into a Unified Namespace.
   await config.insertTemplate('mqtt transmit').click();

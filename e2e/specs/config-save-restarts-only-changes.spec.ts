@@ -16,16 +16,16 @@ test('an engineer changes one receiver, sees before saving that only it restarts
 
   await config.save.click();
   await expect(config.deployGroup('Restart (configuration changed)')).toHaveText(['receiver:demo_plant_files']);
-  await expect(config.deployGroup('Keep running untouched')).toHaveText(['transmit:archive', 'transform:rename_columns', 'receiver:demo_plant_opcua']);
+  await expect(config.deployGroup('Keep running untouched')).toHaveText(['transmit:archive', 'transform:rename_columns', 'receiver:demo_plant_opcua', 'receiver:demo_plant_modbus']);
   await expect(config.deployGroup('Start')).toHaveCount(0);
   await expect(config.deployGroup('Stop (no longer configured)')).toHaveCount(0);
   await config.dialogSave().click();
-  await expect(app.toast('Configuration saved. Services: restarted 1, 3 kept running.')).toBeVisible();
+  await expect(app.toast('Configuration saved. Services: restarted 1, 4 kept running.')).toBeVisible();
 
   await app.goTo('Logs');
   const logs = new LogsPage(page);
   await logs.search.fill('Configuration applied');
   await expect(logs.rows.first()).toContainText(
-    'Configuration applied: restarted receiver:demo_plant_files; started none; stopped none; kept running transmit:archive, transform:rename_columns, receiver:demo_plant_opcua',
+    'Configuration applied: restarted receiver:demo_plant_files; started none; stopped none; kept running transmit:archive, transform:rename_columns, receiver:demo_plant_opcua, receiver:demo_plant_modbus',
   );
 });

@@ -6,8 +6,8 @@ test('the Status page shows every demo stream arriving: a last record seconds ol
   const app = new ConsoleApp(page);
   await app.open(server);
   const status = new StatusPage(page);
-  // Two CSV streams and two OPC UA machines.
-  await expect(status.flowRows).toHaveCount(4);
+  // Two CSV streams, two OPC UA machines and the Modbus compressor.
+  await expect(status.flowRows).toHaveCount(5);
   for (const row of await status.flowRows.all()) {
     const age = row.locator('[data-freshness]');
     // "just now" or "N s ago" with N under 10, and green.

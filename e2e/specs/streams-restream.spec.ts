@@ -10,8 +10,8 @@ test('an operator sees the demo streams with their markers and restreams one', a
   await app.goTo('Streams');
 
   const streams = new StreamsPage(page);
-  // Two CSV streams and two OPC UA machines.
-  await expect(streams.rows).toHaveCount(4);
+  // Two CSV streams, two OPC UA machines and the Modbus compressor.
+  await expect(streams.rows).toHaveCount(5);
   await expect(streams.row('Press_1:cycle')).toContainText('demo_plant_files');
   // The demo runs cleanly; the glitchy file's bad line shows up as a warning on its stream.
   await expect(streams.markers('Press_1:cycle').first()).toContainText('warning', { timeout: 20_000 });

@@ -38,10 +38,10 @@ describe('GET /v1/config (1)', () => {
 });
 
 describe('GET /v1/config/templates (2, 3)', () => {
-  it('lists the six templates with name, description and configuration', async () => {
+  it('lists the seven templates with name, description and configuration', async () => {
     const { json } = await server.call('GET', '/v1/config/templates');
     expect(json.success).toBe(true);
-    expect(json.response.map((t: { name: string }) => t.name)).toEqual(['Basic', 'Localfile', 'SMB', 'SQL', 'OPCUA', 'MQTT']);
+    expect(json.response.map((t: { name: string }) => t.name)).toEqual(['Basic', 'Localfile', 'SMB', 'SQL', 'OPCUA', 'MQTT', 'Modbus TCP']);
     for (const t of json.response) {
       expect(typeof t.description).toBe('string');
       expect(Object.keys(t.configuration).sort()).toEqual(['data_receiver', 'data_transmit', 'transforms']);
@@ -49,7 +49,7 @@ describe('GET /v1/config/templates (2, 3)', () => {
     expect(json.response[0].configuration).toEqual({ data_receiver: [], transforms: [], data_transmit: [] });
   });
 
-  it.each(['localfile', 'smb', 'sql', 'opcua', 'mqtt'])('returns the %s template configuration', async (protocol) => {
+  it.each(['localfile', 'smb', 'sql', 'opcua', 'mqtt', 'modbus'])('returns the %s template configuration', async (protocol) => {
     const { status, json } = await server.call('GET', `/v1/config/templates/${protocol}`);
     expect(status).toBe(200);
     expect(json.success).toBe(true);
@@ -72,8 +72,14 @@ describe('GET /v1/config/templates (2, 3)', () => {
     expect(json.response.data_transmit[0].topic).toMatch(/\/\{asset\}\/\{stream_type\}$/);
   });
 
+  it('gives the modbus template a device connection on port 502 and a float, a counter and a coil', async () => {
+    const { json } = await server.call('GET', '/v1/config/templates/modbus');
+    expect(json.response.data_receiver[0]).toMatchObject({ protocol: 'modbus', connections: [{ port: 502, timeout: 3 }] });
+    expect(json.response.data_receiver[0].streams[0].modbus_registers.map((r: { data_type: string }) => r.data_type)).toEqual(['float32', 'uint32', 'bool']);
+  });
+
   it('answers the spec message for an unknown protocol', async () => {
-    const { status, json } = await server.call('GET', '/v1/config/templates/modbus');
+    const { status, json } = await server.call('GET', '/v1/config/templates/bacnet');
     expect(status).toBe(404);
     expect(json.success).toBe(false);
     expect(json.response).toBe('Requested configuration is not available');

@@ -1,15 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ConfigurationInput } from '../../shared/config/schema.js';
+import { demoModbusReceiver } from './demo-modbus-server.js';
 import { demoOpcuaReceiver } from './demo-opcua-server.js';
 
 const ZONE = 'Europe/Berlin';
 
 /**
  * A small plant: a press and an oven writing CSV rows into a folder and, given the port of the
- * simulated OPC UA server, two machines read over OPC UA; records go to CSV files in outbox/.
+ * simulated OPC UA server, two machines read over OPC UA, and given the port of the simulated Modbus
+ * TCP compressor, that compressor; records go to CSV files in outbox/.
  */
-export function demoConfiguration(dataDirectory: string, options: { opcuaPort?: number } = {}): ConfigurationInput {
+export function demoConfiguration(dataDirectory: string, options: { opcuaPort?: number; modbusPort?: number } = {}): ConfigurationInput {
   return {
     data_receiver: [
       {
@@ -36,6 +38,7 @@ export function demoConfiguration(dataDirectory: string, options: { opcuaPort?: 
         ],
       },
       ...(options.opcuaPort === undefined ? [] : [demoOpcuaReceiver(options.opcuaPort)]),
+      ...(options.modbusPort === undefined ? [] : [demoModbusReceiver(options.modbusPort)]),
     ],
     transforms: [{ transform_name: 'rename_columns', transform_type: 'rename', filter_stream: ['Press_1:cycle'], renames: { cyc_t: 'cycle_time_s' } }],
     data_transmit: [{ transmit_name: 'archive', transmit_type: 'csv', filter_stream: ['*'], directory: path.join(dataDirectory, 'outbox') }],

@@ -21,7 +21,7 @@ const cases: Case[] = [
   { name: 'data_transmit not a list', change: (d) => ((d as any).data_transmit = {}), path: ['data_transmit'], says: /must be a list/ },
   { name: 'data_transmit missing warns', change: (d) => delete (d as any).data_transmit, path: ['data_transmit'], level: 'warning', says: /sent nowhere/ },
   { name: 'unknown top-level key with hint', change: (d) => ((d as any).data_recevier = []), path: ['data_recevier'], says: /Did you mean "data_receiver"/ },
-  { name: 'unknown protocol', change: (d) => (receiver(d).protocol = 'modbus'), path: ['data_receiver', 0, 'protocol'], says: /localfile, smb, sql, opcua/ },
+  { name: 'unknown protocol', change: (d) => (receiver(d).protocol = 'bacnet'), path: ['data_receiver', 0, 'protocol'], says: /localfile, smb, sql, opcua/ },
   { name: 'misspelt protocol gets a hint', change: (d) => (receiver(d).protocol = 'localfiles'), path: ['data_receiver', 0, 'protocol'], says: /Did you mean "localfile"/ },
   { name: 'poll_interval as text', change: (d) => (receiver(d).poll_interval = 'fast'), path: ['data_receiver', 0, 'poll_interval'], says: /whole number|a number/ },
   { name: 'poll_interval fractional', change: (d) => (receiver(d).poll_interval = 2.5), path: ['data_receiver', 0, 'poll_interval'], says: /whole number/ },
@@ -208,8 +208,8 @@ describe('validateConfiguration', () => {
 });
 
 describe('templates', () => {
-  it('lists Basic, Localfile, SMB, SQL, OPCUA and MQTT', () => {
-    expect(allTemplates().map((t) => t.name)).toEqual(['Basic', 'Localfile', 'SMB', 'SQL', 'OPCUA', 'MQTT']);
+  it('lists Basic, Localfile, SMB, SQL, OPCUA, MQTT and Modbus TCP', () => {
+    expect(allTemplates().map((t) => t.name)).toEqual(['Basic', 'Localfile', 'SMB', 'SQL', 'OPCUA', 'MQTT', 'Modbus TCP']);
   });
 
   it('the Basic template is valid and has three empty arrays', () => {
@@ -217,7 +217,7 @@ describe('templates', () => {
     expect(validateConfiguration(templateFor('basic')).violations).toEqual([]);
   });
 
-  it.each(['localfile', 'smb', 'sql', 'opcua', 'mqtt'])('the %s template is structurally right and only asks to fill in its prompts', (protocol) => {
+  it.each(['localfile', 'smb', 'sql', 'opcua', 'mqtt', 'modbus'])('the %s template is structurally right and only asks to fill in its prompts', (protocol) => {
     const { violations } = validateConfiguration(templateFor(protocol));
     expect(violations.length).toBeGreaterThan(0);
     for (const v of violations) expect(v.description, JSON.stringify(v)).toMatch(/^Fill in /);
@@ -240,7 +240,7 @@ describe('templates', () => {
   });
 
   it('knows no template for an unknown protocol', () => {
-    expect(templateFor('modbus')).toBeUndefined();
+    expect(templateFor('bacnet')).toBeUndefined();
   });
 });
 

@@ -38,6 +38,9 @@ export function builtInComponents(): ComponentRegistry {
     .receiver('mqtt', () => import('../receivers/mqtt/index.js'), {
       preview: () => import('../receivers/mqtt/preview.js'),
     })
+    .receiver('modbus', () => import('../receivers/modbus/index.js'), {
+      preview: () => import('../receivers/modbus/preview.js'),
+    })
     .transform('convert_timestamps', ConvertTimestampsTransformSchema, createConvertTimestampsTransform)
     .transform('rename', RenameTransformSchema, createRenameTransform)
     .transform('filter', FilterTransformSchema, createFilterTransform)

@@ -984,6 +984,85 @@ export interface components {
                     /** @description IANA time zone of time stamps without a zone, e.g. Europe/Berlin. Default UTC. */
                     timezone?: string;
                 }[];
+            } | {
+                /** @description Unique name; progress is kept under it. */
+                data_receiver_name: string;
+                /**
+                 * @description Seconds between two looks at the source (1..65535, default 5).
+                 * @default 5
+                 */
+                poll_interval: number;
+                /** @constant */
+                protocol: "modbus";
+                /** @description The device or gateway to read: one connection (a receiver per device or gateway); its requests go one at a time. */
+                connections: {
+                    /** @description Optional name of this connection, for your own reference. */
+                    connection_name?: string;
+                    /** @description Modbus TCP device or gateway name or IP address. */
+                    host: string;
+                    /**
+                     * @description Modbus TCP port, default 502.
+                     * @default 502
+                     */
+                    port: number;
+                    /**
+                     * @description Seconds to wait for the device to accept the connection and to answer each request (default 3).
+                     * @default 3
+                     */
+                    timeout: number;
+                }[];
+                /** @description One record per stream and poll, from one unit id. */
+                streams: {
+                    /** @description Machine or asset name. */
+                    asset: string;
+                    /** @description Kind of data from this asset, e.g. cycle, alarms, process. */
+                    stream_type: string;
+                    /** @description How often new data of this stream should arrive, in seconds (1..2592000), e.g. 900 for a file every 15 minutes. The console calls the stream late (amber) after 1.5 times this without a record and silent (red) after 6 times. Default: learned from the stream's own arrivals and history. */
+                    expected_every_seconds?: number;
+                    /**
+                     * @description Modbus unit id (slave id) of the device this stream reads, 0..255, default 1. Behind a gateway each device has its own unit id; a device reached directly often answers to any, or to 1 or 255.
+                     * @default 1
+                     */
+                    unit_id: number;
+                    /** @description Values read for this stream: one column each, one record per poll. */
+                    modbus_registers: {
+                        /** @description Column name of this value in the records. */
+                        exportname: string;
+                        /**
+                         * @description Where the value lives: holding (holding registers, function 3; the 4xxxx registers of a manual), input (input registers, function 4; 3xxxx), coil (coils, function 1; 0xxxx) or discrete (discrete inputs, function 2; 1xxxx).
+                         * @enum {string}
+                         */
+                        table: "holding" | "input" | "coil" | "discrete";
+                        /** @description 0-based protocol address of the (first) register or bit, 0..65535. A manual that lists holding register 40001 means address 0: subtract 40001 (30001 for input registers, 10001 for discrete inputs, 1 for coils). */
+                        address: number;
+                        /**
+                         * @description How the registers are read: bool (a coil or discrete input, or one bit of a register with bit), int16/uint16 (1 register), int32/uint32/float32 (2), int64/uint64/float64 (4), string (length registers of two ASCII characters). Default uint16.
+                         * @default uint16
+                         * @enum {string}
+                         */
+                        data_type: "bool" | "int16" | "uint16" | "int32" | "uint32" | "int64" | "uint64" | "float32" | "float64" | "string";
+                        /** @description With data_type bool on a holding or input register: the bit read, 0 = least significant. Without it, bool of a register is true when the register is not 0. */
+                        bit?: number;
+                        /** @description With data_type string: registers read, two ASCII characters each (high byte first); trailing NUL and spaces are trimmed. */
+                        length?: number;
+                        /**
+                         * @description Order of the bytes of 32- and 64-bit values: ABCD (default, big-endian, first register most significant), CDAB (registers in reverse order, big-endian in each: "word swap"), BADC (registers in order, bytes swapped in each), DCBA (fully little-endian). A float32 read as 2.35e-41 or 1.2e+38 usually needs CDAB.
+                         * @default ABCD
+                         * @enum {string}
+                         */
+                        byte_order: "ABCD" | "CDAB" | "BADC" | "DCBA";
+                        /**
+                         * @description Multiplier of the raw number: value = raw × scale + offset, e.g. 0.1 for a register holding tenths. Default 1.
+                         * @default 1
+                         */
+                        scale: number;
+                        /**
+                         * @description Added after scale: value = raw × scale + offset. Default 0.
+                         * @default 0
+                         */
+                        offset: number;
+                    }[];
+                }[];
             })[];
             /**
              * @description Changes applied to records, in list order.

@@ -28,7 +28,7 @@ describe('editorSchema', () => {
 
   it('has a snippet per receiver template, with the prompts as tab stops', () => {
     const snippets = at(schema, 'properties', 'data_receiver', 'items', 'defaultSnippets');
-    expect(snippets.map((s: { label: string }) => s.label)).toEqual(['localfile receiver', 'smb receiver', 'sql receiver', 'opcua receiver', 'mqtt receiver']);
+    expect(snippets.map((s: { label: string }) => s.label)).toEqual(['localfile receiver', 'smb receiver', 'sql receiver', 'opcua receiver', 'mqtt receiver', 'modbus receiver']);
     const localfile = snippets[0].body;
     expect(localfile.connections[0].root_path).toBe('${1:absolute path of the folder the machines write to}');
     // A literal $ or } in a template value cannot start a tab stop.
@@ -43,6 +43,25 @@ describe('editorSchema', () => {
     expect(transmits.map((s: { label: string }) => s.label)).toEqual(['remotedatapost transmit', 'csv transmit', 'mqtt transmit', 'sql transmit', 'mqtt transmit (template)', 'sparkplug_b transmit (template)', 'sql transmit (template)']);
     // The Sparkplug template's prompts are tab stops, its new options filled in.
     expect(transmits[5].body).toMatchObject({ transmit_type: 'mqtt', payload_format: 'sparkplug_b', group_id: '${4:Sparkplug group id, e.g. Plant1}', edge_node_id: '${5:edge node id of this PC, e.g. tributary-line3}' });
+  });
+
+  it('offers every field of a modbus receiver with its description (completion and hover) and its enum values', () => {
+    const receiver = (at(schema, 'properties', 'data_receiver', 'items', 'oneOf') ?? at(schema, 'properties', 'data_receiver', 'items', 'anyOf')).find(
+      (b: { properties: { protocol: { const: string } } }) => b.properties.protocol.const === 'modbus',
+    );
+    const described = (node: { properties: Record<string, { description?: string }> }, keys: string[]) => {
+      for (const key of keys) expect(node.properties[key]?.description, key).toMatch(/\w{3,}/);
+    };
+    described(receiver, ['data_receiver_name', 'poll_interval', 'connections', 'streams']);
+    described(receiver.properties.connections.items, ['host', 'port', 'timeout']);
+    const stream = receiver.properties.streams.items;
+    described(stream, ['asset', 'stream_type', 'unit_id', 'modbus_registers']);
+    const register = stream.properties.modbus_registers.items;
+    described(register, ['exportname', 'table', 'address', 'data_type', 'bit', 'length', 'byte_order', 'scale', 'offset']);
+    expect(register.properties.table.enum).toEqual(['holding', 'input', 'coil', 'discrete']);
+    expect(register.properties.data_type.enum).toEqual(['bool', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64', 'float32', 'float64', 'string']);
+    expect(register.properties.byte_order.enum).toEqual(['ABCD', 'CDAB', 'BADC', 'DCBA']);
+    expect(register.properties.address.description).toMatch(/40001 means address 0/);
   });
 
   it('offers the Sparkplug B options of the mqtt transmit and receiver with their descriptions (completion)', () => {

@@ -9,12 +9,14 @@ import { smbReceiver } from './smb/index.js';
 import { sqlReceiver } from './sql/index.js';
 import { opcuaReceiver } from './opcua/index.js';
 import { mqttReceiver } from './mqtt/index.js';
+import { modbusReceiver } from './modbus/index.js';
 
 export * from './localfile/schema.js';
 export * from './smb/schema.js';
 export * from './sql/schema.js';
 export * from './opcua/schema.js';
+export * from './modbus/schema.js';
 export type { ReceiverDescriptor, ReceiverFiles, ReceiverRuleChecks, ReceiverTemplate } from './descriptor.js';
 
 /** In the order the JSON Schema lists them (the OpenAPI document and the editor keep this order). */
-export const RECEIVER_DESCRIPTORS = [localfileReceiver, smbReceiver, sqlReceiver, opcuaReceiver, mqttReceiver] as const;
+export const RECEIVER_DESCRIPTORS = [localfileReceiver, smbReceiver, sqlReceiver, opcuaReceiver, mqttReceiver, modbusReceiver] as const;

@@ -9,6 +9,7 @@ import dataQuality from '../../../../docs/data-quality.md?raw';
 import fleet from '../../../../docs/fleet.md?raw';
 import kpi from '../../../../docs/kpi.md?raw';
 import logs from '../../../../docs/logs.md?raw';
+import modbus from '../../../../docs/modbus.md?raw';
 import mqtt from '../../../../docs/mqtt.md?raw';
 import opcua from '../../../../docs/opcua.md?raw';
 import security from '../../../../docs/security.md?raw';
@@ -42,6 +43,7 @@ export const HELP_DOCS: readonly HelpDoc[] = [
   page('SQL databases', 'docs/sql.md', sql),
   page('OPC UA', 'docs/opcua.md', opcua),
   page('MQTT and Sparkplug B', 'docs/mqtt.md', mqtt),
+  page('Modbus TCP', 'docs/modbus.md', modbus),
   page('Agents (fleet)', 'docs/fleet.md', fleet),
   page('Security, tokens and roles', 'docs/security.md', security),
 ];

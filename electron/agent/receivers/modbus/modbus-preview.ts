@@ -1,0 +1,49 @@
+/**
+ * Preview of a modbus receiver (POST /v1/config/preview): the read plan once, over a connection of
+ * its own, one record per stream with the decoded values. Each stream's source names the device and
+ * the requests its values come from (the read plan), so the engineer sees how the device is asked.
+ * The running receiver is not disturbed and nothing is committed.
+ */
+import { isoMicros } from '../../../../shared/records/record.js';
+import type { FieldValue } from '../../../../shared/records/record.js';
+import type { RawStreamPreview } from '../../inspect/raw-preview.js';
+import { LinkError, ModbusLink } from './modbus-link.js';
+import { describeRequest, planReads } from './plan.js';
+import { type ModbusReceiverConfig, planItems, pollOnce } from './poll.js';
+
+export async function previewModbus(receiver: ModbusReceiverConfig, options: { nowMicros: bigint }): Promise<RawStreamPreview[]> {
+  const connection = receiver.connections[0]!;
+  const plan = planReads(planItems(receiver));
+  const link = new ModbusLink({ host: connection.host, port: connection.port, timeoutMs: connection.timeout * 1000, units: receiver.streams.map((s) => s.unit_id) });
+  const previews: RawStreamPreview[] = receiver.streams.map((s, index) => {
+    const requests = plan.filter((r) => r.items.some((item) => item.stream === index));
+    const shared = requests.filter((r) => r.items.some((item) => item.stream !== index)).length;
+    const sharing = shared === 0 ? '' : ` (${shared} shared with other streams)`;
+    return {
+      key: { asset: s.asset, stream_type: s.stream_type },
+      source: `modbus://${link.label}, ${requests.length} request${requests.length === 1 ? '' : 's'} of ${plan.length} per poll${sharing}: ${requests.map(describeRequest).join('; ')}`,
+      records: [],
+      problems: [],
+    };
+  });
+  try {
+    await link.connect();
+    const outcome = await pollOnce(receiver, link, plan);
+    for (const refused of outcome.refused) previews[refused.item.stream]!.problems.push({ level: 'error', message: refused.message });
+    if (outcome.replanned) for (const preview of previews) preview.problems.push({ level: 'warning', message: `A merged request reached an address the device does not have, so the receiver reads those values one by one (${outcome.replanned.length} requests per poll instead of ${plan.length}).` });
+    receiver.streams.forEach((stream, s) => {
+      const values = outcome.values[s]!;
+      if (values.every((v) => v === undefined)) return;
+      const fieldvalues: Record<string, FieldValue> = {};
+      stream.modbus_registers.forEach((register, v) => (fieldvalues[register.exportname] = values[v] ?? null));
+      const time = outcome.answeredAt[s] ? isoMicros(BigInt(outcome.answeredAt[s]!) * 1000n) : isoMicros(options.nowMicros);
+      previews[s]!.records.push({ ...previews[s]!.key, timestamp: time, capturetime: time, fieldvalues, record_id: '' });
+    });
+  } catch (cause) {
+    const message = cause instanceof LinkError ? cause.message : `Reading failed: ${(cause as Error).message}`;
+    for (const preview of previews) preview.problems.push({ level: 'error', message });
+  } finally {
+    link.close();
+  }
+  return previews;
+}

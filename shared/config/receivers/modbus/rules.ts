@@ -1,0 +1,91 @@
+/**
+ * Semantic rules of a `modbus` receiver, and the register arithmetic the agent shares with them
+ * (how many registers a data type takes). Pure; reports at the exact json_path to change.
+ */
+import type { z } from 'zod';
+import type { ModbusDataType, ModbusReceiverSchema, ModbusTable } from './schema.js';
+import { type JsonPath, type Violation, error, warning } from '../../violations.js';
+
+type ModbusReceiver = z.infer<typeof ModbusReceiverSchema>;
+
+const TEMPLATE_PROMPT = '<fill in: ';
+/** Columns every record already has: a value must not take their names. */
+const RECORD_COLUMNS = new Set(['timestamp', 'capturetime', 'record_id']);
+const WIDTH: Record<Exclude<ModbusDataType, 'string'>, number> = {
+  bool: 1,
+  int16: 1,
+  uint16: 1,
+  int32: 2,
+  uint32: 2,
+  float32: 2,
+  int64: 4,
+  uint64: 4,
+  float64: 4,
+};
+/** The first register number of each table in the 5-digit convention of device manuals (coils: 00001). */
+const CONVENTION: Partial<Record<ModbusTable, { first: number; name: string; table: string }>> = {
+  holding: { first: 40001, name: '4xxxx', table: 'holding register' },
+  input: { first: 30001, name: '3xxxx', table: 'input register' },
+  discrete: { first: 10001, name: '1xxxx', table: 'discrete input' },
+};
+
+/** True for tables of single bits (coils, discrete inputs), false for 16-bit register tables. */
+export function isBitTable(table: ModbusTable): boolean {
+  return table === 'coil' || table === 'discrete';
+}
+
+/** Registers (or bits, in a bit table) one value occupies. */
+export function registerCount(register: { table: ModbusTable; data_type: ModbusDataType; length?: number | undefined }): number {
+  if (isBitTable(register.table)) return 1;
+  return register.data_type === 'string' ? (register.length ?? 1) : WIDTH[register.data_type];
+}
+
+/** The 4xxxx/3xxxx/1xxxx warning: the register number of a manual written where the 0-based address belongs. */
+export function conventionalAddressHint(table: ModbusTable, address: number): string | undefined {
+  const convention = CONVENTION[table];
+  if (!convention || address < convention.first || address > convention.first + 9998) return undefined;
+  const meant = address - convention.first;
+  return `${address} looks like ${convention.table} number ${address} of the ${convention.name} convention of device manuals, whose first register is ${convention.first}. address is the 0-based protocol address: ${convention.first} is address 0, so ${address} is address ${meant}. Write ${meant} if the manual lists ${address}; keep ${address} only if the device really has an address that high.`;
+}
+
+function registerViolations(register: ModbusReceiver['streams'][number]['modbus_registers'][number], path: JsonPath): Violation[] {
+  const out: Violation[] = [];
+  const bits = isBitTable(register.table);
+  if (bits && register.data_type !== 'bool')
+    out.push(error([...path, 'data_type'], `A ${register.table} is a single bit: its data_type is bool, not ${register.data_type}. Numbers live in holding or input registers.`));
+  if (register.bit !== undefined && bits) out.push(error([...path, 'bit'], `bit picks one bit of a holding or input register; a ${register.table} is already a single bit. Remove bit.`));
+  else if (register.bit !== undefined && register.data_type !== 'bool') out.push(error([...path, 'bit'], `bit reads one bit as a bool: set data_type to bool, or remove bit to read the ${register.data_type}.`));
+  if (register.data_type === 'string' && register.length === undefined)
+    out.push(error([...path, 'length'], 'A string needs length: the number of registers it takes (two characters each), e.g. 4 for 8 characters.'));
+  if (register.data_type !== 'string' && register.length !== undefined)
+    out.push(warning([...path, 'length'], `length counts the registers of a string; a ${register.data_type} has a fixed size. Remove length.`));
+  if (register.byte_order !== 'ABCD' && (bits || register.data_type === 'string' || WIDTH[register.data_type] === 1))
+    out.push(warning([...path, 'byte_order'], `byte_order arranges the registers of 32- and 64-bit values; it has no effect on a ${register.data_type}.`));
+  if ((register.data_type === 'bool' || register.data_type === 'string') && (register.scale !== 1 || register.offset !== 0))
+    out.push(error([...path, register.scale !== 1 ? 'scale' : 'offset'], `scale and offset apply to numbers, not to a ${register.data_type}.`));
+  const last = register.address + registerCount(register) - 1;
+  if (last > 65535) out.push(error([...path, 'address'], `The ${register.data_type} at address ${register.address} takes ${registerCount(register)} registers and would end at ${last}, beyond the last address 65535.`));
+  const hint = conventionalAddressHint(register.table, register.address);
+  if (hint) out.push(warning([...path, 'address'], hint));
+  return out;
+}
+
+export function modbusReceiverViolations(receiver: ModbusReceiver, base: JsonPath): Violation[] {
+  const out: Violation[] = [];
+  receiver.streams.forEach((stream, j) => {
+    const registersPath: JsonPath = [...base, 'streams', j, 'modbus_registers'];
+    const columns = new Map<string, number>();
+    stream.modbus_registers.forEach((register, k) => {
+      const path: JsonPath = [...registersPath, k];
+      out.push(...registerViolations(register, path));
+      if (register.exportname.startsWith(TEMPLATE_PROMPT)) return;
+      const first = columns.get(register.exportname);
+      if (first !== undefined) out.push(error([...path, 'exportname'], `The column name "${register.exportname}" is already used by value ${first + 1} of this stream.`));
+      else columns.set(register.exportname, k);
+      if (RECORD_COLUMNS.has(register.exportname)) out.push(error([...path, 'exportname'], `"${register.exportname}" is a column every record already has. Choose another column name.`));
+    });
+  });
+  if (receiver.connections.length > 1)
+    out.push(warning([...base, 'connections', 1], 'A modbus receiver reads from one device or gateway: only the first connection is used. Add a receiver per device or gateway.'));
+  return out;
+}
