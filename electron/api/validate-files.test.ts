@@ -46,7 +46,7 @@ const withFolder = (folder: string) => {
 
 /** The answer with the probed path replaced, so that two answers about two paths compare. */
 async function validate(role: string | undefined, body: unknown, probed: string): Promise<{ status: number; text: string }> {
-  const headers = role === undefined ? {} : { authorization: `Bearer ${tokens[role]}` };
+  const headers: Record<string, string> = role === undefined ? {} : { authorization: `Bearer ${tokens[role]}` };
   const { status, json } = await server.call('POST', '/v1/config/validate', body, headers);
   return { status, text: JSON.stringify(json).split(probed).join('<probed>') };
 }
