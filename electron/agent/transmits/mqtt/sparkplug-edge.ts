@@ -25,6 +25,11 @@ const MAX_COMMAND_BYTES = 1 << 20;
  * is not the host's, it would make every true STATE after it look older and be ignored.
  */
 export const MAX_STATE_AHEAD_MS = 10 * 60_000;
+/**
+ * Rebirths asked by NCMD at most this often: each re-announces every device, and anyone on the
+ * broker can ask thousands. Requests within the window are answered by one rebirth at its end.
+ */
+export const REBIRTH_MIN_INTERVAL_MS = 2000;
 
 export interface EdgeSettings {
   group_id?: string;
@@ -69,6 +74,8 @@ export class SparkplugEdge {
   /** When the last NBIRTH was published (ms), for the console: "NBIRTH sent 14:02". */
   private bornAt: number | undefined;
   private readonly bdSeqFile: string;
+  /** A rebirth asked within REBIRTH_MIN_INTERVAL_MS of the last birth waits for this timer. */
+  private rebirthTimer: NodeJS.Timeout | undefined;
   /** Unreadable commands and STATE messages: anyone on the broker can send thousands. */
   private readonly noise: RepeatedWarning;
 
@@ -157,6 +164,8 @@ export class SparkplugEdge {
 
   disconnected(): void {
     this.client = undefined;
+    clearTimeout(this.rebirthTimer);
+    this.rebirthTimer = undefined;
     // Heard again on the next connection (the STATE is retained): the broker's retained STATE is
     // then the truth, whatever time stamp was stored before.
     this.hostOnline = undefined;
@@ -169,6 +178,8 @@ export class SparkplugEdge {
   /** A graceful stop: NDEATH before the connection closes (the will is only sent on a crash). */
   death(): void {
     if (this.client && this.stateValue === 'born') this.client.publish(this.topic('NDEATH'), this.deathPayload(), { qos: 0 });
+    clearTimeout(this.rebirthTimer);
+    this.rebirthTimer = undefined;
     this.noise.close();
   }
 
@@ -242,11 +253,25 @@ export class SparkplugEdge {
       if (payload.length > MAX_COMMAND_BYTES) throw new SparkplugFormatError(`${payload.length} bytes is too big for a command`);
       const rebirth = decodePayload(payload, 1000).metrics.some((m) => m.name === REBIRTH_METRIC && m.booleanValue === true);
       if (!rebirth || this.stateValue !== 'born') return;
-      this.logger.info(`Sparkplug: rebirth requested on ${this.topic('NCMD')}.`);
-      this.birth();
+      this.rebirthSoon();
     } catch (cause) {
       this.noise.warn('command', `Sparkplug: a command on ${this.topic('NCMD')} could not be read (${(cause as Error).message.slice(0, 200)}); it was skipped.`);
     }
+  }
+
+  /** A rebirth now, or at the end of the window after the last birth (one for all asked within it). */
+  private rebirthSoon(): void {
+    if (this.rebirthTimer) return;
+    const wait = this.bornAt === undefined ? 0 : this.bornAt + REBIRTH_MIN_INTERVAL_MS - Date.now();
+    const rebirth = () => {
+      this.rebirthTimer = undefined;
+      if (this.stateValue !== 'born') return;
+      this.logger.info(`Sparkplug: rebirth requested on ${this.topic('NCMD')}.`);
+      this.birth();
+    };
+    if (wait <= 0) return rebirth();
+    this.rebirthTimer = setTimeout(rebirth, wait);
+    this.rebirthTimer.unref();
   }
 
   /**

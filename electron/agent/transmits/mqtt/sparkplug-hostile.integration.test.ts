@@ -2,7 +2,8 @@
  * Issue 50 (points 2 and 7): any client of the broker can publish STATE and NCMD messages to the
  * mqtt transmit's edge node. A STATE whose time stamp is not a time ({"timestamp": 1e400} is
  * Infinity), is far in the future, or comes from another host than the primary one must not put
- * the node into NDEATH for good; 5 000 junk NCMDs are logged once a minute with a count.
+ * the node into NDEATH for good; 5 000 junk NCMDs are logged once a minute with a count; 1,000
+ * rebirth NCMDs make a few rebirths.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -112,4 +113,23 @@ describe('mqtt transmit, Sparkplug B edge node against hostile broker clients', 
     expect(lines[0]).toContain('| WARNING |');
     expect(await node()).toMatchObject({ state: 'born' });
   }, 90_000);
+
+  it('1,000 valid rebirth NCMDs at once: a few rebirths, not 1,000, and the records after them all sent', async () => {
+    const { hostId, plant, h, node } = await setup();
+    await h.state(hostId, true);
+    await waitFor(async () => (await node()).state === 'born', 20_000, 'the node born');
+    plant.write('press_a.csv', HEADER + rows(0, 3));
+    await h.waitFor(() => h.dataMetrics('Press_1').filter(([n]) => n === 'part').length === 3, '3 records');
+    const births = h.of('NBIRTH').length;
+    for (let i = 0; i < 1000; i += 1) await h.rebirth('edge-1');
+    // Two windows of REBIRTH_MIN_INTERVAL_MS at most: the first rebirth and one for all the rest.
+    await h.waitFor(() => h.of('NBIRTH').length >= births + 1, 'a rebirth');
+    await new Promise((resolve) => setTimeout(resolve, 4500));
+    expect(h.of('NBIRTH').length - births).toBeGreaterThanOrEqual(1);
+    expect(h.of('NBIRTH').length - births).toBeLessThanOrEqual(4);
+    plant.write('press_b.csv', HEADER + rows(3, 6));
+    await h.waitFor(() => h.dataMetrics('Press_1').filter(([n]) => n === 'part').length === 6, '3 more records');
+    expect(await node()).toMatchObject({ state: 'born' });
+  }, 90_000);
 });
+
