@@ -130,4 +130,23 @@ describe('Sparkplug B receiver: state bounded against invented births', () => {
     for (let i = 0; i < 3000; i += 1) r.read(`spBv1.0/Line3/DDATA/edge-9/invented-${i}`, ddata((2 + i) % 256), RECEIVED);
     expect(r.remembered.devices).toBe(1);
   });
+
+  it('a device that sends data outlives a flood of births; one forgotten all the same gets its node asked for a rebirth', () => {
+    const { r, sent } = reader();
+    r.read('spBv1.0/Line3/NBIRTH/edge-9', nbirth(), RECEIVED);
+    r.read('spBv1.0/Line3/DBIRTH/edge-9/Mixer_3', dbirth(1), RECEIVED);
+    const huge = hugeBirth(undefined, 100_000);
+    let seq = 2;
+    for (let i = 0; i < 8; i += 1) {
+      r.read(`spBv1.0/Line3/DBIRTH/edge-9/invented-${i}`, huge, RECEIVED);
+      // The real device's data, read between the invented births: it stays among the youngest.
+      expect(r.read('spBv1.0/Line3/DDATA/edge-9/Mixer_3', ddata(seq++ % 256, i), RECEIVED).records.map((x) => x.fieldvalues), `after ${i + 1} floods`).toEqual([{ speed: i }]);
+    }
+    expect(sent).toEqual([]);
+    // Silent through the next flood: forgotten, and its data with aliases asks its node for a rebirth.
+    for (let i = 8; i < 16; i += 1) r.read(`spBv1.0/Line3/DBIRTH/edge-9/invented-${i}`, huge, RECEIVED);
+    expect(r.read('spBv1.0/Line3/DDATA/edge-9/Mixer_3', ddata(seq++ % 256), RECEIVED).records).toEqual([]);
+    expect(sent).toEqual(['spBv1.0/Line3/NCMD/edge-9']);
+  });
 });
+

@@ -3,7 +3,8 @@
  * their aliases and their datatypes), bounded in every dimension a publisher controls (issue 50,
  * docs/decisions/0060-sparkplug-bounds.md): nodes, devices per node, metrics and name bytes in all,
  * and the length of one name. Whatever a birth says beyond a bound is not remembered; to make room
- * the oldest devices (then the oldest nodes) are forgotten, never the one being born. A death or a
+ * the devices least recently born or read (then the oldest nodes) are forgotten, never the one
+ * being born. A death or a
  * rebirth forgets what was remembered before it.
  */
 import type { DecodedPayload } from '../../mqtt/sparkplug-decode.js';
@@ -64,8 +65,18 @@ export class NameBook {
     return node;
   }
 
+  /**
+   * A remembered device, now the youngest: a device that sends data is forgotten after those that
+   * were only born (a flood of invented births makes room with its own older births first).
+   */
   device(nodeKey: string, id: string): Names | undefined {
-    return this.nodes.get(nodeKey)?.devices.get(id);
+    const names = this.nodes.get(nodeKey)?.devices.get(id);
+    if (!names) return undefined;
+    const key = `${nodeKey}\0${id}`;
+    const entry = this.order.get(key)!;
+    this.order.delete(key);
+    this.order.set(key, entry);
+    return names;
   }
 
   /** The device's names, emptied for its birth; undefined when the node has as many devices as it may. */

@@ -111,9 +111,12 @@ export class SparkplugReader {
       else this.bounded(topic, decoded.metrics.length, `node ${nodeKey} already has ${MAX_DEVICES_PER_NODE} devices`);
     }
     if ((type !== 'DDATA' && type !== 'NDATA') || !topicMatches(this.config.topic, topic)) return { records: [], badTimestamps: 0 };
-    // A device whose birth is not remembered is read by the names its data carries.
-    const names = deviceKey === undefined ? node : (this.book.device(nodeKey, deviceKey) ?? emptyNames());
-    return this.records(topic, payload, decoded, names, receivedMicros);
+    // A device whose birth is not remembered is read by the names its data carries; when it sends
+    // aliases only, its node is asked for a rebirth (once until its NBIRTH).
+    const known = deviceKey === undefined ? node : this.book.device(nodeKey, deviceKey);
+    const reading = this.records(topic, payload, decoded, known ?? emptyNames(), receivedMicros);
+    if (!known && decoded.metrics.some((m) => m.name === undefined && m.alias !== undefined)) this.askRebirth(levels, node, `Sparkplug: the birth of ${topic.slice(0, 300)} is not remembered`);
+    return reading;
   }
 
   /** What is remembered of the nodes and devices (for tests). */
@@ -158,13 +161,17 @@ export class SparkplugReader {
 
   /** seq must follow the node's last one; a gap (or no birth seen) asks for a rebirth once. */
   private checkSeq(topic: string, levels: string[], node: NodeState, seq: number | undefined): void {
-    const nodeTopic = `spBv1.0/${levels[1]}/NCMD/${levels[3]}`;
     let problem: string | undefined;
     if (node.seq === undefined) problem = `Sparkplug: no NBIRTH of node ${levels[1]}/${levels[3]} seen before ${topic}`;
     else if (seq !== undefined && seq !== (node.seq + 1) % 256)
       problem = `Sparkplug: seq gap from node ${levels[1]}/${levels[3]} on ${topic}: expected ${(node.seq + 1) % 256}, got ${seq} (messages lost or out of order)`;
     if (seq !== undefined) node.seq = seq;
-    if (problem === undefined) return;
+    if (problem !== undefined) this.askRebirth(levels, node, problem);
+  }
+
+  /** Warns and sends NCMD Rebirth to the node, once until its NBIRTH comes. */
+  private askRebirth(levels: string[], node: NodeState, problem: string): void {
+    const nodeTopic = `spBv1.0/${levels[1]}/NCMD/${levels[3]}`;
     if (node.rebirthAsked) return;
     node.rebirthAsked = true;
     if (this.events.askRebirth === false) {
