@@ -131,7 +131,7 @@ describe('Sparkplug B receiver: state bounded against invented births', () => {
     expect(r.remembered.devices).toBe(1);
   });
 
-  it('a device that sends data outlives a flood of births; one forgotten all the same gets its node asked for a rebirth', () => {
+  it('a real device of a few metrics outlives a flood of huge births, read or not; one whose birth could not be kept gets its node asked for a rebirth', () => {
     const { r, sent } = reader();
     r.read('spBv1.0/Line3/NBIRTH/edge-9', nbirth(), RECEIVED);
     r.read('spBv1.0/Line3/DBIRTH/edge-9/Mixer_3', dbirth(1), RECEIVED);
@@ -139,14 +139,17 @@ describe('Sparkplug B receiver: state bounded against invented births', () => {
     let seq = 2;
     for (let i = 0; i < 8; i += 1) {
       r.read(`spBv1.0/Line3/DBIRTH/edge-9/invented-${i}`, huge, RECEIVED);
-      // The real device's data, read between the invented births: it stays among the youngest.
       expect(r.read('spBv1.0/Line3/DDATA/edge-9/Mixer_3', ddata(seq++ % 256, i), RECEIVED).records.map((x) => x.fieldvalues), `after ${i + 1} floods`).toEqual([{ speed: i }]);
     }
-    expect(sent).toEqual([]);
-    // Silent through the next flood: forgotten, and its data with aliases asks its node for a rebirth.
+    // Silent through the next flood: the huge births make room with each other.
     for (let i = 8; i < 16; i += 1) r.read(`spBv1.0/Line3/DBIRTH/edge-9/invented-${i}`, huge, RECEIVED);
-    expect(r.read('spBv1.0/Line3/DDATA/edge-9/Mixer_3', ddata(seq++ % 256), RECEIVED).records).toEqual([]);
+    expect(r.read('spBv1.0/Line3/DDATA/edge-9/Mixer_3', ddata(seq++ % 256, 99), RECEIVED).records.map((x) => x.fieldvalues)).toEqual([{ speed: 99 }]);
+    expect(r.remembered.entries).toBeLessThanOrEqual(MAX_REMEMBERED_ENTRIES);
+    expect(sent).toEqual([]);
+    // The node's devices are full of invented ones: a device born now is not kept, and its data with aliases asks for a rebirth.
+    for (let i = 16; r.remembered.devices < MAX_DEVICES_PER_NODE; i += 1) r.read(`spBv1.0/Line3/DBIRTH/edge-9/invented-${i}`, dbirth(seq++ % 256), RECEIVED);
+    r.read('spBv1.0/Line3/DBIRTH/edge-9/Late_1', dbirth(seq++ % 256), RECEIVED);
+    expect(r.read('spBv1.0/Line3/DDATA/edge-9/Late_1', ddata(seq++ % 256), RECEIVED).records).toEqual([]);
     expect(sent).toEqual(['spBv1.0/Line3/NCMD/edge-9']);
   });
 });
-

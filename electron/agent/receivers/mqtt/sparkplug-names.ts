@@ -3,8 +3,8 @@
  * their aliases and their datatypes), bounded in every dimension a publisher controls (issue 50,
  * docs/decisions/0060-sparkplug-bounds.md): nodes, devices per node, metrics and name bytes in all,
  * and the length of one name. Whatever a birth says beyond a bound is not remembered; to make room
- * the devices least recently born or read (then the oldest nodes) are forgotten, never the one
- * being born. A death or a
+ * the largest devices not recently read or born (then the oldest nodes) are forgotten, never the
+ * one being born. A death or a
  * rebirth forgets what was remembered before it.
  */
 import type { DecodedPayload } from '../../mqtt/sparkplug-decode.js';
@@ -13,6 +13,10 @@ import type { DecodedPayload } from '../../mqtt/sparkplug-decode.js';
 export const MAX_REMEMBERED_NODES = 1_000;
 /** Devices of one node remembered at most: births of further devices are not remembered until the next NBIRTH. */
 export const MAX_DEVICES_PER_NODE = 1_000;
+/** Devices remembered in all nodes of one reader. */
+export const MAX_REMEMBERED_DEVICES = 10_000;
+/** A device read or born this recently is forgotten only when no other can make room. */
+export const RECENT_USE_MS = 60_000;
 /** Entries (an alias, a name with its datatype) remembered in all nodes and devices of one reader. */
 export const MAX_REMEMBERED_ENTRIES = 500_000;
 /** Characters of the metric names remembered in all. */
@@ -43,7 +47,7 @@ export const emptyNames = (): Names => ({ aliases: new Map(), types: new Map(), 
 export class NameBook {
   private readonly nodes = new Map<string, NodeState>();
   /** Every remembered device, oldest birth first: `node key \0 device id`. */
-  private readonly order = new Map<string, { node: NodeState; id: string }>();
+  private readonly order = new Map<string, { node: NodeState; id: string; usedAt: number }>();
   private entries = 0;
   private chars = 0;
 
@@ -72,10 +76,7 @@ export class NameBook {
   device(nodeKey: string, id: string): Names | undefined {
     const names = this.nodes.get(nodeKey)?.devices.get(id);
     if (!names) return undefined;
-    const key = `${nodeKey}\0${id}`;
-    const entry = this.order.get(key)!;
-    this.order.delete(key);
-    this.order.set(key, entry);
+    this.order.get(`${nodeKey}\0${id}`)!.usedAt = Date.now();
     return names;
   }
 
@@ -84,15 +85,13 @@ export class NameBook {
     const known = node.devices.get(id);
     if (known) {
       this.release(known);
-      // Born again: the youngest now.
-      this.order.delete(`${nodeKey}\0${id}`);
-      this.order.set(`${nodeKey}\0${id}`, { node, id });
+      this.order.get(`${nodeKey}\0${id}`)!.usedAt = Date.now();
       return known;
     }
-    if (node.devices.size >= MAX_DEVICES_PER_NODE) return undefined;
+    if (node.devices.size >= MAX_DEVICES_PER_NODE || this.order.size >= MAX_REMEMBERED_DEVICES) return undefined;
     const names = emptyNames();
     node.devices.set(id, names);
-    this.order.set(`${nodeKey}\0${id}`, { node, id });
+    this.order.set(`${nodeKey}\0${id}`, { node, id, usedAt: Date.now() });
     return names;
   }
 
@@ -149,10 +148,14 @@ export class NameBook {
     this.chars += chars;
   }
 
-  /** Forgets the oldest devices, then the oldest nodes, until `size` entries of `chars` fit. */
+  /**
+   * Forgets devices, then the oldest nodes, until `size` entries of `chars` fit: first the largest
+   * device not read or born within RECENT_USE_MS, else the largest of all. A flood of huge invented
+   * births makes room with its own births; a real device of a few metrics that sends data stays.
+   */
   private makeRoom(nodeKey: string, keep: Names, size: number, chars: number): boolean {
     while (this.entries + size > MAX_REMEMBERED_ENTRIES || this.chars + chars > MAX_REMEMBERED_NAME_CHARS) {
-      const device = this.oldestDevice(keep);
+      const device = this.victim(keep);
       if (device) {
         this.forgetDevice(device[0], device[1]);
         continue;
@@ -164,11 +167,16 @@ export class NameBook {
     return true;
   }
 
-  private oldestDevice(keep: Names): [string, string] | undefined {
-    for (const [key, { node, id }] of this.order) {
-      if (node.devices.get(id) !== keep) return [key.slice(0, key.indexOf('\0')), id];
+  private victim(keep: Names): [string, string] | undefined {
+    const now = Date.now();
+    let best: { key: string; id: string; size: number; recent: boolean } | undefined;
+    for (const [key, { node, id, usedAt }] of this.order) {
+      const names = node.devices.get(id)!;
+      if (names === keep || names.size === 0) continue;
+      const recent = now - usedAt < RECENT_USE_MS;
+      if (!best || (best.recent && !recent) || (best.recent === recent && names.size > best.size)) best = { key, id, size: names.size, recent };
     }
-    return undefined;
+    return best && [best.key.slice(0, best.key.indexOf('\0')), best.id];
   }
 
   private dropNode(key: string): void {

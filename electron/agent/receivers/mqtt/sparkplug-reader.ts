@@ -20,7 +20,7 @@ import type { StreamKey } from '../../components/contract.js';
 import { DataType, MAX_METRICS, ProtoWriter, SparkplugFormatError, payloadWith, writeMetric } from '../../mqtt/sparkplug-codec.js';
 import { type DecodedPayload, decodePayload, metricValue } from '../../mqtt/sparkplug-decode.js';
 import type { MessageReading } from './message-records.js';
-import { MAX_DEVICES_PER_NODE, MAX_NAME_BYTES, MAX_REMEMBERED_ENTRIES, NameBook, type Names, type NodeState, emptyNames } from './sparkplug-names.js';
+import { MAX_DEVICES_PER_NODE, MAX_NAME_BYTES, MAX_REMEMBERED_DEVICES, MAX_REMEMBERED_ENTRIES, NameBook, type Names, type NodeState, emptyNames } from './sparkplug-names.js';
 
 export { MAX_REMEMBERED_NODES } from './sparkplug-names.js';
 
@@ -108,7 +108,7 @@ export class SparkplugReader {
     if (type === 'DBIRTH' && deviceKey !== undefined) {
       const device = this.book.birthDevice(nodeKey, node, deviceKey);
       if (device) this.bounded(topic, this.book.learn(nodeKey, device, decoded));
-      else this.bounded(topic, decoded.metrics.length, `node ${nodeKey} already has ${MAX_DEVICES_PER_NODE} devices`);
+      else this.bounded(topic, decoded.metrics.length, `node ${nodeKey} already has ${MAX_DEVICES_PER_NODE} devices, or ${MAX_REMEMBERED_DEVICES} devices are remembered in all`);
     }
     if ((type !== 'DDATA' && type !== 'NDATA') || !topicMatches(this.config.topic, topic)) return { records: [], badTimestamps: 0 };
     // A device whose birth is not remembered is read by the names its data carries; when it sends
