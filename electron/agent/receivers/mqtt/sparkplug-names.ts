@@ -122,6 +122,7 @@ export class NameBook {
   learn(nodeKey: string, names: Names, decoded: DecodedPayload): number {
     this.release(names);
     let dropped = 0;
+    let full = false;
     for (const metric of decoded.metrics) {
       if (metric.longName) dropped += 1;
       const name = metric.name;
@@ -130,7 +131,10 @@ export class NameBook {
       const newName = !names.types.has(name);
       const size = (newAlias ? 1 : 0) + (newName ? 1 : 0);
       const chars = newName ? name.length : 0;
-      if (size > 0 && !this.makeRoom(nodeKey, names, size, chars)) {
+      // Once nothing else can be forgotten, the rest of the birth is not tried one by one (each try
+      // looks at every device).
+      if (size > 0 && (full || !this.makeRoom(nodeKey, names, size, chars))) {
+        full = true;
         dropped += 1;
         continue;
       }
