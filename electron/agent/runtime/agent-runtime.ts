@@ -251,6 +251,8 @@ export class AgentRuntime {
       else if (this.state === 'failed' && this.desired.read() === 'running') {
         if ((await this.startLocked(config)) === 'running') changes = { ...NOTHING_CHANGES, start: Object.keys(this.supervisor.serviceStates()) };
       } else await this.supervisor.clear();
+      // Masking a big document and serializing the answer are each a long step: status answers between.
+      await breathe();
       return { status: 'passed', violations, config: maskSecrets(stored.config), lastModified: stored.lastModified, revision: stored.revision, changes };
     });
   }
