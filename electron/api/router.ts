@@ -8,7 +8,6 @@ import { type Role, roleAllows, roleRefusal } from '../../shared/api/roles.js';
 import type { AgentRuntime } from '../agent/index.js';
 import { type Caller, DESKTOP_CALLER } from './auth/caller.js';
 import type { TokenStore } from './auth/token-store.js';
-import { RefusalLog } from './refusal-log.js';
 import { agentRoutes } from './routes/agent.js';
 import { configRoutes } from './routes/config.js';
 import { kpiRoutes } from './routes/kpis.js';
@@ -90,18 +89,18 @@ export class Router {
   ) {}
 
   /**
-   * Requests refused before they reached a route (no or an unknown token): the first ones of each
-   * minute one audit line each, then one line with how many more (anyone who reaches the port can
-   * send them; uncounted they would rotate the real entries away, issue 39).
+   * Requests refused before they reached a route (no or an unknown token): audited in aggregate
+   * (audit-refused.log, per minute the first of each kind and then how many more; anyone who
+   * reaches the port can send them, issues 39 and 50).
    */
-  readonly unauthenticated = new RefusalLog<{ method: string; path: string }>({
-    one: ({ method, path }) => this.runtime.audit.record({ token: '-', role: '-', method, path, status: 401, outcome: 'unauthenticated' }),
-    more: (count) =>
-      this.runtime.audit.record({ token: '-', role: '-', method: '-', path: '-', status: 401, outcome: `${count} more unauthenticated request(s) within a minute` }),
-  });
+  readonly unauthenticated = {
+    note: ({ method, path }: { method: string; path: string }) => this.runtime.audit.refused({ token: '-', role: '-', method, path, status: 401, outcome: 'unauthenticated' }),
+    flush: () => this.runtime.audit.flushRefusals(),
+  };
 
-  private refuse(caller: Caller, method: string, path: string, needed: { role: Role; what?: string }): ApiResponse {
-    this.runtime.audit.record({ token: caller.name, role: caller.role, method, path, status: 403, outcome: `refused: needs ${needed.role}` });
+  /** 403: audited in aggregate per token and route (the route's pattern, not the path asked for). */
+  private refuse(caller: Caller, method: string, route: string, needed: { role: Role; what?: string }): ApiResponse {
+    this.runtime.audit.refused({ token: caller.name, role: caller.role, method, path: route, status: 403, outcome: `refused: needs ${needed.role}` });
     return failure(403, roleRefusal(needed.role, caller.role, caller.name, needed.what), { required_role: needed.role });
   }
 
@@ -132,7 +131,7 @@ export class Router {
     }
     const caller = request.caller ?? DESKTOP_CALLER;
     const contract = hit.route.contract;
-    if (!roleAllows(caller.role, contract.role)) return this.refuse(caller, method, request.path, { role: contract.role });
+    if (!roleAllows(caller.role, contract.role)) return this.refuse(caller, method, contract.path, { role: contract.role });
     // Everything an operator or admin may do is audited, refused or not; a viewer's reads are not.
     const audited = contract.role !== 'viewer';
     const audit = (status: number, outcome: string, revision?: unknown) =>
@@ -144,7 +143,7 @@ export class Router {
       return failure(400, input.message);
     }
     const needed = neededRole(contract, input.body);
-    if (!roleAllows(caller.role, needed.role)) return this.refuse(caller, method, request.path, needed);
+    if (!roleAllows(caller.role, needed.role)) return this.refuse(caller, method, contract.path, needed);
     const response = await this.handle(contract, hit.route.id, { runtime: this.runtime, params, query: input.query, headers: request.headers, body: input.body, caller, tokens: this.options.tokens, fleet: this.options.fleet } as HandlerContext, method, request.path, options);
     audit(response.status, response.body.success ? 'ok' : 'failed', (response.body.meta as Record<string, unknown> | undefined)?.revision);
     return response;
@@ -159,7 +158,7 @@ export class Router {
     const route = matchRoute(method, target.path);
     if (!route) return failure(404, `No such endpoint to forward to the agent "${target.name}": ${method} ${target.path}`);
     const needed = neededRole(route.contract, request.body);
-    if (!roleAllows(caller.role, needed.role)) return this.refuse(caller, method, request.path, needed);
+    if (!roleAllows(caller.role, needed.role)) return this.refuse(caller, method, `/v1/fleet/agents/:name/api${route.contract.path}`, needed);
     const response = await forwardToAgent(this.options.fleet, target.name, { method, path: target.path, query: request.query, headers: request.headers, body: request.body }, (cause) =>
       this.runtime.webLog.error(`Unexpected error forwarding ${method} ${loggablePath(request.path)}`, cause),
     );

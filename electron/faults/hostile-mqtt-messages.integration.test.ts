@@ -6,6 +6,7 @@
  * real process against the Mosquitto of scripts/ci/start-mosquitto.sh: the hostile message is
  * skipped with a marker naming its topic and acknowledged (a restart does not see it again), the
  * big list is read whole while status answers within a second, and every good message comes out.
+ * Issue 50: 5,000 junk messages write one WARNING line and a count, not 5,000 lines.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -14,7 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../testing/file-plant.js';
 import { BROKER, TestSubscriber, testClient } from '../testing/mqtt-broker.js';
 import { type ServeProcess, serveProcess } from '../testing/serve-process.js';
-import { tempDirectory } from '../testing/test-host.js';
+import { startTestServer, tempDirectory } from '../testing/test-host.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -94,4 +95,40 @@ describe('hostile MQTT messages (Mosquitto, agent as a process)', () => {
     const ids = new Map(subscriber.records().map((r) => [r.record_id, r.fieldvalues.seq]));
     expect(ids.size).toBe(15_003);
   }, 180_000);
+
+  it('5,000 junk messages on a read topic: one WARNING line (and a count a minute later), the marker, and the good message after them read', async () => {
+    const id = crypto.randomBytes(4).toString('hex');
+    const prefix = `test/${id}`;
+    const broker = { host: '127.0.0.1', port: BROKER.port, username: BROKER.username, password: BROKER.password };
+    const dataDirectory = tempDirectory('tributary-mqtt-junk-');
+    const server = await startTestServer({ dataDirectory });
+    cleanups.push(() => server.close());
+    const config = {
+      data_receiver: [{ data_receiver_name: 'machines', protocol: 'mqtt', connections: [{ ...broker, client_id: `junk-rx-${id}`, timeout: 5 }], streams: [{ asset: 'Press_1', stream_type: 'cycle', topic: `${prefix}/in/#` }] }],
+      transforms: [],
+      data_transmit: [{ transmit_name: 'uns', transmit_type: 'mqtt', filter_stream: ['*'], ...broker, client_id: `junk-tx-${id}`, topic: `${prefix}/out/{asset}/{stream_type}`, timeout: 10, poll_interval: 1 }],
+    };
+    const subscriber = await new TestSubscriber(`${prefix}/out/#`).start();
+    cleanups.push(() => subscriber.close());
+    expect((await server.call('POST', '/v1/config', config)).json.success).toBe(true);
+    await waitFor(async () => (await server.call('GET', '/v1/status')).json.response.agent.services['receiver:machines']?.status === 'running', 20_000, 'the receiver to subscribe');
+    const publisher = await testClient();
+    cleanups.push(() => publisher.endAsync(true).then(() => undefined));
+    for (let i = 0; i < 5000; i += 1) publisher.publish(`${prefix}/in/junk`, `not json ${i} {`, { qos: 0 });
+    await publisher.publishAsync(`${prefix}/in/press1`, JSON.stringify({ seq: 1 }), { qos: 1 });
+    await subscriber.waitForRecords(1);
+    const started = Date.now();
+    expect((await server.call('GET', '/v1/status')).status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(1000);
+    const streams = (await server.call('GET', '/v1/streams')).json.response as { markers: { category: string }[] }[];
+    expect(streams.flatMap((s) => s.markers).some((m) => m.category === 'message_unreadable')).toBe(true);
+    await server.close();
+    const lines = fs.readFileSync(path.join(dataDirectory, 'logs', 'agent_core.log'), 'utf8').split('\n').filter((l) => l.includes(`A message on ${prefix}/in/junk could not be read`));
+    // The first at once; on stop, the count of the rest (the minute had not ended).
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain('| WARNING |');
+    expect(lines[1]).toMatch(/\((\d+) more like it in the last 60 s; said at most once a minute\)$/);
+    expect(Number(/\((\d+) more like it/.exec(lines[1]!)![1])).toBeGreaterThan(4000);
+  }, 120_000);
 });
+

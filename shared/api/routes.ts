@@ -126,7 +126,7 @@ export const ROUTES = [
     body: ConfigDocument, bodyDocument: ConfigurationSchema, response: SavedConfigDocument, responseDocument: ConfigurationSchema, failure: ValidationResultSchema, meta: SavedMetaSchema,
   },
   {
-    id: 'validateConfig', method: 'POST', role: 'viewer', path: '/v1/config/validate', summary: 'Validate a configuration without saving it.',
+    id: 'validateConfig', method: 'POST', role: 'viewer', path: '/v1/config/validate', summary: "Validate a configuration without saving it (the files and folders it names are looked at only for an admin's token).",
     description: 'When there are no errors, `changes` says what saving it would do to the running agent: which services start, restart, stop, and which keep running untouched.',
     body: ConfigDocument, bodyDocument: ConfigurationSchema, response: ConfigValidationSchema, failure: ConfigValidationSchema,
   },

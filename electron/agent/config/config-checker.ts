@@ -28,15 +28,19 @@ export class ConfigChecker {
     private readonly paths?: RealPathContext,
   ) {}
 
-  /** A document as it would be saved over `current`: masked secrets resolved, validated, parsed. */
-  async check(document: unknown, current: StoredConfig | undefined): Promise<CheckedDocument> {
+  /**
+   * A document as it would be saved over `current`: masked secrets resolved, validated, parsed.
+   * `files: false` (a non-admin's validation): nothing on this PC is looked at, so that the answer
+   * cannot tell which files and folders exist or may be read (issue 50, decision 0063).
+   */
+  async check(document: unknown, current: StoredConfig | undefined, files = true): Promise<CheckedDocument> {
     await breathe();
     const unmasked = unmaskSecrets(document, current?.config);
     const { violations, config } = await this.validator.validate(unmasked.config, { wantConfig: true });
     // Files the document names (mqtt ca_file) must exist on this PC, and folders are judged by their real
     // path: shared/ cannot look.
-    const found = [...unmasked.violations, ...violations, ...fileReferenceViolations(unmasked.config)];
-    const real = this.paths ? await realPathViolations(unmasked.config, found, this.paths) : [];
+    const found = [...unmasked.violations, ...violations, ...(files ? fileReferenceViolations(unmasked.config) : [])];
+    const real = this.paths && files ? await realPathViolations(unmasked.config, found, this.paths) : [];
     return { violations: capViolations(real.length > 0 ? sortViolations([...found, ...real]) : found), resolved: unmasked.config, config };
   }
 
@@ -46,9 +50,9 @@ export class ConfigChecker {
    * disk: thousands of folder listings per keystroke would hold up the API. Each listing is bounded
    * (inspect/source-folders.ts: a sample of at most MAX_LISTED_FILES, LIST_BUDGET_MS).
    */
-  async checkWithSources(document: unknown, current: StoredConfig | undefined): Promise<CheckedDocument> {
-    const checked = await this.check(document, current);
-    if (!checked.config || valuesUpTo(document, INLINE_VALUES) > INLINE_VALUES) return checked;
+  async checkWithSources(document: unknown, current: StoredConfig | undefined, files = true): Promise<CheckedDocument> {
+    const checked = await this.check(document, current, files);
+    if (!files || !checked.config || valuesUpTo(document, INLINE_VALUES) > INLINE_VALUES) return checked;
     const found = await this.sourceChecks.warnings(checked.config, checked.violations);
     return { ...checked, violations: capViolations(sortViolations([...checked.violations, ...found])), sourceWarnings: found };
   }

@@ -78,9 +78,9 @@ export class ConfigService {
     return this.options.store.backupState();
   }
 
-  /** Validates a document as it would be saved over the saved one, with the look at folders and files. */
-  check(document: unknown): Promise<CheckedDocument> {
-    return this.options.checker.checkWithSources(document, this.saved());
+  /** Validates a document as it would be saved over the saved one, with the look at folders and files unless `files` is false. */
+  check(document: unknown, files = true): Promise<CheckedDocument> {
+    return this.options.checker.checkWithSources(document, this.saved(), files);
   }
 
   /** The validation and the look at folders and files, before the save's turn (a slow share holds up nothing). */

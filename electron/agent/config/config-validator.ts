@@ -23,17 +23,28 @@ const VALIDATOR_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb:
  */
 export const VALIDATOR_IDLE_MS = 10_000;
 
-/** Counts the values of a JSON document, stopping once it passes `limit`. */
+/**
+ * Counts the values of a JSON document, stopping once it passes `limit`. Children are counted as
+ * they are met, without a list of each object's values: a 100,000-field object is past the limit
+ * after `limit` of its keys, not after copying all of them (issue 50: saving it held status up).
+ */
 export function valuesUpTo(document: unknown, limit: number): number {
   let count = 0;
   const stack: unknown[] = [document];
-  while (stack.length > 0 && count <= limit) {
+  while (stack.length > 0) {
     const node = stack.pop();
     count += 1;
-    if (node !== null && typeof node === 'object') {
-      const children = Array.isArray(node) ? node : Object.values(node);
-      if (count + stack.length + children.length > limit) return limit + 1;
-      stack.push(...children);
+    if (count > limit) return limit + 1;
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      if (count + stack.length + node.length > limit) return limit + 1;
+      for (const child of node) stack.push(child);
+      continue;
+    }
+    for (const key in node) {
+      if (!Object.hasOwn(node, key)) continue;
+      if (count + stack.length + 1 > limit) return limit + 1;
+      stack.push((node as Record<string, unknown>)[key]);
     }
   }
   return count;

@@ -47,22 +47,26 @@ export class AgentLogs {
   readonly redactor: Redactor;
   readonly core: Logger;
   readonly web: Logger;
-  /** logs/audit.log: who changed what through the API (not readable through /v1/log/stream). */
+  /** logs/audit.log and audit-refused.log: who changed what through the API, what was refused (not readable through /v1/log/stream). */
   readonly audit: AuditLog;
   private readonly files: Record<LogName, LogFile>;
   private largeReads = 0;
   private readonly auditFile: LogFile;
+  private readonly refusedFile: LogFile;
 
   constructor(private readonly options: AgentLogsOptions) {
     this.redactor = new Redactor(options.secrets);
     this.files = { 'agent_core.log': this.open('agent_core.log'), 'agent_web.log': this.open('agent_web.log') };
     this.core = new Logger(this.files['agent_core.log'], this.redactor, options.clock, 'agent');
     this.web = new Logger(this.files['agent_web.log'], this.redactor, options.clock, 'api', 'http');
+    // Actions and refusals in files of their own, each with its own rotation budget: nobody refused
+    // can rotate an action away (issue 50).
     this.auditFile = this.open('audit.log');
-    this.audit = new AuditLog(this.auditFile, this.redactor, options.clock);
+    this.refusedFile = this.open('audit-refused.log');
+    this.audit = new AuditLog(this.auditFile, this.redactor, options.clock, this.refusedFile);
   }
 
-  private open(name: LogName | 'audit.log'): LogFile {
+  private open(name: LogName | 'audit.log' | 'audit-refused.log'): LogFile {
     const { storage, recovery, directory } = this.options;
     const area = `logs:${name}`;
     const file: LogFile = new LogFile(path.join(directory, name), {
@@ -120,7 +124,9 @@ export class AgentLogs {
 
   close(): void {
     for (const file of Object.values(this.files)) file.close();
+    this.audit.flushRefusals();
     this.auditFile.close();
+    this.refusedFile.close();
   }
 }
 

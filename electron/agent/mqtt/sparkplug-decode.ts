@@ -8,6 +8,8 @@ import { DataType, MAX_METRICS, SparkplugFormatError } from './sparkplug-codec.j
 
 export interface DecodedMetric {
   name?: string;
+  /** The name was longer than the bytes the caller accepts: it was not read (name stays undefined). */
+  longName?: true;
   alias?: number;
   timestamp?: number;
   datatype?: number;
@@ -35,7 +37,7 @@ class ProtoReader {
   pos: number;
 
   constructor(
-    private readonly buffer: Buffer,
+    readonly buffer: Buffer,
     start: number,
     readonly end: number,
   ) {
@@ -98,13 +100,20 @@ function safeTime(value: bigint): number {
   return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : Number.MAX_SAFE_INTEGER;
 }
 
-function readMetric(reader: ProtoReader): DecodedMetric {
+function readMetric(reader: ProtoReader, maxNameBytes: number): DecodedMetric {
   const metric: DecodedMetric = { isNull: false, complex: false };
   while (!reader.done) {
     const tag = reader.small();
     const field = tag >>> 3;
     const wire = tag & 7;
-    if (field === 1 && wire === 2) metric.name = reader.text();
+    if (field === 1 && wire === 2) {
+      const [start, end] = reader.span();
+      // A name over the bound is never turned into a string: a 15 MB name costs nothing to skip.
+      if (end - start > maxNameBytes) {
+        metric.longName = true;
+        metric.name = undefined;
+      } else metric.name = reader.buffer.toString('utf8', start, end);
+    }
     else if (field === 2 && wire === 0) metric.alias = safeTime(reader.varint());
     else if (field === 3 && wire === 0) metric.timestamp = safeTime(reader.varint());
     else if (field === 4 && wire === 0) metric.datatype = reader.small();
@@ -123,8 +132,11 @@ function readMetric(reader: ProtoReader): DecodedMetric {
   return metric;
 }
 
-/** Reads a Sparkplug B payload; throws SparkplugFormatError when it is not one. */
-export function decodePayload(buffer: Buffer, maxMetrics = MAX_METRICS): DecodedPayload {
+/**
+ * Reads a Sparkplug B payload; throws SparkplugFormatError when it is not one. Metric names longer
+ * than maxNameBytes are not read (the metric gets longName).
+ */
+export function decodePayload(buffer: Buffer, maxMetrics = MAX_METRICS, maxNameBytes = Number.POSITIVE_INFINITY): DecodedPayload {
   const reader = new ProtoReader(buffer, 0, buffer.length);
   const out: DecodedPayload = { metrics: [] };
   while (!reader.done) {
@@ -135,7 +147,7 @@ export function decodePayload(buffer: Buffer, maxMetrics = MAX_METRICS): Decoded
     else if (field === 2 && wire === 2) {
       if (out.metrics.length >= maxMetrics) throw new SparkplugFormatError(`more than ${maxMetrics} metrics in one message`);
       const [start, end] = reader.span();
-      out.metrics.push(readMetric(new ProtoReader(buffer, start, end)));
+      out.metrics.push(readMetric(new ProtoReader(buffer, start, end), maxNameBytes));
     } else if (field === 3 && wire === 0) out.seq = safeTime(reader.varint());
     else if (field === 4 && wire === 2) out.uuid = reader.text();
     else if (field === 5 && wire === 2) {

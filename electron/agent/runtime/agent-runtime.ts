@@ -217,10 +217,11 @@ export class AgentRuntime {
 
   /**
    * Validates a document as it would be saved (masked secrets resolved against the saved ones). A
-   * document without errors also says what saving it would do to the running agent.
+   * document without errors also says what saving it would do to the running agent. `files: false`:
+   * the files and folders it names are not looked at (a non-admin's validation, decision 0063).
    */
-  async validate(document: unknown): Promise<ConfigValidation> {
-    const { violations, config } = await this.config.check(document);
+  async validate(document: unknown, options: { files?: boolean } = {}): Promise<ConfigValidation> {
+    const { violations, config } = await this.config.check(document, options.files ?? true);
     if (hasErrors(violations) || !config) return { status: 'failed', violations };
     return { status: 'passed', violations, changes: this.state === 'running' ? this.supervisor.plan(config) : { ...NOTHING_CHANGES } };
   }
@@ -250,6 +251,8 @@ export class AgentRuntime {
       else if (this.state === 'failed' && this.desired.read() === 'running') {
         if ((await this.startLocked(config)) === 'running') changes = { ...NOTHING_CHANGES, start: Object.keys(this.supervisor.serviceStates()) };
       } else await this.supervisor.clear();
+      // Masking a big document and serializing the answer are each a long step: status answers between.
+      await breathe();
       return { status: 'passed', violations, config: maskSecrets(stored.config), lastModified: stored.lastModified, revision: stored.revision, changes };
     });
   }

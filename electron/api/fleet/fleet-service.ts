@@ -1,7 +1,7 @@
 import { ApiError } from '../../../shared/api/errors.js';
 import { type FleetAgent, FleetSchema } from '../../../shared/api/fleet.js';
 import { FleetStore, type StoredAgent } from './fleet-store.js';
-import { CertificateChangedError, type RemoteReply, RemoteLink } from './remote-link.js';
+import { ByteBudget, CertificateChangedError, type RemoteReply, RemoteLink } from './remote-link.js';
 import { Semaphore } from './semaphore.js';
 
 /** What the fleet learned of an added agent by polling it. */
@@ -25,9 +25,24 @@ export interface FleetOptions {
   now?: () => Date;
 }
 
-const POLL_BYTES = 4 * 1024 * 1024;
-/** A forwarded answer (the newest 100,000 log lines at most) fits in this. */
-export const PROXY_BYTES = 64 * 1024 * 1024;
+/** A poll's answer (the agent's GET /v1/fleet, its own rows) fits in this. */
+export const POLL_BYTES = 1024 * 1024;
+/**
+ * A forwarded answer may be this big (some 100,000 log lines; ask a remote for fewer lines at
+ * once), and all forwarded answers being received at once together PROXY_BUDGET_BYTES (issue 50:
+ * four agents answering 60 MB at once took the agent to 867 MB). Decision 0064.
+ */
+export const PROXY_BYTES = 16 * 1024 * 1024;
+export const PROXY_BUDGET_BYTES = 32 * 1024 * 1024;
+/** Characters of a remote's error text kept (in GET /v1/fleet's `error`). */
+export const REMOTE_TEXT_CHARS = 300;
+/** A remote's own row, as JSON, at most: strings it chooses (version, state) pass into GET /v1/fleet. */
+const ROW_CHARS = 4096;
+
+/** A text a remote chose, cut to `max` characters with the size it had. */
+export function cutRemoteText(text: string, max = REMOTE_TEXT_CHARS): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
+}
 
 interface Member {
   stored: StoredAgent;
@@ -77,6 +92,7 @@ export class FleetService {
   private closed = false;
   // Removed and refused tokens too: a token once typed stays redacted while the process runs.
   private readonly seenTokens = new Set<string>();
+  private readonly proxyBudget = new ByteBudget(PROXY_BUDGET_BYTES);
 
   constructor(private readonly options: FleetOptions) {
     this.interval = options.pollIntervalMs ?? 5000;
@@ -204,8 +220,11 @@ export class FleetService {
     const body = json(reply) as { response?: unknown; error?: { text?: string } } | undefined;
     const fleet = FleetSchema.safeParse(body?.response);
     const own = fleet.success ? fleet.data.agents[0] : undefined;
-    if (reply.status !== 200 || !own) return failed(`the agent answered GET /v1/fleet with HTTP ${reply.status}${body?.error?.text ? `: ${body.error.text}` : ''}`, true, { failingSince: null });
+    const text = typeof body?.error?.text === 'string' ? `: ${cutRemoteText(body.error.text)}` : '';
+    if (reply.status !== 200 || !own) return failed(`the agent answered GET /v1/fleet with HTTP ${reply.status}${text}`, true, { failingSince: null });
     const { name: _name, url: _url, self: _self, fingerprint: _fingerprint, presented_fingerprint: _presented, error: _error, ...summary } = own;
+    const size = JSON.stringify(summary).length;
+    if (size > ROW_CHARS) return failed(`the agent's own row in GET /v1/fleet is ${size} characters long, more than ${ROW_CHARS}: it is not shown`, true, { failingSince: null });
     return { ...summary, reachable: true, last_seen: at, error: null, presented_fingerprint: null, failingSince: null };
   }
 
@@ -218,15 +237,19 @@ export class FleetService {
     const body = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body), 'utf8');
     let reply: RemoteReply;
     try {
-      reply = await member.link.request({ ...request, body, timeoutMs: this.options.proxyTimeoutMs ?? 120_000, maxBytes: PROXY_BYTES });
+      reply = await member.link.request({ ...request, body, timeoutMs: this.options.proxyTimeoutMs ?? 120_000, maxBytes: PROXY_BYTES, budget: this.proxyBudget });
     } catch (cause) {
       if (cause instanceof CertificateChangedError) throw new ApiError(502, `The agent "${name}": ${cause.message}.`, { fleet_error: 'certificate changed', presented_fingerprint: cause.presented });
       throw new ApiError(502, `The agent "${name}" cannot be reached: ${(cause as Error).message}.`, { fleet_error: 'unreachable' });
     }
-    if (reply.status === 401) throw new ApiError(502, `The agent "${name}" refused the stored token; remove it from the fleet and add it again with a valid token.`, { fleet_error: 'token refused' });
-    const parsed = json(reply);
-    if (parsed === undefined) throw new ApiError(502, `The agent "${name}" gave an unreadable answer (HTTP ${reply.status}).`);
-    return { ...reply, json: parsed };
+    try {
+      if (reply.status === 401) throw new ApiError(502, `The agent "${name}" refused the stored token; remove it from the fleet and add it again with a valid token.`, { fleet_error: 'token refused' });
+      const parsed = json(reply);
+      if (parsed === undefined) throw new ApiError(502, `The agent "${name}" gave an unreadable answer (HTTP ${reply.status}).`);
+      return { ...reply, body: Buffer.alloc(0), json: parsed };
+    } finally {
+      this.proxyBudget.give(reply.reserved);
+    }
   }
 
   close(): void {

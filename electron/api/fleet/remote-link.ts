@@ -20,7 +20,35 @@ export interface RemoteReply {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: Buffer;
+  /** Bytes of `budget` this answer holds: the caller gives them back when done with the body. */
+  reserved: number;
 }
+
+/**
+ * Bytes of answers held at once by all requests that share it: four agents answering 60 MB each
+ * at the same time must not take the memory up (issue 50).
+ */
+export class ByteBudget {
+  private used = 0;
+
+  constructor(readonly limit: number) {}
+
+  take(bytes: number): boolean {
+    if (this.used + bytes > this.limit) return false;
+    this.used += bytes;
+    return true;
+  }
+
+  give(bytes: number): void {
+    this.used = Math.max(0, this.used - bytes);
+  }
+
+  get held(): number {
+    return this.used;
+  }
+}
+
+const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
 
 export interface RemoteRequest {
   method: string;
@@ -31,6 +59,8 @@ export interface RemoteRequest {
   timeoutMs: number;
   /** Bytes of answer accepted; more is an error (a hostile or broken peer cannot fill our memory). */
   maxBytes: number;
+  /** Shared with other requests: their answers together may hold at most its limit. */
+  budget?: ByteBudget;
 }
 
 /**
@@ -99,10 +129,13 @@ export class RemoteLink {
     const send = this.https ? https.request : http.request;
     return new Promise((resolve, reject) => {
       let settled = false;
+      let reserved = 0;
       const fail = (error: Error) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        request.budget?.give(reserved);
+        reserved = 0;
         reject(error instanceof CertificateChangedError || error instanceof UnreachableError ? error : new UnreachableError(error.message));
       };
       const outgoing = send(
@@ -124,11 +157,20 @@ export class RemoteLink {
           const chunks: Buffer[] = [];
           let size = 0;
           response.on('data', (chunk: Buffer) => {
+            if (settled) return;
             size += chunk.length;
             if (size > request.maxBytes) {
               response.destroy();
-              fail(new UnreachableError(`the answer is larger than ${Math.round(request.maxBytes / 1024 / 1024)} MiB`));
+              fail(new UnreachableError(`the answer is larger than ${mib(request.maxBytes)}`));
               return;
+            }
+            if (request.budget) {
+              if (!request.budget.take(chunk.length)) {
+                response.destroy();
+                fail(new UnreachableError(`the answers of fleet agents received at once would hold more than ${mib(request.budget.limit)}; try again`));
+                return;
+              }
+              reserved += chunk.length;
             }
             chunks.push(chunk);
           });
@@ -137,7 +179,7 @@ export class RemoteLink {
             if (settled) return;
             settled = true;
             clearTimeout(timer);
-            resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) });
+            resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks), reserved });
           });
         },
       );

@@ -58,8 +58,10 @@ export const configRoutes = {
 
   previewConfig: async ({ runtime, body }) => ({ response: await runtime.preview(body) }),
 
-  validateConfig: async ({ runtime, body }) => {
-    const result = await runtime.validate(body);
+  validateConfig: async ({ runtime, body, caller }) => {
+    // Only an admin's validation looks at this PC's files and folders: a viewer's or operator's
+    // answer must not tell whether /etc/shadow exists or may be read (issue 50, decision 0063).
+    const result = await runtime.validate(body, { files: caller.role === 'admin' });
     return { success: result.status === 'passed', response: result };
   },
 } satisfies Partial<Handlers<RouteId>>;

@@ -103,7 +103,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Validate a configuration without saving it.
+         * Validate a configuration without saving it (the files and folders it names are looked at only for an admin's token).
          * @description When there are no errors, `changes` says what saving it would do to the running agent: which services start, restart, stop, and which keep running untouched.
          */
         post: operations["validateConfig"];

@@ -16,6 +16,7 @@ import type { ComponentContext } from '../../components/contract.js';
 import type { StreamReader } from './stream-reader.js';
 import { SubscriptionMemory } from './subscription-memory.js';
 import { DrainLoop, type DrainOutcome } from '../../lifecycle/index.js';
+import { RepeatedWarning } from '../../logging/repeated-warning.js';
 
 const RETRY_STORE_MS = 1000;
 
@@ -29,6 +30,8 @@ interface Pending {
 export class ConnectionReader {
   readonly link: BrokerLink;
   private readonly markers: ConnectionMarkers;
+  /** Unreadable messages: anyone who may publish on a topic can send thousands (decision 0061). */
+  private readonly noise: RepeatedWarning;
   private readonly streams: StreamKey[];
   private pending: Pending[] = [];
   /** Commits what arrived: kicked per message, a round per turn of the event loop, backing off while storing fails. */
@@ -46,6 +49,7 @@ export class ConnectionReader {
   ) {
     this.streams = readers.map((r) => r.stream);
     this.markers = new ConnectionMarkers(context.markers, this.streams, context.logger);
+    this.noise = new RepeatedWarning((message) => context.logger.warn(message));
     this.link = new BrokerLink(settings, { clientId, clean: false, connectTimeoutMs: settings.timeout * 1000 }, context.logger, {
       connected: (client, sessionPresent) => this.onConnected(client, sessionPresent, settings.timeout),
       disconnected: () => this.onDisconnected(),
@@ -72,6 +76,7 @@ export class ConnectionReader {
     const draining = this.loop?.dispose();
     await this.link.stop();
     await draining;
+    this.noise.close();
     // Not acknowledged: the broker sends these again on the next connection.
     this.pending = [];
   }
@@ -176,7 +181,8 @@ export class ConnectionReader {
     if (reading.unreadable) {
       const message = `A message on ${topic} could not be read for ${id}: ${reading.unreadable}. It was skipped. Its start: ${JSON.stringify(payload.subarray(0, 120).toString('utf8'))}`;
       this.context.markers.raise([reader.stream], 'warning', 'message_unreadable', message);
-      this.context.logger.warn(message);
+      // One line a minute per stream with how many more; the marker shows the newest.
+      this.noise.warn(`unreadable ${streamId(reader.stream.asset, reader.stream.stream_type)}`, message);
     }
     // A skipped message stays marked (its time says when) after good ones: cleared by a restart of the receiver.
     if (reading.badTimestamps > 0) {

@@ -8,6 +8,7 @@ import { MessageReader } from './message-records.js';
 import { SparkplugReader } from './sparkplug-reader.js';
 import type { StreamReader } from './stream-reader.js';
 import { SubscriptionMemory } from './subscription-memory.js';
+import { RepeatedWarning } from '../../logging/repeated-warning.js';
 
 export type MqttReceiverConfig = z.infer<typeof MqttReceiverSchema>;
 
@@ -20,6 +21,8 @@ export class MqttReceiver implements AgentComponent {
   readonly kind = 'Receiver' as const;
   readonly name: string;
   private connections: ConnectionReader[] = [];
+  /** The Sparkplug readers' warnings (aliases no birth named, bounds): once a minute per kind and stream (decision 0061). */
+  private noise: RepeatedWarning | undefined;
   private running = false;
 
   constructor(
@@ -31,6 +34,8 @@ export class MqttReceiver implements AgentComponent {
 
   async start(): Promise<void> {
     this.running = true;
+    const noise = new RepeatedWarning((message) => this.context.logger.warn(message));
+    this.noise = noise;
     this.connections = this.config.connections.flatMap((connection, index) => {
       const streams = this.config.streams.filter((s) => (s.connection === undefined ? index === 0 : s.connection === connection.connection_name));
       if (streams.length === 0) return [];
@@ -43,7 +48,7 @@ export class MqttReceiver implements AgentComponent {
           publish: (topic, payload) => link.reader?.link.connected?.publish(topic, payload, { qos: 0 }),
           warn: (category, message) => {
             this.context.markers.raise([stream], 'warning', category, message);
-            this.context.logger.warn(message);
+            noise.warn(`${category} ${s.asset}:${s.stream_type}`, message);
           },
           clear: (category) => this.context.markers.clear(category, [stream]),
         });
@@ -60,6 +65,7 @@ export class MqttReceiver implements AgentComponent {
   async stop(): Promise<void> {
     this.running = false;
     await Promise.all(this.connections.map((c) => c.stop()));
+    this.noise?.close();
   }
 
   /** running: every connection is up and subscribed; unknown: trying to reach a broker. */

@@ -17,9 +17,12 @@ import type { MqttStreamSchema } from '../../../../shared/config/mqtt-schema.js'
 import { topicMatches } from '../../../../shared/config/mqtt-topics.js';
 import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
 import type { StreamKey } from '../../components/contract.js';
-import { DataType, ProtoWriter, SparkplugFormatError, payloadWith, writeMetric } from '../../mqtt/sparkplug-codec.js';
+import { DataType, MAX_METRICS, ProtoWriter, SparkplugFormatError, payloadWith, writeMetric } from '../../mqtt/sparkplug-codec.js';
 import { type DecodedPayload, decodePayload, metricValue } from '../../mqtt/sparkplug-decode.js';
 import type { MessageReading } from './message-records.js';
+import { MAX_DEVICES_PER_NODE, MAX_NAME_BYTES, MAX_REMEMBERED_DEVICES, MAX_REMEMBERED_ENTRIES, NameBook, type Names, type NodeState, emptyNames } from './sparkplug-names.js';
+
+export { MAX_REMEMBERED_NODES } from './sparkplug-names.js';
 
 type StreamConfig = z.infer<typeof MqttStreamSchema>;
 
@@ -29,6 +32,7 @@ const COMPRESSED = 'SPBV1.0_COMPRESSED';
 /** Milliseconds since 1970 a time stamp can have (year 275760). */
 const MAX_TIME_MS = 8.64e15;
 export const SEQ_GAP = 'sparkplug_seq_gap';
+export const BOUNDS = 'sparkplug_bounds';
 
 export interface SparkplugEvents {
   /** Sends a command to a node (NCMD rebirth); nothing when not connected. */
@@ -37,17 +41,6 @@ export interface SparkplugEvents {
   clear(category: string): void;
   /** false (a preview): nothing is sent, so a gap or a node not seen born asks for no rebirth. */
   readonly askRebirth?: boolean;
-}
-
-interface Names {
-  aliases: Map<number, string>;
-  types: Map<string, number>;
-}
-
-interface NodeState extends Names {
-  seq: number | undefined;
-  /** A rebirth was asked for and its NBIRTH has not come yet. */
-  rebirthAsked: boolean;
 }
 
 /** The Sparkplug topics that carry the births and seq of the nodes a data filter matches. */
@@ -59,24 +52,14 @@ export function nodeFilter(filter: string): string {
   return `spBv1.0/${levels[1]}/+/${levels[3]}/#`;
 }
 
-/**
- * Nodes and devices remembered at most (their aliases and types): a publisher that invents names
- * must not grow the memory without end. The oldest is forgotten first; it is asked for a rebirth
- * if it speaks again with aliases only.
- */
-export const MAX_REMEMBERED_NODES = 1_000;
-export const MAX_REMEMBERED_DEVICES = 10_000;
-
-function remember<T>(map: Map<string, T>, key: string, value: T, limit: number): T {
-  if (map.size >= limit) map.delete(map.keys().next().value!);
-  map.set(key, value);
-  return value;
-}
+/** A bound reached is said at most once a minute: a flood of invented births must not flood the log. */
+const BOUND_WARNING_MS = 60_000;
 
 export class SparkplugReader {
   readonly extraFilters: readonly string[];
-  private readonly nodes = new Map<string, NodeState>();
-  private readonly devices = new Map<string, Names>();
+  private readonly book = new NameBook();
+  private boundWarnedAt = Number.NEGATIVE_INFINITY;
+  private boundsSkipped = 0;
 
   constructor(
     readonly stream: StreamKey,
@@ -103,68 +86,92 @@ export class SparkplugReader {
       return { records: [], badTimestamps: 0, unreadable: `not a Sparkplug B payload (${(cause as Error).message})` };
     }
     const nodeKey = `${levels[1]}/${levels[3]}`;
-    const node = this.node(nodeKey);
     if (type === 'NBIRTH') {
+      const node = this.book.node(nodeKey);
       node.seq = decoded.seq;
       node.rebirthAsked = false;
-      this.learn(node, decoded, true);
-      for (const key of this.devices.keys()) if (key.startsWith(`${nodeKey}/`)) this.devices.delete(key);
+      const bdSeq = decoded.metrics.find((m) => m.name === 'bdSeq');
+      node.bdSeq = bdSeq?.longValue ?? (bdSeq?.intValue === undefined ? undefined : BigInt(bdSeq.intValue));
+      this.book.clearNode(nodeKey, node);
+      this.bounded(topic, this.book.learn(nodeKey, node, decoded));
       this.events.clear(SEQ_GAP);
       return { records: [], badTimestamps: 0 };
     }
     if (type === 'NDEATH') {
-      node.seq = undefined;
+      this.death(nodeKey, decoded);
       return { records: [], badTimestamps: 0 };
     }
+    const node = this.book.node(nodeKey);
     this.checkSeq(topic, levels, node, decoded.seq);
-    const device = levels[4] === undefined ? undefined : this.device(`${nodeKey}/${levels[4]}`);
-    if (type === 'DBIRTH' && device) this.learn(device, decoded, true);
+    const deviceKey = levels[4];
+    if (type === 'DDEATH' && deviceKey !== undefined) this.book.forgetDevice(nodeKey, deviceKey);
+    if (type === 'DBIRTH' && deviceKey !== undefined) {
+      const device = this.book.birthDevice(nodeKey, node, deviceKey);
+      if (device) this.bounded(topic, this.book.learn(nodeKey, device, decoded));
+      else this.bounded(topic, decoded.metrics.length, `node ${nodeKey} already has ${MAX_DEVICES_PER_NODE} devices, or ${MAX_REMEMBERED_DEVICES} devices are remembered in all`);
+    }
     if ((type !== 'DDATA' && type !== 'NDATA') || !topicMatches(this.config.topic, topic)) return { records: [], badTimestamps: 0 };
-    return this.records(topic, payload, decoded, device ?? node, receivedMicros);
+    // A device whose birth is not remembered is read by the names its data carries; when it sends
+    // aliases only, its node is asked for a rebirth (once until its NBIRTH).
+    const known = deviceKey === undefined ? node : this.book.device(nodeKey, deviceKey);
+    const reading = this.records(topic, payload, decoded, known ?? emptyNames(), receivedMicros);
+    if (!known && decoded.metrics.some((m) => m.name === undefined && m.alias !== undefined)) this.askRebirth(levels, node, `Sparkplug: the birth of ${topic.slice(0, 300)} is not remembered`);
+    return reading;
+  }
+
+  /** What is remembered of the nodes and devices (for tests). */
+  get remembered() {
+    return this.book.totals;
+  }
+
+  /** An NDEATH forgets the node's births, unless its bdSeq is not the NBIRTH's (the will of an older connection). */
+  private death(nodeKey: string, decoded: DecodedPayload): void {
+    const node = this.book.peek(nodeKey);
+    if (!node) return;
+    const metric = decoded.metrics.find((m) => m.name === 'bdSeq');
+    const bdSeq = metric?.longValue ?? (metric?.intValue === undefined ? undefined : BigInt(metric.intValue));
+    if (bdSeq !== undefined && node.bdSeq !== undefined && bdSeq !== node.bdSeq) return;
+    node.seq = undefined;
+    this.book.clearNode(nodeKey, node);
+  }
+
+  /** Metrics of a birth not remembered: a warning at most once a minute, with how many since the last one. */
+  private bounded(topic: string, dropped: number, reason?: string): void {
+    if (dropped === 0) return;
+    this.boundsSkipped += dropped;
+    const now = Date.now();
+    if (now - this.boundWarnedAt < BOUND_WARNING_MS) return;
+    this.boundWarnedAt = now;
+    const why = reason ?? `names over ${MAX_NAME_BYTES} bytes, or more than ${MAX_REMEMBERED_ENTRIES} aliases and names remembered`;
+    this.events.warn(
+      BOUNDS,
+      `Sparkplug: ${this.boundsSkipped} metric(s) of births (the last on ${topic.slice(0, 300)}) were not remembered (${why}); their aliases cannot be read. Said at most once a minute.`,
+    );
+    this.boundsSkipped = 0;
   }
 
   private decode(payload: Buffer): DecodedPayload {
     if (payload.length > MAX_MESSAGE_BYTES) throw new SparkplugFormatError(`${payload.length} bytes is more than ${MAX_MESSAGE_BYTES}`);
-    const decoded = decodePayload(payload);
+    const decoded = decodePayload(payload, MAX_METRICS, MAX_NAME_BYTES);
     if (decoded.uuid !== COMPRESSED || !decoded.body) return decoded;
     const algorithm = decoded.metrics.find((m) => m.name === 'algorithm')?.stringValue?.toUpperCase() ?? 'DEFLATE';
     const inflate = algorithm === 'GZIP' ? gunzipSync : inflateSync;
-    return decodePayload(inflate(decoded.body, { maxOutputLength: MAX_INFLATED_BYTES }));
-  }
-
-  private node(key: string): NodeState {
-    let node = this.nodes.get(key);
-    if (!node) node = remember(this.nodes, key, { seq: undefined, rebirthAsked: false, aliases: new Map(), types: new Map() }, MAX_REMEMBERED_NODES);
-    return node;
-  }
-
-  private device(key: string): Names {
-    let device = this.devices.get(key);
-    if (!device) device = remember(this.devices, key, { aliases: new Map(), types: new Map() }, MAX_REMEMBERED_DEVICES);
-    return device;
-  }
-
-  private learn(names: Names, decoded: DecodedPayload, birth: boolean): void {
-    if (birth) {
-      names.aliases.clear();
-      names.types.clear();
-    }
-    for (const metric of decoded.metrics) {
-      if (metric.name === undefined) continue;
-      if (metric.alias !== undefined) names.aliases.set(metric.alias, metric.name);
-      if (metric.datatype !== undefined) names.types.set(metric.name, metric.datatype);
-    }
+    return decodePayload(inflate(decoded.body, { maxOutputLength: MAX_INFLATED_BYTES }), MAX_METRICS, MAX_NAME_BYTES);
   }
 
   /** seq must follow the node's last one; a gap (or no birth seen) asks for a rebirth once. */
   private checkSeq(topic: string, levels: string[], node: NodeState, seq: number | undefined): void {
-    const nodeTopic = `spBv1.0/${levels[1]}/NCMD/${levels[3]}`;
     let problem: string | undefined;
     if (node.seq === undefined) problem = `Sparkplug: no NBIRTH of node ${levels[1]}/${levels[3]} seen before ${topic}`;
     else if (seq !== undefined && seq !== (node.seq + 1) % 256)
       problem = `Sparkplug: seq gap from node ${levels[1]}/${levels[3]} on ${topic}: expected ${(node.seq + 1) % 256}, got ${seq} (messages lost or out of order)`;
     if (seq !== undefined) node.seq = seq;
-    if (problem === undefined) return;
+    if (problem !== undefined) this.askRebirth(levels, node, problem);
+  }
+
+  /** Warns and sends NCMD Rebirth to the node, once until its NBIRTH comes. */
+  private askRebirth(levels: string[], node: NodeState, problem: string): void {
+    const nodeTopic = `spBv1.0/${levels[1]}/NCMD/${levels[3]}`;
     if (node.rebirthAsked) return;
     node.rebirthAsked = true;
     if (this.events.askRebirth === false) {

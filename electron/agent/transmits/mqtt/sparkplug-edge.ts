@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IClientOptions, MqttClient } from 'mqtt';
 import type { Logger } from '../../logging/logger.js';
+import { RepeatedWarning } from '../../logging/repeated-warning.js';
 import { DataType, ProtoWriter, SparkplugFormatError, payloadWith, writeMetric } from '../../mqtt/sparkplug-codec.js';
 import { decodePayload } from '../../mqtt/sparkplug-decode.js';
 import type { SparkplugBatch } from './sparkplug-outbox.js';
@@ -19,6 +20,16 @@ export const REBIRTH_METRIC = 'Node Control/Rebirth';
 /** A STATE message is a small JSON object: anything bigger is not one. */
 const MAX_STATE_BYTES = 4096;
 const MAX_COMMAND_BYTES = 1 << 20;
+/**
+ * How far ahead of this agent's clock a STATE time stamp may be (docs/decisions/0060): a later one
+ * is not the host's, it would make every true STATE after it look older and be ignored.
+ */
+export const MAX_STATE_AHEAD_MS = 10 * 60_000;
+/**
+ * Rebirths asked by NCMD at most this often: each re-announces every device, and anyone on the
+ * broker can ask thousands. Requests within the window are answered by one rebirth at its end.
+ */
+export const REBIRTH_MIN_INTERVAL_MS = 2000;
 
 export interface EdgeSettings {
   group_id?: string;
@@ -63,6 +74,10 @@ export class SparkplugEdge {
   /** When the last NBIRTH was published (ms), for the console: "NBIRTH sent 14:02". */
   private bornAt: number | undefined;
   private readonly bdSeqFile: string;
+  /** A rebirth asked within REBIRTH_MIN_INTERVAL_MS of the last birth waits for this timer. */
+  private rebirthTimer: NodeJS.Timeout | undefined;
+  /** Unreadable commands and STATE messages: anyone on the broker can send thousands. */
+  private readonly noise: RepeatedWarning;
 
   constructor(
     private readonly settings: EdgeSettings,
@@ -73,6 +88,7 @@ export class SparkplugEdge {
     this.group = settings.group_id ?? '';
     this.node = settings.edge_node_id ?? '';
     this.bdSeqFile = path.join(dataDirectory, 'sparkplug-bdseq.txt');
+    this.noise = new RepeatedWarning((message) => this.logger.warn(message));
     const stored = Number.parseInt(readOr(this.bdSeqFile, '-1'), 10);
     this.bdSeq = Number.isInteger(stored) && stored >= 0 && stored <= 255 ? stored : -1;
   }
@@ -148,8 +164,12 @@ export class SparkplugEdge {
 
   disconnected(): void {
     this.client = undefined;
-    // Heard again on the next connection (the STATE is retained).
+    clearTimeout(this.rebirthTimer);
+    this.rebirthTimer = undefined;
+    // Heard again on the next connection (the STATE is retained): the broker's retained STATE is
+    // then the truth, whatever time stamp was stored before.
     this.hostOnline = undefined;
+    this.hostTime = -1;
     this.stateValue = 'disconnected';
     this.born.clear();
     this.events.changed();
@@ -158,6 +178,9 @@ export class SparkplugEdge {
   /** A graceful stop: NDEATH before the connection closes (the will is only sent on a crash). */
   death(): void {
     if (this.client && this.stateValue === 'born') this.client.publish(this.topic('NDEATH'), this.deathPayload(), { qos: 0 });
+    clearTimeout(this.rebirthTimer);
+    this.rebirthTimer = undefined;
+    this.noise.close();
   }
 
   /** The DDATA of a stored batch, after the device's DBIRTH when it needs one. */
@@ -230,22 +253,44 @@ export class SparkplugEdge {
       if (payload.length > MAX_COMMAND_BYTES) throw new SparkplugFormatError(`${payload.length} bytes is too big for a command`);
       const rebirth = decodePayload(payload, 1000).metrics.some((m) => m.name === REBIRTH_METRIC && m.booleanValue === true);
       if (!rebirth || this.stateValue !== 'born') return;
-      this.logger.info(`Sparkplug: rebirth requested on ${this.topic('NCMD')}.`);
-      this.birth();
+      this.rebirthSoon();
     } catch (cause) {
-      this.logger.warn(`Sparkplug: a command on ${this.topic('NCMD')} could not be read (${(cause as Error).message}); it was skipped.`);
+      this.noise.warn('command', `Sparkplug: a command on ${this.topic('NCMD')} could not be read (${(cause as Error).message.slice(0, 200)}); it was skipped.`);
     }
   }
 
-  /** Sparkplug 3.0 STATE: {"online": true|false, "timestamp": ms}; older time stamps are ignored. */
+  /** A rebirth now, or at the end of the window after the last birth (one for all asked within it). */
+  private rebirthSoon(): void {
+    if (this.rebirthTimer) return;
+    const wait = this.bornAt === undefined ? 0 : this.bornAt + REBIRTH_MIN_INTERVAL_MS - Date.now();
+    const rebirth = () => {
+      this.rebirthTimer = undefined;
+      if (this.stateValue !== 'born') return;
+      this.logger.info(`Sparkplug: rebirth requested on ${this.topic('NCMD')}.`);
+      this.birth();
+    };
+    if (wait <= 0) return rebirth();
+    this.rebirthTimer = setTimeout(rebirth, wait);
+    this.rebirthTimer.unref();
+  }
+
+  /**
+   * Sparkplug 3.0 STATE: {"online": true|false, "timestamp": ms}; older time stamps are ignored. A
+   * time stamp that is not a finite number of ms from 1970 up to MAX_STATE_AHEAD_MS ahead of this
+   * clock is not the host's ({"timestamp": 1e400} is Infinity): that STATE is skipped.
+   */
   private onState(payload: Buffer): void {
+    const host = this.settings.primary_host_id;
     let state: { online?: unknown; timestamp?: unknown };
     try {
       if (payload.length > MAX_STATE_BYTES) throw new Error(`${payload.length} bytes`);
       state = JSON.parse(payload.toString('utf8')) as typeof state;
       if (typeof state !== 'object' || state === null || typeof state.online !== 'boolean') throw new Error('no "online" true or false');
+      const t = state.timestamp;
+      if (t !== undefined && (typeof t !== 'number' || !Number.isFinite(t) || t < 0)) throw new Error(`the time stamp ${String(t).slice(0, 40)} is not a time`);
+      if (typeof t === 'number' && t > Date.now() + MAX_STATE_AHEAD_MS) throw new Error(`the time stamp ${t} is more than ${MAX_STATE_AHEAD_MS / 60_000} minutes ahead of this clock`);
     } catch (cause) {
-      this.logger.warn(`Sparkplug: the STATE of primary host ${this.settings.primary_host_id} could not be read (${(cause as Error).message}); it was skipped.`);
+      this.noise.warn('state', `Sparkplug: the STATE of primary host ${host} could not be read (${(cause as Error).message}); it was skipped.`);
       return;
     }
     const time = typeof state.timestamp === 'number' ? state.timestamp : 0;
@@ -253,7 +298,6 @@ export class SparkplugEdge {
     this.hostTime = time;
     this.hostOnline = state.online;
     this.events.changed();
-    const host = this.settings.primary_host_id;
     if (state.online && this.stateValue === 'waiting_for_host') {
       this.logger.info(`Sparkplug: primary host ${host} is online.`);
       this.birth();
