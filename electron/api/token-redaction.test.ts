@@ -50,14 +50,14 @@ describe('tokens in request lines', () => {
       const text = logText('agent_web.log');
       return text.includes('/v1/agent/stop') && text;
     }, 5000, 'the requests in the web log');
-    for (const [name, text] of [['agent_web.log', web], ['audit.log', logText('audit.log')]] as const) {
+    for (const [name, text] of [['agent_web.log', web], ['audit.log', logText('audit.log')], ['audit-refused.log', logText('audit-refused.log')]] as const) {
       expect(text, name).not.toContain(admin);
       expect(text, name).not.toContain(viewer);
       expect(text, name).not.toContain(encodeURIComponent(admin));
     }
     expect(web).toMatch(/GET \/v1\/status\?access_token=\*{8} 200/);
     expect(web).toMatch(/GET \/v1\/\*{8} 404/);
-    expect(logText('audit.log')).toMatch(/POST \/v1\/agent\/stop \| 403/);
+    expect(logText('audit-refused.log')).toMatch(/POST \/v1\/agent\/stop \| 403/);
 
     // The viewer reads the web log through the API: no token there either.
     const read = await server.call('GET', '/v1/log/stream/agent_web.log?lines=500', undefined, as(viewer));
