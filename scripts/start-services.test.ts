@@ -60,6 +60,6 @@ describe('npm run services', () => {
   it('names the packages of every real service script', () => {
     const folder = fileURLToPath(new URL('./ci/', import.meta.url));
     const packages = fs.readdirSync(folder).flatMap((name) => /^# Debian packages: (.+)$/m.exec(fs.readFileSync(path.join(folder, name), 'utf8'))?.[1]?.split(' ') ?? [`(none in ${name})`]);
-    expect(packages.sort()).toEqual(['chromium', 'mariadb-client', 'mariadb-server', 'mosquitto', 'mosquitto-clients', 'openssl', 'openssl', 'postgresql', 'python3-bson', 'python3-cryptography', 'python3-lxml', 'python3-openpyxl', 'python3-pandas', 'python3-prometheus-client', 'python3-pymodbus', 'samba', 'smbclient']);
+    expect(packages.sort()).toEqual(['chromium', 'curl', 'influxdb', 'mariadb-client', 'mariadb-server', 'mosquitto', 'mosquitto-clients', 'openssl', 'openssl', 'postgresql', 'python3-bson', 'python3-cryptography', 'python3-lxml', 'python3-openpyxl', 'python3-pandas', 'python3-prometheus-client', 'python3-pymodbus', 'samba', 'smbclient']);
   });
 });

@@ -46,7 +46,7 @@ export type Transform = z.infer<typeof TransformSchema>;
 export type Parser = z.infer<typeof ParserSchema>;
 
 /** Keys whose values are credentials: masked on read, kept on the mask sentinel, never logged. */
-export const SECRET_KEYS: ReadonlySet<string> = new Set(['password', 'API_key', 'api_key']);
+export const SECRET_KEYS: ReadonlySet<string> = new Set(['password', 'API_key', 'api_key', 'token']);
 /** What GET /v1/config shows instead of a secret; sending it back keeps the stored value. */
 export const SECRET_MASK = '********';
 

@@ -49,5 +49,6 @@ export function builtInComponents(): ComponentRegistry {
     .reads(CSV_COLUMNS_OUTBOX)
     .transmit('remotedatapost', UPLOAD_OUTBOX, () => import('../transmits/remotedatapost/index.js'))
     .transmit('mqtt', MQTT_OUTBOX, () => import('../transmits/mqtt/index.js'))
-    .transmit('sql', RECORDS_JSON, () => import('../transmits/sql/index.js'));
+    .transmit('sql', RECORDS_JSON, () => import('../transmits/sql/index.js'))
+    .transmit('influxdb', RECORDS_JSON, () => import('../transmits/influxdb/index.js'));
 }

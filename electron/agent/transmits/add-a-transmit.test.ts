@@ -40,7 +40,7 @@ const descriptions = (config: object) => validateConfiguration(config).violation
 
 describe('a transmit type added by one registry line', () => {
   it('is accepted by the schema (defaults filled in) and listed; its messages reach the engineer', () => {
-    expect(TRANSMIT_TYPES).toEqual(['remotedatapost', 'csv', 'mqtt', 'sql', 'pigeon']);
+    expect(TRANSMIT_TYPES).toEqual(['remotedatapost', 'csv', 'mqtt', 'sql', 'influxdb', 'pigeon']);
     const parsedPigeon = ConfigurationSchema.parse(configuration(pigeon())).data_transmit[0];
     expect(parsedPigeon).toMatchObject({ birds: 3, filter_stream: ['*'] });
     expect(validateConfiguration(configuration(pigeon({ birds: 0 }))).violations).toContainEqual(
@@ -65,7 +65,7 @@ describe('a transmit type added by one registry line', () => {
   });
 
   it('is listed by the templates, the editor snippets and the product-family sentence', () => {
-    expect(TRANSMIT_TEMPLATE_TYPES).toEqual(['remotedatapost', 'mqtt', 'sparkplug_b', 'sql', 'pigeon']);
+    expect(TRANSMIT_TEMPLATE_TYPES).toEqual(['remotedatapost', 'mqtt', 'sparkplug_b', 'sql', 'influxdb', 'influxdb_v2', 'pigeon']);
     expect(TRANSMIT_TEMPLATES).toHaveProperty('pigeon.transmit_name', 'pigeons');
     type Snippet = { label: string; description: string };
     type Snippets = { properties: { data_transmit: { items: { defaultSnippets: Snippet[] } } } };
@@ -75,7 +75,7 @@ describe('a transmit type added by one registry line', () => {
       description: 'A carrier pigeon transmit from the template; Tab moves to each value to fill in.',
     }));
     expect(descriptions(configuration({ transmit_name: 'k', transmit_type: 'rdpv3' })).join('\n')).toContain(
-      'it sends with remotedatapost (RDP2), mqtt or carrier pigeons, or writes csv files or database tables.',
+      'it sends with remotedatapost (RDP2), mqtt or carrier pigeons, or writes csv files, database tables or InfluxDB points.',
     );
   });
 

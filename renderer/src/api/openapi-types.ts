@@ -877,7 +877,7 @@ export interface components {
                      * @description SHA-1 thumbprints (40 hex digits, ":" and spaces allowed) of server certificates to trust; the marker of an untrusted server shows its thumbprint.
                      * @default []
                      */
-                    trusted_server_certificates: components["schemas"]["MachineTypeKpiMachineTypes"];
+                    trusted_server_certificates: components["schemas"]["ConfigurationPart34"];
                     /**
                      * @description Trust the certificate the server shows on the first secure connection and pin it; a different certificate later is refused. Default false: refuse until trusted.
                      * @default false
@@ -1404,6 +1404,62 @@ export interface components {
                  * @default 2048
                  */
                 max_buffer_mb: number;
+            } | {
+                transmit_name: string;
+                /** @constant */
+                transmit_type: "influxdb";
+                /**
+                 * @default [
+                 *       "*"
+                 *     ]
+                 */
+                filter_stream: components["schemas"]["ConfigurationFilterStream"];
+                /** @description InfluxDB address, e.g. http://10.0.1.7:8086. */
+                url: string;
+                /** @description InfluxDB 1.x: the database (with optional username and password). */
+                database?: string;
+                /** @description InfluxDB 1.x with authentication: the user. */
+                username?: string;
+                /** @description InfluxDB 1.x: the password; shown as ******** when read back. */
+                password?: string;
+                /** @description InfluxDB 2.x/3.x: the organisation (with bucket and token). */
+                org?: string;
+                /** @description InfluxDB 2.x/3.x: the bucket. */
+                bucket?: string;
+                /** @description InfluxDB 2.x/3.x: an API token with write access to the bucket; shown as ******** when read back. */
+                token?: string;
+                /** @description Measurement of every point; default the record's stream_type. */
+                measurement?: string;
+                /**
+                 * @description Fields written as tags (besides asset), e.g. ["line", "shift"]; the other fields are fields.
+                 * @default []
+                 */
+                tag_fields: components["schemas"]["ConfigurationPart34"];
+                /**
+                 * @description Write whole numbers as integers (5i). Default false: every number is a float, so a field never changes type.
+                 * @default false
+                 */
+                integers: boolean;
+                /**
+                 * @description Points per request at most (default 5,000).
+                 * @default 5000
+                 */
+                batch_points: number;
+                /**
+                 * @description Seconds to wait for an answer (default 10).
+                 * @default 10
+                 */
+                timeout: number;
+                /**
+                 * @description Most seconds between two deliveries; a failed one is retried after this long, doubling to a minute.
+                 * @default 1
+                 */
+                poll_interval: number;
+                /**
+                 * @description Disk the outbox of this transmit may use, in MiB (default 2048). At 80 % a warning marker appears; when full, receivers pause reading (nothing is dropped) until uploads catch up.
+                 * @default 2048
+                 */
+                max_buffer_mb: number;
             })[];
             /** @description Cloud credentials for every remotedatapost transmit that does not set its own base_url, API_key or API_key_ID (the product family's top-level block). */
             sight_machine_cloud?: {
@@ -1476,7 +1532,7 @@ export interface components {
                     format: string;
                 }[];
                 /** @description Columns to read as dates, format guessed. */
-                parse_dates?: components["schemas"]["MachineTypeKpiMachineTypes"];
+                parse_dates?: components["schemas"]["ConfigurationPart34"];
                 /** @description For guessed dates: read 01/02/2024 as 1 February. */
                 dayfirst?: boolean;
                 /**
@@ -1714,6 +1770,7 @@ export interface components {
                 }[];
             };
         })[];
+        ConfigurationPart34: string[];
         ConfigurationSkiprows: number | number[];
         ConfigurationStreams: {
             /** @description Machine or asset name. */
@@ -1845,7 +1902,7 @@ export interface components {
                     };
                 };
                 /** @description Line KPIs only. */
-                machine_types?: components["schemas"]["MachineTypeKpiMachineTypes"];
+                machine_types?: components["schemas"]["ConfigurationPart34"];
             }[];
             /** @description Which machines feed the factory and line values on the homepage. */
             rollups?: {
@@ -1864,7 +1921,6 @@ export interface components {
              */
             aggregate: "sum" | "min" | "max" | "avg";
         }[];
-        MachineTypeKpiMachineTypes: string[];
         MachineTypeKpiPart2: {
             [key: string]: string[];
         };

@@ -40,9 +40,9 @@ describe('editorSchema', () => {
     expect(transforms.map((s: { label: string }) => s.label)).toEqual(['convert_timestamps transform', 'rename transform', 'filter transform', 'checksum_record transform']);
     expect(transforms[1].body).toEqual({ transform_name: '${1:transform_name}', filter_stream: ['*'], transform_type: 'rename', renames: {} });
     const transmits = at(schema, 'properties', 'data_transmit', 'items', 'defaultSnippets');
-    expect(transmits.map((s: { label: string }) => s.label)).toEqual(['remotedatapost transmit', 'csv transmit', 'mqtt transmit', 'sql transmit', 'mqtt transmit (template)', 'sparkplug_b transmit (template)', 'sql transmit (template)']);
+    expect(transmits.map((s: { label: string }) => s.label)).toEqual(['remotedatapost transmit', 'csv transmit', 'mqtt transmit', 'sql transmit', 'influxdb transmit', 'mqtt transmit (template)', 'sparkplug_b transmit (template)', 'sql transmit (template)', 'influxdb transmit (template)', 'influxdb_v2 transmit (template)']);
     // The Sparkplug template's prompts are tab stops, its new options filled in.
-    expect(transmits[5].body).toMatchObject({ transmit_type: 'mqtt', payload_format: 'sparkplug_b', group_id: '${4:Sparkplug group id, e.g. Plant1}', edge_node_id: '${5:edge node id of this PC, e.g. tributary-line3}' });
+    expect(transmits[6].body).toMatchObject({ transmit_type: 'mqtt', payload_format: 'sparkplug_b', group_id: '${4:Sparkplug group id, e.g. Plant1}', edge_node_id: '${5:edge node id of this PC, e.g. tributary-line3}' });
   });
 
   it('offers every field of a modbus receiver with its description (completion and hover) and its enum values', () => {

@@ -1,0 +1,216 @@
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { z } from 'zod';
+import type { InfluxdbTransmitSchema } from '../../../../shared/config/schema.js';
+import type { AgentComponent, ComponentContext, OutboxBatch, StreamKey } from '../../components/contract.js';
+import { DisposableStore, DrainLoop, type DrainOutcome } from '../../lifecycle/index.js';
+import { type LineOptions, lineOf } from './line-protocol.js';
+
+export type InfluxdbTransmitConfig = z.infer<typeof InfluxdbTransmitSchema>;
+
+const gzip = promisify(zlib.gzip);
+const BATCHES_PER_ROUND = 200;
+const MAX_BACKOFF_MS = 60_000;
+/** Characters of the database's answer kept in a marker. */
+const ANSWER_CHARS = 300;
+const CATEGORIES = ['connect_failed', 'auth_failed', 'write_failed'] as const;
+
+/** The database refused some points (400), in its words. */
+class Refused extends Error {}
+
+/** A delivery that did not happen; the records stay queued. */
+class Undelivered extends Error {
+  constructor(
+    readonly category: (typeof CATEGORIES)[number],
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Point {
+  line: string;
+  stream: StreamKey;
+}
+
+/**
+ * Writes records as points into InfluxDB (docs/influxdb.md): line protocol, gzip, one request per
+ * batch of points. 5xx, timeouts and lost connections are retried with back-off, the records kept.
+ * A point the database refuses (a field type conflict) is set aside with a marker naming field and
+ * measurement and never blocks the rest: a batch refused (whole or in part) is split until the
+ * refused points stand alone.
+ */
+export class InfluxdbTransmit implements AgentComponent {
+  readonly kind = 'Transmit' as const;
+  readonly name: string;
+  private readonly lineOptions: LineOptions;
+  private loop: DrainLoop | undefined;
+  private lifetime: DisposableStore | undefined;
+  private running = false;
+  private failures = 0;
+  private lastProblem: string | undefined;
+
+  constructor(
+    private readonly config: InfluxdbTransmitConfig,
+    private readonly context: ComponentContext,
+  ) {
+    this.name = config.transmit_name;
+    this.lineOptions = { measurement: config.measurement, tagFields: new Set(config.tag_fields), integers: config.integers };
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+    const lifetime = new DisposableStore();
+    const loop = new DrainLoop({ drain: () => this.drain(), idleMs: () => this.config.poll_interval * 1000, onError: (cause) => this.failed(cause) });
+    this.lifetime = lifetime;
+    this.loop = loop;
+    lifetime.add(this.context.pipeline.onQueued((transmit) => transmit === this.name && loop.kick()));
+    loop.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.lifetime?.dispose();
+    await this.loop?.dispose();
+  }
+
+  status() {
+    return this.running ? ('running' as const) : ('stopped' as const);
+  }
+
+  private async drain(): Promise<DrainOutcome> {
+    while (this.running) {
+      const batches = this.nextBatches();
+      if (batches.length === 0) return undefined;
+      try {
+        const points: Point[] = [];
+        const skipped = new Map<string, { stream: StreamKey; why: string; count: number }>();
+        for (const batch of batches)
+          for (const record of this.context.decodeBatch(batch.format, batch.payload)) {
+            const stream = { asset: record.asset, stream_type: record.stream_type };
+            const line = lineOf(record, this.lineOptions);
+            if ('line' in line) points.push({ line: line.line, stream });
+            else this.count(skipped, stream, `a record left out: ${line.skipped}`);
+          }
+        const refused = await this.writeAll(points);
+        for (const entry of refused.values()) this.count(skipped, entry.stream, entry.why, entry.count);
+        await this.context.store.ackWhenFree(this.name, batches.map((b) => b.id));
+        this.delivered(points.length, batches.reduce((n, b) => n + b.bytes, 0), [...skipped.values()]);
+      } catch (cause) {
+        this.failed(cause);
+        this.failures += 1;
+        return { backoffMs: Math.min(MAX_BACKOFF_MS, this.config.poll_interval * 1000 * 2 ** Math.min(this.failures - 1, 10)) };
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return undefined;
+  }
+
+  private count(into: Map<string, { stream: StreamKey; why: string; count: number }>, stream: StreamKey, why: string, count = 1): void {
+    const key = `${stream.asset}\0${stream.stream_type}\0${why}`;
+    const found = into.get(key);
+    if (found) found.count += count;
+    else into.set(key, { stream, why, count });
+  }
+
+  private nextBatches(): OutboxBatch[] {
+    const meta = this.context.store.peekMeta(this.name, BATCHES_PER_ROUND);
+    let records = 0;
+    let take = 0;
+    for (const batch of meta) {
+      if (take > 0 && records + batch.records > this.config.batch_points * 4) break;
+      records += batch.records;
+      take += 1;
+    }
+    return take === 0 ? [] : this.context.store.peek(this.name, take);
+  }
+
+  /** Writes the points in requests of batch_points; what the database refused, by reason. */
+  private async writeAll(points: Point[]): Promise<Map<string, { stream: StreamKey; why: string; count: number }>> {
+    const refused = new Map<string, { stream: StreamKey; why: string; count: number }>();
+    for (let start = 0; start < points.length; start += this.config.batch_points) await this.writeSplitting(points.slice(start, start + this.config.batch_points), refused);
+    return refused;
+  }
+
+  private async writeSplitting(points: Point[], refused: Map<string, { stream: StreamKey; why: string; count: number }>): Promise<void> {
+    try {
+      await this.post(points.map((p) => p.line).join('\n'));
+    } catch (cause) {
+      if (!(cause instanceof Refused)) throw cause;
+      if (points.length === 1) {
+        const why = `InfluxDB refused it: ${cause.message}`;
+        const key = `${points[0]!.stream.asset}\0${points[0]!.stream.stream_type}\0${why}`;
+        const found = refused.get(key);
+        if (found) found.count += 1;
+        else refused.set(key, { stream: points[0]!.stream, why, count: 1 });
+        return;
+      }
+      // Halves until the refused points stand alone (points written twice are the same points:
+      // InfluxDB keeps one per series and time, so a partial write's others are not doubled).
+      const half = Math.ceil(points.length / 2);
+      await this.writeSplitting(points.slice(0, half), refused);
+      await this.writeSplitting(points.slice(half), refused);
+    }
+  }
+
+  private target(): { url: string; headers: Record<string, string> } {
+    const base = this.config.url.replace(/\/+$/, '');
+    const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8', 'content-encoding': 'gzip' };
+    if (this.config.token !== undefined) {
+      headers.authorization = `Token ${this.config.token}`;
+      const query = new URLSearchParams({ org: this.config.org ?? '', bucket: this.config.bucket ?? '', precision: 'us' });
+      return { url: `${base}/api/v2/write?${query}`, headers };
+    }
+    if (this.config.username !== undefined) headers.authorization = `Basic ${Buffer.from(`${this.config.username}:${this.config.password ?? ''}`).toString('base64')}`;
+    const query = new URLSearchParams({ db: this.config.database ?? '', precision: 'u' });
+    return { url: `${base}/write?${query}`, headers };
+  }
+
+  private async post(body: string): Promise<void> {
+    const { url, headers } = this.target();
+    const where = `InfluxDB at ${this.config.url}`;
+    let response: Response;
+    try {
+      response = await fetch(url, { method: 'POST', headers, body: await gzip(Buffer.from(body)), signal: AbortSignal.timeout(this.config.timeout * 1000) });
+    } catch (cause) {
+      const reason = (cause as Error).name === 'TimeoutError' ? `no answer within ${this.config.timeout} s` : ((cause as { cause?: Error }).cause?.message ?? (cause as Error).message);
+      throw new Undelivered('connect_failed', `${where} cannot be reached (${reason}). The records stay queued and are written when it answers.`);
+    }
+    if (response.status === 204 || response.status === 200) return;
+    const answer = (await response.text().catch(() => '')).slice(0, ANSWER_CHARS);
+    const said = (() => {
+      try {
+        const parsed = JSON.parse(answer) as { error?: string; message?: string };
+        return parsed.error ?? parsed.message ?? answer;
+      } catch {
+        return answer;
+      }
+    })();
+    if (response.status === 401 || response.status === 403)
+      throw new Undelivered('auth_failed', `${where} refused the credentials (${response.status}: ${said}). Check ${this.config.token !== undefined ? 'the token and its write access to the bucket' : 'username and password'}. The records stay queued.`);
+    if (response.status === 404)
+      throw new Undelivered('write_failed', `${where} has no ${this.config.token !== undefined ? `bucket "${this.config.bucket}" in org "${this.config.org}"` : `database "${this.config.database}"`} (${said}). Create it; the records stay queued.`);
+    if (response.status === 400 || response.status === 422) throw new Refused(said);
+    throw new Undelivered('write_failed', `${where} answered ${response.status} (${said}). The records stay queued and are sent again.`);
+  }
+
+  private delivered(points: number, bytes: number, skipped: { stream: StreamKey; why: string; count: number }[]): void {
+    this.failures = 0;
+    this.lastProblem = undefined;
+    this.context.stats.success(this.name, points, bytes);
+    for (const category of CATEGORIES) this.context.markers.clear(category);
+    for (const { stream, why, count } of skipped) {
+      const message = `${count} point(s) set aside: ${why}`;
+      this.context.markers.raise([stream], 'warning', 'point_refused', message);
+      this.context.logger.warn(`${stream.asset}:${stream.stream_type}: ${message}`);
+    }
+  }
+
+  private failed(cause: unknown): void {
+    const error = cause instanceof Undelivered ? cause : new Undelivered('write_failed', `Writing to InfluxDB at ${this.config.url} failed: ${(cause as Error).message}. The records stay queued.`);
+    this.context.stats.failure(this.name, error.message);
+    this.context.markers.raise(this.context.streams, 'error', error.category, error.message);
+    if (error.message !== this.lastProblem) this.context.logger.error(error.message);
+    this.lastProblem = error.message;
+  }
+}
