@@ -65,10 +65,12 @@ export const sslFields = (): TargetField[] => [
   { name: 'trust_server_certificate', read: (h) => h.trust_server_certificate ?? false },
 ];
 
-/** An OPC UA connection's message security and the server certificates it trusts. */
+/**
+ * An OPC UA connection's message security. The server certificates it trusts are not among them:
+ * trusting the thumbprint an untrusted-server marker shows is the everyday way to connect (the
+ * engineer sees which certificate), and asking for the password again there would break it.
+ */
 export const opcuaSecurityFields = (): TargetField[] => [
   { name: 'security_mode', read: (h) => h.security_mode ?? 'None' },
   { name: 'security_policy', read: (h) => h.security_policy ?? null },
-  { name: 'trusted_server_certificates', read: (h) => h.trusted_server_certificates ?? [] },
-  { name: 'trust_on_first_use', read: (h) => h.trust_on_first_use ?? false },
 ];

@@ -233,18 +233,22 @@ describe('an MQTT password follows its broker only', () => {
     }
   });
 
-  it('never sends an OPC UA password with less message security or to a newly trusted server', () => {
+  it('never sends an OPC UA password with other message security, but keeps it when a server certificate is trusted', () => {
     const opcua = () => ({
       data_receiver: [{ data_receiver_name: 'ua', protocol: 'opcua', connections: [{ host: 'plc', port: 4840, username: 'op', password: 'ua-pass', security_mode: 'SignAndEncrypt' }], streams: [] }],
       data_transmit: [],
     });
-    for (const change of [(c: any) => (c.security_mode = 'None'), (c: any) => (c.trust_on_first_use = true), (c: any) => (c.trusted_server_certificates = ['ab'.repeat(20)])]) {
+    for (const change of [(c: any) => (c.security_mode = 'None'), (c: any) => (c.security_policy = 'Aes128_Sha256_RsaOaep')]) {
       const incoming = maskSecrets(opcua()) as any;
       change(incoming.data_receiver[0].connections[0]);
       const { config, violations } = unmaskSecrets(incoming, opcua()) as { config: any; violations: unknown[] };
       expect(violations).toEqual([expect.objectContaining({ json_path: ['data_receiver', 0, 'connections', 0, 'password'] })]);
       expect(JSON.stringify(config)).not.toContain('ua-pass');
     }
+    // The trust flow: the thumbprint the marker showed is added, the password stays.
+    const trusted = maskSecrets(opcua()) as any;
+    trusted.data_receiver[0].connections[0].trusted_server_certificates = ['ab'.repeat(20)];
+    expect(unmaskSecrets(trusted, opcua()).violations).toEqual([]);
   });
 
   it('never sends the receiver\'s saved password to another broker', () => {

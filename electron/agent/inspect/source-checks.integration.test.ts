@@ -53,6 +53,6 @@ describe('validation of share folders (Samba)', () => {
     const refused = plant({ share: 'strict', connection: { password: 'not-the-password', domain: 'TRIBUTARY' } });
     const [login] = (await validate(refused.config)).violations;
     expect(login).toMatchObject({ level: 'warning', json_path: ['data_receiver', 0, 'connections', 0, 'username'] });
-    expect(login!.description).toMatch(/127\.0\.0\.1:4446 refused the login of "TRIBUTARY\\tributary": wrong password, or no such user/);
+    expect(login!.description).toMatch(/127\.0\.0\.1:4446 refused the login of "TRIBUTARY\\smbtest": wrong password, or no such user/);
   });
 });
