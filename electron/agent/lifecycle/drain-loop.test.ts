@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DrainLoop, type DrainOutcome } from './drain-loop.js';
+import { DrainLoop, type DrainOutcome, failureBackoffMs } from './drain-loop.js';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -95,5 +95,21 @@ describe('DrainLoop', () => {
     await vi.advanceTimersByTimeAsync(1000);
     expect(drain).toHaveBeenCalledOnce();
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('is woken by what it subscribed to, and unsubscribes when disposed', async () => {
+    const listeners = new Set<() => void>();
+    const drain = vi.fn(async () => undefined);
+    const loop = new DrainLoop({ drain, idleMs: () => undefined, onError: () => undefined, wake: (kick) => (listeners.add(kick), () => listeners.delete(kick)) });
+    for (const kick of listeners) kick();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(drain).toHaveBeenCalledOnce();
+    await loop.dispose();
+    expect(listeners.size).toBe(0);
+  });
+
+  it('backs off a failed delivery by the poll interval, doubling, at most a minute', () => {
+    expect([1, 2, 3, 7, 40].map((failures) => failureBackoffMs(1, failures))).toEqual([1000, 2000, 4000, 60_000, 60_000]);
+    expect(failureBackoffMs(30, 1)).toBe(30_000);
   });
 });

@@ -10,6 +10,13 @@ export interface DrainLoopOptions {
   idleMs: () => number | undefined;
   /** A drain that throws: reported here, and treated as a back-off of `idleMs`. */
   onError: (error: unknown) => void;
+  /** Subscribes `kick` to what wakes the loop (a transmit: records queued for it); the returned unsubscribe runs on dispose. */
+  wake?: (kick: () => void) => () => void;
+}
+
+/** A failed delivery's back-off: the poll interval, doubling with each failure in a row, at most a minute. */
+export function failureBackoffMs(pollSeconds: number, failures: number): number {
+  return Math.min(60_000, pollSeconds * 1000 * 2 ** Math.min(Math.max(failures - 1, 0), 10));
 }
 
 /**
@@ -24,7 +31,9 @@ export class DrainLoop implements Disposable {
   private again = false;
   private backingOff = false;
 
-  constructor(private readonly options: DrainLoopOptions) {}
+  constructor(private readonly options: DrainLoopOptions) {
+    if (options.wake) this.store.add(options.wake(() => this.kick()));
+  }
 
   get disposed(): boolean {
     return this.store.disposed;

@@ -1,4 +1,4 @@
 export { DisposableStore, type Disposable, type DisposableLike } from './disposable-store.js';
 export { PollingLoop, type PollingLoopOptions } from './polling-loop.js';
-export { DrainLoop, type DrainLoopOptions, type DrainOutcome } from './drain-loop.js';
+export { DrainLoop, type DrainLoopOptions, type DrainOutcome, failureBackoffMs } from './drain-loop.js';
 export { breathe } from './breathe.js';

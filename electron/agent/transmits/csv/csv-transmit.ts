@@ -6,7 +6,7 @@ import type { CsvTransmitSchema } from '../../../../shared/config/schema.js';
 import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import { type StorageHealth, describeWriteFailure, isDiskFull } from '../../disk/storage-health.js';
 import type { WritePolicy } from '../../disk/write-policy.js';
-import { DisposableStore, DrainLoop, type DrainOutcome } from '../../lifecycle/index.js';
+import { DrainLoop, type DrainOutcome } from '../../lifecycle/index.js';
 import { cell } from './csv-cells.js';
 import { CSV_OUTBOX, ColumnLists, type OutboxSegment, readSegments, segmentLines, toSegments, valueSegments } from './csv-outbox.js';
 
@@ -55,7 +55,6 @@ export class CsvTransmit implements AgentComponent {
   private readonly columnLists = new ColumnLists();
   private running = false;
   private loop: DrainLoop | undefined;
-  private lifetime: DisposableStore | undefined;
   private readonly area: string;
   private lastRefusal: string | undefined;
 
@@ -71,25 +70,17 @@ export class CsvTransmit implements AgentComponent {
 
   async start(): Promise<void> {
     this.running = true;
-    const lifetime = new DisposableStore();
-    const loop = new DrainLoop({
+    this.loop = new DrainLoop({
       drain: () => this.drain(),
       idleMs: () => this.config.poll_interval * 1000,
       onError: (cause) => this.failed(cause),
+      wake: (kick) => this.context.pipeline.onQueued((transmit) => transmit === this.name && kick()),
     });
-    this.lifetime = lifetime;
-    this.loop = loop;
-    lifetime.add(
-      this.context.pipeline.onQueued((transmit) => {
-        if (transmit === this.name) loop.kick();
-      }),
-    );
-    loop.kick();
+    this.loop.kick();
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    this.lifetime?.dispose();
     await this.loop?.dispose();
   }
 

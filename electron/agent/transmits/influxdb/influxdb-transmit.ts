@@ -3,14 +3,13 @@ import zlib from 'node:zlib';
 import type { z } from 'zod';
 import type { InfluxdbTransmitSchema } from '../../../../shared/config/schema.js';
 import type { AgentComponent, ComponentContext, OutboxBatch, StreamKey } from '../../components/contract.js';
-import { DisposableStore, DrainLoop, type DrainOutcome } from '../../lifecycle/index.js';
+import { DrainLoop, type DrainOutcome, failureBackoffMs } from '../../lifecycle/index.js';
 import { type LineOptions, lineOf } from './line-protocol.js';
 
 export type InfluxdbTransmitConfig = z.infer<typeof InfluxdbTransmitSchema>;
 
 const gzip = promisify(zlib.gzip);
 const BATCHES_PER_ROUND = 200;
-const MAX_BACKOFF_MS = 60_000;
 /** Characters of the database's answer kept in a marker. */
 const ANSWER_CHARS = 300;
 const CATEGORIES = ['connect_failed', 'auth_failed', 'write_failed'] as const;
@@ -45,7 +44,6 @@ export class InfluxdbTransmit implements AgentComponent {
   readonly name: string;
   private readonly lineOptions: LineOptions;
   private loop: DrainLoop | undefined;
-  private lifetime: DisposableStore | undefined;
   private running = false;
   private failures = 0;
   private lastProblem: string | undefined;
@@ -60,17 +58,17 @@ export class InfluxdbTransmit implements AgentComponent {
 
   async start(): Promise<void> {
     this.running = true;
-    const lifetime = new DisposableStore();
-    const loop = new DrainLoop({ drain: () => this.drain(), idleMs: () => this.config.poll_interval * 1000, onError: (cause) => this.failed(cause) });
-    this.lifetime = lifetime;
-    this.loop = loop;
-    lifetime.add(this.context.pipeline.onQueued((transmit) => transmit === this.name && loop.kick()));
-    loop.kick();
+    this.loop = new DrainLoop({
+      drain: () => this.drain(),
+      idleMs: () => this.config.poll_interval * 1000,
+      onError: (cause) => this.failed(cause),
+      wake: (kick) => this.context.pipeline.onQueued((transmit) => transmit === this.name && kick()),
+    });
+    this.loop.kick();
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    this.lifetime?.dispose();
     await this.loop?.dispose();
   }
 
@@ -99,7 +97,7 @@ export class InfluxdbTransmit implements AgentComponent {
       } catch (cause) {
         this.failed(cause);
         this.failures += 1;
-        return { backoffMs: Math.min(MAX_BACKOFF_MS, this.config.poll_interval * 1000 * 2 ** Math.min(this.failures - 1, 10)) };
+        return { backoffMs: failureBackoffMs(this.config.poll_interval, this.failures) };
       }
       await new Promise((resolve) => setImmediate(resolve));
     }

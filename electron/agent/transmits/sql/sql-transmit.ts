@@ -1,6 +1,6 @@
 import type { AgentRecord } from '../../../../shared/records/record.js';
 import type { AgentComponent, ComponentContext, OutboxBatch, StreamKey } from '../../components/contract.js';
-import { DisposableStore, DrainLoop, type DrainOutcome } from '../../lifecycle/index.js';
+import { DrainLoop, type DrainOutcome, failureBackoffMs } from '../../lifecycle/index.js';
 import { type SqlSession, type SqlTransmitConfig, SqlWriteError, explain, openSession } from './sql-session.js';
 import {
   type ColumnType,
@@ -22,7 +22,6 @@ import {
 export type { SqlTransmitConfig } from './sql-session.js';
 
 const BATCHES_PER_ROUND = 200;
-const MAX_BACKOFF_MS = 60_000;
 const CATEGORIES = ['connect_failed', 'auth_failed', 'permission_denied', 'write_failed'] as const;
 
 interface WideTable {
@@ -50,7 +49,6 @@ export class SqlTransmit implements AgentComponent {
   private jsonTableReady = false;
   private readonly wide = new Map<string, WideTable>();
   private loop: DrainLoop | undefined;
-  private lifetime: DisposableStore | undefined;
   private running = false;
   private failures = 0;
   private lastProblem: string | undefined;
@@ -64,17 +62,17 @@ export class SqlTransmit implements AgentComponent {
 
   async start(): Promise<void> {
     this.running = true;
-    const lifetime = new DisposableStore();
-    const loop = new DrainLoop({ drain: () => this.drain(), idleMs: () => this.config.poll_interval * 1000, onError: (cause) => this.failed(cause) });
-    this.lifetime = lifetime;
-    this.loop = loop;
-    lifetime.add(this.context.pipeline.onQueued((transmit) => transmit === this.name && loop.kick()));
-    loop.kick();
+    this.loop = new DrainLoop({
+      drain: () => this.drain(),
+      idleMs: () => this.config.poll_interval * 1000,
+      onError: (cause) => this.failed(cause),
+      wake: (kick) => this.context.pipeline.onQueued((transmit) => transmit === this.name && kick()),
+    });
+    this.loop.kick();
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    this.lifetime?.dispose();
     await this.loop?.dispose();
     await this.drop();
   }
@@ -99,7 +97,7 @@ export class SqlTransmit implements AgentComponent {
         await this.drop();
         this.failed(cause);
         this.failures += 1;
-        return { backoffMs: Math.min(MAX_BACKOFF_MS, this.config.poll_interval * 1000 * 2 ** Math.min(this.failures - 1, 10)) };
+        return { backoffMs: failureBackoffMs(this.config.poll_interval, this.failures) };
       }
       await new Promise((resolve) => setImmediate(resolve)); // the API breathes between rounds
     }
