@@ -223,9 +223,8 @@ export class SqlTransmit implements AgentComponent {
   private async addWideColumn(session: SqlSession, table: WideTable, column: string, type: ColumnType): Promise<void> {
     await session.run(addColumn(session.dialect, table.name, column, type)).catch(async (cause: unknown) => {
       // Another writer may have added it meanwhile: look again before calling it a failure.
-      this.wide.delete(table.name);
-      const again = await this.wideTable(session, table.name.slice(this.config.table.length + 1));
-      if (!again.columns.has(column)) throw explain(cause, this.config, `add the column ${column} to ${table.name}`);
+      const now = await session.run(columnsQuery(session.dialect), [table.name]);
+      if (!now.some((row) => String(row.column_name) === column)) throw explain(cause, this.config, `add the column ${column} to ${table.name}`);
     });
     table.columns.set(column, type);
   }
