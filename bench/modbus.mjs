@@ -22,6 +22,7 @@ const { values: options } = parseArgs({
     seconds: { type: 'string', default: '60' },
     warmup: { type: 'string', default: '5' },
     force: { type: 'boolean', default: false },
+    profile: { type: 'string' },
   },
 });
 const devices = Number(options.devices);
@@ -68,7 +69,7 @@ function startDevice() {
 const fleet = await Promise.all(Array.from({ length: devices }, startDevice));
 const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-modbus-'));
 const outbox = path.join(dataDirectory, 'csv');
-const server = await startBenchServer(dataDirectory);
+const server = await startBenchServer(dataDirectory, { nodeFlags: options.profile ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(options.profile)] : [] });
 try {
   await server.configure({
     data_receiver: fleet.map((device, d) => ({

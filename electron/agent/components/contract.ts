@@ -98,6 +98,8 @@ export interface ComponentPipeline {
   submit(receiver: string, stream: StreamKey, records: AgentRecord[], progress: CommitProgress): void;
   /** Batches of several streams read at one moment, in one transaction: per batch, why it was not committed. */
   submitAll(receiver: string, batches: readonly StreamBatch[]): (Error | undefined)[];
+  /** submitAll() for polling receivers: committed within 100 ms together with other receivers' batches. */
+  submitSoon(receiver: string, batches: readonly StreamBatch[]): Promise<(Error | undefined)[]>;
   /** File receivers: the plan a parse thread commits a chunk of the stream by. */
   plan(receiver: string, stream: StreamKey): CommitPlan;
   /** File receivers: what a parse thread committed (markers, logs, transmits woken); throws BufferFullError. */

@@ -13,6 +13,7 @@ import type { Clock } from '../time/clock.js';
 import type { StreamFlowBoard } from '../flow/stream-flow.js';
 import type { QualityWatch } from '../quality/quality-watch.js';
 import type { QualitySettings } from '../../../shared/config/data-quality-rules.js';
+import { CommitCoalescer, type ReceiverBatch } from './commit-coalescer.js';
 import { BatchCommitter, type CommitOutcome, type CommitPlan, type CommitResult, type HistoryTarget, type StageReport } from './batch-committer.js';
 
 export interface TransformStage {
@@ -103,6 +104,7 @@ export class Pipeline {
   private stages: readonly TransformStage[] = [];
   private routes: readonly TransmitRoute[] = [];
   private historyFailed = false;
+  private readonly coalescer = new CommitCoalescer((batches) => this.commitTogether(batches));
 
   constructor(private readonly options: PipelineOptions) {
     this.committer = new BatchCommitter(options.registry, {
@@ -184,11 +186,32 @@ export class Pipeline {
     receiver: string,
     batches: readonly { stream: StreamKey; records: AgentRecord[]; progress: CommitProgress }[],
   ): (Error | undefined)[] {
+    return this.commitTogether(batches.map((batch) => ({ receiver, ...batch })));
+  }
+
+  /**
+   * submitAll() for polling receivers (Modbus): the batches wait up to 100 ms for those of other
+   * receivers and are committed with them in one transaction (CommitCoalescer). Resolves, per batch
+   * in order, to undefined when it was committed, else why not.
+   */
+  submitSoon(
+    receiver: string,
+    batches: readonly { stream: StreamKey; records: AgentRecord[]; progress: CommitProgress }[],
+  ): Promise<(Error | undefined)[]> {
+    return this.coalescer.submit(batches.map((batch) => ({ receiver, ...batch })));
+  }
+
+  /** Commits what waits in submitSoon() now; later submissions are committed at once. */
+  dispose(): void {
+    this.coalescer.dispose();
+  }
+
+  private commitTogether(batches: readonly ReceiverBatch[]): (Error | undefined)[] {
     let outcomes: CommitOutcome[] | undefined;
     try {
       const committed = this.committer.commitAll(
         batches.map((batch) => ({
-          plan: this.plan(receiver, batch.stream),
+          plan: this.plan(batch.receiver, batch.stream),
           records: batch.records,
           progress: batch.progress,
         })),
@@ -200,8 +223,8 @@ export class Pipeline {
     }
     return batches.map((batch, index) => {
       try {
-        if (outcomes) this.afterCommit(receiver, batch.stream, { committed: outcomes[index]! });
-        else this.submit(receiver, batch.stream, batch.records, batch.progress);
+        if (outcomes) this.afterCommit(batch.receiver, batch.stream, { committed: outcomes[index]! });
+        else this.submit(batch.receiver, batch.stream, batch.records, batch.progress);
         return undefined;
       } catch (cause) {
         return cause as Error;

@@ -71,3 +71,48 @@ describe('Pipeline.submitAll', () => {
     expect(markers.forStream('M2', 'process').map((m) => m.category)).toContain('buffer_full');
   });
 });
+
+// Pipeline.submitSoon: polling receivers (one per Modbus device) that answer within the window are
+// stored in one transaction, each with its own progress and its own errors.
+describe('Pipeline.submitSoon', () => {
+  const one = (n: number, stream: typeof M1) => [{ stream, records: [record(stream.asset, n)], progress: { state: { last: String(n) } } }];
+
+  it('commits the batches of several receivers that arrive within the window in one transaction', async () => {
+    const { store, pipeline } = setup(1e9);
+    const transactions: number[] = [];
+    const commitAll = store.commitAll.bind(store);
+    store.commitAll = (items, limits) => {
+      transactions.push(items.length);
+      return commitAll(items, limits);
+    };
+    const first = pipeline.submitSoon('press_1', one(1, M1));
+    const second = pipeline.submitSoon('press_2', one(1, M2));
+    expect(store.backlog('a').records).toBe(0); // waiting for the window
+    expect(await Promise.all([first, second])).toEqual([[undefined], [undefined]]);
+    expect(transactions).toEqual([2]);
+    expect(store.backlog('a').records).toBe(1);
+    expect(store.backlog('b').records).toBe(1);
+    expect(store.streamState('press_1', M1, 'last')).toBe('1');
+    expect(store.streamState('press_2', M2, 'last')).toBe('1');
+  });
+
+  it('gives each receiver its own error: a full outbox holds back only the receiver whose transmit it is', async () => {
+    const { store, pipeline } = setup(1);
+    await Promise.all([pipeline.submitSoon('press_1', one(1, M1)), pipeline.submitSoon('press_2', one(1, M2))]);
+    const [first, second] = await Promise.all([pipeline.submitSoon('press_1', one(2, M1)), pipeline.submitSoon('press_2', one(2, M2))]);
+    expect(first).toEqual([undefined]);
+    expect(second[0]).toBeInstanceOf(BufferFullError);
+    expect(store.streamState('press_1', M1, 'last')).toBe('2');
+    expect(store.streamState('press_2', M2, 'last')).toBe('1');
+  });
+
+  it('stores what waits when the pipeline is disposed, and commits later batches at once', async () => {
+    const { store, pipeline } = setup(1e9);
+    const waiting = pipeline.submitSoon('press_1', one(1, M1));
+    pipeline.dispose();
+    expect(store.backlog('a').records).toBe(1);
+    expect(await waiting).toEqual([undefined]);
+    expect(await pipeline.submitSoon('press_2', one(1, M2))).toEqual([undefined]);
+    expect(store.backlog('b').records).toBe(1);
+  });
+});

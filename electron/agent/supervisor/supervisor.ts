@@ -190,6 +190,7 @@ export class Supervisor {
   async clear(): Promise<void> {
     await this.stop();
     this.services.clear();
+    this.pipeline?.dispose();
     this.pipeline = undefined;
   }
 

@@ -93,7 +93,7 @@ export class ModbusReceiver implements AgentComponent {
       }
       this.connectionUp();
       this.markRefused(outcome);
-      this.submit(outcome);
+      await this.submit(outcome);
     } catch (cause) {
       if (!this.loop) return;
       if (!(cause instanceof LinkError)) throw cause;
@@ -102,7 +102,7 @@ export class ModbusReceiver implements AgentComponent {
     return Math.max(0, started + interval - Date.now());
   }
 
-  private submit(outcome: PollOutcome): void {
+  private async submit(outcome: PollOutcome): Promise<void> {
     const batches = this.config.streams.flatMap((stream, s) => {
       const values = outcome.values[s]!;
       if (values.every((v) => v === undefined)) return [];
@@ -114,7 +114,7 @@ export class ModbusReceiver implements AgentComponent {
       return [{ stream: key, records: [record], progress: {} }];
     });
     if (batches.length === 0) return;
-    const errors = this.context.pipeline.submitAll(this.name, batches);
+    const errors = await this.context.pipeline.submitSoon(this.name, batches);
     errors.forEach((error, i) => {
       // A full outbox is marked by the pipeline; this poll's values are gone (the device keeps no history).
       if (error && !(error instanceof BufferFullError)) this.context.logger.error(`${streamId(batches[i]!.stream.asset, batches[i]!.stream.stream_type)}: the record could not be stored: ${error.message}`);
