@@ -13,16 +13,22 @@ export interface ReceiverBatch {
 /** Commits batches together; per batch in order, undefined when committed, else why not. */
 export type CommitTogether = (batches: readonly ReceiverBatch[]) => (Error | undefined)[];
 
+interface Waiting {
+  batches: readonly ReceiverBatch[];
+  resolve: (errors: (Error | undefined)[]) => void;
+}
+
 /**
  * Commits what polling receivers submit within `windowMs` of the first waiting batch in one
  * transaction. A hundred devices that each answer once a second would otherwise pay a hundred
  * synced commits a second: at 100 Modbus devices those took 67 % of the main thread's busy time
- * (docs/performance.md). At most `maxBatches` wait; the one that reaches it commits them all at once.
+ * (docs/performance.md). At most `maxBatches` wait; the one that reaches it commits them all at
+ * once.
  * A receiver awaits its submission, so a receiver that stops has its last poll stored first.
  */
 export class CommitCoalescer implements Disposable {
   private readonly store = new DisposableStore();
-  private waiting: { batches: readonly ReceiverBatch[]; resolve: (errors: (Error | undefined)[]) => void }[] = [];
+  private waiting: Waiting[] = [];
   private count = 0;
   private timer: Disposable | undefined;
 

@@ -223,7 +223,8 @@ export class Pipeline {
     }
     return batches.map((batch, index) => {
       try {
-        if (outcomes) this.afterCommit(batch.receiver, batch.stream, { committed: outcomes[index]! });
+        const { receiver, stream } = batch;
+        if (outcomes) this.afterCommit(receiver, stream, { committed: outcomes[index]! });
         else this.submit(batch.receiver, batch.stream, batch.records, batch.progress);
         return undefined;
       } catch (cause) {
