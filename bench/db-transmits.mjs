@@ -5,7 +5,8 @@
 // servers are those of `npm run services`. Reported per target: rows/s from the save of the
 // configuration to the last row in the database, and the agent's CPU (% of one core).
 // Not part of `npm run bench`: `npm run build:node && node bench/db-transmits.mjs [--rows 1000000]
-// [--targets pg-json,pg-wide,influx] [--force]`. Refuses to run when the 1-minute load average is
+// [--targets pg-json,pg-wide,influx] [--force] [--profile <dir>]` (a V8 CPU profile of each agent
+// thread per target under <dir>/<target>; bench/profile-summary.mjs lists the top frames). Refuses to run when the 1-minute load average is
 // above 1.5 (a shared machine gives the other work's numbers), unless --force.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -18,6 +19,7 @@ import { procStats, sleep, startBenchServer } from './bench-server.mjs';
 const { values: options } = parseArgs({
   options: {
     rows: { type: 'string', default: '1000000' },
+    profile: { type: 'string' },
     targets: { type: 'string', default: 'pg-json,pg-wide,influx' },
     force: { type: 'boolean', default: false },
   },
@@ -94,7 +96,7 @@ async function run(target) {
     cleanup = async () => fetch(`${INFLUX}/query?${new URLSearchParams({ q: `DROP DATABASE ${database}` })}`, { method: 'POST' });
   }
   writeCsv(path.join(drop, 'press_1.csv'));
-  const agent = await startBenchServer(path.join(root, 'data'));
+  const agent = await startBenchServer(path.join(root, 'data'), { nodeFlags: options.profile ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(options.profile, target)] : [] });
   const config = {
     data_receiver: [{
       data_receiver_name: 'line', protocol: 'localfile', poll_interval: 1, connections: [{ root_path: drop }],

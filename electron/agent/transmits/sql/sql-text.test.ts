@@ -4,7 +4,7 @@
  * them for real in sql-transmit.integration.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { addColumn, columnNameProblem, columnTypeOfDatabase, createJsonTable, createWideTable, fitValue, insertSkippingKnown, maxRowsPerStatement, quote, timeValue, wideTableName } from './sql-text.js';
+import { addColumn, columnNameProblem, columnTypeOfDatabase, createJsonTable, createWideTable, fitValue, insertSkippingKnown, joinedJsonArrays, maxRowsPerStatement, recordsetJson, quote, timeValue, wideTableName } from './sql-text.js';
 
 const JSON_COLUMNS = [
   { name: 'record_id', type: 'key' as const },
@@ -53,10 +53,25 @@ describe('SQL of the sql transmit', () => {
     expect(['double precision', 'bigint', 'boolean', 'tinyint', 'longtext', 'nvarchar'].map(columnTypeOfDatabase)).toEqual(['number', 'number', 'boolean', 'boolean', 'text', 'text']);
   });
 
-  it('inserts PostgreSQL rows as one array per column, MySQL rows with a key update that changes nothing', () => {
+  it('inserts PostgreSQL rows as one JSON parameter expanded by json_to_recordset, MySQL rows with a key update that changes nothing', () => {
     expect(insertSkippingKnown('postgresql', 't', JSON_COLUMNS, 10_000)).toBe(
-      'INSERT INTO "t" ("record_id", "asset", "stream_type", "timestamp", "fields") SELECT * FROM unnest($1::TEXT[], $2::TEXT[], $3::TEXT[], $4::TIMESTAMPTZ[], $5::JSONB[]) ON CONFLICT ("record_id") DO NOTHING',
+      'INSERT INTO "t" ("record_id", "asset", "stream_type", "timestamp", "fields") SELECT "c0", "c1", "c2", "c3", "c4" FROM json_to_recordset($1::json) AS r("c0" TEXT, "c1" TEXT, "c2" TEXT, "c3" TIMESTAMPTZ, "c4" JSONB) ON CONFLICT ("record_id") DO NOTHING',
     );
     expect(insertSkippingKnown('mysql', 't', JSON_COLUMNS.slice(0, 2), 2)).toBe('INSERT INTO `t` (`record_id`, `asset`) VALUES (?, ?), (?, ?) ON DUPLICATE KEY UPDATE `record_id` = `record_id`');
+  });
+
+  it('writes the PostgreSQL parameter as JSON that keeps every value: quotes, nulls, a json column\'s object as an object', () => {
+    const rows = [['id"1', 'Press "7"\\', 'cycle', '2026-11-29T10:00:00.000000Z', '{"t":21.5,"s":"a\\"b"}'], ['id2', null, 'cycle', '2026-11-29T10:00:01.000000Z', '{}']];
+    const parsed = JSON.parse(recordsetJson(JSON_COLUMNS, rows));
+    expect(parsed).toEqual([
+      { c0: 'id"1', c1: 'Press "7"\\', c2: 'cycle', c3: '2026-11-29T10:00:00.000000Z', c4: { t: 21.5, s: 'a"b' } },
+      { c0: 'id2', c1: null, c2: 'cycle', c3: '2026-11-29T10:00:01.000000Z', c4: {} },
+    ]);
+  });
+
+  it('joins the outbox\'s JSON arrays into one, skipping empty ones', () => {
+    const arrays = ['[{"a":1},{"a":2}]', '[]', ' [ {"a":"x,]"} ] '].map((t) => Buffer.from(t));
+    expect(JSON.parse(joinedJsonArrays(arrays))).toEqual([{ a: 1 }, { a: 2 }, { a: 'x,]' }]);
+    expect(joinedJsonArrays([])).toBe('[]');
   });
 });

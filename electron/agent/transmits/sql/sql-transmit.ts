@@ -1,5 +1,6 @@
 import type { AgentRecord } from '../../../../shared/records/record.js';
 import type { AgentComponent, ComponentContext, OutboxBatch, StreamKey } from '../../components/contract.js';
+import { RECORDS_JSON } from '../../components/records-json-codec.js';
 import { DrainLoop, type DrainOutcome, failureBackoffMs } from '../../lifecycle/index.js';
 import { type SqlSession, type SqlTransmitConfig, SqlWriteError, explain, openSession } from './sql-session.js';
 import {
@@ -13,7 +14,10 @@ import {
   createJsonTable,
   createWideTable,
   fitValue,
+  insertJsonRecords,
   insertSkippingKnown,
+  joinedJsonArrays,
+  recordsetJson,
   maxRowsPerStatement,
   timeValue,
   wideTableName,
@@ -22,6 +26,13 @@ import {
 export type { SqlTransmitConfig } from './sql-session.js';
 
 const BATCHES_PER_ROUND = 200;
+const JSON_COLUMNS = [
+  { name: 'record_id', type: 'key' as const },
+  { name: 'asset', type: 'name' as const },
+  { name: 'stream_type', type: 'name' as const },
+  { name: 'timestamp', type: 'time' as const },
+  { name: 'fields', type: 'json' as const },
+];
 const CATEGORIES = ['connect_failed', 'auth_failed', 'permission_denied', 'write_failed'] as const;
 
 interface WideTable {
@@ -89,10 +100,9 @@ export class SqlTransmit implements AgentComponent {
         const session = (this.session ??= await openSession(this.config).catch((cause: unknown) => {
           throw explain(cause, this.config, 'connect');
         }));
-        const records = batches.flatMap((batch) => this.context.decodeBatch(batch.format, batch.payload));
-        const unfit = this.config.layout === 'wide' ? await this.writeWide(session, records) : await this.writeJson(session, records);
+        const unfit = this.config.layout === 'wide' ? await this.writeWide(session, this.decoded(batches)) : await this.writeJson(session, batches);
         await this.context.store.ackWhenFree(this.name, batches.map((b) => b.id));
-        this.delivered(records.length, batches.reduce((n, b) => n + b.bytes, 0), unfit);
+        this.delivered(batches.reduce((n, b) => n + b.records, 0), batches.reduce((n, b) => n + b.bytes, 0), unfit);
       } catch (cause) {
         await this.drop();
         this.failed(cause);
@@ -117,22 +127,28 @@ export class SqlTransmit implements AgentComponent {
     return take === 0 ? [] : this.context.store.peek(this.name, take);
   }
 
-  private async writeJson(session: SqlSession, records: AgentRecord[]): Promise<Unfit[]> {
+  private decoded(batches: readonly OutboxBatch[]): AgentRecord[] {
+    return batches.flatMap((batch) => this.context.decodeBatch(batch.format, batch.payload));
+  }
+
+  private async writeJson(session: SqlSession, batches: readonly OutboxBatch[]): Promise<Unfit[]> {
     const { dialect } = session;
     const table = this.config.table;
     if (!this.jsonTableReady) {
       await this.ensureTable(session, table, createJsonTable(dialect, table));
       this.jsonTableReady = true;
     }
-    const columns = [
-      { name: 'record_id', type: 'key' as const },
-      { name: 'asset', type: 'name' as const },
-      { name: 'stream_type', type: 'name' as const },
-      { name: 'timestamp', type: 'time' as const },
-      { name: 'fields', type: 'json' as const },
-    ];
-    const rows = records.map((r) => [r.record_id, r.asset, r.stream_type, timeValue(dialect, r.timestamp), JSON.stringify(r.fieldvalues)]);
-    await session.transaction(() => this.insert(session, table, columns, rows)).catch((cause: unknown) => {
+    const insert = async () => {
+      if (dialect === 'postgresql' && batches.every((b) => b.format === RECORDS_JSON.format)) {
+        // The outbox holds the records as JSON arrays: PostgreSQL reads them as they are.
+        await session.run(insertJsonRecords(table), [joinedJsonArrays(batches.map((b) => b.payload))]);
+        return;
+      }
+      const records = this.decoded(batches);
+      const rows = records.map((r) => [r.record_id, r.asset, r.stream_type, timeValue(dialect, r.timestamp), JSON.stringify(r.fieldvalues)]);
+      await this.insert(session, table, JSON_COLUMNS, rows);
+    };
+    await session.transaction(insert).catch((cause: unknown) => {
       throw explain(cause, this.config, `insert into ${table}`);
     });
     return [];
@@ -233,9 +249,8 @@ export class SqlTransmit implements AgentComponent {
     if (rows.length === 0) return;
     const dialect: Dialect = session.dialect;
     if (dialect === 'postgresql') {
-      // One array per column: any number of rows in one statement.
-      const arrays = columns.map((_, c) => rows.map((row) => row[c]));
-      await session.run(insertSkippingKnown(dialect, table, columns, rows.length), arrays);
+      // One JSON parameter: any number of rows in one statement.
+      await session.run(insertSkippingKnown(dialect, table, columns, rows.length), [recordsetJson(columns, rows)]);
       return;
     }
     const step = maxRowsPerStatement(dialect, columns.length);

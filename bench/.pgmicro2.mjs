@@ -1,0 +1,13 @@
+import pg from 'pg';
+const mk = async () => { const c = new pg.Client({ host: '127.0.0.1', port: 55432, user: 'tributary', password: 'tributary-pg-pass', database: 'tributary_test' }); await c.connect(); return c; };
+const c = await mk(); const c2 = await mk();
+await c.query('DROP TABLE IF EXISTS micro; CREATE TABLE micro (record_id TEXT PRIMARY KEY, asset TEXT NOT NULL, stream_type TEXT NOT NULL, "timestamp" TIMESTAMPTZ NOT NULL, fields JSONB NOT NULL)');
+const N = 20000; let seq = 0;
+const payload = () => JSON.stringify(Array.from({ length: N }, (_, i) => ({ asset: 'Press_7', stream_type: 'cycle', timestamp: new Date(1.7e12 + (seq++) * 1000).toISOString().replace('Z','000Z'), capturetime: '2026-11-29T10:00:00.000000Z', fieldvalues: { temp: 21.5 + i, pressure: 3.2, count: i, state: 'running' }, record_id: (seq * 2654435761 % 2**32).toString(16).padStart(8,'0') + seq.toString(16).padStart(24, '0') })));
+const SQL = 'INSERT INTO micro SELECT record_id, asset, stream_type, "timestamp", fieldvalues FROM json_to_recordset($1::json) AS r(record_id TEXT, asset TEXT, stream_type TEXT, "timestamp" TIMESTAMPTZ, fieldvalues JSONB) ON CONFLICT (record_id) DO NOTHING';
+const round = async (cl) => { const p = payload(); await cl.query('BEGIN'); await cl.query(SQL, [p]); await cl.query('COMMIT'); };
+let s = performance.now(); for (let i = 0; i < 15; i++) await round(c); const serial = 300000 / ((performance.now() - s) / 1000);
+await c.query('TRUNCATE micro');
+s = performance.now(); for (let i = 0; i < 15; i += 2) await Promise.all([round(c), i + 1 < 15 ? round(c2) : null]); const par = 300000 / ((performance.now() - s) / 1000);
+console.log('serial rows/s', serial.toFixed(0), 'two connections rows/s', par.toFixed(0));
+await c.end(); await c2.end();
