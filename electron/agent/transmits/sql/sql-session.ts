@@ -18,9 +18,23 @@ export class SqlWriteError extends Error {
   constructor(
     readonly category: WriteProblem,
     message: string,
+    /** The database refused a value of the records (not the connection, the login or a grant). */
+    readonly refusedValue = false,
   ) {
     super(message);
   }
+}
+
+/**
+ * A value the database refuses, whatever the connection: PostgreSQL's data exceptions (class 22: a
+ * NUL character, an invalid time, a number out of range) and NOT NULL/CHECK violations; MySQL's and
+ * SQL Server's errors of the same kinds.
+ */
+function isRefusedValue(error: { code?: string | number; errno?: number; number?: number }): boolean {
+  const code = String(error.code ?? '');
+  if (/^22[0-9A-Z]{3}$/.test(code) || code === '23502' || code === '23514') return true;
+  if ([1048, 1264, 1292, 1300, 1366, 1406, 3140].includes(error.errno ?? -1)) return true;
+  return [241, 242, 245, 515, 2628, 8115, 8152].includes(error.number ?? -1);
 }
 
 export interface SqlSession {
@@ -54,6 +68,7 @@ export function explain(cause: unknown, config: SqlTransmitConfig, doing: string
   const permission = code === '42501' || error.errno === 1142 || error.errno === 1044 || error.number === 229 || error.number === 262;
   if (permission)
     return new SqlWriteError('permission_denied', `The user "${config.username}" may not ${doing} in ${where} (${text}). Grant it ${doing.startsWith('create') || doing.startsWith('add') ? 'CREATE on the database (or create the table yourself: docs/sql-transmit.md)' : config.database_type === 'mysql' ? 'SELECT, INSERT and UPDATE on the table (UPDATE for ON DUPLICATE KEY)' : 'SELECT and INSERT on the table'}. The records stay queued.`);
+  if (isRefusedValue(error)) return new SqlWriteError('write_failed', `${where} refused a value while it ${doing}: ${text}.`, true);
   return new SqlWriteError('write_failed', `Writing to ${where} failed while it ${doing}: ${text}. The records stay queued.`);
 }
 

@@ -171,3 +171,25 @@ describe.each(['postgresql', 'mysql'] as const)('the sql transmit into %s', (dia
     await waitFor(async () => (await count(owner, table)) === 5, 90_000, 'the queued rows once the table exists');
   }, 150_000);
 });
+
+// PostgreSQL keeps no NUL character in a text or a jsonb string (MariaDB does): a record holding one
+// must not hold back the records around it or those that come later, in either layout.
+describe.each(['json', 'wide'] as const)('the sql transmit into postgresql, layout %s, given a value the database refuses', (layout) => {
+  it('sets that record aside with a marker in the database\'s words and writes all the others', async () => {
+    const prefix = uniqueTable('refused');
+    const table = layout === 'wide' ? `${prefix}_cycle` : prefix;
+    const { plant, server, db } = await plantWith('postgresql', prefix, layout);
+    cleanups.push(() => db.exec(`DROP TABLE IF EXISTS ${table}`));
+    const rows = Array.from({ length: 40 }, (_, i) => `2026-01-05 07:00:${String(i).padStart(2, '0')},${i},1.5,${i === 17 ? 'run\u0000ning' : 'running'}\n`);
+    plant.write('press_1.csv', `time,part,force,state\n${rows.join('')}`);
+    await waitFor(async () => (await db.tableExists(table)) && (await count(db, table)) === 39, 30_000, '39 rows in the table');
+    const refused = await waitFor(async () => (await markers(server)).find((m) => m.category === 'record_refused'), 10_000, 'a record_refused marker');
+    expect(refused).toMatchObject({ asset: 'Press_1', level: 'warning' });
+    expect(refused.message).toMatch(/^1 record\(s\) set aside, the others were written: .*refused a value .*07:00:17/);
+    const flow = async () => (await server.call('GET', '/v1/streams')).json.response[0].stats.transmits.historian;
+    await waitFor(async () => (await flow()).waiting === 0, 10_000, 'nothing waiting');
+    // Later records are not held back either.
+    plant.write('press_2.csv', PRESS_HEADER + pressRows(100, 105));
+    await waitFor(async () => (await count(db, table)) === 44, 30_000, 'the next file\'s rows');
+  }, 90_000);
+});

@@ -45,6 +45,8 @@ interface Unfit {
   stream: StreamKey;
   what: string;
   count: number;
+  /** A whole record the database refused (set aside), not a value written as NULL. */
+  refused?: boolean;
 }
 
 /**
@@ -100,7 +102,10 @@ export class SqlTransmit implements AgentComponent {
         const session = (this.session ??= await openSession(this.config).catch((cause: unknown) => {
           throw explain(cause, this.config, 'connect');
         }));
-        const unfit = this.config.layout === 'wide' ? await this.writeWide(session, this.decoded(batches)) : await this.writeJson(session, batches);
+        const unfit = await this.write(session, batches).catch((cause: unknown) => {
+          if (!(cause instanceof SqlWriteError && cause.refusedValue)) throw cause;
+          return this.writeSplitting(session, this.decoded(batches));
+        });
         await this.context.store.ackWhenFree(this.name, batches.map((b) => b.id));
         this.delivered(batches.reduce((n, b) => n + b.records, 0), batches.reduce((n, b) => n + b.bytes, 0), unfit);
       } catch (cause) {
@@ -127,6 +132,41 @@ export class SqlTransmit implements AgentComponent {
     return take === 0 ? [] : this.context.store.peek(this.name, take);
   }
 
+  private write(session: SqlSession, batches: readonly OutboxBatch[]): Promise<Unfit[]> {
+    return this.config.layout === 'wide' ? this.writeWide(session, this.decoded(batches)) : this.writeJson(session, batches);
+  }
+
+  /**
+   * A round the database refused for a value (a NUL character in a text, say): written in halves,
+   * each its own transaction, until the refused records stand alone. Those are set aside, counted
+   * and marked with the database's words; the others are written (a half written twice adds
+   * nothing: record_id). Anything else that fails ends the round as usual.
+   */
+  private async writeSplitting(session: SqlSession, records: AgentRecord[]): Promise<Unfit[]> {
+    const unfit: Unfit[] = [];
+    const refused = new Map<string, Unfit>();
+    const split = async (part: AgentRecord[]): Promise<void> => {
+      try {
+        unfit.push(...(this.config.layout === 'wide' ? await this.writeWide(session, part) : await this.writeJsonRecords(session, part)));
+      } catch (cause) {
+        if (!(cause instanceof SqlWriteError && cause.refusedValue)) throw cause;
+        if (part.length === 1) {
+          const { asset, stream_type, timestamp } = part[0]!;
+          const key = `${asset}\0${stream_type}\0${cause.message}`;
+          const found = refused.get(key);
+          if (found) found.count += 1;
+          else refused.set(key, { stream: { asset, stream_type }, what: `${cause.message} (first: the record of ${timestamp})`, count: 1, refused: true });
+          return;
+        }
+        const half = Math.ceil(part.length / 2);
+        await split(part.slice(0, half));
+        await split(part.slice(half));
+      }
+    };
+    await split(records);
+    return [...unfit, ...refused.values()];
+  }
+
   private decoded(batches: readonly OutboxBatch[]): AgentRecord[] {
     return batches.flatMap((batch) => this.context.decodeBatch(batch.format, batch.payload));
   }
@@ -138,17 +178,22 @@ export class SqlTransmit implements AgentComponent {
       await this.ensureTable(session, table, createJsonTable(dialect, table));
       this.jsonTableReady = true;
     }
-    const insert = async () => {
-      if (dialect === 'postgresql' && batches.every((b) => b.format === RECORDS_JSON.format)) {
-        // The outbox holds the records as JSON arrays: PostgreSQL reads them as they are.
-        await session.run(insertJsonRecords(table), [joinedJsonArrays(batches.map((b) => b.payload))]);
-        return;
-      }
-      const records = this.decoded(batches);
-      const rows = records.map((r) => [r.record_id, r.asset, r.stream_type, timeValue(dialect, r.timestamp), JSON.stringify(r.fieldvalues)]);
-      await this.insert(session, table, JSON_COLUMNS, rows);
-    };
-    await session.transaction(insert).catch((cause: unknown) => {
+    if (dialect === 'postgresql' && batches.every((b) => b.format === RECORDS_JSON.format)) {
+      // The outbox holds the records as JSON arrays: PostgreSQL reads them as they are.
+      const records = joinedJsonArrays(batches.map((b) => b.payload));
+      await session.transaction(() => session.run(insertJsonRecords(table), [records]).then(() => undefined)).catch((cause: unknown) => {
+        throw explain(cause, this.config, `insert into ${table}`);
+      });
+      return [];
+    }
+    return this.writeJsonRecords(session, this.decoded(batches));
+  }
+
+  private async writeJsonRecords(session: SqlSession, records: AgentRecord[]): Promise<Unfit[]> {
+    const { dialect } = session;
+    const table = this.config.table;
+    const rows = records.map((r) => [r.record_id, r.asset, r.stream_type, timeValue(dialect, r.timestamp), JSON.stringify(r.fieldvalues)]);
+    await session.transaction(() => this.insert(session, table, JSON_COLUMNS, rows)).catch((cause: unknown) => {
       throw explain(cause, this.config, `insert into ${table}`);
     });
     return [];
@@ -265,9 +310,11 @@ export class SqlTransmit implements AgentComponent {
     this.lastProblem = undefined;
     this.context.stats.success(this.name, records, bytes);
     for (const category of CATEGORIES) this.context.markers.clear(category);
-    for (const { stream, what, count } of unfit) {
-      const message = `${count} value(s) written as NULL or left out: ${what}.`;
-      this.context.markers.raise([stream], 'warning', 'value_unfit', message);
+    for (const { stream, what, count, refused } of unfit) {
+      const message = refused
+        ? `${count} record(s) set aside, the others were written: ${what}`
+        : `${count} value(s) written as NULL or left out: ${what}.`;
+      this.context.markers.raise([stream], 'warning', refused ? 'record_refused' : 'value_unfit', message);
       this.context.logger.warn(`${stream.asset}:${stream.stream_type}: ${message}`);
     }
   }
