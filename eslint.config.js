@@ -53,6 +53,13 @@ export default tseslint.config(
     },
   },
   {
+    // Functions a reader takes in at once (issue 51): a warning from 100 lines; over 150 fails
+    // scripts/function-length.test.ts.
+    files: ['electron/**/*.ts', 'shared/**/*.ts', 'renderer/src/**/*.{ts,tsx}'],
+    ignores: [...TEST_FILES, 'renderer/src/api/openapi-types.ts'],
+    rules: { 'max-lines-per-function': ['warn', { max: 100, skipBlankLines: true, skipComments: true }] },
+  },
+  {
     // Tests may poke at loosely typed JSON responses.
     files: ['**/*.test.ts', 'e2e/**/*.ts', 'electron/testing/**/*.ts', 'shared/testing/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },

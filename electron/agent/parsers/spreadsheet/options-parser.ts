@@ -13,7 +13,8 @@ import { columnNames } from './cell-values.js';
 import type { ReadOptions } from './read-options.js';
 import { RecordCursor, type ScannedRecord, splitCells, stripComment } from './record-scanner.js';
 import type { ChunkResult, ParsedRow, SpreadsheetParser, SpreadsheetState } from './parser-types.js';
-import { type FileEncoding, decodeBytes, detectEncoding, resolveEncoding, separatorUnits } from './text-encoding.js';
+import { type FileEncoding, decodeBytes, separatorUnits } from './text-encoding.js';
+import { type EncodingCache, badLineHandler, initialState, startChunk } from './chunk-start.js';
 import { createTimeStamper } from './time-columns.js';
 
 /** What a header means for building rows: kept cells, their names and readers. */
@@ -42,89 +43,24 @@ export function createOptionsParser(config: Parser, options: ReadOptions): Sprea
     skiprows === undefined ? () => false : typeof skiprows === 'number' ? (line) => line < skiprows : ((set) => (line: number) => set.has(line))(new Set(skiprows));
   const skipFooter = parse.skipfooter ?? 0;
   const skipBlankLines = parse.skip_blank_lines ?? true;
-  const encodings = new Map<string, FileEncoding>();
+  const encodings: EncodingCache = new Map();
   const timeTexts: (string | undefined)[] = stamper.columns.map(() => undefined);
   let lastPlan: Plan | undefined;
 
-  /** The plan for a persisted header, or the message of why the options do not fit the file. */
-  function planFor(header: string[]): Plan | string {
-    if (
-      lastPlan &&
-      lastPlan.header.length === header.length &&
-      lastPlan.header.every((name, c) => name === header[c])
-    )
-      return lastPlan;
-    let keep = header.map((_, c) => c);
-    let output = header;
-    if (parse.usecols) {
-      const byPosition = parse.usecols.every((u) => typeof u === 'number');
-      if (byPosition) {
-        const beyond = parse.usecols.find((u) => (u as number) >= header.length);
-        if (beyond !== undefined) return `usecols names position ${beyond}, but the file has ${header.length} columns (0 to ${header.length - 1})`;
-        keep = [...new Set(parse.usecols as number[])].sort((a, b) => a - b);
-      } else {
-        const missing = parse.usecols.find((u) => !header.includes(String(u)));
-        if (missing !== undefined) return `usecols names the column "${missing}", which is not in the header (${header.join(', ')})`;
-        keep = header.flatMap((name, c) => (parse.usecols!.map(String).includes(name) ? [c] : []));
-      }
-      output = keep.map((c) => header[c]!);
-      // names may label just the kept columns.
-      if (names && names.length === keep.length && names.length !== header.length) output = names;
-    }
-    const missingTime = stamper.columns.find((column) => !output.includes(column.name));
-    if (missingTime) return `The time stamp column "${missingTime.name}" is not among the columns read (${output.join(', ')})`;
-    const timeCells = stamper.columns.map((column) => keep[output.indexOf(column.name)]!);
-    lastPlan = {
-      header: [...header],
-      cells: header.length,
-      keep,
-      names: output,
-      readers: cellReadersFor(output, parse),
-      isTime: output.map((name) => stamper.columns.some((column) => column.name === name)),
-      timeCells,
-    };
-    return lastPlan;
-  }
-
-  /** The persisted header for a header row's (or, without one, the first row's) cells. */
-  function headerFor(cells: string[], isHeaderRow: boolean): string[] | string {
-    const fromFile = isHeaderRow ? columnNames(cells) : cells.map((_, c) => String(c));
-    if (!names) return fromFile;
-    if (names.length === cells.length) return names;
-    if (parse.usecols && names.length === parse.usecols.length) return fromFile;
-    return `names has ${names.length} names, but the file has ${cells.length} columns`;
-  }
-
-  function initialState(): SpreadsheetState {
-    return { header: null, rowsSeen: 0, linesSeen: 0, counter: 0, encoding: null };
-  }
+  const planFor = (header: string[]): Plan | string => {
+    const plan = optionsPlanFor(header, parse, names, stamper.columns, lastPlan);
+    if (typeof plan !== 'string') lastPlan = plan;
+    return plan;
+  };
+  const headerFor = (cells: string[], isHeaderRow: boolean) =>
+    headerOf(cells, isHeaderRow, parse, names);
 
   function parseChunk(chunk: Buffer, previous: SpreadsheetState, final: boolean): ChunkResult {
-    const state: SpreadsheetState = {
-      ...previous,
-      header: previous.header && [...previous.header],
-    };
-    const result: ChunkResult = {
-      rows: [],
-      badLines: [],
-      skippedLines: 0,
-      dstAdjusted: { gap: 0, overlap: 0 },
-      consumedBytes: 0,
-      state,
-    };
-    let from = 0;
-    if (state.encoding === null) {
-      if (chunk.length === 0) return result;
-      const detected = detectEncoding(chunk, options.encoding, final);
-      if (!detected) return result;
-      state.encoding = detected.encoding.codec;
-      from = detected.bomLength;
-      result.consumedBytes = from;
-    }
-    let encoding = encodings.get(state.encoding);
-    if (!encoding) encodings.set(state.encoding, (encoding = resolveEncoding(state.encoding)));
+    const start = startChunk(chunk, previous, final, options.encoding, encodings);
+    const { result, state, from, encoding } = start;
+    if (!encoding) return result;
     const unitOf = (char: string) =>
-      encoding!.width === 2 ? char.charCodeAt(0) : separatorUnits(char, encoding!)[0]!;
+      encoding.width === 2 ? char.charCodeAt(0) : separatorUnits(char, encoding)[0]!;
     const cursor = new RecordCursor(chunk, from, {
       separator: separatorUnits(separator, encoding),
       width: encoding.width,
@@ -146,19 +82,11 @@ export function createOptionsParser(config: Parser, options: ReadOptions): Sprea
         newlines: cursor.newlines,
         unterminatedQuote: cursor.unterminatedQuote,
       });
-    const rowsEnd = footerStart(records, chunk, encoding);
+    const rowsEnd = footerStart(records, chunk, encoding, options);
     let plan = state.header === null ? undefined : planFor(state.header);
     if (typeof plan === 'string') return { ...result, fatal: { line: state.linesSeen + 1, message: plan } };
 
-    const bad = (line: number, message: string): boolean => {
-      if (badLinesAction === 'error') {
-        result.fatal = { line, message };
-        return true;
-      }
-      if (badLinesAction === 'warn') result.badLines.push({ line, message });
-      else result.skippedLines += 1;
-      return false;
-    };
+    const bad = badLineHandler(result, badLinesAction);
     const consume = (record: ScannedRecord, row: boolean) => {
       if (row) state.rowsSeen += 1;
       state.linesSeen += record.newlines;
@@ -225,26 +153,6 @@ export function createOptionsParser(config: Parser, options: ReadOptions): Sprea
     return result;
   }
 
-  /** Where the footer (the last skipfooter non-blank records) starts among the chunk's records. */
-  function footerStart(
-    records: readonly ScannedRecord[],
-    chunk: Buffer,
-    encoding: FileEncoding,
-  ): number {
-    let start = records.length;
-    for (let footer = 0; footer < skipFooter && start > 0;) {
-      start -= 1;
-      const record = records[start]!;
-      const text =
-        record.contentEnd === record.start
-          ? ''
-          : decodeBytes(chunk, record.start, record.contentEnd, encoding);
-      if ((comment === null ? text : stripComment(text, separator, quote, comment)).length > 0)
-        footer += 1;
-    }
-    return start;
-  }
-
   /**
    * A row from the cells of a line (undefined: a blank line kept by skip_blank_lines false: all
    * null).
@@ -272,4 +180,86 @@ export function createOptionsParser(config: Parser, options: ReadOptions): Sprea
   }
 
   return { initialState, parseChunk };
+}
+
+/** The plan for a persisted header, or the message of why the options do not fit the file. */
+function optionsPlanFor(
+  header: string[],
+  parse: ReadOptions['parse'],
+  names: string[] | undefined,
+  timeColumns: readonly { name: string }[],
+  lastPlan: Plan | undefined,
+): Plan | string {
+  if (
+    lastPlan &&
+    lastPlan.header.length === header.length &&
+    lastPlan.header.every((name, c) => name === header[c])
+  )
+    return lastPlan;
+  let keep = header.map((_, c) => c);
+  let output = header;
+  if (parse.usecols) {
+    const byPosition = parse.usecols.every((u) => typeof u === 'number');
+    if (byPosition) {
+      const beyond = parse.usecols.find((u) => (u as number) >= header.length);
+      if (beyond !== undefined) return `usecols names position ${beyond}, but the file has ${header.length} columns (0 to ${header.length - 1})`;
+      keep = [...new Set(parse.usecols as number[])].sort((a, b) => a - b);
+    } else {
+      const missing = parse.usecols.find((u) => !header.includes(String(u)));
+      if (missing !== undefined) return `usecols names the column "${missing}", which is not in the header (${header.join(', ')})`;
+      keep = header.flatMap((name, c) => (parse.usecols!.map(String).includes(name) ? [c] : []));
+    }
+    output = keep.map((c) => header[c]!);
+    // names may label just the kept columns.
+    if (names && names.length === keep.length && names.length !== header.length) output = names;
+  }
+  const missingTime = timeColumns.find((column) => !output.includes(column.name));
+  if (missingTime) return `The time stamp column "${missingTime.name}" is not among the columns read (${output.join(', ')})`;
+  const timeCells = timeColumns.map((column) => keep[output.indexOf(column.name)]!);
+  return {
+    header: [...header],
+    cells: header.length,
+    keep,
+    names: output,
+    readers: cellReadersFor(output, parse),
+    isTime: output.map((name) => timeColumns.some((column) => column.name === name)),
+    timeCells,
+  };
+}
+
+/** The persisted header for a header row's (or, without one, the first row's) cells. */
+function headerOf(
+  cells: string[],
+  isHeaderRow: boolean,
+  parse: ReadOptions['parse'],
+  names: string[] | undefined,
+): string[] | string {
+  const fromFile = isHeaderRow ? columnNames(cells) : cells.map((_, c) => String(c));
+  if (!names) return fromFile;
+  if (names.length === cells.length) return names;
+  if (parse.usecols && names.length === parse.usecols.length) return fromFile;
+  return `names has ${names.length} names, but the file has ${cells.length} columns`;
+}
+
+/** Where the footer (the last skipfooter non-blank records) starts among the chunk's records. */
+function footerStart(
+  records: readonly ScannedRecord[],
+  chunk: Buffer,
+  encoding: FileEncoding,
+  options: ReadOptions,
+): number {
+  const { separator, quote, comment } = options;
+  const skipFooter = options.parse.skipfooter ?? 0;
+  let start = records.length;
+  for (let footer = 0; footer < skipFooter && start > 0;) {
+    start -= 1;
+    const record = records[start]!;
+    const text =
+      record.contentEnd === record.start
+        ? ''
+        : decodeBytes(chunk, record.start, record.contentEnd, encoding);
+    if ((comment === null ? text : stripComment(text, separator, quote, comment)).length > 0)
+      footer += 1;
+  }
+  return start;
 }

@@ -11,7 +11,8 @@ import { createOptionsParser } from './options-parser.js';
 import type { ChunkResult, ParsedRow, SpreadsheetParser, SpreadsheetState } from './parser-types.js';
 import { readOptionsOf, textParserOf } from './read-options.js';
 import { RecordCursor, splitCells } from './record-scanner.js';
-import { type FileEncoding, decodeBytes, detectEncoding, resolveEncoding, separatorUnits } from './text-encoding.js';
+import { decodeBytes, separatorUnits } from './text-encoding.js';
+import { type EncodingCache, badLineHandler, initialState, startChunk } from './chunk-start.js';
 import { createTimeStamper } from './time-columns.js';
 
 /**
@@ -66,62 +67,15 @@ export function createSpreadsheetParser(
    */
   const timeTexts: (string | undefined)[] = timeColumns.map(() => undefined);
 
-  function planFor(header: string[]): RowPlan {
-    if (
-      lastPlan !== null &&
-      lastPlan.header.length === header.length &&
-      lastPlan.header.every((name, c) => name === header[c])
-    )
-      return lastPlan;
-    const timeIndexes = timeColumns.map((column) => header.indexOf(column.name));
-    const isTime = header.map((_, c) => timeIndexes.includes(c));
-    let template: Record<string, FieldValue> | null = null;
-    if (!header.includes('__proto__')) {
-      template = {};
-      for (const name of header) template[name] = null;
-    }
-    lastPlan = { header: [...header], isTime, timeIndexes, template };
-    return lastPlan;
-  }
+  const planFor = (header: string[]): RowPlan =>
+    (lastPlan = rowPlanFor(header, timeColumns, lastPlan));
 
-  /** The persisted codec name as the scanner and decoder use it (looked up once per name). */
-  const encodings = new Map<string, FileEncoding>();
-  function encodingOf(codec: string): FileEncoding {
-    let encoding = encodings.get(codec);
-    if (!encoding) {
-      encoding = resolveEncoding(codec);
-      encodings.set(codec, encoding);
-    }
-    return encoding;
-  }
-
-  function initialState(): SpreadsheetState {
-    return { header: null, rowsSeen: 0, linesSeen: 0, counter: 0, encoding: null };
-  }
+  const encodings: EncodingCache = new Map();
 
   function parseChunk(chunk: Buffer, previous: SpreadsheetState, final: boolean): ChunkResult {
-    const state: SpreadsheetState = {
-      ...previous,
-      header: previous.header && [...previous.header],
-    };
-    const result: ChunkResult = {
-      rows: [],
-      badLines: [],
-      skippedLines: 0,
-      dstAdjusted: { gap: 0, overlap: 0 },
-      consumedBytes: 0,
-      state,
-    };
-    let from = 0;
-    if (state.encoding === null) {
-      if (chunk.length === 0) return result;
-      const detected = detectEncoding(chunk, options.encoding, final);
-      if (!detected) return result;
-      state.encoding = detected.encoding.codec;
-      from = detected.bomLength;
-      result.consumedBytes = from;
-    }
-    const encoding = encodingOf(state.encoding);
+    const start = startChunk(chunk, previous, final, options.encoding, encodings);
+    const { result, state, from, encoding } = start;
+    if (!encoding) return result;
     const cursor = new RecordCursor(chunk, from, {
       separator: separatorUnits(separator, encoding),
       width: encoding.width,
@@ -131,16 +85,7 @@ export function createSpreadsheetParser(
     });
     let plan = state.header === null ? null : planFor(state.header);
 
-    /** Handles a bad line by bad_lines_action; true when parsing must stop here. */
-    const bad = (line: number, message: string): boolean => {
-      if (badLinesAction === 'error') {
-        result.fatal = { line, message };
-        return true;
-      }
-      if (badLinesAction === 'warn') result.badLines.push({ line, message });
-      else result.skippedLines += 1;
-      return false;
-    };
+    const bad = badLineHandler(result, badLinesAction);
     /**
      * Takes a built row, or handles the message of why its line is bad; true when parsing must stop
      * here.
@@ -285,4 +230,26 @@ export function createSpreadsheetParser(
   }
 
   return { initialState, parseChunk };
+}
+
+/** The plan of a header: the last one when the header is the same (files rarely change theirs). */
+function rowPlanFor(
+  header: string[],
+  timeColumns: readonly { name: string }[],
+  last: RowPlan | null,
+): RowPlan {
+  if (
+    last !== null &&
+    last.header.length === header.length &&
+    last.header.every((name, c) => name === header[c])
+  )
+    return last;
+  const timeIndexes = timeColumns.map((column) => header.indexOf(column.name));
+  const isTime = header.map((_, c) => timeIndexes.includes(c));
+  let template: Record<string, FieldValue> | null = null;
+  if (!header.includes('__proto__')) {
+    template = {};
+    for (const name of header) template[name] = null;
+  }
+  return { header: [...header], isTime, timeIndexes, template };
 }
