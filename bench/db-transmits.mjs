@@ -15,22 +15,17 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { procStats, sleep, startBenchServer } from './bench-server.mjs';
+import { FORCE_OPTION, requireQuietMachine } from './quiet.mjs';
 
 const { values: options } = parseArgs({
-  options: {
+  options: { ...FORCE_OPTION,
     rows: { type: 'string', default: '1000000' },
     profile: { type: 'string' },
     targets: { type: 'string', default: 'pg-json,pg-wide,influx' },
-    force: { type: 'boolean', default: false },
   },
 });
+requireQuietMachine(options.force);
 const rows = Number(options.rows);
-const load = os.loadavg();
-console.log(`load average at start: ${load.map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
-if (load[0] > 1.5 && !options.force) {
-  console.error('The 1-minute load average is above 1.5: the numbers would be the other work\'s. Run on a quiet machine, or pass --force.');
-  process.exit(2);
-}
 
 const PG = { host: '127.0.0.1', port: 55432, user: 'tributary', password: 'tributary-pg-pass', database: 'tributary_test' };
 const INFLUX = 'http://127.0.0.1:58086';

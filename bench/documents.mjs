@@ -16,8 +16,10 @@ import { parseArgs } from 'node:util';
 import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
 import { ROOT, procStats, sleep, startBenchServer } from './bench-server.mjs';
 import { writeNdjson, writeXlsx } from './document-data.mjs';
+import { FORCE_OPTION, requireQuietMachine } from './quiet.mjs';
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000' }, 'big-rows': { type: 'string', default: '2500000' }, 'ndjson-rows': { type: 'string', default: '1000000' }, 'skip-big': { type: 'boolean', default: false }, 'skip-xlsx': { type: 'boolean', default: false }, profile: { type: 'string' } } });
+const { values } = parseArgs({ options: { ...FORCE_OPTION,  rows: { type: 'string', default: '100000' }, 'big-rows': { type: 'string', default: '2500000' }, 'ndjson-rows': { type: 'string', default: '1000000' }, 'skip-big': { type: 'boolean', default: false }, 'skip-xlsx': { type: 'boolean', default: false }, profile: { type: 'string' } } });
+requireQuietMachine(values.force);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-documents-bench-'));
 const readXlsx = (file) => JSON.parse(execFileSync(process.execPath, [path.join(ROOT, 'bench', 'xlsx-read.mjs'), file, '{}']).toString());
 const PANDAS = 'import sys, time, pandas as pd\nt = time.perf_counter()\nf = pd.read_excel(sys.argv[1], engine="openpyxl")\nprint(len(f), time.perf_counter() - t)';

@@ -16,10 +16,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT, procStats, sleep, startBenchServer } from './bench-server.mjs';
+import { FORCE_OPTION, requireQuietMachine } from './quiet.mjs';
 
 const { values } = parseArgs({
-  options: { agents: { type: 'string', default: '30' }, seconds: { type: 'string', default: '60' }, settle: { type: 'string', default: '10' }, out: { type: 'string' } },
+  options: { ...FORCE_OPTION,  agents: { type: 'string', default: '30' }, seconds: { type: 'string', default: '60' }, settle: { type: 'string', default: '10' }, out: { type: 'string' } },
 });
+requireQuietMachine(values.force);
 const AGENTS = Number(values.agents);
 const SECONDS = Number(values.seconds);
 const SETTLE = Number(values.settle);

@@ -10,8 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT, startBenchServer } from './bench-server.mjs';
+import { FORCE_OPTION, requireQuietMachine } from './quiet.mjs';
 
-const { values } = parseArgs({ options: { out: { type: 'string' } } });
+const { values } = parseArgs({ options: { ...FORCE_OPTION,  out: { type: 'string' } } });
+requireQuietMachine(values.force);
 const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-hostile-'));
 // The real server as `npm run serve` starts it, with the loop monitor preloaded (IPC channel).
 const server = await startBenchServer(dataDirectory, { nodeFlags: ['--import', path.join(ROOT, 'bench', 'loop-monitor.mjs')], ipc: true });

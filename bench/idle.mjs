@@ -17,8 +17,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { procStats, sleep, startBenchServer } from './bench-server.mjs';
+import { FORCE_OPTION, requireQuietMachine } from './quiet.mjs';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, settle: { type: 'string', default: '15' }, phases: { type: 'string', default: 'demo,quiet' }, out: { type: 'string' } } });
+const { values } = parseArgs({ options: { ...FORCE_OPTION,  seconds: { type: 'string', default: '60' }, settle: { type: 'string', default: '15' }, phases: { type: 'string', default: 'demo,quiet' }, out: { type: 'string' } } });
+requireQuietMachine(values.force);
 const SECONDS = Number(values.seconds);
 const SETTLE = Number(values.settle);
 async function phase(name, dataDirectory, args) {

@@ -11,8 +11,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
 import { procStats, sleep, startBenchServer } from './bench-server.mjs';
+import { FORCE_OPTION, requireQuietMachine } from './quiet.mjs';
 
-const { values } = parseArgs({ options: { files: { type: 'string', default: '50000' }, step: { type: 'string', default: '10000' }, out: { type: 'string' }, keep: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { ...FORCE_OPTION,  files: { type: 'string', default: '50000' }, step: { type: 'string', default: '10000' }, out: { type: 'string' }, keep: { type: 'boolean', default: false } } });
+requireQuietMachine(values.force);
 const FILES = Number(values.files);
 const STEP = Number(values.step);
 const KEY_ID = 'bench@tributary.local';

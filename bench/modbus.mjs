@@ -14,26 +14,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { procStats, sleep, startBenchServer } from './bench-server.mjs';
+import { FORCE_OPTION, requireQuietMachine } from './quiet.mjs';
 
 const { values: options } = parseArgs({
-  options: {
+  options: { ...FORCE_OPTION,
     devices: { type: 'string', default: '100' },
     registers: { type: 'string', default: '100' },
     seconds: { type: 'string', default: '60' },
     warmup: { type: 'string', default: '5' },
-    force: { type: 'boolean', default: false },
     profile: { type: 'string' },
   },
 });
+const load = requireQuietMachine(options.force);
 const devices = Number(options.devices);
 const registers = Number(options.registers);
 const seconds = Number(options.seconds);
-const load = os.loadavg();
-console.log(`load average at start: ${load.map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
-if (load[0] > 1.5 && !options.force) {
-  console.error('The 1-minute load average is above 1.5: the numbers would be the other work\'s. Run on a quiet machine, or pass --force.');
-  process.exit(2);
-}
 if (!(registers >= 1 && registers <= 125)) throw new Error('--registers: 1..125 (one request per device and poll)');
 
 /** A Modbus TCP device answering function 3 (read holding registers) with values that count up. */

@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import { connectAsync } from 'mqtt';
 import { prepareDrop, procStats, sleep, startBenchServer } from './bench-server.mjs';
+import { FORCE_OPTION, requireQuietMachine } from './quiet.mjs';
 
 const BROKER = { host: '127.0.0.1', port: 51883, username: 'tributary', password: 'tributary-mqtt-pass' };
 const RECORD_ID = Buffer.from('"record_id":');
@@ -153,6 +154,7 @@ export async function mqttRuns(rows, { formats = ['record', 'array', 'sparkplug_
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { rows: { type: 'string', default: '200000' }, format: { type: 'string', multiple: true }, profile: { type: 'string' } } });
+  const { values } = parseArgs({ options: { ...FORCE_OPTION,  rows: { type: 'string', default: '200000' }, format: { type: 'string', multiple: true }, profile: { type: 'string' } } });
+  requireQuietMachine(values.force);
   console.table(await mqttRuns(Number(values.rows), { formats: values.format ?? ['record', 'array', 'sparkplug_b'], profile: values.profile }));
 }

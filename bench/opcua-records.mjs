@@ -14,8 +14,10 @@ import { parseArgs } from 'node:util';
 import { DataType, DataValue, StatusCodes, Variant } from 'node-opcua';
 import { RECORDS_JSON } from '../dist/electron/agent/components/records-json-codec.js';
 import { openStore } from '../dist/electron/agent/store/open-store.js';
+import { FORCE_OPTION, requireQuietMachine } from './quiet.mjs';
 
-const { values } = parseArgs({ options: { tags: { type: 'string', default: '20000' }, machines: { type: 'string', default: '100' }, seconds: { type: 'string', default: '20' } } });
+const { values } = parseArgs({ options: { ...FORCE_OPTION,  tags: { type: 'string', default: '20000' }, machines: { type: 'string', default: '100' }, seconds: { type: 'string', default: '20' } } });
+requireQuietMachine(values.force);
 const MACHINES = Number(values.machines);
 const PER = Math.ceil(Number(values.tags) / MACHINES);
 const SECONDS = Number(values.seconds);

@@ -25,8 +25,10 @@ import { parseArgs } from 'node:util';
 import { OpcuaTestServer } from '../dist-testing/electron/testing/opcua/opcua-test-server.js';
 import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
 import { ROOT, procStats, startBenchServer } from './bench-server.mjs';
+import { FORCE_OPTION, requireQuietMachine } from './quiet.mjs';
 
-const { values } = parseArgs({ options: { tags: { type: 'string', default: '5000' }, machines: { type: 'string', default: '50' }, seconds: { type: 'string', default: '30' }, profile: { type: 'string' }, upload: { type: 'boolean', default: false }, sampling: { type: 'string', default: '1000' }, 'source-time': { type: 'string', default: 'read' } } });
+const { values } = parseArgs({ options: { ...FORCE_OPTION,  tags: { type: 'string', default: '5000' }, machines: { type: 'string', default: '50' }, seconds: { type: 'string', default: '30' }, profile: { type: 'string' }, upload: { type: 'boolean', default: false }, sampling: { type: 'string', default: '1000' }, 'source-time': { type: 'string', default: 'read' } } });
+requireQuietMachine(values.force);
 const TAGS = Number(values.tags);
 const MACHINES = Number(values.machines);
 const SECONDS = Number(values.seconds);

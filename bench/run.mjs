@@ -18,8 +18,10 @@ import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
 import { ROOT, prepareDrop, procStats, sleep, startBenchServer } from './bench-server.mjs';
 import { mqttRuns } from './mqtt.mjs';
 import { stageBreakdown } from './stages.mjs';
+import { FORCE_OPTION, requireQuietMachine } from './quiet.mjs';
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000,1000000' }, files: { type: 'string', default: '4' }, 'single-file': { type: 'boolean', default: false }, 'single-file-rows': { type: 'string', default: '1000000' }, 'skip-breakdown': { type: 'boolean', default: false }, profile: { type: 'string' }, out: { type: 'string' }, 'skip-mqtt': { type: 'boolean', default: false }, 'mqtt-rows': { type: 'string', default: '200000' }, quality: { type: 'string', default: 'both' } } });
+const { values } = parseArgs({ options: { ...FORCE_OPTION,  rows: { type: 'string', default: '100000,1000000' }, files: { type: 'string', default: '4' }, 'single-file': { type: 'boolean', default: false }, 'single-file-rows': { type: 'string', default: '1000000' }, 'skip-breakdown': { type: 'boolean', default: false }, profile: { type: 'string' }, out: { type: 'string' }, 'skip-mqtt': { type: 'boolean', default: false }, 'mqtt-rows': { type: 'string', default: '200000' }, quality: { type: 'string', default: 'both' } } });
+requireQuietMachine(values.force);
 const sizes = values['single-file'] ? [] : values.rows.split(',').map(Number);
 const singleFileRows = Number(values['single-file-rows']);
 const KEY_ID = 'bench@tributary.local';

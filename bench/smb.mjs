@@ -14,10 +14,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CHUNK_BYTES } from '../dist/electron/agent/receivers/file-source/file-reader.js';
 import { SmbSession } from '../dist/electron/agent/receivers/smb/smb-client.js';
+import { FORCE_OPTION, requireQuietMachine } from './quiet.mjs';
 
 const { values } = parseArgs({
-  options: { mb: { type: 'string', default: '200' }, runs: { type: 'string', default: '5' }, large: { type: 'boolean', default: false } },
+  options: { ...FORCE_OPTION,  mb: { type: 'string', default: '200' }, runs: { type: 'string', default: '5' }, large: { type: 'boolean', default: false } },
 });
+requireQuietMachine(values.force);
 const large = values.large;
 const bytes = Number(values.mb) * 1024 * 1024;
 const runs = Number(values.runs);
