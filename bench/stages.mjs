@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { createSpreadsheetParser } from '../dist/electron/agent/parsers/spreadsheet/index.js';
-import { builtInComponents } from '../dist/electron/agent/components/built-in.js';
+import { builtInComponents } from '../dist/electron/agent/catalog/built-in.js';
 import { AgentStore } from '../dist/electron/agent/store/agent-store.js';
 import { openKpiDatabase } from '../dist/electron/agent/kpi/kpi-database.js';
 import { RecordHistory } from '../dist/electron/agent/kpi/record-history.js';

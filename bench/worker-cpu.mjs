@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ParseWorkerPool } from '../dist/electron/agent/pipeline/parse-worker-pool.js';
+import { ParseWorkerPool } from '../dist/electron/agent/workers/parse-worker-pool.js';
 import { CHUNK_BYTES } from '../dist/electron/agent/receivers/file-source/file-reader.js';
 import { AgentStore } from '../dist/electron/agent/store/agent-store.js';
 import { writeCsv } from './csv-data.mjs';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { importCircles, importGraph, sourceFiles } from './import-graph.js';
+import { importCircles, importGraph, layerViolations, sourceFiles } from './import-graph.js';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
@@ -69,7 +69,28 @@ describe('import circles (decision 0054)', () => {
     const offending = [...graph]
       .filter(([file]) => file.startsWith(agent))
       .flatMap(([file, imports]) => imports.filter((to) => to.startsWith(api)).map((to) => `${path.relative(REPO, file)} -> ${path.relative(REPO, to)}`));
-    expect(offending, 'throw an AgentError (runtime/agent-error.ts) and map it in electron/api').toEqual([]);
+    expect(offending, 'throw an AgentError (errors/agent-error.ts) and map it in electron/api').toEqual([]);
+  });
+
+  it('the agent\'s folders keep their layers (docs/architecture.md, "Layers"), type-only imports included', () => {
+    const violations = layerViolations(graph, path.join(REPO, 'electron/agent'));
+    expect(violations, 'an import against the layers: move the shared type or helper down').toEqual([]);
+  });
+
+  it('names the offending edge of an import against the layers', () => {
+    const root = tree({
+      'agent/time/clock.ts': "import type { Pipeline } from '../pipeline/pipeline.js';\nexport type Clock = Pipeline;\n",
+      'agent/pipeline/pipeline.ts': "import type { Clock } from '../time/clock.js';\nexport interface Pipeline { clock?: Clock }\n",
+      'agent/receivers/r.ts': "import type { Pipeline } from '../pipeline/pipeline.js';\nexport const r: Pipeline = {};\n",
+      'agent/newfolder/n.ts': "export const n = 1;\n",
+      'agent/time/uses-new.ts': "import { n } from '../newfolder/n.js';\nexport const m = n;\n",
+    });
+    const found = layerViolations(importGraph(sourceFiles([root])), path.join(root, 'agent'));
+    expect(found).toEqual([
+      'receivers -> pipeline: receivers/r.ts -> pipeline/pipeline.ts',
+      'time -> newfolder: time/uses-new.ts -> newfolder/n.ts',
+      'time -> pipeline: time/clock.ts -> pipeline/pipeline.ts',
+    ]);
   });
 
   it('names the files of a circle made by a type-only import', () => {

@@ -109,3 +109,60 @@ function cycleThrough(group: readonly string[], graph: ReadonlyMap<string, reado
   }
   return [start, start];
 }
+
+/**
+ * The agent's folders in layers, lowest first (docs/architecture.md, "Layers"): a folder may import
+ * its own layer's folders only where that pair is listed in SAME_LAYER_EDGES, and lower layers
+ * freely; never a higher one. Files directly in electron/agent/ (its index) are the top.
+ */
+export const AGENT_LAYERS: readonly (readonly string[])[] = [
+  ['time', 'errors', 'decoding', 'lifecycle'],
+  ['disk'],
+  ['logging'],
+  ['components'],
+  ['store', 'markers', 'workers', 'mqtt', 'parsers', 'transforms', 'kpi', 'status'],
+  ['quality'],
+  ['flow'],
+  ['receivers', 'transmits'],
+  ['catalog'],
+  ['pipeline', 'inspect'],
+  ['threads'],
+  ['supervisor', 'config'],
+  ['runtime'],
+];
+
+/** Pairs within one layer that may import each other one way (from → to). */
+export const SAME_LAYER_EDGES: readonly string[] = ['kpi -> store', 'status -> markers', 'inspect -> pipeline'];
+
+/** The agent's folder of a file (its first folder under electron/agent/), '' for its own files. */
+export function agentFolder(agentRoot: string, file: string): string | undefined {
+  const relative = path.relative(agentRoot, file);
+  if (relative.startsWith('..')) return undefined;
+  const parts = relative.split(path.sep);
+  return parts.length > 1 ? parts[0] : '';
+}
+
+/**
+ * Every import between two of the agent's folders that goes against the layers, as
+ * "from-folder -> to-folder: file -> file" (paths relative to electron/agent).
+ */
+export function layerViolations(graph: ReadonlyMap<string, readonly string[]>, agentRoot: string): string[] {
+  const layerOf = new Map<string, number>();
+  AGENT_LAYERS.forEach((folders, layer) => folders.forEach((folder) => layerOf.set(folder, layer)));
+  const top = AGENT_LAYERS.length;
+  const found: string[] = [];
+  for (const [file, targets] of graph) {
+    const from = agentFolder(agentRoot, file);
+    if (from === undefined) continue;
+    for (const target of targets) {
+      const to = agentFolder(agentRoot, target);
+      if (to === undefined || to === from) continue;
+      const a = from === '' ? top : (layerOf.get(from) ?? -1);
+      const b = to === '' ? top : (layerOf.get(to) ?? -1);
+      const allowed = a > b || (a === b && SAME_LAYER_EDGES.includes(`${from} -> ${to}`));
+      if (!allowed || a < 0 || b < 0)
+        found.push(`${from || '.'} -> ${to || '.'}: ${path.relative(agentRoot, file)} -> ${path.relative(agentRoot, target)}`);
+    }
+  }
+  return found.sort();
+}

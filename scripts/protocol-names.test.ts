@@ -6,7 +6,7 @@ const REPO = fileURLToPath(new URL('..', import.meta.url));
 
 /*
  * Issue 31: outside its own folders, a component type's name appears in at most 3 product files
- * (its line in electron/agent/components/built-in.ts, the deprecated meta list, the demo that uses it).
+ * (its line in electron/agent/catalog/built-in.ts, the deprecated meta list, the demo that uses it).
  * Counted by scripts/protocol-names.ts.
  */
 const GOAL = 3;
@@ -34,7 +34,7 @@ describe('a component type is its folders and its registry lines (issue 31)', ()
 
   it('counts a name written as a string in code, not in comments, module specifiers or its own folders', () => {
     // The agent's registry names every receiver protocol; schema-view.tsx names localfile in a comment only.
-    expect(found.get('smb')).toContain('electron/agent/components/built-in.ts');
+    expect(found.get('smb')).toContain('electron/agent/catalog/built-in.ts');
     expect(found.get('localfile')).not.toContain('renderer/src/features/api-reference/schema-view.tsx');
     expect(found.get('mqtt')!.some((file) => file.startsWith('shared/config/receivers/mqtt/'))).toBe(false);
   });

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LIST_BUDGET_MS } from '../agent/inspect/source-folders.js';
+import { LIST_BUDGET_MS } from '../agent/receivers/file-preview/source-folders.js';
 import { waitFor } from '../testing/file-plant.js';
 import { type TestServer, startTestServer, tempDirectory } from '../testing/test-host.js';
 

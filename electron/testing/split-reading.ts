@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SpreadsheetParserSchema } from '../../shared/config/schema.js';
 import type { AgentRecord } from '../../shared/records/record.js';
-import { builtInComponents } from '../agent/components/built-in.js';
+import { builtInComponents } from '../agent/catalog/built-in.js';
 import { createSpreadsheetParser } from '../agent/parsers/spreadsheet/index.js';
 import { FINGERPRINT_BYTES, fingerprintOf } from '../agent/receivers/file-source/file-reader.js';
 import { recordIdOf, recordIdPrefix } from '../agent/receivers/file-source/record-ids.js';

@@ -8,8 +8,8 @@ import type { BackfillProgress, ComponentType, Marker, ServiceStatus } from '../
 import type { Transform } from '../../../shared/config/schema.js';
 import type { AgentRecord } from '../../../shared/records/record.js';
 import type { Logger } from '../logging/logger.js';
-import type { CommitPlan, CommitResult } from '../pipeline/commit-plan.js';
-import type { ParseThreads } from '../pipeline/parse-protocol.js';
+import type { CommitPlan, CommitResult } from './commit-plan.js';
+import type { ParseThreads } from './parse-protocol.js';
 import type { StorageHealth } from '../disk/storage-health.js';
 import type { WritePolicy } from '../disk/write-policy.js';
 import type { Clock } from '../time/clock.js';
@@ -67,7 +67,7 @@ export interface CommitProgress {
 /*
  * The agent's parts as components use them: small interfaces that the classes behind them satisfy
  * structurally (pipeline/pipeline.ts, store/agent-store.ts, flow/transmit-stats.ts,
- * markers/marker-store.ts, pipeline/parse-worker-pool.ts). This file imports none of those classes, so
+ * markers/marker-store.ts, workers/parse-worker-pool.ts). This file imports none of those classes, so
  * that the vocabulary every part shares depends on no part (docs/decisions/0054-no-import-circles.md).
  */
 
@@ -91,6 +91,9 @@ export interface ReadingProgress {
   bytesRead: number;
   size: number;
 }
+
+/** The outbox of a transmit is full: the receiver keeps its position and tries again later. */
+export class BufferFullError extends Error {}
 
 /** The pipeline as receivers and transmits use it. */
 export interface ComponentPipeline {

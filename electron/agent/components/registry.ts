@@ -4,7 +4,7 @@ import type { Transform } from '../../../shared/config/schema.js';
 import type { AgentRecord } from '../../../shared/records/record.js';
 import type { ComponentFactory, ComponentLoader, OutboxCodec, RecordTransform, TransformFactory } from './contract.js';
 import { RECORDS_JSON } from './records-json-codec.js';
-import type { ReceiverPreview, ReceiverPreviewLoader } from '../inspect/receiver-preview.js';
+import type { ReceiverPreview, ReceiverPreviewLoader } from './receiver-preview.js';
 
 /** What a receiver protocol can do besides running (each loaded on first use). */
 export interface ReceiverCapabilities {

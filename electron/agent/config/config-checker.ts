@@ -48,7 +48,7 @@ export class ConfigChecker {
    * check(), plus the warnings about folders and files (SourceChecks) when the structure is sound.
    * A document big enough for the validation thread (thousands of receivers) is not looked at on
    * disk: thousands of folder listings per keystroke would hold up the API. Each listing is bounded
-   * (inspect/source-folders.ts: a sample of at most MAX_LISTED_FILES, LIST_BUDGET_MS).
+   * (receivers/file-preview/source-folders.ts: a sample of at most MAX_LISTED_FILES, LIST_BUDGET_MS).
    */
   async checkWithSources(document: unknown, current: StoredConfig | undefined, files = true): Promise<CheckedDocument> {
     const checked = await this.check(document, current, files);

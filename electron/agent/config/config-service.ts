@@ -11,7 +11,7 @@ import type { Logger, Redactor } from '../logging/logger.js';
 import type { AgentStore } from '../store/agent-store.js';
 import type { StorageHealth } from '../disk/storage-health.js';
 import type { Clock } from '../time/clock.js';
-import { AgentError, safely } from '../runtime/agent-error.js';
+import { AgentError, safely } from '../errors/agent-error.js';
 import type { CheckedDocument, ConfigChecker } from './config-checker.js';
 import { breathe } from '../lifecycle/index.js';
 

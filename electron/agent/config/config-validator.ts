@@ -4,7 +4,7 @@ import type { Logger } from '../logging/logger.js';
 import type { PathContext } from '../../../shared/config/path-policy.js';
 import { WorkerClient } from '../workers/worker-client.js';
 import { workerScript } from '../workers/worker-script.js';
-import type { ValidateRequest, ValidateResponse } from './validate-protocol.js';
+import type { ValidateRequest, ValidateResponse } from '../workers/validate-protocol.js';
 
 /**
  * Documents with up to this many values are validated on the calling thread (a few milliseconds);

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDirectory } from '../../testing/test-host.js';
-import { SourceProblem, localFolder } from '../inspect/source-folders.js';
+import { SourceProblem, localFolder } from '../receivers/file-preview/source-folders.js';
 import { ReadPolicy, dataDirectoryReach, localFolderOfShare } from './read-policy.js';
 
 describe('dataDirectoryReach', () => {

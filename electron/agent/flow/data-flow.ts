@@ -8,7 +8,7 @@ import { FlowRecorder } from './flow-recorder.js';
 import { type StreamFlow, StreamFlowBoard } from './stream-flow.js';
 import { QualityWatch } from '../quality/quality-watch.js';
 import { QualityStore } from '../store/quality-store.js';
-import { type Expectation, KEPT_GAPS, expectedInterval, gapsOfMinutes } from './usual-interval.js';
+import { type Expectation, KEPT_GAPS, expectedInterval, gapsOfMinutes } from '../quality/arrival-gaps.js';
 
 const HISTORY_REREAD_MS = 10 * 60_000;
 

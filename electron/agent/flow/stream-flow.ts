@@ -2,7 +2,7 @@ import type { BackfillProgress, FileReading, StreamStats } from '../../../shared
 import type { StreamKey } from '../components/contract.js';
 import type { Clock } from '../time/clock.js';
 import { MinuteCounts } from './minute-counts.js';
-import { ArrivalGaps } from './usual-interval.js';
+import { ArrivalGaps } from '../quality/arrival-gaps.js';
 
 /** The part of a stream's `stats` that only memory knows, or that memory knows until the store is read. */
 export type LiveStreamStats = Omit<StreamStats, 'transmits' | 'expected_every_seconds' | 'expected_from'>;

@@ -3,7 +3,7 @@
  * transforms that select each stream, and hands back the first records. Reads only: the store's
  * progress and outbox are never written, nothing is sent.
  */
-import { AgentError } from '../runtime/agent-error.js';
+import { AgentError } from '../errors/agent-error.js';
 import type { PreviewProblem, PreviewResult, StreamPreview } from '../../../shared/api/preview.js';
 import { DataReceiverSchema, TransformSchema, type Transform } from '../../../shared/config/schema.js';
 import { filterSelects, streamId } from '../../../shared/config/streams.js';
@@ -13,7 +13,7 @@ import type { ComponentRegistry } from '../components/registry.js';
 import type { Logger } from '../logging/logger.js';
 import type { StreamKey } from '../components/contract.js';
 import { applyStages } from '../pipeline/batch-committer.js';
-import type { RawStreamPreview } from './raw-preview.js';
+import type { RawStreamPreview } from '../components/raw-preview.js';
 
 export interface PreviewContext {
   agentDataDirectory: string;

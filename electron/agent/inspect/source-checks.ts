@@ -9,7 +9,7 @@ import { streamId } from '../../../shared/config/streams.js';
 import { type Violation, warning } from '../../../shared/config/violations.js';
 import { fileStreams, streamOf } from '../receivers/file-source/file-streams.js';
 import { receiverFilesOf } from '../../../shared/config/receivers/derive.js';
-import { type FolderListing, type ListedFile, SourceProblem, type SourceFolder, localFolder, smbFolder } from './source-folders.js';
+import { type FolderListing, type ListedFile, SourceProblem, type SourceFolder, localFolder, smbFolder } from '../receivers/file-preview/source-folders.js';
 
 /** A receiver that reads files (its protocol's descriptor has `files`). */
 type FileReceiver = Extract<DataReceiver, { parsers: unknown }>;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { formatSpecTimestamp, parseTimestampToMicros } from '../../../shared/api/envelope.js';
-import { AgentError } from '../runtime/agent-error.js';
+import { AgentError } from '../errors/agent-error.js';
 import type { Violation } from '../../../shared/config/violations.js';
 import { parseBinSize, type EvaluateRequest, type KpiEvaluation, type KpiLibraryEntry } from '../../../shared/kpi/api.js';
 import { evaluateKpi } from '../../../shared/kpi/evaluate.js';
@@ -8,7 +8,7 @@ import type { KnownKpiData } from '../../../shared/kpi/known-names.js';
 import type { AliasEntry, KpiDefinition, KpiKind } from '../../../shared/kpi/schema.js';
 import { validateKpi, type KpiValidationOutcome } from '../../../shared/kpi/validate.js';
 import type { AgentRecord } from '../../../shared/records/record.js';
-import type { HistoryTarget } from '../pipeline/batch-committer.js';
+import type { HistoryTarget } from '../components/commit-plan.js';
 import { isoFromMicros } from '../time/iso-time.js';
 import type { Clock } from '../time/clock.js';
 import type { Logger } from '../logging/logger.js';

@@ -4,7 +4,7 @@ import type { AgentRecord } from '../../../shared/records/record.js';
 import { tempDirectory } from '../../testing/test-host.js';
 import type { Clock } from '../time/clock.js';
 import { openKpiDatabase } from './kpi-database.js';
-import { builtInComponents } from '../components/built-in.js';
+import { builtInComponents } from '../catalog/built-in.js';
 import { UPLOAD_OUTBOX } from '../transmits/remotedatapost/upload-outbox.js';
 import { MQTT_OUTBOX } from '../transmits/mqtt/mqtt-outbox.js';
 import { RecordHistory } from './record-history.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { AgentError } from '../runtime/agent-error.js';
+import { AgentError } from '../errors/agent-error.js';
 import { parseTimestampToMicros } from '../../../shared/api/envelope.js';
 import type { LogName } from '../../../shared/api/resources.js';
 import type { Clock } from '../time/clock.js';

@@ -34,7 +34,7 @@ const { ConfigurationSchema } = await import('../../../shared/config/schema.js')
 const { PARSER_TYPES, PARSER_TEMPLATES } = await import('../../../shared/config/parsers/derive.js');
 const { validateConfiguration } = await import('../../../shared/config/validate.js');
 const { editorSchema } = await import('../../../renderer/src/monaco/editor-schema.js');
-const { previewFiles } = await import('../inspect/file-preview.js');
+const { previewFiles } = await import('../receivers/file-preview/file-preview.js');
 const { bufferSource, openDocumentReader } = await import('./document/index.js');
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-fixture-parser-'));

@@ -7,14 +7,17 @@
  * markers and logs: what happened comes back as data, which the main thread's Pipeline reports.
  */
 import type { AgentRecord } from '../../../shared/records/record.js';
-import type { CommitProgress, EncodedBatch, OutboxCodec, RecordTransform } from '../components/contract.js';
+import type { CommitProgress, OutboxCodec, RecordTransform } from '../components/contract.js';
 import type { ComponentRegistry } from '../components/registry.js';
 import type { EncodedHistoryBatch, RecordHistory } from '../kpi/record-history.js';
 import { type AgentStore, type OutboxEntry, OutboxFullError } from '../store/agent-store.js';
-import { type QualityDigest, digestRecords } from '../quality/quality-digest.js';
-import type { CommitOutcome, CommitPlan, CommitResult, HistoryTarget, StageReport } from './commit-plan.js';
+import { digestRecords } from '../components/quality-digest.js';
+import type { CommitOutcome, CommitPlan, CommitResult, HistoryTarget, StageReport } from '../components/commit-plan.js';
+import type { EncodedCommit, PreparedPlan } from '../components/chunk-fast-path.js';
 
-export type { CommitOutcome, CommitPlan, CommitResult, HistoryTarget, StageReport } from './commit-plan.js';
+export type { EncodedCommit, PreparedPlan } from '../components/chunk-fast-path.js';
+
+export type { CommitOutcome, CommitPlan, CommitResult, HistoryTarget, StageReport } from '../components/commit-plan.js';
 
 /**
  * Runs transforms over one batch, in order, stopping when no record is left. A failing transform
@@ -37,29 +40,6 @@ export function applyStages(
     }
   }
   return { records: current, reports };
-}
-
-/** A batch transformed and encoded for each transmit of its plan, ready to commit. */
-export interface EncodedCommit {
-  read: number;
-  records: number;
-  lastTimestamp?: string;
-  reports: StageReport[];
-  routes: { transmit: string; codec: OutboxCodec; batches: EncodedBatch[] }[];
-  tapped?: AgentRecord[];
-  /**
-   * The records for the KPI history when no transmit's codec is kept by it (the history keeps the
-   * first such transmit's batches otherwise, and the fused path only takes plans that have one).
-   */
-  history: readonly AgentRecord[];
-  quality?: QualityDigest;
-}
-
-/** A plan with its transforms built and its codecs looked up. */
-export interface PreparedPlan {
-  stages: { name: string; transform: RecordTransform }[];
-  routes: { transmit: string; codec: OutboxCodec; options: unknown }[];
-  limits: Map<string, number>;
 }
 
 /**

@@ -3,7 +3,9 @@ import type { Transform } from '../../../shared/config/schema.js';
 import type { AgentRecord } from '../../../shared/records/record.js';
 import type { BackfillProgress } from '../../../shared/api/resources.js';
 import { filterSelects, streamId } from '../../../shared/config/streams.js';
-import type { CommitProgress, StreamKey } from '../components/contract.js';
+import { BufferFullError, type CommitProgress, type StreamKey } from '../components/contract.js';
+
+export { BufferFullError };
 import type { ComponentRegistry } from '../components/registry.js';
 import type { RecordHistory } from '../kpi/record-history.js';
 import type { Logger } from '../logging/logger.js';
@@ -37,9 +39,6 @@ export interface TransmitRoute {
   markers: MarkerReporter;
   logger: Logger;
 }
-
-/** The outbox of a transmit is full: the receiver keeps its position and tries again later. */
-export class BufferFullError extends Error {}
 
 /** Sees every committed batch after its transforms (tests, future observers). */
 export type RecordTap = (

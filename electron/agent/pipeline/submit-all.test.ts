@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentRecord } from '../../../shared/records/record.js';
 import { tempDirectory } from '../../testing/test-host.js';
-import { builtInComponents } from '../components/built-in.js';
+import { builtInComponents } from '../catalog/built-in.js';
 import { openKpiDatabase } from '../kpi/kpi-database.js';
 import { RecordHistory } from '../kpi/record-history.js';
 import { LogFile } from '../logging/log-file.js';

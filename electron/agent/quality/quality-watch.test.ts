@@ -7,7 +7,7 @@ import { tempDirectory } from '../../testing/test-host.js';
 import type { LogFile } from '../logging/log-file.js';
 import { Logger, Redactor } from '../logging/logger.js';
 import { QualityStore } from '../store/quality-store.js';
-import { digestRecords } from './quality-digest.js';
+import { digestRecords } from '../components/quality-digest.js';
 import { QualityWatch } from './quality-watch.js';
 
 const T0 = Date.parse('2026-11-26T08:00:00Z');

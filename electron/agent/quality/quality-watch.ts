@@ -12,7 +12,7 @@ import type { StreamKey } from '../components/contract.js';
 import type { Logger } from '../logging/logger.js';
 import type { QualityStore, StoredFinding } from '../store/quality-store.js';
 import type { Clock } from '../time/clock.js';
-import { type FieldDigest, MAX_WATCHED_FIELDS, type QualityDigest, type ValueRun } from './quality-digest.js';
+import { type FieldDigest, MAX_WATCHED_FIELDS, type QualityDigest, type ValueRun } from '../components/quality-digest.js';
 import { duration, words } from './quality-words.js';
 import { UsualInterval, usualGapMs } from './usual-interval.js';
 

@@ -2,7 +2,7 @@ import type { RestreamRequest } from '../../../shared/api/resources.js';
 import type { Logger } from '../logging/logger.js';
 import type { AgentStore } from '../store/agent-store.js';
 import type { Supervisor } from '../supervisor/supervisor.js';
-import { AgentError } from './agent-error.js';
+import { AgentError } from '../errors/agent-error.js';
 import { type ConfiguredStream, unconfigured } from './configured-streams.js';
 
 /**

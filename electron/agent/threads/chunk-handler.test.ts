@@ -2,14 +2,14 @@ import { BSON } from 'bson';
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { Parser } from '../../../shared/config/schema.js';
-import { builtInComponents } from '../components/built-in.js';
+import { builtInComponents } from '../catalog/built-in.js';
 import type { RecordHistory } from '../kpi/record-history.js';
 import { BatchCommitter, type CommitPlan } from '../pipeline/batch-committer.js';
 import { FusedUploadPath } from '../transmits/remotedatapost/fused-upload.js';
 import type { AgentStore, OutboxEntry } from '../store/agent-store.js';
 import { ChunkHandler, HEADER_CHUNK_BYTES } from './chunk-handler.js';
 import { CHUNK_BYTES, RECORD_CHUNK_BYTES } from '../receivers/file-source/file-reader.js';
-import type { ParseRequest } from '../pipeline/parse-protocol.js';
+import type { ParseRequest } from '../components/parse-protocol.js';
 
 const parser: Parser = {
   parser_name: 'csv', parser_type: 'spreadsheet', file_format: 'csv', file_encoding: 'utf-8',

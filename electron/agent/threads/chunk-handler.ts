@@ -1,7 +1,7 @@
 /**
  * What a parse thread does with one chunk request (threads/parse-worker.ts): read the bytes, parse
  * them, and commit the rows as records with the file's new position. A chunk the fast path takes
- * (pipeline/chunk-fast-path.ts; the thread's root wires in
+ * (components/chunk-fast-path.ts; the thread's root wires in
  * transmits/remotedatapost/fused-upload.ts) is committed as that path encoded it; every other chunk
  * takes the general path (rows → records → BatchCommitter.commit), the reference the fast one is
  * tested against.
@@ -12,8 +12,8 @@ import { type AgentRecord, isoMicros } from '../../../shared/records/record.js';
 import { type ChunkResult, type SpreadsheetParser, type SpreadsheetState, SpreadsheetStateSchema, createSpreadsheetParser, readOptionsOf, resolveEncoding } from '../parsers/spreadsheet/index.js';
 import type { CommitProgress } from '../components/contract.js';
 import type { BatchCommitter } from '../pipeline/batch-committer.js';
-import type { ChunkFastPath } from '../pipeline/chunk-fast-path.js';
-import type { ParseRequest, ParseResponse } from '../pipeline/parse-protocol.js';
+import type { ChunkFastPath } from '../components/chunk-fast-path.js';
+import type { ParseRequest, ParseResponse } from '../components/parse-protocol.js';
 import { CHUNK_BYTES, MAX_LINE_BYTES, RECORD_CHUNK_BYTES, tailOf } from '../receivers/file-source/file-reader.js';
 import { recordIdOf } from '../receivers/file-source/record-ids.js';
 import { DocumentHandler } from './document-handler.js';

@@ -5,14 +5,14 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ParserSchema } from '../../../shared/config/schema.js';
-import { builtInComponents } from '../components/built-in.js';
+import { builtInComponents } from '../catalog/built-in.js';
 import type { CommitProgress } from '../components/contract.js';
 import type { RecordHistory } from '../kpi/record-history.js';
 import { DOCUMENT_LIMITS } from '../parsers/document/index.js';
 import { BatchCommitter, type CommitPlan } from '../pipeline/batch-committer.js';
 import type { AgentStore, OutboxEntry } from '../store/agent-store.js';
 import { DocumentHandler, batchRecordsOf } from './document-handler.js';
-import type { ParseRequest } from '../pipeline/parse-protocol.js';
+import type { ParseRequest } from '../components/parse-protocol.js';
 
 const plan: CommitPlan = {
   id: 'plan', storeFile: 'agent.db', receiver: 'files', stream: { asset: 'M1', stream_type: 'events' }, transforms: [],

@@ -10,9 +10,9 @@ import type { Parser } from '../../../shared/config/schema.js';
 import { type AgentRecord, isoMicros } from '../../../shared/records/record.js';
 import { DocumentError, type DocumentReader, openDocumentReader, openFileSource } from '../parsers/document/index.js';
 import type { BatchCommitter } from '../pipeline/batch-committer.js';
-import { FusedJsonLines } from '../parsers/json/fused-json-lines.js';
+import { FusedJsonLines } from '../transmits/remotedatapost/fused-json-lines.js';
 import { type DocumentState, DocumentStateSchema, RecordDigest, firstState } from '../receivers/file-source/document-state.js';
-import type { ParseRequest, ParseResponse } from '../pipeline/parse-protocol.js';
+import type { ParseRequest, ParseResponse } from '../components/parse-protocol.js';
 import { recordIdOf, recordIdPrefix } from '../receivers/file-source/record-ids.js';
 
 /** Records committed per request: the size of a CSV chunk's batch. */
@@ -172,8 +172,8 @@ export class DocumentHandler {
   }
 
   /**
-   * The next batch by the fused path of JSON Lines (parsers/json/fused-json-lines.ts), or null when
-   * it declines.
+   * The next batch by the fused path of JSON Lines
+   * (transmits/remotedatapost/fused-json-lines.ts), or null when it declines.
    */
   private readFused(
     request: ParseRequest,

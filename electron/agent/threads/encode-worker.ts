@@ -5,7 +5,7 @@
  * cross threads. Started by upload-encoder.ts when a round is too big for the API thread.
  */
 import { parentPort } from 'node:worker_threads';
-import { builtInComponents } from '../components/built-in.js';
+import { builtInComponents } from '../catalog/built-in.js';
 import { AgentStore } from '../store/agent-store.js';
 import { encodeBodies } from '../transmits/remotedatapost/upload-bodies.js';
 import { lowerThreadPriority } from '../workers/thread-priority.js';

@@ -5,12 +5,12 @@
  * INLINE_CHUNK_BYTES). A failure is an answer (`ok: false`), never a throw.
  */
 import { threadId } from 'node:worker_threads';
-import { builtInComponents } from '../components/built-in.js';
+import { builtInComponents } from '../catalog/built-in.js';
 import { BatchCommitter } from '../pipeline/batch-committer.js';
 import { FusedUploadPath } from '../transmits/remotedatapost/fused-upload.js';
 import { WorkerCommitTargets } from '../pipeline/worker-commit-targets.js';
 import { ChunkHandler } from './chunk-handler.js';
-import type { ChunkRunner } from '../pipeline/parse-protocol.js';
+import type { ChunkRunner } from '../components/parse-protocol.js';
 
 export function createChunkRunner(): ChunkRunner {
   const targets = new WorkerCommitTargets();

@@ -5,7 +5,7 @@
  * chunk of any receiver, one at a time; answers carry the request id.
  */
 import { parentPort } from 'node:worker_threads';
-import type { ParseRequest } from '../pipeline/parse-protocol.js';
+import type { ParseRequest } from '../components/parse-protocol.js';
 import { createChunkRunner } from './parse-thread-root.js';
 import { lowerThreadPriority } from '../workers/thread-priority.js';
 

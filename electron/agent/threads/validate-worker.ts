@@ -6,7 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { capViolations } from '../../../shared/config/limits.js';
 import { validateConfiguration } from '../../../shared/config/validate.js';
-import type { ValidateRequest, ValidateResponse } from '../config/validate-protocol.js';
+import type { ValidateRequest, ValidateResponse } from '../workers/validate-protocol.js';
 
 parentPort?.on('message', (request: ValidateRequest) => {
   let response: ValidateResponse;

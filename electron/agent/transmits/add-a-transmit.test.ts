@@ -26,7 +26,7 @@ const { validateConfiguration } = await import('../../../shared/config/validate.
 const { TRANSMIT_TEMPLATES, TRANSMIT_TEMPLATE_TYPES } = await import('../../../shared/config/templates.js');
 const { unmaskSecrets } = await import('../../../shared/config/secrets.js');
 const { editorSchema } = await import('../../../renderer/src/monaco/editor-schema.js');
-const { builtInComponents } = await import('../components/built-in.js');
+const { builtInComponents } = await import('../catalog/built-in.js');
 const { RECORDS_JSON } = await import('../components/records-json-codec.js');
 
 const pigeon = (extra: Record<string, unknown> = {}) => ({

@@ -1,6 +1,6 @@
 /** The fixture protocol's preview (shared/testing/fixture-receiver): one record per stream, its register as value. */
 import type { AgentRecord } from '../../../shared/records/record.js';
-import type { ReceiverPreview } from '../../agent/inspect/receiver-preview.js';
+import type { ReceiverPreview } from '../../agent/components/receiver-preview.js';
 
 type FixtureReceiver = { streams: { asset: string; stream_type: string; register: number }[] };
 

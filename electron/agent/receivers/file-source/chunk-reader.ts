@@ -7,8 +7,8 @@
 import type { Parser } from '../../../../shared/config/schema.js';
 import type { ComponentContext, StreamKey } from '../../components/contract.js';
 import type { Logger } from '../../logging/logger.js';
-import type { ParseRequest } from '../../pipeline/parse-protocol.js';
-import type { ParseWorkers, PooledParseResponse } from '../../pipeline/parse-worker-pool.js';
+import type { ParseRequest } from '../../components/parse-protocol.js';
+import type { ParseWorkers, PooledParseResponse } from '../../workers/parse-worker-pool.js';
 import type { ChunkRange, RangeOutcome } from './file-split.js';
 
 /**

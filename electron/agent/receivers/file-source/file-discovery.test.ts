@@ -3,7 +3,7 @@ import type { ComponentContext } from '../../components/contract.js';
 import { FileDiscovery } from './file-discovery.js';
 import type { FileAccess } from './file-access.js';
 import type { FileStream } from './file-streams.js';
-import { INLINE_CHUNK_BYTES, type ParseWorkers } from '../../pipeline/parse-worker-pool.js';
+import { INLINE_CHUNK_BYTES, type ParseWorkers } from '../../workers/parse-worker-pool.js';
 
 const SPLIT_BYTES = 1024 * 1024;
 

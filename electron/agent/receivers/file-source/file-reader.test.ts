@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Parser } from '../../../../shared/config/schema.js';
 import type { ComponentContext } from '../../components/contract.js';
-import { builtInComponents } from '../../components/built-in.js';
+import { builtInComponents } from '../../catalog/built-in.js';
 import type { RecordHistory } from '../../kpi/record-history.js';
 import { BatchCommitter, type CommitPlan } from '../../pipeline/batch-committer.js';
 import type { AgentStore } from '../../store/agent-store.js';
 import { ChunkHandler } from '../../threads/chunk-handler.js';
 import { CHUNK_BYTES, readFile } from './file-reader.js';
-import type { ParseWorkers } from '../../pipeline/parse-worker-pool.js';
+import type { ParseWorkers } from '../../workers/parse-worker-pool.js';
 
 const parser = { parser_name: 'csv', parser_type: 'spreadsheet', file_format: 'csv', file_encoding: 'utf-8' } as Parser;
 const plan: CommitPlan = { id: 'plan', storeFile: 'agent.db', receiver: 'share', stream: { asset: 'M1', stream_type: 'cycle' }, transforms: [], routes: [], returnRecords: true };

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_LINE_BYTES } from '../file-source/file-reader.js';
-import { INLINE_CHUNK_BYTES } from '../../pipeline/parse-worker-pool.js';
+import { INLINE_CHUNK_BYTES } from '../../workers/parse-worker-pool.js';
 import { waitUntilRead } from '../../../testing/agent-state.js';
 import { PRESS_HEADER, filePlant, pressRows, startPlantServer, waitFor } from '../../../testing/file-plant.js';
 import { type TestServer, tempDirectory } from '../../../testing/test-host.js';

@@ -10,7 +10,7 @@ import type { FileAccess } from '../file-source/file-access.js';
 import { type FileStream, fileStreams, orderFiles, strictOrder, streamOf } from '../file-source/file-streams.js';
 import { readRange } from '../file-source/read-range.js';
 import { isTemporaryName } from '../file-source/glob.js';
-import type { ParseThreads } from '../../pipeline/parse-protocol.js';
+import type { ParseThreads } from '../../components/parse-protocol.js';
 import { ReadPolicy } from '../../disk/read-policy.js';
 import { PollingLoop } from '../../lifecycle/index.js';
 

@@ -1,7 +1,7 @@
-/** The localfile preview: the first records of the first files the streams find (inspect/file-preview.ts). */
+/** The localfile preview: the first records of the first files the streams find (receivers/file-preview/file-preview.ts). */
 import type { DataReceiver } from '../../../../shared/config/schema.js';
-import type { ReceiverPreview } from '../../inspect/receiver-preview.js';
-import { previewFiles } from '../../inspect/file-preview.js';
+import type { ReceiverPreview } from '../../components/receiver-preview.js';
+import { previewFiles } from '../file-preview/file-preview.js';
 
 const preview: ReceiverPreview<Extract<DataReceiver, { protocol: 'localfile' }>> = (receiver, request) =>
   previewFiles(receiver, request.rows, request.nowMicros, request.agentDataDirectory);

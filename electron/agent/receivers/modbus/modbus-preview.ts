@@ -6,7 +6,7 @@
  */
 import { isoMicros } from '../../../../shared/records/record.js';
 import type { FieldValue } from '../../../../shared/records/record.js';
-import type { RawStreamPreview } from '../../inspect/raw-preview.js';
+import type { RawStreamPreview } from '../../components/raw-preview.js';
 import { LinkError, ModbusLink } from './modbus-link.js';
 import { describeRequest, planReads } from './plan.js';
 import { type ModbusReceiverConfig, planItems, pollOnce } from './poll.js';

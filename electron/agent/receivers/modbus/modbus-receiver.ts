@@ -3,7 +3,7 @@ import { streamId } from '../../../../shared/config/streams.js';
 import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
 import type { AgentComponent, ComponentContext, StreamKey } from '../../components/contract.js';
 import { PollingLoop } from '../../lifecycle/index.js';
-import { BufferFullError } from '../../pipeline/pipeline.js';
+import { BufferFullError } from '../../components/contract.js';
 import { LinkError, type LinkFault, ModbusLink } from './modbus-link.js';
 import { type ReadRequest, planReads } from './plan.js';
 import { type ModbusReceiverConfig, type PollOutcome, planItems, pollOnce } from './poll.js';

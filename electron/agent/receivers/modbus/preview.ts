@@ -1,5 +1,5 @@
 /** The modbus preview: the read plan once, decoded (modbus-preview.ts). */
-import type { ReceiverPreview } from '../../inspect/receiver-preview.js';
+import type { ReceiverPreview } from '../../components/receiver-preview.js';
 import { previewModbus } from './modbus-preview.js';
 import type { ModbusReceiverConfig } from './poll.js';
 

@@ -11,7 +11,7 @@ import { streamId } from '../../../../shared/config/streams.js';
 import type { AgentRecord } from '../../../../shared/records/record.js';
 import type { StreamKey } from '../../components/contract.js';
 import { type BrokerProblem, type BrokerSettings, BrokerLink, ConnectionMarkers, DEFERRED_ACK, sendPuback } from '../../mqtt/index.js';
-import { BufferFullError } from '../../pipeline/pipeline.js';
+import { BufferFullError } from '../../components/contract.js';
 import type { ComponentContext } from '../../components/contract.js';
 import type { StreamReader } from './stream-reader.js';
 import { SubscriptionMemory } from './subscription-memory.js';

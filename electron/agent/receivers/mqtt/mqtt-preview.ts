@@ -16,7 +16,7 @@ import type { Logger } from '../../logging/logger.js';
 import { brokerUrl, defaultClientId } from '../../mqtt/index.js';
 import { brokerTarget, clientOptions } from '../../mqtt/broker-options.js';
 import { explainBrokerError } from '../../mqtt/broker-problems.js';
-import type { RawStreamPreview } from '../../inspect/raw-preview.js';
+import type { RawStreamPreview } from '../../components/raw-preview.js';
 import { MessageReader } from './message-records.js';
 import type { MqttReceiverConfig } from './mqtt-receiver.js';
 import { SparkplugReader } from './sparkplug-reader.js';

@@ -1,5 +1,5 @@
 /** The mqtt preview. A broker keeps no history (retained messages aside): it listens for a few seconds. */
-import type { ReceiverPreview } from '../../inspect/receiver-preview.js';
+import type { ReceiverPreview } from '../../components/receiver-preview.js';
 import { previewMqtt } from './mqtt-preview.js';
 import type { MqttReceiverConfig } from './mqtt-receiver.js';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { AttributeIds, BrowseDirection, DataType, NodeClass, type NodeId, type ReferenceDescription, resolveNodeId } from 'node-opcua-client';
-import { AgentError } from '../../runtime/agent-error.js';
+import { AgentError } from '../../errors/agent-error.js';
 import { OpcuaReceiverSchema } from '../../../../shared/config/schema.js';
 import { componentFolderName } from '../../../../shared/config/name-rules.js';
 import type { Logger } from '../../logging/logger.js';

@@ -4,7 +4,7 @@ import type { OpcuaReceiverSchema } from '../../../../shared/config/schema.js';
 import { tagNodeId } from '../../../../shared/config/receivers/opcua/rules.js';
 import { streamId } from '../../../../shared/config/streams.js';
 import type { StreamKey } from '../../components/contract.js';
-import { BufferFullError } from '../../pipeline/pipeline.js';
+import { BufferFullError } from '../../components/contract.js';
 import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import { type Disposable, DisposableStore } from '../../lifecycle/index.js';
 import { BackfillGate } from './backfill-gate.js';

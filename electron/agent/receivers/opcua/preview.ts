@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { componentFolderName } from '../../../../shared/config/name-rules.js';
-import type { ReceiverPreview } from '../../inspect/receiver-preview.js';
+import type { ReceiverPreview } from '../../components/receiver-preview.js';
 import { previewOpcua } from './opcua-preview.js';
 import type { OpcuaReceiverConfig } from './opcua-receiver.js';
 

@@ -8,7 +8,7 @@ import { FileDiscovery, MAX_DEPTH } from '../file-source/file-discovery.js';
 import type { FileAccess } from '../file-source/file-access.js';
 import { type FileStream, fileStreams, orderFiles, streamOf } from '../file-source/file-streams.js';
 import { isTemporaryName } from '../file-source/glob.js';
-import type { ParseThreads } from '../../pipeline/parse-protocol.js';
+import type { ParseThreads } from '../../components/parse-protocol.js';
 import { PollingLoop } from '../../lifecycle/index.js';
 import { type SmbSecurity, SmbSession, type SmbTarget, isMissing } from './smb-client.js';
 import { CONNECTION_CATEGORIES, type ConnectionLabel, type ConnectionProblem, type Phase, classifyFileError, describeDeleteError, describeProblem } from './smb-problems.js';

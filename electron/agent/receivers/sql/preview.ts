@@ -1,5 +1,5 @@
 /** The sql preview: each stream's query once, bound to the saved state (sql-preview.ts). */
-import type { ReceiverPreview } from '../../inspect/receiver-preview.js';
+import type { ReceiverPreview } from '../../components/receiver-preview.js';
 import { previewSql } from './sql-preview.js';
 import type { SqlReceiverConfig } from './sql-receiver.js';
 

@@ -5,7 +5,7 @@ import { streamId } from '../../../../shared/config/streams.js';
 import type { Logger } from '../../logging/logger.js';
 import { ReadSummary } from '../../logging/read-summary.js';
 import type { StreamKey } from '../../components/contract.js';
-import { BufferFullError } from '../../pipeline/pipeline.js';
+import { BufferFullError } from '../../components/contract.js';
 import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import { PollingLoop } from '../../lifecycle/index.js';
 import { MssqlDriver } from './mssql-driver.js';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentRecord } from '../../../../shared/records/record.js';
 import { waitFor } from '../../../testing/file-plant.js';
 import { tempDirectory } from '../../../testing/test-host.js';
-import { builtInComponents } from '../../components/built-in.js';
+import { builtInComponents } from '../../catalog/built-in.js';
 import type { ComponentContext, OutboxCodec } from '../../components/contract.js';
 import { RECORDS_JSON } from '../../components/records-json-codec.js';
 import { LogFile } from '../../logging/log-file.js';

@@ -2,7 +2,7 @@
  * The fused path of a file chunk, for the common case: plain CSV rows (parsers/spreadsheet/
  * plain-rows.ts) written straight into upload bodies (row-documents.ts), without a row object, a
  * record object, a transform pass or a sort of record objects in between: a ChunkFastPath
- * (pipeline/chunk-fast-path.ts) that the parse thread's root (threads/parse-thread-root.ts) wires in.
+ * (components/chunk-fast-path.ts) that the parse thread's root (threads/parse-thread-root.ts) wires in.
  * It takes a chunk only when the result is exactly what the general path (parseChunk → records →
  * BatchCommitter.commit) makes of it: every transmit of the stream is a remotedatapost (upload
  * bodies), the transforms are renames (applied once to the column names) and convert_timestamps of
@@ -22,9 +22,10 @@ import { type ConvertTimestampsConfig, convertedFields } from '../../transforms/
 import { prototypesArePatched } from './record-bson.js';
 import { RowDocumentWriter, layoutFits } from './row-documents.js';
 import { UPLOAD_OUTBOX, batchesOfDocuments } from './upload-outbox.js';
-import type { BatchCommitter, CommitPlan, EncodedCommit } from '../../pipeline/batch-committer.js';
-import type { ChunkFastPath, FastChunk, FastRead } from '../../pipeline/chunk-fast-path.js';
-import { DigestBuilder, type QualityDigest, watchedFields } from '../../quality/quality-digest.js';
+import type { CommitPlan } from '../../components/commit-plan.js';
+import type { EncodedCommit, PlanPreparer } from '../../components/chunk-fast-path.js';
+import type { ChunkFastPath, FastChunk, FastRead } from '../../components/chunk-fast-path.js';
+import { DigestBuilder, type QualityDigest, watchedFields } from '../../components/quality-digest.js';
 
 /** How the plan's transforms leave the columns: a field per output key, in the records' key order. */
 interface Layout {
@@ -110,7 +111,7 @@ export class FusedUploadPath implements ChunkFastPath<SpreadsheetState> {
     return true;
   };
 
-  constructor(private readonly committer: BatchCommitter) {}
+  constructor(private readonly committer: PlanPreparer) {}
 
   /**
    * The chunk read and encoded for commitEncoded, or null: this plan, parser or chunk is not for the

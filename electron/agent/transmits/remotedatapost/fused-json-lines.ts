@@ -14,14 +14,15 @@ import fs from 'node:fs';
 import type { Parser } from '../../../../shared/config/schema.js';
 import { type AgentRecord, isoFromMicros, isoMicros } from '../../../../shared/records/record.js';
 import type { EncodedBatch } from '../../components/contract.js';
-import type { BatchCommitter, CommitPlan, EncodedCommit } from '../../pipeline/batch-committer.js';
-import { DigestBuilder, type QualityDigest } from '../../quality/quality-digest.js';
-import { ASSET, CAPTURETIME, FIELDVALUES, RECORD_ID, STREAM_TYPE, TIMESTAMP, encodeRecord, prototypesArePatched, putBytes, putDate, putInt32, putString } from '../../transmits/remotedatapost/record-bson.js';
-import { UPLOAD_OUTBOX, batchesOfDocuments } from '../../transmits/remotedatapost/upload-outbox.js';
-import { DOCUMENT_LIMITS } from '../document/document-reader.js';
-import { type DocumentTimes, createDocumentTimes } from '../document/document-times.js';
-import { MAX_PLAIN_MICROS } from '../spreadsheet/plain-rows.js';
-import { readJsonLine } from './json-reader.js';
+import type { CommitPlan } from '../../components/commit-plan.js';
+import type { EncodedCommit, PlanPreparer } from '../../components/chunk-fast-path.js';
+import { DigestBuilder, type QualityDigest } from '../../components/quality-digest.js';
+import { ASSET, CAPTURETIME, FIELDVALUES, RECORD_ID, STREAM_TYPE, TIMESTAMP, encodeRecord, prototypesArePatched, putBytes, putDate, putInt32, putString } from './record-bson.js';
+import { UPLOAD_OUTBOX, batchesOfDocuments } from './upload-outbox.js';
+import { DOCUMENT_LIMITS } from '../../parsers/document/document-reader.js';
+import { type DocumentTimes, createDocumentTimes } from '../../parsers/document/document-times.js';
+import { MAX_PLAIN_MICROS } from '../../parsers/spreadsheet/plain-rows.js';
+import { readJsonLine } from '../../parsers/json/json-reader.js';
 import { LineScanner } from './json-line-scanner.js';
 
 /** Longest line taken (longer ones, up to the reader's 16 MiB, are the general path's). */
@@ -114,7 +115,7 @@ export class FusedJsonLines {
   private starts = new Float64Array(4096);
   private stops = new Float64Array(4096);
 
-  constructor(private readonly committer: BatchCommitter) {}
+  constructor(private readonly committer: PlanPreparer) {}
 
   /** The next batch of the file encoded for commitEncoded, or null (nothing done: the general path reads it). */
   read(request: FusedLinesRequest): FusedLinesBatch | null {

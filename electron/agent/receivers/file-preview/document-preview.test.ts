@@ -1,7 +1,7 @@
 /** POST /v1/config/preview for a file receiver whose parser reads JSON or XML documents. */
 import { describe, expect, it } from 'vitest';
-import { filePlant } from '../../testing/file-plant.js';
-import { previewFixture } from '../../testing/preview-fixture.js';
+import { filePlant } from '../../../testing/file-plant.js';
+import { previewFixture } from '../../../testing/preview-fixture.js';
 
 const { preview } = previewFixture();
 

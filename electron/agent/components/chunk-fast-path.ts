@@ -9,8 +9,10 @@
  * decline.
  */
 import type { Parser } from '../../../shared/config/schema.js';
-import type { EncodedCommit } from './batch-committer.js';
-import type { CommitPlan } from './commit-plan.js';
+import type { AgentRecord } from '../../../shared/records/record.js';
+import type { CommitPlan, StageReport } from './commit-plan.js';
+import type { EncodedBatch, OutboxCodec, RecordTransform } from './contract.js';
+import type { QualityDigest } from './quality-digest.js';
 
 /**
  * A chunk as a fast path gets it: its bytes, where it comes from, and the parser's state before it.
@@ -45,4 +47,32 @@ export interface ChunkFastPath<TState> {
    * was done that the general path would have to undo).
    */
   read(chunk: FastChunk<TState>): FastRead<TState> | null;
+}
+
+/** A batch transformed and encoded for each transmit of its plan, ready to commit. */
+export interface EncodedCommit {
+  read: number;
+  records: number;
+  lastTimestamp?: string;
+  reports: StageReport[];
+  routes: { transmit: string; codec: OutboxCodec; batches: EncodedBatch[] }[];
+  tapped?: AgentRecord[];
+  /**
+   * The records for the KPI history when no transmit's codec is kept by it (the history keeps the
+   * first such transmit's batches otherwise, and the fused path only takes plans that have one).
+   */
+  history: readonly AgentRecord[];
+  quality?: QualityDigest;
+}
+
+/** A plan with its transforms built and its codecs looked up. */
+export interface PreparedPlan {
+  stages: { name: string; transform: RecordTransform }[];
+  routes: { transmit: string; codec: OutboxCodec; options: unknown }[];
+  limits: Map<string, number>;
+}
+
+/** What a fast path asks of the commit path: a plan's transforms built and codecs looked up. */
+export interface PlanPreparer {
+  prepare(plan: CommitPlan): PreparedPlan;
 }

@@ -10,8 +10,8 @@
  * one of JSON's (the caller's part: its newline, or one it writes there).
  */
 import type { FieldValue } from '../../../../shared/records/record.js';
-import { putInt32, putScalar, putString } from '../../transmits/remotedatapost/record-bson.js';
-import type { DocumentTimes } from '../document/document-times.js';
+import { putInt32, putScalar, putString } from './record-bson.js';
+import type { DocumentTimes } from '../../parsers/document/document-times.js';
 
 /** Nesting and fields the scanner takes (the general path's bounds are far above: it handles the rest). */
 const MAX_DEPTH = 32;

@@ -6,13 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
-import type { LocalfileConnectionSchema, SmbConnectionSchema } from '../../../shared/config/schema.js';
-import { parseSharedFolder, smbCredentials } from '../../../shared/config/receivers/smb/rules.js';
-import { MAX_DEPTH } from '../receivers/file-source/file-discovery.js';
-import { readRange } from '../receivers/file-source/read-range.js';
-import { isTemporaryName } from '../receivers/file-source/glob.js';
-import { type ConnectionCategory, describeProblem } from '../receivers/smb/smb-problems.js';
-import { ReadPolicy } from '../disk/read-policy.js';
+import type { LocalfileConnectionSchema, SmbConnectionSchema } from '../../../../shared/config/schema.js';
+import { parseSharedFolder, smbCredentials } from '../../../../shared/config/receivers/smb/rules.js';
+import { MAX_DEPTH } from '../file-source/file-discovery.js';
+import { readRange } from '../file-source/read-range.js';
+import { isTemporaryName } from '../file-source/glob.js';
+import { type ConnectionCategory, describeProblem } from '../smb/smb-problems.js';
+import { ReadPolicy } from '../../disk/read-policy.js';
 
 /** Files listed at most: a folder with more is listed in part (enough to tell what matches). */
 export const MAX_LISTED_FILES = 20_000;
@@ -176,7 +176,7 @@ export async function smbFolder(connection: SmbConnection, timeoutMs: number): P
     return new SourceProblem(problem.message.replace(/\s+/g, ' ').trim(), FIELD_OF[problem.category]);
   };
   // The SMB client loads when a share is first looked at, not with every agent.
-  const { SmbSession } = await import('../receivers/smb/smb-client.js');
+  const { SmbSession } = await import('../smb/smb-client.js');
   const session = new SmbSession({ host: connection.host, port: connection.port, domain, username, password: connection.password, share }, timeoutMs);
   try {
     await session.connect();

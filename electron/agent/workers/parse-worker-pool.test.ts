@@ -7,7 +7,7 @@ import { tempDirectory } from '../../testing/test-host.js';
 import { waitFor } from '../../testing/file-plant.js';
 import { AgentStore } from '../store/agent-store.js';
 import { INLINE_CHUNK_BYTES, ParseWorkerPool } from './parse-worker-pool.js';
-import type { ParseRequest } from './parse-protocol.js';
+import type { ParseRequest } from '../components/parse-protocol.js';
 
 const logger = () => new Logger(new LogFile(`${tempDirectory()}/agent_core.log`, { maxBytes: 1e6, keep: 1 }), new Redactor(), new SystemClock(), 'test');
 

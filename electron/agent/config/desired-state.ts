@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentStatus } from '../../../shared/api/resources.js';
-import { writeFileAtomic } from '../config/config-store.js';
-import type { StorageHealth } from './storage-health.js';
-import type { StorageRecovery } from './storage-recovery.js';
+import { writeFileAtomic } from './config-store.js';
+import type { StorageHealth } from '../disk/storage-health.js';
+import type { StorageRecovery } from '../disk/storage-recovery.js';
 
 const AREA = 'state';
 

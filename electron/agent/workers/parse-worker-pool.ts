@@ -1,8 +1,8 @@
 import os from 'node:os';
 import type { Logger } from '../logging/logger.js';
-import { WorkerClient } from '../workers/worker-client.js';
-import { workerScript } from '../workers/worker-script.js';
-import type { ChunkRunner, ParseRequest, ParseResponse, ParseThreads, PooledParseResponse } from './parse-protocol.js';
+import { WorkerClient } from './worker-client.js';
+import { workerScript } from './worker-script.js';
+import type { ChunkRunner, ParseRequest, ParseResponse, ParseThreads, PooledParseResponse } from '../components/parse-protocol.js';
 
 /**
  * Parse threads of the whole agent: one per core, at most four. Each costs ~45 MiB (its heap and
@@ -48,7 +48,7 @@ function unreadBytes(request: Omit<ParseRequest, 'id'>): number {
   return Math.min(request.fileSize ?? Infinity, request.end ?? Infinity) - request.offset;
 }
 
-export type { ParseWorkers, PooledParseResponse } from './parse-protocol.js';
+export type { ParseWorkers, PooledParseResponse } from '../components/parse-protocol.js';
 
 interface Waiting {
   request: Omit<ParseRequest, 'id'>;

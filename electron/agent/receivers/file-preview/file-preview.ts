@@ -3,15 +3,15 @@
  * order, as the receiver reads) and that file's first rows through the stream's parser. Reads at
  * most PREVIEW_BYTES of one file per stream; the store is never touched.
  */
-import type { DataReceiver } from '../../../shared/config/schema.js';
-import { type AgentRecord, isoMicros } from '../../../shared/records/record.js';
-import { createSpreadsheetParser } from '../parsers/index.js';
-import { fileStreams, streamOf } from '../receivers/file-source/file-streams.js';
+import type { DataReceiver } from '../../../../shared/config/schema.js';
+import { type AgentRecord, isoMicros } from '../../../../shared/records/record.js';
+import { createSpreadsheetParser } from '../../parsers/index.js';
+import { fileStreams, streamOf } from '../file-source/file-streams.js';
 import { type ListedFile, SourceProblem, type SourceFolder, localFolder, smbFolder } from './source-folders.js';
-import type { RawStreamPreview } from './raw-preview.js';
+import type { RawStreamPreview } from '../../components/raw-preview.js';
 import { previewDocument } from './document-preview.js';
-import { isDocumentParser } from '../../../shared/config/parsers/index.js';
-import { receiverFilesOf } from '../../../shared/config/receivers/derive.js';
+import { isDocumentParser } from '../../../../shared/config/parsers/index.js';
+import { receiverFilesOf } from '../../../../shared/config/receivers/derive.js';
 
 /** Bytes read of a file for its preview: thousands of rows, whatever the file's size. */
 export const PREVIEW_BYTES = 256 * 1024;

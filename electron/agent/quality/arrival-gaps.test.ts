@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ArrivalGaps, KEPT_GAPS, expectedInterval, gapsOfMinutes, usualIntervalMs } from './usual-interval.js';
+import { ArrivalGaps, KEPT_GAPS, expectedInterval, gapsOfMinutes, usualIntervalMs } from './arrival-gaps.js';
 
 describe('the usual interval of a stream', () => {
   it('is the median of recent gaps: one outage does not move it; too few gaps say nothing', () => {

@@ -7,7 +7,7 @@
 import type { QualitySettings } from '../../../shared/config/data-quality-rules.js';
 import type { Transform } from '../../../shared/config/schema.js';
 import type { AgentRecord } from '../../../shared/records/record.js';
-import type { QualityDigest } from '../quality/quality-digest.js';
+import type { QualityDigest } from './quality-digest.js';
 
 /** Where and how the KPI history keeps committed records (the same database from every thread). */
 export interface HistoryTarget {

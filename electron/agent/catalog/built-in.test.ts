@@ -3,7 +3,7 @@ import { TransformSchema } from '../../../shared/config/schema.js';
 import { record } from '../../testing/records.js';
 import { builtInComponents } from './built-in.js';
 import { CSV_COLUMNS_OUTBOX } from '../transmits/csv/csv-outbox.js';
-import { RECORDS_JSON } from './records-json-codec.js';
+import { RECORDS_JSON } from '../components/records-json-codec.js';
 
 const base = { transform_name: 't', filter_stream: ['*'] };
 

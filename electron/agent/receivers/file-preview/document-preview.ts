@@ -3,11 +3,11 @@
  * XML stream from the start, so their first PREVIEW_BYTES are enough; a workbook's directory is
  * at its end, so a workbook is read whole up to MAX_PREVIEW_WORKBOOK_BYTES.
  */
-import type { DocumentParserConfig } from '../../../shared/config/parsers/index.js';
-import { type AgentRecord, isoMicros } from '../../../shared/records/record.js';
-import { DocumentError, bufferSource, openDocumentReader } from '../parsers/index.js';
-import type { StreamKey } from '../components/contract.js';
-import type { RawStreamPreview } from './raw-preview.js';
+import type { DocumentParserConfig } from '../../../../shared/config/parsers/index.js';
+import { type AgentRecord, isoMicros } from '../../../../shared/records/record.js';
+import { DocumentError, bufferSource, openDocumentReader } from '../../parsers/index.js';
+import type { StreamKey } from '../../components/contract.js';
+import type { RawStreamPreview } from '../../components/raw-preview.js';
 
 export const MAX_PREVIEW_WORKBOOK_BYTES = 64 * 1024 * 1024;
 

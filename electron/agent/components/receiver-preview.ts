@@ -1,11 +1,11 @@
 /**
  * A receiver's optional preview capability (POST /v1/config/preview): read the first records of an
  * unsaved receiver without touching the store. Each protocol that has one puts it in its own folder
- * (receivers/<protocol>/preview.ts) and registers it beside its service in components/built-in.ts;
+ * (receivers/<protocol>/preview.ts) and registers it beside its service in catalog/built-in.ts;
  * config-preview.ts finds it by protocol, so it has no case per protocol (docs/decisions/0055).
  */
 import type { DataReceiver } from '../../../shared/config/schema.js';
-import type { StreamKey } from '../components/contract.js';
+import type { StreamKey } from './contract.js';
 import type { Logger } from '../logging/logger.js';
 import type { RawStreamPreview } from './raw-preview.js';
 

@@ -18,8 +18,8 @@ import { createRenameTransform } from '../transforms/rename/rename-transform.js'
 import { MQTT_OUTBOX } from '../transmits/mqtt/mqtt-outbox.js';
 import { UPLOAD_OUTBOX } from '../transmits/remotedatapost/upload-outbox.js';
 import { CSV_COLUMNS_OUTBOX, CSV_OUTBOX } from '../transmits/csv/csv-outbox.js';
-import { ComponentRegistry } from './registry.js';
-import { RECORDS_JSON } from './records-json-codec.js';
+import { ComponentRegistry } from '../components/registry.js';
+import { RECORDS_JSON } from '../components/records-json-codec.js';
 
 export function builtInComponents(): ComponentRegistry {
   return new ComponentRegistry()
