@@ -76,3 +76,46 @@ export interface PreparedPlan {
 export interface PlanPreparer {
   prepare(plan: CommitPlan): PreparedPlan;
 }
+
+/** What the digest of a file's records takes (document-state.ts's RecordDigest). */
+export interface LinesDigest {
+  add(record: { text: string; fieldvalues: unknown }): void;
+  addAscii(bytes: Uint8Array, start: number, end: number): void;
+}
+
+export interface FusedLinesRequest {
+  plan: CommitPlan;
+  parser: Parser;
+  /** The file to read, and its name in places (markers). */
+  file: string;
+  name: string;
+  /** Where the batch starts: the byte after the last committed record's line, and that line's number. */
+  from: { byte: number; line: number };
+  /** Records committed before (the first of this batch is number `records + 1`), their ids' prefix. */
+  records: number;
+  idPrefix: string;
+  nowMicros: bigint;
+  /** Records a batch holds at most (the reader's `next(max)`). */
+  max: number;
+  digest: LinesDigest;
+}
+
+export interface FusedLinesBatch {
+  encoded: EncodedCommit;
+  records: number;
+  /** Lines that are not records, with their place (as the reader's takeProblems). */
+  problems: string[];
+  /** The reader would be at the end of the file after this batch. */
+  done: boolean;
+  /** After the batch's last record (absent without records). */
+  resume?: { byte: number; line: number };
+}
+
+/**
+ * The fast path of JSON Lines (transmits/remotedatapost/fused-json-lines.ts): the next batch of a
+ * file's lines written straight into upload bodies, or null when it declines (the reader's general
+ * path then reads the batch). Wired in by the parse thread's root, as ChunkFastPath.
+ */
+export interface LinesFastPath {
+  read(request: FusedLinesRequest): FusedLinesBatch | null;
+}

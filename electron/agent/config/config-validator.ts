@@ -3,7 +3,7 @@ import { type ValidationOutcome, validateConfiguration } from '../../../shared/c
 import type { Logger } from '../logging/logger.js';
 import type { PathContext } from '../../../shared/config/path-policy.js';
 import { WorkerClient } from '../workers/worker-client.js';
-import { workerScript } from '../workers/worker-script.js';
+import { threadScript } from '../workers/thread-scripts.js';
 import type { ValidateRequest, ValidateResponse } from '../workers/validate-protocol.js';
 
 /**
@@ -77,7 +77,7 @@ export class ConfigValidator {
       const outcome = validateConfiguration(document, this.context);
       return { ...outcome, violations: capViolations(outcome.violations) };
     }
-    this.worker ??= new WorkerClient<ValidateRequest, ValidateResponse>(workerScript(import.meta.url, '../threads/validate-worker.js'), 'validate', this.logger, VALIDATOR_LIMITS);
+    this.worker ??= new WorkerClient<ValidateRequest, ValidateResponse>(threadScript('validate'), 'validate', this.logger, VALIDATOR_LIMITS);
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
     this.inFlight += 1;

@@ -12,7 +12,7 @@ import { type AgentRecord, isoMicros } from '../../../shared/records/record.js';
 import { type ChunkResult, type SpreadsheetParser, type SpreadsheetState, SpreadsheetStateSchema, createSpreadsheetParser, readOptionsOf, resolveEncoding } from '../parsers/spreadsheet/index.js';
 import type { CommitProgress } from '../components/contract.js';
 import type { BatchCommitter } from '../pipeline/batch-committer.js';
-import type { ChunkFastPath } from '../components/chunk-fast-path.js';
+import type { ChunkFastPath, LinesFastPath } from '../components/chunk-fast-path.js';
 import type { ParseRequest, ParseResponse } from '../components/parse-protocol.js';
 import { CHUNK_BYTES, MAX_LINE_BYTES, RECORD_CHUNK_BYTES, tailOf } from '../receivers/file-source/file-reader.js';
 import { recordIdOf } from '../receivers/file-source/record-ids.js';
@@ -144,11 +144,12 @@ export class ChunkHandler {
   constructor(
     private readonly committer: BatchCommitter,
     private readonly fused: ChunkFastPath<SpreadsheetState> | null,
+    private readonly lines: LinesFastPath | null = null,
   ) {}
 
   handle(request: ParseRequest): ParseResponse {
     if (isDocumentParser(request.parser as Parser)) {
-      return (this.documents ??= new DocumentHandler(this.committer)).handle(request);
+      return (this.documents ??= new DocumentHandler(this.committer, this.lines)).handle(request);
     }
     if (request.skipTo !== undefined)
       return this.skipLongLine({ ...request, skipTo: request.skipTo });

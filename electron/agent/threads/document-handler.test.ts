@@ -13,6 +13,7 @@ import { BatchCommitter, type CommitPlan } from '../pipeline/batch-committer.js'
 import type { AgentStore, OutboxEntry } from '../store/agent-store.js';
 import { DocumentHandler, batchRecordsOf } from './document-handler.js';
 import type { ParseRequest } from '../components/parse-protocol.js';
+import { FusedJsonLines } from '../transmits/remotedatapost/fused-json-lines.js';
 
 const plan: CommitPlan = {
   id: 'plan', storeFile: 'agent.db', receiver: 'files', stream: { asset: 'M1', stream_type: 'events' }, transforms: [],
@@ -39,7 +40,7 @@ function harness() {
     },
   } as unknown as AgentStore;
   const committer = new BatchCommitter(builtInComponents(), { store: () => store, history: () => ({}) as RecordHistory });
-  return { commits, handler: new DocumentHandler(committer) };
+  return { commits, handler: new DocumentHandler(committer, process.env.TRIBUTARY_FUSED_PATH === 'off' ? null : new FusedJsonLines(committer)) };
 }
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-documents-'));

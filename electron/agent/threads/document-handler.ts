@@ -10,7 +10,7 @@ import type { Parser } from '../../../shared/config/schema.js';
 import { type AgentRecord, isoMicros } from '../../../shared/records/record.js';
 import { DocumentError, type DocumentReader, openDocumentReader, openFileSource } from '../parsers/document/index.js';
 import type { BatchCommitter } from '../pipeline/batch-committer.js';
-import { FusedJsonLines } from '../transmits/remotedatapost/fused-json-lines.js';
+import type { LinesFastPath } from '../components/chunk-fast-path.js';
 import { type DocumentState, DocumentStateSchema, RecordDigest, firstState } from '../receivers/file-source/document-state.js';
 import type { ParseRequest, ParseResponse } from '../components/parse-protocol.js';
 import { recordIdOf, recordIdPrefix } from '../receivers/file-source/record-ids.js';
@@ -49,9 +49,7 @@ export class DocumentHandler {
    */
   constructor(
     private readonly committer: BatchCommitter,
-    private readonly fused: FusedJsonLines | null = process.env.TRIBUTARY_FUSED_PATH === 'off'
-      ? null
-      : new FusedJsonLines(committer),
+    private readonly fused: LinesFastPath | null,
   ) {}
 
   handle(request: ParseRequest): ParseResponse {

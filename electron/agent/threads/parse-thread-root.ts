@@ -7,6 +7,7 @@
 import { threadId } from 'node:worker_threads';
 import { builtInComponents } from '../catalog/built-in.js';
 import { BatchCommitter } from '../pipeline/batch-committer.js';
+import { FusedJsonLines } from '../transmits/remotedatapost/fused-json-lines.js';
 import { FusedUploadPath } from '../transmits/remotedatapost/fused-upload.js';
 import { WorkerCommitTargets } from '../pipeline/worker-commit-targets.js';
 import { ChunkHandler } from './chunk-handler.js';
@@ -18,7 +19,12 @@ export function createChunkRunner(): ChunkRunner {
   const committer = new BatchCommitter(builtInComponents(), targets);
   // TRIBUTARY_FUSED_PATH=off reads every chunk by the general path (to measure or rule out the
   // fused one).
-  const handler = new ChunkHandler(committer, process.env.TRIBUTARY_FUSED_PATH === 'off' ? null : new FusedUploadPath(committer));
+  const fused = process.env.TRIBUTARY_FUSED_PATH !== 'off';
+  const handler = new ChunkHandler(
+    committer,
+    fused ? new FusedUploadPath(committer) : null,
+    fused ? new FusedJsonLines(committer) : null,
+  );
   return {
     handle(request) {
       try {

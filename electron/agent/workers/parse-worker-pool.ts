@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { Logger } from '../logging/logger.js';
 import { WorkerClient } from './worker-client.js';
-import { workerScript } from './worker-script.js';
+import { threadScript } from './thread-scripts.js';
 import type { ChunkRunner, ParseRequest, ParseResponse, ParseThreads, PooledParseResponse } from '../components/parse-protocol.js';
 
 /**
@@ -87,7 +87,7 @@ export class ParseWorkerPool implements ParseThreads {
     private readonly spares = { startWaitMs: SPARE_START_WAIT_MS, idleMs: SPARE_IDLE_MS },
     private readonly inline?: () => Promise<ChunkRunner>,
   ) {
-    const script = workerScript(import.meta.url, '../threads/parse-worker.js');
+    const script = threadScript('parse');
     this.threads = Array.from({ length: size }, (_, i) => ({
       client: new WorkerClient<ParseRequest, ParseResponse>(script, `parse:${i + 1}`, logger),
       busy: false,

@@ -15,7 +15,7 @@ import type { Parser } from '../../../../shared/config/schema.js';
 import { type AgentRecord, isoFromMicros, isoMicros } from '../../../../shared/records/record.js';
 import type { EncodedBatch } from '../../components/contract.js';
 import type { CommitPlan } from '../../components/commit-plan.js';
-import type { EncodedCommit, PlanPreparer } from '../../components/chunk-fast-path.js';
+import type { EncodedCommit, FusedLinesBatch, FusedLinesRequest, LinesFastPath, PlanPreparer } from '../../components/chunk-fast-path.js';
 import { DigestBuilder, type QualityDigest } from '../../components/quality-digest.js';
 import { ASSET, CAPTURETIME, FIELDVALUES, RECORD_ID, STREAM_TYPE, TIMESTAMP, encodeRecord, prototypesArePatched, putBytes, putDate, putInt32, putString } from './record-bson.js';
 import { UPLOAD_OUTBOX, batchesOfDocuments } from './upload-outbox.js';
@@ -33,39 +33,7 @@ const READ_BYTES = 256 * 1024;
 const CACHE_LIMIT = 1000;
 const HEX = Buffer.from('0123456789abcdef', 'latin1');
 
-/** What the digest of a file's records takes (document-state.ts's RecordDigest). */
-export interface LinesDigest {
-  add(record: { text: string; fieldvalues: unknown }): void;
-  addAscii(bytes: Uint8Array, start: number, end: number): void;
-}
-
-export interface FusedLinesRequest {
-  plan: CommitPlan;
-  parser: Parser;
-  /** The file to read, and its name in places (markers). */
-  file: string;
-  name: string;
-  /** Where the batch starts: the byte after the last committed record's line, and that line's number. */
-  from: { byte: number; line: number };
-  /** Records committed before (the first of this batch is number `records + 1`), their ids' prefix. */
-  records: number;
-  idPrefix: string;
-  nowMicros: bigint;
-  /** Records a batch holds at most (the reader's `next(max)`). */
-  max: number;
-  digest: LinesDigest;
-}
-
-export interface FusedLinesBatch {
-  encoded: EncodedCommit;
-  records: number;
-  /** Lines that are not records, with their place (as the reader's takeProblems). */
-  problems: string[];
-  /** The reader would be at the end of the file after this batch. */
-  done: boolean;
-  /** After the batch's last record (absent without records). */
-  resume?: { byte: number; line: number };
-}
+export type { FusedLinesBatch, FusedLinesRequest, LinesDigest } from '../../components/chunk-fast-path.js';
 
 interface Routes {
   routes: { transmit: string; codec: typeof UPLOAD_OUTBOX; maxRequestRecords: number }[];
@@ -102,7 +70,7 @@ function recordId(prefix: string, n: number): string {
   return prefix + n.toString(16).padStart(12, '0');
 }
 
-export class FusedJsonLines {
+export class FusedJsonLines implements LinesFastPath {
   private readonly plans = new Map<string, Routes | null>();
   private readonly parsers = new Map<string, Parsing | null>();
   /** The batch's bytes from its first line on, reused batch after batch (one byte spare, for a last newline). */

@@ -15,7 +15,7 @@
 import type { Logger } from '../../logging/logger.js';
 import type { OutboxReader } from '../../components/contract.js';
 import { WorkerClient } from '../../workers/worker-client.js';
-import { workerScript } from '../../workers/worker-script.js';
+import { threadScript } from '../../workers/thread-scripts.js';
 import type { EncodeRequest, EncodeResponse } from './encode-protocol.js';
 import { type BatchDecoder, type UploadBody, bodyAsStored, encodeBodies } from './upload-bodies.js';
 
@@ -52,7 +52,7 @@ export class UploadEncoder {
     logger: Logger,
     private readonly idleMs = ENCODER_IDLE_MS,
   ) {
-    this.thread = new WorkerClient(workerScript(import.meta.url, '../../threads/encode-worker.js'), threadName, logger);
+    this.thread = new WorkerClient(threadScript('encode'), threadName, logger);
   }
 
   /** Whether the encode thread runs now. */
