@@ -129,6 +129,7 @@ export const AGENT_LAYERS: readonly (readonly string[])[] = [
   ['threads'],
   ['supervisor', 'config'],
   ['runtime'],
+  ['assembly'],
 ];
 
 /** Pairs within one layer that may import each other one way (from → to). */

@@ -1,5 +1,6 @@
 /** Public entry of the agent core. The API layer imports from here only. */
 export { AgentRuntime, RestreamError, type AgentRuntimeOptions, type SaveOutcome } from './runtime/agent-runtime.js';
+export { assembleAgent } from './assembly/assemble-agent.js';
 export { AgentError, type AgentErrorKind } from './errors/agent-error.js';
 export { ConfigUnreadableError } from './config/config-store.js';
 export { KpiService, type KpiSaveOutcome } from './kpi/index.js';

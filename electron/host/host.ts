@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AgentRuntime, type AgentRuntimeOptions } from '../agent/index.js';
+import { type AgentRuntime, type AgentRuntimeOptions, assembleAgent } from '../agent/index.js';
 import { Router } from '../api/router.js';
 import { type RunningHttpServer, startHttpServer } from '../api/http-server.js';
 import { MetricsExporter } from '../api/metrics.js';
@@ -121,7 +121,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   }
   if (options.http) checkBind(options.http);
   const { token, unsaved } = loadOrCreateToken(options.dataDirectory, options.env);
-  const runtime = new AgentRuntime({ ...options, logSecrets: [...(options.logSecrets ?? []), token], describeMachine: options.logMachine ? describeMachine : undefined });
+  const runtime = assembleAgent({ ...options, logSecrets: [...(options.logSecrets ?? []), token], describeMachine: options.logMachine ? describeMachine : undefined });
   const tokens = new TokenStore({ file: path.join(options.dataDirectory, TOKENS_FILE_NAME), bootstrapToken: token, warn: (message) => runtime.webLog.warn(message) });
   // This agent's own row of the fleet: its address is known once the server listens.
   let selfUrl = 'local';

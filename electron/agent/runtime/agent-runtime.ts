@@ -1,11 +1,9 @@
-import path from 'node:path';
 import type { AgentStatus, ConfigChanges, ConfigValidation, LogName, RestreamRequest, Status, StreamRecord } from '../../../shared/api/resources.js';
 import type { Configuration } from '../../../shared/config/schema.js';
 import { maskSecrets } from '../../../shared/config/secrets.js';
 import { hasErrors } from '../../../shared/config/validate.js';
-import { type Clock, SystemClock } from '../time/clock.js';
+import type { Clock } from '../time/clock.js';
 import type { ConfigVersion } from '../config/config-history.js';
-import { ConfigStore } from '../config/config-store.js';
 import type { Logger } from '../logging/logger.js';
 import { AgentLogs, type LogQuery } from '../logging/agent-logs.js';
 import type { LogSlice } from '../logging/log-slice.js';
@@ -14,7 +12,6 @@ import { MarkerStore } from '../markers/marker-store.js';
 import { MachineInfoSampler } from '../status/machine-info.js';
 import { withHealth } from '../status/service-health.js';
 import type { ComponentRegistry } from '../components/registry.js';
-import { builtInComponents } from '../catalog/built-in.js';
 import { type OpcuaBrowseNode, browseOpcua } from '../receivers/opcua/index.js';
 import { AgentStore } from '../store/agent-store.js';
 import { DataFlow } from '../flow/data-flow.js';
@@ -22,7 +19,6 @@ import { readStoredFlow, streamStats } from '../flow/stream-stats.js';
 import type { RecordTap } from '../pipeline/pipeline.js';
 import { Supervisor, configuredServices } from '../supervisor/supervisor.js';
 import { SerialQueue } from './serial-queue.js';
-import { ConfigChecker } from '../config/config-checker.js';
 import { breathe } from '../lifecycle/index.js';
 import { safely } from '../errors/agent-error.js';
 import { configuredStreams, configuredTransmits, streamRecords } from './configured-streams.js';
@@ -32,10 +28,7 @@ import { KpiService } from '../kpi/index.js';
 import { StorageHealth } from '../disk/storage-health.js';
 import { StorageRecovery } from '../disk/storage-recovery.js';
 import { ParseWorkerPool } from '../workers/parse-worker-pool.js';
-import { splitThreshold } from '../receivers/file-source/file-split.js';
 import { ConfigValidator } from '../config/config-validator.js';
-import { WritePolicy } from '../disk/write-policy.js';
-import { SourceChecks } from '../inspect/source-checks.js';
 import type { AuditLog } from '../logging/audit-log.js';
 import { ConfigService } from '../config/config-service.js';
 import type { PreviewRequest, PreviewResult } from '../../../shared/api/preview.js';
@@ -43,6 +36,27 @@ import type { PreviewRequest, PreviewResult } from '../../../shared/api/preview.
 export { RestreamError, type AgentRuntimeOptions, type SaveOutcome };
 
 const NOTHING_CHANGES: ConfigChanges = { start: [], restart: [], stop: [], keep: [] };
+
+/** What an agent is made of, built once by assembly/assemble-agent.ts (the composition root). */
+export interface AgentParts {
+  clock: Clock;
+  logs: AgentLogs;
+  storage: StorageHealth;
+  recovery: StorageRecovery;
+  parseWorkers: ParseWorkerPool;
+  validator: ConfigValidator;
+  config: ConfigService;
+  markers: MarkerStore;
+  supervisor: Supervisor;
+  machineInfo: MachineInfoSampler;
+  desired: DesiredState;
+  store: AgentStore;
+  flow: DataFlow;
+  registry: ComponentRegistry;
+  kpis: KpiService;
+  /** Observers of committed records: the supervisor's pipelines call them, tapRecords adds them. */
+  taps: Set<RecordTap>;
+}
 
 /**
  * The agent: configuration, the services that move data, their markers, logs and status. The API
@@ -71,86 +85,37 @@ export class AgentRuntime {
   /** Per-stream and per-transmit counters and their per-minute history (GET /v1/streams, /v1/history, /metrics). */
   readonly flow: DataFlow;
   private readonly registry: ComponentRegistry;
-  private readonly taps = new Set<RecordTap>();
+  private readonly taps: Set<RecordTap>;
   /** KPI library, validation, and evaluation on the recent records this agent committed. */
   readonly kpis: KpiService;
   private state: AgentStatus = 'stopped';
   private failure: string | undefined;
 
-  constructor(private readonly options: AgentRuntimeOptions) {
-    const dir = options.dataDirectory;
-    this.clock = options.clock ?? new SystemClock();
-    this.storage = new StorageHealth(this.clock);
-    this.recovery = new StorageRecovery(this.storage, options.storageRetryMs);
-    this.logs = new AgentLogs({
-      directory: path.join(dir, 'logs'),
+  constructor(
+    private readonly options: AgentRuntimeOptions,
+    parts: AgentParts,
+  ) {
+    ({
       clock: this.clock,
+      logs: this.logs,
       storage: this.storage,
       recovery: this.recovery,
-      maxBytes: options.logMaxBytes,
-      keep: options.logKeep,
-      secrets: options.logSecrets,
-    });
+      parseWorkers: this.parseWorkers,
+      validator: this.validator,
+      config: this.config,
+      markers: this.markers,
+      supervisor: this.supervisor,
+      machineInfo: this.machineInfo,
+      desired: this.desired,
+      store: this.store,
+      flow: this.flow,
+      registry: this.registry,
+      kpis: this.kpis,
+      taps: this.taps,
+    } = parts);
     this.coreLog = this.logs.core;
     this.webLog = this.logs.web;
     this.audit = this.logs.audit;
-    this.storage.onChange((problem, resolved) => {
-      if (resolved) this.coreLog.info(`Writing to ${problem.path} works again (${problem.area}).`);
-      else this.coreLog.error(problem.message);
-    });
-    const configStore = new ConfigStore(path.join(dir, 'conf.d'), this.clock, 50, options.secretCodec);
-    this.markers = new MarkerStore(this.clock);
-    this.store = new AgentStore(path.join(dir, 'state', 'agent.db'), this.storage);
-    this.flow = new DataFlow({ clock: this.clock, historyFile: path.join(dir, 'state', 'flow-history.db'), store: this.store, logger: this.coreLog.child('flow') });
-    // Chunks of a few rows are handled on this thread (its modules loaded on the first such chunk).
-    this.parseWorkers = new ParseWorkerPool(this.coreLog.child('parse-threads'), undefined, undefined, async () => (await import('../threads/parse-thread-root.js')).createChunkRunner());
-    const allowWrite = (options.allowWrite ?? []).map((folder) => path.resolve(folder));
-    this.validator = new ConfigValidator(this.coreLog.child('validate'), {
-      dataDirectory: path.resolve(dir),
-      allowWrite,
-      flavour: process.platform === 'win32' ? 'win32' : 'posix',
-    });
-    const checker = new ConfigChecker(this.validator, new SourceChecks({ dataDirectory: dir }), { dataDirectory: dir, allowWrite });
-    this.registry = options.registry ?? builtInComponents();
-    this.config = new ConfigService({
-      store: configStore,
-      checker,
-      storage: this.storage,
-      redactor: this.logs.redactor,
-      preview: { agentDataDirectory: dir, logger: this.coreLog, clock: this.clock, registry: this.registry, agentStore: this.store },
-    });
-    const registry = this.registry;
-    this.kpis = new KpiService({
-      file: path.join(dir, 'state', 'kpi.db'),
-      clock: this.clock,
-      logger: this.coreLog.child('kpi'),
-      retentionMs: options.kpiRetentionMs,
-      decode: (format, payload) => registry.decode(format, payload),
-    });
-    const kpis = this.kpis;
-    this.supervisor = new Supervisor({
-      registry: this.registry,
-      store: this.store,
-      stats: this.flow.transmits,
-      flow: this.flow.streams,
-      quality: this.flow.quality,
-      taps: this.taps,
-      agentDataDirectory: dir,
-      markers: this.markers,
-      logger: this.coreLog.child('supervisor'),
-      clock: this.clock,
-      componentsDirectory: path.join(dir, 'components'),
-      stopTimeoutMs: options.stopTimeoutMs,
-      history: { target: kpis.historyTarget(), writer: () => kpis.recordHistory },
-      services: {
-        storage: this.storage,
-        parseWorkers: this.parseWorkers,
-        writePolicy: new WritePolicy(dir, allowWrite),
-        splitFileBytes: splitThreshold(options.splitFileBytes),
-      },
-    });
-    this.machineInfo = new MachineInfoSampler(dir, this.coreLog.child('machine-info'), options.machineInfoIntervalMs);
-    this.desired = new DesiredState(path.join(dir, 'state', 'agent.json'), this.storage, this.recovery);
   }
 
   /**
