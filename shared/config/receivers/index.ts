@@ -2,7 +2,7 @@
  * The receiver registry of the configuration side: one line per protocol. The schema union,
  * RECEIVER_PROTOCOLS, the rule dispatch, the templates and snippets and the product-family sentences
  * derive from this list (derive.ts; docs/architecture.md, "How to add a receiver"). The agent's twin
- * is electron/agent/components/built-in.ts.
+ * is electron/agent/catalog/built-in.ts.
  */
 import { localfileReceiver } from './localfile/index.js';
 import { smbReceiver } from './smb/index.js';

@@ -1,7 +1,7 @@
 /**
  * The transform registry of the configuration side: one line per transform type. The schema union,
  * TRANSFORM_TYPES and the rule dispatch derive from this list (derive.ts; docs/architecture.md, "How
- * to add a transform"). The agent's twin is electron/agent/components/built-in.ts.
+ * to add a transform"). The agent's twin is electron/agent/catalog/built-in.ts.
  */
 import { convertTimestampsTransform } from './convert-timestamps/index.js';
 import { renameTransform } from './rename/index.js';

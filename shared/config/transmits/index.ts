@@ -2,7 +2,7 @@
  * The transmit registry of the configuration side: one line per transmit type. The schema union,
  * TRANSMIT_TYPES, the rule dispatch, the templates and snippets, the secret targets and the
  * product-family sentences derive from this list (derive.ts; docs/architecture.md, "How to add a
- * transmit"). The agent's twin is electron/agent/components/built-in.ts.
+ * transmit"). The agent's twin is electron/agent/catalog/built-in.ts.
  */
 import { remoteDataPostTransmit } from './remotedatapost/index.js';
 import { csvTransmit } from './csv/index.js';
