@@ -90,27 +90,41 @@ export const PLANT_VALUES: PlantValue[] = [
   { address: 'DB3,INT2', value: 42 },
 ];
 
+/**
+ * node-snap7 blocks the process in the second S7Server's start once one was stopped, so a process has
+ * one server, made on first use with the plant's areas, started and stopped on the port of the
+ * Snap7Plant at hand: one plant runs at a time.
+ */
+let shared: Snap7Server | undefined;
+let running: Snap7Plant | undefined;
+
+function theServer(): Snap7Server {
+  if (shared) return shared;
+  const snap7 = require('node-snap7') as { S7Server: new () => Snap7Server };
+  const server = new snap7.S7Server();
+  const areas = plantAreas();
+  server.RegisterArea(server.srvAreaDB, 1, areas.db1);
+  server.RegisterArea(server.srvAreaDB, 3, areas.db3);
+  server.RegisterArea(server.srvAreaMK, areas.m);
+  server.RegisterArea(server.srvAreaPE, areas.i);
+  server.RegisterArea(server.srvAreaPA, areas.q);
+  return (shared = server);
+}
+
 export class Snap7Plant {
-  private server: Snap7Server | undefined;
   constructor(readonly port: number) {}
 
   async start(): Promise<void> {
-    const snap7 = require('node-snap7') as { S7Server: new () => Snap7Server };
-    const server = new snap7.S7Server();
+    if (running) throw new Error(`The Snap7 plant on port ${running.port} still runs: one at a time.`);
+    const server = theServer();
     server.SetParam(server.LocalPort, this.port);
-    const areas = plantAreas();
-    server.RegisterArea(server.srvAreaDB, 1, areas.db1);
-    server.RegisterArea(server.srvAreaDB, 3, areas.db3);
-    server.RegisterArea(server.srvAreaMK, areas.m);
-    server.RegisterArea(server.srvAreaPE, areas.i);
-    server.RegisterArea(server.srvAreaPA, areas.q);
     await new Promise<void>((resolve, reject) => server.StartTo('127.0.0.1', (error) => (error ? reject(new Error(`Snap7 server on port ${this.port}: ${server.ErrorText(error)}`)) : resolve())));
-    this.server = server;
+    running = this;
   }
 
   async stop(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (server) await new Promise<void>((resolve) => server.Stop(() => resolve()));
+    if (running !== this) return;
+    running = undefined;
+    await new Promise<void>((resolve) => shared!.Stop(() => resolve()));
   }
 }
