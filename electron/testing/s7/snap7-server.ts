@@ -96,9 +96,14 @@ export const PLANT_VALUES: PlantValue[] = [
  * Snap7Plant at hand: one plant runs at a time.
  */
 let shared: Snap7Server | undefined;
-let running: Snap7Plant | undefined;
+/** The port of the plant that runs, if one does. */
+let runningPort: number | undefined;
+
+/** Kept on globalThis too: a test runner that evaluates this module again in the same process must not make a second server. */
+const GLOBAL_KEY = Symbol.for('tributary.snap7-server');
 
 function theServer(): Snap7Server {
+  shared ??= (globalThis as Record<symbol, Snap7Server | undefined>)[GLOBAL_KEY];
   if (shared) return shared;
   const snap7 = require('node-snap7') as { S7Server: new () => Snap7Server };
   const server = new snap7.S7Server();
@@ -108,6 +113,7 @@ function theServer(): Snap7Server {
   server.RegisterArea(server.srvAreaMK, areas.m);
   server.RegisterArea(server.srvAreaPE, areas.i);
   server.RegisterArea(server.srvAreaPA, areas.q);
+  (globalThis as Record<symbol, Snap7Server | undefined>)[GLOBAL_KEY] = server;
   return (shared = server);
 }
 
@@ -115,16 +121,16 @@ export class Snap7Plant {
   constructor(readonly port: number) {}
 
   async start(): Promise<void> {
-    if (running) throw new Error(`The Snap7 plant on port ${running.port} still runs: one at a time.`);
+    if (runningPort !== undefined) throw new Error(`The Snap7 plant on port ${runningPort} still runs: one at a time.`);
     const server = theServer();
     server.SetParam(server.LocalPort, this.port);
     await new Promise<void>((resolve, reject) => server.StartTo('127.0.0.1', (error) => (error ? reject(new Error(`Snap7 server on port ${this.port}: ${server.ErrorText(error)}`)) : resolve())));
-    running = this;
+    runningPort = this.port;
   }
 
   async stop(): Promise<void> {
-    if (running !== this) return;
-    running = undefined;
+    if (runningPort !== this.port) return;
+    runningPort = undefined;
     await new Promise<void>((resolve) => shared!.Stop(() => resolve()));
   }
 }
