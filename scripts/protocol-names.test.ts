@@ -11,7 +11,7 @@ const REPO = fileURLToPath(new URL('..', import.meta.url));
  */
 const GOAL = 3;
 const AT_GOAL = [
-  ...['localfile', 'smb', 'sql', 'opcua', 'mqtt'],
+  ...['localfile', 'smb', 'sql', 'opcua', 'mqtt', 's7'],
   ...['remotedatapost', 'convert_timestamps', 'checksum_record', 'pandas'],
   ...['spreadsheet', 'excel', 'xml', 'rename'],
 ];

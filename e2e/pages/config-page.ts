@@ -81,7 +81,7 @@ export class ConfigPage {
     await this.page.keyboard.insertText(value);
   }
 
-  insertTemplate(protocol: 'localfile' | 'smb' | 'sql' | 'opcua' | 'mqtt' | 'mqtt transmit' | 'remotedatapost transmit'): Locator {
+  insertTemplate(protocol: 'localfile' | 'smb' | 'sql' | 'opcua' | 'mqtt' | 's7' | 'mqtt transmit' | 'remotedatapost transmit'): Locator {
     return this.page.getByRole('group', { name: 'Insert template' }).getByRole('button', { name: protocol, exact: true });
   }
 

@@ -38,10 +38,10 @@ describe('GET /v1/config (1)', () => {
 });
 
 describe('GET /v1/config/templates (2, 3)', () => {
-  it('lists the seven templates with name, description and configuration', async () => {
+  it('lists the eight templates with name, description and configuration', async () => {
     const { json } = await server.call('GET', '/v1/config/templates');
     expect(json.success).toBe(true);
-    expect(json.response.map((t: { name: string }) => t.name)).toEqual(['Basic', 'Localfile', 'SMB', 'SQL', 'OPCUA', 'MQTT', 'Modbus TCP']);
+    expect(json.response.map((t: { name: string }) => t.name)).toEqual(['Basic', 'Localfile', 'SMB', 'SQL', 'OPCUA', 'MQTT', 'Modbus TCP', 'Siemens S7']);
     for (const t of json.response) {
       expect(typeof t.description).toBe('string');
       expect(Object.keys(t.configuration).sort()).toEqual(['data_receiver', 'data_transmit', 'transforms']);
@@ -49,7 +49,7 @@ describe('GET /v1/config/templates (2, 3)', () => {
     expect(json.response[0].configuration).toEqual({ data_receiver: [], transforms: [], data_transmit: [] });
   });
 
-  it.each(['localfile', 'smb', 'sql', 'opcua', 'mqtt', 'modbus'])('returns the %s template configuration', async (protocol) => {
+  it.each(['localfile', 'smb', 'sql', 'opcua', 'mqtt', 'modbus', 's7'])('returns the %s template configuration', async (protocol) => {
     const { status, json } = await server.call('GET', `/v1/config/templates/${protocol}`);
     expect(status).toBe(200);
     expect(json.success).toBe(true);
@@ -70,6 +70,12 @@ describe('GET /v1/config/templates (2, 3)', () => {
     const { json } = await server.call('GET', '/v1/config/templates/mqtt');
     expect(json.response.data_transmit[0]).toMatchObject({ transmit_type: 'mqtt', qos: 1 });
     expect(json.response.data_transmit[0].topic).toMatch(/\/\{asset\}\/\{stream_type\}$/);
+  });
+
+  it('gives the s7 template a PLC connection on port 102, rack 0, slot 1, and typed addresses', async () => {
+    const { json } = await server.call('GET', '/v1/config/templates/s7');
+    expect(json.response.data_receiver[0]).toMatchObject({ protocol: 's7', connections: [{ port: 102, rack: 0, slot: 1, timeout: 3 }] });
+    expect(json.response.data_receiver[0].streams[0].s7_tags.map((t: { address: string }) => t.address)).toEqual(['DB1,REAL0', 'DB1,DINT4', 'DB1,X8.0', 'MW10']);
   });
 
   it('gives the modbus template a device connection on port 502 and a float, a counter and a coil', async () => {

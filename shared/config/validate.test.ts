@@ -208,8 +208,8 @@ describe('validateConfiguration', () => {
 });
 
 describe('templates', () => {
-  it('lists Basic, Localfile, SMB, SQL, OPCUA, MQTT and Modbus TCP', () => {
-    expect(allTemplates().map((t) => t.name)).toEqual(['Basic', 'Localfile', 'SMB', 'SQL', 'OPCUA', 'MQTT', 'Modbus TCP']);
+  it('lists Basic, Localfile, SMB, SQL, OPCUA, MQTT, Modbus TCP and Siemens S7', () => {
+    expect(allTemplates().map((t) => t.name)).toEqual(['Basic', 'Localfile', 'SMB', 'SQL', 'OPCUA', 'MQTT', 'Modbus TCP', 'Siemens S7']);
   });
 
   it('the Basic template is valid and has three empty arrays', () => {
@@ -217,7 +217,7 @@ describe('templates', () => {
     expect(validateConfiguration(templateFor('basic')).violations).toEqual([]);
   });
 
-  it.each(['localfile', 'smb', 'sql', 'opcua', 'mqtt', 'modbus'])('the %s template is structurally right and only asks to fill in its prompts', (protocol) => {
+  it.each(['localfile', 'smb', 'sql', 'opcua', 'mqtt', 'modbus', 's7'])('the %s template is structurally right and only asks to fill in its prompts', (protocol) => {
     const { violations } = validateConfiguration(templateFor(protocol));
     expect(violations.length).toBeGreaterThan(0);
     for (const v of violations) expect(v.description, JSON.stringify(v)).toMatch(/^Fill in /);

@@ -52,7 +52,7 @@ describe('the built-in registry', () => {
 
   it('loads receiver and transmit services on first use', async () => {
     const registry = builtInComponents();
-    for (const [kind, type] of [['Receiver', 'localfile'], ['Receiver', 'smb'], ['Receiver', 'sql'], ['Receiver', 'opcua'], ['Receiver', 'modbus'], ['Transmit', 'csv'], ['Transmit', 'remotedatapost']] as const)
+    for (const [kind, type] of [['Receiver', 'localfile'], ['Receiver', 'smb'], ['Receiver', 'sql'], ['Receiver', 'opcua'], ['Receiver', 'modbus'], ['Receiver', 's7'], ['Transmit', 'csv'], ['Transmit', 'remotedatapost']] as const)
       expect(typeof (await registry.factory(kind, type)), `${kind} ${type}`).toBe('function');
     expect(await registry.factory('Receiver', 'bacnet')).toBeUndefined();
   });

@@ -41,6 +41,9 @@ export function builtInComponents(): ComponentRegistry {
     .receiver('modbus', () => import('../receivers/modbus/index.js'), {
       preview: () => import('../receivers/modbus/preview.js'),
     })
+    .receiver('s7', () => import('../receivers/s7/index.js'), {
+      preview: () => import('../receivers/s7/preview.js'),
+    })
     .transform('convert_timestamps', ConvertTimestampsTransformSchema, createConvertTimestampsTransform)
     .transform('rename', RenameTransformSchema, createRenameTransform)
     .transform('filter', FilterTransformSchema, createFilterTransform)

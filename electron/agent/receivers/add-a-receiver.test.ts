@@ -41,7 +41,7 @@ const configuration = (register: number) => ({ data_receiver: [fixture(register)
 
 describe('a receiver protocol added by one registry line', () => {
   it('is accepted by the schema (defaults filled in) and listed among the protocols', () => {
-    expect(RECEIVER_PROTOCOLS).toEqual(['localfile', 'smb', 'sql', 'opcua', 'mqtt', 'modbus', 'fixture']);
+    expect(RECEIVER_PROTOCOLS).toEqual(['localfile', 'smb', 'sql', 'opcua', 'mqtt', 'modbus', 's7', 'fixture']);
     const parsed = ConfigurationSchema.parse(configuration(7));
     expect(parsed.data_receiver[0]).toMatchObject({ protocol: 'fixture', poll_interval: 5 });
     // The schema's own messages reach the engineer as for any protocol.
@@ -67,13 +67,13 @@ describe('a receiver protocol added by one registry line', () => {
 
   it('is listed by the templates, the editor snippets and the product-family sentence', () => {
     expect(TEMPLATE_PROTOCOLS).toContain('fixture');
-    expect(allTemplates().map((t) => t.name)).toEqual(['Basic', 'Localfile', 'SMB', 'SQL', 'OPCUA', 'MQTT', 'Modbus TCP', 'Fixture']);
+    expect(allTemplates().map((t) => t.name)).toEqual(['Basic', 'Localfile', 'SMB', 'SQL', 'OPCUA', 'MQTT', 'Modbus TCP', 'Siemens S7', 'Fixture']);
     expect(RECEIVER_TEMPLATES).toHaveProperty('fixture.data_receiver_name', 'fixture_device');
     type Snippets = { properties: { data_receiver: { items: { defaultSnippets: { label: string }[] } } } };
     const receivers = (editorSchema([]) as Snippets).properties.data_receiver.items;
     expect(receivers.defaultSnippets.map((s) => s.label)).toContain('fixture receiver');
     const s3 = validateConfiguration({ ...configuration(7), data_receiver: [{ protocol: 's3' }] }).violations;
-    expect(s3.map((v) => v.description).join('\n')).toContain('it reads localfile, smb, sql, opcua, mqtt, modbus and fixture');
+    expect(s3.map((v) => v.description).join('\n')).toContain('it reads localfile, smb, sql, opcua, mqtt, modbus, s7 and fixture');
   });
 
   it('is listed in the deprecated meta objects from its descriptor\'s meta entry', () => {

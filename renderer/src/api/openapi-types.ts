@@ -1063,6 +1063,78 @@ export interface components {
                         offset: number;
                     }[];
                 }[];
+            } | {
+                /** @description Unique name; progress is kept under it. */
+                data_receiver_name: string;
+                /**
+                 * @description Seconds between two looks at the source (1..65535, default 5).
+                 * @default 5
+                 */
+                poll_interval: number;
+                /** @constant */
+                protocol: "s7";
+                /** @description The PLC to read: one connection (a receiver per PLC); its requests go one at a time. */
+                connections: {
+                    /** @description Optional name of this connection, for your own reference. */
+                    connection_name?: string;
+                    /** @description The PLC's (or its communication processor's) name or IP address. */
+                    host: string;
+                    /**
+                     * @description ISO-on-TCP port, default 102 (the PLC always listens there; another port only behind a gateway or for a test server).
+                     * @default 102
+                     */
+                    port: number;
+                    /**
+                     * @description Rack of the CPU, default 0.
+                     * @default 0
+                     */
+                    rack: number;
+                    /**
+                     * @description Slot of the CPU: 2 for an S7-300, usually 3 for an S7-400 (see its hardware configuration), 1 (default) or 0 for an S7-1200/1500.
+                     * @default 1
+                     */
+                    slot: number;
+                    /**
+                     * @description Seconds to wait for the PLC to accept the connection and to answer each request (default 3).
+                     * @default 3
+                     */
+                    timeout: number;
+                }[];
+                /** @description One record per stream and poll. */
+                streams: {
+                    /** @description Machine or asset name. */
+                    asset: string;
+                    /** @description Kind of data from this asset, e.g. cycle, alarms, process. */
+                    stream_type: string;
+                    /** @description How often new data of this stream should arrive, in seconds (1..2592000), e.g. 900 for a file every 15 minutes. The console calls the stream late (amber) after 1.5 times this without a record and silent (red) after 6 times. Default: learned from the stream's own arrivals and history. */
+                    expected_every_seconds?: number;
+                    /** @description Values read for this stream: one column each, one record per poll. */
+                    s7_tags: {
+                        /** @description Column name of this value in the records. */
+                        exportname: string;
+                        /**
+                         * @description Where the value lives, in the form of the S7 tools: DB<number>,<type><byte> with type X (a bit: DB1,X6.0), BYTE, CHAR, INT, WORD, DINT, DWORD, REAL or S (a string of declared length: DB1,S20.16); or an area with width MB/MW/MD, IB/IW/ID, QB/QW/QD and a byte (MW10), or a bit M0.1, I0.0, Q0.1. The byte is the offset shown in the data block's Offset column (the block needs optimized access off). STEP 7's absolute form DB1.DBD0 names no type: write DB1,REAL0 or DB1,DINT0.
+                         * @example DB1,REAL0
+                         * @example DB1,INT4
+                         * @example DB1,X6.0
+                         * @example DB1,DINT8
+                         * @example DB1,BYTE12
+                         * @example DB1,WORD14
+                         * @example DB1,DWORD16
+                         * @example DB1,CHAR20
+                         * @example DB1,S20.16
+                         * @example MW10
+                         * @example MD20
+                         * @example MB0
+                         * @example M0.1
+                         * @example IW0
+                         * @example I0.0
+                         * @example QB0
+                         * @example Q0.1
+                         */
+                        address: string;
+                    }[];
+                }[];
             })[];
             /**
              * @description Changes applied to records, in list order.

@@ -28,7 +28,7 @@ describe('editorSchema', () => {
 
   it('has a snippet per receiver template, with the prompts as tab stops', () => {
     const snippets = at(schema, 'properties', 'data_receiver', 'items', 'defaultSnippets');
-    expect(snippets.map((s: { label: string }) => s.label)).toEqual(['localfile receiver', 'smb receiver', 'sql receiver', 'opcua receiver', 'mqtt receiver', 'modbus receiver']);
+    expect(snippets.map((s: { label: string }) => s.label)).toEqual(['localfile receiver', 'smb receiver', 'sql receiver', 'opcua receiver', 'mqtt receiver', 'modbus receiver', 's7 receiver']);
     const localfile = snippets[0].body;
     expect(localfile.connections[0].root_path).toBe('${1:absolute path of the folder the machines write to}');
     // A literal $ or } in a template value cannot start a tab stop.
@@ -62,6 +62,17 @@ describe('editorSchema', () => {
     expect(register.properties.data_type.enum).toEqual(['bool', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64', 'float32', 'float64', 'string']);
     expect(register.properties.byte_order.enum).toEqual(['ABCD', 'CDAB', 'BADC', 'DCBA']);
     expect(register.properties.address.description).toMatch(/40001 means address 0/);
+  });
+
+  it('offers the addresses of an s7 receiver as completions and explains them on hover', () => {
+    const receiver = (at(schema, 'properties', 'data_receiver', 'items', 'oneOf') ?? at(schema, 'properties', 'data_receiver', 'items', 'anyOf')).find(
+      (b: { properties: { protocol: { const: string } } }) => b.properties.protocol.const === 's7',
+    );
+    for (const key of ['host', 'port', 'rack', 'slot', 'timeout']) expect(receiver.properties.connections.items.properties[key]?.description, key).toMatch(/\w{3,}/);
+    const tag = receiver.properties.streams.items.properties.s7_tags.items;
+    expect(tag.properties.address.examples).toEqual(expect.arrayContaining(['DB1,REAL0', 'DB1,X6.0', 'DB1,S20.16', 'MW10', 'M0.1', 'I0.0', 'Q0.1']));
+    expect(tag.properties.address.description).toMatch(/DB1\.DBD0 names no type: write DB1,REAL0 or DB1,DINT0/);
+    expect(tag.properties.address.description).toMatch(/optimized access off/);
   });
 
   it('offers the Sparkplug B options of the mqtt transmit and receiver with their descriptions (completion)', () => {

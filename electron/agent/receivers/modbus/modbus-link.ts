@@ -11,6 +11,9 @@ import jsmodbus from 'jsmodbus';
 import type { ModbusTable } from '../../../../shared/config/receivers/modbus/schema.js';
 import { isBitTable } from '../../../../shared/config/receivers/modbus/rules.js';
 import { describeRequest } from './plan.js';
+import { LinkError, connectProblem } from '../link-health.js';
+
+export { LinkError, type LinkFault } from '../link-health.js';
 
 type TcpClient = InstanceType<typeof jsmodbus.client.TCP>;
 
@@ -34,18 +37,6 @@ const EXCEPTIONS: Record<number, string> = {
 
 export function exceptionName(code: number): string {
   return `exception ${code} (${EXCEPTIONS[code] ?? 'unknown exception code'})`;
-}
-
-/** What broke a connection, as a marker category and a sentence for the plant engineer. */
-export type LinkFault = 'connect_failed' | 'no_answer' | 'bad_answer' | 'connection_lost';
-
-export class LinkError extends Error {
-  constructor(
-    readonly fault: LinkFault,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export interface ReadRequestOf {
@@ -245,19 +236,4 @@ function exceptionOf(cause: unknown): number | undefined {
   if (error?.err !== 'ModbusException') return undefined;
   const code = error.response?.body?.code;
   return typeof code === 'number' ? code : undefined;
-}
-
-function connectProblem(label: string, cause: NodeJS.ErrnoException): string {
-  switch (cause.code) {
-    case 'ECONNREFUSED':
-      return `${label} refused the connection: nothing listens on that port, or the device takes no more connections.`;
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return `${label}: the host name is not known (${cause.code}).`;
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-      return `${label} cannot be reached on the network (${cause.code}).`;
-    default:
-      return `Connecting to ${label} failed: ${cause.code ?? cause.message}.`;
-  }
 }

@@ -4,10 +4,9 @@
  * the requests its values come from (the read plan), so the engineer sees how the device is asked.
  * The running receiver is not disturbed and nothing is committed.
  */
-import { isoMicros } from '../../../../shared/records/record.js';
-import type { FieldValue } from '../../../../shared/records/record.js';
 import type { RawStreamPreview } from '../../components/raw-preview.js';
 import { LinkError, ModbusLink } from './modbus-link.js';
+import { pollRecord } from '../poll-records.js';
 import { describeRequest, planReads } from './plan.js';
 import { type ModbusReceiverConfig, planItems, pollOnce } from './poll.js';
 
@@ -32,12 +31,8 @@ export async function previewModbus(receiver: ModbusReceiverConfig, options: { n
     for (const refused of outcome.refused) previews[refused.item.stream]!.problems.push({ level: 'error', message: refused.message });
     if (outcome.replanned) for (const preview of previews) preview.problems.push({ level: 'warning', message: `A merged request reached an address the device does not have, so the receiver reads those values one by one (${outcome.replanned.length} requests per poll instead of ${plan.length}).` });
     receiver.streams.forEach((stream, s) => {
-      const values = outcome.values[s]!;
-      if (values.every((v) => v === undefined)) return;
-      const fieldvalues: Record<string, FieldValue> = {};
-      stream.modbus_registers.forEach((register, v) => (fieldvalues[register.exportname] = values[v] ?? null));
-      const time = outcome.answeredAt[s] ? isoMicros(BigInt(outcome.answeredAt[s]!) * 1000n) : isoMicros(options.nowMicros);
-      previews[s]!.records.push({ ...previews[s]!.key, timestamp: time, capturetime: time, fieldvalues, record_id: '' });
+      const record = pollRecord(undefined, previews[s]!.key, stream.modbus_registers.map((r) => r.exportname), outcome, s, options.nowMicros);
+      if (record) previews[s]!.records.push(record);
     });
   } catch (cause) {
     const message = cause instanceof LinkError ? cause.message : `Reading failed: ${(cause as Error).message}`;

@@ -12,6 +12,7 @@ import logs from '../../../../docs/logs.md?raw';
 import modbus from '../../../../docs/modbus.md?raw';
 import mqtt from '../../../../docs/mqtt.md?raw';
 import opcua from '../../../../docs/opcua.md?raw';
+import s7 from '../../../../docs/s7.md?raw';
 import security from '../../../../docs/security.md?raw';
 import smb from '../../../../docs/smb.md?raw';
 import sql from '../../../../docs/sql.md?raw';
@@ -44,6 +45,7 @@ export const HELP_DOCS: readonly HelpDoc[] = [
   page('OPC UA', 'docs/opcua.md', opcua),
   page('MQTT and Sparkplug B', 'docs/mqtt.md', mqtt),
   page('Modbus TCP', 'docs/modbus.md', modbus),
+  page('Siemens S7', 'docs/s7.md', s7),
   page('Agents (fleet)', 'docs/fleet.md', fleet),
   page('Security, tokens and roles', 'docs/security.md', security),
 ];
