@@ -394,7 +394,7 @@ export class AgentRuntime {
   }
 
   /** The last `lines` lines of a log that pass the query's filters, read while they are sent; the caller closes the slice. */
-  openLog(name: LogName, query: LogQuery): Promise<LogSlice> {
+  openLog(name: LogName | 'audit', query: LogQuery): Promise<LogSlice> {
     return this.logs.slice(name, query);
   }
 }
