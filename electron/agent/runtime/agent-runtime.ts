@@ -25,7 +25,7 @@ import { SerialQueue } from './serial-queue.js';
 import { ConfigChecker } from '../config/config-checker.js';
 import { breathe } from '../lifecycle/index.js';
 import { safely } from './agent-error.js';
-import { configuredStreams, configuredTransmits, streamRecords } from './configured-streams.js';
+import { configuredStreams, configuredTransmits, streamRecords, unsentMarker, unsentStreams } from './configured-streams.js';
 import { RestreamError, restreamStreams } from './restream.js';
 import type { AgentRuntimeOptions, SaveOutcome } from './runtime-options.js';
 import { KpiService } from '../kpi/index.js';
@@ -357,7 +357,7 @@ export class AgentRuntime {
       // Backlogs come from the store; one that cannot be opened (full disk) must not fail status.
       last_data_transmit: safely(() => this.flow.transmits.snapshot(this.store)) ?? this.flow.transmits.snapshot(undefined),
       machine_info: this.machineInfo.current(),
-      agent: { status: this.state, services: withHealth(services, this.markers), problems: this.storage.problems() },
+      agent: { status: this.state, services: withHealth(services, this.markers, unsentStreams(this.config.savedDocument())), problems: this.storage.problems() },
     };
   }
 
@@ -366,7 +366,7 @@ export class AgentRuntime {
     // Counters and delivery from the store; one that cannot be opened (full disk) leaves what memory knows.
     const stored = safely(() => readStoredFlow(this.store));
     const transmits = new Set(configuredTransmits(config).map((t) => t.name));
-    return streamRecords(configuredStreams(config), (asset, streamType) => this.markers.forStream(asset, streamType), (stream) => streamStats(this.flow, stored, stream, transmits), (stream) => this.flow.quality.findings(stream));
+    return streamRecords(configuredStreams(config), (asset, streamType) => this.markers.forStream(asset, streamType), (stream) => streamStats(this.flow, stored, stream, transmits), (stream) => this.flow.quality.findings(stream), unsentMarker(this.supervisor.serviceStates(), this.clock.nowMicros()));
   }
 
   /** Forgets read progress of the named streams so that their data is read and sent again. */
