@@ -2,7 +2,7 @@ import Editor from '@monaco-editor/react';
 import type { editor } from 'monaco-editor';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { TEMPLATE_PROTOCOLS, TRANSMIT_TEMPLATE_TYPES, type TemplateProtocol, type TransmitTemplateType } from '../../../../shared/config/templates.js';
-import { errorText, usePermission, useSaveConfig, useValidateNow, useValidation } from '../../api/index.js';
+import { errorText, usePermission, useRestream, useSaveConfig, useValidateNow, useValidation } from '../../api/index.js';
 import { GatedButton } from '../../components/gated-button.js';
 import { useLeaveGuard } from '../../app/navigation.js';
 import { useToast } from '../../app/toasts.js';
@@ -13,7 +13,7 @@ import { JSON_EDITOR_OPTIONS } from '../../monaco/editor-options.js';
 import { rangeOfJsonPath } from '../../monaco/json-path-range.js';
 import { CONFIG_MODEL_URI, type Monaco } from '../../monaco/setup.js';
 import { showViolationMarkers } from '../../monaco/violation-markers.js';
-import type { ConfigChanges } from '../../../../shared/api/resources.js';
+import type { ConfigChanges, RestreamRequest } from '../../../../shared/api/resources.js';
 import { downloadConfiguration, uploadNotice } from './config-file.js';
 import { readDocument } from './document-text.js';
 import { HistoryPanel } from './history-panel.js';
@@ -76,6 +76,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   const validateForSave = useValidateNow();
   const save = useSaveConfig();
   const saveGate = usePermission('saveConfig');
+  const restreamAfterSave = useRestream();
   // An operator previews the saved configuration only: with unsaved changes, preview is an admin's.
   const previewSaved = usePermission('previewConfig');
   const previewUnsaved = usePermission('admin');
@@ -188,7 +189,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
     }
   };
 
-  const confirmSave = () => {
+  const confirmSave = (restream?: RestreamRequest) => {
     save.mutate(
       { document: readDocument(text).document, expectedRevision: baseline.revision },
       {
@@ -206,6 +207,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
             setText(savedText);
             const warned = outcome.warnings.length > 0 ? ` with ${plural(outcome.warnings.length, 'warning')}` : '';
             toast(outcome.warnings.length > 0 ? 'warning' : 'ok', `Configuration saved${warned}. ${describeApplied(outcome.changes)}`);
+            if (restream) restreamAfterSave.mutate(restream, { onSuccess: () => toast('ok', 'Restream started: the chosen streams are read again and sent to the new transmit.'), onError: (cause) => toast('error', `Restream not started: ${errorText(cause)}`) });
           } else if (outcome.kind === 'invalid') {
             const errors = errorsIn(outcome.violations);
             setNotice({ tone: 'error', text: `Not saved: the agent found ${plural(errors, 'error')}.` });
