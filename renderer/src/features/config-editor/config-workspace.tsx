@@ -1,9 +1,8 @@
 import Editor from '@monaco-editor/react';
 import type { editor } from 'monaco-editor';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { TEMPLATE_PROTOCOLS, TRANSMIT_TEMPLATE_TYPES, type TemplateProtocol, type TransmitTemplateType } from '../../../../shared/config/templates.js';
-import { errorText, usePermission, useRestream, useSaveConfig, useValidateNow, useValidation } from '../../api/index.js';
-import { GatedButton } from '../../components/gated-button.js';
+import type { TemplateProtocol, TransmitTemplateType } from '../../../../shared/config/templates.js';
+import { type ActionGate, errorText, usePermission, useRestream, useSaveConfig, useValidateNow, useValidation } from '../../api/index.js';
 import { useLeaveGuard } from '../../app/navigation.js';
 import { useToast } from '../../app/toasts.js';
 import { useDarkMode } from '../../app/use-color-scheme.js';
@@ -26,6 +25,8 @@ import { useDebouncedValue } from './use-debounced-value.js';
 import { ViolationList, type ListedProblem } from './violation-list.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { CopyDialog } from './copy-dialog.js';
+import { ConfigToolbar } from './config-toolbar.js';
+import { ReadOnlyNotice } from '../../components/read-only-notice.js';
 
 export interface Notice {
   tone: 'ok' | 'error' | 'warning';
@@ -61,7 +62,6 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   const [showHistory, setShowHistory] = useState(false);
   const [copying, setCopying] = useState(false);
   const editorRef = useRef<editor.IStandaloneCodeEditor | null>(null);
-  const fileInput = useRef<HTMLInputElement | null>(null);
   const [monaco, setMonaco] = useState<Monaco | null>(null);
   const toast = useToast();
   const dark = useDarkMode();
@@ -80,7 +80,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   // An operator previews the saved configuration only: with unsaved changes, preview is an admin's.
   const previewSaved = usePermission('previewConfig');
   const previewUnsaved = usePermission('admin');
-  const previewGate = previewSaved.disabled || previewUnsaved.allowed || !dirty ? previewSaved : { disabled: true, title: 'Previewing unsaved changes needs the admin role (it reads whatever files they name); save or discard them to preview the saved configuration.' };
+  const previewGate: ActionGate = previewSaved.disabled || previewUnsaved.allowed || !dirty ? previewSaved : { allowed: true, disabled: true, title: 'Previewing unsaved changes needs the admin role (it reads whatever files they name); save or discard them to preview the saved configuration.' };
 
   const violations = useMemo(() => validation.data?.violations ?? [], [validation.data]);
   const problems: ListedProblem[] = useMemo(() => listProblems(checkedText, checked.syntax, violations), [checkedText, checked, violations]);
@@ -226,6 +226,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   };
 
   const errors = errorsIn(problems);
+  const editorOptions = useMemo(() => (saveGate.allowed ? JSON_EDITOR_OPTIONS : { ...JSON_EDITOR_OPTIONS, readOnly: true, readOnlyMessage: { value: 'Read-only: your role may not change the configuration.' } }), [saveGate.allowed]);
   const savedDocument = useMemo(() => readDocument(baseline.text).document as Record<string, unknown>, [baseline.text]);
   return (
     <section className="page page-fill" aria-labelledby="config-title">
@@ -237,53 +238,24 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
           {dirty && <strong className="unsaved"> · unsaved changes</strong>}
         </span>
       </div>
-      <div className="toolbar">
-        <div className="button-group" role="group" aria-label="Insert template">
-          <span className="muted small">Insert template:</span>
-          {TEMPLATE_PROTOCOLS.map((protocol) => (
-            <button key={protocol} type="button" className="button small" onClick={() => insert({ receiver: protocol })} disabled={!monaco} title={`Add a ${protocol} receiver to data_receiver`}>
-              {protocol}
-            </button>
-          ))}
-          {TRANSMIT_TEMPLATE_TYPES.map((type) => (
-            <button key={`transmit-${type}`} type="button" className="button small" onClick={() => insert({ transmit: type })} disabled={!monaco} title={`Add a ${type} transmit to data_transmit`}>
-              {type} transmit
-            </button>
-          ))}
-        </div>
-        <span className="spacer" />
-        <GatedButton
-          gate={previewGate}
-          className="button"
-          onClick={startPreview}
-          disabled={!monaco}
-          title={previewUnsaved.allowed ? 'Read the first records of the receiver the cursor is in, as the agent would, without saving' : 'Read the first records of the saved configuration\'s receiver the cursor is in'}
-        >
-          Preview…
-        </GatedButton>
-        <button type="button" className="button" onClick={() => void validateCurrent()} disabled={!monaco}>
-          Validate
-        </button>
-        <button type="button" className="button" onClick={() => setShowHistory(true)} title="Saved versions: who saved them, compare, restore">
-          History…
-        </button>
-        <GatedButton gate={saveGate} className="button" onClick={() => setCopying(true)} title="Copy receivers and transmits of the saved configuration to other agents of the fleet">
-          Copy to…
-        </GatedButton>
-        <button type="button" className="button" onClick={() => downloadConfiguration(baseline.text, baseline.revision)} title="The saved configuration as a file, secrets masked">
-          Download
-        </button>
-        <button type="button" className="button" onClick={() => fileInput.current?.click()} title="Put a configuration file into the editor (nothing is saved until you save)">
-          Upload…
-        </button>
-        <input ref={fileInput} type="file" accept=".json,application/json" hidden aria-label="Upload configuration file" onChange={(event) => void upload(event.target.files?.[0]).finally(() => (event.target.value = ''))} />
-        <button type="button" className="button" onClick={() => setAskDiscard(true)} disabled={!dirty}>
-          Discard changes
-        </button>
-        <GatedButton gate={saveGate} className="button button-primary" onClick={() => void startSave()} disabled={!dirty || save.isPending}>
-          Save…
-        </GatedButton>
-      </div>
+      <ConfigToolbar
+        ready={monaco !== null}
+        saveGate={saveGate}
+        previewGate={previewGate}
+        previewTitle={previewUnsaved.allowed ? 'Read the first records of the receiver the cursor is in, as the agent would, without saving' : "Read the first records of the saved configuration's receiver the cursor is in"}
+        dirty={dirty}
+        saving={save.isPending}
+        onInsert={insert}
+        onPreview={startPreview}
+        onValidate={() => void validateCurrent()}
+        onHistory={() => setShowHistory(true)}
+        onCopy={() => setCopying(true)}
+        onDownload={() => downloadConfiguration(baseline.text, baseline.revision)}
+        onUpload={upload}
+        onDiscard={() => setAskDiscard(true)}
+        onSave={() => void startSave()}
+      />
+      <ReadOnlyNotice gate={saveGate} what="the configuration" />
       {notice && (
         <div className={`notice notice-compact notice-${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
           {notice.text}
@@ -313,7 +285,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
               setMonaco(monacoInstance);
             }}
             loading={<p className="muted">Loading the editor…</p>}
-            options={JSON_EDITOR_OPTIONS}
+            options={editorOptions}
           />
         </div>
         <ViolationList problems={problems} pending={pending} onPick={jumpTo} />

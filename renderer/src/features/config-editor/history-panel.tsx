@@ -48,12 +48,12 @@ export function HistoryPanel({ open, current, theme, canRestore, onClose, onRest
       wide
       onClose={close}
       actions={
-        selected !== null && version.data !== undefined ? (
+        // Read-only (the role may not save): restoring is not offered; comparing is.
+        selected !== null && version.data !== undefined && canRestore ? (
           <button
             type="button"
             className="button button-primary"
-            disabled={!canRestore}
-            title={canRestore ? 'Put this version into the editor and review the save' : 'Restoring saves the configuration: the admin role may'}
+            title="Put this version into the editor and review the save"
             onClick={() => {
               onRestore(version.data, selected);
               setSelected(null);

@@ -111,7 +111,7 @@ export function LogsPage() {
         </label>
         <label className="field">
           {name === 'audit' ? 'Token' : 'Component'}
-          <select value={filters.component} onChange={(e) => change({ component: e.target.value })} aria-label="Component">
+          <select value={filters.component} onChange={(e) => change({ component: e.target.value })} aria-label={name === 'audit' ? 'Token' : 'Component'}>
             <option value="">{name === 'audit' ? 'All tokens' : 'All components'}</option>
             {components.map((c) => (
               <option key={c} value={c}>
