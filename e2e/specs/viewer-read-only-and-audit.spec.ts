@@ -24,7 +24,7 @@ test('an admin names a viewer token "Kollege Müller"; the viewer finds Configur
   await app.dialog(/Token "Kollege Müller"/).getByRole('button', { name: 'Close' }).click();
   await expect(tokens.row('Kollege Müller')).toContainText('viewer');
   // Created in the browser's local time with its zone, not raw UTC.
-  await expect(tokens.row('Kollege Müller').locator('time')).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \S+$/);
+  await expect(tokens.row('Kollege Müller').locator('time')).toHaveText(/^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2} [AP]M \S+$/);
 
   const context = await browser.newContext();
   const viewerPage = await context.newPage();

@@ -5,6 +5,7 @@ import { LocalTime } from '../../components/local-time.js';
 import { ModalDialog } from '../../components/modal-dialog.js';
 import { ConfigDiff } from './config-diff.js';
 import { formatDocument } from './document-text.js';
+import { formatNumber } from '../../format/locale.js';
 
 interface HistoryPanelProps {
   open: boolean;
@@ -86,7 +87,7 @@ export function HistoryPanel({ open, current, theme, canRestore, onClose, onRest
                 </td>
                 <td>{entry.saved_at ? <LocalTime value={entry.saved_at} /> : 'unknown'}</td>
                 <td>{entry.saved_by ?? <span className="muted">unknown</span>}</td>
-                <td>{(entry.size / 1024).toFixed(1)} KiB</td>
+                <td>{formatNumber(entry.size / 1024, { fractionDigits: 1 })} KiB</td>
                 <td>
                   <button type="button" className="button small" disabled={entry.current} onClick={() => setSelected(entry.revision)}>
                     Compare with current

@@ -7,6 +7,7 @@ import { LocalTime } from '../../components/local-time.js';
 import { plural } from '../../format/quantities.js';
 import { LOG_LEVELS, matchesLogFilter, parseAuditLine, parseLogLine } from './log-line.js';
 import { LogView } from './log-view.js';
+import { formatNumber, localDateTimeInput } from '../../format/locale.js';
 
 const LOGS: { name: LogViewName; label: string; file: string }[] = [
   { name: 'agent_core.log', label: 'Core', file: 'agent_core.log' },
@@ -21,12 +22,6 @@ function initialFilters(): LogFilters {
   return { level: linked?.level ?? 'INFO', component: linked?.component ?? '', until: linked?.until };
 }
 
-/** A datetime-local value (the operator's local time, to the minute) as the end of that minute in UTC. */
-function endOfMinute(local: string): string | undefined {
-  const ms = new Date(local).getTime();
-  return Number.isNaN(ms) ? undefined : new Date(ms + 59_999).toISOString();
-}
-
 export function LogsPage() {
   const [name, setName] = useState<LogViewName>('agent_core.log');
   const auditAllowed = usePermission('auditLog').allowed;
@@ -35,6 +30,11 @@ export function LogsPage() {
   const [followWanted, setFollow] = useState(true);
   const [filters, setFilters] = useState<LogFilters>(initialFilters);
   const [jumpTo, setJumpTo] = useState('');
+  // Typed in the locale's own order ("31.12.2026 22:45"): the browser's date picker follows its UI language instead.
+  const jumpInput = useMemo(() => localDateTimeInput(), []);
+  const jumpAt = jumpInput.parse(jumpTo);
+  /** The end of the typed minute in UTC: the lines up to and within it. */
+  const jumpUntil = jumpAt === undefined ? undefined : new Date(jumpAt + 59_999).toISOString();
   const [search, setSearch] = useState('');
   // Looking back to a time shows that time; following would pull the view away from it.
   const follow = followWanted && filters.until === undefined;
@@ -124,15 +124,14 @@ export function LogsPage() {
           className="log-jump-form"
           onSubmit={(event) => {
             event.preventDefault();
-            const until = endOfMinute(jumpTo);
-            if (until) change({ until });
+            if (jumpUntil) change({ until: jumpUntil });
           }}
         >
           <label className="field">
             Jump to time
-            <input type="datetime-local" value={jumpTo} onChange={(e) => setJumpTo(e.target.value)} aria-label="Jump to time" />
+            <input type="text" inputMode="numeric" value={jumpTo} onChange={(e) => setJumpTo(e.target.value)} aria-label="Jump to time" placeholder={jumpInput.example} title={`Local time, e.g. ${jumpInput.example}`} />
           </label>
-          <button type="submit" className="button" disabled={!endOfMinute(jumpTo)}>
+          <button type="submit" className="button" disabled={jumpUntil === undefined}>
             Go
           </button>
         </form>
@@ -164,7 +163,7 @@ export function LogsPage() {
           </span>
         )}
         <span className="muted small" data-testid="log-count">
-          {shown.length.toLocaleString('en-US')} of {plural(parsed.length, 'line')}
+          {formatNumber(shown.length)} of {plural(parsed.length, 'line')}
           {log.data && !log.data.hasOlder ? ' (the oldest there are)' : ''} · times in local time (UTC on hover) · click a line to show all of it
         </span>
       </div>

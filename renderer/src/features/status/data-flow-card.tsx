@@ -8,6 +8,7 @@ import { TimeChart } from '../../components/time-chart.js';
 import { ago, parseAgentTime } from '../../format/time.js';
 import { type Freshness, LATE_FACTOR, SILENT_FACTOR, deliveryProblem, duration, freshness, shownRate, streamSeries } from './data-flow.js';
 import { SparkplugNodes } from './sparkplug-nodes.js';
+import { formatNumber } from '../../format/locale.js';
 
 /** The sparkline covers the last hour. */
 export const SPARKLINE_MINUTES = 60;
@@ -106,7 +107,7 @@ export function DataFlowCard({
                     )}
                     {stuck && (
                       <div className="small freshness-stale" data-testid="delivery-problem">
-                        Not getting out: {stuck.waiting.toLocaleString('en-US')} waiting at {stuck.transmit}: {stuck.reason}
+                        Not getting out: {formatNumber(stuck.waiting)} waiting at {stuck.transmit}: {stuck.reason}
                       </div>
                     )}
                     {stream.stats.reading && <FileReadingBar reading={stream.stats.reading} />}
@@ -117,7 +118,7 @@ export function DataFlowCard({
                     {shownRate(stream.stats.records_per_minute, running)}
                     {Boolean(stream.stats.backfilled_per_minute) && (
                       <div className="muted small" data-testid="backfilled-per-minute" title="Records read from the OPC UA server's history (history_backfill), not live">
-                        {stream.stats.backfilled_per_minute!.toLocaleString('en-US')} from history
+                        {formatNumber(stream.stats.backfilled_per_minute!)} from history
                       </div>
                     )}
                   </td>
