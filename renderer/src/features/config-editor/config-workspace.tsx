@@ -57,7 +57,11 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   const [changes, setChanges] = useState<ConfigChanges | undefined>(undefined);
   const [previewing, setPreviewing] = useState<{ receiver: string | undefined } | null>(null);
   const [conflict, setConflict] = useState<string | null>(null);
-  const [notice, setNotice] = useState<Notice | null>(null);
+  // A notice is about one text: once the text is another (an edit, a rename), it no longer applies and is not shown (issue 56).
+  const [noticeState, setNoticeState] = useState<{ notice: Notice; about: string } | null>(null);
+  const notice = noticeState && noticeState.about === text ? noticeState.notice : null;
+  /** `about`: the text the notice speaks of, when the action that says it also changes the text. */
+  const setNotice = (next: Notice | null, about: string = text) => setNoticeState(next ? { notice: next, about } : null);
   const [askDiscard, setAskDiscard] = useState(false);
   const [showHistory, setShowHistory] = useState(false);
   const [copying, setCopying] = useState(false);
@@ -116,7 +120,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   const restore = (versionText: string, revision: number) => {
     setShowHistory(false);
     replaceText(versionText);
-    setNotice({ tone: 'ok', text: `Revision ${revision} is in the editor; review and save it to restore it.` });
+    setNotice({ tone: 'ok', text: `Revision ${revision} is in the editor; review and save it to restore it.` }, versionText);
     void startSave(versionText);
   };
 
@@ -125,7 +129,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
     const uploaded = await file.text();
     if (readDocument(uploaded).syntax.length > 0) return setNotice({ tone: 'error', text: `${file.name} is not a JSON configuration; the editor was left as it was.` });
     replaceText(uploaded);
-    setNotice(uploadNotice(file.name, uploaded));
+    setNotice(uploadNotice(file.name, uploaded), uploaded);
   };
 
   /** The Validate button: checks the current text at once and says the outcome in words. */
@@ -161,7 +165,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
     editorInstance.pushUndoStop();
     const nameRange = rangeOfJsonPath(model.getValue(), [section, result.index, nameKey]);
     if (nameRange) jumpToOffset(editorInstance, model, nameRange.offset);
-    setNotice({ tone: 'ok', text: `Inserted the ${what} "${result.name}". Fill in the values marked <fill in: …>.` });
+    setNotice({ tone: 'ok', text: `Inserted the ${what} "${result.name}". Fill in the values marked <fill in: …>.` }, model.getValue());
   };
 
   const startPreview = () => {
@@ -175,17 +179,17 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
     if (draft === text) setNotice(null);
     setConflict(null);
     const current = readDocument(draft);
-    if (current.syntax.length > 0) return setNotice({ tone: 'error', text: 'Not saved: the text is not valid JSON. See the problem list.' });
+    if (current.syntax.length > 0) return setNotice({ tone: 'error', text: 'Not saved: the text is not valid JSON. See the problem list.' }, draft);
     validateNow();
     try {
       // Fresh, not from the cache: what a save restarts depends on what runs now.
       const result = await validateForSave(draft, current.document, { fresh: true });
       const errors = errorsIn(result.violations);
-      if (errors > 0) return setNotice({ tone: 'error', text: `Not saved: the configuration has ${plural(errors, 'error')}. Fix them first; see the problem list.` });
+      if (errors > 0) return setNotice({ tone: 'error', text: `Not saved: the configuration has ${plural(errors, 'error')}. Fix them first; see the problem list.` }, draft);
       setChanges(result.changes);
       setReviewing(true);
     } catch (cause) {
-      setNotice({ tone: 'error', text: `Not saved: ${errorText(cause)}` });
+      setNotice({ tone: 'error', text: `Not saved: ${errorText(cause)}` }, draft);
     }
   };
 
@@ -203,6 +207,8 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
               if (edits.length > 0) model.pushEditOperations([], edits.map((e) => ({ range: rangeOf(monaco, model, e.offset, e.length), text: e.content })), () => null);
             }
             const savedText = model?.getValue() ?? text;
+            // Saved: what a notice said about the draft (a restore to review, an upload) is done.
+            setNotice(null);
             setBaseline({ text: savedText, lastModified: outcome.lastModified, revision: outcome.revision, savedBy: outcome.savedBy });
             setText(savedText);
             const warned = outcome.warnings.length > 0 ? ` with ${plural(outcome.warnings.length, 'warning')}` : '';
