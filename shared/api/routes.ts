@@ -84,6 +84,7 @@ const ConfigVersionSchema = z.object({
   size: z.number().int().describe('Bytes of the saved file.'),
   saved_by: z.string().nullable().describe('Name of the API token that saved this version; null when unknown.'),
   current: z.boolean().describe('The version the agent runs now.'),
+  summary: z.string().nullable().describe('What this version changed against the one before, in one line ("Adds receiver local_files; changes transmit archive (poll_interval)."); null for versions saved before summaries were kept.'),
 });
 /** A configuration as it travels: any JSON (validation judges it and answers with violations); OpenAPI shows the schema. */
 const ConfigDocument = z.unknown().describe('the configuration');

@@ -2100,6 +2100,8 @@ export interface operations {
                             saved_by: string | null;
                             /** @description The version the agent runs now. */
                             current: boolean;
+                            /** @description What this version changed against the one before, in one line ("Adds receiver local_files; changes transmit archive (poll_interval)."); null for versions saved before summaries were kept. */
+                            summary: string | null;
                         }[];
                         meta?: {
                             [key: string]: unknown;

@@ -74,6 +74,7 @@ export function HistoryPanel({ open, current, theme, canRestore, onClose, onRest
               <th>Revision</th>
               <th>Saved</th>
               <th>By</th>
+              <th>What changed</th>
               <th>Size</th>
               <th />
             </tr>
@@ -87,6 +88,9 @@ export function HistoryPanel({ open, current, theme, canRestore, onClose, onRest
                 </td>
                 <td>{entry.saved_at ? <LocalTime value={entry.saved_at} /> : 'unknown'}</td>
                 <td>{entry.saved_by ?? <span className="muted">unknown</span>}</td>
+                <td className="history-summary" data-testid="version-summary">
+                  {entry.summary ?? <span className="muted">not recorded</span>}
+                </td>
                 <td>{formatNumber(entry.size / 1024, { fractionDigits: 1 })} KiB</td>
                 <td>
                   <button type="button" className="button small" disabled={entry.current} onClick={() => setSelected(entry.revision)}>

@@ -3,7 +3,7 @@ import type { ConfigChanges, RestreamRequest } from '../../../../shared/api/reso
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { LocalTime } from '../../components/local-time.js';
 import { plural } from '../../format/quantities.js';
-import { describeChanges, summaryLine } from './change-summary.js';
+import { describeChanges, summaryLine } from '../../../../shared/config/change-summary.js';
 import { ConfigDiff } from './config-diff.js';
 import { DeployChanges } from './deploy-changes.js';
 import { readDocument } from './document-text.js';
