@@ -14,7 +14,7 @@ const RESERVED = new Set([BOOTSTRAP_TOKEN_NAME, DESKTOP_SESSION_NAME]);
 
 /** Characters a token name may have, as the console shows it beside the field (issue 56). */
 export const TOKEN_NAME_MAX = 64;
-export const TOKEN_NAME_RULE = `Up to ${TOKEN_NAME_MAX} characters, any letters (also ä, é, 中), digits, spaces and punctuation; no control characters or line breaks. "bootstrap", "desktop", "." and ".." are taken.`;
+export const TOKEN_NAME_RULE = `Up to ${TOKEN_NAME_MAX} characters, any letters (also ä, é, ñ), digits, spaces and punctuation; no control characters or line breaks. "bootstrap", "desktop", "." and ".." are taken.`;
 /** Control, format, private-use, unassigned characters and line or paragraph separators: nothing a person writes or reads. */
 const UNPRINTABLE = /[\p{C}\p{Zl}\p{Zp}]/u;
 
