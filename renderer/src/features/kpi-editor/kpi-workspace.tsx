@@ -50,7 +50,10 @@ export function KpiWorkspace() {
   const [text, setText] = useState(draft.baseline);
   const [pendingOpen, setPendingOpen] = useState<Omit<Draft, 'key'> | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [notice, setNotice] = useState<Notice | null>(null);
+  // A notice is about the text it was said of: once the text is another, it no longer applies (issue 56).
+  const [noticeState, setNoticeState] = useState<{ notice: Notice; about: string } | null>(null);
+  const notice = noticeState && noticeState.about === text ? noticeState.notice : null;
+  const setNotice = (next: Notice | null, about: string = text) => setNoticeState(next ? { notice: next, about } : null);
   const toast = useToast();
 
   const dirty = text !== draft.baseline;
