@@ -75,27 +75,18 @@ export function LogsPage() {
     <section className="page page-fill" aria-labelledby="logs-title">
       <div className="page-head">
         <h1 id="logs-title">Logs</h1>
-        <div className="segmented" role="radiogroup" aria-label="Log file">
-          {offered.map((entry) => (
-            <button
-              key={entry.name}
-              type="button"
-              role="radio"
-              aria-checked={name === entry.name}
-              className={name === entry.name ? 'active' : ''}
-              onClick={() => {
-                if (entry.name !== name) {
-                  // The components of one log are not those of another (services vs. token names).
-                  seen.current = new Set();
-                  if (filters.component) change({ component: '' });
-                }
-                setName(entry.name);
-              }}
-            >
-              {entry.label} <span className="muted small">{entry.file}</span>
-            </button>
-          ))}
-        </div>
+        <LogChoice
+          offered={offered}
+          name={name}
+          onChoose={(next) => {
+            if (next !== name) {
+              // The components of one log are not those of another (services vs. token names).
+              seen.current = new Set();
+              if (filters.component) change({ component: '' });
+            }
+            setName(next);
+          }}
+        />
       </div>
       <div className="toolbar">
         <label className="field">
@@ -173,5 +164,18 @@ export function LogsPage() {
       {log.data && parsed.length === 0 && <p className="muted">{filters.level || filters.component || filters.until ? `No lines of ${file} match these filters.` : `${file} is empty.`}</p>}
       {parsed.length > 0 && <LogView lines={shown} follow={follow} />}
     </section>
+  );
+}
+
+/** Core, Web and (for admins) Audit: which log the page reads. */
+function LogChoice({ offered, name, onChoose }: { offered: readonly { name: LogViewName; label: string; file: string }[]; name: LogViewName; onChoose: (name: LogViewName) => void }) {
+  return (
+    <div className="segmented" role="radiogroup" aria-label="Log file">
+      {offered.map((entry) => (
+        <button key={entry.name} type="button" role="radio" aria-checked={name === entry.name} className={name === entry.name ? 'active' : ''} onClick={() => onChoose(entry.name)}>
+          {entry.label} <span className="muted small">{entry.file}</span>
+        </button>
+      ))}
+    </div>
   );
 }
