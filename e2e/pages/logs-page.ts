@@ -29,7 +29,7 @@ export class LogsPage {
     this.backToNewest = page.getByRole('button', { name: 'Back to newest' });
   }
 
-  logFile(label: 'Core' | 'Web'): Locator {
+  logFile(label: 'Core' | 'Web' | 'Audit'): Locator {
     return this.page.getByRole('radio', { name: new RegExp(`^${label}`) });
   }
 

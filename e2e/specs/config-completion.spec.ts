@@ -2,7 +2,7 @@ import { ConfigPage } from '../pages/config-page.js';
 import { ConsoleApp } from '../pages/console-app.js';
 import { expect, test } from '../fixtures/console-server.js';
 
-test('Ctrl+Space offers the fields and values the schema allows: keys, time zones, receiver snippets', async ({ page, server }) => {
+test('Ctrl+Space offers the fields and values the schema allows: keys, every parser type, time zones, receiver snippets', async ({ page, server }) => {
   const app = new ConsoleApp(page);
   await app.open(server, 'configuration');
   const config = new ConfigPage(page);
@@ -17,6 +17,15 @@ test('Ctrl+Space offers the fields and values the schema allows: keys, time zone
   await expect(config.suggestions.filter({ hasText: 'queue_size' })).toBeVisible();
   // Only the schema speaks: no words picked up from the document (a transmit's name, say).
   await expect(config.suggestions.filter({ hasText: 'archive' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+z');
+
+  // Values: every parser type at parser_type of a parser that already has csv options (issue 56):
+  // Excel, JSON and XML too, not only the types its options resemble.
+  await config.goToText('"parser_type": "spreadsheet"');
+  await config.replaceBeforeLineEnd(2, 'spreadsheet'.length, '');
+  await page.keyboard.press('Control+Space');
+  for (const type of ['excel', 'json', 'xml', 'csv']) await expect(config.suggestions.filter({ hasText: type }).first()).toBeVisible();
   await page.keyboard.press('Escape');
   await page.keyboard.press('Control+z');
 

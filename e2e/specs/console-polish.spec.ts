@@ -36,13 +36,19 @@ test('the theme toggle: light, dark or the system, remembered in this browser', 
   expect(await pageBackground(page)).toBe('#12171d');
 });
 
-test('each page links to its documentation, and the documents link to each other', async ({ page, server }) => {
+test('each page opens its documentation beside it, and the documents link to each other', async ({ page, server }) => {
   test.slow();
   const app = new ConsoleApp(page);
   await app.open(server);
-  const help = page.getByRole('banner').getByRole('link', { name: 'Help', exact: true });
-  const doc = page.locator('article.help-doc');
+  const help = page.getByRole('banner').getByRole('button', { name: 'Help', exact: true });
+  const panel = page.getByRole('complementary', { name: 'Help' });
+  const doc = panel.locator('article.help-doc');
 
+  // Status: the README's part about the console, scrolled to.
+  await help.click();
+  await expect(doc).toHaveAttribute('data-doc', 'readme');
+  await expect(doc.locator('#the-console')).toBeInViewport();
+  // The panel follows the page it is beside.
   for (const [name, id, heading] of [
     ['Logs', 'logs', /Logs/],
     ['KPIs', 'kpi', /KPIs/],
@@ -50,21 +56,26 @@ test('each page links to its documentation, and the documents link to each other
     ['Agents', 'fleet', /./],
   ] as const) {
     await app.goTo(name);
-    await help.click();
     await expect(doc).toHaveAttribute('data-doc', id);
     await expect(doc.locator('h1').first()).toHaveText(heading);
   }
 
-  // Status: the README's part about the console, scrolled to.
   await app.goTo('Status');
-  await help.click();
   await expect(doc).toHaveAttribute('data-doc', 'readme');
-  await expect(doc.locator('#the-console')).toBeInViewport();
-  // A link to another document opens it here.
+  // A link to another document opens it in the panel; the page stays.
   await doc.getByRole('link', { name: 'docs/kpi.md' }).first().click();
   await expect(doc).toHaveAttribute('data-doc', 'kpi');
-  await page.getByRole('navigation', { name: 'Documents' }).getByRole('link', { name: 'Logs' }).click();
+  await expect(app.navLink('Status')).toHaveAttribute('aria-current', 'page');
+  await panel.getByLabel('Document').selectOption('logs');
   await expect(doc).toHaveAttribute('data-doc', 'logs');
+  // Help documents for people running the agent: no paths of test files.
+  for (const id of ['readme', 'security', 'mqtt', 'data-quality']) {
+    await panel.getByLabel('Document').selectOption(id);
+    await expect(doc).toHaveAttribute('data-doc', id);
+    await expect(doc).not.toContainText(/\.(test|spec)\.ts/);
+  }
+  await panel.getByRole('button', { name: 'Close help' }).click();
+  await expect(panel).toHaveCount(0);
 });
 
 test('charts have a title, a legend and a tooltip with the values under the pointer', async ({ page, server }) => {

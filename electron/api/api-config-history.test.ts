@@ -48,6 +48,15 @@ describe('GET /v1/config/history', () => {
     expect(versions[0]!.saved_at >= versions[1]!.saved_at).toBe(true);
     expect(JSON.stringify(json)).not.toContain('secret-api-key-123');
   });
+
+  it('says in one line what each version changed against the one before (issue 56)', async () => {
+    await saveTwice();
+    const versions = (await server.call('GET', '/v1/config/history')).json.response as { revision: number; summary: string | null }[];
+    expect(versions.map((v) => [v.revision, v.summary])).toEqual([
+      [2, 'Changes receiver plant_csv (poll_interval); changes transmit cloud (API_key).'],
+      [1, 'Adds receiver plant_csv; adds transform to_utc; adds transmit cloud.'],
+    ]);
+  });
 });
 
 describe('GET /v1/config/history/{revision}', () => {

@@ -233,6 +233,10 @@ export const RestreamBodySchema = z
 
 export const LOG_NAMES = ['agent_core.log', 'agent_web.log'] as const;
 export type LogName = (typeof LOG_NAMES)[number];
+/** The audit trail (GET /v1/log/stream/audit, admins only): read like a log, though not a file of LOG_NAMES. */
+export const AUDIT_LOG = 'audit';
+/** What the Logs page can show: a log file or the audit trail. */
+export type LogView = LogName | typeof AUDIT_LOG;
 export const LogQuerySchema = z.object({
   lines: z.coerce.number().int().min(1).max(100_000).default(1000),
   since: z.string().optional(),

@@ -84,6 +84,7 @@ const ConfigVersionSchema = z.object({
   size: z.number().int().describe('Bytes of the saved file.'),
   saved_by: z.string().nullable().describe('Name of the API token that saved this version; null when unknown.'),
   current: z.boolean().describe('The version the agent runs now.'),
+  summary: z.string().nullable().describe('What this version changed against the one before, in one line ("Adds receiver local_files; changes transmit archive (poll_interval)."); null for versions saved before summaries were kept.'),
 });
 /** A configuration as it travels: any JSON (validation judges it and answers with violations); OpenAPI shows the schema. */
 const ConfigDocument = z.unknown().describe('the configuration');
@@ -142,6 +143,11 @@ export const ROUTES = [
   { id: 'startAgent', method: 'POST', role: 'operator', path: '/v1/agent/start', summary: 'Start the agent.', response: AgentStatusSchema, failure: AgentStatusSchema },
   { id: 'stopAgent', method: 'POST', role: 'operator', path: '/v1/agent/stop', summary: 'Stop the agent (data collection and upload pause).', response: AgentStatusSchema, failure: AgentStatusSchema },
   { id: 'coreLog', method: 'GET', role: 'viewer', path: '/v1/log/stream', summary: 'Newest lines of agent_core.log.', description: logFilters, query: logQuery, response: LogLines, meta: LogMeta },
+  {
+    id: 'auditLog', method: 'GET', role: 'admin', path: '/v1/log/stream/audit', summary: 'Newest lines of the audit trail (audit.log): who changed what through the API. Admin only.',
+    description: `${logFilters} Lines: timestamp | token=<name> | role=<role> | METHOD path | status outcome [| revision=N]. component is a token's name; level follows the status: below 400 INFO, 4xx WARNING, 5xx ERROR. Refused requests (401, 403) are kept apart in audit-refused.log.`,
+    query: logQuery, response: LogLines, meta: LogMeta,
+  },
   {
     id: 'namedLog', method: 'GET', role: 'viewer', path: '/v1/log/stream/:log_filename', summary: 'Newest lines of agent_core.log or agent_web.log.',
     description: logFilters, query: logQuery, response: LogLines, meta: LogMeta, failure: z.string(),

@@ -12,13 +12,33 @@ export const BOOTSTRAP_TOKEN_NAME = 'bootstrap';
 export const DESKTOP_SESSION_NAME = 'desktop';
 const RESERVED = new Set([BOOTSTRAP_TOKEN_NAME, DESKTOP_SESSION_NAME]);
 
+/** Characters a token name may have, as the console shows it beside the field (issue 56). */
+export const TOKEN_NAME_MAX = 64;
+export const TOKEN_NAME_RULE = `Up to ${TOKEN_NAME_MAX} characters, any letters (also ä, é, ñ), digits, spaces and punctuation; no control characters or line breaks. "bootstrap", "desktop", "." and ".." are taken.`;
+/** Control, format, private-use, unassigned characters and line or paragraph separators: nothing a person writes or reads. */
+const UNPRINTABLE = /[\p{C}\p{Zl}\p{Zp}]/u;
+
+/** Why a (trimmed) token name cannot be used, in a person's words; undefined when it can. */
+export function tokenNameProblem(name: string): string | undefined {
+  if (name.length === 0) return 'Give the token a name.';
+  // Characters as people count them (code points): "Kollege Müller" is 14, an emoji is 1.
+  const length = [...name].length;
+  if (length > TOKEN_NAME_MAX) return `The name is ${length} characters long; at most ${TOKEN_NAME_MAX} are possible.`;
+  const bad = [...name].find((c) => UNPRINTABLE.test(c));
+  if (bad !== undefined) return `The name holds a character that cannot be shown (U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}); use letters, digits, spaces and punctuation.`;
+  // A path segment of only dots is resolved away by browsers and proxies: DELETE /v1/tokens/.. could not name it.
+  if (/^\.+$/.test(name) && name.length <= 2) return 'The names "." and ".." cannot be used: they cannot travel in an address.';
+  if (RESERVED.has(name.toLowerCase())) return `The names ${[...RESERVED].join(' and ')} are reserved; choose another one.`;
+  return undefined;
+}
+
 export const TokenNameSchema = z
   .string()
   .trim()
-  .min(1, { error: 'name must not be empty' })
-  .max(64, { error: 'name must be at most 64 characters' })
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { error: 'name may hold letters, digits, ".", "_" and "-", starting with a letter or digit' })
-  .refine((name) => !RESERVED.has(name.toLowerCase()), { error: `the names ${[...RESERVED].join(' and ')} are reserved` });
+  .superRefine((name, ctx) => {
+    const problem = tokenNameProblem(name);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 export const CreateTokenBodySchema = z
   .strictObject({ name: TokenNameSchema, role: RoleSchema })

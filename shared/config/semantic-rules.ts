@@ -148,6 +148,7 @@ export function semanticViolations(config: PartialConfiguration, options: { part
     const rules = transmitDescriptorOf(t.transmit_type)?.rules;
     if (rules) out.push(...rules(t, { base: ['data_transmit', i], index: i, document: config, isPrompt }));
   });
+  if (!options.partial) out.push(...unsentStreamViolations(config, allStreams));
   out.push(...transmitDocumentViolations(config, options.partial ?? false));
   out.push(...dataQualityViolations(config.data_quality, options.partial || streamNames.length === 0 ? undefined : selectsAny));
 
@@ -160,6 +161,40 @@ export function semanticViolations(config: PartialConfiguration, options: { part
     out.push(error(path, `Fill in ${String(path[path.length - 1])}: it still holds the template's prompt ${value}.`));
   });
   return out.filter((v) => v.description.startsWith('Fill in ') || !prompts.has(JSON.stringify(v.json_path)));
+}
+
+/**
+ * A stream no transmit takes (issue 56): its records are read, marked read and never leave, and a
+ * transmit added later does not get them. One warning per stream, at its receiver (docs/decisions/0069).
+ */
+function unsentStreamViolations(config: PartialConfiguration, streams: readonly { stream: string; receiver: number }[]): Violation[] {
+  const transmits = config.data_transmit.filter((t) => t !== undefined);
+  // All filters in one lookup: 20,000 streams against 200 transmits tried one by one take seconds.
+  const ids = new Set<string>();
+  const assets = new Set<string>();
+  const types = new Set<string>();
+  let all = false;
+  for (const t of transmits) {
+    if (t.filter_stream === undefined) all = true;
+    for (const entry of t.filter_stream ?? []) {
+      const { asset, streamType, problem } = parseFilter(entry);
+      if (problem) continue;
+      if (asset === '*' && streamType === '*') all = true;
+      else if (asset === '*') types.add(streamType!);
+      else if (streamType === '*') assets.add(asset!);
+      else ids.add(`${asset}:${streamType}`);
+    }
+  }
+  if (all) return [];
+  const out: Violation[] = [];
+  for (const { stream, receiver } of streams) {
+    const colon = stream.indexOf(':');
+    if (ids.has(stream) || assets.has(stream.slice(0, colon)) || types.has(stream.slice(colon + 1))) continue;
+    const name = config.data_receiver[receiver]?.data_receiver_name ?? `receiver ${receiver + 1}`;
+    const why = transmits.length === 0 ? 'there is no transmit' : "no transmit's filter_stream selects it";
+    out.push(warning(['data_receiver', receiver], `No transmit sends the stream "${stream}" of receiver "${name}" (${why}): its records are read and marked read but never leave this agent. Add a transmit or a filter_stream entry for it; a transmit added later sends only records read from then on.`));
+  }
+  return out;
 }
 
 /**

@@ -39,7 +39,7 @@ export const NOTES_EXAMPLES: CorpusExample[] = [
       ],
     },
     // delete_completed deletes files; no data_transmit: nothing is sent. Both said, neither refused.
-    warnings: [['data_receiver', 0, 'delete_completed'], ['data_transmit']],
+    warnings: [['data_receiver', 0], ['data_receiver', 0, 'delete_completed'], ['data_transmit']], // no transmit: the stream's records go nowhere
   },
   {
     name: 'OPC UA stream of the Prosys simulator (§1.6), on a connection with host and server_name',

@@ -14,6 +14,8 @@ export interface ConfigVersion {
   saved_by: string | null;
   /** The version the agent runs now. */
   current: boolean;
+  /** What it changed against the version before, in one line; null for a version saved before summaries were kept. */
+  summary: string | null;
 }
 
 /** `20261126153758-123456.json` (ConfigStore.writeHistory) back to the spec's time stamp form. */
@@ -39,7 +41,8 @@ export function listConfigVersions(store: ConfigStore, currentRevision: number |
     }
     seen.add(entry.revision);
     const savedBy = typeof entry.saved_by === 'string' ? entry.saved_by : null;
-    versions.push({ revision: entry.revision, saved_at: savedAt(entry.file), size, saved_by: savedBy, current: entry.revision === currentRevision });
+    const summary = typeof entry.summary === 'string' ? entry.summary : null;
+    versions.push({ revision: entry.revision, saved_at: savedAt(entry.file), size, saved_by: savedBy, current: entry.revision === currentRevision, summary });
   }
   return versions;
 }
@@ -52,5 +55,6 @@ export function readConfigVersion(store: ConfigStore, revision: number): { confi
   if (!opened) return undefined;
   const savedBy = typeof entry.saved_by === 'string' ? entry.saved_by : null;
   const current = store.load()?.revision === revision;
-  return { config: maskSecrets(opened.config), version: { revision, saved_at: savedAt(entry.file), size: opened.size, saved_by: savedBy, current } };
+  const summary = typeof entry.summary === 'string' ? entry.summary : null;
+  return { config: maskSecrets(opened.config), version: { revision, saved_at: savedAt(entry.file), size: opened.size, saved_by: savedBy, current, summary } };
 }

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatSpecTimestamp } from '../../../shared/api/envelope.js';
+import { describeChanges, summaryLine } from '../../../shared/config/change-summary.js';
 import type { Clock } from '../time/clock.js';
 import { type SecretCodec, openSecrets, sealSecrets } from './secret-codec.js';
 
@@ -271,7 +272,14 @@ export class ConfigStore {
     const revision = (previous?.revision ?? this.readRevision().revision) + 1;
     this.cached = undefined;
     fs.mkdirSync(this.historyDir, { recursive: true, mode: 0o700 });
-    this.writeHistory(text, revision, savedBy);
+    // What this version changed against the one before, in one line (the history lists it: issue 56).
+    let before = previous?.config;
+    try {
+      before ??= this.load()?.config;
+    } catch {
+      // An unreadable saved file: this version's summary says what it holds.
+    }
+    this.writeHistory(text, revision, savedBy, summaryLine(describeChanges(before, config), true));
     writeFileAtomic(this.file, text);
     // After the file: a crash in between (or no room for the counter) leaves the old counter, and
     // load() counts the new file one more: the save stands.
@@ -307,7 +315,7 @@ export class ConfigStore {
    * Who saved which version: `history/versions.jsonl`, one line per kept version
    * (`{"file", "revision", "saved_by"}`), pruned with the versions.
    */
-  savedVersions(): { file: string; revision: number; saved_by: string | null }[] {
+  savedVersions(): { file: string; revision: number; saved_by: string | null; summary?: string }[] {
     try {
       return fs
         .readFileSync(path.join(this.historyDir, VERSIONS_FILE_NAME), 'utf8')
@@ -315,7 +323,7 @@ export class ConfigStore {
         .filter(Boolean)
         .flatMap((line) => {
           try {
-            return [JSON.parse(line) as { file: string; revision: number; saved_by: string | null }];
+            return [JSON.parse(line) as { file: string; revision: number; saved_by: string | null; summary?: string }];
           } catch {
             return [];
           }
@@ -336,11 +344,11 @@ export class ConfigStore {
     }
   }
 
-  private writeHistory(text: string, revision: number, savedBy: string | null): void {
+  private writeHistory(text: string, revision: number, savedBy: string | null, summary: string): void {
     try {
       const stamp = formatSpecTimestamp(this.clock.nowMicros()).replace(/[-: ]/g, '').replace('.', '-');
       writeFileAtomic(path.join(this.historyDir, `${stamp}.json`), text);
-      const entries = [...this.savedVersions(), { file: `${stamp}.json`, revision, saved_by: savedBy }].slice(-this.keepVersions);
+      const entries = [...this.savedVersions(), { file: `${stamp}.json`, revision, saved_by: savedBy, summary }].slice(-this.keepVersions);
       writeFileAtomic(path.join(this.historyDir, VERSIONS_FILE_NAME), entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
       const versions = this.history();
       for (const old of versions.slice(0, Math.max(0, versions.length - this.keepVersions))) fs.rmSync(old, { force: true });

@@ -16,6 +16,15 @@ interface Entry {
   readonly sent: MinuteCounts;
   /** detail(): what the transmit says about itself. */
   details?: Record<string, unknown>;
+  /** Keeps bytes sent and upload errors across restarts (the store); a failure to keep them is not the delivery's. */
+  keep?: (bytes: number, errors: number) => void;
+}
+
+/** What a transmit delivered before this process: records (from the outbox's counts), bytes and upload errors. */
+export interface TransmitTotals {
+  records: number;
+  bytes: number;
+  errors: number;
 }
 
 /**
@@ -28,14 +37,16 @@ export class TransmitStatsBoard {
 
   /**
    * A transmit of the configuration: its counts go on across saves, unless its type changed.
-   * `sentBefore`: the records it delivered before (the store keeps them), so that records_sent
-   * survives a restart; the other counts start with the process.
+   * `before`: what it delivered before (the store keeps records, bytes and upload errors), so that
+   * records_sent, bytes_sent and upload_errors survive a restart (issue 56); `keep` adds to what the
+   * store keeps. Rates, last success and last error start with the process.
    */
-  register(name: string, type: string, sentBefore: () => number = () => 0): void {
+  register(name: string, type: string, before: () => number | TransmitTotals = () => 0, keep?: (bytes: number, errors: number) => void): void {
     if (this.entries.get(name)?.transmit_type !== type) {
-      let records_sent = 0;
+      let totals: TransmitTotals = { records: 0, bytes: 0, errors: 0 };
       try {
-        records_sent = sentBefore();
+        const found = before();
+        totals = typeof found === 'number' ? { ...totals, records: found } : found;
       } catch {
         // A store that cannot be read (full disk at start): count from zero rather than fail the
         // start.
@@ -43,12 +54,13 @@ export class TransmitStatsBoard {
       this.entries.set(name, {
         transmit_type: type,
         last_success: null,
-        records_sent,
-        bytes_sent: 0,
+        records_sent: totals.records,
+        bytes_sent: totals.bytes,
         last_error: null,
         last_error_at: null,
-        upload_errors: 0,
+        upload_errors: totals.errors,
         sent: new MinuteCounts(),
+        keep,
       });
     }
   }
@@ -63,6 +75,7 @@ export class TransmitStatsBoard {
     entry.bytes_sent += bytes;
     entry.last_error = null;
     entry.sent.add(records, now);
+    keepTotals(entry, bytes, 0);
   }
 
   /**
@@ -83,6 +96,7 @@ export class TransmitStatsBoard {
     entry.last_error = message;
     entry.last_error_at = new Date().toISOString();
     entry.upload_errors += 1;
+    keepTotals(entry, 0, 1);
   }
 
   /** Keeps only the transmits of the current configuration. */
@@ -102,7 +116,7 @@ export class TransmitStatsBoard {
 
   snapshot(store: AgentStore | undefined, nowMs = Date.now()): Record<string, TransmitStats> {
     const out: Record<string, TransmitStats> = {};
-    for (const [name, { sent, details, ...entry }] of this.entries) {
+    for (const [name, { sent, details, keep: _keep, ...entry }] of this.entries) {
       const backlog = store?.backlog(name) ?? { records: 0, bytes: 0 };
       const oldest = backlog.records > 0 ? store?.oldestQueuedAt(name) : undefined;
       const records_per_minute = sent.perMinute(nowMs, this.startedMs);
@@ -118,6 +132,14 @@ export class TransmitStatsBoard {
       };
     }
     return out;
+  }
+}
+
+function keepTotals(entry: Entry, bytes: number, errors: number): void {
+  try {
+    entry.keep?.(bytes, errors);
+  } catch {
+    // A store that cannot be written (full disk): the count in memory goes on; status shows the disk.
   }
 }
 

@@ -47,7 +47,7 @@ export class AgentLogs {
   readonly redactor: Redactor;
   readonly core: Logger;
   readonly web: Logger;
-  /** logs/audit.log and audit-refused.log: who changed what through the API, what was refused (not readable through /v1/log/stream). */
+  /** logs/audit.log and audit-refused.log: who changed what through the API, what was refused (audit.log readable by admins through /v1/log/stream/audit). */
   readonly audit: AuditLog;
   private readonly files: Record<LogName, LogFile>;
   private largeReads = 0;
@@ -97,14 +97,17 @@ export class AgentLogs {
    * asked: the console asks for 100,000 after `since`) are limited to a few at once (429 beyond):
    * each holds files open and costs disk reads while a client takes its time.
    */
-  async slice(name: LogName, query: LogQuery): Promise<LogSlice> {
+  async slice(name: LogName | 'audit', query: LogQuery): Promise<LogSlice> {
     const filter: LogFilter = {
       since: timeOf('since', query.since),
       until: timeOf('until', query.until),
       level: query.level,
       component: query.component === undefined || query.component === '' ? undefined : query.component,
+      shape: name === 'audit' ? 'audit' : 'agent',
     };
-    const slice = await openLogSlice(this.files[name].generations(), query.lines, filter);
+    // The audit trail: actions only (audit.log); refusals stay in audit-refused.log (docs/decisions/0069).
+    const files = name === 'audit' ? this.auditFile.generations() : this.files[name].generations();
+    const slice = await openLogSlice(files, query.lines, filter);
     if (slice.count <= LARGE_READ_LINES) return slice;
     if (this.largeReads >= MAX_LARGE_READS) {
       await slice.close();

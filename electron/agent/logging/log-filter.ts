@@ -19,6 +19,12 @@ export interface LogFilter {
   level?: LogLevel;
   /** Only lines of this component (exactly as written in the line). */
   component?: string;
+  /**
+   * How a line names its component and level. `audit` (logs/audit.log, docs/decisions/0069):
+   * `stamp | token=<name> | role=<role> | METHOD path | status outcome`; the component is the token's
+   * name, the level follows the status (below 400 INFO, 4xx WARNING, 5xx ERROR).
+   */
+  shape?: 'agent' | 'audit';
 }
 
 /**
@@ -65,7 +71,7 @@ export function compileFilter(filter: LogFilter = {}): CompiledFilter {
       if (since !== undefined && (compare(head, since, filter.since!) ?? 1) <= 0) return 'stop';
       if (afterUntil(head)) return 'skip';
       if (!fieldsWanted) return 'take';
-      const fields = head.split(' | ', 5);
+      const fields = filter.shape === 'audit' ? auditFields(head) : head.split(' | ', 5);
       // Without all its fields a line has no level or component to match: not a match.
       if (fields.length < 5) return 'skip';
       if (component !== undefined && fields[2] !== component) return 'skip';
@@ -73,4 +79,13 @@ export function compileFilter(filter: LogFilter = {}): CompiledFilter {
       return 'take';
     },
   };
+}
+
+/** An audit line's head as the fields of an agent line: stamp, thread, component (token name), level. */
+function auditFields(head: string): string[] {
+  const fields = head.split(' | ', 5);
+  if (fields.length < 5 || !fields[1]!.startsWith('token=')) return [];
+  const status = Number.parseInt(fields[4]!, 10);
+  const level = status >= 500 ? 'ERROR' : status >= 400 ? 'WARNING' : 'INFO';
+  return [fields[0]!, 'audit', fields[1]!.slice('token='.length), level, fields[4]!];
 }

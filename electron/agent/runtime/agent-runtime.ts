@@ -21,7 +21,7 @@ import { Supervisor, configuredServices } from '../supervisor/supervisor.js';
 import { SerialQueue } from './serial-queue.js';
 import { breathe } from '../lifecycle/index.js';
 import { safely } from '../errors/agent-error.js';
-import { configuredStreams, configuredTransmits, streamRecords } from './configured-streams.js';
+import { configuredStreams, configuredTransmits, streamRecords, unsentMarker, unsentStreams } from './configured-streams.js';
 import { RestreamError, restreamStreams } from './restream.js';
 import type { AgentRuntimeOptions, SaveOutcome } from './runtime-options.js';
 import { KpiService } from '../kpi/index.js';
@@ -322,7 +322,7 @@ export class AgentRuntime {
       // Backlogs come from the store; one that cannot be opened (full disk) must not fail status.
       last_data_transmit: safely(() => this.flow.transmits.snapshot(this.store)) ?? this.flow.transmits.snapshot(undefined),
       machine_info: this.machineInfo.current(),
-      agent: { status: this.state, services: withHealth(services, this.markers), problems: this.storage.problems() },
+      agent: { status: this.state, services: withHealth(services, this.markers, unsentStreams(this.config.savedDocument())), problems: this.storage.problems() },
     };
   }
 
@@ -331,7 +331,7 @@ export class AgentRuntime {
     // Counters and delivery from the store; one that cannot be opened (full disk) leaves what memory knows.
     const stored = safely(() => readStoredFlow(this.store));
     const transmits = new Set(configuredTransmits(config).map((t) => t.name));
-    return streamRecords(configuredStreams(config), (asset, streamType) => this.markers.forStream(asset, streamType), (stream) => streamStats(this.flow, stored, stream, transmits), (stream) => this.flow.quality.findings(stream));
+    return streamRecords(configuredStreams(config), (asset, streamType) => this.markers.forStream(asset, streamType), (stream) => streamStats(this.flow, stored, stream, transmits), (stream) => this.flow.quality.findings(stream), unsentMarker(this.supervisor.serviceStates(), this.clock.nowMicros()));
   }
 
   /** Forgets read progress of the named streams so that their data is read and sent again. */
@@ -359,7 +359,7 @@ export class AgentRuntime {
   }
 
   /** The last `lines` lines of a log that pass the query's filters, read while they are sent; the caller closes the slice. */
-  openLog(name: LogName, query: LogQuery): Promise<LogSlice> {
+  openLog(name: LogName | 'audit', query: LogQuery): Promise<LogSlice> {
     return this.logs.slice(name, query);
   }
 }

@@ -1,4 +1,5 @@
 import type { Marker, QualityFinding, RestreamRequest, StreamRecord, StreamStats } from '../../../shared/api/resources.js';
+import { formatSpecTimestamp } from '../../../shared/api/envelope.js';
 import { filterSelects, streamId } from '../../../shared/config/streams.js';
 
 /** A stream of the saved configuration with its receiver. */
@@ -51,21 +52,64 @@ export function configuredStreams(raw: unknown): ConfiguredStream[] {
   return out;
 }
 
+/** The category of the warning on a stream no transmit takes (the pipeline raises it once records are read). */
+export const NO_TRANSMIT = 'no_transmit';
+
+const unsentCache = new WeakMap<object, Map<string, string[]>>();
+
+/**
+ * Per receiver, the streams no transmit's filter_stream selects (issue 56): their records are read,
+ * marked read and never leave. Kept per saved document: status is asked every few seconds.
+ */
+export function unsentStreams(raw: unknown): Map<string, string[]> {
+  const cached = raw && typeof raw === 'object' ? unsentCache.get(raw) : undefined;
+  if (cached) return cached;
+  const out = new Map<string, string[]>();
+  for (const stream of configuredStreams(raw)) {
+    if (stream.transmits.length > 0) continue;
+    const list = out.get(stream.receiver);
+    if (list) list.push(streamId(stream.asset, stream.stream_type));
+    else out.set(stream.receiver, [streamId(stream.asset, stream.stream_type)]);
+  }
+  if (raw && typeof raw === 'object') unsentCache.set(raw, out);
+  return out;
+}
+
+/** The words of a stream no transmit sends, on Status and Streams. */
+export const unsentMessage = (stream: string) =>
+  `No transmit sends ${stream}: its records are read and marked read but never leave this agent. Add a transmit (or a filter_stream entry) for it; records read before it exists are sent only after a restream.`;
+
+/**
+ * The warning of a stream no transmit takes while its receiver runs, for a stream the pipeline has
+ * not yet raised it on (no record read yet): Streams says it from the start, as Status does.
+ */
+export function unsentMarker(services: Record<string, { status: string }>, nowMicros: bigint) {
+  const timestamp = formatSpecTimestamp(nowMicros);
+  return (stream: ConfiguredStream, markers: readonly Marker[]): Marker | undefined => {
+    if (stream.transmits.length > 0 || services[`receiver:${stream.receiver}`]?.status !== 'running' || markers.some((m) => m.category === NO_TRANSMIT)) return undefined;
+    const { asset, stream_type } = stream;
+    return { component: 'pipeline', component_type: 'Transmit', asset, stream_type, category: NO_TRANSMIT, timestamp, level: 'warning', message: unsentMessage(streamId(asset, stream_type)) };
+  };
+}
+
 /** GET /v1/streams: each stream with its markers (of its receiver only, among receivers) and its flow. */
 export function streamRecords(
   streams: readonly ConfiguredStream[],
   markersOf: (asset: string, streamType: string) => Marker[],
   statsOf: (stream: ConfiguredStream) => StreamStats,
   qualityOf: (stream: { asset: string; stream_type: string }) => QualityFinding[] = () => [],
+  extraMarker: (stream: ConfiguredStream, markers: readonly Marker[]) => Marker | undefined = () => undefined,
 ): StreamRecord[] {
   return streams.map((configured) => {
     const { receiver, asset, stream_type } = configured;
+    const markers = markersOf(asset, stream_type).filter((m) => m.component_type !== 'Receiver' || m.component === receiver);
+    const extra = extraMarker(configured, markers);
     return {
     stream: `${asset}:${stream_type}`,
     asset,
     stream_type,
     data_receiver: receiver,
-    markers: markersOf(asset, stream_type).filter((m) => m.component_type !== 'Receiver' || m.component === receiver),
+    markers: extra ? [...markers, extra] : markers,
     stats: statsOf(configured),
     quality: qualityOf({ asset, stream_type }),
     };

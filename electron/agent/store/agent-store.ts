@@ -375,6 +375,15 @@ export class AgentStore {
     return (this.statements.sentBy.get(transmit) as { sent: number }).sent;
   }
 
+  /** Bytes a transmit of this type sent and its upload errors, in all (kept across restarts). */
+  transmitTotals(transmit: string, type: string): { bytes: number; errors: number } {
+    return (this.statements.transmitTotals.get(transmit, type) as { bytes: number; errors: number } | undefined) ?? { bytes: 0, errors: 0 };
+  }
+
+  addTransmitTotals(transmit: string, type: string, bytes: number, errors: number): void {
+    this.statements.addTransmitTotals.run(transmit, type, bytes, errors);
+  }
+
   outboxBytes(): number {
     return (this.statements.totalBytes.get() as { bytes: number }).bytes;
   }

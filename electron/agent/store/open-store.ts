@@ -110,6 +110,11 @@ export function openStore(file: string) {
       (SELECT o.created_at FROM outbox o WHERE o.transmit = w.transmit AND o.asset = w.asset AND o.stream_type = w.stream_type ORDER BY o.id LIMIT 1)
       END AS oldestAt FROM outbox_streams w`),
     sentBy: db.prepare('SELECT COALESCE(SUM(sent), 0) AS sent FROM outbox_streams WHERE transmit = ?'),
+    // Bytes sent and upload errors per transmit (issue 56): kept across restarts as records sent are; a new type starts at zero.
+    transmitTotals: db.prepare('SELECT bytes_sent AS bytes, upload_errors AS errors FROM transmit_totals WHERE transmit = ? AND transmit_type = ?'),
+    addTransmitTotals: db.prepare(`INSERT INTO transmit_totals (transmit, transmit_type, bytes_sent, upload_errors) VALUES (?, ?, ?, ?)
+      ON CONFLICT (transmit) DO UPDATE SET bytes_sent = CASE WHEN transmit_type = excluded.transmit_type THEN bytes_sent ELSE 0 END + excluded.bytes_sent,
+      upload_errors = CASE WHEN transmit_type = excluded.transmit_type THEN upload_errors ELSE 0 END + excluded.upload_errors, transmit_type = excluded.transmit_type`),
   };
   const commitOne = (receiver: string, stream: StreamKey, entries: readonly OutboxEntry[], progress: CommitProgress, limits?: ReadonlyMap<string, number>, read?: StreamRead) => {
     const now = Date.now();

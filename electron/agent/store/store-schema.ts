@@ -25,6 +25,9 @@ CREATE TABLE IF NOT EXISTS outbox (
 );
 CREATE INDEX IF NOT EXISTS outbox_by_transmit ON outbox (transmit, id);
 CREATE INDEX IF NOT EXISTS outbox_bytes_by_transmit ON outbox (transmit, bytes);
+CREATE TABLE IF NOT EXISTS transmit_totals (
+  transmit TEXT NOT NULL PRIMARY KEY, transmit_type TEXT NOT NULL, bytes_sent INTEGER NOT NULL, upload_errors INTEGER NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS stream_totals (
   receiver TEXT NOT NULL, asset TEXT NOT NULL, stream_type TEXT NOT NULL, records_read INTEGER NOT NULL,
   last_record_at INTEGER, last_record_timestamp TEXT,

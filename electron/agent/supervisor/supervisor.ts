@@ -241,7 +241,11 @@ export class Supervisor {
     this.options.quality?.configure(config.data_quality, config.data_receiver.flatMap((r) => r.streams.map((st) => ({ asset: st.asset, stream_type: st.stream_type }))));
     this.pipeline!.configure(stages, routes);
     stats.retain(config.data_transmit.map((t) => t.transmit_name));
-    for (const t of config.data_transmit) stats.register(t.transmit_name, t.transmit_type, () => this.options.store.sentBy(t.transmit_name));
+    const { store } = this.options;
+    for (const t of config.data_transmit) {
+      const [name, type] = [t.transmit_name, t.transmit_type];
+      stats.register(name, type, () => ({ records: store.sentBy(name), ...store.transmitTotals(name, type) }), (bytes, errors) => store.addTransmitTotals(name, type, bytes, errors));
+    }
   }
 
   /** Builds and starts the service of `spec`; a failed start is marked on its streams, not fatal. */

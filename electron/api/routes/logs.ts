@@ -16,7 +16,14 @@ async function readLog(runtime: AgentRuntime, name: string, query: LogQuery) {
   return { response: [], stream, meta: { newest_line_at: stream.newestLineAt, has_older: stream.hasOlder } };
 }
 
+/** The audit trail (admin only, by its route): who changed what through the API. */
+async function readAudit(runtime: AgentRuntime, query: LogQuery) {
+  const stream = await runtime.openLog('audit', query);
+  return { response: [], stream, meta: { newest_line_at: stream.newestLineAt, has_older: stream.hasOlder } };
+}
+
 export const logRoutes = {
   coreLog: ({ runtime, query }) => readLog(runtime, 'agent_core.log', query),
+  auditLog: ({ runtime, query }) => readAudit(runtime, query),
   namedLog: ({ runtime, params, query }) => readLog(runtime, params.log_filename, query),
 } satisfies Partial<Handlers<RouteId>>;

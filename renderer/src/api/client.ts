@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { AnyEnvelopeSchema, type Envelope } from '../../../shared/api/envelope.js';
 import type { FlowHistory } from '../../../shared/api/history.js';
-import type { AgentStatus, ConfigChanges, ConfigValidation, LogName, RestreamRequest, Status, StreamRecord } from '../../../shared/api/resources.js';
+import type { AgentStatus, ConfigChanges, ConfigValidation, LogView, RestreamRequest, Status, StreamRecord } from '../../../shared/api/resources.js';
 import { type FailureOf, type MetaOf, type ResponseOf, pathOf } from '../../../shared/api/route-types.js';
 import { ROUTES, type RouteContract, type RouteId } from '../../../shared/api/routes.js';
 import type { Violation } from '../../../shared/config/violations.js';
@@ -217,8 +217,8 @@ export class ApiClient implements RouteCaller {
   }
 
   /** Lines of a log, filtered by the agent over its rotated files (issue 38); see LogRead. */
-  async log(name: LogName, options: LogReadOptions = {}): Promise<LogRead> {
-    const { response, meta } = await this.call('namedLog', { params: { log_filename: name }, query: options });
+  async log(name: LogView, options: LogReadOptions = {}): Promise<LogRead> {
+    const { response, meta } = name === 'audit' ? await this.call('auditLog', { query: options }) : await this.call('namedLog', { params: { log_filename: name }, query: options });
     return { lines: response, newestLineAt: meta.newest_line_at, hasOlder: meta.has_older };
   }
 }

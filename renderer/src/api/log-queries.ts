@@ -3,7 +3,7 @@
  * rotated files; the console keeps what it was given, follows new lines, and pages back.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { LogName } from '../../../shared/api/resources.js';
+import type { LogView } from '../../../shared/api/resources.js';
 import { useApi } from './api-context.js';
 import type { LogRead, LogReadOptions } from './client.js';
 import { appendLogLines, firstTimestamp, prependLogLines } from './log-buffer.js';
@@ -28,7 +28,7 @@ const asked = (filters: LogFilters): LogReadOptions => ({
 });
 
 /** The lines of a log that match `filters`; while following (and not looking back to a time), new ones are appended. */
-export function useLog(name: LogName, filters: LogFilters, follow: boolean) {
+export function useLog(name: LogView, filters: LogFilters, follow: boolean) {
   const api = useApi();
   const queryClient = useQueryClient();
   const key = queryKeys.log(name, filters);
@@ -52,7 +52,7 @@ export function useLog(name: LogName, filters: LogFilters, follow: boolean) {
 }
 
 /** "Load older": the page before the oldest line shown, with the same filters; answers how many lines came. */
-export function useLoadOlderLog(name: LogName, filters: LogFilters) {
+export function useLoadOlderLog(name: LogView, filters: LogFilters) {
   const api = useApi();
   const queryClient = useQueryClient();
   const key = queryKeys.log(name, filters);

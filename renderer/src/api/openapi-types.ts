@@ -204,6 +204,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/log/stream/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Newest lines of the audit trail (audit.log): who changed what through the API. Admin only.
+         * @description Applied by the agent over the current file and its rotated copies, newest lines first: the answer holds the newest `lines` lines that match, oldest first. Lines: timestamp | token=<name> | role=<role> | METHOD path | status outcome [| revision=N]. component is a token's name; level follows the status: below 400 INFO, 4xx WARNING, 5xx ERROR. Refused requests (401, 403) are kept apart in audit-refused.log.
+         */
+        get: operations["auditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/log/stream/{log_filename}": {
         parameters: {
             query?: never;
@@ -2152,6 +2172,8 @@ export interface operations {
                             saved_by: string | null;
                             /** @description The version the agent runs now. */
                             current: boolean;
+                            /** @description What this version changed against the one before, in one line ("Adds receiver local_files; changes transmit archive (poll_interval)."); null for versions saved before summaries were kept. */
+                            summary: string | null;
                         }[];
                         meta?: {
                             [key: string]: unknown;
@@ -2501,6 +2523,50 @@ export interface operations {
         };
     };
     coreLog: {
+        parameters: {
+            query?: {
+                /** @description How many of the newest lines (1..100000, default 1000). */
+                lines?: number;
+                /** @description Only lines after this time (YYYY-MM-DD HH:MM:SS.ffffff UTC, or ISO 8601). */
+                since?: string;
+                /** @description Only lines at or before this time (same forms as since): with lines, the page before a time ("load older", "jump to time"). */
+                until?: string;
+                /** @description The lowest level wanted: WARNING gives warnings and errors. */
+                level?: "DEBUG" | "INFO" | "WARNING" | "ERROR";
+                /** @description Only lines of this component, as written in the line (e.g. transmit:cloud, receiver:plant_files). */
+                component?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Spec envelope; read `success`. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        response: components["schemas"]["CoreLogResponse"];
+                        meta?: components["schemas"]["CoreLogMeta"];
+                    } | {
+                        /** @constant */
+                        success: false;
+                        response: unknown;
+                        meta?: {
+                            [key: string]: unknown;
+                        };
+                        error?: components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+    };
+    auditLog: {
         parameters: {
             query?: {
                 /** @description How many of the newest lines (1..100000, default 1000). */

@@ -1,4 +1,4 @@
-import type { LogName } from '../../../shared/api/resources.js';
+import type { LogView } from '../../../shared/api/resources.js';
 
 /** Every query key of the console, so that invalidation never misses a spelling. */
 export const queryKeys = {
@@ -11,7 +11,7 @@ export const queryKeys = {
   validation: (text: string) => [...queryKeys.all, 'config', 'validation', text] as const,
   streams: () => [...queryKeys.all, 'streams'] as const,
   history: (minutes: number) => [...queryKeys.all, 'history', minutes] as const,
-  log: (name: LogName, filters?: unknown) => [...queryKeys.all, 'log', name, filters] as const,
+  log: (name: LogView, filters?: unknown) => [...queryKeys.all, 'log', name, filters] as const,
   kpis: () => [...queryKeys.all, 'kpis'] as const,
   fleet: () => [...queryKeys.all, 'fleet'] as const,
   fleetHistory: (agent: string | null) => [...queryKeys.all, 'fleet', 'history', agent] as const,

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useRef, type MouseEvent } from 'react';
+import { lazy, Suspense, useRef, useState, type MouseEvent } from 'react';
 import { STATUS_REFRESH_SECONDS, usePermission } from '../api/index.js';
 import { SessionBadge } from './session-badge.js';
 import { Ago } from '../components/ago.js';
@@ -23,12 +23,15 @@ const ConfigPage = lazy(() => import('../features/config-editor/index.js').then(
 const ApiReferencePage = lazy(() => import('../features/api-reference/index.js').then((module) => ({ default: module.ApiReferencePage })));
 // The bundled documentation: loaded when help is asked for.
 const HelpPage = lazy(() => import('../features/help/index.js').then((module) => ({ default: module.HelpPage })));
+const HelpPanel = lazy(() => import('../features/help/index.js').then((module) => ({ default: module.HelpPanel })));
 
 export function AppShell() {
   const { page, navigate } = useNavigation();
   const connection = useConnection();
   const main = useRef<HTMLElement>(null);
   const admin = usePermission('listTokens').allowed;
+  // Help opens beside the page, which stays with its unsaved work (docs/decisions/0070).
+  const [helpOpen, setHelpOpen] = useState(false);
   const appState = connection.kind === 'connected' ? 'ready' : connection.kind === 'unreachable' ? (connection.status ? 'stale' : 'error') : 'loading';
 
   const follow = (id: PageId) => (event: MouseEvent<HTMLAnchorElement>) => {
@@ -71,9 +74,15 @@ export function AppShell() {
           <span className="wide-only">API reference</span>
           <span className="narrow-only">API</span>
         </a>
-        <a href={helpHref(page)} className="header-link" aria-current={page === 'help' ? 'page' : undefined} title="The documentation of what this page shows">
-          Help
-        </a>
+        {page === 'help' ? (
+          <a href={helpHref(page)} className="header-link" aria-current="page">
+            Help
+          </a>
+        ) : (
+          <button type="button" className="header-link header-button" aria-expanded={helpOpen} onClick={() => setHelpOpen((open) => !open)} title="The documentation of what this page shows, beside it (your work on the page stays)">
+            Help
+          </button>
+        )}
         <ThemeToggle />
         <SessionBadge />
       </header>
@@ -83,6 +92,11 @@ export function AppShell() {
           <CurrentPage page={page} />
         </Suspense>
       </main>
+      {helpOpen && page !== 'help' && (
+        <Suspense fallback={null}>
+          <HelpPanel href={helpHref(page)} onClose={() => setHelpOpen(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useDarkMode } from '../app/use-color-scheme.js';
+import { formatNumber } from '../format/locale.js';
 
 export interface ChartSeries {
   label: string;
@@ -214,7 +215,7 @@ function showTooltip(u: uPlot, series: readonly ChartSeries[], unit: string | nu
   const pad2 = (n: number) => String(n).padStart(2, '0');
   const rows = series.map((s, i) => {
     const value = u.data[i + 1]?.[index];
-    const shown = value === null || value === undefined ? 'no data' : `${Number(value.toPrecision(6)).toLocaleString('en-US')}${unit ? ` ${unit}` : ''}`;
+    const shown = value === null || value === undefined ? 'no data' : `${formatNumber(Number(value.toPrecision(6)), { maximumFractionDigits: 6 })}${unit ? ` ${unit}` : ''}`;
     return `<div><span class="chart-legend-swatch" style="background:${escapeHtml(colors[i] ?? '')}"></span> ${escapeHtml(s.label)}: <strong>${shown}</strong></div>`;
   });
   tip.innerHTML = `<div class="chart-tooltip-time">${at.getFullYear()}-${pad2(at.getMonth() + 1)}-${pad2(at.getDate())} ${pad2(at.getHours())}:${pad2(at.getMinutes())}:${pad2(at.getSeconds())}</div>${rows.join('')}`;

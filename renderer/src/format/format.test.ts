@@ -11,11 +11,11 @@ describe('times', () => {
 
   it('shows local time with its zone, and UTC for the hover', () => {
     expect(showAgentTime('2026-11-23 20:43:35.123456', { timeZone: 'Europe/Berlin', locale: 'en-GB' })).toEqual({
-      text: '2026-11-23 21:43:35 CET',
+      text: '23/11/2026, 21:43:35 CET',
       utc: '2026-11-23 20:43:35 UTC',
       iso: '2026-11-23T20:43:35.123Z',
     });
-    expect(showAgentTime('2026-07-01T06:00:00.250000Z', { timeZone: 'America/Chicago', locale: 'en-US', millis: true })?.text).toBe('2026-07-01 01:00:00.250 CDT');
+    expect(showAgentTime('2026-07-01T06:00:00.250000Z', { timeZone: 'America/Chicago', locale: 'en-US', millis: true })?.text).toBe('07/01/2026, 01:00:00.250 AM CDT');
   });
 
   it('says how long ago', () => {

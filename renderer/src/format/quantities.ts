@@ -1,8 +1,9 @@
 /** Counts and sizes in words: "1 error", "3 errors", "487 KiB". */
+import { formatNumber } from './locale.js';
 
 /** `count` and the noun, singular for exactly one; `many` for irregular plurals. */
 export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+  return `${formatNumber(count)} ${count === 1 ? one : many}`;
 }
 
 const UNITS = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
@@ -18,5 +19,5 @@ export function bytes(count: number): string {
     unit += 1;
   }
   const digits = value >= 100 ? 0 : value >= 10 ? 1 : 2;
-  return `${value.toFixed(digits)} ${UNITS[unit]}`;
+  return `${formatNumber(value, { fractionDigits: digits })} ${UNITS[unit]}`;
 }

@@ -1,8 +1,10 @@
 /**
- * One way to show a time in the console: local time with its zone (`2026-11-23 21:43:35 CET`), and
+ * One way to show a time in the console: local time as the browser's language writes it, with its
+ * zone (`23.11.2026, 21:43:35 MEZ`, `11/23/2026, 09:43:35 PM CST`), and
  * UTC for the hover (`2026-11-23 20:43:35 UTC`). The agent speaks UTC in two forms: ISO 8601 with Z
  * and the spec's `YYYY-MM-DD HH:MM:SS.ffffff`; both are read here.
  */
+import { consoleLocale } from './locale.js';
 
 const SPEC_FORM = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/;
 
@@ -23,12 +25,9 @@ export interface ShownTime {
   iso: string;
 }
 
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-
-function parts(ms: number, timeZone: string | undefined, locale: string | undefined) {
-  // The digits are put in order here (year first, 24 h); the locale only names the zone (CET, MEZ, CDT).
+/** The local date and time as the locale writes them (day, month and year in its order, its clock), with the zone. */
+function localText(ms: number, timeZone: string | undefined, locale: string, millis: boolean): string {
   const format = new Intl.DateTimeFormat(locale, {
-    numberingSystem: 'latn',
     timeZone,
     year: 'numeric',
     month: '2-digit',
@@ -36,16 +35,16 @@ function parts(ms: number, timeZone: string | undefined, locale: string | undefi
     hour: '2-digit',
     minute: '2-digit',
     second: '2-digit',
-    hourCycle: 'h23',
+    ...(millis ? { fractionalSecondDigits: 3 as const } : {}),
     timeZoneName: 'short',
   });
-  return Object.fromEntries(format.formatToParts(new Date(ms)).map((p) => [p.type, p.value])) as Record<string, string>;
+  return format.format(new Date(ms));
 }
 
 export interface ShowOptions {
   /** Default: the browser's zone. */
   timeZone?: string;
-  /** Names the zone; default: the browser's language. */
+  /** Default: the console's locale (format/locale.ts: the browser's language). */
   locale?: string;
   /** Add milliseconds (log lines). */
   millis?: boolean;
@@ -53,11 +52,10 @@ export interface ShowOptions {
 
 /** `ms` as local time (or in `timeZone`). */
 export function showTime(ms: number, options: ShowOptions = {}): ShownTime {
-  const local = parts(ms, options.timeZone, options.locale);
-  const fraction = options.millis ? `.${pad(((ms % 1000) + 1000) % 1000, 3)}` : '';
   const iso = new Date(ms).toISOString();
   return {
-    text: `${local.year}-${local.month}-${local.day} ${local.hour}:${local.minute}:${local.second}${fraction} ${local.timeZoneName}`,
+    text: localText(ms, options.timeZone, options.locale ?? consoleLocale(), options.millis ?? false),
+    // The hover stays in the agent's form: what its logs and the API say, for comparing.
     utc: `${iso.slice(0, 10)} ${iso.slice(11, options.millis ? 23 : 19)} UTC`,
     iso,
   };

@@ -110,6 +110,40 @@ function annotateUnionTypes(node: unknown): void {
   for (const value of Object.values(schema)) annotateUnionTypes(value);
 }
 
+/**
+ * Every kind at the discriminator of a union (protocol, parser_type, transmit_type, transform_type):
+ * Monaco offers the values of the branches the object under the cursor matches best, so an existing
+ * csv parser was offered csv and spreadsheet only (issue 56). Each branch lists all kinds as `enum`
+ * beside its `const`; validation is ours, so this changes completion only.
+ */
+function offerAllKinds(items: Schema | undefined, discriminator: string): void {
+  const branches = (items?.oneOf ?? items?.anyOf ?? []) as Schema[];
+  const kindOf = (branch: Schema) => ((branch.properties ?? {}) as Record<string, Schema>)[discriminator];
+  // Kinds kept only to read old configurations are not offered for new ones.
+  const offered = branches.filter((b) => !(typeof b.description === 'string' && b.description.startsWith('Legacy')));
+  const kinds = [...new Set(offered.map((b) => kindOf(b)?.const).filter((k): k is string => typeof k === 'string'))];
+  if (kinds.length < 2) return;
+  for (const branch of branches) {
+    const property = kindOf(branch);
+    if (property) property.enum = kinds;
+  }
+}
+
+/** The kind of a union branch (its discriminator's const). */
+const kindOfBranch = (branch: Schema, discriminator: string) => ((branch.properties ?? {}) as Record<string, Schema>)[discriminator]?.const;
+
+/** A parser of each type: its template where it has one, else its required fields (csv, spreadsheet). */
+function parserSnippets(parsers: Schema): Snippet[] {
+  const branches = (parsers.oneOf ?? parsers.anyOf ?? [parsers]) as Schema[];
+  return branches.flatMap((branch) => {
+    const type = kindOfBranch(branch, 'parser_type');
+    if (typeof type !== 'string') return [];
+    const template = PARSER_TEMPLATES[type];
+    const body = template ? withTabStops(template, { next: 1 }) : { ...(skeleton(branch) as object), parser_type: type, filter_stream: ['*'] };
+    return [{ label: `${type} parser`, description: `A ${type} parser${template ? ' from the template' : ''}; Tab moves to each value to fill in.`, body }];
+  });
+}
+
 export function editorSchema(zones: readonly string[]): Schema {
   const schema = configurationJsonSchema();
   annotateUnionTypes(schema);
@@ -137,15 +171,22 @@ export function editorSchema(zones: readonly string[]): Schema {
         body: withTabStops(template, { next: 1 }),
       }));
     const parsers = branchProperties.parsers?.items as Schema | undefined;
-    if (parsers)
-      parsers.defaultSnippets = Object.entries(PARSER_TEMPLATES).map(([type, template]) => ({
-        label: `${type} parser`,
-        description: `A ${type} parser from the template; Tab moves to each value to fill in.`,
-        body: withTabStops(template, { next: 1 }),
-      }));
+    if (parsers) {
+      parsers.defaultSnippets = parserSnippets(parsers);
+      offerAllKinds(parsers, 'parser_type');
+    }
+  }
+  offerAllKinds(receivers, 'protocol');
+  // A receiver of each protocol: its template, or (a protocol without one) its required fields.
+  if (receivers) {
+    const templated = new Set(Object.keys(RECEIVER_TEMPLATES));
+    const rest = branchSnippets(receivers, 'protocol', 'receiver').filter((snippet) => !templated.has(snippet.label.replace(/ receiver$/, '')));
+    receivers.defaultSnippets = [...(receivers.defaultSnippets as Snippet[]), ...rest];
   }
   const transforms = properties.transforms?.items as Schema | undefined;
   if (transforms) transforms.defaultSnippets = branchSnippets(transforms, 'transform_type', 'transform');
+  offerAllKinds(transforms, 'transform_type');
+  offerAllKinds(properties.data_transmit?.items as Schema | undefined, 'transmit_type');
   const transmits = properties.data_transmit?.items as Schema | undefined;
   if (transmits)
     transmits.defaultSnippets = [

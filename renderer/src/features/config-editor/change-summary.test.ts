@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeChanges, summaryLine } from './change-summary.js';
+import { describeChanges, summaryLine } from '../../../../shared/config/change-summary.js';
 import { secretMaskEdits, withSecretsMasked } from './secret-masks.js';
 
 const receiver = (name: string, extra: Record<string, unknown> = {}) => ({ data_receiver_name: name, protocol: 'localfile', poll_interval: 5, ...extra });

@@ -1,9 +1,8 @@
 import Editor from '@monaco-editor/react';
 import type { editor } from 'monaco-editor';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { TEMPLATE_PROTOCOLS, TRANSMIT_TEMPLATE_TYPES, type TemplateProtocol, type TransmitTemplateType } from '../../../../shared/config/templates.js';
-import { errorText, usePermission, useSaveConfig, useValidateNow, useValidation } from '../../api/index.js';
-import { GatedButton } from '../../components/gated-button.js';
+import type { TemplateProtocol, TransmitTemplateType } from '../../../../shared/config/templates.js';
+import { type ActionGate, errorText, usePermission, useRestream, useSaveConfig, useValidateNow, useValidation } from '../../api/index.js';
 import { useLeaveGuard } from '../../app/navigation.js';
 import { useToast } from '../../app/toasts.js';
 import { useDarkMode } from '../../app/use-color-scheme.js';
@@ -13,7 +12,7 @@ import { JSON_EDITOR_OPTIONS } from '../../monaco/editor-options.js';
 import { rangeOfJsonPath } from '../../monaco/json-path-range.js';
 import { CONFIG_MODEL_URI, type Monaco } from '../../monaco/setup.js';
 import { showViolationMarkers } from '../../monaco/violation-markers.js';
-import type { ConfigChanges } from '../../../../shared/api/resources.js';
+import type { ConfigChanges, RestreamRequest } from '../../../../shared/api/resources.js';
 import { downloadConfiguration, uploadNotice } from './config-file.js';
 import { readDocument } from './document-text.js';
 import { HistoryPanel } from './history-panel.js';
@@ -26,6 +25,8 @@ import { useDebouncedValue } from './use-debounced-value.js';
 import { ViolationList, type ListedProblem } from './violation-list.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { CopyDialog } from './copy-dialog.js';
+import { ConfigToolbar } from './config-toolbar.js';
+import { ReadOnlyNotice } from '../../components/read-only-notice.js';
 
 export interface Notice {
   tone: 'ok' | 'error' | 'warning';
@@ -56,12 +57,15 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   const [changes, setChanges] = useState<ConfigChanges | undefined>(undefined);
   const [previewing, setPreviewing] = useState<{ receiver: string | undefined } | null>(null);
   const [conflict, setConflict] = useState<string | null>(null);
-  const [notice, setNotice] = useState<Notice | null>(null);
+  // A notice is about one text: once the text is another (an edit, a rename), it no longer applies and is not shown (issue 56).
+  const [noticeState, setNoticeState] = useState<{ notice: Notice; about: string } | null>(null);
+  const notice = noticeState && noticeState.about === text ? noticeState.notice : null;
+  /** `about`: the text the notice speaks of, when the action that says it also changes the text. */
+  const setNotice = (next: Notice | null, about: string = text) => setNoticeState(next ? { notice: next, about } : null);
   const [askDiscard, setAskDiscard] = useState(false);
   const [showHistory, setShowHistory] = useState(false);
   const [copying, setCopying] = useState(false);
   const editorRef = useRef<editor.IStandaloneCodeEditor | null>(null);
-  const fileInput = useRef<HTMLInputElement | null>(null);
   const [monaco, setMonaco] = useState<Monaco | null>(null);
   const toast = useToast();
   const dark = useDarkMode();
@@ -76,10 +80,11 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   const validateForSave = useValidateNow();
   const save = useSaveConfig();
   const saveGate = usePermission('saveConfig');
+  const restreamAfterSave = useRestream();
   // An operator previews the saved configuration only: with unsaved changes, preview is an admin's.
   const previewSaved = usePermission('previewConfig');
   const previewUnsaved = usePermission('admin');
-  const previewGate = previewSaved.disabled || previewUnsaved.allowed || !dirty ? previewSaved : { disabled: true, title: 'Previewing unsaved changes needs the admin role (it reads whatever files they name); save or discard them to preview the saved configuration.' };
+  const previewGate: ActionGate = previewSaved.disabled || previewUnsaved.allowed || !dirty ? previewSaved : { allowed: true, disabled: true, title: 'Previewing unsaved changes needs the admin role (it reads whatever files they name); save or discard them to preview the saved configuration.' };
 
   const violations = useMemo(() => validation.data?.violations ?? [], [validation.data]);
   const problems: ListedProblem[] = useMemo(() => listProblems(checkedText, checked.syntax, violations), [checkedText, checked, violations]);
@@ -115,7 +120,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   const restore = (versionText: string, revision: number) => {
     setShowHistory(false);
     replaceText(versionText);
-    setNotice({ tone: 'ok', text: `Revision ${revision} is in the editor; review and save it to restore it.` });
+    setNotice({ tone: 'ok', text: `Revision ${revision} is in the editor; review and save it to restore it.` }, versionText);
     void startSave(versionText);
   };
 
@@ -124,7 +129,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
     const uploaded = await file.text();
     if (readDocument(uploaded).syntax.length > 0) return setNotice({ tone: 'error', text: `${file.name} is not a JSON configuration; the editor was left as it was.` });
     replaceText(uploaded);
-    setNotice(uploadNotice(file.name, uploaded));
+    setNotice(uploadNotice(file.name, uploaded), uploaded);
   };
 
   /** The Validate button: checks the current text at once and says the outcome in words. */
@@ -160,7 +165,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
     editorInstance.pushUndoStop();
     const nameRange = rangeOfJsonPath(model.getValue(), [section, result.index, nameKey]);
     if (nameRange) jumpToOffset(editorInstance, model, nameRange.offset);
-    setNotice({ tone: 'ok', text: `Inserted the ${what} "${result.name}". Fill in the values marked <fill in: …>.` });
+    setNotice({ tone: 'ok', text: `Inserted the ${what} "${result.name}". Fill in the values marked <fill in: …>.` }, model.getValue());
   };
 
   const startPreview = () => {
@@ -174,21 +179,21 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
     if (draft === text) setNotice(null);
     setConflict(null);
     const current = readDocument(draft);
-    if (current.syntax.length > 0) return setNotice({ tone: 'error', text: 'Not saved: the text is not valid JSON. See the problem list.' });
+    if (current.syntax.length > 0) return setNotice({ tone: 'error', text: 'Not saved: the text is not valid JSON. See the problem list.' }, draft);
     validateNow();
     try {
       // Fresh, not from the cache: what a save restarts depends on what runs now.
       const result = await validateForSave(draft, current.document, { fresh: true });
       const errors = errorsIn(result.violations);
-      if (errors > 0) return setNotice({ tone: 'error', text: `Not saved: the configuration has ${plural(errors, 'error')}. Fix them first; see the problem list.` });
+      if (errors > 0) return setNotice({ tone: 'error', text: `Not saved: the configuration has ${plural(errors, 'error')}. Fix them first; see the problem list.` }, draft);
       setChanges(result.changes);
       setReviewing(true);
     } catch (cause) {
-      setNotice({ tone: 'error', text: `Not saved: ${errorText(cause)}` });
+      setNotice({ tone: 'error', text: `Not saved: ${errorText(cause)}` }, draft);
     }
   };
 
-  const confirmSave = () => {
+  const confirmSave = (restream?: RestreamRequest) => {
     save.mutate(
       { document: readDocument(text).document, expectedRevision: baseline.revision },
       {
@@ -202,10 +207,13 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
               if (edits.length > 0) model.pushEditOperations([], edits.map((e) => ({ range: rangeOf(monaco, model, e.offset, e.length), text: e.content })), () => null);
             }
             const savedText = model?.getValue() ?? text;
+            // Saved: what a notice said about the draft (a restore to review, an upload) is done.
+            setNotice(null);
             setBaseline({ text: savedText, lastModified: outcome.lastModified, revision: outcome.revision, savedBy: outcome.savedBy });
             setText(savedText);
             const warned = outcome.warnings.length > 0 ? ` with ${plural(outcome.warnings.length, 'warning')}` : '';
             toast(outcome.warnings.length > 0 ? 'warning' : 'ok', `Configuration saved${warned}. ${describeApplied(outcome.changes)}`);
+            if (restream) restreamAfterSave.mutate(restream, { onSuccess: () => toast('ok', 'Restream started: the chosen streams are read again and sent to the new transmit.'), onError: (cause) => toast('error', `Restream not started: ${errorText(cause)}`) });
           } else if (outcome.kind === 'invalid') {
             const errors = errorsIn(outcome.violations);
             setNotice({ tone: 'error', text: `Not saved: the agent found ${plural(errors, 'error')}.` });
@@ -224,6 +232,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   };
 
   const errors = errorsIn(problems);
+  const editorOptions = useMemo(() => (saveGate.allowed ? JSON_EDITOR_OPTIONS : { ...JSON_EDITOR_OPTIONS, readOnly: true, readOnlyMessage: { value: 'Read-only: your role may not change the configuration.' } }), [saveGate.allowed]);
   const savedDocument = useMemo(() => readDocument(baseline.text).document as Record<string, unknown>, [baseline.text]);
   return (
     <section className="page page-fill" aria-labelledby="config-title">
@@ -235,53 +244,24 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
           {dirty && <strong className="unsaved"> · unsaved changes</strong>}
         </span>
       </div>
-      <div className="toolbar">
-        <div className="button-group" role="group" aria-label="Insert template">
-          <span className="muted small">Insert template:</span>
-          {TEMPLATE_PROTOCOLS.map((protocol) => (
-            <button key={protocol} type="button" className="button small" onClick={() => insert({ receiver: protocol })} disabled={!monaco} title={`Add a ${protocol} receiver to data_receiver`}>
-              {protocol}
-            </button>
-          ))}
-          {TRANSMIT_TEMPLATE_TYPES.map((type) => (
-            <button key={`transmit-${type}`} type="button" className="button small" onClick={() => insert({ transmit: type })} disabled={!monaco} title={`Add a ${type} transmit to data_transmit`}>
-              {type} transmit
-            </button>
-          ))}
-        </div>
-        <span className="spacer" />
-        <GatedButton
-          gate={previewGate}
-          className="button"
-          onClick={startPreview}
-          disabled={!monaco}
-          title={previewUnsaved.allowed ? 'Read the first records of the receiver the cursor is in, as the agent would, without saving' : 'Read the first records of the saved configuration\'s receiver the cursor is in'}
-        >
-          Preview…
-        </GatedButton>
-        <button type="button" className="button" onClick={() => void validateCurrent()} disabled={!monaco}>
-          Validate
-        </button>
-        <button type="button" className="button" onClick={() => setShowHistory(true)} title="Saved versions: who saved them, compare, restore">
-          History…
-        </button>
-        <GatedButton gate={saveGate} className="button" onClick={() => setCopying(true)} title="Copy receivers and transmits of the saved configuration to other agents of the fleet">
-          Copy to…
-        </GatedButton>
-        <button type="button" className="button" onClick={() => downloadConfiguration(baseline.text, baseline.revision)} title="The saved configuration as a file, secrets masked">
-          Download
-        </button>
-        <button type="button" className="button" onClick={() => fileInput.current?.click()} title="Put a configuration file into the editor (nothing is saved until you save)">
-          Upload…
-        </button>
-        <input ref={fileInput} type="file" accept=".json,application/json" hidden aria-label="Upload configuration file" onChange={(event) => void upload(event.target.files?.[0]).finally(() => (event.target.value = ''))} />
-        <button type="button" className="button" onClick={() => setAskDiscard(true)} disabled={!dirty}>
-          Discard changes
-        </button>
-        <GatedButton gate={saveGate} className="button button-primary" onClick={() => void startSave()} disabled={!dirty || save.isPending}>
-          Save…
-        </GatedButton>
-      </div>
+      <ConfigToolbar
+        ready={monaco !== null}
+        saveGate={saveGate}
+        previewGate={previewGate}
+        previewTitle={previewUnsaved.allowed ? 'Read the first records of the receiver the cursor is in, as the agent would, without saving' : "Read the first records of the saved configuration's receiver the cursor is in"}
+        dirty={dirty}
+        saving={save.isPending}
+        onInsert={insert}
+        onPreview={startPreview}
+        onValidate={() => void validateCurrent()}
+        onHistory={() => setShowHistory(true)}
+        onCopy={() => setCopying(true)}
+        onDownload={() => downloadConfiguration(baseline.text, baseline.revision)}
+        onUpload={upload}
+        onDiscard={() => setAskDiscard(true)}
+        onSave={() => void startSave()}
+      />
+      <ReadOnlyNotice gate={saveGate} what="the configuration" />
       {notice && (
         <div className={`notice notice-compact notice-${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
           {notice.text}
@@ -311,7 +291,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
               setMonaco(monacoInstance);
             }}
             loading={<p className="muted">Loading the editor…</p>}
-            options={JSON_EDITOR_OPTIONS}
+            options={editorOptions}
           />
         </div>
         <ViolationList problems={problems} pending={pending} onPick={jumpTo} />

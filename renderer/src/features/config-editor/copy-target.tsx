@@ -249,7 +249,8 @@ function CheckResult({ label, violations, missing, changes }: CheckResultProps) 
   const errors = errorsIn(violations);
   return (
     <div className="copy-check">
-      <p className={`notice notice-compact notice-${errors > 0 ? 'error' : 'ok'}`} role="status">
+      {/* A warning (a stream no transmit there sends, say) is not an "ok": it is said in the warning's colour. */}
+      <p className={`notice notice-compact notice-${errors > 0 ? 'error' : violations.length > 0 ? 'warning' : 'ok'}`} role="status">
         {verdict(label, violations, missing)}
       </p>
       {violations.length > 0 && (

@@ -5,6 +5,7 @@ import { LocalTime } from '../../components/local-time.js';
 import { ModalDialog } from '../../components/modal-dialog.js';
 import { ConfigDiff } from './config-diff.js';
 import { formatDocument } from './document-text.js';
+import { formatNumber } from '../../format/locale.js';
 
 interface HistoryPanelProps {
   open: boolean;
@@ -48,12 +49,12 @@ export function HistoryPanel({ open, current, theme, canRestore, onClose, onRest
       wide
       onClose={close}
       actions={
-        selected !== null && version.data !== undefined ? (
+        // Read-only (the role may not save): restoring is not offered; comparing is.
+        selected !== null && version.data !== undefined && canRestore ? (
           <button
             type="button"
             className="button button-primary"
-            disabled={!canRestore}
-            title={canRestore ? 'Put this version into the editor and review the save' : 'Restoring saves the configuration: the admin role may'}
+            title="Put this version into the editor and review the save"
             onClick={() => {
               onRestore(version.data, selected);
               setSelected(null);
@@ -73,6 +74,7 @@ export function HistoryPanel({ open, current, theme, canRestore, onClose, onRest
               <th>Revision</th>
               <th>Saved</th>
               <th>By</th>
+              <th>What changed</th>
               <th>Size</th>
               <th />
             </tr>
@@ -86,7 +88,10 @@ export function HistoryPanel({ open, current, theme, canRestore, onClose, onRest
                 </td>
                 <td>{entry.saved_at ? <LocalTime value={entry.saved_at} /> : 'unknown'}</td>
                 <td>{entry.saved_by ?? <span className="muted">unknown</span>}</td>
-                <td>{(entry.size / 1024).toFixed(1)} KiB</td>
+                <td className="history-summary" data-testid="version-summary">
+                  {entry.summary ?? <span className="muted">not recorded</span>}
+                </td>
+                <td>{formatNumber(entry.size / 1024, { fractionDigits: 1 })} KiB</td>
                 <td>
                   <button type="button" className="button small" disabled={entry.current} onClick={() => setSelected(entry.revision)}>
                     Compare with current

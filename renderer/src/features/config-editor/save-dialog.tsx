@@ -1,13 +1,15 @@
-import { useMemo } from 'react';
-import type { ConfigChanges } from '../../../../shared/api/resources.js';
+import { useEffect, useMemo, useState } from 'react';
+import type { ConfigChanges, RestreamRequest } from '../../../../shared/api/resources.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { LocalTime } from '../../components/local-time.js';
 import { plural } from '../../format/quantities.js';
-import { describeChanges, summaryLine } from './change-summary.js';
+import { describeChanges, summaryLine } from '../../../../shared/config/change-summary.js';
 import { ConfigDiff } from './config-diff.js';
 import { DeployChanges } from './deploy-changes.js';
 import { readDocument } from './document-text.js';
 import { useTargetAgentName } from '../../app/managed-agent-badge.js';
+import { NewTransmitNotice } from './new-transmit-notice.js';
+import { newTransmits, restreamRequest } from './new-transmits.js';
 
 interface SaveDialogProps {
   open: boolean;
@@ -19,7 +21,8 @@ interface SaveDialogProps {
   changes: ConfigChanges | undefined;
   busy: boolean;
   theme: string;
-  onConfirm: () => void;
+  /** Saves; `restream`: the streams chosen to be sent again to a new transmit (after the save). */
+  onConfirm: (restream?: RestreamRequest) => void;
   onCancel: () => void;
 }
 
@@ -31,8 +34,18 @@ interface SaveDialogProps {
 export function SaveDialog({ open, saved, draft, lastModified, warnings, changes, busy, theme, onConfirm, onCancel }: SaveDialogProps) {
   const target = useTargetAgentName();
   const summary = useMemo(() => (open ? summaryLine(describeChanges(readDocument(saved).document, readDocument(draft).document), saved !== draft) : ''), [open, saved, draft]);
+  const added = useMemo(() => (open ? newTransmits(readDocument(saved).document as Record<string, unknown>, readDocument(draft).document as Record<string, unknown>) : []), [open, saved, draft]);
+  // Each stream once, whichever of the new transmits takes it.
+  const choices = useMemo(() => [...new Map(added.flatMap((t) => t.streams).map((s) => [s.key, s])).values()], [added]);
+  const [picked, setPicked] = useState<Set<string>>(new Set());
+  // Each review starts with nothing chosen.
+  useEffect(() => {
+    if (!open) setPicked(new Set());
+  }, [open]);
+  const restream = restreamRequest(choices, picked);
+  const confirmLabel = restream ? `Save to ${target} and restream` : `Save to ${target}`;
   return (
-    <ConfirmDialog open={open} title={`Save these changes to ${target}?`} confirmLabel={`Save to ${target}`} busy={busy} wide onConfirm={onConfirm} onCancel={onCancel}>
+    <ConfirmDialog open={open} title={`Save these changes to ${target}?`} confirmLabel={confirmLabel} busy={busy} wide onConfirm={() => onConfirm(restream)} onCancel={onCancel}>
       <p className="change-summary" data-testid="change-summary">
         {summary}
       </p>
@@ -40,6 +53,7 @@ export function SaveDialog({ open, saved, draft, lastModified, warnings, changes
         Left: the saved version{lastModified ? <> (<LocalTime value={lastModified} />)</> : ''}. Right: what will be saved. The agent applies it at once, restarting only what changed.
         {warnings > 0 && <strong className="warning-text"> {plural(warnings, 'warning')} remain; see the problem list.</strong>}
       </p>
+      <NewTransmitNotice transmits={added} choices={choices} picked={picked} onPick={setPicked} />
       <DeployChanges changes={changes} />
       {open && <ConfigDiff original={saved} modified={draft} theme={theme} testId="save-diff" />}
     </ConfirmDialog>

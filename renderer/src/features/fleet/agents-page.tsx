@@ -6,6 +6,7 @@ import { StateBadge } from '../../components/state-badge.js';
 import { useNavigation } from '../../app/navigation.js';
 import { AddAgentDialog, RemoveDialog, RepinDialog } from './fleet-dialogs.js';
 import { Sparkline } from './sparkline.js';
+import { formatNumber } from '../../format/locale.js';
 
 type SortKey = 'name' | 'health' | 'stale' | 'backlog' | 'last_seen';
 const SORTS: Record<SortKey, { label: string; compare: (a: FleetAgent, b: FleetAgent) => number }> = {
@@ -129,7 +130,7 @@ function AgentRow({ agent, managed, admin, onManage, onRepin, onRemove }: { agen
         {agent.streams.stale > 0 && <span className="warning-text"> · {agent.streams.stale} stale</span>}
         <div className="muted small">of {agent.streams.total}</div>
       </td>
-      <td>{agent.backlog_records.toLocaleString()}</td>
+      <td>{formatNumber(agent.backlog_records)}</td>
       <td>
         <Sparkline values={perMinute.data} label={`Records per minute of ${agent.name}`} />
       </td>

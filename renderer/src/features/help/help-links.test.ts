@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { docLink, helpHref, helpTarget, slug } from './help-links.js';
+import { docLink, helpHref, helpTarget, slug, withoutTestPaths } from './help-links.js';
 
 const known = [
   { id: 'readme', file: 'README.md' },
@@ -27,5 +27,15 @@ describe('help links', () => {
     expect(docLink('https://example.com/x', known, 'logs')).toBe('https://example.com/x');
     expect(docLink('decisions/0045-delivery.md', known, 'logs')).toBeUndefined();
     expect(docLink('electron/agent/logging/log-filter.ts', known, 'logs')).toBeUndefined();
+  });
+});
+
+describe('help without test-file paths (issue 56)', () => {
+  it('drops paths of test files, keeping the words around them', () => {
+    expect(withoutTestPaths('Proved by `electron/agent/logging/log-slice.test.ts` (fast-check).')).toBe('Proved by a test (fast-check).');
+    expect(withoutTestPaths('Reads are bounded (see `electron/api/api-logs.test.ts`).')).toBe('Reads are bounded.');
+    expect(withoutTestPaths('The [restart journey](../e2e/specs/delivery-restart-keeps-counters.spec.ts) shows it.')).toBe('The restart journey shows it.');
+    expect(withoutTestPaths('the suites (`*.integration.test.ts`: real database)')).toBe('the suites (a test: real database)');
+    expect(withoutTestPaths('See docs/logs.md and `npm test`.')).toBe('See docs/logs.md and `npm test`.');
   });
 });

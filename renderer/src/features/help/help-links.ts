@@ -47,3 +47,17 @@ export function docLink(href: string, known: readonly { id: string; file: string
   if (!target) return undefined;
   return `#/help/${target.id}${section ? `/${section}` : ''}`;
 }
+
+/** A path of a test file (`electron/x/y.test.ts`, `*.integration.test.ts`, `e2e/specs/z.spec.ts`). */
+const TEST_PATH = String.raw`[\w./*-]*\.(?:test|spec)\.ts(?:#[\w-]+)?`;
+
+/**
+ * A document's text without paths of test files (issue 56): a link to one keeps its words unless they
+ * are the path; a path alone, in code or not, becomes "a test"; "(see …)" around only that goes.
+ */
+export function withoutTestPaths(text: string): string {
+  return text
+    .replace(new RegExp(String.raw`\[([^\]]+)\]\(${TEST_PATH}\)`, 'g'), (_, label: string) => label)
+    .replace(new RegExp(String.raw` ?\((?:see |in |tested in |tested by )?\x60?${TEST_PATH}\x60?\)`, 'g'), '')
+    .replace(new RegExp(String.raw`\x60${TEST_PATH}\x60|${TEST_PATH}`, 'g'), 'a test');
+}

@@ -1,13 +1,13 @@
 import { Marked, type Tokens } from 'marked';
 import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { HELP_DOCS, type HelpDoc } from './help-docs.js';
-import { docLink, helpTarget, slug } from './help-links.js';
+import { docLink, helpTarget, slug, withoutTestPaths } from './help-links.js';
 import './help-page.css';
 
 const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 /** Markdown of our own documents to HTML: headings with ids, links that stay in the console, no images. */
-function render(doc: HelpDoc): string {
+export function render(doc: HelpDoc): string {
   const marked = new Marked({
     gfm: true,
     renderer: {
@@ -32,7 +32,8 @@ function render(doc: HelpDoc): string {
       },
     },
   });
-  return marked.parse(doc.text, { async: false });
+  // Help is for people running the agent: the test files that prove a statement are the developers' (issue 56).
+  return marked.parse(withoutTestPaths(doc.text), { async: false });
 }
 
 function subscribe(listener: () => void): () => void {

@@ -1,1 +1,2 @@
 export { HelpPage } from './help-page.js';
+export { HelpPanel } from './help-panel.js';

@@ -1,6 +1,6 @@
 import Editor from '@monaco-editor/react';
 import type { editor } from 'monaco-editor';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Violation } from '../../../../shared/config/violations.js';
 import { useDarkMode } from '../../app/use-color-scheme.js';
 import { rangeOfJsonPath } from '../../monaco/json-path-range.js';
@@ -20,10 +20,13 @@ interface EditorPanelProps {
   violations: readonly Violation[];
   /** Validation of the current text is still running. */
   pending: boolean;
+  /** The role may not save KPIs: the editor takes no typing (issue 56). */
+  readOnly?: boolean;
 }
 
 /** The Monaco editor of a KPI draft, with violations as markers and listed below it. */
-export function KpiEditorPanel({ draftKey, initial, onChange, syntax, violations, pending }: EditorPanelProps) {
+export function KpiEditorPanel({ draftKey, initial, onChange, syntax, violations, pending, readOnly = false }: EditorPanelProps) {
+  const options = useMemo(() => (readOnly ? { ...JSON_EDITOR_OPTIONS, readOnly: true, readOnlyMessage: { value: 'Read-only: your role may not change KPIs.' } } : JSON_EDITOR_OPTIONS), [readOnly]);
   const editorRef = useRef<editor.IStandaloneCodeEditor | null>(null);
   const [monaco, setMonaco] = useState<Monaco | null>(null);
   const dark = useDarkMode();
@@ -62,7 +65,7 @@ export function KpiEditorPanel({ draftKey, initial, onChange, syntax, violations
             setMonaco(monacoInstance);
           }}
           loading={<p className="muted">Loading the editor…</p>}
-          options={JSON_EDITOR_OPTIONS}
+          options={options}
         />
       </div>
       <div className="kpi-validation" aria-live="polite">

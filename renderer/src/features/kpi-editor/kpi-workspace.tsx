@@ -3,6 +3,7 @@ import { kindOf, type KpiKind } from '../../../../shared/kpi/schema.js';
 import { KPI_TEMPLATES, kpiTemplate } from '../../../../shared/kpi/templates.js';
 import { errorText, useDeleteKpi, useKpis, useKpiValidation, usePermission, useSaveKpi } from '../../api/index.js';
 import { GatedButton } from '../../components/gated-button.js';
+import { ReadOnlyNotice } from '../../components/read-only-notice.js';
 import { useLeaveGuard } from '../../app/navigation.js';
 import { useToast } from '../../app/toasts.js';
 import { plural } from '../../format/quantities.js';
@@ -49,7 +50,10 @@ export function KpiWorkspace() {
   const [text, setText] = useState(draft.baseline);
   const [pendingOpen, setPendingOpen] = useState<Omit<Draft, 'key'> | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [notice, setNotice] = useState<Notice | null>(null);
+  // A notice is about the text it was said of: once the text is another, it no longer applies (issue 56).
+  const [noticeState, setNoticeState] = useState<{ notice: Notice; about: string } | null>(null);
+  const notice = noticeState && noticeState.about === text ? noticeState.notice : null;
+  const setNotice = (next: Notice | null, about: string = text) => setNoticeState(next ? { notice: next, about } : null);
   const toast = useToast();
 
   const dirty = text !== draft.baseline;
@@ -122,23 +126,27 @@ export function KpiWorkspace() {
           {dirty && <strong className="unsaved"> · unsaved changes</strong>}
         </span>
       </div>
-      <div className="toolbar">
-        <div className="button-group" role="group" aria-label="New KPI from a template">
-          <span className="muted small">New from template:</span>
-          {KPI_TEMPLATES.map((template) => (
-            <button key={template.kind} type="button" className="button small" title={template.description} onClick={() => open({ original: null, baseline: formatKpi(template.definition) })}>
-              {template.label}
-            </button>
-          ))}
+      {administer.allowed ? (
+        <div className="toolbar">
+          <div className="button-group" role="group" aria-label="New KPI from a template">
+            <span className="muted small">New from template:</span>
+            {KPI_TEMPLATES.map((template) => (
+              <button key={template.kind} type="button" className="button small" title={template.description} onClick={() => open({ original: null, baseline: formatKpi(template.definition) })}>
+                {template.label}
+              </button>
+            ))}
+          </div>
+          <span className="spacer" />
+          <GatedButton gate={administer} className="button" onClick={() => setConfirmDelete(true)} disabled={!draft.original || remove.isPending}>
+            Delete…
+          </GatedButton>
+          <GatedButton gate={administer} className="button button-primary" onClick={saveDraft} disabled={save.isPending || (!dirty && draft.original !== null)}>
+            Save
+          </GatedButton>
         </div>
-        <span className="spacer" />
-        <GatedButton gate={administer} className="button" onClick={() => setConfirmDelete(true)} disabled={!draft.original || remove.isPending}>
-          Delete…
-        </GatedButton>
-        <GatedButton gate={administer} className="button button-primary" onClick={saveDraft} disabled={save.isPending || (!dirty && draft.original !== null)}>
-          Save
-        </GatedButton>
-      </div>
+      ) : (
+        <ReadOnlyNotice gate={administer} what="the KPIs" />
+      )}
       {notice && (
         <div className={`notice notice-${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
           {notice.text}
@@ -147,7 +155,7 @@ export function KpiWorkspace() {
       {library.isError && <ErrorNotice title="The KPI library cannot be read" error={library.error} />}
       <div className="kpi-layout">
         <KpiLibraryList entries={library.data} loading={library.isPending} selected={draft.original} onOpen={(entry) => open({ original: entry.name, baseline: formatKpi(entry.definition) })} />
-        <KpiEditorPanel draftKey={draft.key} initial={draft.baseline} onChange={setText} syntax={checked.syntax} violations={violations} pending={pending} />
+        <KpiEditorPanel readOnly={!administer.allowed} draftKey={draft.key} initial={draft.baseline} onChange={setText} syntax={checked.syntax} violations={violations} pending={pending} />
       </div>
       <KpiPreview document={checked.document} valid={valid} isLine={kind === 'line'} />
       <ConfirmDialog

@@ -19,6 +19,21 @@ export function parseLogLine(raw: string): LogLine {
   return { timestamp: timestamp!, thread: thread!, component: component!, level: level!.trim().toUpperCase(), message: message.join(' | '), raw };
 }
 
+/**
+ * An audit line `stamp | token=<name> | role=<role> | METHOD path | status outcome [| revision=N]`
+ * as a log line: the token is its component, the level follows the status as the agent's filter
+ * judges it (below 400 INFO, 4xx WARNING, 5xx ERROR).
+ */
+export function parseAuditLine(raw: string): LogLine {
+  const parts = raw.split(' | ');
+  if (parts.length < 5 || !parts[1]!.startsWith('token=')) return { timestamp: '', thread: '', component: '', level: '', message: raw, raw };
+  const [timestamp, token, role, request, outcome, ...rest] = parts;
+  const status = Number.parseInt(outcome!, 10);
+  const level = status >= 500 ? 'ERROR' : status >= 400 ? 'WARNING' : 'INFO';
+  const message = [`${request} → ${outcome}`, role!.replace('role=', 'as '), ...rest].join(' · ');
+  return { timestamp: timestamp!, thread: 'audit', component: token!.slice('token='.length), level, message, raw };
+}
+
 export interface LogFilter {
   /** Lowest level shown; '' shows every line. */
   minimumLevel: string;

@@ -1,17 +1,20 @@
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import type { LogName } from '../../../../shared/api/resources.js';
-import { type LogFilters, useLoadOlderLog, useLog, useStatus } from '../../api/index.js';
+import type { LogView as LogViewName } from '../../../../shared/api/resources.js';
+import { type LogFilters, useLoadOlderLog, useLog, usePermission, useStatus } from '../../api/index.js';
 import { logFiltersFromHash, logsHref } from '../../app/log-link.js';
 import { ErrorNotice } from '../../components/error-notice.js';
 import { LocalTime } from '../../components/local-time.js';
 import { plural } from '../../format/quantities.js';
-import { LOG_LEVELS, matchesLogFilter, parseLogLine } from './log-line.js';
+import { LOG_LEVELS, matchesLogFilter, parseAuditLine, parseLogLine } from './log-line.js';
 import { LogView } from './log-view.js';
+import { formatNumber, localDateTimeInput } from '../../format/locale.js';
 
-const LOGS: { name: LogName; label: string }[] = [
-  { name: 'agent_core.log', label: 'Core' },
-  { name: 'agent_web.log', label: 'Web' },
+const LOGS: { name: LogViewName; label: string; file: string }[] = [
+  { name: 'agent_core.log', label: 'Core', file: 'agent_core.log' },
+  { name: 'agent_web.log', label: 'Web', file: 'agent_web.log' },
 ];
+/** Who changed what through the API: offered to admins only (the agent refuses it to others). */
+const AUDIT = { name: 'audit', label: 'Audit', file: 'audit.log' } as const;
 
 /** The filters the address names, else the page's start: INFO and above (DEBUG holds the libraries' detail, single uploads). */
 function initialFilters(): LogFilters {
@@ -19,17 +22,19 @@ function initialFilters(): LogFilters {
   return { level: linked?.level ?? 'INFO', component: linked?.component ?? '', until: linked?.until };
 }
 
-/** A datetime-local value (the operator's local time, to the minute) as the end of that minute in UTC. */
-function endOfMinute(local: string): string | undefined {
-  const ms = new Date(local).getTime();
-  return Number.isNaN(ms) ? undefined : new Date(ms + 59_999).toISOString();
-}
-
 export function LogsPage() {
-  const [name, setName] = useState<LogName>('agent_core.log');
+  const [name, setName] = useState<LogViewName>('agent_core.log');
+  const auditAllowed = usePermission('auditLog').allowed;
+  const offered = auditAllowed ? [...LOGS, AUDIT] : LOGS;
+  const file = offered.find((entry) => entry.name === name)?.file ?? name;
   const [followWanted, setFollow] = useState(true);
   const [filters, setFilters] = useState<LogFilters>(initialFilters);
   const [jumpTo, setJumpTo] = useState('');
+  // Typed in the locale's own order ("31.12.2026 22:45"): the browser's date picker follows its UI language instead.
+  const jumpInput = useMemo(() => localDateTimeInput(), []);
+  const jumpAt = jumpInput.parse(jumpTo);
+  /** The end of the typed minute in UTC: the lines up to and within it. */
+  const jumpUntil = jumpAt === undefined ? undefined : new Date(jumpAt + 59_999).toISOString();
   const [search, setSearch] = useState('');
   // Looking back to a time shows that time; following would pull the view away from it.
   const follow = followWanted && filters.until === undefined;
@@ -51,15 +56,16 @@ export function LogsPage() {
     if (window.location.hash !== href) window.history.replaceState(window.history.state, '', href);
   }, [filters]);
 
-  const parsed = useMemo(() => (log.data?.lines ?? []).map(parseLogLine), [log.data]);
+  const parsed = useMemo(() => (log.data?.lines ?? []).map(name === 'audit' ? parseAuditLine : parseLogLine), [log.data, name]);
   // Components seen in this log so far and the configured services: choosing one asks the agent for its lines only.
   const seen = useRef(new Set<string>());
   for (const line of parsed) if (line.component) seen.current.add(line.component);
   const components = useMemo(() => {
-    const all = new Set([...seen.current, ...Object.keys(status.data?.agent.services ?? {})]);
+    // The audit trail's components are token names: the services are not among them.
+    const all = new Set(name === 'audit' ? [...seen.current].filter((c) => !c.includes(':')) : [...seen.current, ...Object.keys(status.data?.agent.services ?? {})]);
     if (filters.component) all.add(filters.component);
     return [...all].sort();
-  }, [parsed, status.data, filters.component]);
+  }, [parsed, status.data, filters.component, name]);
   // Typing in the search box stays responsive while 100,000 lines are filtered behind it.
   const text = useDeferredValue(search);
   const shown = useMemo(() => parsed.filter((line) => matchesLogFilter(line, { minimumLevel: '', component: '', search: text })), [parsed, text]);
@@ -69,13 +75,18 @@ export function LogsPage() {
     <section className="page page-fill" aria-labelledby="logs-title">
       <div className="page-head">
         <h1 id="logs-title">Logs</h1>
-        <div className="segmented" role="radiogroup" aria-label="Log file">
-          {LOGS.map((entry) => (
-            <button key={entry.name} type="button" role="radio" aria-checked={name === entry.name} className={name === entry.name ? 'active' : ''} onClick={() => setName(entry.name)}>
-              {entry.label} <span className="muted small">{entry.name}</span>
-            </button>
-          ))}
-        </div>
+        <LogChoice
+          offered={offered}
+          name={name}
+          onChoose={(next) => {
+            if (next !== name) {
+              // The components of one log are not those of another (services vs. token names).
+              seen.current = new Set();
+              if (filters.component) change({ component: '' });
+            }
+            setName(next);
+          }}
+        />
       </div>
       <div className="toolbar">
         <label className="field">
@@ -90,9 +101,9 @@ export function LogsPage() {
           </select>
         </label>
         <label className="field">
-          Component
-          <select value={filters.component} onChange={(e) => change({ component: e.target.value })} aria-label="Component">
-            <option value="">All components</option>
+          {name === 'audit' ? 'Token' : 'Component'}
+          <select value={filters.component} onChange={(e) => change({ component: e.target.value })} aria-label={name === 'audit' ? 'Token' : 'Component'}>
+            <option value="">{name === 'audit' ? 'All tokens' : 'All components'}</option>
             {components.map((c) => (
               <option key={c} value={c}>
                 {c}
@@ -104,15 +115,14 @@ export function LogsPage() {
           className="log-jump-form"
           onSubmit={(event) => {
             event.preventDefault();
-            const until = endOfMinute(jumpTo);
-            if (until) change({ until });
+            if (jumpUntil) change({ until: jumpUntil });
           }}
         >
           <label className="field">
             Jump to time
-            <input type="datetime-local" value={jumpTo} onChange={(e) => setJumpTo(e.target.value)} aria-label="Jump to time" />
+            <input type="text" inputMode="numeric" value={jumpTo} onChange={(e) => setJumpTo(e.target.value)} aria-label="Jump to time" placeholder={jumpInput.example} title={`Local time, e.g. ${jumpInput.example}`} />
           </label>
-          <button type="submit" className="button" disabled={!endOfMinute(jumpTo)}>
+          <button type="submit" className="button" disabled={jumpUntil === undefined}>
             Go
           </button>
         </form>
@@ -144,15 +154,28 @@ export function LogsPage() {
           </span>
         )}
         <span className="muted small" data-testid="log-count">
-          {shown.length.toLocaleString('en-US')} of {plural(parsed.length, 'line')}
+          {formatNumber(shown.length)} of {plural(parsed.length, 'line')}
           {log.data && !log.data.hasOlder ? ' (the oldest there are)' : ''} · times in local time (UTC on hover) · click a line to show all of it
         </span>
       </div>
       {older.isError && <ErrorNotice title="Older lines cannot be read" error={older.error} />}
       {log.isError && !log.data && <ErrorNotice title="The log cannot be read" error={log.error} />}
-      {!log.data && !log.isError && <p className="muted">Loading {name}…</p>}
-      {log.data && parsed.length === 0 && <p className="muted">{filters.level || filters.component || filters.until ? `No lines of ${name} match these filters.` : `${name} is empty.`}</p>}
+      {!log.data && !log.isError && <p className="muted">Loading {file}…</p>}
+      {log.data && parsed.length === 0 && <p className="muted">{filters.level || filters.component || filters.until ? `No lines of ${file} match these filters.` : `${file} is empty.`}</p>}
       {parsed.length > 0 && <LogView lines={shown} follow={follow} />}
     </section>
+  );
+}
+
+/** Core, Web and (for admins) Audit: which log the page reads. */
+function LogChoice({ offered, name, onChoose }: { offered: readonly { name: LogViewName; label: string; file: string }[]; name: LogViewName; onChoose: (name: LogViewName) => void }) {
+  return (
+    <div className="segmented" role="radiogroup" aria-label="Log file">
+      {offered.map((entry) => (
+        <button key={entry.name} type="button" role="radio" aria-checked={name === entry.name} className={name === entry.name ? 'active' : ''} onClick={() => onChoose(entry.name)}>
+          {entry.label} <span className="muted small">{entry.file}</span>
+        </button>
+      ))}
+    </div>
   );
 }

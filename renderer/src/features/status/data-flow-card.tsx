@@ -8,6 +8,8 @@ import { TimeChart } from '../../components/time-chart.js';
 import { ago, parseAgentTime } from '../../format/time.js';
 import { type Freshness, LATE_FACTOR, SILENT_FACTOR, deliveryProblem, duration, freshness, shownRate, streamSeries } from './data-flow.js';
 import { SparkplugNodes } from './sparkplug-nodes.js';
+import { formatNumber } from '../../format/locale.js';
+import { rowReason } from './row-reason.js';
 
 /** The sparkline covers the last hour. */
 export const SPARKLINE_MINUTES = 60;
@@ -83,6 +85,7 @@ export function DataFlowCard({
               const running = services[`receiver:${stream.data_receiver}`]?.status === 'running';
               const arrived = freshness(stream.stats.last_record_at, now, polls.get(stream.data_receiver) ?? 5, running, stream.stats.expected_every_seconds);
               const stuck = deliveryProblem(stream.stats.transmits, transmits, services, now);
+              const reason = rowReason(stream.markers, stuck);
               // Read but not getting out is amber too, whatever the age of the newest record.
               const state: Freshness = stuck && (arrived === 'fresh' || arrived === 'none') ? 'stale' : arrived;
               const series = history ? streamSeries(history, stream.data_receiver, stream.asset, stream.stream_type, SPARKLINE_MINUTES) : undefined;
@@ -104,9 +107,9 @@ export function DataFlowCard({
                         data from {ago(dataAt, Math.max(now, dataAt))}
                       </div>
                     )}
-                    {stuck && (
-                      <div className="small freshness-stale" data-testid="delivery-problem">
-                        Not getting out: {stuck.waiting.toLocaleString('en-US')} waiting at {stuck.transmit}: {stuck.reason}
+                    {reason && (
+                      <div className="small freshness-stale" data-testid={reason.kind === 'own' ? 'row-problem' : 'delivery-problem'} title={reason.detail}>
+                        {reason.text}
                       </div>
                     )}
                     {stream.stats.reading && <FileReadingBar reading={stream.stats.reading} />}
@@ -117,7 +120,7 @@ export function DataFlowCard({
                     {shownRate(stream.stats.records_per_minute, running)}
                     {Boolean(stream.stats.backfilled_per_minute) && (
                       <div className="muted small" data-testid="backfilled-per-minute" title="Records read from the OPC UA server's history (history_backfill), not live">
-                        {stream.stats.backfilled_per_minute!.toLocaleString('en-US')} from history
+                        {formatNumber(stream.stats.backfilled_per_minute!)} from history
                       </div>
                     )}
                   </td>

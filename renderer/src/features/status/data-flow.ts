@@ -4,6 +4,7 @@
  */
 import type { FlowHistory } from '../../../../shared/api/history.js';
 import type { Status, StreamStats } from '../../../../shared/api/resources.js';
+import { formatNumber } from '../../format/locale.js';
 
 /** Default poll_interval of a receiver (shared/config/schema.ts). */
 const DEFAULT_POLL_SECONDS = 5;
@@ -142,5 +143,5 @@ export function duration(seconds: number): string {
  * and 0 while the receiver is not running (the mean would otherwise linger for 5 minutes after a stop).
  */
 export function shownRate(perMinute: number, receiverRunning: boolean): string {
-  return receiverRunning ? Math.round(perMinute).toLocaleString('en-US') : '0';
+  return receiverRunning ? formatNumber(Math.round(perMinute)) : '0';
 }

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import type { MachineInfo, Usage } from '../../../../shared/api/resources.js';
 import type { UsageSample } from '../../api/index.js';
 import { TimeChart, type ChartSeries } from '../../components/time-chart.js';
+import { formatNumber } from '../../format/locale.js';
 
 const PERCENT: readonly [number, number] = [0, 100];
 /** The chart shows the last three minutes, filling from the right as samples arrive. */
@@ -55,12 +56,13 @@ function LoadRow({ label, swatch, percent, detail }: { label: string; swatch: st
     <div className={`load-row load-${level}`}>
       <span className="load-swatch" style={{ background: swatch }} aria-hidden="true" />
       <span className="card-label">{label}</span>
-      <span className="load-value">{percent.toFixed(1)} %</span>
+      <span className="load-value">{formatNumber(percent, { fractionDigits: 1 })} %</span>
       <span className="muted small">{detail}</span>
     </div>
   );
 }
 
 function usageDetail(usage: Usage): string {
-  return `${usage.used_gb.toFixed(1)} of ${usage.total_gb.toFixed(1)} GB used, ${usage.available_gb.toFixed(1)} GB free`;
+  const gb = (value: number) => formatNumber(value, { fractionDigits: 1 });
+  return `${gb(usage.used_gb)} of ${gb(usage.total_gb)} GB used, ${gb(usage.available_gb)} GB free`;
 }

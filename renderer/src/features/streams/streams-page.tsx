@@ -12,6 +12,7 @@ import { FileReadingBar } from '../../components/file-reading-bar.js';
 import { plural } from '../../format/quantities.js';
 import { ago } from '../../format/time.js';
 import { matchesFilter, newestMarkers, restreamRequestFor, streamKey } from './stream-selection.js';
+import { formatNumber } from '../../format/locale.js';
 
 export function StreamsPage() {
   // Streams restreamed from this page, with their records_read when asked: their row shows the
@@ -160,7 +161,7 @@ function DeliveryCell({ record, column }: { record: StreamRecord; column: 'sent'
       {entries.map(([transmit, delivery]) => (
         <div key={transmit} data-transmit={transmit} title={transmit}>
           {entries.length > 1 && <span className="muted small">{transmit}: </span>}
-          {delivery[column].toLocaleString('en-US')}
+          {formatNumber(delivery[column])}
           {column === 'waiting' && delivery.oldest_waiting_at && (
             <span className="muted small" title={`Oldest waiting record read at ${delivery.oldest_waiting_at}`}>
               {' '}
@@ -195,7 +196,7 @@ function StreamRow({ record, selected, onToggle, restreamedFrom }: { record: Str
       </td>
       <td>{record.data_receiver}</td>
       <td className="align-right numeric" data-column="read">
-        {record.stats.records_read.toLocaleString('en-US')}
+        {formatNumber(record.stats.records_read)}
       </td>
       <DeliveryCell record={record} column="sent" />
       <DeliveryCell record={record} column="waiting" />

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { ROLES, type Role } from '../../../../shared/api/roles.js';
-import type { CreatedToken } from '../../../../shared/api/tokens.js';
+import { type CreatedToken, TOKEN_NAME_RULE, tokenNameProblem } from '../../../../shared/api/tokens.js';
 import { errorText, usePermission, useCreateToken, useRevokeToken, useTokens } from '../../api/index.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
+import { LocalTime } from '../../components/local-time.js';
 import { ModalDialog } from '../../components/modal-dialog.js';
 
 const ROLE_WORDS: Record<Role, string> = {
@@ -31,6 +32,8 @@ export function TokensPage() {
       </section>
     );
 
+  // The rule is checked as it is typed, in the words the agent uses (shared/api/tokens.ts).
+  const problem = name.trim() === '' ? undefined : tokenNameProblem(name.trim());
   const submit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate(
@@ -54,8 +57,18 @@ export function TokensPage() {
       <form className="toolbar" onSubmit={submit} aria-label="Create a token">
         <label className="field">
           Name
-          <input value={name} onChange={(event) => setName(event.target.value)} required maxLength={64} placeholder="e.g. shift-b-tablet" />
+          <input
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            required
+            placeholder="e.g. Kollege Müller"
+            aria-describedby="token-name-rule"
+            aria-invalid={problem !== undefined}
+          />
         </label>
+        <p id="token-name-rule" className={`muted small field-rule${problem ? ' field-rule-problem' : ''}`} data-testid="token-name-rule">
+          {problem ?? TOKEN_NAME_RULE}
+        </p>
         <label className="field">
           Role
           <select value={role} onChange={(event) => setRole(event.target.value as Role)}>
@@ -66,7 +79,7 @@ export function TokensPage() {
             ))}
           </select>
         </label>
-        <button type="submit" className="button button-primary" disabled={create.isPending || name.trim() === ''}>
+        <button type="submit" className="button button-primary" disabled={create.isPending || name.trim() === '' || problem !== undefined}>
           Create token
         </button>
       </form>
@@ -88,8 +101,8 @@ export function TokensPage() {
             <tr key={token.name} data-token={token.name}>
               <td>{token.name}</td>
               <td>{token.role}</td>
-              <td>{token.bootstrap ? 'TRIBUTARY_API_TOKEN or <data-dir>/api-token' : token.created}</td>
-              <td>{token.last_used ?? (token.bootstrap ? '' : 'never')}</td>
+              <td>{token.bootstrap ? 'TRIBUTARY_API_TOKEN or <data-dir>/api-token' : <LocalTime value={token.created} />}</td>
+              <td>{token.last_used ? <LocalTime value={token.last_used} /> : token.bootstrap ? '' : 'never'}</td>
               <td>
                 {!token.bootstrap && (
                   <button type="button" className="button small button-danger" onClick={() => setRevoking(token.name)}>

@@ -14,7 +14,7 @@ function configWith(stream: Record<string, unknown>, connection: Record<string, 
       },
     ],
     transforms: [],
-    data_transmit: [],
+    data_transmit: [{ transmit_name: 'archive', transmit_type: 'csv', directory: 'archive' }],
   };
 }
 
