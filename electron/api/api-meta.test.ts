@@ -68,7 +68,7 @@ describe('GET /v1/openapi.json', () => {
       expect(doc.paths[openPath]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
       expect(doc.paths[openPath][route.method.toLowerCase()]['x-required-role'], `${route.method} ${route.path}`).toBe(route.role);
     }
-    expect(ROUTES).toHaveLength(35);
+    expect(ROUTES).toHaveLength(36);
     const preview = doc.paths['/v1/config/preview'].post;
     expect(preview.requestBody.content['application/json'].schema.properties).toHaveProperty('receiver');
     expect(JSON.stringify(preview.responses.default)).toContain('"records"');

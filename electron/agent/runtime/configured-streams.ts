@@ -1,6 +1,9 @@
 import type { Marker, QualityFinding, RestreamRequest, StreamRecord, StreamStats } from '../../../shared/api/resources.js';
 import { formatSpecTimestamp } from '../../../shared/api/envelope.js';
 import { filterSelects, streamId } from '../../../shared/config/streams.js';
+import { unsentMessage } from '../status/service-health.js';
+
+export { unsentMessage };
 
 /** A stream of the saved configuration with its receiver. */
 export interface ConfiguredStream {
@@ -74,10 +77,6 @@ export function unsentStreams(raw: unknown): Map<string, string[]> {
   if (raw && typeof raw === 'object') unsentCache.set(raw, out);
   return out;
 }
-
-/** The words of a stream no transmit sends, on Status and Streams. */
-export const unsentMessage = (stream: string) =>
-  `No transmit sends ${stream}: its records are read and marked read but never leave this agent. Add a transmit (or a filter_stream entry) for it; records read before it exists are sent only after a restream.`;
 
 /**
  * The warning of a stream no transmit takes while its receiver runs, for a stream the pipeline has

@@ -1,6 +1,9 @@
 import type { ComponentType, ServiceState, ServiceStatus } from '../../../shared/api/resources.js';
 import type { MarkerStore } from '../markers/marker-store.js';
-import { unsentMessage } from '../runtime/configured-streams.js';
+
+/** The words of a stream no transmit sends, on Status and Streams. */
+export const unsentMessage = (stream: string) =>
+  `No transmit sends ${stream}: its records are read and marked read but never leave this agent. Add a transmit (or a filter_stream entry) for it; records read before it exists are sent only after a restream.`;
 
 /** One reason for all of a receiver's streams no transmit takes. */
 function unsentReason(streams: readonly string[]): string {
