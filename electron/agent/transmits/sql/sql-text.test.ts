@@ -62,8 +62,7 @@ describe('SQL of the sql transmit', () => {
 
   it('writes the PostgreSQL parameter as JSON that keeps every value: quotes, nulls, a json column\'s object as an object', () => {
     const rows = [['id"1', 'Press "7"\\', 'cycle', '2026-11-29T10:00:00.000000Z', '{"t":21.5,"s":"a\\"b"}'], ['id2', null, 'cycle', '2026-11-29T10:00:01.000000Z', '{}']];
-    const parsed = JSON.parse(recordsetJson(JSON_COLUMNS, rows));
-    expect(parsed).toEqual([
+    expect(JSON.parse(recordsetJson(JSON_COLUMNS, rows))).toEqual([
       { c0: 'id"1', c1: 'Press "7"\\', c2: 'cycle', c3: '2026-11-29T10:00:00.000000Z', c4: { t: 21.5, s: 'a"b' } },
       { c0: 'id2', c1: null, c2: 'cycle', c3: '2026-11-29T10:00:01.000000Z', c4: {} },
     ]);
