@@ -1,31 +1,25 @@
-import Editor from '@monaco-editor/react';
 import type { editor } from 'monaco-editor';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { TemplateProtocol, TransmitTemplateType } from '../../../../shared/config/templates.js';
-import { type ActionGate, errorText, usePermission, useRestream, useSaveConfig, useValidateNow, useValidation } from '../../api/index.js';
+import { type ActionGate, usePermission, useValidation } from '../../api/index.js';
 import { useLeaveGuard } from '../../app/navigation.js';
-import { useToast } from '../../app/toasts.js';
 import { useDarkMode } from '../../app/use-color-scheme.js';
 import { LocalTime } from '../../components/local-time.js';
-import { plural } from '../../format/quantities.js';
 import { JSON_EDITOR_OPTIONS } from '../../monaco/editor-options.js';
 import { rangeOfJsonPath } from '../../monaco/json-path-range.js';
-import { CONFIG_MODEL_URI, type Monaco } from '../../monaco/setup.js';
+import type { Monaco } from '../../monaco/setup.js';
 import { showViolationMarkers } from '../../monaco/violation-markers.js';
-import type { ConfigChanges, RestreamRequest } from '../../../../shared/api/resources.js';
 import { downloadConfiguration, uploadNotice } from './config-file.js';
 import { readDocument } from './document-text.js';
-import { HistoryPanel } from './history-panel.js';
 import { type Insertion, insertReceiver, insertTransmit } from './insert-receiver.js';
-import { PreviewDialog } from './preview-dialog.js';
 import { listProblems, receiverAt, receiverNames } from './problems.js';
-import { SaveDialog } from './save-dialog.js';
-import { secretMaskEdits } from './secret-masks.js';
 import { useDebouncedValue } from './use-debounced-value.js';
-import { ViolationList, type ListedProblem } from './violation-list.js';
-import { ConfirmDialog } from '../../components/confirm-dialog.js';
-import { CopyDialog } from './copy-dialog.js';
+import type { ListedProblem } from './violation-list.js';
 import { ConfigToolbar } from './config-toolbar.js';
+import { type Baseline, useConfigSave } from './use-config-save.js';
+import { errorsIn, jumpToOffset, jumpToProblem, rangeOf } from './editor-text.js';
+import { WorkspaceDialogs } from './workspace-dialogs.js';
+import { EditorPane, WorkspaceNotices, useValidateButton } from './workspace-parts.js';
 import { ReadOnlyNotice } from '../../components/read-only-notice.js';
 
 export interface Notice {
@@ -46,17 +40,13 @@ interface WorkspaceProps {
 }
 
 const VALIDATION_DELAY_MS = 400;
-const errorsIn = (list: readonly { level: string }[]) => list.filter((v) => v.level === 'error').length;
 
 export function ConfigWorkspace({ initial, initialLastModified, initialRevision, initialSavedBy, onReload }: WorkspaceProps) {
   // The saved version the draft is compared with. After a save it becomes the draft itself: the
   // editor keeps the engineer's text, formatting and cursor instead of reloading and reformatting.
-  const [baseline, setBaseline] = useState({ text: initial, lastModified: initialLastModified, revision: initialRevision, savedBy: initialSavedBy });
+  const [baseline, setBaseline] = useState<Baseline>({ text: initial, lastModified: initialLastModified, revision: initialRevision, savedBy: initialSavedBy });
   const [text, setText] = useState(initial);
-  const [reviewing, setReviewing] = useState(false);
-  const [changes, setChanges] = useState<ConfigChanges | undefined>(undefined);
   const [previewing, setPreviewing] = useState<{ receiver: string | undefined } | null>(null);
-  const [conflict, setConflict] = useState<string | null>(null);
   // A notice is about one text: once the text is another (an edit, a rename), it no longer applies and is not shown (issue 56).
   const [noticeState, setNoticeState] = useState<{ notice: Notice; about: string } | null>(null);
   const notice = noticeState && noticeState.about === text ? noticeState.notice : null;
@@ -67,7 +57,6 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   const [copying, setCopying] = useState(false);
   const editorRef = useRef<editor.IStandaloneCodeEditor | null>(null);
   const [monaco, setMonaco] = useState<Monaco | null>(null);
-  const toast = useToast();
   const dark = useDarkMode();
   const theme = dark ? 'vs-dark' : 'vs';
 
@@ -77,10 +66,9 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   const [checkedText, validateNow] = useDebouncedValue(text, VALIDATION_DELAY_MS);
   const checked = useMemo(() => readDocument(checkedText), [checkedText]);
   const validation = useValidation(checkedText, checked.document, checked.syntax.length === 0);
-  const validateForSave = useValidateNow();
-  const save = useSaveConfig();
   const saveGate = usePermission('saveConfig');
-  const restreamAfterSave = useRestream();
+  const saveFlow = useConfigSave({ text, setText, baseline, setBaseline, setNotice, editorRef, monaco, validateNow });
+  const { startSave } = saveFlow;
   // An operator previews the saved configuration only: with unsaved changes, preview is an admin's.
   const previewSaved = usePermission('previewConfig');
   const previewUnsaved = usePermission('admin');
@@ -95,13 +83,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
     if (monaco && model) showViolationMarkers(monaco, model, violations, checked.syntax);
   }, [monaco, checked, violations]);
 
-  const jumpTo = (problem: ListedProblem) => {
-    const editorInstance = editorRef.current;
-    const model = editorInstance?.getModel();
-    if (!editorInstance || !model) return;
-    const offset = problem.path ? (rangeOfJsonPath(model.getValue(), problem.path)?.offset ?? problem.offset) : problem.offset;
-    jumpToOffset(editorInstance, model, offset);
-  };
+  const jumpTo = (problem: ListedProblem) => jumpToProblem(editorRef.current, problem);
 
   /** Replaces the whole text as an edit, not setValue: Undo brings the previous text back. */
   const replaceText = (next: string) => {
@@ -132,24 +114,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
     setNotice(uploadNotice(file.name, uploaded), uploaded);
   };
 
-  /** The Validate button: checks the current text at once and says the outcome in words. */
-  const validateCurrent = async () => {
-    validateNow();
-    const current = readDocument(text);
-    if (current.syntax.length > 0) return setNotice({ tone: 'error', text: 'The text is not valid JSON; see the problem list.' });
-    try {
-      const result = await validateForSave(text, current.document);
-      const errors = errorsIn(result.violations);
-      const warnings = result.violations.length - errors;
-      setNotice(
-        errors > 0
-          ? { tone: 'error', text: `Validation failed: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}.` }
-          : { tone: warnings > 0 ? 'warning' : 'ok', text: warnings > 0 ? `Validation passed with ${plural(warnings, 'warning')}.` : 'Validation passed: no problems.' },
-      );
-    } catch (cause) {
-      setNotice({ tone: 'error', text: `Validation did not run: ${errorText(cause)}` });
-    }
-  };
+  const validateCurrent = useValidateButton(text, validateNow, setNotice);
 
   const insert = (template: { receiver: TemplateProtocol } | { transmit: TransmitTemplateType }) => {
     const editorInstance = editorRef.current;
@@ -175,65 +140,8 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
     setPreviewing({ receiver: receiverAt(text, offset, current.document) ?? receiverNames(current.document)[0] });
   };
 
-  const startSave = async (draft = text) => {
-    if (draft === text) setNotice(null);
-    setConflict(null);
-    const current = readDocument(draft);
-    if (current.syntax.length > 0) return setNotice({ tone: 'error', text: 'Not saved: the text is not valid JSON. See the problem list.' }, draft);
-    validateNow();
-    try {
-      // Fresh, not from the cache: what a save restarts depends on what runs now.
-      const result = await validateForSave(draft, current.document, { fresh: true });
-      const errors = errorsIn(result.violations);
-      if (errors > 0) return setNotice({ tone: 'error', text: `Not saved: the configuration has ${plural(errors, 'error')}. Fix them first; see the problem list.` }, draft);
-      setChanges(result.changes);
-      setReviewing(true);
-    } catch (cause) {
-      setNotice({ tone: 'error', text: `Not saved: ${errorText(cause)}` }, draft);
-    }
-  };
-
-  const confirmSave = (restream?: RestreamRequest) => {
-    save.mutate(
-      { document: readDocument(text).document, expectedRevision: baseline.revision },
-      {
-        onSuccess: (outcome) => {
-          setReviewing(false);
-          if (outcome.kind === 'saved') {
-            const model = editorRef.current?.getModel();
-            if (model && monaco) {
-              // Only a newly typed secret changes (to its mask); the rest of the text, and the cursor, stay.
-              const edits = secretMaskEdits(model.getValue(), outcome.document);
-              if (edits.length > 0) model.pushEditOperations([], edits.map((e) => ({ range: rangeOf(monaco, model, e.offset, e.length), text: e.content })), () => null);
-            }
-            const savedText = model?.getValue() ?? text;
-            // Saved: what a notice said about the draft (a restore to review, an upload) is done.
-            setNotice(null);
-            setBaseline({ text: savedText, lastModified: outcome.lastModified, revision: outcome.revision, savedBy: outcome.savedBy });
-            setText(savedText);
-            const warned = outcome.warnings.length > 0 ? ` with ${plural(outcome.warnings.length, 'warning')}` : '';
-            toast(outcome.warnings.length > 0 ? 'warning' : 'ok', `Configuration saved${warned}. ${describeApplied(outcome.changes)}`);
-            if (restream) restreamAfterSave.mutate(restream, { onSuccess: () => toast('ok', 'Restream started: the chosen streams are read again and sent to the new transmit.'), onError: (cause) => toast('error', `Restream not started: ${errorText(cause)}`) });
-          } else if (outcome.kind === 'invalid') {
-            const errors = errorsIn(outcome.violations);
-            setNotice({ tone: 'error', text: `Not saved: the agent found ${plural(errors, 'error')}.` });
-            toast('error', `Configuration not saved: ${plural(errors, 'error')}.`);
-          } else {
-            setConflict(outcome.message);
-            toast('error', 'Configuration not saved: it was changed elsewhere.');
-          }
-        },
-        onError: (cause) => {
-          setReviewing(false);
-          toast('error', `Configuration not saved: ${errorText(cause)}`);
-        },
-      },
-    );
-  };
-
   const errors = errorsIn(problems);
   const editorOptions = useMemo(() => (saveGate.allowed ? JSON_EDITOR_OPTIONS : { ...JSON_EDITOR_OPTIONS, readOnly: true, readOnlyMessage: { value: 'Read-only: your role may not change the configuration.' } }), [saveGate.allowed]);
-  const savedDocument = useMemo(() => readDocument(baseline.text).document as Record<string, unknown>, [baseline.text]);
   return (
     <section className="page page-fill" aria-labelledby="config-title">
       <div className="page-head">
@@ -250,7 +158,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
         previewGate={previewGate}
         previewTitle={previewUnsaved.allowed ? 'Read the first records of the receiver the cursor is in, as the agent would, without saving' : "Read the first records of the saved configuration's receiver the cursor is in"}
         dirty={dirty}
-        saving={save.isPending}
+        saving={saveFlow.saving}
         onInsert={insert}
         onPreview={startPreview}
         onValidate={() => void validateCurrent()}
@@ -262,88 +170,41 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
         onSave={() => void startSave()}
       />
       <ReadOnlyNotice gate={saveGate} what="the configuration" />
-      {notice && (
-        <div className={`notice notice-compact notice-${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
-          {notice.text}
-        </div>
-      )}
-      {conflict && (
-        <div className="notice notice-compact notice-error" role="alert">
-          <strong>Not saved: the configuration was changed elsewhere after you opened it.</strong> <span>{conflict}</span>{' '}
-          <button type="button" className="button small" onClick={onReload}>
-            Load the saved version (discards your changes)
-          </button>
-        </div>
-      )}
+      <WorkspaceNotices notice={notice} conflict={saveFlow.conflict} onReload={onReload} />
       <p className="muted small hint">Passwords and API keys show as ******** — leave them so to keep the saved value. Ctrl+Space lists the fields and values that fit where the cursor is.</p>
-      <div className="editor-layout">
-        <div className="editor-box" data-testid="config-editor" data-errors={errors}>
-          <Editor
-            path={CONFIG_MODEL_URI}
-            language="json"
-            theme={theme}
-            // Uncontrolled on purpose: a controlled value races fast typing (the wrapper resets the
-            // model to a stale value); the model is the truth and `text` mirrors it.
-            defaultValue={initial}
-            onChange={(value) => setText(value ?? '')}
-            onMount={(instance, monacoInstance) => {
-              editorRef.current = instance;
-              setMonaco(monacoInstance);
-            }}
-            loading={<p className="muted">Loading the editor…</p>}
-            options={editorOptions}
-          />
-        </div>
-        <ViolationList problems={problems} pending={pending} onPick={jumpTo} />
-      </div>
-      <SaveDialog
-        open={reviewing}
-        saved={baseline.text}
-        draft={text}
-        lastModified={baseline.lastModified}
-        warnings={problems.length - errors}
-        changes={changes}
-        busy={save.isPending}
+      <EditorPane
+        initial={initial}
         theme={theme}
-        onCancel={() => setReviewing(false)}
-        onConfirm={confirmSave}
+        errors={errors}
+        options={editorOptions}
+        problems={problems}
+        pending={pending}
+        onPick={jumpTo}
+        onChange={setText}
+        onMount={(instance, monacoInstance) => {
+          editorRef.current = instance;
+          setMonaco(monacoInstance);
+        }}
       />
-      <ConfirmDialog open={askDiscard} title="Discard your changes?" confirmLabel="Discard changes" tone="danger" onConfirm={discard} onCancel={() => setAskDiscard(false)}>
-        <p>The editor goes back to the saved version{baseline.lastModified ? <> of <LocalTime value={baseline.lastModified} /></> : ''}. Undo (Ctrl+Z) in the editor brings your changes back.</p>
-      </ConfirmDialog>
-      <HistoryPanel open={showHistory} current={baseline.text} theme={theme} canRestore={!saveGate.disabled} onClose={() => setShowHistory(false)} onRestore={restore} />
-      {copying && <CopyDialog open source={savedDocument} theme={theme} onClose={() => setCopying(false)} />}
-      <PreviewDialog
-        open={previewing !== null}
-        document={previewing && previewUnsaved.allowed ? readDocument(text).document : undefined}
-        receivers={previewing ? receiverNames(readDocument(text).document) : []}
-        initialReceiver={previewing?.receiver}
-        onClose={() => setPreviewing(null)}
+      <WorkspaceDialogs
+        saveFlow={saveFlow}
+        baseline={baseline}
+        text={text}
+        warnings={problems.length - errors}
+        theme={theme}
+        askDiscard={askDiscard}
+        onDiscard={discard}
+        onKeep={() => setAskDiscard(false)}
+        showHistory={showHistory}
+        canRestore={!saveGate.disabled}
+        onCloseHistory={() => setShowHistory(false)}
+        onRestore={restore}
+        copying={copying}
+        onCloseCopy={() => setCopying(false)}
+        previewing={previewing}
+        previewUnsaved={previewUnsaved.allowed}
+        onClosePreview={() => setPreviewing(null)}
       />
     </section>
   );
-}
-
-function rangeOf(monaco: Monaco, model: editor.ITextModel, offset: number, length: number) {
-  const start = model.getPositionAt(offset);
-  const end = model.getPositionAt(offset + length);
-  return new monaco.Range(start.lineNumber, start.column, end.lineNumber, end.column);
-}
-
-function jumpToOffset(editorInstance: editor.IStandaloneCodeEditor, model: editor.ITextModel, offset: number) {
-  const position = model.getPositionAt(offset);
-  editorInstance.setPosition(position);
-  editorInstance.revealPositionInCenter(position);
-  editorInstance.focus();
-}
-
-/** The save's meta.changes in one sentence for the toast. */
-function describeApplied(changes: ConfigChanges): string {
-  const parts = [
-    changes.restart.length > 0 ? `restarted ${changes.restart.length}` : '',
-    changes.start.length > 0 ? `started ${changes.start.length}` : '',
-    changes.stop.length > 0 ? `stopped ${changes.stop.length}` : '',
-    changes.keep.length > 0 ? `${changes.keep.length} kept running` : '',
-  ].filter(Boolean);
-  return parts.length > 0 ? `Services: ${parts.join(', ')}.` : 'The agent is not running: nothing was restarted.';
 }
