@@ -17,15 +17,12 @@ import { useDebouncedValue } from './use-debounced-value.js';
 import type { ListedProblem } from './violation-list.js';
 import { ConfigToolbar } from './config-toolbar.js';
 import { type Baseline, useConfigSave } from './use-config-save.js';
-import { errorsIn, jumpToOffset, jumpToProblem, rangeOf } from './editor-text.js';
+import { type Notice, errorsIn, jumpToOffset, jumpToProblem, rangeOf } from './editor-text.js';
 import { WorkspaceDialogs } from './workspace-dialogs.js';
 import { EditorPane, WorkspaceNotices, useValidateButton } from './workspace-parts.js';
 import { ReadOnlyNotice } from '../../components/read-only-notice.js';
 
-export interface Notice {
-  tone: 'ok' | 'error' | 'warning';
-  text: string;
-}
+export type { Notice };
 
 interface WorkspaceProps {
   /** The saved text when the page was opened (or reloaded). */

@@ -3,6 +3,12 @@ import { rangeOfJsonPath } from '../../monaco/json-path-range.js';
 import type { Monaco } from '../../monaco/setup.js';
 import type { ListedProblem } from './violation-list.js';
 
+/** What the configuration page says about the last action. */
+export interface Notice {
+  tone: 'ok' | 'error' | 'warning';
+  text: string;
+}
+
 /** Errors among violations or listed problems. */
 export const errorsIn = (list: readonly { level: string }[]) => list.filter((v) => v.level === 'error').length;
 

@@ -8,8 +8,7 @@ import { plural } from '../../format/quantities.js';
 import type { Monaco } from '../../monaco/setup.js';
 import { readDocument } from './document-text.js';
 import { secretMaskEdits } from './secret-masks.js';
-import type { Notice } from './config-workspace.js';
-import { errorsIn, rangeOf } from './editor-text.js';
+import { type Notice, errorsIn, rangeOf } from './editor-text.js';
 
 /** The saved version the draft is compared with, and who saved it when. */
 export interface Baseline {

@@ -3,9 +3,8 @@ import type { editor } from 'monaco-editor';
 import { errorText, useValidateNow } from '../../api/index.js';
 import { plural } from '../../format/quantities.js';
 import { CONFIG_MODEL_URI, type Monaco } from '../../monaco/setup.js';
-import type { Notice } from './config-workspace.js';
 import { readDocument } from './document-text.js';
-import { errorsIn } from './editor-text.js';
+import { type Notice, errorsIn } from './editor-text.js';
 import { type ListedProblem, ViolationList } from './violation-list.js';
 
 /** The notice of the last action, and a save refused because the configuration changed elsewhere. */
