@@ -34,7 +34,10 @@ describe('large configuration bodies', () => {
     const config = opcuaLine(100, 500);
     const validation = await server.call('POST', '/v1/config/validate', config);
     expect(validation.status).toBe(200);
-    expect(validation.json.response).toMatchObject({ status: 'passed', violations: [] });
+    // Passed; its only words are the warnings that no transmit sends the 100 streams (issue 56).
+    expect(validation.json.response.status).toBe('passed');
+    const violations = validation.json.response.violations as { level: string; description: string }[];
+    expect(violations.filter((v) => v.level !== 'warning' || !/No transmit sends|no transmit/i.test(v.description))).toEqual([]);
     const saved = await server.call('POST', '/v1/config', config);
     expect(saved.status).toBe(200);
     const read = await server.call('GET', '/v1/config');
