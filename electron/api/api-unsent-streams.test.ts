@@ -26,7 +26,7 @@ describe('a stream no transmit takes', () => {
     server = await startTestServer();
     const { json } = await server.call('POST', '/v1/config/validate', withOvenUnsent());
     const found = json.response.violations.filter((v: { description: string }) => v.description.includes('Oven_2:process'));
-    expect(found).toEqual([{ level: 'warning', json_path: ['data_receiver', 0], description: expect.stringMatching(/No transmit sends the stream "Oven_2:process"/) }]);
+    expect(found).toEqual([expect.objectContaining({ level: 'warning', json_path: ['data_receiver', 0], description: expect.stringMatching(/No transmit sends the stream "Oven_2:process"/) })]);
     expect((await server.call('POST', '/v1/config', withOvenUnsent())).json.success).toBe(true);
   });
 

@@ -75,7 +75,7 @@ describe('hostile bodies', () => {
     const body = JSON.stringify({ data_receiver: Array.from({ length: 6000 }, () => ({})), data_transmit: [] });
     const { status, json } = await server.call('POST', '/v1/config/validate', body);
     expect(status).toBe(200);
-    expect(json.response).toEqual({ status: 'failed', violations: [{ json_path: ['data_receiver'], level: 'error', description: expect.stringMatching(/^data_receiver has 6,000 entries; Tributary takes at most 5,000/) }] });
+    expect(json.response).toEqual({ status: 'failed', violations: [expect.objectContaining({ json_path: ['data_receiver'], level: 'error', description: expect.stringMatching(/^data_receiver has 6,000 entries; Tributary takes at most 5,000/) })] });
   });
 
   it('validates the largest accepted configuration (5,000 receivers) off the API thread', async () => {

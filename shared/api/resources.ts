@@ -1,6 +1,7 @@
 /**
  * Payload schemas of the management API: status, streams and markers, restream, logs, meta.
  */
+import { MessageCodeSchema, MessageParamsSchema } from '../config/message.js';
 import { z } from 'zod';
 import { CONFIG_LIMITS } from '../config/limits.js';
 import { ValidationResultSchema } from '../config/violations.js';
@@ -45,6 +46,8 @@ export const ServiceStateSchema = z
     status: ServiceStatusSchema,
     health: ServiceHealthSchema.optional().describe('degraded: the service has current error markers on its streams (see GET /v1/streams); ok otherwise.'),
     reason: z.string().nullable().optional().describe('Why the service is degraded: the newest error marker\'s message; null when ok.'),
+    reason_code: MessageCodeSchema.nullable().optional().describe('Stable code of the reason (the marker\'s code, or "health.unsent"); null when ok.'),
+    reason_params: MessageParamsSchema.nullable().optional().describe('Parameters of reason_code; null when ok.'),
     reason_at: z.string().nullable().optional().describe('When the newest error marker was raised (UTC, YYYY-MM-DD HH:MM:SS.ffffff): where its log lines are; absent when ok.'),
   })
   .catchall(z.unknown());
@@ -139,7 +142,9 @@ export const MarkerSchema = z.object({
   category: z.string(),
   timestamp: z.string().describe('YYYY-MM-DD HH:MM:SS.ffffff, UTC'),
   level: z.enum(['error', 'warning']),
-  message: z.string(),
+  message: z.string().describe('In English words, for tools and logs.'),
+  code: MessageCodeSchema.optional().describe('Stable code of the message (e.g. "link.connect_refused"; "marker.<category>" with params.text when the message has no finer code). Always sent by this agent.'),
+  params: MessageParamsSchema.optional(),
 });
 export type Marker = z.infer<typeof MarkerSchema>;
 
@@ -196,6 +201,8 @@ export const QualityFindingSchema = z.object({
   field: z.string().nullable().describe('The field concerned (stuck, range); null for the stream as a whole.'),
   since: z.string().describe('When the finding opened (ISO 8601 UTC): for stuck, the record time the value first read so.'),
   detail: z.string().describe('In words, e.g. "temp has read 21 for 12 min (75 records)".'),
+  code: MessageCodeSchema.optional().describe('Stable code of the detail (quality.stuck, quality.gap …). Always sent by this agent.'),
+  params: MessageParamsSchema.optional(),
 });
 export type QualityFinding = z.infer<typeof QualityFindingSchema>;
 

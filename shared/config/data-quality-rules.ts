@@ -5,7 +5,7 @@
  */
 import type { DataQualityEntry } from './data-quality-schema.js';
 import { filterSelects, parseFilter } from './streams.js';
-import { type JsonPath, type Violation, error, warning } from './violations.js';
+import { type JsonPath, type Violation, error, warning, say } from './violations.js';
 
 /** What one stream is checked for (plain data: it travels to the parse threads with a commit plan). */
 export interface QualitySettings {
@@ -48,23 +48,23 @@ export function dataQualityViolations(entries: readonly (DataQualityEntry | unde
   entries?.forEach((entry, i) => {
     if (!entry) return;
     const base: JsonPath = ['data_quality', i];
-    if (entry.filter_stream.length === 0) out.push(error([...base, 'filter_stream'], 'filter_stream is empty: name the streams to check ("asset:stream_type", or "*" for all).'));
+    if (entry.filter_stream.length === 0) out.push(error([...base, 'filter_stream'], say('quality.filter_stream_empty_name_streams', 'filter_stream is empty: name the streams to check ("asset:stream_type", or "*" for all).')));
     entry.filter_stream.forEach((filter, k) => {
       const problem = parseFilter(filter).problem;
-      if (problem) out.push(error([...base, 'filter_stream', k], problem));
-      else if (selectsAny && !selectsAny(filter)) out.push(warning([...base, 'filter_stream', k], `"${filter}" matches none of the configured streams: these checks watch nothing.`));
+      if (problem) out.push(error([...base, 'filter_stream', k], say('stream_filter.invalid', '{text}', { text: problem, filter })));
+      else if (selectsAny && !selectsAny(filter)) out.push(warning([...base, 'filter_stream', k], say('quality.matches_none_configured_streams', '"{filter}" matches none of the configured streams: these checks watch nothing.', { filter })));
     });
     for (const [field, [low, high]] of Object.entries(entry.range ?? {}))
-      if (low > high) out.push(error([...base, 'range', field], `The range of ${field} is [${low}, ${high}]: low must not be above high. Write [${high}, ${low}].`));
+      if (low > high) out.push(error([...base, 'range', field], say('quality.range_low_must_above', 'The range of {field} is [{low}, {high}]: low must not be above high. Write [{high}, {low}].', { field, low, high })));
     if (entry.stuck?.fields) {
       const seen = new Set<string>();
       entry.stuck.fields.forEach((field, k) => {
-        if (seen.has(field)) out.push(warning([...base, 'stuck', 'fields', k], `"${field}" is listed twice.`));
+        if (seen.has(field)) out.push(warning([...base, 'stuck', 'fields', k], say('quality.listed_twice', '"{field}" is listed twice.', { field })));
         seen.add(field);
       });
     }
     if (!entry.stuck && !entry.range && entry.gap === undefined && entry.clock === undefined && entry.schema === undefined)
-      out.push(warning(base, 'This entry sets no check: add stuck, range, gap, clock or schema.'));
+      out.push(warning(base, say('quality.entry_sets_check_add', 'This entry sets no check: add stuck, range, gap, clock or schema.')));
   });
   return out;
 }

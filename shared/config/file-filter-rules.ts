@@ -5,7 +5,7 @@
  * like regular expressions.
  */
 import { compileFileFilter, regexLookingGlob } from './file-filters/index.js';
-import { type JsonPath, type Violation, error, warning } from './violations.js';
+import { type JsonPath, type Violation, error, warning, say } from './violations.js';
 
 interface FileStream {
   file_filter?: readonly string[];
@@ -17,16 +17,16 @@ export function fileFilterViolations(streams: readonly FileStream[], base: JsonP
   streams.forEach((stream, j) => {
     const at: JsonPath = [...base, 'streams', j];
     if (stream.file_filter !== undefined && stream.path_filter !== undefined)
-      out.push(error([...at, 'path_filter'], 'Use either file_filter (file names) or path_filter (paths below the folder), not both.'));
+      out.push(error([...at, 'path_filter'], say('file_filter.either_file_filter_file_names', 'Use either file_filter (file names) or path_filter (paths below the folder), not both.')));
     else if (stream.file_filter === undefined && stream.path_filter === undefined)
-      out.push(error(at, 'The stream needs file_filter (patterns of file names, e.g. ["*.csv"]) or path_filter (patterns of paths below the folder).'));
+      out.push(error(at, say('file_filter.stream_needs_file_filter_patterns', 'The stream needs file_filter (patterns of file names, e.g. ["*.csv"]) or path_filter (patterns of paths below the folder).')));
     for (const key of ['file_filter', 'path_filter'] as const) {
       stream[key]?.forEach((pattern, k) => {
         const compiled = compileFileFilter(pattern, { path: key === 'path_filter', ignoreCase: false });
-        if (compiled.problem !== undefined) out.push(error([...at, key, k], compiled.problem));
+        if (compiled.problem !== undefined) out.push(error([...at, key, k], say('file_filter.pattern_invalid', '{text}', { text: compiled.problem, pattern })));
         else {
           const hint = regexLookingGlob(pattern);
-          if (hint) out.push(warning([...at, key, k], hint));
+          if (hint) out.push(warning([...at, key, k], say('file_filter.looks_like_regex', '{text}', { text: hint, pattern })));
         }
       });
     }

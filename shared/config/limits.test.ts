@@ -14,13 +14,13 @@ describe('configuration limits', () => {
     expect(limitViolations({ data_receiver: [opcuaReceiver(100, 1_000)] })).toEqual([]);
     const over = { data_receiver: [opcuaReceiver(100, 1_000), { ...opcuaReceiver(1, 1), streams: [...opcuaReceiver(100, 1_000).streams, ...opcuaReceiver(1, 1).streams] }] };
     expect(limitViolations(over)).toEqual([
-      { json_path: ['data_receiver', 1, 'streams'], level: 'error', description: expect.stringMatching(/^The opcua_tags of the streams of this receiver has 100,001 entries; Tributary takes at most 100,000/) },
+      expect.objectContaining({ json_path: ['data_receiver', 1, 'streams'], level: 'error', description: expect.stringMatching(/^The opcua_tags of the streams of this receiver has 100,001 entries; Tributary takes at most 100,000/) }),
     ]);
   });
 
   it('still refuses one stream\'s opcua_tags list beyond 10,000 entries', () => {
     expect(limitViolations({ data_receiver: [opcuaReceiver(1, 10_001)] })).toEqual([
-      { json_path: ['data_receiver', 0, 'streams', 0, 'opcua_tags'], level: 'error', description: expect.stringMatching(/^This list has 10,001 entries/) },
+      expect.objectContaining({ json_path: ['data_receiver', 0, 'streams', 0, 'opcua_tags'], level: 'error', description: expect.stringMatching(/^This list has 10,001 entries/) }),
     ]);
   });
 });

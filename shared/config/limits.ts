@@ -5,7 +5,7 @@
  * They are checked before anything else, with a walk that stops at the first list that is too
  * long, so a document of millions of items costs no more than its first few thousand.
  */
-import { type JsonPath, type Violation, error } from './violations.js';
+import { type JsonPath, type Violation, error, say, warning } from './violations.js';
 
 export const CONFIG_LIMITS = {
   /** Receivers of one configuration. */
@@ -35,7 +35,7 @@ export const MAX_VIOLATIONS = 200;
 const count = (n: number) => n.toLocaleString('en-US');
 
 function tooLong(path: JsonPath, length: number, limit: number, what: string): Violation {
-  return error(path, `${what} has ${count(length)} entries; Tributary takes at most ${count(limit)} (see docs/security.md). Split the configuration over several agents.`);
+  return error(path, say('limits.too_many_entries', '{what} has {count} entries; Tributary takes at most {limit} (see docs/security.md). Split the configuration over several agents.', { what, count: count(length), limit: count(limit), count_n: length, limit_n: limit }));
 }
 
 /** The lists of `node` longer than CONFIG_LIMITS.listItems, searched depth first; stops at the first. */
@@ -120,10 +120,9 @@ export function capViolations(violations: readonly Violation[], max = MAX_VIOLAT
   const errors = rest.filter((v) => v.level === 'error').length;
   return [
     ...violations.slice(0, max),
-    {
-      json_path: [],
-      level: errors > 0 ? 'error' : 'warning',
-      description: `… and ${count(rest.length)} more (${count(errors)} error(s), ${count(rest.length - errors)} warning(s)) not listed: fix the ones above and validate again.`,
-    },
+    (errors > 0 ? error : warning)(
+      [],
+      say('limits.more_not_listed', '… and {more} more ({errors} error(s), {warnings} warning(s)) not listed: fix the ones above and validate again.', { more: count(rest.length), errors: count(errors), warnings: count(rest.length - errors), more_n: rest.length, errors_n: errors, warnings_n: rest.length - errors }),
+    ),
   ];
 }

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { MqttReceiverSchema } from './receivers/mqtt/schema.js';
 import type { MqttTransmitSchema } from './transmits/mqtt/schema.js';
 import { publishTopicProblem, topicFilterProblem, topicFiltersOverlap } from './mqtt-topics.js';
-import { type JsonPath, type Violation, error, warning } from './violations.js';
+import { type JsonPath, type Violation, error, warning, say } from './violations.js';
 
 type MqttReceiver = z.infer<typeof MqttReceiverSchema>;
 type MqttTransmit = z.infer<typeof MqttTransmitSchema>;
@@ -32,13 +32,13 @@ function brokerViolations(broker: Broker, path: JsonPath): Violation[] {
   const hasUser = broker.username !== undefined && broker.username !== '';
   const hasPassword = broker.password !== undefined && broker.password !== '';
   if (hasPassword && !hasUser && broker.mqtt_version === '3.1.1')
-    out.push(error([...path, 'username'], 'MQTT 3.1.1 sends a password only with a username: add username, or use mqtt_version "5".'));
+    out.push(error([...path, 'username'], say('mqtt.mqtt_sends_password_username', 'MQTT 3.1.1 sends a password only with a username: add username, or use mqtt_version "5".')));
   if (hasPassword && !broker.tls && !LOOPBACK.has(broker.host) && !broker.host.startsWith(TEMPLATE_PROMPT))
-    out.push(warning([...path, 'tls'], 'The password travels unencrypted without tls: use tls (port 8883) unless the network is trusted.'));
-  if (!broker.tls && broker.ca_file !== undefined) out.push(warning([...path, 'ca_file'], 'ca_file is only used with tls: true.'));
-  if (!broker.tls && !broker.reject_unauthorized) out.push(warning([...path, 'reject_unauthorized'], 'reject_unauthorized is only used with tls: true.'));
+    out.push(warning([...path, 'tls'], say('mqtt.password_travels_unencrypted_without', 'The password travels unencrypted without tls: use tls (port 8883) unless the network is trusted.')));
+  if (!broker.tls && broker.ca_file !== undefined) out.push(warning([...path, 'ca_file'], say('mqtt.ca_file_used_tls_true', 'ca_file is only used with tls: true.')));
+  if (!broker.tls && !broker.reject_unauthorized) out.push(warning([...path, 'reject_unauthorized'], say('mqtt.reject_unauthorized_used_tls_true', 'reject_unauthorized is only used with tls: true.')));
   if (broker.tls && !broker.reject_unauthorized)
-    out.push(warning([...path, 'reject_unauthorized'], 'Any broker certificate is accepted: anyone on the network path can pose as the broker. Give ca_file instead.'));
+    out.push(warning([...path, 'reject_unauthorized'], say('mqtt.any_broker_certificate_accepted', 'Any broker certificate is accepted: anyone on the network path can pose as the broker. Give ca_file instead.')));
   return out;
 }
 
@@ -49,7 +49,7 @@ export function mqttReceiverViolations(receiver: MqttReceiver, base: JsonPath, c
     const path: JsonPath = [...base, 'connections', k];
     if (connection.connection_name !== undefined) {
       const first = names.get(connection.connection_name);
-      if (first !== undefined) out.push(error([...path, 'connection_name'], `The connection name "${connection.connection_name}" is already used by connection ${first + 1}.`));
+      if (first !== undefined) out.push(error([...path, 'connection_name'], say('mqtt.connection_name_already_used', 'The connection name "{connection_name}" is already used by connection {first}.', { connection_name: connection.connection_name, first: first + 1 })));
       else names.set(connection.connection_name, k);
     }
     out.push(...brokerViolations(connection, path));
@@ -59,7 +59,7 @@ export function mqttReceiverViolations(receiver: MqttReceiver, base: JsonPath, c
     if (connection.client_id === undefined) return;
     const first = clientIds.get(`${connection.host}:${connection.port}/${connection.client_id}`);
     if (first !== undefined)
-      out.push(error([...base, 'connections', k, 'client_id'], `Connection ${first + 1} uses the same client_id on the same broker: the broker would keep only one of them connected.`));
+      out.push(error([...base, 'connections', k, 'client_id'], say('mqtt.connection_uses_same_client_id', 'Connection {first} uses the same client_id on the same broker: the broker would keep only one of them connected.', { first: first + 1 })));
     else clientIds.set(`${connection.host}:${connection.port}/${connection.client_id}`, k);
   });
 
@@ -68,19 +68,19 @@ export function mqttReceiverViolations(receiver: MqttReceiver, base: JsonPath, c
   receiver.streams.forEach((stream, j) => {
     const path: JsonPath = [...base, 'streams', j];
     if (stream.connection !== undefined && connectionOf(stream) < 0)
-      out.push(error([...path, 'connection'], `No connection named "${stream.connection}" in this receiver. Connections here: ${[...names.keys()].join(', ') || 'none named'}.`));
+      out.push(error([...path, 'connection'], names.size > 0 ? say('mqtt.connection_unknown', 'No connection named "{connection}" in this receiver. Connections here: {names}.', { connection: stream.connection, names: [...names.keys()].join(', ') }) : say('mqtt.connection_unknown_none_named', 'No connection named "{connection}" in this receiver. Connections here: none named.', { connection: stream.connection })));
     if (!stream.topic.startsWith(TEMPLATE_PROMPT)) {
       const problem = topicFilterProblem(stream.topic) ?? (stream.payload_format === 'sparkplug_b' ? sparkplugTopicProblem(stream.topic) : undefined);
-      if (problem) out.push(error([...path, 'topic'], problem));
+      if (problem) out.push(error([...path, 'topic'], say('mqtt.topic_filter_invalid', '{text}', { text: problem, topic: stream.topic })));
     }
     if (stream.payload_format === 'sparkplug_b' && stream.timestamp_field !== undefined)
-      out.push(warning([...path, 'timestamp_field'], "With sparkplug_b each metric's own time stamp (else the payload's) is the record's time: timestamp_field is not used."));
+      out.push(warning([...path, 'timestamp_field'], say('mqtt.sparkplug_b_metric_own_time', 'With sparkplug_b each metric\'s own time stamp (else the payload\'s) is the record\'s time: timestamp_field is not used.')));
     const columns: [string, string | undefined][] = [['topic_field', stream.topic_field], ...(stream.payload_format === 'value' ? [['value_field', stream.value_field] as [string, string]] : [])];
     for (const [key, column] of columns) {
-      if (column !== undefined && RECORD_COLUMNS.has(column)) out.push(error([...path, key], `"${column}" is a column every record already has. Choose another column name.`));
+      if (column !== undefined && RECORD_COLUMNS.has(column)) out.push(error([...path, key], say('mqtt.column_every_record_already', '"{column}" is a column every record already has. Choose another column name.', { column })));
     }
     if (stream.topic_field !== undefined && stream.payload_format === 'value' && stream.topic_field === stream.value_field)
-      out.push(error([...path, 'topic_field'], 'topic_field and value_field name the same column.'));
+      out.push(error([...path, 'topic_field'], say('mqtt.topic_field_value_field_name_same', 'topic_field and value_field name the same column.')));
     out.push(...timestampViolations(stream, path, checks));
   });
 
@@ -90,7 +90,7 @@ export function mqttReceiverViolations(receiver: MqttReceiver, base: JsonPath, c
       const other = receiver.streams[i]!;
       if (connectionOf(other) !== connectionOf(stream) || topicFilterProblem(other.topic) || topicFilterProblem(stream.topic)) continue;
       if (topicFiltersOverlap(other.topic, stream.topic)) {
-        out.push(warning([...base, 'streams', j, 'topic'], `This filter and the one of stream ${i + 1} (${other.topic}) can match the same topics: such messages are recorded in both streams.`));
+        out.push(warning([...base, 'streams', j, 'topic'], say('mqtt.filter_stream_match_same', 'This filter and the one of stream {i} ({topic}) can match the same topics: such messages are recorded in both streams.', { i: i + 1, topic: other.topic })));
         break;
       }
     }
@@ -101,17 +101,17 @@ export function mqttReceiverViolations(receiver: MqttReceiver, base: JsonPath, c
 function timestampViolations(stream: MqttReceiver['streams'][number], path: JsonPath, checks: Checks): Violation[] {
   const out: Violation[] = [];
   if (stream.timestamp_format !== undefined && stream.timestamp_unit !== undefined)
-    out.push(error([...path, 'timestamp_unit'], 'Use either timestamp_format (text time stamps) or timestamp_unit (epoch numbers), not both.'));
+    out.push(error([...path, 'timestamp_unit'], say('mqtt.either_timestamp_format_text_time', 'Use either timestamp_format (text time stamps) or timestamp_unit (epoch numbers), not both.')));
   if (stream.timestamp_field === undefined) {
     for (const key of ['timestamp_format', 'timestamp_unit', 'timezone'] as const)
-      if (stream[key] !== undefined) out.push(warning([...path, key], `${key} is only used with timestamp_field: without it the time of receipt is the record's time stamp.`));
+      if (stream[key] !== undefined) out.push(warning([...path, key], say('mqtt.used_timestamp_field_without_time', '{key} is only used with timestamp_field: without it the time of receipt is the record\'s time stamp.', { key })));
   }
   if (stream.timestamp_field !== undefined && stream.payload_format === 'value')
-    out.push(error([...path, 'timestamp_field'], 'A plain value has no fields: with payload_format value the time of receipt is the time stamp. Remove timestamp_field.'));
+    out.push(error([...path, 'timestamp_field'], say('mqtt.plain_value_fields_payload_format', 'A plain value has no fields: with payload_format value the time of receipt is the time stamp. Remove timestamp_field.')));
   const bad = stream.timestamp_format === undefined ? undefined : checks.unknownStrptimeDirective(stream.timestamp_format);
-  if (bad) out.push(error([...path, 'timestamp_format'], `"${bad}" is not a time format directive. Use e.g. %Y-%m-%d %H:%M:%S.`));
+  if (bad) out.push(error([...path, 'timestamp_format'], say('mqtt.time_format_directive', '"{bad}" is not a time format directive. Use e.g. %Y-%m-%d %H:%M:%S.', { bad })));
   if (stream.timezone !== undefined && !stream.timezone.startsWith(TEMPLATE_PROMPT) && !checks.isValidTimeZone(stream.timezone))
-    out.push(error([...path, 'timezone'], `"${stream.timezone}" is not a known time zone. Use an IANA name such as Europe/Berlin or America/Chicago.`));
+    out.push(error([...path, 'timezone'], say('mqtt.known_time_zone_iana', '"{timezone}" is not a known time zone. Use an IANA name such as Europe/Berlin or America/Chicago.', { timezone: stream.timezone })));
   return out;
 }
 
@@ -119,19 +119,19 @@ export function mqttTransmitViolations(transmit: MqttTransmit, base: JsonPath): 
   const out: Violation[] = [];
   if (transmit.topic !== undefined && !transmit.topic.startsWith(TEMPLATE_PROMPT) && transmit.payload_format === 'json') {
     const problem = publishTopicProblem(transmit.topic);
-    if (problem) out.push(error([...base, 'topic'], problem));
+    if (problem) out.push(error([...base, 'topic'], say('mqtt.publish_topic_invalid', '{text}', { text: problem, topic: transmit.topic })));
   }
   out.push(...sparkplugTransmitViolations(transmit, base));
   for (const key of Object.keys(transmit.additional_fields)) {
-    if (MESSAGE_KEYS.has(key)) out.push(error([...base, 'additional_fields', key], `"${key}" is a field every message has already; choose another name.`));
+    if (MESSAGE_KEYS.has(key)) out.push(error([...base, 'additional_fields', key], say('mqtt.field_every_message_already', '"{key}" is a field every message has already; choose another name.', { key })));
   }
   out.push(...brokerViolations(transmit, base));
   if (transmit.qos === 0)
-    out.push(warning([...base, 'qos'], 'With qos 0 records leave the outbox once written to the connection: those in flight when the connection breaks are lost. Use qos 1 to lose nothing.'));
+    out.push(warning([...base, 'qos'], say('mqtt.qos_records_leave_outbox', 'With qos 0 records leave the outbox once written to the connection: those in flight when the connection breaks are lost. Use qos 1 to lose nothing.')));
   if (transmit.mqtt_version === '3.1.1')
-    out.push(warning([...base, 'mqtt_version'], 'With MQTT 3.1.1 a broker cannot say that a publish was refused (not authorized): it confirms it and drops it. Use "5" if the broker supports it.'));
+    out.push(warning([...base, 'mqtt_version'], say('mqtt.mqtt_broker_cannot_say', 'With MQTT 3.1.1 a broker cannot say that a publish was refused (not authorized): it confirms it and drops it. Use "5" if the broker supports it.')));
   if (transmit.message_format === 'record' && transmit.max_request_records > 10_000)
-    out.push(warning([...base, 'max_request_records'], 'With message_format record this many messages wait for the broker at once; brokers often allow far fewer in flight (Mosquitto: 20 by default, the rest queue).'));
+    out.push(warning([...base, 'max_request_records'], say('mqtt.message_format_record_many_messages', 'With message_format record this many messages wait for the broker at once; brokers often allow far fewer in flight (Mosquitto: 20 by default, the rest queue).')));
   return out;
 }
 
@@ -140,15 +140,15 @@ function sparkplugTransmitViolations(transmit: MqttTransmit, base: JsonPath): Vi
   const out: Violation[] = [];
   if (transmit.payload_format === 'sparkplug_b') {
     if (transmit.topic !== undefined)
-      out.push(warning([...base, 'topic'], 'With sparkplug_b the topics are spBv1.0/<group_id>/<message type>/<edge_node_id>/<asset>: topic is not used.'));
+      out.push(warning([...base, 'topic'], say('mqtt.sparkplug_b_topics_spbv_group_id', 'With sparkplug_b the topics are spBv1.0/<group_id>/<message type>/<edge_node_id>/<asset>: topic is not used.')));
     if (Object.keys(transmit.additional_fields).length > 0)
-      out.push(warning([...base, 'additional_fields'], 'With sparkplug_b each field of a record is a metric: additional_fields are not sent.'));
+      out.push(warning([...base, 'additional_fields'], say('mqtt.sparkplug_b_field_record_metric', 'With sparkplug_b each field of a record is a metric: additional_fields are not sent.')));
     if (transmit.message_format !== 'record')
-      out.push(warning([...base, 'message_format'], 'With sparkplug_b up to max_request_records records of an asset share one DDATA: message_format is not used.'));
+      out.push(warning([...base, 'message_format'], say('mqtt.sparkplug_b_up_max_request_records_records', 'With sparkplug_b up to max_request_records records of an asset share one DDATA: message_format is not used.')));
     return out;
   }
   for (const key of ['group_id', 'edge_node_id', 'primary_host_id'] as const) {
-    if (transmit[key] !== undefined) out.push(warning([...base, key], `${key} is only used with payload_format "sparkplug_b".`));
+    if (transmit[key] !== undefined) out.push(warning([...base, key], say('mqtt.used_payload_format_sparkplug_b', '{key} is only used with payload_format "sparkplug_b".', { key })));
   }
   return out;
 }

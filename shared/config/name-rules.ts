@@ -4,7 +4,7 @@
  * that is empty, only dots (`.`, `..`: the folder itself or the one above) or holds a path separator
  * would leave that folder, so it is refused at its json_path. Pure: the console says it as you type.
  */
-import { type JsonPath, type Violation, error } from './violations.js';
+import { type JsonPath, type Violation, error, say } from './violations.js';
 
 /** Why `name` cannot name a folder, or undefined when it can. */
 export function folderNameProblem(name: string): string | undefined {
@@ -38,7 +38,7 @@ export function folderNameViolations(config: Named): Violation[] {
     if (typeof name !== 'string') return;
     const problem = folderNameProblem(name);
     const advice = 'Choose a name with letters, digits, "-" or "_".';
-    if (problem) out.push(error(at, `The ${what} name ${problem}: names become folder names of the agent (components/…). ${advice}`));
+    if (problem) out.push(error(at, say('name.name_names_become_folder', 'The {what} name {problem}: names become folder names of the agent (components/…). {advice}', { what, problem, advice })));
   };
   config.data_receiver.forEach((receiver, r) => {
     if (!receiver) return;

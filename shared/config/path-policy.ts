@@ -8,7 +8,7 @@
  * console judge a path the same way.
  */
 import type { ConfigurationDocument as Configuration } from './schema.js';
-import { type JsonPath, type Violation, error, warning } from './violations.js';
+import { type JsonPath, type Violation, error, warning, say } from './violations.js';
 import { receiverFilesOf } from './receivers/derive.js';
 
 export type PathFlavour = 'posix' | 'win32';
@@ -96,12 +96,12 @@ function receiverPathViolations(config: Pick<Configuration, 'data_receiver'>): V
         warning(
           at,
           isFilesystemRoot(folder)
-            ? `"${folder}" is the root of the file system: the receiver lists the whole computer. Point it at the folder the machines write to.`
-            : `"${folder}" is a folder of the operating system, not one machines write to. Check that this is the folder you mean.`,
+            ? say('path.filesystem_root', '"{folder}" is the root of the file system: the receiver lists the whole computer. Point it at the folder the machines write to.', { folder })
+            : say('path.system_folder', '"{folder}" is a folder of the operating system, not one machines write to. Check that this is the folder you mean.', { folder }),
         ),
       );
       if ('delete_completed' in receiver && receiver.delete_completed)
-        out.push(error(['data_receiver', r, 'delete_completed'], `delete_completed would delete files from "${folder}", a folder of the operating system. Tributary refuses that; read from a folder of your own, or turn delete_completed off.`));
+        out.push(error(['data_receiver', r, 'delete_completed'], say('path.delete_completed_would_delete_files', 'delete_completed would delete files from "{folder}", a folder of the operating system. Tributary refuses that; read from a folder of your own, or turn delete_completed off.', { folder })));
     });
   });
   return out;
@@ -118,12 +118,12 @@ function transmitPathViolations(config: Pick<Configuration, 'data_transmit'>, co
     const target = normalizePath(written, data, flavour);
     const at: JsonPath = ['data_transmit', t, 'directory'];
     const own = AGENT_FOLDERS.find((folder) => isWithin(target, `${data === '/' ? '' : data}/${folder}`));
-    if (own) out.push(error(at, `"${written}" is inside the agent's own ${own} folder (${target}). Write CSV files somewhere else, e.g. "outbox".`));
+    if (own) out.push(error(at, say('path.inside_agent_own_folder', '"{written}" is inside the agent\'s own {own} folder ({target}). Write CSV files somewhere else, e.g. "outbox".', { written, own, target })));
     else if (!isWithin(target, data) && !allowed.some((folder) => isWithin(target, folder)))
       out.push(
         error(
           at,
-          `"${written}" (${target}) is outside the agent's data directory ${data}. CSV files are written there only, unless the operator allows the folder: start with --allow-write ${target} (desktop: "allowWrite" in desktop.json).`,
+          say('path.outside_agent_data_directory', '"{written}" ({target}) is outside the agent\'s data directory {data}. CSV files are written there only, unless the operator allows the folder: start with --allow-write {target} (desktop: "allowWrite" in desktop.json).', { written, target, data }),
         ),
       );
   });

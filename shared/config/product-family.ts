@@ -4,7 +4,7 @@
  * them; legacy transforms it accepts but cannot run are warnings; options that only apply to
  * sources it does not have are warnings (docs/compatibility.md).
  */
-import { type JsonPath, type Violation, valueAt, warning } from './violations.js';
+import { type JsonPath, type Violation, valueAt, warning, say } from './violations.js';
 import { receiverProtocolList } from './receivers/derive.js';
 import { transmitAbilities } from './transmits/derive.js';
 
@@ -56,7 +56,7 @@ export function fileOrderViolations(receiver: { connections: readonly { retrieve
   const out: Violation[] = [];
   receiver.connections.forEach((c, k) => {
     if (c.retrieve_ordered_files !== undefined)
-      out.push(warning([...base, 'connections', k, 'retrieve_ordered_files'], 'retrieve_ordered_files applies to S3 sources only; it has no effect here (the folder is listed whole every poll).'));
+      out.push(warning([...base, 'connections', k, 'retrieve_ordered_files'], say('family.retrieve_ordered_files_applies_sources_effect', 'retrieve_ordered_files applies to S3 sources only; it has no effect here (the folder is listed whole every poll).')));
   });
   return out;
 }

@@ -5,7 +5,7 @@
  * transmit by transmit_name, a connection by connection_name (else by position).
  */
 import { SECRET_KEYS, SECRET_MASK } from './schema.js';
-import { type JsonPath, type Violation, error } from './violations.js';
+import { type JsonPath, type Violation, error, say } from './violations.js';
 import { type TargetField, secretTargetAt } from './secret-targets.js';
 
 type Json = unknown;
@@ -153,13 +153,13 @@ export function unmaskSecrets(incoming: unknown, stored: unknown): { config: unk
     const found = counterpartOf(incoming, stored, here);
     const original = found.stored?.[key];
     if (typeof original !== 'string') {
-      violations.push(error([...here, key], `${key} is "${SECRET_MASK}" but no saved value belongs here (new or renamed entry): type the real ${key}.`));
+      violations.push(error([...here, key], say('secrets.saved_value_belongs_here', '{key} is "{SECRET_MASK}" but no saved value belongs here (new or renamed entry): type the real {key}.', { key, SECRET_MASK })));
       return;
     }
     const changes = targetChanges(here, key, holder, found, { incoming, stored });
     if (changes.length > 0) {
       const target = secretTargetAt(here, key, holder)?.target ?? 'what it belongs to';
-      violations.push(error([...here, key], `Re-enter the ${key}: ${target} changed (${changes.join(', ')}). A saved ${key} is only used for the target it was saved for.`));
+      violations.push(error([...here, key], say('secrets.re_enter_changed_saved', 'Re-enter the {key}: {target} changed ({changes}). A saved {key} is only used for the target it was saved for.', { key, target, changes: changes.join(', ') })));
     } else setOwn(holder, key, original);
   };
   const visit = (node: Json): void => {

@@ -4,7 +4,8 @@
  */
 import type { z } from 'zod';
 import type { ConfigurationDocument, DataReceiver, SightMachineCloudSchema } from './schema.js';
-import { type JsonPath, type Violation, closest, error, warning } from './violations.js';
+import { type JsonPath, type Violation, closest, error, warning, say } from './violations.js';
+import type { AgentMessage } from './message.js';
 import { matchesStream, parseFilter } from './streams.js';
 import { transformTypeViolations } from './transforms/derive.js';
 export { sqlPlaceholders } from './receivers/sql/rules.js';
@@ -55,12 +56,12 @@ export function isValidTimeZone(zone: string): boolean {
 let zoneNames: readonly string[] | undefined;
 
 /** The message for an unknown zone, with the closest IANA name when it looks like a typo. */
-export function timeZoneProblem(zone: string): string {
+export function timeZoneProblem(zone: string): AgentMessage {
   zoneNames ??= typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
   // Case-insensitive match first: "europe/berlin" is a typo of one zone, not of the nearest by letters.
   const hint = zoneNames.find((z) => z.toLowerCase() === zone.toLowerCase()) ?? closest(zone, zoneNames);
-  const suggestion = hint ? ` Did you mean "${hint}"?` : '';
-  return `"${zone}" is not a known time zone.${suggestion} Use an IANA name such as Europe/Berlin or America/Chicago.`;
+  if (hint) return say('time_zone.unknown_hint', '"{zone}" is not a known time zone. Did you mean "{hint}"? Use an IANA name such as Europe/Berlin or America/Chicago.', { zone, hint });
+  return say('time_zone.unknown', '"{zone}" is not a known time zone. Use an IANA name such as Europe/Berlin or America/Chicago.', { zone });
 }
 
 /** Returns the first unknown strptime directive in `format`, or undefined when all are known. */
@@ -99,11 +100,11 @@ export function semanticViolations(config: PartialConfiguration, options: { part
   const receivers = config.data_receiver;
 
   duplicates(receivers, (r) => r.data_receiver_name, (i, first, value) =>
-    out.push(error(['data_receiver', i, 'data_receiver_name'], `The receiver name "${value}" is already used by receiver ${first + 1}. Names must be unique: progress is kept under them.`)));
+    out.push(error(['data_receiver', i, 'data_receiver_name'], say('config.receiver_name_already_used', 'The receiver name "{value}" is already used by receiver {first}. Names must be unique: progress is kept under them.', { value, first: first + 1 }))));
   duplicates(config.transforms, (t) => t.transform_name, (i, first, value) =>
-    out.push(error(['transforms', i, 'transform_name'], `The transform name "${value}" is already used by transform ${first + 1}. Names must be unique.`)));
+    out.push(error(['transforms', i, 'transform_name'], say('config.transform_name_already_used', 'The transform name "{value}" is already used by transform {first}. Names must be unique.', { value, first: first + 1 }))));
   duplicates(config.data_transmit, (t) => t.transmit_name, (i, first, value) =>
-    out.push(error(['data_transmit', i, 'transmit_name'], `The transmit name "${value}" is already used by transmit ${first + 1}. Names must be unique.`)));
+    out.push(error(['data_transmit', i, 'transmit_name'], say('config.transmit_name_already_used', 'The transmit name "{value}" is already used by transmit {first}. Names must be unique.', { value, first: first + 1 }))));
 
   out.push(...folderNameViolations(config));
 
@@ -119,7 +120,7 @@ export function semanticViolations(config: PartialConfiguration, options: { part
     const b = allStreams[first]!;
     if (a.receiver !== b.receiver) {
       const index = receivers[a.receiver]!.streams.findIndex((s) => `${s.asset}:${s.stream_type}` === value);
-      out.push(warning(['data_receiver', a.receiver, 'streams', index], `The stream "${value}" is also read by receiver ${b.receiver + 1}; both feed the same stream, and a restream must name each receiver.`));
+      out.push(warning(['data_receiver', a.receiver, 'streams', index], say('config.stream_also_read_receiver', 'The stream "{value}" is also read by receiver {receiver}; both feed the same stream, and a restream must name each receiver.', { value, receiver: b.receiver + 1 })));
     }
   });
 
@@ -128,9 +129,9 @@ export function semanticViolations(config: PartialConfiguration, options: { part
   const checkFilter = (filter: readonly string[] | undefined, path: JsonPath) => {
     filter?.forEach((entry, k) => {
       const problem = parseFilter(entry).problem;
-      if (problem) out.push(error([...path, k], problem));
+      if (problem) out.push(error([...path, k], say('stream_filter.invalid', '{text}', { text: problem, filter: entry })));
       else if (!options.partial && streamNames.length > 0 && !selectsAny(entry))
-        out.push(warning([...path, k], `"${entry}" matches none of the configured streams (${streamNames.slice(0, 5).join(', ')}${streamNames.length > 5 ? ', …' : ''}).`));
+        out.push(warning([...path, k], say('config.filter_matches_no_stream', '"{entry}" matches none of the configured streams ({streams}).', { entry, streams: streamNames.slice(0, 5).join(', ') + (streamNames.length > 5 ? ', …' : '') })));
     });
   };
   receivers.forEach((receiver, r) => {
@@ -158,7 +159,7 @@ export function semanticViolations(config: PartialConfiguration, options: { part
   walkStrings(config, [], (value, path) => {
     if (!isPrompt(value)) return;
     prompts.add(JSON.stringify(path));
-    out.push(error(path, `Fill in ${String(path[path.length - 1])}: it still holds the template's prompt ${value}.`));
+    out.push(error(path, say('config.fill_still_holds_template', 'Fill in {path}: it still holds the template\'s prompt {value}.', { path: String(path[path.length - 1]), value })));
   });
   return out.filter((v) => v.description.startsWith('Fill in ') || !prompts.has(JSON.stringify(v.json_path)));
 }
@@ -192,7 +193,7 @@ function unsentStreamViolations(config: PartialConfiguration, streams: readonly 
     if (ids.has(stream) || assets.has(stream.slice(0, colon)) || types.has(stream.slice(colon + 1))) continue;
     const name = config.data_receiver[receiver]?.data_receiver_name ?? `receiver ${receiver + 1}`;
     const why = transmits.length === 0 ? 'there is no transmit' : "no transmit's filter_stream selects it";
-    out.push(warning(['data_receiver', receiver], `No transmit sends the stream "${stream}" of receiver "${name}" (${why}): its records are read and marked read but never leave this agent. Add a transmit or a filter_stream entry for it; a transmit added later sends only records read from then on.`));
+    out.push(warning(['data_receiver', receiver], say('config.transmit_sends_stream_receiver', 'No transmit sends the stream "{stream}" of receiver "{name}" ({why}): its records are read and marked read but never leave this agent. Add a transmit or a filter_stream entry for it; a transmit added later sends only records read from then on.', { stream, name, why })));
   }
   return out;
 }
@@ -224,18 +225,18 @@ function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
   const out: Violation[] = [];
   const base: JsonPath = ['data_receiver', r];
   duplicates<{ asset: string; stream_type: string }>(receiver.streams, (s) => `${s.asset}:${s.stream_type}`, (j, first, value) =>
-    out.push(error([...base, 'streams', j], `The stream "${value}" is defined twice in this receiver (also stream ${first + 1}).`)));
+    out.push(error([...base, 'streams', j], say('config.stream_defined_twice_receiver', 'The stream "{value}" is defined twice in this receiver (also stream {first}).', { value, first: first + 1 }))));
   receiver.streams.forEach((s, j) => {
-    if (s.asset.includes(':')) out.push(error([...base, 'streams', j, 'asset'], 'An asset name must not contain ":" (streams are named asset:stream_type).'));
-    if (s.stream_type.includes(':')) out.push(error([...base, 'streams', j, 'stream_type'], 'A stream_type must not contain ":" (streams are named asset:stream_type).'));
+    if (s.asset.includes(':')) out.push(error([...base, 'streams', j, 'asset'], say('config.asset_name_must_contain', 'An asset name must not contain ":" (streams are named asset:stream_type).')));
+    if (s.stream_type.includes(':')) out.push(error([...base, 'streams', j, 'stream_type'], say('config.stream_type_must_contain_streams', 'A stream_type must not contain ":" (streams are named asset:stream_type).')));
   });
 
   if ('parsers' in receiver) {
     // File receivers (they read files with parsers), whatever their protocol.
     if (receiver.delete_completed)
-      out.push(warning([...base, 'delete_completed'], 'Files will be deleted from the source after they are read and buffered. Make sure no one else needs them.'));
+      out.push(warning([...base, 'delete_completed'], say('config.files_deleted_source_after', 'Files will be deleted from the source after they are read and buffered. Make sure no one else needs them.')));
     duplicates(receiver.parsers, (p) => p.parser_name, (k, first, value) =>
-      out.push(error([...base, 'parsers', k, 'parser_name'], `The parser name "${value}" is already used by parser ${first + 1} of this receiver.`)));
+      out.push(error([...base, 'parsers', k, 'parser_name'], say('config.parser_name_already_used', 'The parser name "{value}" is already used by parser {first} of this receiver.', { value, first: first + 1 }))));
     receiver.parsers.forEach((p, k) => {
       // The type's own rules, from its folder (parsers/<type>/index.ts).
       out.push(...parserTypeViolations(p, [...base, 'parsers', k]));
@@ -245,7 +246,7 @@ function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
       stamps?.forEach((ts, t) => {
         const bad = ts.format === undefined ? undefined : unknownStrptimeDirective(ts.format);
         const at = isDocumentParser(p) ? ['options', 'parse_timestamps', t, 'format'] : ['options', 'parse', 'parse_timestamps', t, 'format'];
-        if (bad) out.push(error([...base, 'parsers', k, ...at], `"${bad}" is not a time format directive. Use e.g. %Y-%m-%d %H:%M:%S.`));
+        if (bad) out.push(error([...base, 'parsers', k, ...at], say('config.time_format_directive', '"{bad}" is not a time format directive. Use e.g. %Y-%m-%d %H:%M:%S.', { bad })));
       });
     });
     out.push(...fileFilterViolations(receiver.streams, base));
@@ -255,9 +256,9 @@ function receiverViolations(receiver: DataReceiver, r: number): Violation[] {
       const stream = `${s.asset}:${s.stream_type}`;
       if (s.parser !== undefined) {
         if (!parserNames.includes(s.parser))
-          out.push(error([...base, 'streams', j, 'parser'], `No parser named "${s.parser}" in this receiver. Parsers here: ${parserNames.join(', ')}.`));
+          out.push(error([...base, 'streams', j, 'parser'], say('config.parser_named_receiver_parsers', 'No parser named "{parser}" in this receiver. Parsers here: {parserNames}.', { parser: s.parser, parserNames: parserNames.join(', ') })));
       } else if (!receiver.parsers.some((p) => !p.filter_stream || p.filter_stream.some((f) => matchesStream(f, stream)))) {
-        out.push(error([...base, 'streams', j], `No parser of this receiver reads the stream "${stream}": add it to a parser's filter_stream or name a parser in the stream.`));
+        out.push(error([...base, 'streams', j], say('config.parser_receiver_reads_stream', 'No parser of this receiver reads the stream "{stream}": add it to a parser\'s filter_stream or name a parser in the stream.', { stream })));
       }
     });
   }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ConfigurationSchema, type Configuration, type ConfigurationDocument, type DataReceiver, type Transmit } from './schema.js';
 import { explainUnsupported } from './product-family.js';
 import { transmitDescriptorOf } from './transmits/derive.js';
-import { type JsonPath, type Violation, dedupeViolations, hasErrors, sortViolations, violationsFromIssues, warning } from './violations.js';
+import { type JsonPath, type Violation, dedupeViolations, error, hasErrors, shownValue, sortViolations, violationsFromIssues, warning, say } from './violations.js';
 import { isValidTimeZone, semanticViolations, timeZoneProblem } from './semantic-rules.js';
 import { encodingProblem } from './encoding-rules.js';
 import { limitViolations } from './limits.js';
@@ -75,7 +75,7 @@ export interface ValidationOutcome {
  */
 export function validateConfiguration(input: unknown, context?: PathContext): ValidationOutcome {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    return { violations: [{ json_path: [], level: 'error', description: `The configuration must be a JSON object with data_receiver, transforms and data_transmit, but it is ${input === null ? 'null' : Array.isArray(input) ? 'a list' : typeof input}.` }] };
+    return { violations: [error([], say('config.not_object', 'The configuration must be a JSON object with data_receiver, transforms and data_transmit, but it is {actual}.', { actual: input === null ? 'null' : Array.isArray(input) ? 'a list' : typeof input, shown: shownValue(input) }))] };
   }
   // Lists beyond the limits are refused before anything else looks at their items.
   const tooBig = limitViolations(input);
@@ -90,7 +90,7 @@ export function validateConfiguration(input: unknown, context?: PathContext): Va
   const semantic = [...semanticViolations(parsed.data), ...pathViolations(parsed.data, context)];
   // Left out (as in the product family's receiver examples), not written as []: say what it means.
   if (!('data_transmit' in input) && parsed.data.data_receiver.length > 0)
-    semantic.push(warning(['data_transmit'], 'There is no data_transmit: records are read (and kept for KPI previews) but sent nowhere. Add a remotedatapost or csv transmit.'));
+    semantic.push(warning(['data_transmit'], say('config.there_data_transmit_records_read', 'There is no data_transmit: records are read (and kept for KPI previews) but sent nowhere. Add a remotedatapost or csv transmit.')));
   return { violations: sortViolations(dedupeViolations(semantic)), config: resolveConfiguration(parsed.data) };
 }
 
@@ -167,9 +167,9 @@ function valueViolations({ node, path }: { node: unknown; path: JsonPath }, dept
     const at: JsonPath = [...path, Array.isArray(node) ? Number(k) : k];
     if (typeof v === 'string' && !v.startsWith('<fill in')) {
       if ((k === 'localtz' || k === 'timezone') && !isValidTimeZone(v))
-        return [{ json_path: at, level: 'error', description: timeZoneProblem(v) }];
+        return [error(at, timeZoneProblem(v))];
       const bad = k === 'file_encoding' || k === 'encoding' ? encodingProblem(v) : undefined;
-      return bad ? [{ json_path: at, level: 'error', description: bad }] : [];
+      return bad ? [error(at, bad)] : [];
     }
     return valueViolations({ node: v, path: at }, depth + 1);
   });

@@ -3,6 +3,7 @@
  * engineer understands, each at the exact json_path of the offending value.
  */
 import { z } from 'zod';
+import { type AgentMessage, MessageCodeSchema, MessageParamsSchema, say } from './message.js';
 
 export const JsonPathSchema = z
   .array(z.union([z.string(), z.number().int().min(0)]))
@@ -10,9 +11,12 @@ export const JsonPathSchema = z
 export type JsonPath = z.infer<typeof JsonPathSchema>;
 
 export const ViolationSchema = z.object({
-  description: z.string(),
+  description: z.string().describe('In English words, for tools and logs.'),
   json_path: JsonPathSchema,
   level: z.enum(['warning', 'error']),
+  // Optional in the schema so that a console reads agents that predate codes; this agent always sends both.
+  code: MessageCodeSchema.optional(),
+  params: MessageParamsSchema.optional(),
 });
 export type Violation = z.infer<typeof ViolationSchema>;
 
@@ -22,8 +26,9 @@ export const ValidationResultSchema = z.object({
 });
 export type ValidationResult = z.infer<typeof ValidationResultSchema>;
 
-export const error = (json_path: JsonPath, description: string): Violation => ({ json_path, description, level: 'error' });
-export const warning = (json_path: JsonPath, description: string): Violation => ({ json_path, description, level: 'warning' });
+export const error = (json_path: JsonPath, message: AgentMessage): Violation => ({ json_path, description: message.text, level: 'error', code: message.code, params: message.params });
+export const warning = (json_path: JsonPath, message: AgentMessage): Violation => ({ json_path, description: message.text, level: 'warning', code: message.code, params: message.params });
+export { say };
 
 /** Human name of a JSON value's type, in the words used by the messages. */
 export function describeType(value: unknown): string {
@@ -98,88 +103,97 @@ function toJsonPath(path: readonly PropertyKey[]): JsonPath {
 }
 
 /** Turns zod issues into violations; `input` is the document that was parsed. */
+/** A JSON value as it reads in the document, short: "abc", 5, true, null, […], {…} (for templates in any language). */
+export function shownValue(value: unknown): string {
+  if (Array.isArray(value)) return '[…]';
+  if (value !== null && typeof value === 'object') return '{…}';
+  if (value === undefined) return '—';
+  const text = JSON.stringify(typeof value === 'string' && value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  return text ?? String(value);
+}
+
+/** The value's parameters for a template: `actual` in English words, `shown` as it reads in the document. */
+const valueParams = (value: unknown) => ({ actual: describeType(value), shown: shownValue(value) });
+
+/** Turns zod issues into violations; `input` is the document that was parsed. */
 export function violationsFromIssues(issues: readonly z.core.$ZodIssue[], input: unknown, knownKeys?: KnownKeysLookup): Violation[] {
   const out: Violation[] = [];
   for (const issue of issues) {
     const path = toJsonPath(issue.path);
     const value = valueAt(input, issue.path);
-    const label = fieldLabel(path);
+    const field = fieldLabel(path);
     switch (issue.code) {
-      case 'invalid_type': {
-        if (value === undefined) {
-          out.push(error(path, `${label} is required but missing.`));
-        } else {
-          const expected = TYPE_WORDS[issue.expected] ?? issue.expected;
-          out.push(error(path, `${label} must be ${expected}, but it is ${describeType(value)}.`));
-        }
+      case 'invalid_type':
+        if (value === undefined) out.push(error(path, say('schema.required', '{field} is required but missing.', { field })));
+        else out.push(error(path, say('schema.wrong_type', '{field} must be {expected}, but it is {actual}.', { field, expected: TYPE_WORDS[issue.expected] ?? issue.expected, expected_type: issue.expected, ...valueParams(value) })));
         break;
-      }
       case 'unrecognized_keys':
-        for (const key of issue.keys) {
-          const hint = knownKeys ? closest(key, knownKeys(path)) : undefined;
-          const known = knownKeys?.(path) ?? [];
-          const listing = known.length > 0 ? ` Allowed fields: ${known.join(', ')}.` : '';
-          out.push(error([...path, key], `Unknown field "${key}".${hint ? ` Did you mean "${hint}"?` : listing}`));
-        }
+        for (const key of issue.keys) out.push(error([...path, key], unknownField(key, knownKeys?.(path) ?? [])));
         break;
       case 'invalid_union': {
         const discriminated = issue as z.core.$ZodIssueInvalidUnion & { discriminator?: string; options?: unknown[] };
         if (discriminated.discriminator) {
           // A defaulted discriminator (transmit_type) lists undefined among its values: not a choice to offer.
           const options = (discriminated.options ?? []).filter((option) => option !== undefined && option !== null).map(String);
-          const given = value === undefined ? 'missing' : `${describeType(value)}`;
-          const hint = typeof value === 'string' ? closest(value, options) : undefined;
-          out.push(
-            error(
-              path,
-              `${label} is ${given}; it must be one of ${options.join(', ')}.${hint ? ` Did you mean "${hint}"?` : ''}`,
-            ),
-          );
+          out.push(error(path, oneOf(field, value, options, options.join(', '))));
         } else {
           // A plain union (e.g. field_names as list or text): report the first branch's issues.
           // zod gives the branch's issues paths relative to the union's place in the document.
           const first = issue.errors[0]?.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }));
           if (first && first.length > 0) out.push(...violationsFromIssues(first, input, knownKeys));
-          else out.push(error(path, `${label} has an unexpected form.`));
+          else out.push(error(path, say('schema.unexpected_form', '{field} has an unexpected form.', { field })));
         }
         break;
       }
       case 'invalid_value': {
         const options = issue.values.map((v) => JSON.stringify(v));
-        const hint = typeof value === 'string' ? closest(value, issue.values.map(String)) : undefined;
-        out.push(
-          error(
-            path,
-            options.length === 1
-              ? `${label} must be ${options[0]}, but it is ${describeType(value)}.`
-              : `${label} is ${describeType(value)}; it must be one of ${options.join(', ')}.${hint ? ` Did you mean "${hint}"?` : ''}`,
-          ),
-        );
+        if (options.length === 1) out.push(error(path, say('schema.must_equal', '{field} must be {option}, but it is {actual}.', { field, option: options[0]!, ...valueParams(value) })));
+        else out.push(error(path, oneOf(field, value, issue.values.map(String), options.join(', '))));
         break;
       }
-      case 'too_small': {
-        if (issue.origin === 'array') {
-          const min = Number(issue.minimum);
-          out.push(error(path, issue.message.startsWith('a ') || issue.message.startsWith('an ') ? `${capitalize(issue.message)}.` : `${label} needs at least ${min} item${min === 1 ? '' : 's'}.`));
-        } else if (issue.origin === 'string') {
-          out.push(error(path, `${label} must not be empty.`));
-        } else {
-          out.push(error(path, `${label} must be at least ${String(issue.minimum)}, but it is ${describeType(value)}.`));
-        }
+      case 'too_small':
+        out.push(error(path, tooSmall(issue, field, value)));
         break;
-      }
       case 'too_big':
-        if (issue.origin === 'string') out.push(error(path, `${label} must be at most ${String(issue.maximum)} character${Number(issue.maximum) === 1 ? '' : 's'} long, but it is ${describeType(value)}.`));
-        else out.push(error(path, `${label} must be at most ${String(issue.maximum)}, but it is ${describeType(value)}.`));
+        if (issue.origin === 'string') {
+          const max = Number(issue.maximum);
+          out.push(error(path, max === 1 ? say('schema.too_long_one', '{field} must be at most {max} character long, but it is {actual}.', { field, max, ...valueParams(value) }) : say('schema.too_long', '{field} must be at most {max} characters long, but it is {actual}.', { field, max, ...valueParams(value) })));
+        } else out.push(error(path, say('schema.too_big', '{field} must be at most {max}, but it is {actual}.', { field, max: Number(issue.maximum), ...valueParams(value) })));
         break;
       case 'not_multiple_of':
-        out.push(error(path, `${label} must be a multiple of ${String(issue.divisor)}.`));
+        out.push(error(path, say('schema.not_multiple_of', '{field} must be a multiple of {divisor}.', { field, divisor: Number(issue.divisor) })));
         break;
       default:
-        out.push(error(path, `${label}: ${issue.message}`));
+        out.push(error(path, say('schema.other', '{field}: {text}', { field, text: issue.message })));
     }
   }
   return out;
+}
+
+function unknownField(key: string, known: readonly string[]): AgentMessage {
+  const hint = closest(key, known);
+  if (hint) return say('schema.unknown_field_hint', 'Unknown field "{key}". Did you mean "{hint}"?', { key, hint });
+  if (known.length > 0) return say('schema.unknown_field_allowed', 'Unknown field "{key}". Allowed fields: {allowed}.', { key, allowed: known.join(', ') });
+  return say('schema.unknown_field', 'Unknown field "{key}".', { key });
+}
+
+/** "x is …; it must be one of …", with a "did you mean" when a choice is close to the text given. */
+function oneOf(field: string, value: unknown, choices: readonly string[], options: string): AgentMessage {
+  if (value === undefined) return say('schema.choice_missing', '{field} is missing; it must be one of {options}.', { field, options });
+  const hint = typeof value === 'string' ? closest(value, choices) : undefined;
+  if (hint) return say('schema.choice_invalid_hint', '{field} is {actual}; it must be one of {options}. Did you mean "{hint}"?', { field, options, hint, ...valueParams(value) });
+  return say('schema.choice_invalid', '{field} is {actual}; it must be one of {options}.', { field, options, ...valueParams(value) });
+}
+
+function tooSmall(issue: z.core.$ZodIssueTooSmall, field: string, value: unknown): AgentMessage {
+  if (issue.origin === 'array') {
+    // A schema's own words ("a stream is needed") are kept as they are.
+    if (issue.message.startsWith('a ') || issue.message.startsWith('an ')) return say('schema.too_few_items_custom', '{text}.', { field, text: capitalize(issue.message) });
+    const min = Number(issue.minimum);
+    return min === 1 ? say('schema.too_few_items_one', '{field} needs at least {min} item.', { field, min }) : say('schema.too_few_items', '{field} needs at least {min} items.', { field, min });
+  }
+  if (issue.origin === 'string') return say('schema.empty', '{field} must not be empty.', { field });
+  return say('schema.too_small', '{field} must be at least {min}, but it is {actual}.', { field, min: Number(issue.minimum), ...valueParams(value) });
 }
 
 function capitalize(text: string): string {

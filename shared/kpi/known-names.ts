@@ -4,7 +4,7 @@
  * so it is named with a did-you-mean. Warnings, not errors: a KPI may be written before its machine
  * sends anything (docs/decisions/0050).
  */
-import { closest, warning, type JsonPath, type Violation } from '../config/violations.js';
+import { closest, warning, type JsonPath, type Violation, say } from '../config/violations.js';
 import type { AliasEntry, KpiDefinition } from './schema.js';
 
 /** What the agent's kept records hold: each machine (asset) and the field names its records carry. */
@@ -23,14 +23,14 @@ function listing(names: readonly string[]): string {
 function unknownMachine(machine: string, path: JsonPath, machines: readonly string[]): Violation {
   const hint = closest(machine, machines);
   const advice = hint ? ` Did you mean "${hint}"?` : ` Machines with records here: ${listing(machines)}.`;
-  return warning(path, `No records of machine "${machine}" are kept on this agent, so the KPI has no data for it.${advice}`);
+  return warning(path, say('kpi.records_machine_kept_agent', 'No records of machine "{machine}" are kept on this agent, so the KPI has no data for it.{advice}', { machine, advice }));
 }
 
 function unknownField(field: string, path: JsonPath, fields: readonly string[], machine: string | undefined): Violation {
   const hint = closest(field, fields);
   const from = machine ? ` of machine "${machine}"` : '';
   const advice = hint ? ` Did you mean "${hint}"?` : ` Fields seen: ${listing(fields)}.`;
-  return warning(path, `No record${from} kept on this agent has a field "${field}", so this dependency has no values.${advice}`);
+  return warning(path, say('kpi.record_kept_agent_field', 'No record{from} kept on this agent has a field "{field}", so this dependency has no values.{advice}', { from, field, advice }));
 }
 
 /** Warnings for machine and raw field names the kept records never carried; none when nothing is kept. */

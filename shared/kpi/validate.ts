@@ -3,7 +3,7 @@
  * same function runs in the agent (on save and on /v1/kpis/validate) and could run in the console.
  */
 import type { z } from 'zod';
-import { dedupeViolations, error, hasErrors, sortViolations, violationsFromIssues, type JsonPath, type Violation } from '../config/violations.js';
+import { dedupeViolations, error, hasErrors, sortViolations, violationsFromIssues, type JsonPath, type Violation, say } from '../config/violations.js';
 import { knownNameRules } from './known-names.js';
 import { dependencyRules, fieldMapRules, formulaRules, lineRules, nameRules, thresholdRules, type RuleContext } from './rules.js';
 import { kindOf, schemaOfKind, type KpiDefinition, type KpiKind, type LineKpi } from './schema.js';
@@ -44,7 +44,7 @@ export function validateKpi(input: unknown, options: KpiValidationOptions = {}):
   const kind = kindOf(input, options.kind);
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     const given = input === null ? 'null' : Array.isArray(input) ? 'a list' : typeof input;
-    return { kind, status: 'failed', violations: [error([], `A KPI definition must be a JSON object with name, display_name, formula, dependencies and field_maps, but it is ${given}.`)] };
+    return { kind, status: 'failed', violations: [error([], say('kpi.kpi_definition_must_json', 'A KPI definition must be a JSON object with name, display_name, formula, dependencies and field_maps, but it is {given}.', { given }))] };
   }
   const parsed = schemaOfKind(kind).safeParse(input);
   if (!parsed.success) {

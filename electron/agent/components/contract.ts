@@ -4,6 +4,7 @@
  * component reads this file and docs/architecture.md ("How to add a receiver, transform or
  * transmit"), nothing else.
  */
+import type { AgentMessage } from '../../../shared/config/message.js';
 import type { BackfillProgress, ComponentType, Marker, ServiceStatus } from '../../../shared/api/resources.js';
 import type { Transform } from '../../../shared/config/schema.js';
 import type { AgentRecord } from '../../../shared/records/record.js';
@@ -73,8 +74,11 @@ export interface CommitProgress {
 
 /** What a component uses to raise and clear markers on the streams it works on. */
 export interface MarkerReporter {
-  /** Raises (or refreshes) a marker of this component on each given stream. */
-  raise(streams: readonly StreamKey[], level: Marker['level'], category: string, message: string): void;
+  /**
+   * Raises (or refreshes) a marker of this component on each given stream. A message with a code
+   * (say()) is written in the console's language; a plain text gets the code marker.<category>.
+   */
+  raise(streams: readonly StreamKey[], level: Marker['level'], category: string, message: string | AgentMessage): void;
   /** Clears this component's markers of a category (all categories when omitted). */
   clear(category?: string, streams?: readonly StreamKey[]): void;
 }

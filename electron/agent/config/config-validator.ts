@@ -1,4 +1,5 @@
 import { capViolations } from '../../../shared/config/limits.js';
+import { error, say } from '../../../shared/config/violations.js';
 import { type ValidationOutcome, validateConfiguration } from '../../../shared/config/validate.js';
 import type { Logger } from '../logging/logger.js';
 import type { PathContext } from '../../../shared/config/path-policy.js';
@@ -91,7 +92,7 @@ export class ConfigValidator {
       if (this.inFlight === 0) this.endWhenIdle();
     }
     if (response.ok) return { violations: response.violations, config: response.config };
-    return { violations: [{ json_path: [], level: 'error', description: `The configuration could not be validated (${response.error}); it is too large or too complex. Nothing was saved.` }] };
+    return { violations: [error([], say('config.not_validated', 'The configuration could not be validated ({cause}); it is too large or too complex. Nothing was saved.', { cause: response.error }))] };
   }
 
   async close(): Promise<void> {

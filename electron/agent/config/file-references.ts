@@ -3,7 +3,7 @@
  * exist when it is saved, or the component would only fail later, at start.
  */
 import fs from 'node:fs';
-import type { JsonPath, Violation } from '../../../shared/config/violations.js';
+import { type JsonPath, type Violation, error, say } from '../../../shared/config/violations.js';
 
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const asRecord = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
@@ -12,9 +12,9 @@ function caFileProblem(file: unknown, path: JsonPath): Violation[] {
   if (typeof file !== 'string' || file === '' || file.startsWith('<fill in: ')) return [];
   try {
     if (fs.statSync(file).isFile()) return [];
-    return [{ json_path: path, level: 'error', description: `ca_file "${file}" is not a file. Give the PEM file of the CA that signed the broker's certificate.` }];
+    return [error(path, say('file.ca_file_not_file', 'ca_file "{file}" is not a file. Give the PEM file of the CA that signed the broker\'s certificate.', { file }))];
   } catch (cause) {
-    return [{ json_path: path, level: 'error', description: `ca_file "${file}" cannot be read on this PC (${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message}). Give the path of the PEM file of the CA that signed the broker's certificate.` }];
+    return [error(path, say('file.ca_file_unreadable', 'ca_file "{file}" cannot be read on this PC ({cause}). Give the path of the PEM file of the CA that signed the broker\'s certificate.', { file, cause: (cause as NodeJS.ErrnoException).code ?? (cause as Error).message }))];
   }
 }
 

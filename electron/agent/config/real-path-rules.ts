@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { isSystemFolder } from '../../../shared/config/path-policy.js';
 import { receiverFilesOf } from '../../../shared/config/receivers/derive.js';
-import type { JsonPath, Violation } from '../../../shared/config/violations.js';
+import { type JsonPath, type Violation, error, say } from '../../../shared/config/violations.js';
 import { ReadPolicy, dataDirectoryReach, localFolderOfShare, readRefusal, realPath } from '../disk/read-policy.js';
 import { WritePolicy } from '../disk/write-policy.js';
 
@@ -59,16 +59,15 @@ export async function realPathViolations(document: unknown, existing: readonly V
   await inBatches(checks, async ({ folder, label, at, deleting }) => {
     const real = await realPath(folder);
     const reach = dataDirectoryReach(real, data);
-    if (reach) out.push({ json_path: at, level: 'error', description: readRefusal(label, real, reach) });
+    if (reach) out.push(error(at, say('path.data_directory_reach', '{text}', { text: readRefusal(label, real, reach), folder: real })));
     // A folder whose text names a system folder is refused by the shared rule already (one error at the field).
     else if (deleting && isSystemFolder(real))
-      out.push({
-        json_path: deleting,
-        level: 'error',
-        description:
-          `delete_completed would delete files from ${label}, whose real path ${real} is a folder of the operating ` +
-          'system. Tributary refuses that; read from a folder of your own, or turn delete_completed off.',
-      });
+      out.push(
+        error(
+          deleting,
+          say('path.delete_completed_real_system_folder', 'delete_completed would delete files from {label}, whose real path {real} is a folder of the operating system. Tributary refuses that; read from a folder of your own, or turn delete_completed off.', { label, real }),
+        ),
+      );
   });
   // Files a receiver or transmit reads (the mqtt ca_file) follow the same rule as folders.
   const files: { file: string; at: JsonPath }[] = [];
@@ -86,7 +85,7 @@ export async function realPathViolations(document: unknown, existing: readonly V
   const reads = new ReadPolicy(context.dataDirectory);
   await inBatches(files, async ({ file, at }) => {
     const refused = await reads.refuseFile(file);
-    if (refused) out.push({ json_path: at, level: 'error', description: refused });
+    if (refused) out.push(error(at, say('path.read_refused', '{text}', { text: refused, file })));
   });
   const writes = new WritePolicy(context.dataDirectory, context.allowWrite);
   asList(asRecord(document).data_transmit).forEach((item, t) => {
@@ -94,7 +93,7 @@ export async function realPathViolations(document: unknown, existing: readonly V
     if (transmit.transmit_type !== 'csv') return;
     const written = usable(transmit.directory) ? transmit.directory : 'outbox';
     const refused = writes.refuse(path.resolve(context.dataDirectory, written));
-    if (refused) out.push({ json_path: ['data_transmit', t, 'directory'], level: 'error', description: refused });
+    if (refused) out.push(error(['data_transmit', t, 'directory'], say('path.write_refused', '{text}', { text: refused, folder: written })));
   });
   const taken = new Set(existing.filter((v) => v.level === 'error').map((v) => JSON.stringify(v.json_path)));
   return out.filter((v) => !taken.has(JSON.stringify(v.json_path)));

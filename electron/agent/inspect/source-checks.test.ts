@@ -24,7 +24,7 @@ describe('validation of local folders and file filters', () => {
     const result = await validate(reading(folder));
     expect(result.status).toBe('passed');
     expect(result.violations).toEqual([
-      { level: 'warning', json_path: ['data_receiver', 0, 'connections', 0, 'root_path'], description: `The folder ${folder} does not exist: nothing is read from it until that changes.` },
+      expect.objectContaining({ level: 'warning', json_path: ['data_receiver', 0, 'connections', 0, 'root_path'], description: `The folder ${folder} does not exist: nothing is read from it until that changes.` }),
     ]);
   });
 
@@ -42,11 +42,11 @@ describe('validation of local folders and file filters', () => {
     fs.writeFileSync(path.join(folder, 'notes.txt'), 'hello\n');
     const result = await validate(reading(folder));
     expect(result.violations).toEqual([
-      {
+      expect.objectContaining({
         level: 'warning',
         json_path: ['data_receiver', 0, 'streams', 1, 'file_filter'],
         description: `No file in ${folder} matches ["oven2_*.csv"] yet: this stream reads nothing until one arrives. Files there: notes.txt, press1_20260105.csv.`,
-      },
+      }),
     ]);
     // Once a file arrives, the warning goes.
     fs.writeFileSync(path.join(folder, 'oven2_20260105.csv'), 'time\n');

@@ -6,7 +6,7 @@
  */
 import type { Configuration, DataReceiver } from '../../../shared/config/schema.js';
 import { streamId } from '../../../shared/config/streams.js';
-import { type Violation, warning } from '../../../shared/config/violations.js';
+import { type Violation, warning, say } from '../../../shared/config/violations.js';
 import { fileStreams, streamOf } from '../receivers/file-source/file-streams.js';
 import { receiverFilesOf } from '../../../shared/config/receivers/derive.js';
 import { type FolderListing, type ListedFile, SourceProblem, type SourceFolder, localFolder, smbFolder } from '../receivers/file-preview/source-folders.js';
@@ -71,12 +71,12 @@ export class SourceChecks {
     const at = ['data_receiver', index] as const;
     const listings = await Promise.all(receiver.connections.map((connection) => this.listing(receiver, connection)));
     listings.forEach((listing, k) => {
-      if (listing.problem) out.push(warning([...at, 'connections', k, listing.problem.field], listing.problem.message));
+      if (listing.problem) out.push(warning([...at, 'connections', k, listing.problem.field], say('source.listing_problem', '{text}', { text: listing.problem.message })));
       const skipped = listing.skipped ?? [];
       if (skipped.length > 0) {
         const named = skipped.slice(0, 3).map((s) => `${s.folder} ${s.why}`).join('; ');
         const field = receiverFilesOf(receiver.protocol)!.folderField(receiver.connections[k]!);
-        out.push(warning([...at, 'connections', k, field], `Subfolders that cannot be read are skipped, the rest is read: ${named}${skipped.length > 3 ? ` and ${skipped.length - 3} more` : ''}.`));
+        out.push(warning([...at, 'connections', k, field], skipped.length > 3 ? say('source.subfolders_skipped_more', 'Subfolders that cannot be read are skipped, the rest is read: {named} and {more} more.', { named, more: skipped.length - 3 }) : say('source.subfolders_skipped', 'Subfolders that cannot be read are skipped, the rest is read: {named}.', { named })));
       }
     });
     const listed = listings.filter((l): l is Listing & { files: ListedFile[] } => l.files !== undefined);
@@ -94,11 +94,11 @@ export class SourceChecks {
       const matching = files.find((file) => stream.filters.some((f) => f.matches(file)));
       if (matching !== undefined) {
         const owner = streamOf(streams, matching)!.key;
-        out.push(warning([...at, 'streams', k, field], `Every file matching ${filter} (e.g. ${matching}) is read by the stream ${streamId(owner.asset, owner.stream_type)} listed before this one: this stream reads nothing.`));
+        out.push(warning([...at, 'streams', k, field], say('source.every_file_matching_read', 'Every file matching {filter} (e.g. {matching}) is read by the stream {streamId} listed before this one: this stream reads nothing.', { filter, matching, streamId: streamId(owner.asset, owner.stream_type) })));
         return;
       }
       const there = files.length === 0 ? 'The folder is empty.' : `Files there: ${files.slice(0, 3).join(', ')}${files.length > 3 ? ` and ${files.length - 3} more` : ''}.`;
-      out.push(warning([...at, 'streams', k, field], `No file in ${where} matches ${filter} yet: this stream reads nothing until one arrives. ${there}`));
+      out.push(warning([...at, 'streams', k, field], say('source.file_matches_yet_stream', 'No file in {where} matches {filter} yet: this stream reads nothing until one arrives. {there}', { where, filter, there })));
     });
     return out;
   }

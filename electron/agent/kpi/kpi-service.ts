@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { formatSpecTimestamp, parseTimestampToMicros } from '../../../shared/api/envelope.js';
 import { AgentError } from '../errors/agent-error.js';
-import type { Violation } from '../../../shared/config/violations.js';
+import { type Violation, error, say } from '../../../shared/config/violations.js';
 import { parseBinSize, type EvaluateRequest, type KpiEvaluation, type KpiLibraryEntry } from '../../../shared/kpi/api.js';
 import { evaluateKpi } from '../../../shared/kpi/evaluate.js';
 import type { KnownKpiData } from '../../../shared/kpi/known-names.js';
@@ -135,7 +135,7 @@ export class KpiService {
     const violations = [...outcome.violations];
     const name = (document as { name?: unknown } | null)?.name;
     if (!existing && typeof name === 'string' && name !== pathName)
-      violations.unshift({ json_path: ['name'], level: 'error', description: `name "${name}" differs from the name in the path (/v1/kpis/${pathName}); save it as /v1/kpis/${name}.` });
+      violations.unshift(error(['name'], say('kpi.name_differs_from_path', 'name "{name}" differs from the name in the path (/v1/kpis/{path_name}); save it as /v1/kpis/{name}.', { name, path_name: pathName })));
     if (outcome.status === 'failed' || !outcome.definition || violations.some((v) => v.level === 'error')) return { status: 'failed', violations };
     const lastModified = formatSpecTimestamp(this.options.clock.nowMicros());
     // The document as written (its key order and formatting choices), not the parsed form: the

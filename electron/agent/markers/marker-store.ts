@@ -23,7 +23,8 @@ export class MarkerStore {
 
   reporter(component: string, componentType: ComponentType): MarkerReporter {
     return {
-      raise: (streams, level, category, message) => {
+      raise: (streams, level, category, said) => {
+        const { text: message, code, params } = typeof said === 'string' ? { text: said, code: `marker.${category}`, params: { text: said } } : said;
         const timestamp = formatSpecTimestamp(this.clock.nowMicros());
         for (const s of streams) {
           const streamKey = `${s.asset}\0${s.stream_type}`;
@@ -31,7 +32,7 @@ export class MarkerStore {
           if (!markers) this.byStream.set(streamKey, (markers = new Map()));
           const key = `${component}\0${category}`;
           markers.delete(key); // re-insert so that iteration order is newest last
-          markers.set(key, { component, component_type: componentType, asset: s.asset, stream_type: s.stream_type, category, timestamp, level, message });
+          markers.set(key, { component, component_type: componentType, asset: s.asset, stream_type: s.stream_type, category, timestamp, level, message, code, params });
           let owned = this.byComponent.get(component);
           if (!owned) this.byComponent.set(component, (owned = new Set()));
           owned.add(streamKey);

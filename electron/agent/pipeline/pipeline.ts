@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { say } from '../../../shared/config/message.js';
 import type { Transform } from '../../../shared/config/schema.js';
 import type { AgentRecord } from '../../../shared/records/record.js';
 import type { BackfillProgress } from '../../../shared/api/resources.js';
@@ -252,8 +253,8 @@ export class Pipeline {
     const routes = this.routesFor(stream);
     if (commit.records > 0 && routes.length === 0 && !this.unrouted.has(id)) {
       this.unrouted.add(id);
-      const message = `No transmit's filter_stream selects ${id}: its records are read but not sent anywhere.`;
-      logger.warn(message);
+      const message = say('pipeline.no_transmit', "No transmit's filter_stream selects {stream}: its records are read but not sent anywhere.", { stream: id });
+      logger.warn(message.text);
       markers.raise([stream], 'warning', 'no_transmit', message);
     }
     for (const route of routes) this.markFilling(route, stream);

@@ -40,7 +40,7 @@ describe('QualityWatch', () => {
     commit(temps(Array(30).fill(21)), T0 - 120_000, 1000); // 29 s of record time: not yet
     expect(watch.findings(stream)).toEqual([]);
     commit(temps(Array(40).fill(21)), T0 - 90_000, 1000); // the run goes on across batches: 69 s, 70 records
-    expect(watch.findings(stream)).toEqual([{ check: 'stuck', field: 'temp', since: '2026-11-26T07:58:00.000Z', detail: 'temp has read 21 for 1 min (70 records)' }]);
+    expect(watch.findings(stream)).toEqual([{ check: 'stuck', field: 'temp', since: '2026-11-26T07:58:00.000Z', detail: 'temp has read 21 for 1 min (70 records)', code: 'quality.stuck', params: { field: 'temp', value: 21, duration: '1 min', count: 70 } }]);
     commit(temps(Array(10).fill(21)), T0 - 50_000, 1000);
     expect(watch.findings(stream)).toHaveLength(1);
     expect(watch.findings(stream)[0]!.detail).toBe('temp has read 21 for 1 min (80 records)');
@@ -71,7 +71,7 @@ describe('QualityWatch', () => {
     commit([{ temp: 1 }], T0 + 200_000);
     expect(watch.findings(stream)).toEqual([]);
     commit([{ temp: 1 }], T0 + 2 * 3600_000);
-    expect(watch.findings(stream)).toEqual([{ check: 'clock', field: null, since: new Date(T0).toISOString(), detail: "record time 2026-11-26T10:00:00.000Z is 2 h ahead of this PC's clock" }]);
+    expect(watch.findings(stream)).toEqual([{ check: 'clock', field: null, since: new Date(T0).toISOString(), detail: "record time 2026-11-26T10:00:00.000Z is 2 h ahead of this PC's clock", code: 'quality.clock_ahead', params: { time: '2026-11-26T10:00:00.000Z', duration: '2 h' } }]);
     commit([{ temp: 1 }]);
     expect(watch.findings(stream)).toEqual([]);
     commit([{ temp: 1, humidity: 3 }]);

@@ -14,6 +14,7 @@ import type { QualityStore, StoredFinding } from '../store/quality-store.js';
 import type { Clock } from '../time/clock.js';
 import { type FieldDigest, MAX_WATCHED_FIELDS, type QualityDigest, type ValueRun } from '../components/quality-digest.js';
 import { duration, words } from './quality-words.js';
+import type { AgentMessage, MessageParams } from '../../../shared/config/message.js';
 import { UsualInterval, usualGapMs } from './usual-interval.js';
 
 type Check = QualityFinding['check'];
@@ -24,6 +25,9 @@ interface Finding {
   field: string | null;
   since: number;
   detail: string;
+  /** The detail's code and parameters (a finding restored from the last run has its text only). */
+  code?: string;
+  params?: MessageParams;
   /** range: values out of range since it opened. */
   records: number;
   /** schema: the columns before the change (back to them, the finding closes). */
@@ -162,7 +166,7 @@ export class QualityWatch {
     this.restore();
     const watch = this.streams.get(streamId(stream.asset, stream.stream_type));
     if (!watch) return [];
-    return [...watch.findings.values()].sort((a, b) => a.since - b.since).map((f) => ({ check: f.check, field: f.field, since: new Date(f.since).toISOString(), detail: f.detail }));
+    return [...watch.findings.values()].sort((a, b) => a.since - b.since).map((f) => ({ check: f.check, field: f.field, since: new Date(f.since).toISOString(), detail: f.detail, code: f.code ?? `quality.${f.check}_text`, params: f.params ?? { text: f.detail } }));
   }
 
   /** GET /metrics: open findings per stream and check (0 for checks whose findings closed in this run). */
@@ -238,15 +242,16 @@ export class QualityWatch {
   }
 
   /** Opens the finding, or keeps its words current when it is open. */
-  private raise(watch: StreamWatch, check: Check, field: string | null, since: number, detail: string): Finding {
+  private raise(watch: StreamWatch, check: Check, field: string | null, since: number, said: AgentMessage): Finding {
     const key = findingKey(check, field);
     const open = watch.findings.get(key);
+    const detail = said.text;
     if (open) {
-      open.detail = detail;
+      Object.assign(open, { detail, code: said.code, params: said.params });
       return open;
     }
     const id = streamId(watch.stream.asset, watch.stream.stream_type);
-    const finding: Finding = { id: undefined, check, field, since, detail, records: 0 };
+    const finding: Finding = { id: undefined, check, field, since, detail, code: said.code, params: said.params, records: 0 };
     finding.id = this.safely(() => this.options.store?.open({ asset: watch.stream.asset, stream_type: watch.stream.stream_type, check_name: check, field, since, detail }));
     watch.findings.set(key, finding);
     watch.fired.add(check);

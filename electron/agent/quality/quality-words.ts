@@ -1,4 +1,5 @@
 /** The words of the data-quality findings (detail of GET /v1/streams, log lines). */
+import { type AgentMessage, say } from '../../../shared/config/message.js';
 
 /** A duration as an operator says it: "45 s", "12 min", "2 h 5 min", "3 d 4 h". */
 export function duration(ms: number): string {
@@ -12,20 +13,30 @@ export function duration(ms: number): string {
   return h % 24 === 0 ? `${d} d` : `${d} d ${h % 24} h`;
 }
 
-const records = (n: number) => `${n} record${n === 1 ? '' : 's'}`;
-
+/** Each finding's words with a code and parameters (issue 57): the console writes them in its language. */
 export const words = {
-  stuck: (field: string, value: number, ms: number, count: number) => `${field} has read ${value} for ${duration(ms)} (${records(count)})`,
-  range: (field: string, worst: number, [low, high]: [number, number], count: number) =>
-    `${field} read ${worst}, outside [${low}, ${high}] (${records(count)} out of range)`,
-  gap: (ms: number, usualMs: number | undefined) => `no record for ${duration(ms)}${usualMs === undefined ? '' : ` (usually one every ${duration(usualMs)})`}`,
-  ahead: (time: number, ms: number) => `record time ${new Date(time).toISOString()} is ${duration(ms)} ahead of this PC's clock`,
-  behind: (time: number, ms: number) => `record time ${new Date(time).toISOString()} is ${duration(ms)} behind this PC's clock`,
-  schema: (before: readonly string[], after: readonly string[]) => {
+  stuck: (field: string, value: number, ms: number, count: number): AgentMessage =>
+    count === 1
+      ? say('quality.stuck_one', '{field} has read {value} for {duration} ({count} record)', { field, value, duration: duration(ms), count })
+      : say('quality.stuck', '{field} has read {value} for {duration} ({count} records)', { field, value, duration: duration(ms), count }),
+  range: (field: string, worst: number, [low, high]: [number, number], count: number): AgentMessage =>
+    count === 1
+      ? say('quality.range_one', '{field} read {worst}, outside [{low}, {high}] ({count} record out of range)', { field, worst, low, high, count })
+      : say('quality.range', '{field} read {worst}, outside [{low}, {high}] ({count} records out of range)', { field, worst, low, high, count }),
+  gap: (ms: number, usualMs: number | undefined): AgentMessage =>
+    usualMs === undefined
+      ? say('quality.gap', 'no record for {duration}', { duration: duration(ms) })
+      : say('quality.gap_usual', 'no record for {duration} (usually one every {usual})', { duration: duration(ms), usual: duration(usualMs) }),
+  ahead: (time: number, ms: number): AgentMessage =>
+    say('quality.clock_ahead', "record time {time} is {duration} ahead of this PC's clock", { time: new Date(time).toISOString(), duration: duration(ms) }),
+  behind: (time: number, ms: number): AgentMessage =>
+    say('quality.clock_behind', "record time {time} is {duration} behind this PC's clock", { time: new Date(time).toISOString(), duration: duration(ms) }),
+  schema: (before: readonly string[], after: readonly string[]): AgentMessage => {
     const added = after.filter((c) => !before.includes(c));
     const removed = before.filter((c) => !after.includes(c));
     const list = (names: string[]) => names.slice(0, 10).join(', ') + (names.length > 10 ? ` and ${names.length - 10} more` : '');
-    const parts = [added.length > 0 ? `added ${list(added)}` : '', removed.length > 0 ? `removed ${list(removed)}` : ''].filter(Boolean);
-    return `the columns changed: ${parts.join('; ')}`;
+    if (added.length > 0 && removed.length > 0) return say('quality.columns_changed', 'the columns changed: added {added}; removed {removed}', { added: list(added), removed: list(removed) });
+    if (added.length > 0) return say('quality.columns_added', 'the columns changed: added {added}', { added: list(added) });
+    return say('quality.columns_removed', 'the columns changed: removed {removed}', { removed: list(removed) });
   },
 };

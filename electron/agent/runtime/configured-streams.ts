@@ -87,7 +87,8 @@ export function unsentMarker(services: Record<string, { status: string }>, nowMi
   return (stream: ConfiguredStream, markers: readonly Marker[]): Marker | undefined => {
     if (stream.transmits.length > 0 || services[`receiver:${stream.receiver}`]?.status !== 'running' || markers.some((m) => m.category === NO_TRANSMIT)) return undefined;
     const { asset, stream_type } = stream;
-    return { component: 'pipeline', component_type: 'Transmit', asset, stream_type, category: NO_TRANSMIT, timestamp, level: 'warning', message: unsentMessage(streamId(asset, stream_type)) };
+    const { text: message, code, params } = unsentMessage(streamId(asset, stream_type));
+    return { component: 'pipeline', component_type: 'Transmit', asset, stream_type, category: NO_TRANSMIT, timestamp, level: 'warning', message, code, params };
   };
 }
 

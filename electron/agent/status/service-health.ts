@@ -1,14 +1,19 @@
 import type { ComponentType, ServiceState, ServiceStatus } from '../../../shared/api/resources.js';
 import type { MarkerStore } from '../markers/marker-store.js';
+import { type AgentMessage, say } from '../../../shared/config/message.js';
 
 /** The words of a stream no transmit sends, on Status and Streams. */
-export const unsentMessage = (stream: string) =>
-  `No transmit sends ${stream}: its records are read and marked read but never leave this agent. Add a transmit (or a filter_stream entry) for it; records read before it exists are sent only after a restream.`;
+export const unsentMessage = (stream: string): AgentMessage =>
+  say('health.unsent', 'No transmit sends {streams}: its records are read and marked read but never leave this agent. Add a transmit (or a filter_stream entry) for it; records read before it exists are sent only after a restream.', { streams: stream });
 
 /** One reason for all of a receiver's streams no transmit takes. */
-function unsentReason(streams: readonly string[]): string {
-  const named = streams.length <= 3 ? streams.join(', ') : `${streams.slice(0, 3).join(', ')} and ${streams.length - 3} more`;
-  return unsentMessage(named);
+function unsentReason(streams: readonly string[]): AgentMessage {
+  if (streams.length <= 3) return unsentMessage(streams.join(', '));
+  return say(
+    'health.unsent_more',
+    'No transmit sends {streams} and {more} more: its records are read and marked read but never leave this agent. Add a transmit (or a filter_stream entry) for it; records read before it exists are sent only after a restream.',
+    { streams: streams.slice(0, 3).join(', '), more: streams.length - 3 },
+  );
 }
 
 const SERVICE_KINDS: Record<string, ComponentType | undefined> = { receiver: 'Receiver', transform: 'Transform', transmit: 'Transmit' };
@@ -27,9 +32,19 @@ export function withHealth(services: Record<string, { status: ServiceStatus }>, 
     const errors = kind && service.status !== 'stopped' ? markers.ofComponent(id.slice(colon + 1), kind, 'error') : [];
     // A running receiver with streams no transmit takes: its records go nowhere (issue 56); after its own errors.
     const nowhere = kind === 'Receiver' && service.status === 'running' ? (unsent.get(id.slice(colon + 1)) ?? []) : [];
-    const messages = [...new Set([...errors.map((m) => m.message), ...(nowhere.length > 0 ? [unsentReason(nowhere)] : [])])];
+    const said: AgentMessage[] = errors.map((m) => ({ text: m.message, code: m.code ?? `marker.${m.category}`, params: m.params ?? { text: m.message } }));
+    if (nowhere.length > 0) said.push(unsentReason(nowhere));
+    const messages = [...new Map(said.map((m) => [m.text, m])).values()];
+    const first = messages[0];
     const more = messages.length > 1 ? ` (and ${messages.length - 1} more problem${messages.length > 2 ? 's' : ''}; see Streams)` : '';
-    out[id] = { status: service.status, health: messages.length > 0 ? 'degraded' : 'ok', reason: messages.length > 0 ? `${messages[0]}${more}` : null };
+    out[id] = {
+      status: service.status,
+      health: first ? 'degraded' : 'ok',
+      reason: first ? `${first.text}${more}` : null,
+      // The reason's own code: the console writes it in its language and says "and N more" itself.
+      reason_code: first ? first.code : null,
+      reason_params: first ? { ...first.params, more_problems: messages.length - 1 } : null,
+    };
     // When the problem was last seen: the Status page links to the log lines of that time.
     if (errors[0]) out[id].reason_at = errors[0].timestamp;
   }

@@ -1960,6 +1960,10 @@ export interface components {
             /** @description Not allowed for line KPIs. */
             rollups?: unknown;
         };
+        /** @description The values put into the code's template ({name} in the template is params.name). */
+        ListStreamsResponseParams: {
+            [key: string]: string | number | boolean;
+        };
         /** @description Machine-type KPI: evaluates one machine, or compares machines of one type. */
         MachineTypeKpi: {
             /** @description Raw field name of the KPI (spaces allowed); unique in the library. */
@@ -2048,11 +2052,15 @@ export interface components {
             violations: components["schemas"]["SaveConfigMetaViolations"];
         };
         Violation: {
+            /** @description In English words, for tools and logs. */
             description: string;
             /** @description Location: a string is an object field, an integer a zero-based array index; [] is the root. */
             json_path: (string | number)[];
             /** @enum {string} */
             level: "warning" | "error";
+            /** @description Stable code of the message (e.g. "schema.required", "mqtt.connection_unknown"): a client translates it with params and falls back to the English text when it does not know the code. */
+            code?: string;
+            params?: components["schemas"]["ListStreamsResponseParams"];
         };
     };
     responses: never;
@@ -2846,6 +2854,10 @@ export interface operations {
                                         health?: "ok" | "degraded";
                                         /** @description Why the service is degraded: the newest error marker's message; null when ok. */
                                         reason?: string | null;
+                                        /** @description Stable code of the reason (the marker's code, or "health.unsent"); null when ok. */
+                                        reason_code?: string | null;
+                                        /** @description Parameters of reason_code; null when ok. */
+                                        reason_params?: components["schemas"]["ListStreamsResponseParams"] | null;
                                         /** @description When the newest error marker was raised (UTC, YYYY-MM-DD HH:MM:SS.ffffff): where its log lines are; absent when ok. */
                                         reason_at?: string | null;
                                     } & {
@@ -2917,7 +2929,11 @@ export interface operations {
                                 timestamp: string;
                                 /** @enum {string} */
                                 level: "error" | "warning";
+                                /** @description In English words, for tools and logs. */
                                 message: string;
+                                /** @description Stable code of the message (e.g. "link.connect_refused"; "marker.<category>" with params.text when the message has no finer code). Always sent by this agent. */
+                                code?: string;
+                                params?: components["schemas"]["ListStreamsResponseParams"];
                             }[];
                             stats: {
                                 /** @description Records read and committed since the stream's first record (kept across restarts). */
@@ -2974,6 +2990,9 @@ export interface operations {
                                 since: string;
                                 /** @description In words, e.g. "temp has read 21 for 12 min (75 records)". */
                                 detail: string;
+                                /** @description Stable code of the detail (quality.stuck, quality.gap …). Always sent by this agent. */
+                                code?: string;
+                                params?: components["schemas"]["ListStreamsResponseParams"];
                             }[];
                         }[];
                         meta?: {

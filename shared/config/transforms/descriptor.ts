@@ -3,6 +3,7 @@
  * Each type's folder (transforms/<type>/index.ts) exports one descriptor; transforms/index.ts lists
  * them, and the schema union, TRANSFORM_TYPES and the rule dispatch derive from that list.
  */
+import type { AgentMessage } from '../message.js';
 import type { z } from 'zod';
 import type { JsonPath, Violation } from '../violations.js';
 import type { MetaEntry } from '../meta-parts.js';
@@ -10,7 +11,7 @@ import type { MetaEntry } from '../meta-parts.js';
 /** Checks the transform rules share with the generic rules (semantic-rules.ts), handed in to avoid a circle. */
 export interface TransformRuleChecks {
   isValidTimeZone: (zone: string) => boolean;
-  timeZoneProblem: (zone: string) => string;
+  timeZoneProblem: (zone: string) => AgentMessage;
   unknownStrptimeDirective: (format: string) => string | undefined;
 }
 

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { parserDescriptor } from '../../config/parsers/descriptor.js';
 import { FilterStreamSchema } from '../../config/schema-parts.js';
 import { prompt } from '../../config/template-parts.js';
-import { error } from '../../config/violations.js';
+import { error, say } from '../../config/violations.js';
 
 export const FixtureParserSchema = z
   .strictObject({
@@ -26,7 +26,7 @@ export const fixtureParser = parserDescriptor({
   reads: 'document',
   rules: (parser, base) =>
     /^[\p{L}\p{N},]/u.test(parser.options.separator)
-      ? [error([...base, 'options', 'separator'], `"${parser.options.separator}" would split names; use a sign such as "=".`)]
+      ? [error([...base, 'options', 'separator'], say('fixture.would_split_names_sign', '"{separator}" would split names; use a sign such as "=".', { separator: parser.options.separator }))]
       : [],
   template: {
     parser_name: 'fixture_parser',

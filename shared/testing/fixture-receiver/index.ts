@@ -8,7 +8,7 @@ import { receiverDescriptor } from '../../config/receivers/descriptor.js';
 import { receiverCommon } from '../../config/receiver-parts.js';
 import { streamIdentity } from '../../config/schema-parts.js';
 import { prompt } from '../../config/template-parts.js';
-import { warning } from '../../config/violations.js';
+import { warning, say } from '../../config/violations.js';
 
 const FixtureStreamSchema = z.strictObject({ ...streamIdentity, register: z.number().int().min(0) });
 
@@ -29,7 +29,7 @@ export const fixtureReceiver = receiverDescriptor({
   rules: (receiver, base) =>
     receiver.streams.flatMap((s, j) =>
       s.register > 100
-        ? [warning([...base, 'streams', j, 'register'], `Register ${s.register} is beyond the fixture's 100.`)]
+        ? [warning([...base, 'streams', j, 'register'], say('fixture.register_beyond_fixture', 'Register {register} is beyond the fixture\'s 100.', { register: s.register }))]
         : [],
     ),
   template: {

@@ -8,7 +8,7 @@ import { transmitDescriptor } from '../../config/transmits/descriptor.js';
 import { FilterStreamSchema, maxBufferMb } from '../../config/schema-parts.js';
 import { hostName } from '../../config/secret-fields.js';
 import { prompt } from '../../config/template-parts.js';
-import { warning } from '../../config/violations.js';
+import { warning, say } from '../../config/violations.js';
 
 export const FixtureTransmitSchema = z
   .strictObject({
@@ -27,7 +27,7 @@ export const fixtureTransmit = transmitDescriptor({
   schema: FixtureTransmitSchema,
   rules: (transmit, { base }) =>
     transmit.birds > 50
-      ? [warning([...base, 'birds'], `${transmit.birds} birds are more than one loft holds (50).`)]
+      ? [warning([...base, 'birds'], say('fixture.birds_more_loft_holds', '{birds} birds are more than one loft holds (50).', { birds: transmit.birds }))]
       : [],
   templates: {
     pigeon: {

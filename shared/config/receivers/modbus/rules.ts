@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { ModbusDataType, ModbusReceiverSchema, ModbusTable } from './schema.js';
-import { type JsonPath, type Violation, error, warning } from '../../violations.js';
+import { type JsonPath, type Violation, error, warning, say } from '../../violations.js';
 
 type ModbusReceiver = z.infer<typeof ModbusReceiverSchema>;
 
@@ -52,21 +52,21 @@ function registerViolations(register: ModbusReceiver['streams'][number]['modbus_
   const out: Violation[] = [];
   const bits = isBitTable(register.table);
   if (bits && register.data_type !== 'bool')
-    out.push(error([...path, 'data_type'], `A ${register.table} is a single bit: its data_type is bool, not ${register.data_type}. Numbers live in holding or input registers.`));
-  if (register.bit !== undefined && bits) out.push(error([...path, 'bit'], `bit picks one bit of a holding or input register; a ${register.table} is already a single bit. Remove bit.`));
-  else if (register.bit !== undefined && register.data_type !== 'bool') out.push(error([...path, 'bit'], `bit reads one bit as a bool: set data_type to bool, or remove bit to read the ${register.data_type}.`));
+    out.push(error([...path, 'data_type'], say('modbus.single_bit_data_type_bool', 'A {table} is a single bit: its data_type is bool, not {data_type}. Numbers live in holding or input registers.', { table: register.table, data_type: register.data_type })));
+  if (register.bit !== undefined && bits) out.push(error([...path, 'bit'], say('modbus.bit_picks_bit_holding', 'bit picks one bit of a holding or input register; a {table} is already a single bit. Remove bit.', { table: register.table })));
+  else if (register.bit !== undefined && register.data_type !== 'bool') out.push(error([...path, 'bit'], say('modbus.bit_reads_bit_bool', 'bit reads one bit as a bool: set data_type to bool, or remove bit to read the {data_type}.', { data_type: register.data_type })));
   if (register.data_type === 'string' && register.length === undefined)
-    out.push(error([...path, 'length'], 'A string needs length: the number of registers it takes (two characters each), e.g. 4 for 8 characters.'));
+    out.push(error([...path, 'length'], say('modbus.string_needs_length_number', 'A string needs length: the number of registers it takes (two characters each), e.g. 4 for 8 characters.')));
   if (register.data_type !== 'string' && register.length !== undefined)
-    out.push(warning([...path, 'length'], `length counts the registers of a string; a ${register.data_type} has a fixed size. Remove length.`));
+    out.push(warning([...path, 'length'], say('modbus.length_counts_registers_string', 'length counts the registers of a string; a {data_type} has a fixed size. Remove length.', { data_type: register.data_type })));
   if (register.byte_order !== 'ABCD' && (bits || register.data_type === 'string' || WIDTH[register.data_type] === 1))
-    out.push(warning([...path, 'byte_order'], `byte_order arranges the registers of 32- and 64-bit values; it has no effect on a ${register.data_type}.`));
+    out.push(warning([...path, 'byte_order'], say('modbus.byte_order_arranges_registers_bit', 'byte_order arranges the registers of 32- and 64-bit values; it has no effect on a {data_type}.', { data_type: register.data_type })));
   if ((register.data_type === 'bool' || register.data_type === 'string') && (register.scale !== 1 || register.offset !== 0))
-    out.push(error([...path, register.scale !== 1 ? 'scale' : 'offset'], `scale and offset apply to numbers, not to a ${register.data_type}.`));
+    out.push(error([...path, register.scale !== 1 ? 'scale' : 'offset'], say('modbus.scale_offset_apply_numbers', 'scale and offset apply to numbers, not to a {data_type}.', { data_type: register.data_type })));
   const last = register.address + registerCount(register) - 1;
-  if (last > 65535) out.push(error([...path, 'address'], `The ${register.data_type} at address ${register.address} takes ${registerCount(register)} registers and would end at ${last}, beyond the last address 65535.`));
+  if (last > 65535) out.push(error([...path, 'address'], say('modbus.address_takes_registers_would', 'The {data_type} at address {address} takes {registerCount} registers and would end at {last}, beyond the last address 65535.', { data_type: register.data_type, address: register.address, registerCount: registerCount(register), last })));
   const hint = conventionalAddressHint(register.table, register.address);
-  if (hint) out.push(warning([...path, 'address'], hint));
+  if (hint) out.push(warning([...path, 'address'], say('modbus.address_convention', '{text}', { text: hint, address: register.address })));
   return out;
 }
 
@@ -80,12 +80,12 @@ export function modbusReceiverViolations(receiver: ModbusReceiver, base: JsonPat
       out.push(...registerViolations(register, path));
       if (register.exportname.startsWith(TEMPLATE_PROMPT)) return;
       const first = columns.get(register.exportname);
-      if (first !== undefined) out.push(error([...path, 'exportname'], `The column name "${register.exportname}" is already used by value ${first + 1} of this stream.`));
+      if (first !== undefined) out.push(error([...path, 'exportname'], say('modbus.column_name_already_used', 'The column name "{exportname}" is already used by value {first} of this stream.', { exportname: register.exportname, first: first + 1 })));
       else columns.set(register.exportname, k);
-      if (RECORD_COLUMNS.has(register.exportname)) out.push(error([...path, 'exportname'], `"${register.exportname}" is a column every record already has. Choose another column name.`));
+      if (RECORD_COLUMNS.has(register.exportname)) out.push(error([...path, 'exportname'], say('modbus.column_every_record_already', '"{exportname}" is a column every record already has. Choose another column name.', { exportname: register.exportname })));
     });
   });
   if (receiver.connections.length > 1)
-    out.push(warning([...base, 'connections', 1], 'A modbus receiver reads from one device or gateway: only the first connection is used. Add a receiver per device or gateway.'));
+    out.push(warning([...base, 'connections', 1], say('modbus.modbus_receiver_reads_device', 'A modbus receiver reads from one device or gateway: only the first connection is used. Add a receiver per device or gateway.')));
   return out;
 }

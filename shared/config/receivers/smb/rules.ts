@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { SmbConnectionSchema } from './schema.js';
-import { type JsonPath, type Violation, error, warning } from '../../violations.js';
+import { type JsonPath, type Violation, error, warning, say } from '../../violations.js';
 
 type SmbConnection = z.infer<typeof SmbConnectionSchema>;
 
@@ -36,21 +36,21 @@ export function smbConnectionViolations(connections: readonly SmbConnection[], b
     const at = [...base, 'connections', k];
     if (!isPrompt(c.host)) {
       if (/[\\/\s]/.test(c.host))
-        out.push(error([...at, 'host'], `"${c.host}" is not a server name: give only the name or IP address of the file server, e.g. fileserver01 or 192.168.10.5.`));
-      else if (/^[^:]+:\d+$/.test(c.host)) out.push(error([...at, 'host'], `Put the port in the port field, not in host ("${c.host.slice(0, c.host.indexOf(':'))}" and ${c.host.slice(c.host.indexOf(':') + 1)}).`));
+        out.push(error([...at, 'host'], say('smb.server_name_give_name', '"{host}" is not a server name: give only the name or IP address of the file server, e.g. fileserver01 or 192.168.10.5.', { host: c.host })));
+      else if (/^[^:]+:\d+$/.test(c.host)) out.push(error([...at, 'host'], say('smb.put_port_port_field', 'Put the port in the port field, not in host ("{host}" and {host2}).', { host: c.host.slice(0, c.host.indexOf(':')), host2: c.host.slice(c.host.indexOf(':') + 1) })));
     }
     if (!isPrompt(c.shared_folder)) {
       const { share, folder } = parseSharedFolder(c.shared_folder);
       if (/^(\\\\|\/\/)/.test(c.shared_folder.trim()))
-        out.push(error([...at, 'shared_folder'], `"${c.shared_folder}" is a full network path: give only the share name and sub-folder (e.g. machines/line1); the server goes into host.`));
-      else if (share === '') out.push(error([...at, 'shared_folder'], 'Name the share, optionally followed by a sub-folder, e.g. machines/line1.'));
-      else if (BAD_SHARE_CHARACTERS.test(share)) out.push(error([...at, 'shared_folder'], `"${share}" cannot be a share name: Windows share names contain none of " [ ] : | < > + = ; , * ?`));
+        out.push(error([...at, 'shared_folder'], say('smb.full_network_path_give', '"{shared_folder}" is a full network path: give only the share name and sub-folder (e.g. machines/line1); the server goes into host.', { shared_folder: c.shared_folder })));
+      else if (share === '') out.push(error([...at, 'shared_folder'], say('smb.name_share_optionally_followed', 'Name the share, optionally followed by a sub-folder, e.g. machines/line1.')));
+      else if (BAD_SHARE_CHARACTERS.test(share)) out.push(error([...at, 'shared_folder'], say('smb.cannot_share_name_windows', '"{share}" cannot be a share name: Windows share names contain none of " [ ] : | < > + = ; , * ?', { share })));
       else if (folder.some((segment) => segment === '..' || segment === '.'))
-        out.push(error([...at, 'shared_folder'], 'The sub-folder must not contain "." or ".." parts: name the folder inside the share directly.'));
+        out.push(error([...at, 'shared_folder'], say('smb.sub_folder_must_contain', 'The sub-folder must not contain "." or ".." parts: name the folder inside the share directly.')));
     }
     const slash = c.username.indexOf('\\');
     if (slash > 0 && c.domain && c.domain.toLowerCase() !== c.username.slice(0, slash).toLowerCase())
-      out.push(error([...at, 'username'], `The user name names the domain ${c.username.slice(0, slash)}, the domain field ${c.domain}: keep one.`));
+      out.push(error([...at, 'username'], say('smb.user_name_names_domain', 'The user name names the domain {username}, the domain field {domain}: keep one.', { username: c.username.slice(0, slash), domain: c.domain })));
   });
   return out;
 }
@@ -58,6 +58,6 @@ export function smbConnectionViolations(connections: readonly SmbConnection[], b
 /** process_ordered_connections false asks for something an smb receiver does not do. */
 export function smbOrderViolations(receiver: { process_ordered_connections?: boolean }, base: JsonPath): Violation[] {
   return receiver.process_ordered_connections === false
-    ? [warning([...base, 'process_ordered_connections'], 'An smb receiver reads its connections one after the other (one session at a time): process_ordered_connections false has no effect.')]
+    ? [warning([...base, 'process_ordered_connections'], say('smb.smb_receiver_reads_connections', 'An smb receiver reads its connections one after the other (one session at a time): process_ordered_connections false has no effect.'))]
     : [];
 }

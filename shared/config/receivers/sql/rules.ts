@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { SqlReceiverSchema } from './schema.js';
-import { type JsonPath, type Violation, error, warning } from '../../violations.js';
+import { type JsonPath, type Violation, error, warning, say } from '../../violations.js';
 
 type SqlReceiver = z.infer<typeof SqlReceiverSchema>;
 
@@ -156,46 +156,46 @@ export function sqlReceiverViolations(receiver: SqlReceiver, base: JsonPath): Vi
   receiver.connections.forEach((c, k) => {
     const at: JsonPath = [...base, 'connections', k];
     if (c.timezone !== undefined && !isPrompt(c.timezone) && !validTimeZone(c.timezone))
-      out.push(error([...at, 'timezone'], `"${c.timezone}" is not a known time zone. Use an IANA name such as Europe/Berlin or UTC.`));
+      out.push(error([...at, 'timezone'], say('sql_receiver.known_time_zone_iana', '"{timezone}" is not a known time zone. Use an IANA name such as Europe/Berlin or UTC.', { timezone: c.timezone })));
     if (c.instance_name !== undefined && c.database_type !== 'mssql')
-      out.push(warning([...at, 'instance_name'], 'instance_name is only used for MS SQL Server (database_type mssql); it is ignored here.'));
+      out.push(warning([...at, 'instance_name'], say('sql_receiver.instance_name_used_ms_sql', 'instance_name is only used for MS SQL Server (database_type mssql); it is ignored here.')));
     if (c.trust_server_certificate && !c.ssl)
-      out.push(warning([...at, 'trust_server_certificate'], 'trust_server_certificate has no effect without ssl: true.'));
+      out.push(warning([...at, 'trust_server_certificate'], say('sql_receiver.trust_server_certificate_effect_without_ssl', 'trust_server_certificate has no effect without ssl: true.')));
     if (k > 0 && c.connection_name === undefined)
-      out.push(error([...at], 'With several connections each needs a connection_name, which streams name in "connection".'));
+      out.push(error([...at], say('sql_receiver.several_connections_needs_connection_name', 'With several connections each needs a connection_name, which streams name in "connection".')));
   });
   receiver.streams.forEach((s, j) => {
     const at: JsonPath = [...base, 'streams', j];
     const connection = s.connection === undefined ? receiver.connections[0] : receiver.connections.find((c) => c.connection_name === s.connection);
     if (s.connection !== undefined && !connection)
-      out.push(error([...at, 'connection'], `No connection is named "${s.connection}". Connections: ${names.filter(Boolean).join(', ') || 'none has a connection_name'}.`));
+      out.push(error([...at, 'connection'], say('sql_receiver.connection_named_connections', 'No connection is named "{connection}". Connections: {names}.', { connection: s.connection, names: names.filter(Boolean).join(', ') || 'none has a connection_name' })));
     const dialect = connection?.database_type;
     const placeholders = sqlPlaceholders(s.query, dialect);
     const columns = s.state_fields.map((f) => f.column_name);
     for (const p of placeholders)
-      if (!columns.includes(p)) out.push(error([...at, 'query'], `The placeholder :${p} has no state field: add {"column_name": "${p}", "data_type": …} to state_fields.`));
+      if (!columns.includes(p)) out.push(error([...at, 'query'], say('sql_receiver.placeholder_state_field_add', 'The placeholder :{p} has no state field: add {"column_name": "{p}", "data_type": …} to state_fields.', { p })));
     const seen = new Set<string>();
     s.state_fields.forEach((f, k) => {
       const fieldAt: JsonPath = [...at, 'state_fields', k];
-      if (seen.has(f.column_name)) out.push(error([...fieldAt, 'column_name'], `The state field "${f.column_name}" is listed twice.`));
+      if (seen.has(f.column_name)) out.push(error([...fieldAt, 'column_name'], say('sql_receiver.state_field_listed_twice', 'The state field "{column_name}" is listed twice.', { column_name: f.column_name })));
       seen.add(f.column_name);
       if (!/^[A-Za-z_]\w*$/.test(f.column_name))
-        out.push(error([...fieldAt, 'column_name'], `"${f.column_name}" cannot be a placeholder name: use letters, digits and _ (alias the column in the query if needed).`));
+        out.push(error([...fieldAt, 'column_name'], say('sql_receiver.cannot_placeholder_name_letters', '"{column_name}" cannot be a placeholder name: use letters, digits and _ (alias the column in the query if needed).', { column_name: f.column_name })));
       else if (!placeholders.includes(f.column_name))
-        out.push(error([...fieldAt, 'column_name'], `The query has no placeholder :${f.column_name}; without it every poll reads the same rows again.`));
+        out.push(error([...fieldAt, 'column_name'], say('sql_receiver.query_placeholder_without_every', 'The query has no placeholder :{column_name}; without it every poll reads the same rows again.', { column_name: f.column_name })));
       const problem = f.initial_value === undefined ? undefined : stateValueProblem(f.data_type, f.initial_value);
-      if (problem) out.push(error([...fieldAt, 'initial_value'], `${problem} initial_value must fit data_type ${f.data_type}.`));
+      if (problem) out.push(error([...fieldAt, 'initial_value'], say('sql_receiver.initial_value_must_fit_data_type', '{problem} initial_value must fit data_type {data_type}.', { problem, data_type: f.data_type })));
     });
     const statement = dialect ? sqlStatementProblem(s.query, dialect) : undefined;
-    if (statement) out.push(error([...at, 'query'], statement));
+    if (statement) out.push(error([...at, 'query'], say('sql_receiver.statement_refused', '{text}', { text: statement })));
     if (s.state_fields.length === 0) {
-      out.push(warning([...at, 'state_fields'], 'Without state_fields every poll reads and sends the whole result again (up to max_rows_per_poll rows). Add a state field such as an id to read only new rows.'));
+      out.push(warning([...at, 'state_fields'], say('sql_receiver.without_state_fields_every_poll', 'Without state_fields every poll reads and sends the whole result again (up to max_rows_per_poll rows). Add a state field such as an id to read only new rows.')));
     } else {
       const missing = columnsMissingFromOrderBy(s.query, columns, dialect);
       if (missing === undefined)
-        out.push(warning([...at, 'query'], 'The query has no ORDER BY: rows may come in any order and the remembered last value may skip rows. Order by the state column.'));
+        out.push(warning([...at, 'query'], say('sql_receiver.query_order_rows_may', 'The query has no ORDER BY: rows may come in any order and the remembered last value may skip rows. Order by the state column.')));
       else if (missing.length > 0)
-        out.push(warning([...at, 'query'], `The ORDER BY does not mention ${missing.join(', ')}: rows must come in the order of the state field(s), or the remembered last value may skip rows.`));
+        out.push(warning([...at, 'query'], say('sql_receiver.order_does_mention_rows', 'The ORDER BY does not mention {missing}: rows must come in the order of the state field(s), or the remembered last value may skip rows.', { missing: missing.join(', ') })));
     }
   });
   return out;

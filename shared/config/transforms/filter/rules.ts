@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { FilterTransformSchema } from './schema.js';
-import { type JsonPath, type Violation, describeType, error, warning } from '../../violations.js';
+import { type JsonPath, type Violation, describeType, error, say, shownValue, warning } from '../../violations.js';
 
 type FilterTransform = z.infer<typeof FilterTransformSchema>;
 
@@ -18,27 +18,32 @@ export function filterViolations(t: Pick<FilterTransform, 'op' | 'value'>, base:
   const hasValue = Object.hasOwn(t, 'value') && value !== undefined;
   switch (op) {
     case 'exists':
-      return hasValue ? [error(path, 'op exists takes no value: it only asks whether the column is there and not empty. Remove value.')] : [];
+      return hasValue ? [error(path, say('filter.op_exists_takes_value', 'op exists takes no value: it only asks whether the column is there and not empty. Remove value.'))] : [];
     case 'in':
     case 'nin':
-      if (!Array.isArray(value)) return [error(path, `op ${op} needs a list of values, e.g. [1, 2, "A"], but value is ${hasValue ? describeType(value) : 'missing'}.`)];
-      return value.length === 0 ? [warning(path, `The list is empty: ${op === 'in' ? 'no record will pass' : 'every record with the column will pass'}.`)] : [];
+      if (!Array.isArray(value)) return [error(path, say('filter.op_needs_list_values', 'op {op} needs a list of values, e.g. [1, 2, "A"], but value is {actual}.', { op, ...valueWords(hasValue, value) }))];
+      return value.length === 0 ? [warning(path, op === 'in' ? say('filter.in_list_empty', 'The list is empty: no record will pass.') : say('filter.nin_list_empty', 'The list is empty: every record with the column will pass.'))] : [];
     case 'lt':
     case 'lte':
     case 'gt':
     case 'gte':
       return typeof value === 'number' || typeof value === 'string'
         ? []
-        : [error(path, `op ${op} compares with a number or a text, but value is ${hasValue ? describeType(value) : 'missing'}.`)];
+        : [error(path, say('filter.op_compares_number_text', 'op {op} compares with a number or a text, but value is {actual}.', { op, ...valueWords(hasValue, value) }))];
     case 'contains':
     case 'startswith':
       return typeof value === 'number' || typeof value === 'string'
         ? []
-        : [error(path, `op ${op} needs a text (or number) to look for, but value is ${hasValue ? describeType(value) : 'missing'}.`)];
+        : [error(path, say('filter.op_needs_text_number', 'op {op} needs a text (or number) to look for, but value is {actual}.', { op, ...valueWords(hasValue, value) }))];
     case 'eq':
     case 'ne':
       return hasValue && !Array.isArray(value)
         ? []
-        : [error(path, `op ${op} needs one value (text, number, true/false or null), but value is ${hasValue ? describeType(value) : 'missing'}.${Array.isArray(value) ? ` Use op ${op === 'eq' ? 'in' : 'nin'} for a list.` : ''}`)];
+        : [error(path, Array.isArray(value) ? say('filter.op_needs_one_value_list', 'op {op} needs one value (text, number, true/false or null), but value is {actual}. Use op {list_op} for a list.', { op, ...valueWords(hasValue, value), list_op: op === 'eq' ? 'in' : 'nin' }) : say('filter.op_needs_one_value', 'op {op} needs one value (text, number, true/false or null), but value is {actual}.', { op, ...valueWords(hasValue, value) }))];
   }
+}
+
+/** The value in English words (`actual`) and as written (`shown`), or missing. */
+function valueWords(hasValue: boolean, value: unknown) {
+  return hasValue ? { actual: describeType(value), shown: shownValue(value) } : { actual: 'missing', shown: '—' };
 }

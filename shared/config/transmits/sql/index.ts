@@ -1,7 +1,7 @@
 /** The sql transmit, as the configuration code sees it (registered in transmits/index.ts). */
 import { transmitDescriptor } from '../descriptor.js';
 import { hostName, sslFields, text } from '../../secret-fields.js';
-import { warning } from '../../violations.js';
+import { warning, say } from '../../violations.js';
 import { SqlTransmitSchema } from './schema.js';
 import { sqlTransmitTemplate } from './template.js';
 
@@ -13,7 +13,7 @@ export const sqlTransmit = transmitDescriptor({
   rules: (transmit, { base }) =>
     transmit.ssl || ['127.0.0.1', 'localhost', '::1'].includes(transmit.host)
       ? []
-      : [warning([...base, 'ssl'], 'The password and the records travel unencrypted without ssl: use ssl unless the network is trusted.')],
+      : [warning([...base, 'ssl'], say('sql_transmit.password_records_travel_unencrypted', 'The password and the records travel unencrypted without ssl: use ssl unless the network is trusted.'))],
   templates: { sql: { transmit: sqlTransmitTemplate, snippet: 'SQL database' } },
   // The database the password opens, and how it travels there.
   secrets: [

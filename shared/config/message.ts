@@ -1,0 +1,36 @@
+/**
+ * The agent's words with a stable code (issue 57): every violation, marker, health reason and
+ * quality finding carries `code` and `params` beside its English text. Tools read the text; the
+ * console writes the code's template in the operator's language (renderer/src/i18n/agent-messages)
+ * and falls back to the text for a code it does not know.
+ *
+ * A template names its parameters in braces: `No connection named "{name}".` The English text is
+ * the template with the parameters put in, so text and code can never say different things.
+ */
+import { z } from 'zod';
+
+export const MessageParamsSchema = z
+  .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+  .describe('The values put into the code\'s template ({name} in the template is params.name).');
+export type MessageParams = z.infer<typeof MessageParamsSchema>;
+
+export const MessageCodeSchema = z
+  .string()
+  .describe('Stable code of the message (e.g. "schema.required", "mqtt.connection_unknown"): a client translates it with params and falls back to the English text when it does not know the code.');
+
+/** An English text with its code and parameters. */
+export interface AgentMessage {
+  readonly code: string;
+  readonly params: MessageParams;
+  readonly text: string;
+}
+
+/** Puts params into a template: `{name}` becomes params.name; an unknown name stays as written. */
+export function fillTemplate(template: string, params: MessageParams): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
+}
+
+/** A message from its code, English template and parameters. */
+export function say(code: string, template: string, params: MessageParams = {}): AgentMessage {
+  return { code, params, text: fillTemplate(template, params) };
+}
