@@ -3,7 +3,7 @@
 // and the integration tests, *.integration.test.ts: real PostgreSQL, MariaDB, Samba and OPC UA
 // servers, the Python decoder, the headless server as a process, the small bench), then the console
 // end to end in Chromium (Playwright). Ends with one plain line "tests: N passed, N failed".
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,12 +20,29 @@ function step(name, command, args, env = {}) {
   return result.status === 0;
 }
 
+/** A step whose output is kept and printed when it ends, so that two steps can run side by side. */
+function quietStep(name, command, args) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], shell: process.platform === 'win32' });
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.on('close', (code) => {
+      process.stdout.write(`\n=== ${name}: ${command} ${args.join(' ')}\n${Buffer.concat(output).toString()}`);
+      process.stdout.write(`=== ${name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+      resolve(code === 0);
+    });
+  });
+}
+
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const results = {};
-results.build = step('build', npm, ['run', 'build', '--silent']);
-results.lint = step('lint', npm, ['run', 'lint', '--silent']);
-results.typecheck = step('typecheck', npm, ['run', 'typecheck', '--silent']);
+// The build beside lint and typecheck: each is one busy thread, and none needs another's output.
+const checks = (async () => [await quietStep('lint', npm, ['run', 'lint', '--silent']), await quietStep('typecheck', npm, ['run', 'typecheck', '--silent'])])();
+results.build = await quietStep('build', npm, ['run', 'build', '--silent']);
+[results.lint, results.typecheck] = await checks;
 // Two files at a time: vitest's default on two cores is one, and most integration files wait on
 // servers and timers rather than use the CPU. Each file still runs isolated.
 results.unit = step('unit, API and integration tests', npx, ['vitest', 'run', '--maxWorkers=2', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);

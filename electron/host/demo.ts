@@ -48,10 +48,10 @@ export function demoConfiguration(dataDirectory: string, options: { opcuaPort?: 
 }
 
 /** The demo's stuck check waits this long; its sensor stays frozen for FREEZE_TICKS. */
-export const DEMO_STUCK_SECONDS = 30;
-/** Of every 10 minutes of the demo line, zone 1 reads one value from second 10 to second 100. */
+export const DEMO_STUCK_SECONDS = 20;
+/** Of every 10 minutes of the demo line, zone 1 reads one value from second 3 to second 93: a new user sees the finding within half a minute. */
 const FREEZE_CYCLE = 600;
-const FREEZE_TICKS = [10, 100] as const;
+const FREEZE_TICKS = [3, 93] as const;
 
 export function demoDropFolder(dataDirectory: string): string {
   return path.join(dataDirectory, 'demo', 'drop');
