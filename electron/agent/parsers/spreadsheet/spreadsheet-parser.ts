@@ -61,12 +61,10 @@ export function createSpreadsheetParser(
   let lastPlan: RowPlan | null = null;
   /** Scratch: where each cell of a plain line starts (grown as needed). */
   let cellStarts = new Int32Array(64);
-  /**
-   * Scratch: the text of each time column's cell in the row being built (undefined when not in the
-   * header).
-   */
+  /** Scratch: each time column's cell text in the row being built (undefined: not in header). */
   const timeTexts: (string | undefined)[] = timeColumns.map(() => undefined);
 
+  const rowParts: RowParts = { stamper, timeTexts };
   const planFor = (header: string[]): RowPlan =>
     (lastPlan = rowPlanFor(header, timeColumns, lastPlan));
 
@@ -123,17 +121,8 @@ export function createSpreadsheetParser(
         const cells = cursor.mayHaveQuote ? splitCells(text, separator) : text.split(separator);
         if (state.header === null || plan === null) {
           if (state.rowsSeen === headerIndex) {
-            const header = columnNames(cells);
-            const missing = timeColumns.find((column) => !header.includes(column.name));
-            if (missing) {
-              // A bad option, not a bad line: stop before the header so a fixed config reads it
-              // again.
-              result.fatal = {
-                line,
-                message: `The time stamp column "${missing.name}" is not in the header (line ${line}). Columns: ${header.join(', ')}.`,
-              };
-              return result;
-            }
+            const header = headerOf(cells, timeColumns, line, result);
+            if (!header) return result;
             state.header = header;
             plan = planFor(header);
           }
@@ -141,14 +130,8 @@ export function createSpreadsheetParser(
           if (bad(line, `Line ${line}: a quoted cell is not closed before the end of the file.`))
             return result;
         } else if (cells.length !== plan.header.length) {
-          if (
-            bad(
-              line,
-              `Line ${line} has ${cells.length} cells, the header has ${plan.header.length}.`,
-            )
-          )
-            return result;
-        } else if (take(buildRow(plan, cells, line, result), line)) {
+          if (bad(line, `Line ${line} has ${cells.length} cells, the header has ${plan.header.length}.`)) return result;
+        } else if (take(buildRow(plan, cells, line, result, rowParts), line)) {
           return result;
         }
       }
@@ -176,30 +159,6 @@ export function createSpreadsheetParser(
       count += 1;
     }
     return count;
-  }
-
-  /** A row from its cells, or the message of why its line is bad. */
-  function buildRow(
-    plan: RowPlan,
-    cells: string[],
-    line: number,
-    result: ChunkResult,
-  ): ParsedRow | string {
-    const { header, isTime, timeIndexes, template } = plan;
-    let fieldvalues: Record<string, FieldValue>;
-    if (template !== null) {
-      // Every name of the template is assigned, in the same order as into an empty object. A time
-      // column's cell is only a placeholder here, keeping the column order: it is replaced below.
-      fieldvalues = { ...template };
-      for (let c = 0; c < header.length; c += 1)
-        fieldvalues[header[c]!] = isTime[c] ? cells[c]! : cellValue(cells[c]!);
-    } else {
-      // A "__proto__" column: plain assignment of every value, whatever that does to the object.
-      fieldvalues = {};
-      for (let c = 0; c < header.length; c += 1) fieldvalues[header[c]!] = cellValue(cells[c]!);
-    }
-    for (let t = 0; t < timeColumns.length; t += 1) timeTexts[t] = cells[timeIndexes[t]!];
-    return stamper.stamp(fieldvalues, timeTexts, line, result);
   }
 
   /**
@@ -230,6 +189,57 @@ export function createSpreadsheetParser(
   }
 
   return { initialState, parseChunk };
+}
+
+/** The header row's column names; undefined (with result.fatal) when a time column is missing. */
+function headerOf(
+  cells: string[],
+  timeColumns: readonly { name: string }[],
+  line: number,
+  result: ChunkResult,
+): string[] | undefined {
+  const header = columnNames(cells);
+  const missing = timeColumns.find((column) => !header.includes(column.name));
+  if (!missing) return header;
+  // A bad option, not a bad line: stop before the header so a fixed config reads it again.
+  const columns = header.join(', ');
+  const message = `The time stamp column "${missing.name}" is not in the header (line ${line}).`;
+  result.fatal = { line, message: `${message} Columns: ${columns}.` };
+  return undefined;
+}
+
+/** What building a row takes beside its cells: the time stamper and its scratch texts. */
+interface RowParts {
+  stamper: ReturnType<typeof createTimeStamper>;
+  timeTexts: (string | undefined)[];
+}
+
+/**
+ * A row from its cells (a line with quotes, or a separator of several characters), or the message
+ * of why its line is bad.
+ */
+function buildRow(
+  plan: RowPlan,
+  cells: string[],
+  line: number,
+  result: ChunkResult,
+  { stamper, timeTexts }: RowParts,
+): ParsedRow | string {
+  const { header, isTime, timeIndexes, template } = plan;
+  let fieldvalues: Record<string, FieldValue>;
+  if (template !== null) {
+    // Every name of the template is assigned, in the same order as into an empty object. A time
+    // column's cell is only a placeholder here, keeping the column order: it is replaced below.
+    fieldvalues = { ...template };
+    for (let c = 0; c < header.length; c += 1)
+      fieldvalues[header[c]!] = isTime[c] ? cells[c]! : cellValue(cells[c]!);
+  } else {
+    // A "__proto__" column: plain assignment of every value, whatever that does to the object.
+    fieldvalues = {};
+    for (let c = 0; c < header.length; c += 1) fieldvalues[header[c]!] = cellValue(cells[c]!);
+  }
+  for (let t = 0; t < timeTexts.length; t += 1) timeTexts[t] = cells[timeIndexes[t]!];
+  return stamper.stamp(fieldvalues, timeTexts, line, result);
 }
 
 /** The plan of a header: the last one when the header is the same (files rarely change theirs). */
