@@ -1,4 +1,5 @@
-export { DisposableStore, type Disposable, type DisposableLike } from './disposable-store.js';
+export { DisposableStore, type Disposable, type DisposableLike, type Emitter, undisposedResources } from './disposable-store.js';
 export { PollingLoop, type PollingLoopOptions } from './polling-loop.js';
 export { DrainLoop, type DrainLoopOptions, type DrainOutcome, failureBackoffMs } from './drain-loop.js';
 export { breathe } from './breathe.js';
+export { finishesWithin } from './deadline.js';
