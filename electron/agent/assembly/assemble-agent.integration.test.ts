@@ -1,0 +1,107 @@
+/**
+ * Everything that starts, stops (issue 51 point 3): an agent with many kinds of component (a local
+ * folder of CSV files, an OPC UA server in this process, an MQTT broker, the csv and mqtt transmits,
+ * the data-quality watch, the KPI history) runs until data went through each, is stopped, then shut
+ * down; after each step nothing it started may be left: no socket, watcher, worker or timer (the
+ * process's active resources, and async_hooks for timers that do not keep the process alive), and no
+ * resource held by a lifecycle store. Needs the Mosquitto of scripts/ci/start-mosquitto.sh.
+ */
+import crypto from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { availabilityKpi } from '../../../shared/testing/kpi-fixtures.js';
+import { csvOutboxRows, filePlant, waitFor } from '../../testing/file-plant.js';
+import { BROKER, TestSubscriber, testClient } from '../../testing/mqtt-broker.js';
+import { activeResources, moreThan, settled, trackResources } from '../../testing/open-resources.js';
+import { OpcuaTestServer } from '../../testing/opcua/opcua-test-server.js';
+import { tempDirectory } from '../../testing/test-host.js';
+import { undisposedResources } from '../lifecycle/index.js';
+import { assembleAgent } from './assemble-agent.js';
+
+let plc: OpcuaTestServer;
+beforeAll(async () => {
+  plc = await OpcuaTestServer.start({ pkiFolder: tempDirectory('opcua-server-pki-') });
+}, 60_000);
+afterAll(async () => {
+  await plc?.stop();
+});
+
+function configuration(plant: ReturnType<typeof filePlant>, id: string) {
+  const broker = { host: '127.0.0.1', port: BROKER.port, username: BROKER.username, password: BROKER.password };
+  return {
+    ...plant.config,
+    data_receiver: [
+      ...plant.config.data_receiver,
+      {
+        data_receiver_name: 'plc',
+        protocol: 'opcua',
+        read_mode: 'subscription',
+        sampling_interval_ms: 100,
+        connections: [{ host: '127.0.0.1', port: plc.port, timeout: 5 }],
+        streams: [{ asset: 'Line_1', stream_type: 'process', opcua_tags: [{ name: 'ns=2;s=Counter', exportname: 'counter' }] }],
+      },
+      {
+        data_receiver_name: 'machines',
+        protocol: 'mqtt',
+        connections: [{ ...broker, client_id: `leaks-rx-${id}`, timeout: 5 }],
+        streams: [{ asset: 'Press_9', stream_type: 'cycle', topic: `test/${id}/in/#`, timestamp_field: 'ts', timestamp_unit: 'ms' }],
+      },
+    ],
+    data_transmit: [
+      ...plant.config.data_transmit,
+      { transmit_name: 'uns', transmit_type: 'mqtt', filter_stream: ['*'], ...broker, client_id: `leaks-tx-${id}`, topic: `test/${id}/out/{asset}/{stream_type}`, timeout: 5, poll_interval: 1 },
+    ],
+    data_quality: [{ filter_stream: ['*'], stuck: { after_seconds: 3, min_records: 4 }, gap: { after_seconds: 2 } }],
+  };
+}
+
+describe('an agent leaves nothing behind', () => {
+  it('after an operator stop no component holds a resource, and after shutdown the agent holds none', async () => {
+    const id = crypto.randomBytes(4).toString('hex');
+    const plant = filePlant();
+    const publisher = await testClient();
+    const subscriber = await new TestSubscriber(`test/${id}/out/#`).start();
+    const tracker = trackResources();
+    const before = activeResources();
+    const storesBefore = undisposedResources();
+
+    const runtime = assembleAgent({ dataDirectory: tempDirectory('tributary-leaks-'), machineInfoIntervalMs: 60_000, stopTimeoutMs: 5000, allowWrite: [os.tmpdir()] });
+    await runtime.init();
+    expect(runtime.kpis.save(availabilityKpi().name, availabilityKpi()).status).toBe('passed');
+    const idle = activeResources();
+    const storesIdle = undisposedResources();
+    const timersIdle = tracker.mark();
+    const agentMade = (made = /electron\/agent\//, except?: ReadonlySet<number>) => tracker.alive(made, { ignore: /electron\/testing\//, except });
+    // What the components make, as against the agent's own services that run while it is stopped
+    // (flow history, machine info, the parse threads kept warm for a while).
+    const components = /electron\/agent\/(receivers|transmits|transforms|parsers|pipeline|supervisor|quality|mqtt)\//;
+
+    const saved = await runtime.saveConfig(configuration(plant, id));
+    expect(saved.status, JSON.stringify(saved)).toBe('passed');
+    plant.write('press_1.csv', 'time,part,force\n2026-01-05 06:00:00,1,10\n2026-01-05 06:00:01,2,10\n');
+    await waitFor(() => runtime.status().agent.services['receiver:machines']?.status === 'running', 20_000, 'the mqtt receiver');
+    const now = Date.now();
+    for (let i = 0; i < 3; i += 1) await publisher.publishAsync(`test/${id}/in/press`, JSON.stringify({ ts: now + i, duration_s: 5, state: 'running' }), { qos: 1 });
+    plc.set('Counter', 7);
+    await waitFor(() => plant.delivered('Press_1', 'cycle').length === 2, 20_000, 'the CSV rows in the csv transmit');
+    await waitFor(() => csvOutboxRows(plant.outbox, 'Press_9', 'cycle').length === 3, 20_000, 'the MQTT messages in the csv transmit');
+    await waitFor(() => csvOutboxRows(plant.outbox, 'Line_1', 'process').length > 0, 20_000, 'the OPC UA values in the csv transmit');
+    await waitFor(() => subscriber.records().length >= 6, 20_000, 'the mqtt transmit');
+    await waitFor(() => runtime.streams().some((s) => s.quality.some((f) => f.check === 'gap')), 20_000, 'a gap finding');
+    expect(runtime.kpis.evaluate({ name: 'availability', machines: ['Press_9'], bin_size: 3600 }).machines).toHaveLength(1);
+
+    expect(await runtime.stop()).toBe('stopped');
+    expect(await settled(() => moreThan(idle, activeResources()))).toEqual([]);
+    expect(undisposedResources() - storesIdle, 'resources still held by a lifecycle store after stop').toBe(0);
+    expect(await settled(() => agentMade(components, timersIdle))).toEqual([]);
+
+    await runtime.dispose();
+    expect(await settled(() => moreThan(before, activeResources()))).toEqual([]);
+    expect(undisposedResources() - storesBefore, 'resources still held by a lifecycle store after shutdown').toBe(0);
+    expect(await settled(() => agentMade())).toEqual([]);
+    tracker.stop();
+    await subscriber.close();
+    await publisher.endAsync(true);
+  }, 90_000);
+});
