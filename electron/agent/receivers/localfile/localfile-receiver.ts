@@ -12,7 +12,7 @@ import { readRange } from '../file-source/read-range.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import type { ParseThreads } from '../../components/parse-protocol.js';
 import { ReadPolicy } from '../../disk/read-policy.js';
-import { PollingLoop } from '../../lifecycle/index.js';
+import { PollingLoop, breathe } from '../../lifecycle/index.js';
 
 /** Why a receiver's waiting chunks are dropped (one reason for all: no DOMException per stop). */
 const STOPPED = Object.assign(new Error('reading stopped'), { code: 'ABORT_ERR' });
@@ -25,8 +25,6 @@ const CHANGE_DELAY_MS = 50;
 const NEW_FILE_LOOK_MS = 200;
 /** …and files still changing are looked at again this soon, not sooner. */
 const RESCAN_MS = 500;
-
-const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Why a folder cannot be listed, in words. */
 function describeFolderError(cause: unknown): string {

@@ -15,7 +15,7 @@ import { BufferFullError } from '../../components/contract.js';
 import type { ComponentContext } from '../../components/contract.js';
 import type { StreamReader } from './stream-reader.js';
 import { SubscriptionMemory } from './subscription-memory.js';
-import { DrainLoop, type DrainOutcome } from '../../lifecycle/index.js';
+import { DrainLoop, type DrainOutcome, breathe } from '../../lifecycle/index.js';
 import { RepeatedWarning } from '../../logging/repeated-warning.js';
 
 const RETRY_STORE_MS = 1000;
@@ -198,7 +198,7 @@ export class ConnectionReader {
   /** One round: after the messages of this turn of the event loop have arrived, so that they are stored together. */
   private async drain(): Promise<DrainOutcome> {
     const loop = this.loop;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await breathe();
     if (loop?.disposed) return undefined;
     this.flush();
     return this.pending.length > 0 ? { backoffMs: RETRY_STORE_MS } : undefined;

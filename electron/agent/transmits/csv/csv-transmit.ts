@@ -6,7 +6,7 @@ import type { CsvTransmitSchema } from '../../../../shared/config/schema.js';
 import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import { type StorageHealth, describeWriteFailure, isDiskFull } from '../../disk/storage-health.js';
 import type { WritePolicy } from '../../disk/write-policy.js';
-import { DrainLoop, type DrainOutcome } from '../../lifecycle/index.js';
+import { DrainLoop, type DrainOutcome, breathe } from '../../lifecycle/index.js';
 import { cell } from './csv-cells.js';
 import { CSV_OUTBOX, ColumnLists, type OutboxSegment, readSegments, segmentLines, toSegments, valueSegments } from './csv-outbox.js';
 
@@ -130,7 +130,7 @@ export class CsvTransmit implements AgentComponent {
         this.failed(cause);
         return backoff;
       }
-      await new Promise((resolve) => setImmediate(resolve)); // let the API breathe between rounds
+      await breathe(); // let the API breathe between rounds
     }
     return undefined;
   }

@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import type { z } from 'zod';
 import type { InfluxdbTransmitSchema } from '../../../../shared/config/schema.js';
 import type { AgentComponent, ComponentContext, OutboxBatch, StreamKey } from '../../components/contract.js';
-import { DrainLoop, type DrainOutcome, failureBackoffMs } from '../../lifecycle/index.js';
+import { DrainLoop, type DrainOutcome, breathe, failureBackoffMs } from '../../lifecycle/index.js';
 import { type LineOptions, lineOf } from './line-protocol.js';
 
 export type InfluxdbTransmitConfig = z.infer<typeof InfluxdbTransmitSchema>;
@@ -99,7 +99,7 @@ export class InfluxdbTransmit implements AgentComponent {
         this.failures += 1;
         return { backoffMs: failureBackoffMs(this.config.poll_interval, this.failures) };
       }
-      await new Promise((resolve) => setImmediate(resolve));
+      await breathe();
     }
     return undefined;
   }

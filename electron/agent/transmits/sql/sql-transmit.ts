@@ -1,7 +1,7 @@
 import type { AgentRecord } from '../../../../shared/records/record.js';
 import type { AgentComponent, ComponentContext, OutboxBatch, StreamKey } from '../../components/contract.js';
 import { RECORDS_JSON } from '../../components/records-json-codec.js';
-import { DrainLoop, type DrainOutcome, failureBackoffMs } from '../../lifecycle/index.js';
+import { DrainLoop, type DrainOutcome, breathe, failureBackoffMs } from '../../lifecycle/index.js';
 import { type SqlSession, type SqlTransmitConfig, SqlWriteError, explain, openSession } from './sql-session.js';
 import {
   type ColumnType,
@@ -114,7 +114,7 @@ export class SqlTransmit implements AgentComponent {
         this.failures += 1;
         return { backoffMs: failureBackoffMs(this.config.poll_interval, this.failures) };
       }
-      await new Promise((resolve) => setImmediate(resolve)); // the API breathes between rounds
+      await breathe(); // the API breathes between rounds
     }
     return undefined;
   }
