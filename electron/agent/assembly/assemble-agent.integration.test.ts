@@ -8,7 +8,6 @@
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availabilityKpi } from '../../../shared/testing/kpi-fixtures.js';
 import { csvOutboxRows, filePlant, waitFor } from '../../testing/file-plant.js';

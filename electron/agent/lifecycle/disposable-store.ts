@@ -17,9 +17,11 @@ export type DisposableLike = Disposable | (() => void);
 
 /** What `listen` subscribes to: a Node.js event emitter (a socket, a client, a worker, a watcher). */
 export interface Emitter {
-  on(event: string | symbol, listener: (...args: any[]) => void): unknown;
-  off(event: string | symbol, listener: (...args: any[]) => void): unknown;
+  on(event: string | symbol, listener: Listener): unknown;
+  off(event: string | symbol, listener: Listener): unknown;
 }
+
+type Listener = (...args: unknown[]) => void;
 
 /** Resources registered with some store in this thread and not disposed yet (the leak tests' census). */
 let undisposed = 0;
@@ -77,8 +79,8 @@ export class DisposableStore implements Disposable {
   /** Subscribes `listener` to `event` of `emitter` until the store is disposed (or the returned item is). */
   listen<A extends unknown[]>(emitter: Emitter, event: string | symbol, listener: (...args: A) => void): Disposable {
     if (this.isDisposed) return { dispose: () => undefined };
-    emitter.on(event, listener as (...args: any[]) => void);
-    return this.add(() => emitter.off(event, listener as (...args: any[]) => void));
+    emitter.on(event, listener as Listener);
+    return this.add(() => emitter.off(event, listener as Listener));
   }
 
   /** `listen` for one event: the listener is removed after it ran once, or on dispose. */
