@@ -18,8 +18,11 @@ export function moreThan(before: Map<string, number>, after: Map<string, number>
   return [...after].filter(([type, n]) => n > (before.get(type) ?? 0)).map(([type, n]) => `${type} +${n - (before.get(type) ?? 0)}`);
 }
 
-/** Polls `leftovers` for up to `ms` (closes finish on later turns of the event loop); returns the last answer. */
-export async function settled<T extends unknown[]>(leftovers: () => T, ms = 5000): Promise<T> {
+/**
+ * Polls `leftovers` for up to `ms` (closes finish on later turns of the event loop, async_hooks reports
+ * destroys late, and fetch's pool closes an idle kept-alive socket after 4 s); returns the last answer.
+ */
+export async function settled<T extends unknown[]>(leftovers: () => T, ms = 8000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const left = leftovers();

@@ -1,10 +1,11 @@
 /**
  * Everything that starts, stops (issue 51 point 3): an agent with many kinds of component (a local
- * folder of CSV files, an OPC UA server in this process, an MQTT broker, the csv and mqtt transmits,
- * the data-quality watch, the KPI history) runs until data went through each, is stopped, then shut
+ * folder of CSV files, an OPC UA server in this process, an MQTT broker, the csv, mqtt, sql
+ * (PostgreSQL) and influxdb transmits, the data-quality watch, the KPI history) runs until data went
+ * through each, is stopped, then shut
  * down; after each step nothing it started may be left: no socket, watcher, worker or timer (the
  * process's active resources, and async_hooks for timers that do not keep the process alive), and no
- * resource held by a lifecycle store. Needs the Mosquitto of scripts/ci/start-mosquitto.sh.
+ * resource held by a lifecycle store. Needs the Mosquitto, PostgreSQL and InfluxDB of scripts/ci/.
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
@@ -14,6 +15,7 @@ import { csvOutboxRows, filePlant, waitFor } from '../../testing/file-plant.js';
 import { BROKER, TestSubscriber, testClient } from '../../testing/mqtt-broker.js';
 import { activeResources, moreThan, settled, trackResources } from '../../testing/open-resources.js';
 import { OpcuaTestServer } from '../../testing/opcua/opcua-test-server.js';
+import { SERVERS, TestDatabase, uniqueTable } from '../../testing/sql/sql-test-support.js';
 import { tempDirectory } from '../../testing/test-host.js';
 import { undisposedResources } from '../lifecycle/index.js';
 import { assembleAgent } from './assemble-agent.js';
@@ -26,7 +28,14 @@ afterAll(async () => {
   await plc?.stop();
 });
 
-function configuration(plant: ReturnType<typeof filePlant>, id: string) {
+const INFLUX = 'http://127.0.0.1:58086';
+const influxQuery = async (q: string) => {
+  const response = await fetch(`${INFLUX}/query`, { method: 'POST', body: new URLSearchParams({ q }) });
+  if (!response.ok) throw new Error(`InfluxDB answered ${response.status} to ${q}`);
+};
+
+function configuration(plant: ReturnType<typeof filePlant>, id: string, table: string) {
+  const pg = SERVERS.postgresql;
   const broker = { host: '127.0.0.1', port: BROKER.port, username: BROKER.username, password: BROKER.password };
   return {
     ...plant.config,
@@ -50,6 +59,8 @@ function configuration(plant: ReturnType<typeof filePlant>, id: string) {
     data_transmit: [
       ...plant.config.data_transmit,
       { transmit_name: 'uns', transmit_type: 'mqtt', filter_stream: ['*'], ...broker, client_id: `leaks-tx-${id}`, topic: `test/${id}/out/{asset}/{stream_type}`, timeout: 5, poll_interval: 1 },
+      { transmit_name: 'historian', transmit_type: 'sql', filter_stream: ['*'], host: '127.0.0.1', port: pg.port, username: pg.username, password: pg.password, database_type: 'postgresql', database_name: pg.database, table, layout: 'json', poll_interval: 1 },
+      { transmit_name: 'grafana', transmit_type: 'influxdb', filter_stream: ['*'], url: INFLUX, database: `leaks_${id}`, poll_interval: 1 },
     ],
     data_quality: [{ filter_stream: ['*'], stuck: { after_seconds: 3, min_records: 4 }, gap: { after_seconds: 2 } }],
   };
@@ -61,6 +72,8 @@ describe('an agent leaves nothing behind', () => {
     const plant = filePlant();
     const publisher = await testClient();
     const subscriber = await new TestSubscriber(`test/${id}/out/#`).start();
+    const table = uniqueTable('leaks');
+    await influxQuery(`CREATE DATABASE leaks_${id}`);
     const tracker = trackResources();
     const before = activeResources();
     const storesBefore = undisposedResources();
@@ -76,7 +89,7 @@ describe('an agent leaves nothing behind', () => {
     // (flow history, machine info, the parse threads kept warm for a while).
     const components = /electron\/agent\/(receivers|transmits|transforms|parsers|pipeline|supervisor|quality|mqtt)\//;
 
-    const saved = await runtime.saveConfig(configuration(plant, id));
+    const saved = await runtime.saveConfig(configuration(plant, id, table));
     expect(saved.status, JSON.stringify(saved)).toBe('passed');
     plant.write('press_1.csv', 'time,part,force\n2026-01-05 06:00:00,1,10\n2026-01-05 06:00:01,2,10\n');
     await waitFor(() => runtime.status().agent.services['receiver:machines']?.status === 'running', 20_000, 'the mqtt receiver');
@@ -87,6 +100,8 @@ describe('an agent leaves nothing behind', () => {
     await waitFor(() => csvOutboxRows(plant.outbox, 'Press_9', 'cycle').length === 3, 20_000, 'the MQTT messages in the csv transmit');
     await waitFor(() => csvOutboxRows(plant.outbox, 'Line_1', 'process').length > 0, 20_000, 'the OPC UA values in the csv transmit');
     await waitFor(() => subscriber.records().length >= 6, 20_000, 'the mqtt transmit');
+    const delivered = (transmit: string) => runtime.status().last_data_transmit[transmit]?.records_sent ?? 0;
+    await waitFor(() => delivered('historian') >= 6 && delivered('grafana') >= 6, 20_000, 'the sql and influxdb transmits');
     await waitFor(() => runtime.streams().some((s) => s.quality.some((f) => f.check === 'gap')), 20_000, 'a gap finding');
     expect(runtime.kpis.evaluate({ name: 'availability', machines: ['Press_9'], bin_size: 3600 }).machines).toHaveLength(1);
 
@@ -102,5 +117,9 @@ describe('an agent leaves nothing behind', () => {
     tracker.stop();
     await subscriber.close();
     await publisher.endAsync(true);
+    await influxQuery(`DROP DATABASE leaks_${id}`);
+    const db = await TestDatabase.open('postgresql');
+    await db.exec(`DROP TABLE IF EXISTS ${table}`);
+    await db.close();
   }, 90_000);
 });

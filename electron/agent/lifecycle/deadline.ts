@@ -14,3 +14,18 @@ export async function finishesWithin(work: Promise<unknown>, ms: number): Promis
     clearTimeout(timer);
   }
 }
+
+/**
+ * Runs `work` with a signal aborted after `ms` (reason: a `TimeoutError`, as `AbortSignal.timeout`
+ * gives), and clears that timer as soon as `work` settles. `AbortSignal.timeout` keeps its timer
+ * until it fires, long after the request it bounded has ended.
+ */
+export async function withDeadline<T>(ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`The operation timed out after ${ms} ms.`, 'TimeoutError')), ms);
+  try {
+    return await work(controller.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -2,4 +2,4 @@ export { DisposableStore, type Disposable, type DisposableLike, type Emitter, un
 export { PollingLoop, type PollingLoopOptions } from './polling-loop.js';
 export { DrainLoop, type DrainLoopOptions, type DrainOutcome, failureBackoffMs } from './drain-loop.js';
 export { breathe } from './breathe.js';
-export { finishesWithin } from './deadline.js';
+export { finishesWithin, withDeadline } from './deadline.js';

@@ -3,6 +3,7 @@ import zlib from 'node:zlib';
 import type { z } from 'zod';
 import type { InfluxdbTransmitSchema } from '../../../../shared/config/schema.js';
 import type { ComponentContext, OutboxBatch, StreamKey } from '../../components/contract.js';
+import { withDeadline } from '../../lifecycle/index.js';
 import { DrainingTransmit, type RoundOutcome } from '../draining-transmit.js';
 import { type LineOptions, lineOf } from './line-protocol.js';
 
@@ -133,12 +134,18 @@ export class InfluxdbTransmit extends DrainingTransmit {
     return { url: `${base}/write?${query}`, headers };
   }
 
+  /** One request, bounded by the timeout (the answer's body too); the timer ends with it. */
   private async post(body: string): Promise<void> {
+    const zipped = await gzip(Buffer.from(body));
+    return withDeadline(this.config.timeout * 1000, (signal) => this.postWithin(zipped, signal));
+  }
+
+  private async postWithin(zipped: Buffer, signal: AbortSignal): Promise<void> {
     const { url, headers } = this.target();
     const where = `InfluxDB at ${this.config.url}`;
     let response: Response;
     try {
-      response = await fetch(url, { method: 'POST', headers, body: await gzip(Buffer.from(body)), signal: AbortSignal.timeout(this.config.timeout * 1000) });
+      response = await fetch(url, { method: 'POST', headers, body: zipped, signal });
     } catch (cause) {
       const reason = (cause as Error).name === 'TimeoutError' ? `no answer within ${this.config.timeout} s` : ((cause as { cause?: Error }).cause?.message ?? (cause as Error).message);
       throw new Undelivered('connect_failed', `${where} cannot be reached (${reason}). The records stay queued and are written when it answers.`);
