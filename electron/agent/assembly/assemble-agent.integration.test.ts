@@ -1,11 +1,10 @@
 /**
  * Everything that starts, stops (issue 51 point 3): an agent with many kinds of component (a local
- * folder of CSV files, an OPC UA server in this process, an MQTT broker, the csv, mqtt, sql
+ * folder of CSV files, a Samba share, an OPC UA server in this process, a Modbus server, an MQTT broker, the csv, mqtt, sql
  * (PostgreSQL) and influxdb transmits, the data-quality watch, the KPI history) runs until data went
- * through each, is stopped, then shut
- * down; after each step nothing it started may be left: no socket, watcher, worker or timer (the
+ * through each, is stopped, then shut down; after each step nothing it started may be left: no socket, watcher, worker or timer (the
  * process's active resources, and async_hooks for timers that do not keep the process alive), and no
- * resource held by a lifecycle store. Needs the Mosquitto, PostgreSQL and InfluxDB of scripts/ci/.
+ * resource held by a lifecycle store. Needs the Mosquitto, PostgreSQL, InfluxDB, Samba and pymodbus of scripts/ci/.
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
@@ -14,6 +13,8 @@ import { availabilityKpi } from '../../../shared/testing/kpi-fixtures.js';
 import { csvOutboxRows, filePlant, waitFor } from '../../testing/file-plant.js';
 import { BROKER, TestSubscriber, testClient } from '../../testing/mqtt-broker.js';
 import { activeResources, moreThan, settled, trackResources } from '../../testing/open-resources.js';
+import { requireSamba, sambaPlant } from '../../testing/samba-test-share.js';
+import { SERVICE_PORT as MODBUS_PORT, plant as modbusPlant } from '../../testing/modbus/pymodbus-server.js';
 import { OpcuaTestServer } from '../../testing/opcua/opcua-test-server.js';
 import { SERVERS, TestDatabase, uniqueTable } from '../../testing/sql/sql-test-support.js';
 import { tempDirectory } from '../../testing/test-host.js';
@@ -34,13 +35,23 @@ const influxQuery = async (q: string) => {
   if (!response.ok) throw new Error(`InfluxDB answered ${response.status} to ${q}`);
 };
 
-function configuration(plant: ReturnType<typeof filePlant>, id: string, table: string) {
+/** A few values of unit 1 of the pymodbus plant (scripts/ci/start-modbus.sh). */
+function modbusRegisters() {
+  return modbusPlant()
+    .values.filter((v) => v.unit === 1 && v.data_type !== 'string')
+    .slice(0, 4)
+    .map((v) => ({ exportname: `${v.table}_${v.address}`, table: v.table, address: v.address, data_type: v.data_type, ...(v.byte_order ? { byte_order: v.byte_order } : {}) }));
+}
+
+function configuration(plant: ReturnType<typeof filePlant>, share: ReturnType<typeof sambaPlant>, id: string, table: string) {
+  const smb = { ...share.config.data_receiver[0]!, data_receiver_name: 'share', streams: [{ asset: 'Press_5', stream_type: 'cycle', file_filter: ['press_*.csv'] }] };
   const pg = SERVERS.postgresql;
   const broker = { host: '127.0.0.1', port: BROKER.port, username: BROKER.username, password: BROKER.password };
   return {
     ...plant.config,
     data_receiver: [
       ...plant.config.data_receiver,
+      smb,
       {
         data_receiver_name: 'plc',
         protocol: 'opcua',
@@ -48,6 +59,13 @@ function configuration(plant: ReturnType<typeof filePlant>, id: string, table: s
         sampling_interval_ms: 100,
         connections: [{ host: '127.0.0.1', port: plc.port, timeout: 5 }],
         streams: [{ asset: 'Line_1', stream_type: 'process', opcua_tags: [{ name: 'ns=2;s=Counter', exportname: 'counter' }] }],
+      },
+      {
+        data_receiver_name: 'line2',
+        protocol: 'modbus',
+        poll_interval: 1,
+        connections: [{ host: '127.0.0.1', port: MODBUS_PORT, timeout: 2 }],
+        streams: [{ asset: 'Unit_1', stream_type: 'registers', unit_id: 1, modbus_registers: modbusRegisters() }],
       },
       {
         data_receiver_name: 'machines',
@@ -70,6 +88,8 @@ describe('an agent leaves nothing behind', () => {
   it('after an operator stop no component holds a resource, and after shutdown the agent holds none', async () => {
     const id = crypto.randomBytes(4).toString('hex');
     const plant = filePlant();
+    await requireSamba();
+    const share = sambaPlant();
     const publisher = await testClient();
     const subscriber = await new TestSubscriber(`test/${id}/out/#`).start();
     const table = uniqueTable('leaks');
@@ -89,9 +109,10 @@ describe('an agent leaves nothing behind', () => {
     // (flow history, machine info, the parse threads kept warm for a while).
     const components = /electron\/agent\/(receivers|transmits|transforms|parsers|pipeline|supervisor|quality|mqtt)\//;
 
-    const saved = await runtime.saveConfig(configuration(plant, id, table));
+    const saved = await runtime.saveConfig(configuration(plant, share, id, table));
     expect(saved.status, JSON.stringify(saved)).toBe('passed');
     plant.write('press_1.csv', 'time,part,force\n2026-01-05 06:00:00,1,10\n2026-01-05 06:00:01,2,10\n');
+    share.write('press_1.csv', 'time,part,force\n2026-01-05 06:00:00,1,10\n');
     await waitFor(() => runtime.status().agent.services['receiver:machines']?.status === 'running', 20_000, 'the mqtt receiver');
     const now = Date.now();
     for (let i = 0; i < 3; i += 1) await publisher.publishAsync(`test/${id}/in/press`, JSON.stringify({ ts: now + i, duration_s: 5, state: 'running' }), { qos: 1 });
@@ -99,9 +120,11 @@ describe('an agent leaves nothing behind', () => {
     await waitFor(() => plant.delivered('Press_1', 'cycle').length === 2, 20_000, 'the CSV rows in the csv transmit');
     await waitFor(() => csvOutboxRows(plant.outbox, 'Press_9', 'cycle').length === 3, 20_000, 'the MQTT messages in the csv transmit');
     await waitFor(() => csvOutboxRows(plant.outbox, 'Line_1', 'process').length > 0, 20_000, 'the OPC UA values in the csv transmit');
+    await waitFor(() => csvOutboxRows(plant.outbox, 'Unit_1', 'registers').length > 0, 20_000, 'the Modbus values in the csv transmit');
+    await waitFor(() => csvOutboxRows(plant.outbox, 'Press_5', 'cycle').length === 1, 20_000, 'the file on the SMB share in the csv transmit');
     await waitFor(() => subscriber.records().length >= 6, 20_000, 'the mqtt transmit');
     const delivered = (transmit: string) => runtime.status().last_data_transmit[transmit]?.records_sent ?? 0;
-    await waitFor(() => delivered('historian') >= 6 && delivered('grafana') >= 6, 20_000, 'the sql and influxdb transmits');
+    await waitFor(() => delivered('historian') >= 7 && delivered('grafana') >= 7, 20_000, 'the sql and influxdb transmits');
     await waitFor(() => runtime.streams().some((s) => s.quality.some((f) => f.check === 'gap')), 20_000, 'a gap finding');
     expect(runtime.kpis.evaluate({ name: 'availability', machines: ['Press_9'], bin_size: 3600 }).machines).toHaveLength(1);
 
