@@ -1,10 +1,11 @@
 /**
  * Everything that starts, stops (issue 51 point 3): an agent with many kinds of component (a local
- * folder of CSV files, a Samba share, an OPC UA server in this process, a Modbus server, an MQTT broker, the csv, mqtt, sql
- * (PostgreSQL) and influxdb transmits, the data-quality watch, the KPI history) runs until data went
- * through each, is stopped, then shut down; after each step nothing it started may be left: no socket, watcher, worker or timer (the
- * process's active resources, and async_hooks for timers that do not keep the process alive), and no
- * resource held by a lifecycle store. Needs the Mosquitto, PostgreSQL, InfluxDB, Samba and pymodbus of scripts/ci/.
+ * folder of CSV files, a Samba share, an OPC UA server in this process, a Modbus server, an MQTT
+ * broker, the csv, mqtt, sql (PostgreSQL) and influxdb transmits, the data-quality watch, the KPI
+ * history) runs until data went through each, is stopped, then shut down; after each step nothing
+ * it started may be left: no socket, watcher, worker or timer (the process's active resources, and
+ * async_hooks for timers that do not keep the process alive), and no resource held by a lifecycle
+ * store. Needs the Mosquitto, PostgreSQL, InfluxDB, Samba and pymodbus of scripts/ci/.
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
