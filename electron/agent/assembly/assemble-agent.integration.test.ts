@@ -86,7 +86,7 @@ function configuration(plant: ReturnType<typeof filePlant>, share: ReturnType<ty
 }
 
 describe('an agent leaves nothing behind', () => {
-  it('after an operator stop no component holds a resource, and after shutdown the agent holds none', async () => {
+  it('after an operator stop no component holds a resource, and after a shutdown of the running agent the agent holds none', async () => {
     const id = crypto.randomBytes(4).toString('hex');
     const plant = filePlant();
     await requireSamba();
@@ -134,6 +134,9 @@ describe('an agent leaves nothing behind', () => {
     expect(undisposedResources() - storesIdle, 'resources still held by a lifecycle store after stop').toBe(0);
     expect(await settled(() => agentMade(components, timersIdle))).toEqual([]);
 
+    // Started again and shut down while running, as the host closes it.
+    expect(await runtime.start()).toBe('running');
+    await waitFor(() => runtime.status().agent.services['receiver:machines']?.status === 'running', 20_000, 'the mqtt receiver after the start');
     await runtime.dispose();
     expect(await settled(() => moreThan(before, activeResources()))).toEqual([]);
     expect(undisposedResources() - storesBefore, 'resources still held by a lifecycle store after shutdown').toBe(0);
