@@ -131,7 +131,7 @@ describe('an agent leaves nothing behind', () => {
 
     expect(await runtime.stop()).toBe('stopped');
     expect(await settled(() => moreThan(idle, activeResources()))).toEqual([]);
-    expect(undisposedResources() - storesIdle, 'resources still held by a lifecycle store after stop').toBe(0);
+    expect(undisposedResources() - storesIdle, 'resources still held by a lifecycle store, or subscriptions not undone, after stop').toBe(0);
     expect(await settled(() => agentMade(components, timersIdle))).toEqual([]);
 
     // Started again and shut down while running, as the host closes it.
@@ -139,7 +139,7 @@ describe('an agent leaves nothing behind', () => {
     await waitFor(() => runtime.status().agent.services['receiver:machines']?.status === 'running', 20_000, 'the mqtt receiver after the start');
     await runtime.dispose();
     expect(await settled(() => moreThan(before, activeResources()))).toEqual([]);
-    expect(undisposedResources() - storesBefore, 'resources still held by a lifecycle store after shutdown').toBe(0);
+    expect(undisposedResources() - storesBefore, 'resources still held by a lifecycle store, or subscriptions not undone, after shutdown').toBe(0);
     expect(await settled(() => agentMade())).toEqual([]);
     tracker.stop();
     await subscriber.close();

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EventEmitter } from 'node:events';
-import { DisposableStore, undisposedResources } from './disposable-store.js';
+import { undisposedResources } from './census.js';
+import { DisposableStore } from './disposable-store.js';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());

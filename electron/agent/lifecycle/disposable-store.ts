@@ -1,3 +1,5 @@
+import { countResources } from './census.js';
+
 /**
  * One owner for everything a component starts: timers, subscriptions, aborts and child resources.
  * Modelled on VS Code's `DisposableStore`: register a resource when you create it, dispose the owner once.
@@ -23,13 +25,6 @@ export interface Emitter {
 
 type Listener = (...args: unknown[]) => void;
 
-/** Resources registered with some store in this thread and not disposed yet (the leak tests' census). */
-let undisposed = 0;
-
-/** How many resources registered with a store in this thread are still undisposed. */
-export function undisposedResources(): number {
-  return undisposed;
-}
 
 export class DisposableStore implements Disposable {
   private readonly items = new Set<Disposable>();
@@ -129,7 +124,7 @@ export class DisposableStore implements Disposable {
     this.isDisposed = true;
     this.controller?.abort();
     const items = [...this.items].reverse();
-    undisposed -= this.items.size;
+    countResources(-this.items.size);
     this.items.clear();
     const errors: unknown[] = [];
     for (const item of items) {
@@ -146,12 +141,12 @@ export class DisposableStore implements Disposable {
   private track(item: Disposable): void {
     if (this.items.has(item)) return;
     this.items.add(item);
-    undisposed += 1;
+    countResources(1);
   }
 
   private forget(item: Disposable): boolean {
     if (!this.items.delete(item)) return false;
-    undisposed -= 1;
+    countResources(-1);
     return true;
   }
 }
