@@ -13,6 +13,22 @@ export function activeResources(): Map<string, number> {
   return counts;
 }
 
+/**
+ * The active resources once they stopped changing (two looks 100 ms apart agree, at most `ms`): a
+ * baseline taken while a socket of the test's own setup is still closing would hide one left open.
+ */
+export async function steadyResources(ms = 3000): Promise<Map<string, number>> {
+  const deadline = Date.now() + ms;
+  let last = activeResources();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = activeResources();
+    if (moreThan(last, now).length === 0 && moreThan(now, last).length === 0) return now;
+    if (Date.now() > deadline) return now;
+    last = now;
+  }
+}
+
 /** What `after` holds more of than `before`, as "Type +n". */
 export function moreThan(before: Map<string, number>, after: Map<string, number>): string[] {
   return [...after].filter(([type, n]) => n > (before.get(type) ?? 0)).map(([type, n]) => `${type} +${n - (before.get(type) ?? 0)}`);

@@ -8,12 +8,13 @@
  * store. Needs the Mosquitto, PostgreSQL, InfluxDB, Samba and pymodbus of scripts/ci/.
  */
 import crypto from 'node:crypto';
+import http from 'node:http';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { availabilityKpi } from '../../../shared/testing/kpi-fixtures.js';
 import { csvOutboxRows, filePlant, waitFor } from '../../testing/file-plant.js';
 import { BROKER, TestSubscriber, testClient } from '../../testing/mqtt-broker.js';
-import { activeResources, moreThan, settled, trackResources } from '../../testing/open-resources.js';
+import { activeResources, moreThan, settled, steadyResources, trackResources } from '../../testing/open-resources.js';
 import { requireSamba, sambaPlant } from '../../testing/samba-test-share.js';
 import { SERVICE_PORT as MODBUS_PORT, plant as modbusPlant } from '../../testing/modbus/pymodbus-server.js';
 import { OpcuaTestServer } from '../../testing/opcua/opcua-test-server.js';
@@ -31,10 +32,16 @@ afterAll(async () => {
 });
 
 const INFLUX = 'http://127.0.0.1:58086';
-const influxQuery = async (q: string) => {
-  const response = await fetch(`${INFLUX}/query`, { method: 'POST', body: new URLSearchParams({ q }) });
-  if (!response.ok) throw new Error(`InfluxDB answered ${response.status} to ${q}`);
-};
+/** A query on a connection of its own that closes with it (a pooled socket closing later would hide one left open). */
+const influxQuery = (q: string) =>
+  new Promise<void>((resolve, reject) => {
+    const request = http.request(`${INFLUX}/query?${new URLSearchParams({ q })}`, { method: 'POST', agent: false }, (response) => {
+      response.resume();
+      response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`InfluxDB answered ${response.statusCode} to ${q}`))));
+    });
+    request.on('error', reject);
+    request.end();
+  });
 
 /** A few values of unit 1 of the pymodbus plant (scripts/ci/start-modbus.sh). */
 function modbusRegisters() {
@@ -96,13 +103,13 @@ describe('an agent leaves nothing behind', () => {
     const table = uniqueTable('leaks');
     await influxQuery(`CREATE DATABASE leaks_${id}`);
     const tracker = trackResources();
-    const before = activeResources();
+    const before = await steadyResources();
     const storesBefore = undisposedResources();
 
     const runtime = assembleAgent({ dataDirectory: tempDirectory('tributary-leaks-'), machineInfoIntervalMs: 60_000, stopTimeoutMs: 5000, allowWrite: [os.tmpdir()] });
     await runtime.init();
     expect(runtime.kpis.save(availabilityKpi().name, availabilityKpi()).status).toBe('passed');
-    const idle = activeResources();
+    const idle = await steadyResources();
     const storesIdle = undisposedResources();
     const timersIdle = tracker.mark();
     const agentMade = (made = /electron\/agent\//, except?: ReadonlySet<number>) => tracker.alive(made, { ignore: /electron\/testing\//, except });
