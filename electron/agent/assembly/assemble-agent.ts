@@ -1,8 +1,8 @@
 /**
  * The agent's composition root: every part of an agent built once, wired, and handed to the
  * runtime facade (runtime/agent-runtime.ts), which builds nothing itself. Parts that own timers,
- * threads or files are stopped by the runtime's stop() and close(); assemble-agent.test.ts checks
- * that nothing is left behind.
+ * threads or files are stopped by the runtime's stop() and dispose();
+ * assemble-agent.integration.test.ts checks that nothing is left behind.
  */
 import path from 'node:path';
 import { builtInComponents } from '../catalog/built-in.js';

@@ -2,6 +2,7 @@ import { capViolations } from '../../../shared/config/limits.js';
 import { error, say } from '../../../shared/config/violations.js';
 import { type ValidationOutcome, validateConfiguration } from '../../../shared/config/validate.js';
 import type { Logger } from '../logging/logger.js';
+import { type Disposable, DisposableStore } from '../lifecycle/index.js';
 import type { PathContext } from '../../../shared/config/path-policy.js';
 import { WorkerClient } from '../workers/worker-client.js';
 import { threadScript } from '../workers/thread-scripts.js';
@@ -59,7 +60,9 @@ export function valuesUpTo(document: unknown, limit: number): number {
 export class ConfigValidator {
   private worker: WorkerClient<ValidateRequest, ValidateResponse> | undefined;
   private inFlight = 0;
-  private idleTimer: NodeJS.Timeout | undefined;
+  /** The idle timer (a validation after close() starts the thread again, and its timer). */
+  private readonly timers = new DisposableStore();
+  private idleTimer: Disposable | undefined;
 
   constructor(
     private readonly logger: Logger,
@@ -79,7 +82,7 @@ export class ConfigValidator {
       return { ...outcome, violations: capViolations(outcome.violations) };
     }
     this.worker ??= new WorkerClient<ValidateRequest, ValidateResponse>(threadScript('validate'), 'validate', this.logger, VALIDATOR_LIMITS);
-    if (this.idleTimer) clearTimeout(this.idleTimer);
+    if (this.idleTimer) this.timers.delete(this.idleTimer);
     this.idleTimer = undefined;
     this.inFlight += 1;
     let response: ValidateResponse;
@@ -96,7 +99,7 @@ export class ConfigValidator {
   }
 
   async close(): Promise<void> {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
+    if (this.idleTimer) this.timers.delete(this.idleTimer);
     this.idleTimer = undefined;
     await this.worker?.close();
     this.worker = undefined;
@@ -104,10 +107,9 @@ export class ConfigValidator {
 
   /** Ends the thread after idleMs without a document (WorkerClient starts it again on the next). */
   private endWhenIdle(): void {
-    this.idleTimer = setTimeout(() => {
+    this.idleTimer = this.timers.setTimeout(() => {
       this.idleTimer = undefined;
       if (this.inFlight === 0) void this.worker?.close();
     }, this.idleMs);
-    this.idleTimer.unref?.();
   }
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../time/clock.js';
+import { Listeners } from '../lifecycle/index.js';
 
 /** Error codes that mean "no room left" (a full disk or a used-up quota), from Node and SQLite. */
 const FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
@@ -49,7 +50,7 @@ export interface StorageProblem {
  */
 export class StorageHealth {
   private readonly current = new Map<string, StorageProblem>();
-  private readonly listeners = new Set<(problem: StorageProblem, resolved: boolean) => void>();
+  private readonly listeners = new Listeners<[problem: StorageProblem, resolved: boolean]>();
 
   constructor(private readonly clock?: Clock) {}
 
@@ -64,7 +65,7 @@ export class StorageHealth {
       since: previous?.since ?? this.now(),
     };
     this.current.set(area, problem);
-    if (!previous || previous.message !== problem.message) for (const listener of this.listeners) listener(problem, false);
+    if (!previous || previous.message !== problem.message) this.listeners.emit(problem, false);
     return problem;
   }
 
@@ -73,7 +74,7 @@ export class StorageHealth {
     const problem = this.current.get(area);
     if (!problem) return false;
     this.current.delete(area);
-    for (const listener of this.listeners) listener(problem, true);
+    this.listeners.emit(problem, true);
     return true;
   }
 
@@ -91,8 +92,12 @@ export class StorageHealth {
 
   /** Called on every new problem (or changed message) and when one is resolved. Returns an unsubscribe. */
   onChange(listener: (problem: StorageProblem, resolved: boolean) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.subscribe(listener);
+  }
+
+  /** The agent shuts down: no one listens any more (the subscriptions made for the agent's whole life end here). */
+  close(): void {
+    this.listeners.clear();
   }
 
   private now(): string {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { StorageHealth } from './storage-health.js';
+import { type Disposable, DisposableStore } from '../lifecycle/index.js';
 
 /** Bytes a probe writes: one page, so that a full tmpfs (which allocates whole pages) says no. */
 const PROBE_BYTES = 4096;
@@ -26,17 +27,20 @@ export function folderTakesWrites(folder: string): boolean {
  * problem nobody writes to again soon.
  */
 export class StorageRecovery {
-  private timer: NodeJS.Timeout | undefined;
+  /** The subscription to the health and the retry timer; stop() disposes it, and no timer starts after. */
+  private readonly store = new DisposableStore();
+  private timer: Disposable | undefined;
   private readonly retries = new Map<string, () => boolean>();
-  private readonly unsubscribe: () => void;
 
   constructor(
     private readonly health: StorageHealth,
     private readonly intervalMs = 5000,
   ) {
-    this.unsubscribe = health.onChange((_problem, resolved) => {
-      if (!resolved) this.arm();
-    });
+    this.store.add(
+      health.onChange((_problem, resolved) => {
+        if (!resolved) this.arm();
+      }),
+    );
   }
 
   /** While `area` has a problem, `attempt` runs every interval; true means it worked. */
@@ -65,18 +69,17 @@ export class StorageRecovery {
   }
 
   stop(): void {
-    this.unsubscribe();
-    this.disarm();
+    this.store.dispose();
+    this.timer = undefined;
   }
 
   private arm(): void {
-    if (this.timer || this.health.healthy) return;
-    this.timer = setInterval(() => this.runOnce(), this.intervalMs);
-    this.timer.unref();
+    if (this.timer || this.health.healthy || this.store.disposed) return;
+    this.timer = this.store.setInterval(() => this.runOnce(), this.intervalMs);
   }
 
   private disarm(): void {
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) this.store.delete(this.timer);
     this.timer = undefined;
   }
 }

@@ -4,6 +4,7 @@ import type { TransmitStatsBoard } from './transmit-stats.js';
 import type { FlowHistoryStore, StreamMinute, TransmitMinute } from '../store/flow-history-store.js';
 import { MINUTE_MS } from './minute-counts.js';
 import type { StreamFlowBoard } from './stream-flow.js';
+import { DisposableStore } from '../lifecycle/index.js';
 
 export interface FlowRecorderOptions {
   store: FlowHistoryStore;
@@ -25,7 +26,8 @@ const iso = (minute: number) => new Date(minute * MINUTE_MS).toISOString();
  * GET /v1/history from the database plus the minutes not written yet.
  */
 export class FlowRecorder {
-  private timer: NodeJS.Timeout | undefined;
+  /** The minute timer while the recorder runs. */
+  private running: DisposableStore | undefined;
   /** The newest minute written by this process: later ones are still only in memory. */
   private written = Number.NEGATIVE_INFINITY;
   private failed = false;
@@ -33,23 +35,24 @@ export class FlowRecorder {
   constructor(private readonly options: FlowRecorderOptions) {}
 
   start(): void {
-    if (this.timer) return;
+    if (this.running) return;
+    const running = new DisposableStore();
+    this.running = running;
     const schedule = () => {
       const now = this.options.flow.nowMs();
       const next = (Math.floor(now / MINUTE_MS) + 1) * MINUTE_MS + WRITE_DELAY_MS;
-      this.timer = setTimeout(() => {
+      running.setTimeout(() => {
         this.record(Math.floor(this.options.flow.nowMs() / MINUTE_MS) - 1);
         schedule();
       }, next - now);
-      this.timer.unref();
     };
     schedule();
   }
 
   /** Stops the timer and writes what is not written yet, the current minute included. Idempotent. */
   stop(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.running?.dispose();
+    this.running = undefined;
     this.record(Math.floor(this.options.flow.nowMs() / MINUTE_MS));
     this.options.store.close();
   }

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { EventEmitter } from 'node:events';
+import { undisposedResources } from './census.js';
 import { DisposableStore } from './disposable-store.js';
 
 beforeEach(() => vi.useFakeTimers());
@@ -107,5 +109,57 @@ describe('DisposableStore', () => {
     });
     expect(() => store.dispose()).toThrow('socket already gone');
     expect(after).toHaveBeenCalledOnce();
+  });
+
+  it('listens to an emitter until disposed, or until the one subscription is disposed', () => {
+    const store = new DisposableStore();
+    const emitter = new EventEmitter();
+    const heard: number[] = [];
+    const subscription = store.listen(emitter, 'value', (value: number) => heard.push(value));
+    store.listen(emitter, 'value', (value: number) => heard.push(value * 10));
+    emitter.emit('value', 1);
+    store.delete(subscription);
+    emitter.emit('value', 2);
+    store.dispose();
+    emitter.emit('value', 3);
+    expect(heard).toEqual([1, 10, 20]);
+    expect(emitter.listenerCount('value')).toBe(0);
+    store.listen(emitter, 'value', () => heard.push(99));
+    expect(emitter.listenerCount('value')).toBe(0);
+  });
+
+  it('once: the listener runs for the first event only and is removed then, or on dispose', () => {
+    const store = new DisposableStore();
+    const emitter = new EventEmitter();
+    const heard: string[] = [];
+    store.once(emitter, 'close', (why: string) => heard.push(why));
+    emitter.emit('close', 'first');
+    emitter.emit('close', 'second');
+    expect(heard).toEqual(['first']);
+    expect(emitter.listenerCount('close')).toBe(0);
+    expect(store.size).toBe(0);
+    store.once(emitter, 'close', () => heard.push('never'));
+    store.dispose();
+    emitter.emit('close', 'third');
+    expect(heard).toEqual(['first']);
+  });
+
+  it('counts what every store holds undisposed, so a test can see a resource left behind', () => {
+    const before = undisposedResources();
+    const store = new DisposableStore();
+    const child = store.child();
+    store.setTimeout(() => undefined, 100);
+    store.setInterval(() => undefined, 100);
+    child.add(() => undefined);
+    store.listen(new EventEmitter(), 'data', () => undefined);
+    // the timeout, the interval, the listener, the child's link and its unlink, and the child's item
+    expect(undisposedResources() - before).toBe(6);
+    expect(store.size).toBe(4);
+    vi.advanceTimersByTime(100);
+    expect(undisposedResources() - before).toBe(5);
+    child.dispose();
+    expect(undisposedResources() - before).toBe(2);
+    store.dispose();
+    expect(undisposedResources()).toBe(before);
   });
 });

@@ -3,6 +3,7 @@ import type { Clock } from '../time/clock.js';
 import type { LogFile } from './log-file.js';
 import type { Redactor } from './logger.js';
 import { loggablePath } from './request-text.js';
+import { type Disposable, DisposableStore } from '../lifecycle/index.js';
 
 /** One request that changed (or tried to change) something, or was refused. */
 export interface AuditEntry {
@@ -69,7 +70,8 @@ export class AuditLog {
   private readonly refusals = new Map<string, Counted>();
   private otherRefusals = 0;
   private anonymousKinds = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly timers = new DisposableStore();
+  private timer: Disposable | undefined;
 
   constructor(
     private readonly file: LogFile,
@@ -103,14 +105,13 @@ export class AuditLog {
     this.refusals.set(key, { entry: shown, more: 0 });
     this.writeRefusal(shown);
     if (!this.timer) {
-      this.timer = setTimeout(() => this.flushRefusals(), MINUTE_MS);
-      this.timer.unref();
+      this.timer = this.timers.setTimeout(() => this.flushRefusals(), MINUTE_MS);
     }
   }
 
   /** Writes the counts of the minute (at its end, and on stop). */
   flushRefusals(): void {
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) this.timers.delete(this.timer);
     this.timer = undefined;
     for (const { entry, more } of this.refusals.values()) if (more > 0) this.writeRefusal(entry, `${more} more within the minute`);
     if (this.otherRefusals > 0) this.writeRefusal({ token: '-', role: '-', method: '*', path: '*', status: 401, outcome: 'unauthenticated' }, `${this.otherRefusals} more on other paths within the minute`);

@@ -1,3 +1,5 @@
+import { type Disposable, DisposableStore } from '../lifecycle/index.js';
+
 /**
  * Noise whose amount a sender controls (junk Sparkplug commands, unreadable STATE messages) is
  * logged at most once a minute per kind: the first line at once, then one line at the end of each
@@ -9,11 +11,12 @@ export const REPEAT_WINDOW_MS = 60_000;
 interface Pending {
   count: number;
   last: string;
-  timer: NodeJS.Timeout;
+  timer: Disposable;
 }
 
 export class RepeatedWarning {
   private readonly kinds = new Map<string, Pending>();
+  private readonly timers = new DisposableStore();
 
   constructor(
     private readonly write: (message: string) => void,
@@ -37,15 +40,14 @@ export class RepeatedWarning {
   }
 
   private open(kind: string): void {
-    const timer = setTimeout(() => this.flush(kind, true), this.windowMs);
-    timer.unref();
+    const timer = this.timers.setTimeout(() => this.flush(kind, true), this.windowMs);
     this.kinds.set(kind, { count: 0, last: '', timer });
   }
 
   private flush(kind: string, reopen: boolean): void {
     const pending = this.kinds.get(kind);
     if (!pending) return;
-    clearTimeout(pending.timer);
+    this.timers.delete(pending.timer);
     this.kinds.delete(kind);
     if (pending.count === 0) return;
     const seconds = Math.round(this.windowMs / 1000);

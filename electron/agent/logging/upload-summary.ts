@@ -1,4 +1,5 @@
 import type { Logger } from './logger.js';
+import { type Disposable, DisposableStore } from '../lifecycle/index.js';
 
 /** How long routine successes of one component are summed up before one INFO line says what they did. */
 export const SUCCESS_SUMMARY_MS = 60_000;
@@ -20,7 +21,8 @@ function size(bytes: number): string {
  */
 export class UploadSummary {
   private window: { since: number; uploads: number; records: number; bytes: number } | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly timers = new DisposableStore();
+  private timer: Disposable | undefined;
 
   constructor(
     private readonly logger: Logger,
@@ -32,8 +34,7 @@ export class UploadSummary {
   note(records: number, bytes: number): void {
     if (!this.window) {
       this.window = { since: this.now(), uploads: 0, records: 0, bytes: 0 };
-      this.timer = setTimeout(() => this.flush(), this.windowMs);
-      this.timer.unref?.();
+      this.timer = this.timers.setTimeout(() => this.flush(), this.windowMs);
     }
     this.window.uploads += 1;
     this.window.records += records;
@@ -42,7 +43,7 @@ export class UploadSummary {
 
   /** Writes the window so far (if it holds anything) and starts afresh with the next upload. */
   flush(): void {
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) this.timers.delete(this.timer);
     this.timer = undefined;
     const window = this.window;
     this.window = undefined;

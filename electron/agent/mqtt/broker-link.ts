@@ -7,6 +7,7 @@
  */
 import { type IConnackPacket, type MqttClient, connect } from 'mqtt';
 import type { Logger } from '../logging/logger.js';
+import { DisposableStore, finishesWithin } from '../lifecycle/index.js';
 import { type BrokerSettings, type SessionOptions, brokerTarget, clientOptions } from './broker-options.js';
 import { type BrokerProblem, type BrokerTarget, explainBrokerError, explainDisconnect } from './broker-problems.js';
 
@@ -31,12 +32,11 @@ export function retryDelayMs(failures: number, random = Math.random): number {
 
 export class BrokerLink {
   readonly target: BrokerTarget;
-  private running = false;
-  private generation = 0;
+  /** One per start: disposed by stop(), which ends that start's loop and cuts its back-off short. */
+  private running: DisposableStore | undefined;
   private loop: Promise<void> | undefined;
   private client: MqttClient | undefined;
   private live: MqttClient | undefined;
-  private wake: (() => void) | undefined;
   /** A problem the owner found on a live connection (no PUBACK in time …): reported when it closes. */
   private brokenBy: BrokerProblem | undefined;
 
@@ -56,27 +56,19 @@ export class BrokerLink {
 
   start(): void {
     if (this.running) return;
-    this.running = true;
-    this.loop = this.run(++this.generation);
+    this.running = new DisposableStore();
+    this.loop = this.run(this.running);
   }
 
   /** Disconnects (gracefully, bounded) and ends the loop. Idempotent. */
   async stop(): Promise<void> {
     if (!this.running && !this.loop) return;
-    this.running = false;
-    this.wake?.();
+    this.running?.dispose();
+    this.running = undefined;
     const client = this.client;
     if (client) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          client.end(true);
-          resolve();
-        }, STOP_WAIT_MS);
-        client.end(false, {}, () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      const ended = new Promise<void>((resolve) => client.end(false, {}, () => resolve()));
+      if (!(await finishesWithin(ended, STOP_WAIT_MS))) client.end(true);
     }
     await this.loop;
     this.loop = undefined;
@@ -89,8 +81,8 @@ export class BrokerLink {
     this.live.end(true);
   }
 
-  private async run(generation: number): Promise<void> {
-    const current = () => this.running && generation === this.generation;
+  private async run(running: DisposableStore): Promise<void> {
+    const current = () => !running.disposed;
     let failures = 0;
     while (current()) {
       const outcome = await this.connectOnce();
@@ -98,7 +90,7 @@ export class BrokerLink {
       failures = outcome.wasConnected ? 1 : failures + 1;
       const problem = outcome.problem ?? { category: 'connection_lost' as const, message: `The connection to the broker at ${this.target.url} closed.` };
       this.events.problem(outcome.wasConnected && problem.category === 'broker_unreachable' ? { category: 'connection_lost', message: problem.message } : problem, failures);
-      await this.pause(retryDelayMs(failures));
+      await running.delay(retryDelayMs(failures));
     }
   }
 
@@ -146,16 +138,6 @@ export class BrokerLink {
         }
         resolve({ wasConnected, problem: this.brokenBy ?? problem });
       });
-    });
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
     });
   }
 }

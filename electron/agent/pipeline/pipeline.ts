@@ -17,6 +17,7 @@ import type { StreamFlowBoard } from '../flow/stream-flow.js';
 import type { QualityWatch } from '../quality/quality-watch.js';
 import type { QualitySettings } from '../../../shared/config/data-quality-rules.js';
 import { CommitCoalescer, type ReceiverBatch } from './commit-coalescer.js';
+import { Listeners } from '../lifecycle/index.js';
 import { BatchCommitter, type CommitOutcome, type CommitPlan, type CommitResult, type HistoryTarget, type StageReport } from './batch-committer.js';
 
 export interface TransformStage {
@@ -94,7 +95,7 @@ const MB = 1024 * 1024;
  * transforms and transmits.
  */
 export class Pipeline {
-  private readonly listeners = new Set<(transmit: string) => void>();
+  private readonly queued = new Listeners<[transmit: string]>();
   private readonly unrouted = new Set<string>();
   private readonly committer: BatchCommitter;
   private readonly plans = new Map<string, CommitPlan>();
@@ -268,7 +269,7 @@ export class Pipeline {
       }
     }
     const queuedFor = new Set(commit.queued.filter((q) => q.records > 0).map((q) => q.transmit));
-    for (const transmit of queuedFor) for (const listener of this.listeners) listener(transmit);
+    for (const transmit of queuedFor) this.queued.emit(transmit);
   }
 
   /**
@@ -302,8 +303,7 @@ export class Pipeline {
 
   /** Transmits subscribe to learn that records were queued for them. */
   onQueued(listener: (transmit: string) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.queued.subscribe(listener);
   }
 
   private stagesFor(stream: StreamKey): TransformStage[] {

@@ -16,6 +16,7 @@ import { type FieldDigest, MAX_WATCHED_FIELDS, type QualityDigest, type ValueRun
 import { duration, words } from './quality-words.js';
 import type { AgentMessage, MessageParams } from '../../../shared/config/message.js';
 import { UsualInterval, usualGapMs } from './usual-interval.js';
+import { DisposableStore } from '../lifecycle/index.js';
 
 type Check = QualityFinding['check'];
 
@@ -73,7 +74,8 @@ export interface QualityWatchOptions {
 export class QualityWatch {
   private readonly streams = new Map<string, StreamWatch>();
   private entries: readonly DataQualityEntry[] | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  /** The gap check's timer while the watch runs. */
+  private running: DisposableStore | undefined;
   private storeFailed = false;
   private restored = false;
 
@@ -110,15 +112,15 @@ export class QualityWatch {
   /** Starts the gap check (every few seconds). */
   start(): void {
     this.restore();
-    if (this.timer) return;
-    this.timer = setInterval(() => this.tick(), this.options.tickMs ?? TICK_MS);
-    this.timer.unref();
+    if (this.running) return;
+    this.running = new DisposableStore();
+    this.running.setInterval(() => this.tick(), this.options.tickMs ?? TICK_MS);
   }
 
   /** Stops the gap check: a stopped agent has no gaps. Open findings stay (and are kept). */
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    this.running?.dispose();
+    this.running = undefined;
     const now = this.now();
     for (const watch of this.streams.values()) {
       watch.lastRecord = Math.max(watch.lastRecord, now);

@@ -155,6 +155,7 @@ export class AgentRuntime {
       this.kpis.close();
       this.coreLog.info('Tributary agent shut down');
       this.logs.close();
+      this.storage.close();
     });
   }
 

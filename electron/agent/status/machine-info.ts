@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { MachineInfo, Usage } from '../../../shared/api/resources.js';
 import type { Logger } from '../logging/logger.js';
+import { DisposableStore } from '../lifecycle/index.js';
 
 const GB = 1024 ** 3;
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -71,7 +72,8 @@ export function busyPercent(before: CpuTimes, after: CpuTimes): number {
  */
 export class MachineInfoSampler {
   private latest: MachineInfo;
-  private timer: NodeJS.Timeout | undefined;
+  /** The sampling interval while started. */
+  private running: DisposableStore | undefined;
   private sampling = false;
   // The first sample is the load since boot, as before; later ones the load since the last sample.
   private previousCpu: CpuTimes = { busy: 0, total: 0 };
@@ -90,15 +92,15 @@ export class MachineInfoSampler {
   }
 
   start(): void {
-    if (this.timer) return;
+    if (this.running) return;
     void this.sample();
-    this.timer = setInterval(() => void this.sample(), this.intervalMs);
-    this.timer.unref();
+    this.running = new DisposableStore();
+    this.running.setInterval(() => void this.sample(), this.intervalMs);
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    this.running?.dispose();
+    this.running = undefined;
   }
 
   current(): MachineInfo {

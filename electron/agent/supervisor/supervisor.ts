@@ -18,6 +18,7 @@ import { type RunningService, SERVICE_PREFIX, type ServiceSpec, planDeploy, serv
 import { TransformService } from './transform-service.js';
 import { UnimplementedComponent } from './unimplemented.js';
 import { componentFolderName } from '../../../shared/config/name-rules.js';
+import { type Disposable, DisposableStore, breathe as nextTurn, finishesWithin } from '../lifecycle/index.js';
 
 export interface SupervisorOptions {
   registry: ComponentRegistry;
@@ -51,7 +52,7 @@ interface Service extends RunningService {
   component: AgentComponent;
   context: ServiceContext;
   /** Failures in a row (each within two minutes of the restart before): the restart waits longer. */
-  crashes?: { count: number; lastMs: number; timer?: NodeJS.Timeout };
+  crashes?: { count: number; lastMs: number; timer?: Disposable };
 }
 
 /** First wait before a failed component restarts; doubled for each failure in a row, at most a minute. */
@@ -69,22 +70,9 @@ function breather(sliceMs = 20): () => Promise<void> {
   let since = performance.now();
   return async () => {
     if (performance.now() - since < sliceMs) return;
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     since = performance.now();
   };
-}
-
-/** Runs `work`, but gives up waiting after `ms`; reports whether it finished in time. */
-async function withTimeout(work: Promise<void>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([work.then(() => true as const), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**
@@ -96,6 +84,8 @@ async function withTimeout(work: Promise<void>, ms: number): Promise<boolean> {
 export class Supervisor {
   private services = new Map<string, Service>();
   private pipeline: Pipeline | undefined;
+  /** The timers of restarts after a failure (a service's own is disposed when it stops). */
+  private readonly restarts = new DisposableStore();
   private readonly stopTimeoutMs: number;
   /** Changes with every stop: a restart scheduled before it must not start the component again. */
   private generation = 0;
@@ -311,7 +301,7 @@ export class Supervisor {
     context.markers.raise(context.streams, 'error', 'component_failed', message);
     const generation = this.generation;
     const current = () => this.generation === generation && this.services.get(id) === service;
-    const timer = setTimeout(async () => {
+    const timer = this.restarts.setTimeout(async () => {
       if (!current()) return;
       await this.stopService(service);
       service.crashes = { count, lastMs: performance.now() };
@@ -328,17 +318,16 @@ export class Supervisor {
         context.markers.raise(context.streams, 'error', 'start_failed', `${id} could not start again after a failure: ${(error as Error).message}`);
       }
     }, delay);
-    timer.unref();
     service.crashes = { count, lastMs: now, timer };
   }
 
   private async stopService(service: Service): Promise<void> {
     if (service.crashes?.timer) {
-      clearTimeout(service.crashes.timer);
+      this.restarts.delete(service.crashes.timer);
       service.crashes.timer = undefined;
     }
     try {
-      const finished = await withTimeout(service.component.stop(), this.stopTimeoutMs);
+      const finished = await finishesWithin(service.component.stop(), this.stopTimeoutMs);
       if (!finished) this.options.logger.error(`${service.spec.id} did not stop within ${this.stopTimeoutMs / 1000} s; abandoned`);
     } catch (cause) {
       this.options.logger.error(`${service.spec.id} failed while stopping`, cause);

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import type { Logger } from '../logging/logger.js';
+import { type Disposable, DisposableStore } from '../lifecycle/index.js';
 import { WorkerClient } from './worker-client.js';
 import { threadScript } from './thread-scripts.js';
 import type { ChunkRunner, ParseRequest, ParseResponse, ParseThreads, PooledParseResponse } from '../components/parse-protocol.js';
@@ -70,11 +71,12 @@ export class ParseWorkerPool implements ParseThreads {
   private readonly threads: {
     client: WorkerClient<ParseRequest, ParseResponse>;
     busy: boolean;
-    idleTimer?: NodeJS.Timeout;
+    idleTimer?: Disposable;
   }[];
   private readonly queue: Waiting[] = [];
-  private closed = false;
-  private spareTimer: NodeJS.Timeout | undefined;
+  /** The pool's timers; disposed (the pool closed) by close(). */
+  private readonly store = new DisposableStore();
+  private spareTimer: Disposable | undefined;
   private inlineRunner: Promise<ChunkRunner> | undefined;
 
   /**
@@ -100,12 +102,12 @@ export class ParseWorkerPool implements ParseThreads {
    * itself).
    */
   start(): void {
-    if (this.closed || this.inline) return;
+    if (this.store.disposed || this.inline) return;
     this.threads[0]!.client.start();
   }
 
   warm(threads: number): void {
-    if (this.closed) return;
+    if (this.store.disposed) return;
     for (const [index, thread] of this.threads.slice(0, threads).entries()) {
       if (thread.client.running) continue;
       thread.client.start();
@@ -120,7 +122,7 @@ export class ParseWorkerPool implements ParseThreads {
   }
 
   parse(request: Omit<ParseRequest, 'id'>, signal?: AbortSignal): Promise<PooledParseResponse> {
-    if (this.closed) return Promise.reject(new Error('the parse threads are closed'));
+    if (this.store.disposed) return Promise.reject(new Error('the parse threads are closed'));
     if (signal?.aborted) return Promise.reject(abortError());
     if (this.inline && smallChunk(request)) return this.parseHere(request, signal);
     return new Promise((resolve, reject) => {
@@ -145,9 +147,7 @@ export class ParseWorkerPool implements ParseThreads {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    if (this.spareTimer) clearTimeout(this.spareTimer);
-    for (const thread of this.threads) if (thread.idleTimer) clearTimeout(thread.idleTimer);
+    this.store.dispose();
     for (const waiting of this.queue.splice(0))
       waiting.reject(new Error('the parse threads are closed'));
     await Promise.all(this.threads.map((thread) => thread.client.close()));
@@ -164,7 +164,7 @@ export class ParseWorkerPool implements ParseThreads {
       throw cause;
     });
     const runner = await this.inlineRunner;
-    if (this.closed) throw new Error('the parse threads are closed');
+    if (this.store.disposed) throw new Error('the parse threads are closed');
     if (signal?.aborted) throw abortError();
     // No further than the size looked at: a file that grew since is read on at the next look (by a
     // thread if it grew much).
@@ -194,7 +194,7 @@ export class ParseWorkerPool implements ParseThreads {
       if (index > 0 && !thread.client.running && !this.spareDue(head)) continue;
       const next = this.queue.shift()!;
       if (next.onAbort) next.signal!.removeEventListener('abort', next.onAbort);
-      if (thread.idleTimer) clearTimeout(thread.idleTimer);
+      if (thread.idleTimer) this.store.delete(thread.idleTimer);
       thread.idleTimer = undefined;
       thread.busy = true;
       // Remote bytes move to the thread instead of being copied.
@@ -215,7 +215,7 @@ export class ParseWorkerPool implements ParseThreads {
         )
         .finally(() => {
           this.dispatch();
-          if (this.retires(index) && !thread.busy && !this.closed) this.retireLater(thread);
+          if (this.retires(index) && !thread.busy && !this.store.disposed) this.retireLater(thread);
         });
     }
   }
@@ -228,23 +228,21 @@ export class ParseWorkerPool implements ParseThreads {
     const wait = head.queuedAt + this.spares.startWaitMs - Date.now();
     if (wait <= 0) return true;
     if (!this.spareTimer) {
-      this.spareTimer = setTimeout(() => {
+      this.spareTimer = this.store.setTimeout(() => {
         this.spareTimer = undefined;
-        if (!this.closed) this.dispatch();
+        this.dispatch();
       }, wait);
-      this.spareTimer.unref?.();
     }
     return false;
   }
 
   /** Ends a spare thread that stays without work for spares.idleMs. */
   private retireLater(thread: (typeof this.threads)[number]): void {
-    if (thread.idleTimer) clearTimeout(thread.idleTimer);
-    thread.idleTimer = setTimeout(() => {
+    if (thread.idleTimer) this.store.delete(thread.idleTimer);
+    thread.idleTimer = this.store.setTimeout(() => {
       thread.idleTimer = undefined;
-      if (!thread.busy && !this.closed) void thread.client.close();
+      if (!thread.busy) void thread.client.close();
     }, this.spares.idleMs);
-    thread.idleTimer.unref?.();
   }
 }
 

@@ -12,6 +12,7 @@ import type { Logger } from '../../logging/logger.js';
 import { SpreadsheetStateSchema, type SpreadsheetState } from '../../parsers/spreadsheet/index.js';
 import { findRecordCut, mergedState, splitRefusal, stateAfterCut } from '../../parsers/spreadsheet/record-boundary.js';
 import { readRange } from './read-range.js';
+import { breathe } from '../../lifecycle/index.js';
 
 /** When a file is cut in two. */
 export interface SplitOptions {
@@ -104,7 +105,7 @@ export async function splitFile(
     end: file.size,
     maxRecordBytes: options.maxRecordBytes ?? MAX_RECORD_BYTES,
     // The scan reads the first part once more at memory speed: the API thread answers in between.
-    pause: () => new Promise((resolve) => setImmediate(resolve)),
+    pause: breathe,
   });
   if (!cut) return [];
   const parserState = JSON.stringify(parsed.data);

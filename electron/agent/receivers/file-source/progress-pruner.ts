@@ -1,5 +1,6 @@
 import type { ProgressStore } from '../../components/contract.js';
 import type { Logger } from '../../logging/logger.js';
+import { breathe } from '../../lifecycle/index.js';
 
 /**
  * How long the progress of a file that is no longer listed is kept: a renamed (rotated) file is
@@ -15,7 +16,6 @@ export const PRUNE_EVERY_MS = 60_000;
 /** Rows read per page; the event loop is free between pages. */
 const PAGE_ROWS = 1000;
 
-const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface PruneOptions {
   receiver: string;

@@ -12,7 +12,7 @@ import { readRange } from '../file-source/read-range.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import type { ParseThreads } from '../../components/parse-protocol.js';
 import { ReadPolicy } from '../../disk/read-policy.js';
-import { PollingLoop } from '../../lifecycle/index.js';
+import { DisposableStore, PollingLoop, breathe } from '../../lifecycle/index.js';
 
 /** Why a receiver's waiting chunks are dropped (one reason for all: no DOMException per stop). */
 const STOPPED = Object.assign(new Error('reading stopped'), { code: 'ABORT_ERR' });
@@ -25,8 +25,6 @@ const CHANGE_DELAY_MS = 50;
 const NEW_FILE_LOOK_MS = 200;
 /** …and files still changing are looked at again this soon, not sooner. */
 const RESCAN_MS = 500;
-
-const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Why a folder cannot be listed, in words. */
 function describeFolderError(cause: unknown): string {
@@ -82,7 +80,8 @@ export class LocalfileReceiver implements AgentComponent {
   /** Whether changes asked for the next scan (RESCAN_MS counts from the end of such a scan). */
   private nextForChanges = false;
   private loop: PollingLoop | undefined;
-  private running = false;
+  /** One per start: stop() disposes it, which aborts the reads in flight; the receiver runs while it is not disposed. */
+  private started: DisposableStore | undefined;
   private rescanRequested = false;
   /** The message of each folder's current problem: it is logged when it starts or changes, not every poll. */
   private readonly folderProblems = new Map<string, string>();
@@ -121,9 +120,16 @@ export class LocalfileReceiver implements AgentComponent {
     return this.config.connections.map((c) => path.resolve((c.root_path ?? c.data_directory)!));
   }
 
+  private get running(): boolean {
+    return this.started !== undefined && !this.started.disposed;
+  }
+
   async start(): Promise<void> {
-    this.running = true;
-    this.run = new AbortController();
+    const started = new DisposableStore();
+    const run = new AbortController();
+    started.add(() => run.abort(STOPPED));
+    this.started = started;
+    this.run = run;
     this.workers.start();
     this.watcher = chokidar.watch(this.folders(), { ignoreInitial: true, depth: MAX_DEPTH, ignorePermissionErrors: true });
     this.watcher.on('all', () => this.soon());
@@ -139,8 +145,7 @@ export class LocalfileReceiver implements AgentComponent {
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    this.run?.abort(STOPPED);
+    this.started?.dispose();
     const scanning = this.loop?.dispose();
     await this.watcher?.close();
     this.watcher = undefined;

@@ -15,7 +15,7 @@ import { BufferFullError } from '../../components/contract.js';
 import type { ComponentContext } from '../../components/contract.js';
 import type { StreamReader } from './stream-reader.js';
 import { SubscriptionMemory } from './subscription-memory.js';
-import { DrainLoop, type DrainOutcome } from '../../lifecycle/index.js';
+import { DisposableStore, DrainLoop, type DrainOutcome, breathe } from '../../lifecycle/index.js';
 import { RepeatedWarning } from '../../logging/repeated-warning.js';
 
 const RETRY_STORE_MS = 1000;
@@ -37,6 +37,8 @@ export class ConnectionReader {
   /** Commits what arrived: kicked per message, a round per turn of the event loop, backing off while storing fails. */
   private loop: DrainLoop | undefined;
   private subscribed = false;
+  /** What one connection starts (the wait for the broker's SUBACK): disposed when it closes and on stop. */
+  private connection: DisposableStore | undefined;
 
   constructor(
     private readonly receiver: string,
@@ -75,6 +77,8 @@ export class ConnectionReader {
     // No round after stop: what was not stored stays unacknowledged, and the broker sends it again.
     const draining = this.loop?.dispose();
     await this.link.stop();
+    this.connection?.dispose();
+    this.connection = undefined;
     await draining;
     this.noise.close();
     // Not acknowledged: the broker sends these again on the next connection.
@@ -83,6 +87,9 @@ export class ConnectionReader {
 
   private onConnected(client: MqttClient, sessionPresent: boolean, timeoutSeconds: number): void {
     this.markers.clear();
+    this.connection?.dispose();
+    const connection = new DisposableStore();
+    this.connection = connection;
     this.context.logger.info(`Connected to ${this.link.target.url} as ${this.link.target.clientId} (${sessionPresent ? 'session resumed' : 'new session'}).`);
     client.handleMessage = (packet, callback) => {
       try {
@@ -106,14 +113,14 @@ export class ConnectionReader {
       this.subscribed = true;
       return;
     }
-    const timer = setTimeout(
+    const timer = connection.setTimeout(
       () => this.link.breakConnection({ category: 'broker_slow', message: `The broker at ${this.link.target.url} did not confirm the subscriptions within ${timeoutSeconds} s.` }),
       timeoutSeconds * 1000,
     );
     // Retain handling 1 (MQTT 5): retained messages only for a new subscription, not again on
     // every reconnect of the persistent session.
     client.subscribe(Object.fromEntries(subscribe.map((topic) => [topic, { qos: 1 as const, rh: 1 }])), (error, granted) => {
-      clearTimeout(timer);
+      connection.delete(timer);
       if (this.link.connected !== client) return;
       this.onSubscribed(subscribe, error, granted ?? []);
     });
@@ -140,6 +147,8 @@ export class ConnectionReader {
 
   private onDisconnected(): void {
     this.subscribed = false;
+    this.connection?.dispose();
+    this.connection = undefined;
     // Their acknowledgements can no longer be sent on this connection: the broker sends them again.
     this.pending = this.pending.filter((p) => p.client === this.link.connected);
   }
@@ -198,7 +207,7 @@ export class ConnectionReader {
   /** One round: after the messages of this turn of the event loop have arrived, so that they are stored together. */
   private async drain(): Promise<DrainOutcome> {
     const loop = this.loop;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await breathe();
     if (loop?.disposed) return undefined;
     this.flush();
     return this.pending.length > 0 ? { backoffMs: RETRY_STORE_MS } : undefined;

@@ -9,6 +9,7 @@ import { SparkplugReader } from './sparkplug-reader.js';
 import type { StreamReader } from './stream-reader.js';
 import { SubscriptionMemory } from './subscription-memory.js';
 import { RepeatedWarning } from '../../logging/repeated-warning.js';
+import { DisposableStore } from '../../lifecycle/index.js';
 
 export type MqttReceiverConfig = z.infer<typeof MqttReceiverSchema>;
 
@@ -22,8 +23,8 @@ export class MqttReceiver implements AgentComponent {
   readonly name: string;
   private connections: ConnectionReader[] = [];
   /** The Sparkplug readers' warnings (aliases no birth named, bounds): once a minute per kind and stream (decision 0061). */
-  private noise: RepeatedWarning | undefined;
-  private running = false;
+  /** One per start, holding what the connections share (the noise log); undefined once stopping. */
+  private started: DisposableStore | undefined;
 
   constructor(
     private readonly config: MqttReceiverConfig,
@@ -33,9 +34,10 @@ export class MqttReceiver implements AgentComponent {
   }
 
   async start(): Promise<void> {
-    this.running = true;
+    const started = new DisposableStore();
+    this.started = started;
     const noise = new RepeatedWarning((message) => this.context.logger.warn(message));
-    this.noise = noise;
+    started.add(() => noise.close());
     this.connections = this.config.connections.flatMap((connection, index) => {
       const streams = this.config.streams.filter((s) => (s.connection === undefined ? index === 0 : s.connection === connection.connection_name));
       if (streams.length === 0) return [];
@@ -63,14 +65,15 @@ export class MqttReceiver implements AgentComponent {
   }
 
   async stop(): Promise<void> {
-    this.running = false;
+    const started = this.started;
+    this.started = undefined;
     await Promise.all(this.connections.map((c) => c.stop()));
-    this.noise?.close();
+    started?.dispose();
   }
 
   /** running: every connection is up and subscribed; unknown: trying to reach a broker. */
   status() {
-    if (!this.running) return 'stopped' as const;
+    if (!this.started) return 'stopped' as const;
     return this.connections.every((c) => c.ready) ? ('running' as const) : ('unknown' as const);
   }
 

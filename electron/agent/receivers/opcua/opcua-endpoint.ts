@@ -42,14 +42,9 @@ export function onSessionLost(open: OpenSession, owner: DisposableStore, lost: (
   const closed = () => lost('the connection was closed');
   const cut = () => lost('the connection was lost');
   const ended = () => lost('the server closed the session');
-  open.client.on('close', closed);
-  open.client.on('connection_lost', cut);
-  open.session.on('session_closed', ended);
-  owner.add(() => {
-    open.client.off('close', closed);
-    open.client.off('connection_lost', cut);
-    open.session.off('session_closed', ended);
-  });
+  owner.listen(open.client, 'close', closed);
+  owner.listen(open.client, 'connection_lost', cut);
+  owner.listen(open.session, 'session_closed', ended);
 }
 
 /** A connection attempt failed; `category` names the marker, `message` says what to do. */

@@ -9,7 +9,7 @@ import type { FileAccess } from '../file-source/file-access.js';
 import { type FileStream, fileStreams, orderFiles, streamOf } from '../file-source/file-streams.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import type { ParseThreads } from '../../components/parse-protocol.js';
-import { PollingLoop } from '../../lifecycle/index.js';
+import { DisposableStore, PollingLoop } from '../../lifecycle/index.js';
 import { type SmbSecurity, SmbSession, type SmbTarget, isMissing } from './smb-client.js';
 import { CONNECTION_CATEGORIES, type ConnectionLabel, type ConnectionProblem, type Phase, classifyFileError, describeDeleteError, describeProblem } from './smb-problems.js';
 
@@ -65,7 +65,8 @@ export class SmbReceiver implements AgentComponent {
   private readonly keys: StreamKey[];
   private readonly connections: ConnectionState[];
   private loop: PollingLoop | undefined;
-  private running = false;
+  /** One per start: stop() disposes it, which aborts the reads in flight; the receiver runs while it is not disposed. */
+  private started: DisposableStore | undefined;
   private rescanRequested = false;
   private session: SmbSession | undefined;
   private readonly policy: ReadPolicy;
@@ -113,9 +114,16 @@ export class SmbReceiver implements AgentComponent {
     });
   }
 
+  private get running(): boolean {
+    return this.started !== undefined && !this.started.disposed;
+  }
+
   async start(): Promise<void> {
-    this.running = true;
-    this.run = new AbortController();
+    const started = new DisposableStore();
+    const run = new AbortController();
+    started.add(() => run.abort(STOPPED));
+    this.started = started;
+    this.run = run;
     this.worker.start();
     this.loop = new PollingLoop({
       step: () => this.step(),
@@ -126,8 +134,7 @@ export class SmbReceiver implements AgentComponent {
   }
 
   async stop(): Promise<void> {
-    this.running = false;
-    this.run?.abort(STOPPED);
+    this.started?.dispose();
     const scanning = this.loop?.dispose();
     this.session?.close(); // a call waiting on a silent server fails now, not after the timeout
     await scanning;

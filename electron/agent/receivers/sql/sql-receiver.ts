@@ -60,7 +60,6 @@ export class SqlReceiver implements AgentComponent {
   readonly kind = 'Receiver' as const;
   readonly name: string;
   private readonly slots: Slot[];
-  private running = false;
   private loop: PollingLoop | undefined;
   /** Rows per stream, logged as a summary per minute rather than a line per poll. */
   private readonly reads = new ReadSummary('row');
@@ -92,8 +91,12 @@ export class SqlReceiver implements AgentComponent {
     }
   }
 
+  /** Running while this start's polling loop is not disposed. */
+  private get running(): boolean {
+    return this.loop !== undefined && !this.loop.disposed;
+  }
+
   async start(): Promise<void> {
-    this.running = true;
     for (const slot of this.slots) for (const s of slot.streams) s.dueAt = 0;
     this.loop = new PollingLoop({
       step: () => this.step(),
@@ -104,7 +107,6 @@ export class SqlReceiver implements AgentComponent {
   }
 
   async stop(): Promise<void> {
-    this.running = false;
     const polling = this.loop?.dispose();
     // Closing the pools aborts a running query; what it had committed stays committed.
     await Promise.all(this.slots.map((slot) => this.dropDriver(slot)));

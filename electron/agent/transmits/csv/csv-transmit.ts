@@ -3,10 +3,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { z } from 'zod';
 import type { CsvTransmitSchema } from '../../../../shared/config/schema.js';
-import type { AgentComponent, ComponentContext } from '../../components/contract.js';
+import type { ComponentContext } from '../../components/contract.js';
 import { type StorageHealth, describeWriteFailure, isDiskFull } from '../../disk/storage-health.js';
 import type { WritePolicy } from '../../disk/write-policy.js';
-import { DrainLoop, type DrainOutcome } from '../../lifecycle/index.js';
+import { DrainingTransmit, type RoundOutcome } from '../draining-transmit.js';
 import { cell } from './csv-cells.js';
 import { CSV_OUTBOX, ColumnLists, type OutboxSegment, readSegments, segmentLines, toSegments, valueSegments } from './csv-outbox.js';
 
@@ -46,93 +46,66 @@ interface Round {
  * were: a full disk or a failed outbox update cuts files back to their size before the round and
  * removes the files it created, so a retry never leaves half a row or the same rows twice.
  */
-export class CsvTransmit implements AgentComponent {
-  readonly kind = 'Transmit' as const;
-  readonly name: string;
+export class CsvTransmit extends DrainingTransmit {
   private readonly directory: string;
   private files = new Map<string, OpenFile>();
   /** The column lists of the batches read (a machine sends the same ones every second). */
   private readonly columnLists = new ColumnLists();
-  private running = false;
-  private loop: DrainLoop | undefined;
   private readonly area: string;
   private lastRefusal: string | undefined;
 
   constructor(
     private readonly config: CsvTransmitConfig,
-    private readonly context: ComponentContext,
+    context: ComponentContext,
     private readonly services?: { storage?: StorageHealth; writePolicy?: WritePolicy },
   ) {
-    this.name = config.transmit_name;
+    super(config.transmit_name, context, config.poll_interval);
     this.directory = path.resolve(context.agentDataDirectory, config.directory ?? 'outbox');
     this.area = `output:${this.name}`;
   }
 
-  async start(): Promise<void> {
-    this.running = true;
-    this.loop = new DrainLoop({
-      drain: () => this.drain(),
-      idleMs: () => this.config.poll_interval * 1000,
-      onError: (cause) => this.failed(cause),
-      wake: (kick) => this.context.pipeline.onQueued((transmit) => transmit === this.name && kick()),
-    });
-    this.loop.kick();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.loop?.dispose();
-  }
-
-  status() {
-    return this.running ? ('running' as const) : ('stopped' as const);
-  }
-
-  /** Writes rounds until the outbox is empty; a refused or failed round backs off for the poll interval. */
-  private async drain(): Promise<DrainOutcome> {
+  /** One round of at most BATCHES_PER_ROUND batches; a refused or failed round backs off for the poll interval. */
+  protected async round(): Promise<RoundOutcome> {
     const backoff = { backoffMs: this.config.poll_interval * 1000 };
-    while (this.running) {
-      const round: Round = { appended: new Map(), created: [] };
-      const before = new Map([...this.files].map(([key, open]) => [key, { ...open }]));
-      try {
-        const batches = this.context.store.peek(this.name, BATCHES_PER_ROUND);
-        if (batches.length === 0) return;
-        const refused = this.services?.writePolicy?.refuse(this.directory);
-        if (refused) {
-          this.refused(refused);
-          return backoff;
-        }
-        // Created here, not at start: a folder that cannot be created yet (full disk) is retried.
-        fs.mkdirSync(this.directory, { recursive: true, mode: 0o750 });
-        let bytes = 0;
-        let records = 0;
-        for (const batch of batches) {
-          // Batches stored as CSV lines are written as they are; others (older formats) from their records.
-          const segments = batch.format === CSV_OUTBOX.format ? readSegments(batch.payload, this.columnLists) : valueSegments(toSegments(this.context.decodeBatch(batch.format, batch.payload)));
-          for (const segment of segments) {
-            bytes += this.append(segment, round);
-            records += segment.rows;
-          }
-        }
-        // On the thread pool, all files at once: ~0.2 ms each, 100 files a second at 20,000 OPC UA
-        // tags were ~22 ms a second of the main thread blocked (values waited to be read meanwhile).
-        await Promise.all([...round.appended.values()].map(({ fd }) => fsync(fd)));
-        await this.context.store.ackWhenFree(this.name, batches.map((b) => b.id));
-        this.closeAll(round);
-        this.context.stats.success(this.name, records, bytes);
-        this.context.markers.clear('write_failed');
-        this.context.markers.clear('write_refused');
-        this.lastRefusal = undefined;
-        if (this.services?.storage?.problem(this.area)) this.services.storage.resolve(this.area);
-      } catch (cause) {
-        this.takeBack(round);
-        this.files = before;
-        this.failed(cause);
+    const round: Round = { appended: new Map(), created: [] };
+    const before = new Map([...this.files].map(([key, open]) => [key, { ...open }]));
+    try {
+      const batches = this.context.store.peek(this.name, BATCHES_PER_ROUND);
+      if (batches.length === 0) return 'empty';
+      const refused = this.services?.writePolicy?.refuse(this.directory);
+      if (refused) {
+        this.refused(refused);
         return backoff;
       }
-      await new Promise((resolve) => setImmediate(resolve)); // let the API breathe between rounds
+      // Created here, not at start: a folder that cannot be created yet (full disk) is retried.
+      fs.mkdirSync(this.directory, { recursive: true, mode: 0o750 });
+      let bytes = 0;
+      let records = 0;
+      for (const batch of batches) {
+        // Batches stored as CSV lines are written as they are; others (older formats) from their records.
+        const segments = batch.format === CSV_OUTBOX.format ? readSegments(batch.payload, this.columnLists) : valueSegments(toSegments(this.context.decodeBatch(batch.format, batch.payload)));
+        for (const segment of segments) {
+          bytes += this.append(segment, round);
+          records += segment.rows;
+        }
+      }
+      // On the thread pool, all files at once: ~0.2 ms each, 100 files a second at 20,000 OPC UA
+      // tags were ~22 ms a second of the main thread blocked (values waited to be read meanwhile).
+      await Promise.all([...round.appended.values()].map(({ fd }) => fsync(fd)));
+      await this.context.store.ackWhenFree(this.name, batches.map((b) => b.id));
+      this.closeAll(round);
+      this.context.stats.success(this.name, records, bytes);
+      this.context.markers.clear('write_failed');
+      this.context.markers.clear('write_refused');
+      this.lastRefusal = undefined;
+      if (this.services?.storage?.problem(this.area)) this.services.storage.resolve(this.area);
+    } catch (cause) {
+      this.takeBack(round);
+      this.files = before;
+      this.failed(cause);
+      return backoff;
     }
-    return undefined;
+    return 'delivered';
   }
 
   /** The folder is off limits (path policy): nothing is written, the records wait in the outbox. */
@@ -144,7 +117,8 @@ export class CsvTransmit implements AgentComponent {
     this.lastRefusal = message;
   }
 
-  private failed(cause: unknown): void {
+  /** Unlike the database transmits, every failure is logged (a full disk says where each time). */
+  protected failed(cause: unknown): void {
     const full = isDiskFull(cause);
     const reason = full ? describeWriteFailure(cause, this.directory, 'CSV files') : `Writing CSV files to ${this.directory} failed: ${(cause as Error).message}.`;
     const message = `${reason} The records stay queued and are written when it works again.`;

@@ -2,8 +2,9 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { z } from 'zod';
 import type { InfluxdbTransmitSchema } from '../../../../shared/config/schema.js';
-import type { AgentComponent, ComponentContext, OutboxBatch, StreamKey } from '../../components/contract.js';
-import { DrainLoop, type DrainOutcome, failureBackoffMs } from '../../lifecycle/index.js';
+import type { ComponentContext, OutboxBatch, StreamKey } from '../../components/contract.js';
+import { withDeadline } from '../../lifecycle/index.js';
+import { DrainingTransmit, type RoundOutcome } from '../draining-transmit.js';
 import { type LineOptions, lineOf } from './line-protocol.js';
 
 export type InfluxdbTransmitConfig = z.infer<typeof InfluxdbTransmitSchema>;
@@ -39,69 +40,38 @@ interface Point {
  * measurement and never blocks the rest: a batch refused (whole or in part) is split until the
  * refused points stand alone.
  */
-export class InfluxdbTransmit implements AgentComponent {
-  readonly kind = 'Transmit' as const;
-  readonly name: string;
+export class InfluxdbTransmit extends DrainingTransmit {
   private readonly lineOptions: LineOptions;
-  private loop: DrainLoop | undefined;
-  private running = false;
-  private failures = 0;
-  private lastProblem: string | undefined;
 
   constructor(
     private readonly config: InfluxdbTransmitConfig,
-    private readonly context: ComponentContext,
+    context: ComponentContext,
   ) {
-    this.name = config.transmit_name;
+    super(config.transmit_name, context, config.poll_interval);
     this.lineOptions = { measurement: config.measurement, tagFields: new Set(config.tag_fields), integers: config.integers };
   }
 
-  async start(): Promise<void> {
-    this.running = true;
-    this.loop = new DrainLoop({
-      drain: () => this.drain(),
-      idleMs: () => this.config.poll_interval * 1000,
-      onError: (cause) => this.failed(cause),
-      wake: (kick) => this.context.pipeline.onQueued((transmit) => transmit === this.name && kick()),
-    });
-    this.loop.kick();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.loop?.dispose();
-  }
-
-  status() {
-    return this.running ? ('running' as const) : ('stopped' as const);
-  }
-
-  private async drain(): Promise<DrainOutcome> {
-    while (this.running) {
-      const batches = this.nextBatches();
-      if (batches.length === 0) return undefined;
-      try {
-        const points: Point[] = [];
-        const skipped = new Map<string, { stream: StreamKey; why: string; count: number }>();
-        for (const batch of batches)
-          for (const record of this.context.decodeBatch(batch.format, batch.payload)) {
-            const stream = { asset: record.asset, stream_type: record.stream_type };
-            const line = lineOf(record, this.lineOptions);
-            if ('line' in line) points.push({ line: line.line, stream });
-            else this.count(skipped, stream, `a record left out: ${line.skipped}`);
-          }
-        const refused = await this.writeAll(points);
-        for (const entry of refused.values()) this.count(skipped, entry.stream, entry.why, entry.count);
-        await this.context.store.ackWhenFree(this.name, batches.map((b) => b.id));
-        this.delivered(points.length, batches.reduce((n, b) => n + b.bytes, 0), [...skipped.values()]);
-      } catch (cause) {
-        this.failed(cause);
-        this.failures += 1;
-        return { backoffMs: failureBackoffMs(this.config.poll_interval, this.failures) };
-      }
-      await new Promise((resolve) => setImmediate(resolve));
+  protected async round(): Promise<RoundOutcome> {
+    const batches = this.nextBatches();
+    if (batches.length === 0) return 'empty';
+    try {
+      const points: Point[] = [];
+      const skipped = new Map<string, { stream: StreamKey; why: string; count: number }>();
+      for (const batch of batches)
+        for (const record of this.context.decodeBatch(batch.format, batch.payload)) {
+          const stream = { asset: record.asset, stream_type: record.stream_type };
+          const line = lineOf(record, this.lineOptions);
+          if ('line' in line) points.push({ line: line.line, stream });
+          else this.count(skipped, stream, `a record left out: ${line.skipped}`);
+        }
+      const refused = await this.writeAll(points);
+      for (const entry of refused.values()) this.count(skipped, entry.stream, entry.why, entry.count);
+      await this.context.store.ackWhenFree(this.name, batches.map((b) => b.id));
+      this.delivered(points.length, batches.reduce((n, b) => n + b.bytes, 0), [...skipped.values()]);
+    } catch (cause) {
+      return this.failedRound(cause);
     }
-    return undefined;
+    return 'delivered';
   }
 
   private count(into: Map<string, { stream: StreamKey; why: string; count: number }>, stream: StreamKey, why: string, count = 1): void {
@@ -164,12 +134,18 @@ export class InfluxdbTransmit implements AgentComponent {
     return { url: `${base}/write?${query}`, headers };
   }
 
+  /** One request, bounded by the timeout (the answer's body too); the timer ends with it. */
   private async post(body: string): Promise<void> {
+    const zipped = await gzip(Buffer.from(body));
+    return withDeadline(this.config.timeout * 1000, (signal) => this.postWithin(zipped, signal));
+  }
+
+  private async postWithin(zipped: Buffer, signal: AbortSignal): Promise<void> {
     const { url, headers } = this.target();
     const where = `InfluxDB at ${this.config.url}`;
     let response: Response;
     try {
-      response = await fetch(url, { method: 'POST', headers, body: await gzip(Buffer.from(body)), signal: AbortSignal.timeout(this.config.timeout * 1000) });
+      response = await fetch(url, { method: 'POST', headers, body: zipped, signal });
     } catch (cause) {
       const reason = (cause as Error).name === 'TimeoutError' ? `no answer within ${this.config.timeout} s` : ((cause as { cause?: Error }).cause?.message ?? (cause as Error).message);
       throw new Undelivered('connect_failed', `${where} cannot be reached (${reason}). The records stay queued and are written when it answers.`);
@@ -193,8 +169,7 @@ export class InfluxdbTransmit implements AgentComponent {
   }
 
   private delivered(points: number, bytes: number, skipped: { stream: StreamKey; why: string; count: number }[]): void {
-    this.failures = 0;
-    this.lastProblem = undefined;
+    this.succeeded();
     this.context.stats.success(this.name, points, bytes);
     for (const category of CATEGORIES) this.context.markers.clear(category);
     for (const { stream, why, count } of skipped) {
@@ -204,11 +179,8 @@ export class InfluxdbTransmit implements AgentComponent {
     }
   }
 
-  private failed(cause: unknown): void {
+  protected failed(cause: unknown): void {
     const error = cause instanceof Undelivered ? cause : new Undelivered('write_failed', `Writing to InfluxDB at ${this.config.url} failed: ${(cause as Error).message}. The records stay queued.`);
-    this.context.stats.failure(this.name, error.message);
-    this.context.markers.raise(this.context.streams, 'error', error.category, error.message);
-    if (error.message !== this.lastProblem) this.context.logger.error(error.message);
-    this.lastProblem = error.message;
+    this.report(error.category, error.message);
   }
 }

@@ -56,7 +56,6 @@ export class MqttTransmit implements AgentComponent {
   readonly name: string;
   private readonly link: BrokerLink;
   private readonly markers: ConnectionMarkers;
-  private running = false;
   private loop: DrainLoop | undefined;
   private lifetime: DisposableStore | undefined;
   /** Messages of queued batches the broker already confirmed (by batch id, message index). */
@@ -108,11 +107,15 @@ export class MqttTransmit implements AgentComponent {
     });
   }
 
+  /** Running while this start's lifetime is not disposed. */
+  private get running(): boolean {
+    return this.lifetime !== undefined && !this.lifetime.disposed;
+  }
+
   async start(): Promise<void> {
-    this.running = true;
-    if (this.edge) this.context.stats.detail(this.name, 'sparkplug', this.edge.snapshot());
     const lifetime = new DisposableStore();
     this.lifetime = lifetime;
+    if (this.edge) this.context.stats.detail(this.name, 'sparkplug', this.edge.snapshot());
     this.loop = new DrainLoop({
       drain: () => this.drain(),
       // A broker that refused a publish is not asked again before its refusal pause ends.
@@ -128,7 +131,6 @@ export class MqttTransmit implements AgentComponent {
   }
 
   async stop(): Promise<void> {
-    this.running = false;
     this.lifetime?.dispose();
     const draining = this.loop?.dispose();
     this.edge?.death();

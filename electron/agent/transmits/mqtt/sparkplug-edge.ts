@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { IClientOptions, MqttClient } from 'mqtt';
 import type { Logger } from '../../logging/logger.js';
 import { RepeatedWarning } from '../../logging/repeated-warning.js';
+import { type Disposable, DisposableStore } from '../../lifecycle/index.js';
 import { DataType, ProtoWriter, SparkplugFormatError, payloadWith, writeMetric } from '../../mqtt/sparkplug-codec.js';
 import { decodePayload } from '../../mqtt/sparkplug-decode.js';
 import type { SparkplugBatch } from './sparkplug-outbox.js';
@@ -75,7 +76,9 @@ export class SparkplugEdge {
   private bornAt: number | undefined;
   private readonly bdSeqFile: string;
   /** A rebirth asked within REBIRTH_MIN_INTERVAL_MS of the last birth waits for this timer. */
-  private rebirthTimer: NodeJS.Timeout | undefined;
+  /** The edge outlives a connection: its rebirth timer is dropped on each disconnect and at death. */
+  private readonly timers = new DisposableStore();
+  private rebirthTimer: Disposable | undefined;
   /** Unreadable commands and STATE messages: anyone on the broker can send thousands. */
   private readonly noise: RepeatedWarning;
 
@@ -164,7 +167,7 @@ export class SparkplugEdge {
 
   disconnected(): void {
     this.client = undefined;
-    clearTimeout(this.rebirthTimer);
+    if (this.rebirthTimer) this.timers.delete(this.rebirthTimer);
     this.rebirthTimer = undefined;
     // Heard again on the next connection (the STATE is retained): the broker's retained STATE is
     // then the truth, whatever time stamp was stored before.
@@ -178,7 +181,7 @@ export class SparkplugEdge {
   /** A graceful stop: NDEATH before the connection closes (the will is only sent on a crash). */
   death(): void {
     if (this.client && this.stateValue === 'born') this.client.publish(this.topic('NDEATH'), this.deathPayload(), { qos: 0 });
-    clearTimeout(this.rebirthTimer);
+    if (this.rebirthTimer) this.timers.delete(this.rebirthTimer);
     this.rebirthTimer = undefined;
     this.noise.close();
   }
@@ -270,8 +273,7 @@ export class SparkplugEdge {
       this.birth();
     };
     if (wait <= 0) return rebirth();
-    this.rebirthTimer = setTimeout(rebirth, wait);
-    this.rebirthTimer.unref();
+    this.rebirthTimer = this.timers.setTimeout(rebirth, wait);
   }
 
   /**

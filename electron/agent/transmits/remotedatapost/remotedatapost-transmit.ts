@@ -31,7 +31,6 @@ export class RemoteDataPostTransmit implements AgentComponent {
   readonly kind = 'Transmit' as const;
   readonly name: string;
   private readonly url: URL;
-  private running = false;
   private loop: DrainLoop | undefined;
   private lifetime: DisposableStore | undefined;
   private inFlight: AbortController | undefined;
@@ -53,16 +52,20 @@ export class RemoteDataPostTransmit implements AgentComponent {
     this.encoder = new UploadEncoder(`encode:${this.name}`, context.store, (format, payload) => context.decodeBatch(format, payload), context.logger);
   }
 
+  /** Running while this start's lifetime is not disposed. */
+  private get running(): boolean {
+    return this.lifetime !== undefined && !this.lifetime.disposed;
+  }
+
   async start(): Promise<void> {
-    this.running = true;
     this.stopping = new AbortController();
     const lifetime = new DisposableStore();
+    this.lifetime = lifetime;
     const loop = new DrainLoop({
       drain: () => this.drainAndBackOff(),
       idleMs: () => this.config.poll_interval * 1000,
       onError: (cause) => this.context.logger.error(`Uploading to ${this.url} failed: ${(cause as Error).message}`),
     });
-    this.lifetime = lifetime;
     this.loop = loop;
     lifetime.add(
       this.context.pipeline.onQueued((transmit) => {
@@ -73,7 +76,6 @@ export class RemoteDataPostTransmit implements AgentComponent {
   }
 
   async stop(): Promise<void> {
-    this.running = false;
     this.lifetime?.dispose();
     const draining = this.loop?.dispose();
     // Stop waits for no network and no lock (issue 39: stop answered < 1 s): the upload in flight

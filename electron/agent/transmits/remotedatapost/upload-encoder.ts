@@ -13,6 +13,7 @@
  * need (docs/decisions/0031-small-work-on-the-main-thread.md).
  */
 import type { Logger } from '../../logging/logger.js';
+import { type Disposable, DisposableStore } from '../../lifecycle/index.js';
 import type { OutboxReader } from '../../components/contract.js';
 import { WorkerClient } from '../../workers/worker-client.js';
 import { threadScript } from '../../workers/thread-scripts.js';
@@ -43,7 +44,9 @@ export interface EncodedRound {
 export class UploadEncoder {
   private readonly thread: WorkerClient<EncodeRequest, EncodeResponse>;
   private inFlight = 0;
-  private idleTimer: NodeJS.Timeout | undefined;
+  /** The idle timer; a request after close() starts the thread, and the timer, again. */
+  private readonly timers = new DisposableStore();
+  private idleTimer: Disposable | undefined;
 
   constructor(
     threadName: string,
@@ -118,7 +121,7 @@ export class UploadEncoder {
    * statement it runs (a wait for the write lock that a parse thread holds).
    */
   async close(): Promise<void> {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
+    if (this.idleTimer) this.timers.delete(this.idleTimer);
     this.idleTimer = undefined;
     await this.thread.close();
   }
@@ -143,12 +146,11 @@ export class UploadEncoder {
 
   /** Ends the thread after idleMs (or, if a request is then in flight, once it is answered and idleMs more have passed). */
   private endWhenIdle(): void {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => {
+    if (this.idleTimer) this.timers.delete(this.idleTimer);
+    this.idleTimer = this.timers.setTimeout(() => {
       this.idleTimer = undefined;
       if (this.inFlight === 0) void this.thread.close();
       else this.endWhenIdle();
     }, this.idleMs);
-    this.idleTimer.unref?.();
   }
 }

@@ -1,7 +1,7 @@
 import type { AgentRecord } from '../../../../shared/records/record.js';
-import type { AgentComponent, ComponentContext, OutboxBatch, StreamKey } from '../../components/contract.js';
+import type { ComponentContext, OutboxBatch, StreamKey } from '../../components/contract.js';
 import { RECORDS_JSON } from '../../components/records-json-codec.js';
-import { DrainLoop, type DrainOutcome, failureBackoffMs } from '../../lifecycle/index.js';
+import { DrainingTransmit, type RoundOutcome } from '../draining-transmit.js';
 import { type SqlSession, type SqlTransmitConfig, SqlWriteError, explain, openSession } from './sql-session.js';
 import {
   type ColumnType,
@@ -55,68 +55,40 @@ interface Unfit {
  * skipped: a kill -9 between the commit and the acknowledgement, a restart of the database or a lost
  * connection loses nothing and duplicates nothing.
  */
-export class SqlTransmit implements AgentComponent {
-  readonly kind = 'Transmit' as const;
-  readonly name: string;
+export class SqlTransmit extends DrainingTransmit {
   private session: SqlSession | undefined;
   private jsonTableReady = false;
   private readonly wide = new Map<string, WideTable>();
-  private loop: DrainLoop | undefined;
-  private running = false;
-  private failures = 0;
-  private lastProblem: string | undefined;
 
   constructor(
     private readonly config: SqlTransmitConfig,
-    private readonly context: ComponentContext,
+    context: ComponentContext,
   ) {
-    this.name = config.transmit_name;
+    super(config.transmit_name, context, config.poll_interval);
   }
 
-  async start(): Promise<void> {
-    this.running = true;
-    this.loop = new DrainLoop({
-      drain: () => this.drain(),
-      idleMs: () => this.config.poll_interval * 1000,
-      onError: (cause) => this.failed(cause),
-      wake: (kick) => this.context.pipeline.onQueued((transmit) => transmit === this.name && kick()),
-    });
-    this.loop.kick();
-  }
-
-  async stop(): Promise<void> {
-    this.running = false;
-    await this.loop?.dispose();
-    await this.drop();
-  }
-
-  status() {
-    return this.running ? ('running' as const) : ('stopped' as const);
-  }
-
-  private async drain(): Promise<DrainOutcome> {
-    while (this.running) {
-      const batches = this.nextBatches();
-      if (batches.length === 0) return undefined;
-      try {
-        const session = (this.session ??= await openSession(this.config).catch((cause: unknown) => {
-          throw explain(cause, this.config, 'connect');
-        }));
-        const unfit = await this.write(session, batches).catch((cause: unknown) => {
-          if (!(cause instanceof SqlWriteError && cause.refusedValue)) throw cause;
-          return this.writeSplitting(session, this.decoded(batches));
-        });
-        await this.context.store.ackWhenFree(this.name, batches.map((b) => b.id));
-        this.delivered(batches.reduce((n, b) => n + b.records, 0), batches.reduce((n, b) => n + b.bytes, 0), unfit);
-      } catch (cause) {
-        await this.drop();
-        this.failed(cause);
-        this.failures += 1;
-        return { backoffMs: failureBackoffMs(this.config.poll_interval, this.failures) };
-      }
-      await new Promise((resolve) => setImmediate(resolve)); // the API breathes between rounds
+  protected async round(): Promise<RoundOutcome> {
+    const batches = this.nextBatches();
+    if (batches.length === 0) return 'empty';
+    try {
+      const session = (this.session ??= await openSession(this.config).catch((cause: unknown) => {
+        throw explain(cause, this.config, 'connect');
+      }));
+      const unfit = await this.write(session, batches).catch((cause: unknown) => {
+        if (!(cause instanceof SqlWriteError && cause.refusedValue)) throw cause;
+        return this.writeSplitting(session, this.decoded(batches));
+      });
+      await this.context.store.ackWhenFree(this.name, batches.map((b) => b.id));
+      this.delivered(batches.reduce((n, b) => n + b.records, 0), batches.reduce((n, b) => n + b.bytes, 0), unfit);
+    } catch (cause) {
+      await this.drop();
+      return this.failedRound(cause);
     }
-    return undefined;
+    return 'delivered';
+  }
+
+  protected override stopped(): Promise<void> {
+    return this.drop();
   }
 
   /** The oldest batches, up to batch_records records (at least one batch). */
@@ -306,8 +278,7 @@ export class SqlTransmit implements AgentComponent {
   }
 
   private delivered(records: number, bytes: number, unfit: Unfit[]): void {
-    this.failures = 0;
-    this.lastProblem = undefined;
+    this.succeeded();
     this.context.stats.success(this.name, records, bytes);
     for (const category of CATEGORIES) this.context.markers.clear(category);
     for (const { stream, what, count, refused } of unfit) {
@@ -319,12 +290,9 @@ export class SqlTransmit implements AgentComponent {
     }
   }
 
-  private failed(cause: unknown): void {
+  protected failed(cause: unknown): void {
     const error = cause instanceof SqlWriteError ? cause : explain(cause, this.config, 'write');
-    this.context.stats.failure(this.name, error.message);
-    this.context.markers.raise(this.context.streams, 'error', error.category, error.message);
-    if (error.message !== this.lastProblem) this.context.logger.error(error.message);
-    this.lastProblem = error.message;
+    this.report(error.category, error.message);
   }
 
   private async drop(): Promise<void> {
