@@ -9,7 +9,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useDarkMode } from '../app/use-color-scheme.js';
-import { formatNumber } from '../format/locale.js';
+import { consoleLocale, formatNumber } from '../format/locale.js';
 
 export interface ChartSeries {
   label: string;
@@ -55,16 +55,20 @@ const TIME_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 720
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** Time tick labels in local time, as the rest of the console writes times: 10:29:50, 10:30, 11-24 (2026-11-24 at day steps). */
+/** Day and month (and year) in the console's locale: 24.11. or 11/24. */
+const DAY = () => new Intl.DateTimeFormat(consoleLocale(), { day: '2-digit', month: '2-digit' });
+const DAY_WITH_YEAR = () => new Intl.DateTimeFormat(consoleLocale(), { day: '2-digit', month: '2-digit', year: 'numeric' });
+
+/** Time tick labels in local time, 24-hour: 10:29:50, 10:30, and the day in the locale's order at day steps and where a day begins. */
 function timeTicks(seconds: readonly number[], step: number): string[] {
   return seconds.map((s, i) => {
     const d = new Date(s * 1000);
     const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-    if (step >= 86_400) return i === 0 ? `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` : `${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+    if (step >= 86_400) return i === 0 ? DAY_WITH_YEAR().format(d) : DAY().format(d);
     // A new day within the range is named at its first tick.
     const dayChanged = i > 0 && new Date(seconds[i - 1]! * 1000).getDate() !== d.getDate();
     const label = step < 60 ? `${time}:${pad(d.getSeconds())}` : time;
-    return dayChanged ? `${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${label}` : label;
+    return dayChanged ? `${DAY().format(d)} ${label}` : label;
   });
 }
 
@@ -109,7 +113,7 @@ export function TimeChart({ label, times, series, yRange, unit, xRange, bands = 
         ? [{ show: false }, { show: false }]
         : [
             { ...axis, space: 70, incrs: TIME_STEPS, values: (_u, ticks, _axis, _space, step) => timeTicks(ticks, step) },
-            { ...axis, size: 56, values: (_u, ticks) => ticks.map((v) => `${Number(v.toPrecision(6))}${unit ? ` ${unit}` : ''}`) },
+            { ...axis, size: 56, values: (_u, ticks) => ticks.map((v) => `${formatNumber(Number(v.toPrecision(6)), { maximumFractionDigits: 6 })}${unit ? ` ${unit}` : ''}`) },
           ],
       series: [
         {},
