@@ -38,7 +38,7 @@ export function ServicesCard({ services }: { services: Status['agent']['services
               const shown = service.health === 'degraded' && service.status !== 'stopped' ? 'degraded' : service.status;
               return (
                 <tr key={name} data-service={name} data-health={service.health ?? 'ok'}>
-                  <td className="muted">{rest.length > 0 ? kind : ''}</td>
+                  <td className="muted">{rest.length > 0 ? (kind === 'receiver' || kind === 'transmit' ? t(`kinds.${kind}`) : kind) : ''}</td>
                   <td>
                     {rest.length > 0 ? rest.join(':') : name}
                     {service.reason && (

@@ -134,6 +134,7 @@ export const de: Catalog = {
     state: 'Zustand',
     logLines: 'Protokollzeilen',
     degradedState: '{state} · beeinträchtigt',
+    kinds: { receiver: 'Empfänger', transmit: 'Sender' },
   },
   quality: {
     title: 'Datenqualität',

@@ -136,6 +136,7 @@ export const en = {
     state: 'State',
     logLines: 'Log lines',
     degradedState: '{state} · degraded',
+    kinds: { receiver: 'receiver', transmit: 'transmit' },
   },
   quality: {
     title: 'Quality',
