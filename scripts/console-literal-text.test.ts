@@ -12,12 +12,6 @@ const SOURCE = fileURLToPath(new URL('../renderer/src/', import.meta.url));
  */
 const NOT_YET_IN_CATALOG = new Set<string>([
   'app/token-screen.tsx',
-  'components/backfill-note.tsx',
-  'components/file-reading-bar.tsx',
-  'components/modal-dialog.tsx',
-  'components/quality-note.tsx',
-  'components/read-only-notice.tsx',
-  'components/toast-region.tsx',
   'features/api-reference/api-reference-page.tsx',
   'features/api-reference/schema-view.tsx',
   'features/config-editor/config-page.tsx',
@@ -46,10 +40,6 @@ const NOT_YET_IN_CATALOG = new Set<string>([
   'features/kpi-editor/kpi-workspace.tsx',
   'features/logs/log-view.tsx',
   'features/logs/logs-page.tsx',
-  'features/status/data-flow-card.tsx',
-  'features/status/machine-load.tsx',
-  'features/status/sparkplug-nodes.tsx',
-  'features/status/transmits-card.tsx',
   'features/streams/streams-page.tsx',
   'features/tokens/tokens-page.tsx',
 ]);

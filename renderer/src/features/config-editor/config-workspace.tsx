@@ -166,7 +166,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
         onDiscard={() => setAskDiscard(true)}
         onSave={() => void startSave()}
       />
-      <ReadOnlyNotice gate={saveGate} what="the configuration" />
+      <ReadOnlyNotice gate={saveGate} what="configuration" />
       <WorkspaceNotices notice={notice} conflict={saveFlow.conflict} onReload={onReload} />
       <p className="muted small hint">Passwords and API keys show as ******** — leave them so to keep the saved value. Ctrl+Space lists the fields and values that fit where the cursor is.</p>
       <EditorPane

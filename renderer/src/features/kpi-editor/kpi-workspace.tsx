@@ -145,7 +145,7 @@ export function KpiWorkspace() {
           </GatedButton>
         </div>
       ) : (
-        <ReadOnlyNotice gate={administer} what="the KPIs" />
+        <ReadOnlyNotice gate={administer} what="kpis" />
       )}
       {notice && (
         <div className={`notice notice-${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
