@@ -38,10 +38,6 @@ const NOT_YET_IN_CATALOG = new Set<string>([
   'features/kpi-editor/kpi-page.tsx',
   'features/kpi-editor/kpi-preview.tsx',
   'features/kpi-editor/kpi-workspace.tsx',
-  'features/logs/log-view.tsx',
-  'features/logs/logs-page.tsx',
-  'features/streams/streams-page.tsx',
-  'features/tokens/tokens-page.tsx',
 ]);
 
 const components = (readdirSync(SOURCE, { recursive: true }) as string[]).filter((file) => file.endsWith('.tsx')).map((file) => file.replaceAll('\\', '/'));

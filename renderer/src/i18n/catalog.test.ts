@@ -1,3 +1,4 @@
+import { createTranslator } from 'use-intl';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from './languages.js';
 import type { Catalog } from './messages/en.js';
@@ -58,6 +59,16 @@ describe('message catalogs', () => {
   const [english, ...others] = LANGUAGES;
   it.each(others.map((language) => [language.code, language] as const))('%s has every key of English, each with a text and the same values', (_code, language) => {
     expect(compareCatalogs(english!.messages, language.messages)).toEqual({ missing: [], extra: [], empty: [], arguments: [] });
+  });
+
+  it.each(LANGUAGES.map((language) => [language.code, language] as const))('%s: every message is valid ICU and formats with its values', (_code, language) => {
+    const broken: string[] = [];
+    const translate = createTranslator({ locale: language.code, messages: language.messages, onError: (error) => broken.push(error.message) });
+    for (const [key, message] of flatten(language.messages)) {
+      const values = Object.fromEntries(argumentsOf(message).map((name) => (name.startsWith('<') ? [name.slice(1, -1), (chunks: unknown) => chunks] : [name, 1])));
+      (translate.rich as (key: string, values: object) => unknown)(key, values);
+    }
+    expect(broken).toEqual([]);
   });
 
   it('notices a missing key, an empty text and a lost value', () => {
