@@ -27,7 +27,6 @@ const NOT_YET_IN_CATALOG = new Set<string>([
   'features/config-editor/violation-list.tsx',
   'features/config-editor/workspace-dialogs.tsx',
   'features/config-editor/workspace-parts.tsx',
-  'features/fleet/fleet-dialogs.tsx',
   'features/help/help-page.tsx',
   'features/help/help-panel.tsx',
   'features/kpi-editor/kpi-chart.tsx',

@@ -20,7 +20,8 @@ export interface LiteralText {
 }
 
 function isUiText(raw: string): boolean {
-  return /\p{L}/u.test(raw.replace(ALLOWED, ''));
+  // An address is an example to type, the same in every language.
+  return /\p{L}/u.test(raw.replace(/\bhttps?:\/\/\S*/g, '').replace(ALLOWED, ''));
 }
 
 const PASSES_VALUE = new Set([ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.PlusToken]);
