@@ -29,12 +29,6 @@ const NOT_YET_IN_CATALOG = new Set<string>([
   'features/config-editor/workspace-parts.tsx',
   'features/help/help-page.tsx',
   'features/help/help-panel.tsx',
-  'features/kpi-editor/kpi-chart.tsx',
-  'features/kpi-editor/kpi-editor-panel.tsx',
-  'features/kpi-editor/kpi-library-list.tsx',
-  'features/kpi-editor/kpi-page.tsx',
-  'features/kpi-editor/kpi-preview.tsx',
-  'features/kpi-editor/kpi-workspace.tsx',
 ]);
 
 const components = (readdirSync(SOURCE, { recursive: true }) as string[]).filter((file) => file.endsWith('.tsx')).map((file) => file.replaceAll('\\', '/'));
