@@ -1,3 +1,4 @@
+import { useTranslations } from 'use-intl';
 import type { editor } from 'monaco-editor';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { TemplateProtocol, TransmitTemplateType } from '../../../../shared/config/templates.js';
@@ -43,6 +44,8 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   // editor keeps the engineer's text, formatting and cursor instead of reloading and reformatting.
   const [baseline, setBaseline] = useState<Baseline>({ text: initial, lastModified: initialLastModified, revision: initialRevision, savedBy: initialSavedBy });
   const [text, setText] = useState(initial);
+  const t = useTranslations('config');
+  const tPages = useTranslations('pages');
   const [previewing, setPreviewing] = useState<{ receiver: string | undefined } | null>(null);
   // A notice is about one text: once the text is another (an edit, a rename), it no longer applies and is not shown (issue 56).
   const [noticeState, setNoticeState] = useState<{ notice: Notice; about: string } | null>(null);
@@ -138,22 +141,28 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   };
 
   const errors = errorsIn(problems);
-  const editorOptions = useMemo(() => (saveGate.allowed ? JSON_EDITOR_OPTIONS : { ...JSON_EDITOR_OPTIONS, readOnly: true, readOnlyMessage: { value: 'Read-only: your role may not change the configuration.' } }), [saveGate.allowed]);
+  const editorOptions = useMemo(() => (saveGate.allowed ? JSON_EDITOR_OPTIONS : { ...JSON_EDITOR_OPTIONS, readOnly: true, readOnlyMessage: { value: t('readOnlyEditor') } }), [saveGate.allowed, t]);
   return (
     <section className="page page-fill" aria-labelledby="config-title">
       <div className="page-head">
-        <h1 id="config-title">Configuration</h1>
+        <h1 id="config-title">{tPages('configuration')}</h1>
         <span className="muted small">
-          Saved version: <output aria-label="Last modified">{baseline.lastModified ? <LocalTime value={baseline.lastModified} /> : 'never saved'}</output>
-          {baseline.savedBy && <span> by <output aria-label="Saved by">{baseline.savedBy}</output></span>}
-          {dirty && <strong className="unsaved"> · unsaved changes</strong>}
+          {t('savedVersion')}
+          <output aria-label={t('lastModified')}>{baseline.lastModified ? <LocalTime value={baseline.lastModified} /> : t('neverSaved')}</output>
+          {baseline.savedBy && (
+            <span>
+              {t('by')}
+              <output aria-label={t('savedBy')}>{baseline.savedBy}</output>
+            </span>
+          )}
+          {dirty && <strong className="unsaved">{t('unsaved')}</strong>}
         </span>
       </div>
       <ConfigToolbar
         ready={monaco !== null}
         saveGate={saveGate}
         previewGate={previewGate}
-        previewTitle={previewUnsaved.allowed ? 'Read the first records of the receiver the cursor is in, as the agent would, without saving' : "Read the first records of the saved configuration's receiver the cursor is in"}
+        previewTitle={previewUnsaved.allowed ? t('previewUnsaved') : t('previewSaved')}
         dirty={dirty}
         saving={saveFlow.saving}
         onInsert={insert}
@@ -168,7 +177,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
       />
       <ReadOnlyNotice gate={saveGate} what="configuration" />
       <WorkspaceNotices notice={notice} conflict={saveFlow.conflict} onReload={onReload} />
-      <p className="muted small hint">Passwords and API keys show as ******** — leave them so to keep the saved value. Ctrl+Space lists the fields and values that fit where the cursor is.</p>
+      <p className="muted small hint">{t('hint')}</p>
       <EditorPane
         initial={initial}
         theme={theme}

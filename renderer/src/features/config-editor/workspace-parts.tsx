@@ -1,3 +1,4 @@
+import { text } from '../../i18n/language.js';
 import Editor from '@monaco-editor/react';
 import type { editor } from 'monaco-editor';
 import { errorText, useValidateNow } from '../../api/index.js';
@@ -18,9 +19,9 @@ export function WorkspaceNotices({ notice, conflict, onReload }: { notice: Notic
       )}
       {conflict && (
         <div className="notice notice-compact notice-error" role="alert">
-          <strong>Not saved: the configuration was changed elsewhere after you opened it.</strong> <span>{conflict}</span>{' '}
+          <strong>{text('config.conflict')}</strong> <span>{conflict}</span>{' '}
           <button type="button" className="button small" onClick={onReload}>
-            Load the saved version (discards your changes)
+            {text('config.loadSaved')}
           </button>
         </div>
       )}
@@ -54,7 +55,7 @@ export function EditorPane({ initial, theme, errors, options, problems, pending,
           defaultValue={initial}
           onChange={(value) => onChange(value ?? '')}
           onMount={onMount}
-          loading={<p className="muted">Loading the editor…</p>}
+          loading={<p className="muted">{text('shell.loadingEditor')}</p>}
           options={options}
         />
       </div>
