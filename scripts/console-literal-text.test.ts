@@ -18,8 +18,6 @@ const NOT_YET_IN_CATALOG = new Set<string>([
   'features/config-editor/copy-target.tsx',
   'features/config-editor/history-panel.tsx',
   'features/config-editor/preview-dialog.tsx',
-  'features/help/help-page.tsx',
-  'features/help/help-panel.tsx',
 ]);
 
 const components = (readdirSync(SOURCE, { recursive: true }) as string[]).filter((file) => file.endsWith('.tsx')).map((file) => file.replaceAll('\\', '/'));

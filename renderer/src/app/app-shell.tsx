@@ -18,6 +18,7 @@ import { helpHref } from '../features/help/help-links.js';
 import { ThemeToggle } from './theme-toggle.js';
 import { useTranslations } from 'use-intl';
 import { LanguageChoice } from '../i18n/language-choice.js';
+import { useLanguage } from '../i18n/language-provider.js';
 import { stateWord } from '../components/state-badge.js';
 
 // Monaco is large: it loads only when the Configuration page is opened.
@@ -36,6 +37,7 @@ export function AppShell() {
   // Help opens beside the page, which stays with its unsaved work (docs/decisions/0070).
   const [helpOpen, setHelpOpen] = useState(false);
   const t = useTranslations();
+  const { language } = useLanguage();
   const appState = connection.kind === 'connected' ? 'ready' : connection.kind === 'unreachable' ? (connection.status ? 'stale' : 'error') : 'loading';
 
   const follow = (id: PageId) => (event: MouseEvent<HTMLAnchorElement>) => {
@@ -79,7 +81,7 @@ export function AppShell() {
           <span className="narrow-only">{t('header.api')}</span>
         </a>
         {page === 'help' ? (
-          <a href={helpHref(page)} className="header-link" aria-current="page">
+          <a href={helpHref(page, language.code)} className="header-link" aria-current="page">
             {t('pages.help')}
           </a>
         ) : (
@@ -99,7 +101,7 @@ export function AppShell() {
       </main>
       {helpOpen && page !== 'help' && (
         <Suspense fallback={null}>
-          <HelpPanel href={helpHref(page)} onClose={() => setHelpOpen(false)} />
+          <HelpPanel href={helpHref(page, language.code)} onClose={() => setHelpOpen(false)} />
         </Suspense>
       )}
     </div>

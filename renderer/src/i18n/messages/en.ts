@@ -571,6 +571,27 @@ export const en = {
     takesNone: 'Its filter_stream takes none of the configured streams.',
     restreamAfter: 'Restream after saving (optional)',
   },
+  help: {
+    label: 'Help',
+    colon: 'Help:',
+    document: 'Document',
+    close: 'Close help',
+    bundled: ' (the documentation of this version, bundled with the console)',
+    documents: 'Documents',
+  },
+  token: {
+    needed: 'Access token needed',
+    refused: 'Access token refused',
+    neededText: 'This console needs the access token of the agent it manages.',
+    refusedText: 'The agent did not accept the access token. It may have been changed, or this tab belongs to another agent.',
+    openLink: 'Open the link the agent printed when it started; it looks like',
+    consoleLine: 'Tributary console: {url}',
+    storedIn: 'The token is also stored in the file <code></code> in the agent’s data directory.',
+    paste: 'Paste the token',
+    connect: 'Connect',
+    remember: 'Remember on this PC',
+    tradeOff: 'Without it, the token is forgotten when this tab closes. With it, the browser keeps it, and anyone who uses this browser profile on this PC can open the console with your token’s role. Connect once without it to forget it again.',
+  },
 };
 
 type Texts<T> = { [K in keyof T]: T[K] extends string ? string : Texts<T[K]> };
