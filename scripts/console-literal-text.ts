@@ -3,7 +3,7 @@
  * letter, and string literals with a letter in text-bearing attributes or directly inside a JSX
  * expression. Used by console-literal-text.test.ts over renderer/src/**\/*.tsx; kept apart so that it is tested
  * on small sources too. Technical words a user never reads as language (Tributary, API, JSON, CSV,
- * units, symbols) are allowed.
+ * units, symbols) and the contents of <code> are allowed.
  */
 import ts from 'typescript';
 
@@ -65,7 +65,10 @@ export function literalTexts(file: string, source: string): LiteralText[] {
     if (isUiText(text)) found.push({ file, line: tree.getLineAndCharacterOfPosition(node.getStart()).line + 1, text: text.replace(/\s+/g, ' ').trim() });
   };
   const visit = (node: ts.Node) => {
-    if (ts.isJsxText(node)) add(node, node.text);
+    // Inside <code>: a file, field or command name, written the same in every language.
+    if (ts.isJsxText(node)) {
+      if (!(ts.isJsxElement(node.parent) && node.parent.openingElement.tagName.getText() === 'code')) add(node, node.text);
+    }
     else if (ts.isStringLiteral(node) && ts.isJsxAttribute(node.parent)) {
       if (TEXT_ATTRIBUTES.has(node.parent.name.getText())) add(node, node.text);
     } else if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) && shownInJsx(node)) {
