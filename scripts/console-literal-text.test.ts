@@ -13,10 +13,6 @@ const SOURCE = fileURLToPath(new URL('../renderer/src/', import.meta.url));
 const NOT_YET_IN_CATALOG = new Set<string>([
   'features/api-reference/api-reference-page.tsx',
   'features/api-reference/schema-view.tsx',
-  'features/config-editor/copy-dialog.tsx',
-  'features/config-editor/copy-target.tsx',
-  'features/config-editor/history-panel.tsx',
-  'features/config-editor/preview-dialog.tsx',
 ]);
 
 const components = (readdirSync(SOURCE, { recursive: true }) as string[]).filter((file) => file.endsWith('.tsx')).map((file) => file.replaceAll('\\', '/'));
