@@ -5,16 +5,6 @@ import { literalTexts } from './console-literal-text.js';
 
 const SOURCE = fileURLToPath(new URL('../renderer/src/', import.meta.url));
 
-/**
- * Components whose texts are not yet in the catalog (issue 57 is being worked through). A file
- * leaves this list when it is converted; a file not on it (every new one) must take its texts from
- * the catalog. The test fails when a listed file has no literal text left, so the list only shrinks.
- */
-const NOT_YET_IN_CATALOG = new Set<string>([
-  'features/api-reference/api-reference-page.tsx',
-  'features/api-reference/schema-view.tsx',
-]);
-
 const components = (readdirSync(SOURCE, { recursive: true }) as string[]).filter((file) => file.endsWith('.tsx')).map((file) => file.replaceAll('\\', '/'));
 
 describe('literal UI text', () => {
@@ -29,12 +19,8 @@ describe('literal UI text', () => {
     expect(found.map((f) => f.text)).toEqual(['Start the agent', 'Save changes', 'Close', 'Open', 'Filter streams']);
   });
 
-  it.each(components.filter((file) => !NOT_YET_IN_CATALOG.has(file)))('%s takes every text from the catalog', (file) => {
+  it.each(components)('%s takes every text from the catalog', (file) => {
     const found = literalTexts(file, readFileSync(`${SOURCE}${file}`, 'utf8')).map((f) => `line ${f.line}: ${f.text}`);
     expect(found).toEqual([]);
-  });
-
-  it.each([...NOT_YET_IN_CATALOG])('%s is still waiting for the catalog (take it off the list once converted)', (file) => {
-    expect(literalTexts(file, readFileSync(`${SOURCE}${file}`, 'utf8')).length).toBeGreaterThan(0);
   });
 });

@@ -659,6 +659,25 @@ export const en = {
     refuses: '{agent} refuses it: {errors, plural, one {# error} other {# errors}}{warnings, plural, =0 {} one {, # warning} other {, # warnings}}.',
     accepts: '{agent} accepts it{warnings, plural, =0 {} one { with # warning} other { with # warnings}}.{missing, plural, =0 {} one { Type the # secret still empty to save.} other { Type the # secrets still empty to save.}}',
   },
+  apiReference: {
+    download: 'Download openapi.json',
+    unloadable: 'The API description could not be loaded.',
+    loading: 'Loading the API description…',
+    served: 'The same document is served at <code></code> for client generators (see the README).',
+    endpoints: '{resource} endpoints',
+    schemas: 'Schemas',
+    deprecated: 'deprecated',
+    parametersOf: 'Parameters of {operation}',
+    parameter: 'Parameter',
+    in: 'In',
+    meaning: 'Type and meaning',
+    optional: ' (optional)',
+    body: 'Request body',
+    response: 'Response {status}',
+    arrayOf: 'array of ',
+    mapOf: 'map of ',
+    fields: 'fields',
+  },
 };
 
 type Texts<T> = { [K in keyof T]: T[K] extends string ? string : Texts<T[K]> };
