@@ -51,6 +51,7 @@ export function KpiWorkspace() {
   const t = useTranslations('kpi');
   const tPages = useTranslations('pages');
   const tCommon = useTranslations('common');
+  const tNotices = useTranslations('notices');
   const [pendingOpen, setPendingOpen] = useState<Omit<Draft, 'key'> | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   // A notice is about the text it was said of: once the text is another, it no longer applies (issue 56).
@@ -60,7 +61,7 @@ export function KpiWorkspace() {
   const toast = useToast();
 
   const dirty = text !== draft.baseline;
-  useLeaveGuard(dirty ? 'Your changes to the KPI are not saved. They are lost if you leave this page.' : null);
+  useLeaveGuard(dirty ? tNotices('leaveKpi') : null);
 
   const checkedText = useSettled(text, VALIDATION_DELAY_MS);
   const checked = useMemo(() => readKpiText(checkedText), [checkedText]);
