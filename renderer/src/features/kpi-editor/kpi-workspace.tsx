@@ -134,8 +134,8 @@ export function KpiWorkspace() {
           <div className="button-group" role="group" aria-label={t('fromTemplate')}>
             <span className="muted small">{t('newFromTemplate')}</span>
             {KPI_TEMPLATES.map((template) => (
-              <button key={template.kind} type="button" className="button small" title={template.description} onClick={() => open({ original: null, baseline: formatKpi(template.definition) })}>
-                {template.label}
+              <button key={template.kind} type="button" className="button small" title={t(`templateDescriptions.${template.kind}`)} onClick={() => open({ original: null, baseline: formatKpi(template.definition) })}>
+                {t(`templates.${template.kind}`)}
               </button>
             ))}
           </div>

@@ -421,6 +421,14 @@ export const de: Catalog = {
     pinnedCertificate: 'Sein angeheftetes Zertifikat:',
   },
   kpi: {
+    templates: {
+      machine_type: 'Maschinentyp-Kennzahl',
+      line: 'Linien-Kennzahl',
+    },
+    templateDescriptions: {
+      machine_type: 'Gutteile je hergestelltem Teil, je Maschine.',
+      line: 'Teile der Presse je Meter Ofenband, für die ganze Linie.',
+    },
     binSizes: {
       '1m': '1 min',
       '5m': '5 min',

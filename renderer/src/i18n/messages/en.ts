@@ -423,6 +423,14 @@ export const en = {
     pinnedCertificate: 'Its pinned certificate:',
   },
   kpi: {
+    templates: {
+      machine_type: 'Machine-type KPI',
+      line: 'Line KPI',
+    },
+    templateDescriptions: {
+      machine_type: 'Good parts per part made, per machine.',
+      line: 'Parts of the press per metre of oven belt, for the whole line.',
+    },
     binSizes: {
       '1m': '1 min',
       '5m': '5 min',
