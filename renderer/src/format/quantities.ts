@@ -1,11 +1,6 @@
-/** Counts and sizes in words: "1 error", "3 errors", "487 KiB". */
+/** Sizes in words: "512 bytes", "487 KiB" (counts with their nouns are the catalog's plurals). */
 import { text } from '../i18n/language.js';
 import { formatNumber } from './locale.js';
-
-/** `count` and the noun, singular for exactly one; `many` for irregular plurals. */
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${formatNumber(count)} ${count === 1 ? one : many}`;
-}
 
 const UNITS = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
 
