@@ -154,6 +154,7 @@ export const de: Catalog = {
     },
   },
   kpiChart: {
+    noData: 'keine Daten',
     noValue: 'kein Wert',
   },
   dataFlow: {

@@ -156,6 +156,7 @@ export const en = {
     },
   },
   kpiChart: {
+    noData: 'no data',
     noValue: 'no value',
   },
   dataFlow: {
