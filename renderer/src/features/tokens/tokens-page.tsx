@@ -1,7 +1,7 @@
 import { useTranslations } from 'use-intl';
 import { useState, type FormEvent } from 'react';
 import { ROLES, type Role } from '../../../../shared/api/roles.js';
-import { type CreatedToken, TOKEN_NAME_RULE, tokenNameProblem } from '../../../../shared/api/tokens.js';
+import { type CreatedToken, TOKEN_NAME_MAX, tokenNameProblem } from '../../../../shared/api/tokens.js';
 import { errorText, usePermission, useCreateToken, useRevokeToken, useTokens } from '../../api/index.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { LocalTime } from '../../components/local-time.js';
@@ -64,7 +64,7 @@ export function TokensPage() {
           />
         </label>
         <p id="token-name-rule" className={`muted small field-rule${problem ? ' field-rule-problem' : ''}`} data-testid="token-name-rule">
-          {problem ?? TOKEN_NAME_RULE}
+          {problem ?? t('nameRule', { max: TOKEN_NAME_MAX })}
         </p>
         <label className="field">
           {t('role')}

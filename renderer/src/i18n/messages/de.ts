@@ -335,6 +335,7 @@ export const de: Catalog = {
     newest: 'Neueste Zeile ↓',
   },
   tokens: {
+    nameRule: 'Bis zu {max} Zeichen, beliebige Buchstaben (auch ä, é, ñ), Ziffern, Leerzeichen und Satzzeichen; keine Steuerzeichen oder Zeilenumbrüche. "bootstrap", "desktop", "." und ".." sind vergeben.',
     roles: {
       viewer: 'viewer: liest alles (Geheimnisse maskiert), prüft',
       operator: 'operator: startet und stoppt außerdem, sendet erneut, zeigt die Vorschau der gespeicherten Konfiguration',

@@ -337,6 +337,7 @@ export const en = {
     newest: 'Newest line ↓',
   },
   tokens: {
+    nameRule: 'Up to {max} characters, any letters (also ä, é, ñ), digits, spaces and punctuation; no control characters or line breaks. "bootstrap", "desktop", "." and ".." are taken.',
     roles: {
       viewer: 'viewer: reads everything (secrets masked), validates',
       operator: 'operator: also starts, stops, restreams, previews the saved configuration',
