@@ -164,7 +164,7 @@ export const de: Catalog = {
     streamType: 'Stromtyp',
     receiver: 'Empfänger',
     lastRecord: 'Letzter Datensatz',
-    perMinute: 'Datensätze/min',
+    perMinute: 'Datensätze pro min',
     lastHour: 'Letzte Stunde',
     arrived: 'eingetroffen ',
     noneYet: 'noch keiner',
