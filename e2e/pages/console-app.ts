@@ -2,6 +2,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import type { ConsoleServer } from '../fixtures/console-server.js';
 
 export type PageName = 'Status' | 'Configuration' | 'Streams' | 'Logs' | 'KPIs' | 'Agents' | 'Tokens';
+const PAGE_IDS: Record<PageName, string> = { Status: 'status', Configuration: 'configuration', Streams: 'streams', Logs: 'logs', KPIs: 'kpis', Agents: 'agents', Tokens: 'tokens' };
 
 /** The shell: opening the console, the ready signal, the main navigation, toasts, the connection banner. */
 export class ConsoleApp {
@@ -18,7 +19,7 @@ export class ConsoleApp {
   constructor(readonly page: Page) {
     this.root = page.locator('[data-app-state]').first();
     this.readyRoot = page.locator('[data-app-state="ready"]');
-    this.headerAgentState = page.getByLabel('Agent state in header');
+    this.headerAgentState = page.locator('.header-state');
     this.sessionToken = page.getByTestId('session-token');
     this.sessionSecurity = page.getByTestId('session-security');
     this.connectionBanner = page.getByTestId('connection-banner');
@@ -26,8 +27,19 @@ export class ConsoleApp {
     this.main = page.locator('main#main-content');
   }
 
+  /** A page's link in the main navigation, found by where it leads: the same in every language. */
   navLink(name: PageName): Locator {
-    return this.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+    return this.page.locator(`.app-nav a[href="#/${PAGE_IDS[name]}"]`);
+  }
+
+  /** The header's language choice. */
+  get languageChoice(): Locator {
+    return this.page.getByTestId('language-choice');
+  }
+
+  /** The header's managed-agent badge and its "Managing" word. */
+  get managedAgent(): Locator {
+    return this.page.getByTestId('managed-agent');
   }
 
   /** Opens the link the server printed (token included), optionally at a page, and waits for data. */

@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { en, type Catalog } from '../../renderer/src/i18n/messages/en.js';
 
 export class LogsPage {
   readonly view: Locator;
@@ -14,19 +15,23 @@ export class LogsPage {
   readonly loadOlder: Locator;
   readonly backToNewest: Locator;
 
-  constructor(readonly page: Page) {
-    this.view = page.getByRole('log', { name: 'Log lines' });
+  /** `texts`: the console's language (English unless given). */
+  constructor(
+    readonly page: Page,
+    texts: Catalog = en,
+  ) {
+    this.view = page.getByRole('log', { name: texts.logView.lines });
     this.rows = this.view.locator('.log-row');
-    this.level = page.getByLabel('Level', { exact: true });
-    this.component = page.getByLabel('Component', { exact: true });
-    this.search = page.getByLabel('Search log');
-    this.follow = page.getByRole('checkbox', { name: 'Follow' });
+    this.level = page.getByLabel(texts.logs.level, { exact: true });
+    this.component = page.getByLabel(texts.logs.component, { exact: true });
+    this.search = page.getByLabel(texts.logs.searchLabel);
+    this.follow = page.getByRole('checkbox', { name: texts.logs.follow });
     this.count = page.getByTestId('log-count');
-    this.jumpToNewest = page.getByRole('button', { name: /Newest line/ });
-    this.jumpToTime = page.getByLabel('Jump to time');
-    this.go = page.getByRole('button', { name: 'Go', exact: true });
-    this.loadOlder = page.getByRole('button', { name: /older lines/ });
-    this.backToNewest = page.getByRole('button', { name: 'Back to newest' });
+    this.jumpToNewest = page.getByRole('button', { name: texts.logView.newest });
+    this.jumpToTime = page.getByLabel(texts.logs.jump);
+    this.go = page.getByRole('button', { name: texts.logs.go, exact: true });
+    this.loadOlder = page.getByRole('button', { name: texts.logs.loadOlder });
+    this.backToNewest = page.getByRole('button', { name: texts.logs.backToNewest });
   }
 
   logFile(label: 'Core' | 'Web' | 'Audit'): Locator {

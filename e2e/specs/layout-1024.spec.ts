@@ -11,8 +11,10 @@ function measure() {
     .slice(0, 5)
     .map((el) => `${el.tagName.toLowerCase()}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`);
   const header = document.querySelector('.app-header')!;
-  const cut = Array.from(header.querySelectorAll<HTMLElement>('*'))
-    .filter((el) => el.children.length === 0 && el.textContent!.trim() !== '' && el.getBoundingClientRect().width > 0)
+  // Every header item with text, not only the innermost: the managed-agent badge holds "Managing" in
+  // a span of its own and was ellipsised as a whole (issue 56 point 5).
+  const cut = [header as HTMLElement, ...Array.from(header.querySelectorAll<HTMLElement>('*'))]
+    .filter((el) => el.textContent!.trim() !== '' && el.getBoundingClientRect().width > 0 && getComputedStyle(el).display !== 'contents')
     .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().right > window.innerWidth + 1)
     .map((el) => el.textContent!.trim());
   return { page: document.documentElement.scrollWidth, window: window.innerWidth, wide, cut };
@@ -49,3 +51,32 @@ test('at 1024×768 no page scrolls sideways and no header item is cut; the Histo
   await expect(dialog.getByRole('button', { name: 'Close' }).last()).toBeInViewport({ ratio: 1 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
 });
+
+/** Every page at `width`: nothing wider than the window, no header item cut, "Managing" shown. */
+async function headerKeepsEveryWord(app: ConsoleApp, width: number) {
+  await app.page.setViewportSize({ width, height: 768 });
+  for (const name of PAGES) {
+    await app.goTo(name);
+    await app.page.waitForTimeout(300);
+    const found = await app.page.evaluate(measure);
+    expect(found.page, `${width} px, ${name}: ${found.wide.join('; ')}`).toBeLessThanOrEqual(found.window);
+    expect(found.cut, `${width} px, ${name}: header items cut`).toEqual([]);
+    await expect(app.managedAgent.locator('.managed-agent-label'), `${width} px, ${name}`).toBeVisible();
+  }
+}
+
+for (const [language, locale, managing] of [
+  ['English', 'en-US', 'Managing'],
+  ['German', 'de-DE', 'Verwaltet'],
+] as const) {
+  test.describe(`header in ${language}`, () => {
+    test.use({ locale });
+    test(`at 1024 and 1400 px the header cuts no item in ${language} and keeps "${managing}"`, async ({ page, server }) => {
+      const app = new ConsoleApp(page);
+      await app.open(server, 'status');
+      await expect(app.managedAgent).toContainText(managing);
+      await headerKeepsEveryWord(app, 1024);
+      await headerKeepsEveryWord(app, 1400);
+    });
+  });
+}

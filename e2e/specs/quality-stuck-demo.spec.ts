@@ -24,4 +24,7 @@ test('a demo sensor that freezes is marked stuck on Status within after_seconds 
   await expect(status.flowRow('demo_plant_files/Press_1:cycle')).toHaveAttribute('data-quality', 'ok');
   const panel = page.getByTestId('quality-panel');
   await expect(panel.locator('[data-quality-row="Oven_2:process/stuck"]')).toContainText('zone1_C has read');
+  // What stuck means and what to check, in words (issue 56 point 9).
+  await expect(panel.locator('[data-quality-row="Oven_2:process/stuck"]')).toContainText('the value has not changed for longer than the check allows');
+  await expect(panel.locator('[data-quality-row="Oven_2:process/stuck"]')).toContainText('Check the sensor and its wiring');
 });

@@ -1,3 +1,5 @@
+import { text } from '../i18n/language.js';
+
 /** A request that did not produce the expected answer; `message` is meant for the operator. */
 export class ApiRequestError extends Error {
   constructor(
@@ -34,6 +36,6 @@ const NO_ANSWER = /failed to fetch|fetch failed|networkerror|load failed|network
  */
 export function unreachableText(cause: unknown): string {
   const detail = cause instanceof Error ? cause.message : String(cause);
-  if (NO_ANSWER.test(detail)) return 'No answer from the agent: it may be stopped or restarting, or the network to it is down.';
-  return `The agent cannot be reached (${detail}). Is Tributary running?`;
+  if (NO_ANSWER.test(detail)) return text('notices.noAnswer');
+  return text('notices.cannotReach', { detail });
 }

@@ -1,6 +1,7 @@
 /**
  * The console's own session (token name, role, encryption) and the token list of the Tokens page.
  */
+import { text } from '../i18n/language.js';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Role } from '../../../shared/api/roles.js';
 import { roleAllows } from '../../../shared/api/roles.js';
@@ -34,10 +35,9 @@ export interface ActionGate {
  */
 export function actionGate(session: { name: string; role: Role } | undefined, role: Role, reachable: boolean): ActionGate {
   if (session && !roleAllows(session.role, role)) {
-    const who = role === 'admin' ? 'an admin' : `an ${role} or admin`;
-    return { allowed: false, disabled: true, title: `Only ${who} may do this; your token "${session.name}" is ${session.role}.` };
+    return { allowed: false, disabled: true, title: text('notes.gateRole', { who: role === 'admin' ? 'admin' : 'other', role, name: session.name, current: session.role }) };
   }
-  if (!reachable) return { allowed: true, disabled: true, title: 'The agent does not answer right now; this is possible again when it does.' };
+  if (!reachable) return { allowed: true, disabled: true, title: text('notes.gateUnreachable') };
   return { allowed: true, disabled: false, title: undefined };
 }
 

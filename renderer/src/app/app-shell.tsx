@@ -4,7 +4,7 @@ import { SessionBadge } from './session-badge.js';
 import { Ago } from '../components/ago.js';
 import { LocalTime } from '../components/local-time.js';
 import { StateBadge } from '../components/state-badge.js';
-import { plural } from '../format/quantities.js';
+import { agentTextOf } from '../i18n/agent-text.js';
 import { KpiPage } from '../features/kpi-editor/index.js';
 import { LogsPage } from '../features/logs/index.js';
 import { StatusPage } from '../features/status/index.js';
@@ -16,6 +16,10 @@ import { type ConnectionState, useConnection } from './connection.js';
 import { PAGES, useNavigation, type PageId } from './navigation.js';
 import { helpHref } from '../features/help/help-links.js';
 import { ThemeToggle } from './theme-toggle.js';
+import { useTranslations } from 'use-intl';
+import { LanguageChoice } from '../i18n/language-choice.js';
+import { useLanguage } from '../i18n/language-provider.js';
+import { stateWord } from '../components/state-badge.js';
 
 // Monaco is large: it loads only when the Configuration page is opened.
 const ConfigPage = lazy(() => import('../features/config-editor/index.js').then((module) => ({ default: module.ConfigPage })));
@@ -32,6 +36,8 @@ export function AppShell() {
   const admin = usePermission('listTokens').allowed;
   // Help opens beside the page, which stays with its unsaved work (docs/decisions/0070).
   const [helpOpen, setHelpOpen] = useState(false);
+  const t = useTranslations();
+  const { language } = useLanguage();
   const appState = connection.kind === 'connected' ? 'ready' : connection.kind === 'unreachable' ? (connection.status ? 'stale' : 'error') : 'loading';
 
   const follow = (id: PageId) => (event: MouseEvent<HTMLAnchorElement>) => {
@@ -51,50 +57,51 @@ export function AppShell() {
           main.current?.focus();
         }}
       >
-        Skip to content
+        {t('header.skip')}
       </a>
       <header className="app-header">
         <div className="brand">
           <span className="brand-mark" aria-hidden="true" />
           <span className="brand-name">Tributary</span>
-          <span className="brand-sub">edge agent console</span>
+          <span className="brand-sub">{t('header.tagline')}</span>
         </div>
-        <nav className="app-nav" aria-label="Main">
-          {PAGES.filter(({ id }) => id !== 'tokens' || admin).map(({ id, label }) => (
+        <nav className="app-nav" aria-label={t('header.mainNavigation')}>
+          {PAGES.filter(({ id }) => id !== 'tokens' || admin).map(({ id }) => (
             <a key={id} href={`#/${id}`} className="nav-link" aria-current={page === id ? 'page' : undefined} onClick={follow(id)}>
-              {label}
+              {t(`pages.${id}`)}
             </a>
           ))}
         </nav>
         <ManagedAgentBadge />
-        <div className="header-state" aria-label="Agent state in header">
+        <div className="header-state" aria-label={t('header.agentState')}>
           <HeaderState connection={connection} />
         </div>
-        <a href="#/api" className="header-link" aria-label="API reference" title="API reference" aria-current={page === 'api' ? 'page' : undefined} onClick={follow('api')}>
-          <span className="wide-only">API reference</span>
-          <span className="narrow-only">API</span>
+        <a href="#/api" className="header-link" aria-label={t('pages.api')} title={t('pages.api')} aria-current={page === 'api' ? 'page' : undefined} onClick={follow('api')}>
+          <span className="wide-only">{t('pages.api')}</span>
+          <span className="narrow-only">{t('header.api')}</span>
         </a>
         {page === 'help' ? (
-          <a href={helpHref(page)} className="header-link" aria-current="page">
-            Help
+          <a href={helpHref(page, language.code)} className="header-link" aria-current="page">
+            {t('pages.help')}
           </a>
         ) : (
-          <button type="button" className="header-link header-button" aria-expanded={helpOpen} onClick={() => setHelpOpen((open) => !open)} title="The documentation of what this page shows, beside it (your work on the page stays)">
-            Help
+          <button type="button" className="header-link header-button" aria-expanded={helpOpen} onClick={() => setHelpOpen((open) => !open)} title={t('header.helpTitle')}>
+            {t('pages.help')}
           </button>
         )}
+        <LanguageChoice />
         <ThemeToggle />
         <SessionBadge />
       </header>
       <main id="main-content" ref={main} tabIndex={-1} className={connection.kind === 'unreachable' ? 'app-main stale' : 'app-main'}>
         {connection.kind === 'unreachable' && <ConnectionBanner connection={connection} />}
-        <Suspense fallback={<p className="muted">Loading the editor…</p>}>
+        <Suspense fallback={<p className="muted">{t('shell.loadingEditor')}</p>}>
           <CurrentPage page={page} />
         </Suspense>
       </main>
       {helpOpen && page !== 'help' && (
         <Suspense fallback={null}>
-          <HelpPanel href={helpHref(page)} onClose={() => setHelpOpen(false)} />
+          <HelpPanel href={helpHref(page, language.code)} onClose={() => setHelpOpen(false)} />
         </Suspense>
       )}
     </div>
@@ -102,15 +109,16 @@ export function AppShell() {
 }
 
 function HeaderState({ connection }: { connection: ConnectionState }) {
-  if (connection.kind === 'connecting') return <span className="header-muted">connecting…</span>;
-  if (connection.kind === 'unreachable') return <StateBadge state="unreachable" label="Agent" title={connection.reason} />;
+  const t = useTranslations('header');
+  if (connection.kind === 'connecting') return <span className="header-muted">{t('connecting')}</span>;
+  if (connection.kind === 'unreachable') return <StateBadge state="unreachable" label={t('agent')} title={connection.reason} />;
   const { agent } = connection.status;
   const degraded = Object.entries(agent.services).filter(([, s]) => s.health === 'degraded');
   const storage = agent.problems ?? [];
   if (storage.length > 0)
     return (
       <a href="#/status" className="badge-link">
-        <StateBadge state="degraded" label="Agent" text={`${agent.status} · ${storage.some((p) => p.category === 'disk_full') ? 'disk full' : 'cannot write'}`} title={storage.map((p) => p.message).join('\n')} />
+        <StateBadge state="degraded" label={t('agent')} text={`${stateWord(agent.status)} · ${storage.some((p) => p.category === 'disk_full') ? t('diskFull') : t('cannotWrite')}`} title={storage.map((p) => p.message).join('\n')} />
       </a>
     );
   if (agent.status === 'running' && degraded.length > 0)
@@ -118,33 +126,33 @@ function HeaderState({ connection }: { connection: ConnectionState }) {
       <a href="#/status" className="badge-link">
         <StateBadge
           state="degraded"
-          label="Agent"
-          text={`running · ${plural(degraded.length, 'service')} degraded`}
-          title={degraded.map(([id, s]) => `${id}: ${s.reason ?? ''}`).join('\n')}
+          label={t('agent')}
+          text={t('degradedServices', { status: stateWord('running'), count: degraded.length })}
+          title={degraded.map(([id, s]) => `${id}: ${agentTextOf(s, s.reason ?? '', 'reason_')}`).join('\n')}
         />
       </a>
     );
-  return <StateBadge state={agent.status} label="Agent" />;
+  return <StateBadge state={agent.status} label={t('agent')} />;
 }
 
 /** Said on every page at once when the agent stops answering; goes by itself when it answers again. */
 function ConnectionBanner({ connection }: { connection: Extract<ConnectionState, { kind: 'unreachable' }> }) {
+  const t = useTranslations('shell');
   return (
     <div className="notice notice-error connection-banner" role="alert" data-testid="connection-banner">
-      <strong>The agent does not answer.</strong> {connection.reason}{' '}
+      <strong>{t('noAnswer')}</strong> {connection.reason}{' '}
       {connection.updatedAt !== undefined ? (
-        <span>
-          What you see was last updated <LocalTime value={connection.updatedAt} /> (<Ago at={connection.updatedAt} />) and may be out of date.
-        </span>
+        <span>{t.rich('lastUpdated', { time: () => <LocalTime value={connection.updatedAt!} />, ago: () => <Ago at={connection.updatedAt!} /> })}</span>
       ) : (
-        <span>Nothing could be loaded yet.</span>
+        <span>{t('nothingLoaded')}</span>
       )}{' '}
-      <span className="muted">Trying again every {STATUS_REFRESH_SECONDS} s.</span>
+      <span className="muted">{t('retrying', { seconds: STATUS_REFRESH_SECONDS })}</span>
     </div>
   );
 }
 
 function CurrentPage({ page }: { page: PageId }) {
+  const t = useTranslations('shell');
   switch (page) {
     case 'status':
       return <StatusPage />;
@@ -158,13 +166,13 @@ function CurrentPage({ page }: { page: PageId }) {
       return <KpiPage />;
     case 'api':
       return (
-        <Suspense fallback={<p className="muted">Loading the API reference…</p>}>
+        <Suspense fallback={<p className="muted">{t('loadingApi')}</p>}>
           <ApiReferencePage />
         </Suspense>
       );
     case 'help':
       return (
-        <Suspense fallback={<p className="muted">Loading the documentation…</p>}>
+        <Suspense fallback={<p className="muted">{t('loadingHelp')}</p>}>
           <HelpPage />
         </Suspense>
       );

@@ -5,12 +5,15 @@ import { NavigationProvider } from './navigation.js';
 import type { ConsoleServices } from './services.js';
 import { ToastProvider } from './toasts.js';
 import { TokenScreen } from './token-screen.js';
+import { LanguageProvider } from '../i18n/language-provider.js';
 
 export function App({ services }: { services: ConsoleServices }) {
   return (
     <ApiProvider value={{ client: services.client, auth: services.auth, adoptToken: services.adoptToken, managed: services.managed, manageAgent: services.manageAgent }}>
       <QueryClientProvider client={services.queryClient}>
-        <Gate />
+        <LanguageProvider>
+          <Gate />
+        </LanguageProvider>
       </QueryClientProvider>
     </ApiProvider>
   );

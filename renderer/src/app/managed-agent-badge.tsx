@@ -1,4 +1,6 @@
+import { useTranslations } from 'use-intl';
 import { agentColour, useFleet, useManagedAgent } from '../api/index.js';
+import { text } from '../i18n/language.js';
 
 /**
  * Which agent every page shows and changes, always in the header, in that agent's own colour: no one
@@ -8,7 +10,8 @@ export function ManagedAgentBadge() {
   const { agent } = useManagedAgent();
   const fleet = useFleet();
   const self = fleet.data?.agents[0]?.name;
-  const name = agent ?? (self ? `${self} (this agent)` : 'this agent');
+  const t = useTranslations('header');
+  const name = agent ?? (self ? t('selfAgent', { name: self }) : t('thisAgent'));
   return (
     <a
       href="#/agents"
@@ -16,9 +19,9 @@ export function ManagedAgentBadge() {
       data-testid="managed-agent"
       data-agent={agent ?? ''}
       style={{ background: agentColour(agent ?? '') }}
-      title={agent ? `Every page shows and changes the agent "${agent}", through this one. Choose another on the Agents page.` : 'Every page shows and changes this agent. Choose another on the Agents page.'}
+      title={agent ? t('managingTitle', { name: agent }) : t('managingSelfTitle')}
     >
-      <span className="managed-agent-label">Managing</span> {name}
+      <span className="managed-agent-label">{t('managing')}</span> {name}
     </a>
   );
 }
@@ -27,5 +30,5 @@ export function ManagedAgentBadge() {
 export function useTargetAgentName(): string {
   const { agent } = useManagedAgent();
   const fleet = useFleet();
-  return agent ?? `${fleet.data?.agents[0]?.name ?? 'this agent'} (this agent)`;
+  return agent ?? text('header.selfAgent', { name: fleet.data?.agents[0]?.name ?? text('header.thisAgent') });
 }

@@ -3,23 +3,22 @@
  * package. Pages with unsaved work register a guard; leaving them then asks first.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useTranslations } from 'use-intl';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 
+/** The main navigation's pages; their names are the catalog's `pages.<id>`. */
 export const PAGES = [
-  { id: 'status', label: 'Status' },
-  { id: 'configuration', label: 'Configuration' },
-  { id: 'streams', label: 'Streams' },
-  { id: 'logs', label: 'Logs' },
-  { id: 'kpis', label: 'KPIs' },
-  { id: 'agents', label: 'Agents' },
+  { id: 'status' },
+  { id: 'configuration' },
+  { id: 'streams' },
+  { id: 'logs' },
+  { id: 'kpis' },
+  { id: 'agents' },
   // Shown to admins only (app-shell.tsx).
-  { id: 'tokens', label: 'Tokens' },
+  { id: 'tokens' },
 ] as const;
 /** Pages reached from a link of their own rather than the main navigation. */
-export const LINKED_PAGES = [
-  { id: 'api', label: 'API reference' },
-  { id: 'help', label: 'Help' },
-] as const;
+export const LINKED_PAGES = [{ id: 'api' }, { id: 'help' }] as const;
 export type PageId = (typeof PAGES)[number]['id'] | (typeof LINKED_PAGES)[number]['id'];
 
 export function pageFromHash(hash: string): PageId {
@@ -70,14 +69,15 @@ export function NavigationProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo(() => ({ page, navigate, setGuard }), [page, navigate, setGuard]);
+  const t = useTranslations('shell');
   return (
     <NavigationContext.Provider value={value}>
       {children}
       <ConfirmDialog
         open={pending !== null}
-        title="Leave without saving?"
-        confirmLabel="Discard changes"
-        cancelLabel="Stay on this page"
+        title={t('leaveTitle')}
+        confirmLabel={t('leaveConfirm')}
+        cancelLabel={t('leaveCancel')}
         tone="danger"
         onCancel={() => setPending(null)}
         onConfirm={() => {
@@ -86,7 +86,7 @@ export function NavigationProvider({ children }: { children: ReactNode }) {
           setPending(null);
         }}
       >
-        <p>{guard.current ?? 'You have unsaved changes.'}</p>
+        <p>{guard.current ?? t('unsaved')}</p>
       </ConfirmDialog>
     </NavigationContext.Provider>
   );

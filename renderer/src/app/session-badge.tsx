@@ -1,3 +1,4 @@
+import { useTranslations } from 'use-intl';
 import { useSession } from '../api/index.js';
 
 /**
@@ -7,18 +8,19 @@ import { useSession } from '../api/index.js';
  */
 export function SessionBadge() {
   const { data: session } = useSession();
+  const t = useTranslations('header');
   if (!session) return null;
   const security: { state: string; text: string; detail?: string; title: string } =
     session.connection === 'https'
-      ? { state: 'running', text: 'encrypted', detail: ' (HTTPS)', title: 'The connection to the agent is encrypted (HTTPS).' }
+      ? { state: 'running', text: t('encrypted'), detail: ' (HTTPS)', title: t('encryptedTitle') }
       : session.connection === 'local'
-        ? { state: 'running', text: 'local window', title: 'The desktop window talks to the agent inside this PC; nothing crosses the network.' }
+        ? { state: 'running', text: t('localWindow'), title: t('localWindowTitle') }
         : session.insecure
-          ? { state: 'failed', text: 'not encrypted', title: 'Plain HTTP on an address other machines reach (--allow-insecure-http): the token and plant data cross the network readable. Start the agent with --tls.' }
-          : { state: 'idle', text: 'not encrypted', detail: ' (this PC only)', title: 'Plain HTTP on the loopback address: only this PC reaches it.' };
+          ? { state: 'failed', text: t('notEncrypted'), title: t('insecureTitle') }
+          : { state: 'idle', text: t('notEncrypted'), detail: t('thisPcOnly'), title: t('loopbackTitle') };
   return (
     <span className="session" data-testid="session">
-      <span className="badge" title={`Token "${session.name}" with the ${session.role} role`} data-testid="session-token">
+      <span className="badge" title={t('tokenTitle', { name: session.name, role: session.role })} data-testid="session-token">
         <span className="badge-label">{session.name}</span>
         <span className="badge-text">{session.role}</span>
       </span>

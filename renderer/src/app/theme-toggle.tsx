@@ -1,6 +1,7 @@
+import { useTranslations } from 'use-intl';
 import { chooseTheme, THEME_CHOICES, useThemeChoice, type ThemeChoice } from './use-color-scheme.js';
 
-const WORDS: Record<ThemeChoice, string> = { system: 'System', light: 'Light', dark: 'Dark' };
+const WORDS = { system: 'themeSystem', light: 'themeLight', dark: 'themeDark' } as const satisfies Record<ThemeChoice, string>;
 const ICONS: Record<ThemeChoice, string> = { system: '◐', light: '☀', dark: '☾' };
 
 /**
@@ -9,14 +10,15 @@ const ICONS: Record<ThemeChoice, string> = { system: '◐', light: '☀', dark: 
  */
 export function ThemeToggle() {
   const choice = useThemeChoice();
+  const t = useTranslations('header');
   const next = THEME_CHOICES[(THEME_CHOICES.indexOf(choice) + 1) % THEME_CHOICES.length]!;
   return (
     <button
       type="button"
       className="theme-toggle"
-      aria-label={`Theme: ${WORDS[choice]}`}
+      aria-label={t('theme', { choice: t(WORDS[choice]) })}
       data-theme-choice={choice}
-      title={`Theme: ${WORDS[choice]}${choice === 'system' ? ' (as the operating system is set)' : ''}. Click for ${WORDS[next]}. Remembered in this browser.`}
+      title={t('themeTitle', { choice: t(WORDS[choice]), system: choice === 'system' ? 'yes' : 'no', next: t(WORDS[next]) })}
       onClick={() => chooseTheme(next)}
     >
       <span aria-hidden="true">{ICONS[choice]}</span>

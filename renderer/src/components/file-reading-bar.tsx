@@ -1,3 +1,4 @@
+import { text } from '../i18n/language.js';
 import type { FileReading } from '../../../shared/api/resources.js';
 import { bytes } from '../format/quantities.js';
 import { ProgressBar } from './progress-bar.js';
@@ -8,10 +9,10 @@ export function FileReadingBar({ reading }: { reading: FileReading }) {
   const percent = reading.size <= 0 ? 100 : Math.min(100, Math.floor((reading.bytes_read / reading.size) * 100));
   return (
     <ProgressBar
-      label={`Reading ${name}`}
+      label={text('notes.readingLabel', { name })}
       value={reading.bytes_read}
       max={reading.size}
-      text={`Reading ${name}: ${bytes(reading.bytes_read)} of ${bytes(reading.size)} (${percent} %)`}
+      text={text('notes.reading', { name, read: bytes(reading.bytes_read), size: bytes(reading.size), percent })}
       testId="file-reading"
     />
   );

@@ -1,3 +1,4 @@
+import { text } from '../i18n/language.js';
 import type { ReactNode } from 'react';
 import { DialogFrame } from './dialog-frame.js';
 
@@ -23,7 +24,7 @@ export function ModalDialog({ open, title, children, actions, wide = false, onCl
         <>
           {actions}
           <button type="button" className="button" onClick={onClose}>
-            Close
+            {text('common.close')}
           </button>
         </>
       }

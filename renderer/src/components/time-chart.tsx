@@ -9,7 +9,8 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { useDarkMode } from '../app/use-color-scheme.js';
-import { formatNumber } from '../format/locale.js';
+import { timeTicks, TOOLTIP_TIME, valueLabel } from './chart-labels.js';
+import { text } from '../i18n/language.js';
 
 export interface ChartSeries {
   label: string;
@@ -53,20 +54,6 @@ export interface TimeChartProps {
 /** Tick steps of the time axis in seconds: whole seconds at least, then minutes, hours, days. */
 const TIME_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200, 86_400, 2 * 86_400, 7 * 86_400, 14 * 86_400, 30 * 86_400];
 
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** Time tick labels in local time, as the rest of the console writes times: 10:29:50, 10:30, 11-24 (2026-11-24 at day steps). */
-function timeTicks(seconds: readonly number[], step: number): string[] {
-  return seconds.map((s, i) => {
-    const d = new Date(s * 1000);
-    const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-    if (step >= 86_400) return i === 0 ? `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` : `${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-    // A new day within the range is named at its first tick.
-    const dayChanged = i > 0 && new Date(seconds[i - 1]! * 1000).getDate() !== d.getDate();
-    const label = step < 60 ? `${time}:${pad(d.getSeconds())}` : time;
-    return dayChanged ? `${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${label}` : label;
-  });
-}
 
 const BAND_FILL = { good: '--ok-bg', bad: '--error-bg' } as const;
 const LINE = { good: '--ok', bad: '--error' } as const;
@@ -109,7 +96,7 @@ export function TimeChart({ label, times, series, yRange, unit, xRange, bands = 
         ? [{ show: false }, { show: false }]
         : [
             { ...axis, space: 70, incrs: TIME_STEPS, values: (_u, ticks, _axis, _space, step) => timeTicks(ticks, step) },
-            { ...axis, size: 56, values: (_u, ticks) => ticks.map((v) => `${Number(v.toPrecision(6))}${unit ? ` ${unit}` : ''}`) },
+            { ...axis, size: 56, values: (_u, ticks) => ticks.map((v) => valueLabel(v, unit)) },
           ],
       series: [
         {},
@@ -212,13 +199,12 @@ function showTooltip(u: uPlot, series: readonly ChartSeries[], unit: string | nu
     return;
   }
   const at = new Date((u.data[0][index] ?? 0) * 1000);
-  const pad2 = (n: number) => String(n).padStart(2, '0');
   const rows = series.map((s, i) => {
     const value = u.data[i + 1]?.[index];
-    const shown = value === null || value === undefined ? 'no data' : `${formatNumber(Number(value.toPrecision(6)), { maximumFractionDigits: 6 })}${unit ? ` ${unit}` : ''}`;
+    const shown = value === null || value === undefined ? text('kpiChart.noData') : valueLabel(value, unit);
     return `<div><span class="chart-legend-swatch" style="background:${escapeHtml(colors[i] ?? '')}"></span> ${escapeHtml(s.label)}: <strong>${shown}</strong></div>`;
   });
-  tip.innerHTML = `<div class="chart-tooltip-time">${at.getFullYear()}-${pad2(at.getMonth() + 1)}-${pad2(at.getDate())} ${pad2(at.getHours())}:${pad2(at.getMinutes())}:${pad2(at.getSeconds())}</div>${rows.join('')}`;
+  tip.innerHTML = `<div class="chart-tooltip-time">${escapeHtml(TOOLTIP_TIME().format(at))}</div>${rows.join('')}`;
   tip.hidden = false;
   // Beside the pointer, on the side with room.
   const width = tip.offsetWidth;

@@ -1,3 +1,5 @@
+import { text } from '../i18n/language.js';
+
 export type ToastTone = 'ok' | 'warning' | 'error' | 'info';
 
 export interface ToastMessage {
@@ -12,7 +14,7 @@ export interface ToastMessage {
  */
 export function ToastRegion({ toasts, onDismiss }: { toasts: readonly ToastMessage[]; onDismiss: (id: number) => void }) {
   return (
-    <section className="toasts" aria-label="Notifications">
+    <section className="toasts" aria-label={text('notes.notifications')}>
       <div role="status" aria-live="polite" className="toast-stack">
         {toasts
           .filter((t) => t.tone !== 'error')
@@ -35,7 +37,7 @@ function Toast({ toast, onDismiss }: { toast: ToastMessage; onDismiss: (id: numb
   return (
     <div className={`toast toast-${toast.tone}`} data-tone={toast.tone}>
       <span className="toast-text">{toast.text}</span>
-      <button type="button" className="toast-close" aria-label="Dismiss notification" onClick={() => onDismiss(toast.id)}>
+      <button type="button" className="toast-close" aria-label={text('notes.dismiss')} onClick={() => onDismiss(toast.id)}>
         ×
       </button>
     </div>

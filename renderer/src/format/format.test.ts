@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { bytes, plural } from './quantities.js';
+import { bytes } from './quantities.js';
+import { applyLanguage, text } from '../i18n/language.js';
+import { LANGUAGES } from '../i18n/languages.js';
 import { ago, parseAgentTime, showAgentTime } from './time.js';
 
 describe('times', () => {
@@ -28,11 +30,20 @@ describe('times', () => {
 });
 
 describe('quantities', () => {
-  it('uses the singular for one only', () => {
-    expect(plural(1, 'error')).toBe('1 error');
-    expect(plural(0, 'error')).toBe('0 errors');
-    expect(plural(2, 'service')).toBe('2 services');
-    expect(plural(12_345, 'record')).toBe('12,345 records');
+  it('uses the singular for one only, with the locale’s thousands, in English and German', () => {
+    expect(text('common.errors', { count: 1 })).toBe('1 error');
+    expect(text('common.errors', { count: 0 })).toBe('0 errors');
+    expect(text('common.services', { count: 2 })).toBe('2 services');
+    expect(text('common.records', { count: 12_345 })).toBe('12,345 records');
+    applyLanguage(LANGUAGES.find((l) => l.code === 'de')!);
+    try {
+      expect(text('common.records', { count: 1 })).toBe('1 Datensatz');
+      expect(text('common.records', { count: 1832 })).toBe('1.832 Datensätze');
+      expect(bytes(1_310_720)).toBe('1,25 MiB');
+      expect(ago(Date.now() - 3 * 3_600_000, Date.now())).toBe('vor 3 h');
+    } finally {
+      applyLanguage(LANGUAGES[0]!);
+    }
   });
 
   it('gives byte sizes in binary units', () => {

@@ -4,6 +4,7 @@
  * UTC for the hover (`2026-11-23 20:43:35 UTC`). The agent speaks UTC in two forms: ISO 8601 with Z
  * and the spec's `YYYY-MM-DD HH:MM:SS.ffffff`; both are read here.
  */
+import { text } from '../i18n/language.js';
 import { consoleLocale } from './locale.js';
 
 const SPEC_FORM = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/;
@@ -70,12 +71,12 @@ export function showAgentTime(text: string, options: ShowOptions = {}): ShownTim
 /** "just now", "12 s ago", "3 min ago", "2 h ago", "4 days ago". */
 export function ago(ms: number, now: number): string {
   const seconds = Math.max(0, Math.round((now - ms) / 1000));
-  if (seconds < 2) return 'just now';
-  if (seconds < 120) return `${seconds} s ago`;
+  if (seconds < 2) return text('time.justNow');
+  if (seconds < 120) return text('time.secondsAgo', { count: seconds });
   const minutes = Math.round(seconds / 60);
-  if (minutes < 120) return `${minutes} min ago`;
+  if (minutes < 120) return text('time.minutesAgo', { count: minutes });
   const hours = Math.round(minutes / 60);
-  if (hours < 48) return `${hours} h ago`;
+  if (hours < 48) return text('time.hoursAgo', { count: hours });
   const days = Math.round(hours / 24);
-  return `${days} days ago`;
+  return text('time.daysAgo', { count: days });
 }

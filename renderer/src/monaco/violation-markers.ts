@@ -1,3 +1,4 @@
+import { agentTextOf } from '../i18n/agent-text.js';
 import type { editor } from 'monaco-editor';
 import type { Violation } from '../../../shared/config/violations.js';
 import { jsonTree, rangeOfJsonPath } from './json-path-range.js';
@@ -30,7 +31,7 @@ export function showViolationMarkers(monaco: Monaco, model: editor.ITextModel, v
     const tree = jsonTree(text);
     for (const violation of violations) {
       const range = rangeOfJsonPath(text, violation.json_path, tree);
-      if (range) mark(range.offset, range.length, violation.level === 'error' ? monaco.MarkerSeverity.Error : monaco.MarkerSeverity.Warning, violation.description);
+      if (range) mark(range.offset, range.length, violation.level === 'error' ? monaco.MarkerSeverity.Error : monaco.MarkerSeverity.Warning, agentTextOf(violation, violation.description));
     }
   }
   monaco.editor.setModelMarkers(model, MARKER_OWNER, markers);

@@ -3,6 +3,7 @@
  * console, so it works offline and over IPC in the desktop app, with no viewer library to ship
  * (docs/decisions/0036). Grouped by resource; every schema of the document is listed at the end.
  */
+import { text } from '../../i18n/language.js';
 import { useMemo } from 'react';
 import { useOpenApi } from '../../api/index.js';
 import { ErrorNotice } from '../../components/error-notice.js';
@@ -61,23 +62,23 @@ export function ApiReferencePage() {
   return (
     <section className="page api-reference" aria-labelledby="api-title">
       <div className="page-head">
-        <h1 id="api-title">API reference</h1>
+        <h1 id="api-title">{text('pages.api')}</h1>
         <div className="toolbar">
           <button type="button" className="button" disabled={!document} onClick={download}>
-            Download openapi.json
+            {text('apiReference.download')}
           </button>
         </div>
       </div>
-      {query.isError && <ErrorNotice title="The API description could not be loaded." error={query.error} />}
-      {!document && !query.isError && <p className="muted">Loading the API description…</p>}
+      {query.isError && <ErrorNotice title={text('apiReference.unloadable')} error={query.error} />}
+      {!document && !query.isError && <p className="muted">{text('apiReference.loading')}</p>}
       {document && (
         <>
           <p>
-            {document.info.title} {document.info.version}. {document.info.description} The same document is served
-            at <code>GET /v1/openapi.json</code> for client generators (see the README).
+            {document.info.title} {document.info.version}. {document.info.description}{' '}
+            {text.rich('apiReference.served', { code: () => <code>GET /v1/openapi.json</code> })}
           </p>
           {groups.map(([resource, operations]) => (
-            <section key={resource} className="card api-group" aria-label={`${resource} endpoints`}>
+            <section key={resource} className="card api-group" aria-label={text('apiReference.endpoints', { resource })}>
               <h2>{resource}</h2>
               {operations.map((operation) => (
                 <OperationView key={`${operation.method} ${operation.path}`} operation={operation} />
@@ -85,7 +86,7 @@ export function ApiReferencePage() {
             </section>
           ))}
           <section className="card api-group" aria-labelledby="api-schemas">
-            <h2 id="api-schemas">Schemas</h2>
+            <h2 id="api-schemas">{text('apiReference.schemas')}</h2>
             {Object.entries(document.components.schemas).map(([name, schema]) => (
               <div key={name} id={componentAnchor(name)} tabIndex={-1} className="api-component">
                 <h3>{name}</h3>
@@ -109,16 +110,16 @@ function OperationView({ operation }: { operation: Operation }) {
         <span className={`api-method api-method-${operation.method}`}>{operation.method.toUpperCase()}</span>{' '}
         <code>{operation.path}</code>{' '}
         <span>{operation.summary}</span>
-        {operation.deprecated && <span className="pill pill-quiet">deprecated</span>}
+        {operation.deprecated && <span className="pill pill-quiet">{text('apiReference.deprecated')}</span>}
       </summary>
       {operation.description && <p>{operation.description}</p>}
       {operation.parameters.length > 0 && (
-        <table className="table compact" aria-label={`Parameters of ${operation.operationId}`}>
+        <table className="table compact" aria-label={text('apiReference.parametersOf', { operation: operation.operationId })}>
           <thead>
             <tr>
-              <th>Parameter</th>
-              <th>In</th>
-              <th>Type and meaning</th>
+              <th>{text('apiReference.parameter')}</th>
+              <th>{text('apiReference.in')}</th>
+              <th>{text('apiReference.meaning')}</th>
             </tr>
           </thead>
           <tbody>
@@ -126,7 +127,7 @@ function OperationView({ operation }: { operation: Operation }) {
               <tr key={`${parameter.in} ${parameter.name}`}>
                 <td>
                   <code>{parameter.name}</code>
-                  {parameter.required ? '' : <span className="muted"> (optional)</span>}
+                  {parameter.required ? '' : <span className="muted">{text('apiReference.optional')}</span>}
                 </td>
                 <td>{parameter.in}</td>
                 <td>
@@ -139,14 +140,14 @@ function OperationView({ operation }: { operation: Operation }) {
       )}
       {body && (
         <>
-          <h4>Request body</h4>
+          <h4>{text('apiReference.body')}</h4>
           <SchemaView schema={body} />
         </>
       )}
       {Object.entries(operation.responses).map(([status, response]) => (
         <div key={status}>
           <h4>
-            Response {status === 'default' ? '' : status} <span className="muted">{response.description}</span>
+            {text('apiReference.response', { status: status === 'default' ? '' : status })} <span className="muted">{response.description}</span>
           </h4>
           {answer(response) && <SchemaView schema={answer(response)!} />}
         </div>

@@ -3,6 +3,7 @@
  * an object (and the choices of a union) one level at a time. A `$ref` is a link to its component
  * further down the page, so a recursive schema (JsonValue) ends there instead of unfolding forever.
  */
+import { text } from '../../i18n/language.js';
 import type { ReactNode } from 'react';
 
 export type Schema = Record<string, unknown>;
@@ -53,13 +54,15 @@ export function TypeLabel({ schema }: { schema: Schema }): ReactNode {
   if (type === 'array' && schema.items && typeof schema.items === 'object')
     return (
       <>
-        array of <TypeLabel schema={schema.items as Schema} />
+        {text('apiReference.arrayOf')}
+        <TypeLabel schema={schema.items as Schema} />
       </>
     );
   if (type === 'object' && !schema.properties && typeof schema.additionalProperties === 'object')
     return (
       <>
-        map of <TypeLabel schema={schema.additionalProperties as Schema} />
+        {text('apiReference.mapOf')}
+        <TypeLabel schema={schema.additionalProperties as Schema} />
       </>
     );
   // zod bounds every integer by the safe range: not worth saying.
@@ -89,11 +92,11 @@ export function SchemaView({ schema }: { schema: Schema }) {
           {Object.entries(properties).map(([name, property]) => (
             <li key={name}>
               <code>{name}</code>
-              {required.has(name) ? '' : <span className="muted"> (optional)</span>}: <TypeLabel schema={property} />
+              {required.has(name) ? '' : <span className="muted">{text('apiReference.optional')}</span>}: <TypeLabel schema={property} />
               {typeof property.description === 'string' && <span className="muted"> — {property.description}</span>}
               {hasMore(property) && (
                 <details>
-                  <summary>fields</summary>
+                  <summary>{text('apiReference.fields')}</summary>
                   <SchemaView schema={property} />
                 </details>
               )}

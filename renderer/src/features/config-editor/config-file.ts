@@ -1,3 +1,4 @@
+import { text as text_ } from '../../i18n/language.js';
 import { SECRET_MASK } from '../../../../shared/config/schema.js';
 
 /** Offers the saved configuration (secrets masked, as the editor shows it) as a file to keep or move. */
@@ -18,12 +19,6 @@ export function maskedSecretsIn(text: string): number {
 /** The notice after a file was put into the editor. */
 export function uploadNotice(name: string, text: string): { tone: 'ok' | 'warning'; text: string } {
   const masked = maskedSecretsIn(text);
-  if (masked === 0) return { tone: 'ok', text: `Loaded ${name} into the editor. Review it, then Save… (Undo brings the previous text back).` };
-  return {
-    tone: 'warning',
-    text:
-      `Loaded ${name} into the editor. It has ${masked === 1 ? '1 masked secret' : `${masked} masked secrets`} (********): ` +
-      'each keeps the value saved on this agent for the same receiver or transmit; where there is none (a file from another agent), ' +
-      'type the password or API key again before saving.',
-  };
+  if (masked === 0) return { tone: 'ok', text: text_('notices.loaded', { file: name }) };
+  return { tone: 'warning', text: text_('notices.loadedMasked', { file: name, count: masked }) };
 }

@@ -1,3 +1,4 @@
+import { text } from '../../i18n/language.js';
 import { useState } from 'react';
 import { useConfig, useReloadConfig } from '../../api/index.js';
 import { ErrorNotice } from '../../components/error-notice.js';
@@ -13,8 +14,8 @@ export function ConfigPage() {
   const config = useConfig();
   const reload = useReloadConfig();
   const [generation, setGeneration] = useState(0);
-  if (config.isError && !config.data) return <ErrorNotice title="The configuration cannot be read" error={config.error} />;
-  if (!config.data) return <p className="muted">Loading the configuration…</p>;
+  if (config.isError && !config.data) return <ErrorNotice title={text('config.unreadable')} error={config.error} />;
+  if (!config.data) return <p className="muted">{text('config.loading')}</p>;
   return (
     <ConfigWorkspace
       key={generation}

@@ -1,3 +1,4 @@
+import { useTranslations } from 'use-intl';
 import { useRef } from 'react';
 import { TEMPLATE_PROTOCOLS, TRANSMIT_TEMPLATE_TYPES, type TemplateProtocol, type TransmitTemplateType } from '../../../../shared/config/templates.js';
 import type { ActionGate } from '../../api/index.js';
@@ -28,38 +29,39 @@ export function ConfigToolbar(props: ConfigToolbarProps) {
   const { ready, saveGate, previewGate, dirty, saving } = props;
   const fileInput = useRef<HTMLInputElement | null>(null);
   const mayChange = saveGate.allowed;
+  const t = useTranslations('config');
   return (
     <div className="toolbar">
       {mayChange && <TemplateButtons ready={ready} onInsert={props.onInsert} />}
       <span className="spacer" />
       <GatedButton gate={previewGate} className="button" onClick={props.onPreview} disabled={!ready} title={props.previewTitle}>
-        Preview…
+        {t('preview')}
       </GatedButton>
       <button type="button" className="button" onClick={props.onValidate} disabled={!ready}>
-        Validate
+        {t('validate')}
       </button>
-      <button type="button" className="button" onClick={props.onHistory} title={mayChange ? 'Saved versions: who saved them, compare, restore' : 'Saved versions: who saved them, compare'}>
-        History…
+      <button type="button" className="button" onClick={props.onHistory} title={mayChange ? t('historyTitleAdmin') : t('historyTitle')}>
+        {t('history')}
       </button>
       {mayChange && (
-        <GatedButton gate={saveGate} className="button" onClick={props.onCopy} title="Copy receivers and transmits of the saved configuration to other agents of the fleet">
-          Copy to…
+        <GatedButton gate={saveGate} className="button" onClick={props.onCopy} title={t('copyTitle')}>
+          {t('copy')}
         </GatedButton>
       )}
-      <button type="button" className="button" onClick={props.onDownload} title="The saved configuration as a file, secrets masked">
-        Download
+      <button type="button" className="button" onClick={props.onDownload} title={t('downloadTitle')}>
+        {t('download')}
       </button>
       {mayChange && (
         <>
-          <button type="button" className="button" onClick={() => fileInput.current?.click()} title="Put a configuration file into the editor (nothing is saved until you save)">
-            Upload…
+          <button type="button" className="button" onClick={() => fileInput.current?.click()} title={t('uploadTitle')}>
+            {t('upload')}
           </button>
-          <input ref={fileInput} type="file" accept=".json,application/json" hidden aria-label="Upload configuration file" onChange={(event) => void props.onUpload(event.target.files?.[0]).finally(() => (event.target.value = ''))} />
+          <input ref={fileInput} type="file" accept=".json,application/json" hidden aria-label={t('uploadLabel')} onChange={(event) => void props.onUpload(event.target.files?.[0]).finally(() => (event.target.value = ''))} />
           <button type="button" className="button" onClick={props.onDiscard} disabled={!dirty}>
-            Discard changes
+            {t('discard')}
           </button>
           <GatedButton gate={saveGate} className="button button-primary" onClick={props.onSave} disabled={!dirty || saving}>
-            Save…
+            {t('save')}
           </GatedButton>
         </>
       )}
@@ -68,17 +70,18 @@ export function ConfigToolbar(props: ConfigToolbarProps) {
 }
 
 function TemplateButtons({ ready, onInsert }: { ready: boolean; onInsert: ConfigToolbarProps['onInsert'] }) {
+  const t = useTranslations('config');
   return (
-    <div className="button-group" role="group" aria-label="Insert template">
-      <span className="muted small">Insert template:</span>
+    <div className="button-group" role="group" aria-label={t('insertTemplate')}>
+      <span className="muted small">{t('insertTemplateColon')}</span>
       {TEMPLATE_PROTOCOLS.map((protocol) => (
-        <button key={protocol} type="button" className="button small" onClick={() => onInsert({ receiver: protocol })} disabled={!ready} title={`Add a ${protocol} receiver to data_receiver`}>
+        <button key={protocol} type="button" className="button small" onClick={() => onInsert({ receiver: protocol })} disabled={!ready} title={t('addReceiver', { protocol })}>
           {protocol}
         </button>
       ))}
       {TRANSMIT_TEMPLATE_TYPES.map((type) => (
-        <button key={`transmit-${type}`} type="button" className="button small" onClick={() => onInsert({ transmit: type })} disabled={!ready} title={`Add a ${type} transmit to data_transmit`}>
-          {type} transmit
+        <button key={`transmit-${type}`} type="button" className="button small" onClick={() => onInsert({ transmit: type })} disabled={!ready} title={t('addTransmit', { type })}>
+          {t('transmitButton', { type })}
         </button>
       ))}
     </div>

@@ -1,10 +1,11 @@
+import { text as catalogText } from '../../i18n/language.js';
+import { useTranslations } from 'use-intl';
 import type { editor } from 'monaco-editor';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { TemplateProtocol, TransmitTemplateType } from '../../../../shared/config/templates.js';
 import { type ActionGate, usePermission, useValidation } from '../../api/index.js';
 import { useLeaveGuard } from '../../app/navigation.js';
 import { useDarkMode } from '../../app/use-color-scheme.js';
-import { LocalTime } from '../../components/local-time.js';
 import { JSON_EDITOR_OPTIONS } from '../../monaco/editor-options.js';
 import { rangeOfJsonPath } from '../../monaco/json-path-range.js';
 import type { Monaco } from '../../monaco/setup.js';
@@ -19,7 +20,7 @@ import { ConfigToolbar } from './config-toolbar.js';
 import { type Baseline, useConfigSave } from './use-config-save.js';
 import { type Notice, errorsIn, jumpToOffset, jumpToProblem, rangeOf } from './editor-text.js';
 import { WorkspaceDialogs } from './workspace-dialogs.js';
-import { EditorPane, WorkspaceNotices, useValidateButton } from './workspace-parts.js';
+import { EditorPane, SavedVersion, WorkspaceNotices, useValidateButton } from './workspace-parts.js';
 import { ReadOnlyNotice } from '../../components/read-only-notice.js';
 
 export type { Notice };
@@ -43,6 +44,8 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   // editor keeps the engineer's text, formatting and cursor instead of reloading and reformatting.
   const [baseline, setBaseline] = useState<Baseline>({ text: initial, lastModified: initialLastModified, revision: initialRevision, savedBy: initialSavedBy });
   const [text, setText] = useState(initial);
+  const t = useTranslations('config');
+  const tPages = useTranslations('pages');
   const [previewing, setPreviewing] = useState<{ receiver: string | undefined } | null>(null);
   // A notice is about one text: once the text is another (an edit, a rename), it no longer applies and is not shown (issue 56).
   const [noticeState, setNoticeState] = useState<{ notice: Notice; about: string } | null>(null);
@@ -58,7 +61,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   const theme = dark ? 'vs-dark' : 'vs';
 
   const dirty = text !== baseline.text;
-  useLeaveGuard(dirty ? 'Your changes to the configuration are not saved. They are lost if you leave this page.' : null);
+  useLeaveGuard(dirty ? catalogText('notices.leaveConfig') : null);
 
   const [checkedText, validateNow] = useDebouncedValue(text, VALIDATION_DELAY_MS);
   const checked = useMemo(() => readDocument(checkedText), [checkedText]);
@@ -69,7 +72,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   // An operator previews the saved configuration only: with unsaved changes, preview is an admin's.
   const previewSaved = usePermission('previewConfig');
   const previewUnsaved = usePermission('admin');
-  const previewGate: ActionGate = previewSaved.disabled || previewUnsaved.allowed || !dirty ? previewSaved : { allowed: true, disabled: true, title: 'Previewing unsaved changes needs the admin role (it reads whatever files they name); save or discard them to preview the saved configuration.' };
+  const previewGate: ActionGate = previewSaved.disabled || previewUnsaved.allowed || !dirty ? previewSaved : { allowed: true, disabled: true, title: catalogText('notices.previewAdmin') };
 
   const violations = useMemo(() => validation.data?.violations ?? [], [validation.data]);
   const problems: ListedProblem[] = useMemo(() => listProblems(checkedText, checked.syntax, violations), [checkedText, checked, violations]);
@@ -99,14 +102,14 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
   const restore = (versionText: string, revision: number) => {
     setShowHistory(false);
     replaceText(versionText);
-    setNotice({ tone: 'ok', text: `Revision ${revision} is in the editor; review and save it to restore it.` }, versionText);
+    setNotice({ tone: 'ok', text: catalogText('notices.restoreInEditor', { revision }) }, versionText);
     void startSave(versionText);
   };
 
   const upload = async (file: File | undefined) => {
     if (!file) return;
     const uploaded = await file.text();
-    if (readDocument(uploaded).syntax.length > 0) return setNotice({ tone: 'error', text: `${file.name} is not a JSON configuration; the editor was left as it was.` });
+    if (readDocument(uploaded).syntax.length > 0) return setNotice({ tone: 'error', text: catalogText('notices.notJsonFile', { file: file.name }) });
     replaceText(uploaded);
     setNotice(uploadNotice(file.name, uploaded), uploaded);
   };
@@ -118,7 +121,7 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
     const model = editorInstance?.getModel();
     if (!editorInstance || !model || !monaco) return;
     const [section, nameKey, what]: [string, string, string] =
-      'receiver' in template ? ['data_receiver', 'data_receiver_name', `${template.receiver} receiver`] : ['data_transmit', 'transmit_name', `${template.transmit} transmit`];
+      'receiver' in template ? ['data_receiver', 'data_receiver_name', catalogText('notices.receiverWhat', { kind: template.receiver })] : ['data_transmit', 'transmit_name', catalogText('notices.transmitWhat', { kind: template.transmit })];
     const result: Insertion = 'receiver' in template ? insertReceiver(model.getValue(), template.receiver) : insertTransmit(model.getValue(), template.transmit);
     if ('problem' in result) return setNotice({ tone: 'error', text: result.problem });
     // Edits, not setValue: the rest of the text stays put and Undo removes the insertion.
@@ -127,33 +130,29 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
     editorInstance.pushUndoStop();
     const nameRange = rangeOfJsonPath(model.getValue(), [section, result.index, nameKey]);
     if (nameRange) jumpToOffset(editorInstance, model, nameRange.offset);
-    setNotice({ tone: 'ok', text: `Inserted the ${what} "${result.name}". Fill in the values marked <fill in: …>.` }, model.getValue());
+    setNotice({ tone: 'ok', text: catalogText('notices.inserted', { what, name: result.name, marker: '<fill in: …>' }) }, model.getValue());
   };
 
   const startPreview = () => {
     const current = readDocument(text);
-    if (current.syntax.length > 0) return setNotice({ tone: 'error', text: 'The text is not valid JSON; fix it to preview. See the problem list.' });
+    if (current.syntax.length > 0) return setNotice({ tone: 'error', text: catalogText('notices.notJsonPreview') });
     const offset = editorRef.current?.getModel()?.getOffsetAt(editorRef.current.getPosition() ?? { lineNumber: 1, column: 1 }) ?? 0;
     setPreviewing({ receiver: receiverAt(text, offset, current.document) ?? receiverNames(current.document)[0] });
   };
 
   const errors = errorsIn(problems);
-  const editorOptions = useMemo(() => (saveGate.allowed ? JSON_EDITOR_OPTIONS : { ...JSON_EDITOR_OPTIONS, readOnly: true, readOnlyMessage: { value: 'Read-only: your role may not change the configuration.' } }), [saveGate.allowed]);
+  const editorOptions = useMemo(() => (saveGate.allowed ? JSON_EDITOR_OPTIONS : { ...JSON_EDITOR_OPTIONS, readOnly: true, readOnlyMessage: { value: t('readOnlyEditor') } }), [saveGate.allowed, t]);
   return (
     <section className="page page-fill" aria-labelledby="config-title">
       <div className="page-head">
-        <h1 id="config-title">Configuration</h1>
-        <span className="muted small">
-          Saved version: <output aria-label="Last modified">{baseline.lastModified ? <LocalTime value={baseline.lastModified} /> : 'never saved'}</output>
-          {baseline.savedBy && <span> by <output aria-label="Saved by">{baseline.savedBy}</output></span>}
-          {dirty && <strong className="unsaved"> · unsaved changes</strong>}
-        </span>
+        <h1 id="config-title">{tPages('configuration')}</h1>
+        <SavedVersion baseline={baseline} dirty={dirty} />
       </div>
       <ConfigToolbar
         ready={monaco !== null}
         saveGate={saveGate}
         previewGate={previewGate}
-        previewTitle={previewUnsaved.allowed ? 'Read the first records of the receiver the cursor is in, as the agent would, without saving' : "Read the first records of the saved configuration's receiver the cursor is in"}
+        previewTitle={previewUnsaved.allowed ? t('previewUnsaved') : t('previewSaved')}
         dirty={dirty}
         saving={saveFlow.saving}
         onInsert={insert}
@@ -166,9 +165,9 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
         onDiscard={() => setAskDiscard(true)}
         onSave={() => void startSave()}
       />
-      <ReadOnlyNotice gate={saveGate} what="the configuration" />
+      <ReadOnlyNotice gate={saveGate} what="configuration" />
       <WorkspaceNotices notice={notice} conflict={saveFlow.conflict} onReload={onReload} />
-      <p className="muted small hint">Passwords and API keys show as ******** — leave them so to keep the saved value. Ctrl+Space lists the fields and values that fit where the cursor is.</p>
+      <p className="muted small hint">{t('hint')}</p>
       <EditorPane
         initial={initial}
         theme={theme}

@@ -1,3 +1,4 @@
+import { text } from '../../i18n/language.js';
 import { useMemo, useState } from 'react';
 import type { PickedBlocks } from '../../../../shared/config/copy-blocks.js';
 import { useFleet, useManagedAgent } from '../../api/index.js';
@@ -43,16 +44,16 @@ export function CopyDialog({ open, source, theme, onClose }: CopyDialogProps) {
   const footer = reviewing ? (
     <>
       <button type="button" className="button" onClick={() => setReviewing(null)}>
-        Back to the choice
+        {text('copy.back')}
       </button>
       <button type="button" className="button" onClick={close}>
-        Close
+        {text('common.close')}
       </button>
     </>
   ) : (
     <>
       <button type="button" className="button" onClick={close}>
-        Cancel
+        {text('common.cancel')}
       </button>
       <button
         type="button"
@@ -60,13 +61,13 @@ export function CopyDialog({ open, source, theme, onClose }: CopyDialogProps) {
         disabled={!ready}
         onClick={() => setReviewing({ picked, targets: chosen })}
       >
-        Show the changes
+        {text('copy.show')}
       </button>
     </>
   );
 
   return (
-    <DialogFrame open={open} title={`Copy from ${sourceName} to other agents`} wide onEscape={close} footer={footer}>
+    <DialogFrame open={open} title={text('copy.title', { source: sourceName })} wide onEscape={close} footer={footer}>
       {reviewing ? (
         targets
           .filter((target) => reviewing.targets.includes(target.name))
@@ -81,29 +82,25 @@ export function CopyDialog({ open, source, theme, onClose }: CopyDialogProps) {
           ))
       ) : (
         <div className="copy-choice">
-          <p className="muted small">
-            From the saved configuration of {sourceName}. Each agent you pick reads its own configuration, shows
-            what changes there, checks it with its own validation and is saved on its own. Secrets are never
-            copied: type them for each agent.
-          </p>
+          <p className="muted small">{text('copy.intro', { source: sourceName })}</p>
           <Choice
-            legend="Receivers"
+            legend={text('copy.receivers')}
             options={blocks.receivers.map((name) => ({ name, label: name }))}
-            empty="None in this configuration."
+            empty={text('copy.noneHere')}
             picked={picked.receivers}
             onChange={(receivers) => setPicked({ ...picked, receivers })}
           />
           <Choice
-            legend="Transmits"
+            legend={text('copy.transmits')}
             options={blocks.transmits.map((name) => ({ name, label: name }))}
-            empty="None in this configuration."
+            empty={text('copy.noneHere')}
             picked={picked.transmits}
             onChange={(transmits) => setPicked({ ...picked, transmits })}
           />
           <Choice
-            legend="To agents"
+            legend={text('copy.toAgents')}
             options={targets.map(({ name, label, unavailable }) => ({ name, label, unavailable }))}
-            empty="No other agent: add agents on the Agents page first."
+            empty={text('copy.noAgents')}
             picked={chosen}
             onChange={setChosen}
           />

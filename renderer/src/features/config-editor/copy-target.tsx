@@ -1,3 +1,5 @@
+import { text as catalogText } from '../../i18n/language.js';
+import { agentTextOf } from '../../i18n/agent-text.js';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useMemo, useState } from 'react';
 import type { ConfigValidation } from '../../../../shared/api/resources.js';
@@ -6,7 +8,6 @@ import type { Violation } from '../../../../shared/config/violations.js';
 import { errorText, queryKeys, useApi, usePermission } from '../../api/index.js';
 import { useToast } from '../../app/toasts.js';
 import { GatedButton } from '../../components/gated-button.js';
-import { plural } from '../../format/quantities.js';
 import { ConfigDiff } from './config-diff.js';
 import { type CopyTarget, checkKey, describePlan, prepareDocument, secretLabel } from './copy-targets.js';
 import { DeployChanges } from './deploy-changes.js';
@@ -60,7 +61,7 @@ export function CopyTargetSection({ target, source, picked, theme }: CopyTargetP
     return (
       <Frame target={target}>
         <p className="notice notice-error" role="alert">
-          The configuration of {target.label} cannot be read: {errorText(loaded.error)}
+          {catalogText('copy.unreadable', { agent: target.label, error: errorText(loaded.error) })}
         </p>
       </Frame>
     );
@@ -68,7 +69,7 @@ export function CopyTargetSection({ target, source, picked, theme }: CopyTargetP
   if (!loaded.data || !plan) {
     return (
       <Frame target={target}>
-        <p className="muted">Reading the configuration of {target.label}…</p>
+        <p className="muted">{catalogText('copy.reading', { agent: target.label })}</p>
       </Frame>
     );
   }
@@ -95,7 +96,7 @@ export function CopyTargetSection({ target, source, picked, theme }: CopyTargetP
     try {
       setCheck({ key, result: await api.validate(prepared.document, target.at) });
     } catch (cause) {
-      setCheck({ key, problem: `${target.label} did not check it: ${errorText(cause)}` });
+      setCheck({ key, problem: catalogText('copy.didNotCheck', { agent: target.label, error: errorText(cause) }) });
     } finally {
       setBusy(null);
     }
@@ -107,20 +108,17 @@ export function CopyTargetSection({ target, source, picked, theme }: CopyTargetP
     try {
       const saved = await api.saveConfig(prepared.document, revision, target.at);
       if (saved.kind === 'saved') {
-        const as = saved.revision === null ? '' : ` as revision ${saved.revision}`;
-        setOutcome({ tone: 'ok', text: `Saved to ${target.label}${as}.` });
-        toast('ok', `Configuration saved to ${target.label}.`);
+        setOutcome({ tone: 'ok', text: catalogText('copy.saved', { agent: target.label, revision: saved.revision === null ? 'none' : String(saved.revision) }) });
+        toast('ok', catalogText('copy.savedToast', { agent: target.label }));
         void queryClient.invalidateQueries({ queryKey: queryKeys.fleet(), exact: true });
       } else if (saved.kind === 'invalid') {
         setCheck({ key, result: { status: 'failed', violations: saved.violations } });
-        const found = plural(errorsIn(saved.violations), 'error');
-        setOutcome({ tone: 'error', text: `Not saved: ${target.label} found ${found}.` });
+        setOutcome({ tone: 'error', text: catalogText('copy.foundErrors', { agent: target.label, count: errorsIn(saved.violations) }) });
       } else {
-        const text = `Not saved: the configuration of ${target.label} was changed after it was read. ${saved.message}`;
-        setOutcome({ tone: 'error', text, conflict: true });
+        setOutcome({ tone: 'error', text: catalogText('copy.conflict', { agent: target.label, message: saved.message }), conflict: true });
       }
     } catch (cause) {
-      setOutcome({ tone: 'error', text: `Not saved to ${target.label}: ${errorText(cause)}` });
+      setOutcome({ tone: 'error', text: catalogText('copy.notSaved', { agent: target.label, error: errorText(cause) }) });
     } finally {
       setBusy(null);
     }
@@ -130,9 +128,7 @@ export function CopyTargetSection({ target, source, picked, theme }: CopyTargetP
     <Frame target={target}>
       <p className="change-summary" data-testid="copy-summary">{describePlan(plan)}</p>
       <p className="muted small">
-        Left: the configuration saved on {target.label}
-        {revision === null ? '' : ` (revision ${revision})`}. Right: what will be saved there; fix it right there
-        if {target.label} needs something different.
+        {catalogText('copy.diff', { agent: target.label, revision: revision === null ? 'none' : String(revision) })}
       </p>
       <ConfigDiff
         original={formatDocument(loaded.data.document)}
@@ -144,16 +140,16 @@ export function CopyTargetSection({ target, source, picked, theme }: CopyTargetP
       <SecretInputs label={target.label} plan={plan} typed={typed} onType={setTyped} />
       <div className="button-row">
         <button type="button" className="button" onClick={() => void runCheck()} disabled={busy !== null}>
-          {busy === 'checking' ? `Checking on ${target.label}…` : `Check on ${target.label}`}
+          {busy === 'checking' ? catalogText('copy.checking', { agent: target.label }) : catalogText('copy.check', { agent: target.label })}
         </button>
         <GatedButton
           gate={saveGate}
           className="button button-primary"
           onClick={() => void save()}
           disabled={!canSave || busy !== null}
-          title={canSave ? undefined : `Once ${target.label} checked it without errors, every secret typed`}
+          title={canSave ? undefined : catalogText('copy.saveTitle', { agent: target.label })}
         >
-          {busy === 'saving' ? `Saving to ${target.label}…` : `Save to ${target.label}`}
+          {busy === 'saving' ? catalogText('copy.saving', { agent: target.label }) : catalogText('copy.save', { agent: target.label })}
         </GatedButton>
       </div>
       {current && 'problem' in current && (
@@ -177,7 +173,7 @@ export function CopyTargetSection({ target, source, picked, theme }: CopyTargetP
           {outcome.text}{' '}
           {outcome.conflict && (
             <button type="button" className="button small" onClick={readAgain}>
-              Read {target.label} again
+              {catalogText('copy.readAgain', { agent: target.label })}
             </button>
           )}
         </div>
@@ -188,8 +184,8 @@ export function CopyTargetSection({ target, source, picked, theme }: CopyTargetP
 
 function Frame({ target, children }: { target: CopyTarget; children: ReactNode }) {
   return (
-    <section className="copy-target" aria-label={`Copy to ${target.label}`} data-agent={target.name}>
-      <h3>To {target.label}</h3>
+    <section className="copy-target" aria-label={catalogText('copy.section', { agent: target.label })} data-agent={target.name}>
+      <h3>{catalogText('copy.to', { agent: target.label })}</h3>
       {children}
     </section>
   );
@@ -207,7 +203,7 @@ function SecretInputs({ label, plan, typed, onType }: SecretInputsProps) {
   if (plan.secrets.length === 0) return null;
   return (
     <fieldset className="copy-secrets">
-      <legend>Secrets {label} needs typed (they are never copied)</legend>
+      <legend>{catalogText('copy.secrets', { agent: label })}</legend>
       {plan.secrets.map((secret) => {
         const id = secretKey(secret.json_path);
         return (
@@ -238,10 +234,8 @@ interface CheckResultProps {
 function verdict(label: string, violations: readonly Violation[], missing: number): string {
   const errors = errorsIn(violations);
   const warnings = violations.length - errors;
-  const andWarnings = warnings > 0 ? `, ${plural(warnings, 'warning')}` : '';
-  if (errors > 0) return `${label} refuses it: ${plural(errors, 'error')}${andWarnings}.`;
-  const typeThem = missing > 0 ? ` Type the ${plural(missing, 'secret')} still empty to save.` : '';
-  return `${label} accepts it${warnings > 0 ? ` with ${plural(warnings, 'warning')}` : ''}.${typeThem}`;
+  if (errors > 0) return catalogText('copy.refuses', { agent: label, errors, warnings });
+  return catalogText('copy.accepts', { agent: label, warnings, missing });
 }
 
 /** What the target's own validation said: its violations at their places, or what saving there does. */
@@ -254,15 +248,15 @@ function CheckResult({ label, violations, missing, changes }: CheckResultProps) 
         {verdict(label, violations, missing)}
       </p>
       {violations.length > 0 && (
-        <ul className="violation-list" aria-label={`Problems found by ${label}`}>
+        <ul className="violation-list" aria-label={catalogText('copy.problemsBy', { agent: label })}>
           {violations.map((violation) => (
             <li
               key={`${violation.level}:${pathText(violation.json_path)}:${violation.description}`}
               className={`violation violation-${violation.level}`}
               data-level={violation.level}
             >
-              <span className="violation-level">{violation.level}</span>{' '}
-              <span className="violation-text">{violation.description}</span>{' '}
+              <span className="violation-level">{catalogText(`config.levels.${violation.level}`)}</span>{' '}
+              <span className="violation-text">{agentTextOf(violation, violation.description)}</span>{' '}
               <span className="violation-path mono">{pathText(violation.json_path)}</span>
             </li>
           ))}

@@ -3,6 +3,7 @@
  * which agents a configuration can be copied to, what may be picked, and the document a target is
  * asked to check and save.
  */
+import { text } from '../../i18n/language.js';
 import type { FleetAgent } from '../../../../shared/api/fleet.js';
 import { type CopyPlan, type SecretToEnter, withSecrets } from '../../../../shared/config/copy-blocks.js';
 import type { JsonPath } from '../../../../shared/config/violations.js';
@@ -53,10 +54,10 @@ export function pickable(document: unknown): { receivers: string[]; transmits: s
 /** "Adds receiver press. Replaces transmit cloud (the target's block of that name)." */
 export function describePlan(plan: Pick<CopyPlan, 'added' | 'replaced'>): string {
   const parts = [
-    plan.added.length > 0 ? `Adds ${plan.added.join(', ')}.` : '',
-    plan.replaced.length > 0 ? `Replaces ${plan.replaced.join(', ')} (its own block of that name).` : '',
+    plan.added.length > 0 ? text('notices.adds', { names: plan.added.join(', ') }) : '',
+    plan.replaced.length > 0 ? text('notices.replaces', { names: plan.replaced.join(', ') }) : '',
   ].filter(Boolean);
-  return parts.length > 0 ? parts.join(' ') : 'Nothing changes: the picked blocks are not in the source.';
+  return parts.length > 0 ? parts.join(' ') : text('notices.nothingChanges');
 }
 
 /** What a secret input is called: the key, the block it belongs to and where it goes. */

@@ -1,10 +1,13 @@
 import type { ConfigChanges } from '../../../../shared/api/resources.js';
 
-const GROUPS: { key: keyof ConfigChanges; label: string; tone: string }[] = [
-  { key: 'restart', label: 'Restart (configuration changed)', tone: 'warning' },
-  { key: 'start', label: 'Start', tone: 'ok' },
-  { key: 'stop', label: 'Stop (no longer configured)', tone: 'warning' },
-  { key: 'keep', label: 'Keep running untouched', tone: 'muted' },
+import { text } from '../../i18n/language.js';
+
+/** The groups in order; their words are the catalog's config.groups.<key>. */
+const GROUPS: { key: keyof ConfigChanges; tone: string }[] = [
+  { key: 'restart', tone: 'warning' },
+  { key: 'start', tone: 'ok' },
+  { key: 'stop', tone: 'warning' },
+  { key: 'keep', tone: 'muted' },
 ];
 
 /**
@@ -15,19 +18,19 @@ export function DeployChanges({ changes }: { changes: ConfigChanges | undefined 
   if (!changes) return null;
   const groups = GROUPS.filter((group) => changes[group.key].length > 0);
   return (
-    <section className="deploy-changes" aria-label="What saving does to the running agent">
-      <h3>What saving does to the running agent</h3>
+    <section className="deploy-changes" aria-label={text('config.deployTitle')}>
+      <h3>{text('config.deployTitle')}</h3>
       {groups.length === 0 ? (
-        <p className="muted">No service starts, restarts or stops (the agent does not run, or nothing is configured).</p>
+        <p className="muted">{text('config.deployNothing')}</p>
       ) : (
         <dl>
           {groups.map((group) => (
             <div key={group.key} className={`deploy-group deploy-${group.tone}`} data-group={group.key}>
               <dt>
-                {group.label} ({changes[group.key].length})
+                {text(`config.groups.${group.key}`)} ({changes[group.key].length})
               </dt>
               <dd>
-                <ul aria-label={group.label}>
+                <ul aria-label={text(`config.groups.${group.key}`)}>
                   {changes[group.key].map((id) => (
                     <li key={id}>
                       <code>{id}</code>

@@ -1,3 +1,4 @@
+import { text } from '../../i18n/language.js';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorText, queryKeys, useApi } from '../../api/index.js';
@@ -45,7 +46,7 @@ export function HistoryPanel({ open, current, theme, canRestore, onClose, onRest
   return (
     <ModalDialog
       open={open}
-      title="Configuration history"
+      title={text('history.title')}
       wide
       onClose={close}
       actions={
@@ -54,28 +55,28 @@ export function HistoryPanel({ open, current, theme, canRestore, onClose, onRest
           <button
             type="button"
             className="button button-primary"
-            title="Put this version into the editor and review the save"
+            title={text('history.restoreTitle')}
             onClick={() => {
               onRestore(version.data, selected);
               setSelected(null);
             }}
           >
-            Restore revision {selected}…
+            {text('history.restore', { revision: selected })}
           </button>
         ) : undefined
       }
     >
-      {versions.isError && <p className="notice notice-error">The history cannot be read: {errorText(versions.error)}</p>}
-      {versions.data?.length === 0 && <p className="muted">No versions kept yet: the history starts with the first save.</p>}
+      {versions.isError && <p className="notice notice-error">{text('history.unreadable', { error: errorText(versions.error) })}</p>}
+      {versions.data?.length === 0 && <p className="muted">{text('history.none')}</p>}
       {versions.data && versions.data.length > 0 && (
-        <table className="table compact" aria-label="Saved versions">
+        <table className="table compact" aria-label={text('history.versions')}>
           <thead>
             <tr>
-              <th>Revision</th>
-              <th>Saved</th>
-              <th>By</th>
-              <th>What changed</th>
-              <th>Size</th>
+              <th>{text('history.revision')}</th>
+              <th>{text('history.saved')}</th>
+              <th>{text('history.by')}</th>
+              <th>{text('history.what')}</th>
+              <th>{text('history.size')}</th>
               <th />
             </tr>
           </thead>
@@ -84,17 +85,17 @@ export function HistoryPanel({ open, current, theme, canRestore, onClose, onRest
               <tr key={entry.revision} aria-selected={entry.revision === selected} data-testid={`version-${entry.revision}`}>
                 <td>
                   {entry.revision}
-                  {entry.current && <strong> (current)</strong>}
+                  {entry.current && <strong>{text('history.current')}</strong>}
                 </td>
-                <td>{entry.saved_at ? <LocalTime value={entry.saved_at} /> : 'unknown'}</td>
-                <td>{entry.saved_by ?? <span className="muted">unknown</span>}</td>
+                <td>{entry.saved_at ? <LocalTime value={entry.saved_at} /> : text('history.unknown')}</td>
+                <td>{entry.saved_by ?? <span className="muted">{text('history.unknown')}</span>}</td>
                 <td className="history-summary" data-testid="version-summary">
-                  {entry.summary ?? <span className="muted">not recorded</span>}
+                  {entry.summary ?? <span className="muted">{text('history.notRecorded')}</span>}
                 </td>
-                <td>{formatNumber(entry.size / 1024, { fractionDigits: 1 })} KiB</td>
+                <td>{text('history.kib', { size: formatNumber(entry.size / 1024, { fractionDigits: 1 }) })}</td>
                 <td>
                   <button type="button" className="button small" disabled={entry.current} onClick={() => setSelected(entry.revision)}>
-                    Compare with current
+                    {text('history.compare')}
                   </button>
                 </td>
               </tr>
@@ -102,10 +103,10 @@ export function HistoryPanel({ open, current, theme, canRestore, onClose, onRest
           </tbody>
         </table>
       )}
-      {selected !== null && version.isError && <p className="notice notice-error">Revision {selected} cannot be read: {errorText(version.error)}</p>}
+      {selected !== null && version.isError && <p className="notice notice-error">{text('history.revisionUnreadable', { revision: selected, error: errorText(version.error) })}</p>}
       {selected !== null && version.data !== undefined && (
         <>
-          <p className="muted small">Left: revision {selected}. Right: the current saved configuration. Secrets show as ******** in both.</p>
+          <p className="muted small">{text('history.diff', { revision: selected })}</p>
           <ConfigDiff key={selected} original={version.data} modified={current} theme={theme} testId="history-diff" />
         </>
       )}

@@ -1,3 +1,4 @@
+import { text } from '../../i18n/language.js';
 import type { NewTransmit, StreamChoice } from './new-transmits.js';
 
 interface NewTransmitNoticeProps {
@@ -21,18 +22,15 @@ export function NewTransmitNotice({ transmits, choices, picked, onPick }: NewTra
     onPick(next);
   };
   return (
-    <section className="notice notice-warning new-transmit" aria-label="New transmit" data-testid="new-transmit-notice">
+    <section className="notice notice-warning new-transmit" aria-label={text('config.newTransmit')} data-testid="new-transmit-notice">
       <p>
-        <strong>
-          {transmits.length === 1 ? `The new transmit ${names} sends` : `The new transmits ${names} send`} records read from now on.
-        </strong>{' '}
-        What its streams read before is already marked read and is not sent to it, unless you restream them: they are then read again from their source and sent again to every transmit that takes them.
+        <strong>{text('config.sendsFromNow', { count: transmits.length, names })}</strong> {text('config.readBefore')}
       </p>
       {choices.length === 0 ? (
-        <p className="muted small">Its filter_stream takes none of the configured streams.</p>
+        <p className="muted small">{text('config.takesNone')}</p>
       ) : (
         <fieldset className="new-transmit-streams">
-          <legend>Restream after saving (optional)</legend>
+          <legend>{text('config.restreamAfter')}</legend>
           {choices.map((choice) => (
             <label key={choice.key} className="check-label">
               <input type="checkbox" checked={picked.has(choice.key)} onChange={(event) => toggle(choice.key, event.target.checked)} />

@@ -1,9 +1,10 @@
+import { text } from '../../i18n/language.js';
+import { agentTextOf } from '../../i18n/agent-text.js';
 import { useEffect, useState } from 'react';
 import type { PreviewResult, StreamPreview } from '../../../../shared/api/preview.js';
 import type { FieldValue } from '../../../../shared/records/record.js';
 import { errorText, usePreview } from '../../api/index.js';
 import { ModalDialog } from '../../components/modal-dialog.js';
-import { plural } from '../../format/quantities.js';
 import { showAgentTime } from '../../format/time.js';
 import { pathText } from './violation-list.js';
 
@@ -42,17 +43,17 @@ export function PreviewDialog({ open, document, receivers, initialReceiver, onCl
     <ModalDialog
       open={open}
       wide
-      title="Preview: what the agent would read"
+      title={text('preview.title')}
       onClose={onClose}
       actions={
         <button type="button" className="button" onClick={() => read(receiver)} disabled={preview.isPending}>
-          Read again
+          {text('preview.again')}
         </button>
       }
     >
       <div className="toolbar">
         <label className="field">
-          Receiver
+          {text('preview.receiver')}
           <select
             value={receiver ?? ''}
             onChange={(event) => {
@@ -67,18 +68,18 @@ export function PreviewDialog({ open, document, receivers, initialReceiver, onCl
             ))}
           </select>
         </label>
-        <span className="muted small">From the text in the editor, not saved. Nothing is committed or sent, and no progress moves.</span>
+        <span className="muted small">{text('preview.fromEditor')}</span>
       </div>
       <div aria-live="polite" data-testid="preview-result">
-        {preview.isPending && <p className="muted">Reading…</p>}
-        {preview.isError && <div className="notice notice-error">The preview failed: {errorText(preview.error)}</div>}
+        {preview.isPending && <p className="muted">{text('preview.reading')}</p>}
+        {preview.isError && <div className="notice notice-error">{text('preview.failed', { error: errorText(preview.error) })}</div>}
         {outcome?.kind === 'invalid' && (
           <div className="notice notice-error">
             <strong>{outcome.message}</strong>
             <ul>
               {outcome.violations.slice(0, 5).map((v, i) => (
                 <li key={i}>
-                  <span className="mono small">{pathText(v.json_path)}</span>: {v.description}
+                  <span className="mono small">{pathText(v.json_path)}</span>: {agentTextOf(v, v.description)}
                 </li>
               ))}
             </ul>
@@ -91,7 +92,7 @@ export function PreviewDialog({ open, document, receivers, initialReceiver, onCl
 }
 
 function PreviewStreams({ result }: { result: PreviewResult }) {
-  if (result.streams.length === 0) return <p className="muted">The receiver {result.receiver} has no streams.</p>;
+  if (result.streams.length === 0) return <p className="muted">{text('preview.noStreams', { receiver: result.receiver })}</p>;
   return (
     <>
       {result.streams.map((stream) => (
@@ -104,28 +105,28 @@ function PreviewStreams({ result }: { result: PreviewResult }) {
 function StreamSection({ stream }: { stream: StreamPreview }) {
   const id = `${stream.asset}:${stream.stream_type}`;
   return (
-    <section className="preview-stream" aria-label={`Preview of ${id}`} data-stream={id}>
+    <section className="preview-stream" aria-label={text('preview.of', { id })} data-stream={id}>
       <h3>
         <span className="mono">{id}</span>
-        <span className="muted small">{stream.records.length > 0 ? `first ${plural(stream.records.length, 'record')}` : 'no records'}</span>
+        <span className="muted small">{stream.records.length > 0 ? text('preview.first', { count: stream.records.length }) : text('preview.noRecords')}</span>
       </h3>
       {stream.source && <p className="preview-source">{stream.source}</p>}
       {stream.problems.length > 0 && (
         <ul className="preview-problems">
           {stream.problems.map((problem, i) => (
             <li key={i} className={`notice notice-compact notice-${problem.level}`}>
-              {problem.message}
+              {agentTextOf(problem, problem.message)}
             </li>
           ))}
         </ul>
       )}
       {stream.records.length > 0 && (
         <div className="preview-table-box">
-          <table className="table compact preview-table" aria-label={`First records of ${id}`}>
+          <table className="table compact preview-table" aria-label={text('preview.firstOf', { id })}>
             <thead>
               <tr>
-                <th scope="col">Time stamp (local)</th>
-                <th scope="col">Time stamp (UTC)</th>
+                <th scope="col">{text('preview.local')}</th>
+                <th scope="col">{text('preview.utc')}</th>
                 {stream.columns.map((column) => (
                   <th scope="col" key={column}>
                     {column}

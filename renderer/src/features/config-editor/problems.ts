@@ -3,6 +3,7 @@ import type { Violation } from '../../../../shared/config/violations.js';
 import { jsonTree, rangeOfJsonPath } from '../../monaco/json-path-range.js';
 import type { SyntaxProblem } from './document-text.js';
 import type { ListedProblem } from './violation-list.js';
+import { agentTextOf } from '../../i18n/agent-text.js';
 
 function lineOf(text: string, offset: number): number {
   let line = 1;
@@ -21,7 +22,7 @@ export function listProblems(text: string, syntax: readonly SyntaxProblem[], vio
   return violations
     .map((v, i) => {
       const offset = rangeOfJsonPath(text, v.json_path, tree)?.offset ?? 0;
-      return { key: `v-${i}`, level: v.level, description: v.description, path: v.json_path, offset, line: lineOf(text, offset) };
+      return { key: `v-${i}`, level: v.level, description: agentTextOf(v, v.description), path: v.json_path, offset, line: lineOf(text, offset) };
     })
     .sort((a, b) => a.offset - b.offset || (a.level === b.level ? 0 : a.level === 'error' ? -1 : 1));
 }

@@ -1,8 +1,8 @@
+import { text } from '../../i18n/language.js';
 import { useEffect, useMemo, useState } from 'react';
 import type { ConfigChanges, RestreamRequest } from '../../../../shared/api/resources.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { LocalTime } from '../../components/local-time.js';
-import { plural } from '../../format/quantities.js';
 import { describeChanges, summaryLine } from '../../../../shared/config/change-summary.js';
 import { ConfigDiff } from './config-diff.js';
 import { DeployChanges } from './deploy-changes.js';
@@ -43,15 +43,15 @@ export function SaveDialog({ open, saved, draft, lastModified, warnings, changes
     if (!open) setPicked(new Set());
   }, [open]);
   const restream = restreamRequest(choices, picked);
-  const confirmLabel = restream ? `Save to ${target} and restream` : `Save to ${target}`;
+  const confirmLabel = restream ? text('config.saveAndRestream', { agent: target }) : text('config.saveConfirm', { agent: target });
   return (
-    <ConfirmDialog open={open} title={`Save these changes to ${target}?`} confirmLabel={confirmLabel} busy={busy} wide onConfirm={() => onConfirm(restream)} onCancel={onCancel}>
+    <ConfirmDialog open={open} title={text('config.saveTitle', { agent: target })} confirmLabel={confirmLabel} busy={busy} wide onConfirm={() => onConfirm(restream)} onCancel={onCancel}>
       <p className="change-summary" data-testid="change-summary">
         {summary}
       </p>
       <p className="muted small">
-        Left: the saved version{lastModified ? <> (<LocalTime value={lastModified} />)</> : ''}. Right: what will be saved. The agent applies it at once, restarting only what changed.
-        {warnings > 0 && <strong className="warning-text"> {plural(warnings, 'warning')} remain; see the problem list.</strong>}
+        {lastModified ? text.rich('config.saveDiffOf', { time: () => <LocalTime value={lastModified} /> }) : text('config.saveDiff')}
+        {warnings > 0 && <strong className="warning-text">{text('config.remaining', { count: warnings })}</strong>}
       </p>
       <NewTransmitNotice transmits={added} choices={choices} picked={picked} onPick={setPicked} />
       <DeployChanges changes={changes} />

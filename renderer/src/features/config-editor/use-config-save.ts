@@ -4,7 +4,7 @@ import type { ConfigChanges, RestreamRequest } from '../../../../shared/api/reso
 import { errorText, useRestream, useSaveConfig, useValidateNow } from '../../api/index.js';
 import type { SaveOutcome } from '../../api/client.js';
 import { useToast } from '../../app/toasts.js';
-import { plural } from '../../format/quantities.js';
+import { text as text_ } from '../../i18n/language.js';
 import type { Monaco } from '../../monaco/setup.js';
 import { readDocument } from './document-text.js';
 import { secretMaskEdits } from './secret-masks.js';
@@ -48,17 +48,17 @@ export function useConfigSave({ text, setText, baseline, setBaseline, setNotice,
     if (draft === text) setNotice(null);
     setConflict(null);
     const current = readDocument(draft);
-    if (current.syntax.length > 0) return setNotice({ tone: 'error', text: 'Not saved: the text is not valid JSON. See the problem list.' }, draft);
+    if (current.syntax.length > 0) return setNotice({ tone: 'error', text: text_('notices.notJsonSave') }, draft);
     validateNow();
     try {
       // Fresh, not from the cache: what a save restarts depends on what runs now.
       const result = await validateForSave(draft, current.document, { fresh: true });
       const errors = errorsIn(result.violations);
-      if (errors > 0) return setNotice({ tone: 'error', text: `Not saved: the configuration has ${plural(errors, 'error')}. Fix them first; see the problem list.` }, draft);
+      if (errors > 0) return setNotice({ tone: 'error', text: text_('notices.hasErrors', { count: errors }) }, draft);
       setChanges(result.changes);
       setReviewing(true);
     } catch (cause) {
-      setNotice({ tone: 'error', text: `Not saved: ${errorText(cause)}` }, draft);
+      setNotice({ tone: 'error', text: text_('notices.notSaved', { error: errorText(cause) }) }, draft);
     }
   };
 
@@ -74,9 +74,8 @@ export function useConfigSave({ text, setText, baseline, setBaseline, setNotice,
     setNotice(null);
     setBaseline({ text: savedText, lastModified: outcome.lastModified, revision: outcome.revision, savedBy: outcome.savedBy });
     setText(savedText);
-    const warned = outcome.warnings.length > 0 ? ` with ${plural(outcome.warnings.length, 'warning')}` : '';
-    toast(outcome.warnings.length > 0 ? 'warning' : 'ok', `Configuration saved${warned}. ${describeApplied(outcome.changes)}`);
-    if (restream) restreamAfterSave.mutate(restream, { onSuccess: () => toast('ok', 'Restream started: the chosen streams are read again and sent to the new transmit.'), onError: (cause) => toast('error', `Restream not started: ${errorText(cause)}`) });
+    toast(outcome.warnings.length > 0 ? 'warning' : 'ok', text_('notices.saved', { count: outcome.warnings.length, applied: describeApplied(outcome.changes) }));
+    if (restream) restreamAfterSave.mutate(restream, { onSuccess: () => toast('ok', text_('notices.restreamStarted')), onError: (cause) => toast('error', text_('notices.restreamNot', { error: errorText(cause) })) });
   };
 
   const confirmSave = (restream?: RestreamRequest) => {
@@ -88,16 +87,16 @@ export function useConfigSave({ text, setText, baseline, setBaseline, setNotice,
           if (outcome.kind === 'saved') saved(outcome, restream);
           else if (outcome.kind === 'invalid') {
             const errors = errorsIn(outcome.violations);
-            setNotice({ tone: 'error', text: `Not saved: the agent found ${plural(errors, 'error')}.` });
-            toast('error', `Configuration not saved: ${plural(errors, 'error')}.`);
+            setNotice({ tone: 'error', text: text_('notices.agentFound', { count: errors }) });
+            toast('error', text_('notices.notSavedCount', { count: errors }));
           } else {
             setConflict(outcome.message);
-            toast('error', 'Configuration not saved: it was changed elsewhere.');
+            toast('error', text_('notices.changedElsewhere'));
           }
         },
         onError: (cause) => {
           setReviewing(false);
-          toast('error', `Configuration not saved: ${errorText(cause)}`);
+          toast('error', text_('notices.notSavedError', { error: errorText(cause) }));
         },
       },
     );
@@ -109,10 +108,10 @@ export function useConfigSave({ text, setText, baseline, setBaseline, setNotice,
 /** The save's meta.changes in one sentence for the toast. */
 function describeApplied(changes: ConfigChanges): string {
   const parts = [
-    changes.restart.length > 0 ? `restarted ${changes.restart.length}` : '',
-    changes.start.length > 0 ? `started ${changes.start.length}` : '',
-    changes.stop.length > 0 ? `stopped ${changes.stop.length}` : '',
-    changes.keep.length > 0 ? `${changes.keep.length} kept running` : '',
+    changes.restart.length > 0 ? text_('notices.restarted', { count: changes.restart.length }) : '',
+    changes.start.length > 0 ? text_('notices.started', { count: changes.start.length }) : '',
+    changes.stop.length > 0 ? text_('notices.stopped', { count: changes.stop.length }) : '',
+    changes.keep.length > 0 ? text_('notices.kept', { count: changes.keep.length }) : '',
   ].filter(Boolean);
-  return parts.length > 0 ? `Services: ${parts.join(', ')}.` : 'The agent is not running: nothing was restarted.';
+  return parts.length > 0 ? text_('notices.applied', { parts: parts.join(', ') }) : text_('notices.notRunning');
 }

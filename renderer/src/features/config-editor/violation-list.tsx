@@ -1,5 +1,5 @@
 import type { JsonPath } from '../../../../shared/config/violations.js';
-import { plural } from '../../format/quantities.js';
+import { useTranslations } from 'use-intl';
 
 /** A problem as the list shows it: from validation (json_path) or from the JSON syntax (offset). */
 export interface ListedProblem {
@@ -21,25 +21,27 @@ export function pathText(path: JsonPath): string {
 export function ViolationList({ problems, pending, onPick }: { problems: readonly ListedProblem[]; pending: boolean; onPick: (problem: ListedProblem) => void }) {
   const errors = problems.filter((p) => p.level === 'error').length;
   const warnings = problems.length - errors;
+  const t = useTranslations('config');
+  const tCommon = useTranslations('common');
   return (
     <aside className="violations" aria-labelledby="violations-title">
       <h2 id="violations-title">
-        Problems
-        <span className={`pill ${errors > 0 ? 'pill-error' : 'pill-quiet'}`}>{plural(errors, 'error')}</span>
-        <span className={`pill ${warnings > 0 ? 'pill-warning' : 'pill-quiet'}`}>{plural(warnings, 'warning')}</span>
+        {t('problems')}
+        <span className={`pill ${errors > 0 ? 'pill-error' : 'pill-quiet'}`}>{tCommon('errors', { count: errors })}</span>
+        <span className={`pill ${warnings > 0 ? 'pill-warning' : 'pill-quiet'}`}>{tCommon('warnings', { count: warnings })}</span>
       </h2>
       <p className="muted small" aria-live="polite">
-        {pending ? 'Checking…' : problems.length === 0 ? 'No problems: the configuration is valid.' : 'Click a problem to go to its place.'}
+        {pending ? t('checking') : problems.length === 0 ? t('valid') : t('clickProblem')}
       </p>
-      <ul className="violation-list" aria-label="Violations">
+      <ul className="violation-list" aria-label={t('violations')}>
         {problems.map((problem) => (
           <li key={problem.key}>
             <button type="button" className={`violation violation-${problem.level}`} data-level={problem.level} onClick={() => onPick(problem)}>
-              <span className="violation-level">{problem.level}</span>
+              <span className="violation-level">{t(`levels.${problem.level}`)}</span>
               <span className="violation-text">{problem.description}</span>
               <span className="violation-path mono">
                 {problem.path ? pathText(problem.path) : ''}
-                {` · line ${problem.line}`}
+                {t('line', { line: problem.line })}
               </span>
             </button>
           </li>

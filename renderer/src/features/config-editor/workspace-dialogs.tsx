@@ -1,3 +1,4 @@
+import { text as catalogText } from '../../i18n/language.js';
 import { useMemo } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { LocalTime } from '../../components/local-time.js';
@@ -49,8 +50,8 @@ export function WorkspaceDialogs(props: WorkspaceDialogsProps) {
         onCancel={saveFlow.cancelReview}
         onConfirm={saveFlow.confirmSave}
       />
-      <ConfirmDialog open={props.askDiscard} title="Discard your changes?" confirmLabel="Discard changes" tone="danger" onConfirm={props.onDiscard} onCancel={props.onKeep}>
-        <p>The editor goes back to the saved version{baseline.lastModified ? <> of <LocalTime value={baseline.lastModified} /></> : ''}. Undo (Ctrl+Z) in the editor brings your changes back.</p>
+      <ConfirmDialog open={props.askDiscard} title={catalogText('config.discardTitle')} confirmLabel={catalogText('config.discard')} tone="danger" onConfirm={props.onDiscard} onCancel={props.onKeep}>
+        <p>{baseline.lastModified ? catalogText.rich('config.discardTextOf', { time: () => <LocalTime value={baseline.lastModified!} /> }) : catalogText('config.discardText')}</p>
       </ConfirmDialog>
       <HistoryPanel open={props.showHistory} current={baseline.text} theme={theme} canRestore={props.canRestore} onClose={props.onCloseHistory} onRestore={props.onRestore} />
       {props.copying && <CopyDialog open source={savedDocument} theme={theme} onClose={props.onCloseCopy} />}

@@ -1,9 +1,11 @@
+import { text, text as catalogText } from '../../i18n/language.js';
 import Editor from '@monaco-editor/react';
 import type { editor } from 'monaco-editor';
 import { errorText, useValidateNow } from '../../api/index.js';
-import { plural } from '../../format/quantities.js';
 import { CONFIG_MODEL_URI, type Monaco } from '../../monaco/setup.js';
 import { readDocument } from './document-text.js';
+import { LocalTime } from '../../components/local-time.js';
+import type { Baseline } from './use-config-save.js';
 import { type Notice, errorsIn } from './editor-text.js';
 import { type ListedProblem, ViolationList } from './violation-list.js';
 
@@ -18,13 +20,30 @@ export function WorkspaceNotices({ notice, conflict, onReload }: { notice: Notic
       )}
       {conflict && (
         <div className="notice notice-compact notice-error" role="alert">
-          <strong>Not saved: the configuration was changed elsewhere after you opened it.</strong> <span>{conflict}</span>{' '}
+          <strong>{text('config.conflict')}</strong> <span>{conflict}</span>{' '}
           <button type="button" className="button small" onClick={onReload}>
-            Load the saved version (discards your changes)
+            {text('config.loadSaved')}
           </button>
         </div>
       )}
     </>
+  );
+}
+
+/** The page head's line: when the saved version was saved and by whom, and whether the editor differs. */
+export function SavedVersion({ baseline, dirty }: { baseline: Baseline; dirty: boolean }) {
+  return (
+    <span className="muted small">
+      {text('config.savedVersion')}
+      <output aria-label={text('config.lastModified')}>{baseline.lastModified ? <LocalTime value={baseline.lastModified} /> : text('config.neverSaved')}</output>
+      {baseline.savedBy && (
+        <span>
+          {text('config.by')}
+          <output aria-label={text('config.savedBy')}>{baseline.savedBy}</output>
+        </span>
+      )}
+      {dirty && <strong className="unsaved">{text('config.unsaved')}</strong>}
+    </span>
   );
 }
 
@@ -54,7 +73,7 @@ export function EditorPane({ initial, theme, errors, options, problems, pending,
           defaultValue={initial}
           onChange={(value) => onChange(value ?? '')}
           onMount={onMount}
-          loading={<p className="muted">Loading the editor…</p>}
+          loading={<p className="muted">{text('shell.loadingEditor')}</p>}
           options={options}
         />
       </div>
@@ -69,18 +88,18 @@ export function useValidateButton(text: string, validateNow: () => void, setNoti
   return async () => {
     validateNow();
     const current = readDocument(text);
-    if (current.syntax.length > 0) return setNotice({ tone: 'error', text: 'The text is not valid JSON; see the problem list.' });
+    if (current.syntax.length > 0) return setNotice({ tone: 'error', text: catalogText('notices.notJson') });
     try {
       const result = await validate(text, current.document);
       const errors = errorsIn(result.violations);
       const warnings = result.violations.length - errors;
       setNotice(
         errors > 0
-          ? { tone: 'error', text: `Validation failed: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}.` }
-          : { tone: warnings > 0 ? 'warning' : 'ok', text: warnings > 0 ? `Validation passed with ${plural(warnings, 'warning')}.` : 'Validation passed: no problems.' },
+          ? { tone: 'error', text: catalogText('notices.validationFailed', { errors, warnings }) }
+          : { tone: warnings > 0 ? 'warning' : 'ok', text: warnings > 0 ? catalogText('notices.validationWarnings', { count: warnings }) : catalogText('notices.validationPassed') },
       );
     } catch (cause) {
-      setNotice({ tone: 'error', text: `Validation did not run: ${errorText(cause)}` });
+      setNotice({ tone: 'error', text: catalogText('notices.validationNotRun', { error: errorText(cause) }) });
     }
   };
 }

@@ -17,6 +17,7 @@ import security from '../../../../docs/security.md?raw';
 import smb from '../../../../docs/smb.md?raw';
 import sql from '../../../../docs/sql.md?raw';
 import upload from '../../../../docs/upload.md?raw';
+import consoleDe from '../../../../docs/console.de.md?raw';
 
 export interface HelpDoc {
   id: string;
@@ -34,6 +35,7 @@ function page(title: string, file: string, text: string): HelpDoc {
 
 export const HELP_DOCS: readonly HelpDoc[] = [
   page('Overview (README)', 'README.md', readme),
+  page('Die Konsole (Deutsch)', 'docs/console.de.md', consoleDe),
   page('The data path', 'docs/data-path.md', dataPath),
   page('Configuration options', 'docs/compatibility.md', compatibility),
   page('Data quality', 'docs/data-quality.md', dataQuality),

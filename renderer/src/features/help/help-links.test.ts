@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { docLink, helpHref, helpTarget, slug, withoutTestPaths } from './help-links.js';
+import { HELP_DOCS } from './help-docs.js';
+import { docLink, helpHref, helpTarget, PAGE_HELP, PAGE_HELP_IN, slug, withoutTestPaths } from './help-links.js';
 
 const known = [
   { id: 'readme', file: 'README.md' },
@@ -13,6 +14,20 @@ describe('help links', () => {
     expect(helpHref('no-such-page')).toBe('#/help/readme');
     expect(helpTarget('#/help/readme/the-console')).toEqual({ doc: 'readme', section: 'the-console' });
     expect(helpTarget('#/help')).toEqual({ doc: 'readme', section: undefined });
+  });
+
+  it('leads a German console to the German help of each main page, at a heading that exists', () => {
+    expect(helpHref('logs', 'de')).toBe('#/help/console.de/protokolle');
+    expect(helpHref('api', 'de')).toBe('#/help/readme/the-management-api');
+    for (const [language, pages] of Object.entries(PAGE_HELP_IN)) {
+      expect(Object.keys(pages).sort(), language).toEqual(Object.keys(PAGE_HELP).filter((page) => page !== 'api').sort());
+      for (const target of Object.values(pages)) {
+        const [id, section] = target.split('#');
+        const doc = HELP_DOCS.find((d) => d.id === id);
+        expect(doc, target).toBeDefined();
+        if (section) expect(doc!.text.split('\n').filter((line) => /^#+ /.test(line)).map((line) => slug(line.replace(/^#+ /, ''))), target).toContain(section);
+      }
+    }
   });
 
   it('makes heading ids as GitHub does', () => {

@@ -13,9 +13,26 @@ export const PAGE_HELP: Readonly<Record<string, string>> = {
   help: 'readme',
 };
 
-/** The address of a page's help: #/help/<doc>[/<section>]. */
-export function helpHref(page: string): string {
-  const [doc, section] = (PAGE_HELP[page] ?? 'readme').split('#');
+/**
+ * Help written in a language other than English, per page: a console in that language opens it
+ * (docs/i18n.md). Pages without an entry open the English documentation.
+ */
+export const PAGE_HELP_IN: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  de: {
+    status: 'console.de#status',
+    configuration: 'console.de#konfiguration',
+    streams: 'console.de#datenströme',
+    logs: 'console.de#protokolle',
+    kpis: 'console.de#kennzahlen',
+    agents: 'console.de#agenten',
+    tokens: 'console.de#zugänge',
+    help: 'console.de',
+  },
+};
+
+/** The address of a page's help in `language` (else English): #/help/<doc>[/<section>]. */
+export function helpHref(page: string, language = 'en'): string {
+  const [doc, section] = (PAGE_HELP_IN[language]?.[page] ?? PAGE_HELP[page] ?? 'readme').split('#');
   return `#/help/${doc}${section ? `/${section}` : ''}`;
 }
 

@@ -1,3 +1,4 @@
+import { text } from '../../i18n/language.js';
 import { Marked, type Tokens } from 'marked';
 import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { HELP_DOCS, type HelpDoc } from './help-docs.js';
@@ -58,13 +59,14 @@ export function HelpPage() {
   return (
     <section className="page help-page" aria-labelledby="help-title">
       <div className="page-head">
-        <h1 id="help-title">Help</h1>
+        <h1 id="help-title">{text('help.label')}</h1>
         <span className="muted small">
-          {doc.title} · <span className="mono">{doc.file}</span> (the documentation of this version, bundled with the console)
+          {doc.title} · <span className="mono">{doc.file}</span>
+          {text('help.bundled')}
         </span>
       </div>
       <div className="help-layout">
-        <nav aria-label="Documents" className="help-nav">
+        <nav aria-label={text('help.documents')} className="help-nav">
           <ul>
             {HELP_DOCS.map((d) => (
               <li key={d.id}>

@@ -1,3 +1,4 @@
+import { text } from '../../i18n/language.js';
 import { type MouseEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { HELP_DOCS } from './help-docs.js';
 import { helpTarget } from './help-links.js';
@@ -37,11 +38,11 @@ export function HelpPanel({ href, onClose }: HelpPanelProps) {
   };
 
   return (
-    <aside className="help-panel" aria-label="Help">
+    <aside className="help-panel" aria-label={text('help.label')}>
       <div className="help-panel-head">
         <label className="field">
-          <span className="muted small">Help:</span>
-          <select value={doc.id} onChange={(event) => setTarget({ doc: event.target.value, section: undefined })} aria-label="Document">
+          <span className="muted small">{text('help.colon')}</span>
+          <select value={doc.id} onChange={(event) => setTarget({ doc: event.target.value, section: undefined })} aria-label={text('help.document')}>
             {HELP_DOCS.map((d) => (
               <option key={d.id} value={d.id}>
                 {d.title}
@@ -50,7 +51,7 @@ export function HelpPanel({ href, onClose }: HelpPanelProps) {
           </select>
         </label>
         <button type="button" className="button small" onClick={onClose}>
-          Close help
+          {text('help.close')}
         </button>
       </div>
       {/* Our own documents, rendered from markdown bundled at build time: no outside text. */}

@@ -1,5 +1,7 @@
 /** Value axis and threshold bands of the KPI preview chart (pure, so that it is tested without a DOM). */
 import type { KpiEvaluation } from '../../../../shared/kpi/api.js';
+import { formatNumber } from '../../format/locale.js';
+import { text } from '../../i18n/language.js';
 
 export interface Band {
   kind: 'good' | 'bad';
@@ -59,9 +61,14 @@ export function chartGeometry(evaluation: Pick<KpiEvaluation, 'machines' | 'good
   return { min, max, bands: bands.filter((b) => b.to > b.from), direction };
 }
 
-/** A short number for axis labels and tooltips. */
-export function formatValue(value: number | null, unit: string | null = null): string {
-  if (value === null) return 'no value';
-  const text = Math.abs(value) >= 1000 || Number.isInteger(value) ? value.toFixed(0) : value.toPrecision(4).replace(/\.?0+$/, '');
-  return unit ? `${text} ${unit}` : text;
+/**
+ * A short number for axis labels and tooltips, as the console's locale writes it: whole from 1000
+ * on, else four significant digits ("1,500", "66.67 %"; German "1.500", "66,67 %").
+ */
+export function formatValue(value: number | null, unit: string | null = null, locale?: string): string {
+  if (value === null) return text('kpiChart.noValue');
+  const whole = Math.abs(value) >= 1000 || Number.isInteger(value);
+  const decimals = whole ? 0 : Math.max(0, 3 - Math.floor(Math.log10(Math.abs(value))));
+  const shown = formatNumber(value, { maximumFractionDigits: Math.min(decimals, 10), ...(locale ? { locale } : {}) });
+  return unit ? `${shown} ${unit}` : shown;
 }

@@ -1,7 +1,10 @@
+import { agentTextOf } from '../../i18n/agent-text.js';
 import { useMemo } from 'react';
 import type { KpiEvaluation } from '../../../../shared/kpi/api.js';
 import { TimeChart, type ChartSeries } from '../../components/time-chart.js';
 import { chartGeometry, formatValue } from './chart-geometry.js';
+import { useTranslations } from 'use-intl';
+import { text } from '../../i18n/language.js';
 
 const COLORS = ['var(--accent)', 'var(--series-2)', 'var(--series-3)', '#2a9d8f', '#c2417f', '#6b7c8d'];
 
@@ -26,10 +29,11 @@ export function KpiChart({ evaluation }: { evaluation: KpiEvaluation }) {
   const points = series.reduce((n, s) => n + s.values.filter((v) => v !== null).length, 0);
   const noValue = evaluation.machines.filter((m) => m.bins.every((b) => b.value === null));
   const above = geometry.direction === 'positive';
+  const t = useTranslations('kpi');
   return (
     <figure className="kpi-chart">
       <TimeChart
-        label={`${evaluation.display_name} preview: ${points} values of ${evaluation.machines.length} machines`}
+        label={t('chartLabel', { name: evaluation.display_name, points, machines: evaluation.machines.length })}
         times={times}
         series={series}
         yRange={range}
@@ -39,7 +43,7 @@ export function KpiChart({ evaluation }: { evaluation: KpiEvaluation }) {
         thresholds={thresholds}
         height={240}
         testId="kpi-chart"
-        title={`${evaluation.display_name}${evaluation.unit ? ` (${evaluation.unit})` : ''} per ${binWords(evaluation.bin_size_seconds)}, by machine`}
+        title={t('chartTitle', { name: evaluation.display_name, unit: evaluation.unit ? ` (${evaluation.unit})` : '', bin: binWords(evaluation.bin_size_seconds) })}
         // The machines and the good/bad bands are named below, with the bands' thresholds.
         legend={false}
       />
@@ -53,7 +57,7 @@ export function KpiChart({ evaluation }: { evaluation: KpiEvaluation }) {
         {geometry.bands.map((band) => (
           <span key={band.kind} className={`chart-legend-item kpi-band-${band.kind}`}>
             <span className="chart-legend-band" style={{ background: band.kind === 'good' ? 'var(--ok-bg)' : 'var(--error-bg)' }} aria-hidden="true" />
-            {band.kind === 'good' ? 'Good' : 'Bad'} {(band.kind === 'good') === above ? '≥' : '≤'} {formatValue(band.kind === 'good' ? evaluation.good_threshold : evaluation.bad_threshold, evaluation.unit)}
+            {band.kind === 'good' ? t('good') : t('bad')} {(band.kind === 'good') === above ? '≥' : '≤'} {formatValue(band.kind === 'good' ? evaluation.good_threshold : evaluation.bad_threshold, evaluation.unit)}
           </span>
         ))}
       </figcaption>
@@ -61,7 +65,7 @@ export function KpiChart({ evaluation }: { evaluation: KpiEvaluation }) {
         <ul className="kpi-reasons">
           {noValue.map((m) => (
             <li key={m.machine} className="muted small">
-              <strong>{m.machine}: no value.</strong> {m.reason ?? 'No bin of the range has a value.'}
+              <strong>{t('noValue', { machine: m.machine })}</strong> {m.reason ? agentTextOf(m, m.reason, 'reason_') : t('noBin')}
             </li>
           ))}
         </ul>
@@ -72,7 +76,7 @@ export function KpiChart({ evaluation }: { evaluation: KpiEvaluation }) {
 
 /** "1 h", "15 min", "30 s": the bin size as the chart's title says it. */
 function binWords(seconds: number): string {
-  if (seconds % 86_400 === 0) return `${seconds / 86_400} d`;
+  if (seconds % 86_400 === 0) return `${seconds / 86_400} ${text('kpi.dayUnit')}`;
   if (seconds % 3600 === 0) return `${seconds / 3600} h`;
   if (seconds % 60 === 0) return `${seconds / 60} min`;
   return `${seconds} s`;

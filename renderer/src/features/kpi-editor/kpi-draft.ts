@@ -13,17 +13,17 @@ export function draftName(document: unknown): string | null {
 }
 
 export const PREVIEW_RANGES = [
-  { id: '1h', label: 'Last hour', seconds: 3600 },
-  { id: '24h', label: 'Last 24 hours', seconds: 86_400 },
-  { id: '7d', label: 'Last 7 days', seconds: 7 * 86_400 },
+  { id: '1h', seconds: 3600 },
+  { id: '24h', seconds: 86_400 },
+  { id: '7d', seconds: 7 * 86_400 },
 ] as const;
 
 export const BIN_SIZES = [
-  { id: '1m', label: '1 min', seconds: 60 },
-  { id: '5m', label: '5 min', seconds: 300 },
-  { id: '15m', label: '15 min', seconds: 900 },
-  { id: '1h', label: '1 hour', seconds: 3600 },
-  { id: '1d', label: '1 day', seconds: 86_400 },
+  { id: '1m', seconds: 60 },
+  { id: '5m', seconds: 300 },
+  { id: '15m', seconds: 900 },
+  { id: '1h', seconds: 3600 },
+  { id: '1d', seconds: 86_400 },
 ] as const;
 
 /**

@@ -27,9 +27,13 @@ describe('chart geometry', () => {
   });
 
   it('formats numbers briefly', () => {
-    expect(formatValue(66.66666, '%')).toBe('66.67 %');
+    expect(formatValue(66.66666, '%', 'en-US')).toBe('66.67 %');
     expect(formatValue(null)).toBe('no value');
-    expect(formatValue(1500.4)).toBe('1500');
+    expect(formatValue(1500.4, null, 'en-US')).toBe('1,500');
+    expect(formatValue(0.012345, null, 'en-US')).toBe('0.01235');
+    // The locale's marks, as the KPI chart's thresholds and tooltips show them (issue 57).
+    expect(formatValue(66.66666, '%', 'de-DE')).toBe('66,67 %');
+    expect(formatValue(1500.4, null, 'de-DE')).toBe('1.500');
   });
 });
 

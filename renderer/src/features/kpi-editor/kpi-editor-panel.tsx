@@ -1,3 +1,6 @@
+import { text } from '../../i18n/language.js';
+import { agentTextOf } from '../../i18n/agent-text.js';
+import { useTranslations } from 'use-intl';
 import Editor from '@monaco-editor/react';
 import type { editor } from 'monaco-editor';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -26,7 +29,8 @@ interface EditorPanelProps {
 
 /** The Monaco editor of a KPI draft, with violations as markers and listed below it. */
 export function KpiEditorPanel({ draftKey, initial, onChange, syntax, violations, pending, readOnly = false }: EditorPanelProps) {
-  const options = useMemo(() => (readOnly ? { ...JSON_EDITOR_OPTIONS, readOnly: true, readOnlyMessage: { value: 'Read-only: your role may not change KPIs.' } } : JSON_EDITOR_OPTIONS), [readOnly]);
+  const t = useTranslations('kpi');
+  const options = useMemo(() => (readOnly ? { ...JSON_EDITOR_OPTIONS, readOnly: true, readOnlyMessage: { value: t('readOnlyEditor') } } : JSON_EDITOR_OPTIONS), [readOnly, t]);
   const editorRef = useRef<editor.IStandaloneCodeEditor | null>(null);
   const [monaco, setMonaco] = useState<Monaco | null>(null);
   const dark = useDarkMode();
@@ -64,25 +68,25 @@ export function KpiEditorPanel({ draftKey, initial, onChange, syntax, violations
             editorRef.current = instance;
             setMonaco(monacoInstance);
           }}
-          loading={<p className="muted">Loading the editor…</p>}
+          loading={<p className="muted">{text('shell.loadingEditor')}</p>}
           options={options}
         />
       </div>
       <div className="kpi-validation" aria-live="polite">
         {pending ? (
-          <p className="muted small">Checking…</p>
+          <p className="muted small">{t('checking')}</p>
         ) : errors === 0 ? (
           <p className="kpi-valid" role="status">
-            Valid KPI{warnings.length > 0 ? ` (${warnings.length} warning${warnings.length === 1 ? '' : 's'})` : ''}
+            {warnings.length > 0 ? t('validWarnings', { count: warnings.length }) : t('valid')}
           </p>
         ) : (
-          <p className="kpi-invalid">{errors} error{errors === 1 ? '' : 's'}: the KPI is not valid.</p>
+          <p className="kpi-invalid">{t('invalid', { count: errors })}</p>
         )}
-        <ul className="violation-list" aria-label="KPI violations">
+        <ul className="violation-list" aria-label={t('violations')}>
           {syntax.map((problem, i) => (
             <li key={`s${i}`}>
               <button type="button" className="violation violation-error" data-level="error" onClick={() => jump(problem.offset)}>
-                <span className="violation-level">error</span>
+                <span className="violation-level">{t('levels.error')}</span>
                 <span className="violation-text">{problem.message}</span>
               </button>
             </li>
@@ -96,8 +100,8 @@ export function KpiEditorPanel({ draftKey, initial, onChange, syntax, violations
                   data-level={violation.level}
                   onClick={() => jump(rangeOfJsonPath(editorRef.current?.getModel()?.getValue() ?? '', violation.json_path)?.offset ?? 0)}
                 >
-                  <span className="violation-level">{violation.level}</span>
-                  <span className="violation-text">{violation.description}</span>
+                  <span className="violation-level">{t(`levels.${violation.level}`)}</span>
+                  <span className="violation-text">{agentTextOf(violation, violation.description)}</span>
                   <span className="violation-path mono">{pathText(violation.json_path)}</span>
                 </button>
               </li>

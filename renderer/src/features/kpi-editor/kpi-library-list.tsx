@@ -1,3 +1,5 @@
+import { text } from '../../i18n/language.js';
+import { useTranslations } from 'use-intl';
 import type { KpiLibraryEntry } from '../../../../shared/kpi/api.js';
 
 interface LibraryListProps {
@@ -9,19 +11,20 @@ interface LibraryListProps {
 
 /** The saved KPIs; the one open in the editor is marked. */
 export function KpiLibraryList({ entries, loading, selected, onOpen }: LibraryListProps) {
+  const t = useTranslations('kpi');
   return (
     <aside className="kpi-library" aria-labelledby="kpi-library-title">
-      <h2 id="kpi-library-title">Library</h2>
-      {loading && <p className="muted small">Loading…</p>}
-      {entries && entries.length === 0 && <p className="muted small">No KPIs saved yet. Start from a template, then Save.</p>}
-      <ul className="kpi-library-list" aria-label="Saved KPIs">
+      <h2 id="kpi-library-title">{t('library')}</h2>
+      {loading && <p className="muted small">{text('common.loading')}</p>}
+      {entries && entries.length === 0 && <p className="muted small">{t('libraryEmpty')}</p>}
+      <ul className="kpi-library-list" aria-label={t('saved')}>
         {(entries ?? []).map((entry) => (
           <li key={entry.name}>
             <button type="button" className="kpi-library-item" aria-current={entry.name === selected ? 'true' : undefined} onClick={() => onOpen(entry)}>
               <span className="kpi-library-name">{entry.display_name}</span>
               <span className="muted small mono">{entry.name}</span>
               <span className="muted small">
-                {entry.kind === 'line' ? 'line KPI' : 'machine-type KPI'}
+                {entry.kind === 'line' ? t('lineKpi') : t('machineKpi')}
                 {entry.unit ? ` · ${entry.unit}` : ''}
               </span>
             </button>

@@ -1,3 +1,4 @@
+import { useTranslations } from 'use-intl';
 import { useMemo, useState } from 'react';
 import type { EvaluateRequest, KpiEvaluation } from '../../../../shared/kpi/api.js';
 import { KpiInvalidError, errorText, useKpiEvaluation, useStreams } from '../../api/index.js';
@@ -16,6 +17,7 @@ interface PreviewProps {
 /** Computes the draft on this agent's recent records: machines, range and bin size are chosen here. */
 export function KpiPreview({ document, valid, isLine }: PreviewProps) {
   const streams = useStreams();
+  const t = useTranslations('kpi');
   const configuredMachines = useMemo(() => [...new Set((streams.data ?? []).map((s) => s.asset))], [streams.data]);
   const [machinesText, setMachinesText] = useState<string | null>(null);
   const [range, setRange] = useState<string>('1h');
@@ -37,56 +39,61 @@ export function KpiPreview({ document, valid, isLine }: PreviewProps) {
 
   return (
     <section className="card kpi-preview" aria-labelledby="kpi-preview-title">
-      <h2 id="kpi-preview-title">Preview on this agent's recent data</h2>
+      <h2 id="kpi-preview-title">{t('previewTitle')}</h2>
       <div className="toolbar">
         <label className="field">
-          Machines
-          <input type="text" className="kpi-machines" value={machinesValue} onChange={(event) => setMachinesText(event.target.value)} placeholder={isLine ? 'the machines the KPI names' : 'e.g. Press_1, Press_2'} />
+          {t('machines')}
+          <input type="text" className="kpi-machines" value={machinesValue} onChange={(event) => setMachinesText(event.target.value)} placeholder={isLine ? t('lineMachines') : t('machinesExample')} />
         </label>
         <label className="field">
-          Range
+          {t('range')}
           <select value={range} onChange={(event) => setRange(event.target.value)}>
             {PREVIEW_RANGES.map((r) => (
-              <option key={r.id} value={r.id}>{r.label}</option>
+              <option key={r.id} value={r.id}>
+                {t(`ranges.${r.id}`)}
+              </option>
             ))}
           </select>
         </label>
         <label className="field">
-          Bin size
+          {t('binSize')}
           <select value={binSize} onChange={(event) => setBinSize(event.target.value)}>
             {BIN_SIZES.map((b) => (
-              <option key={b.id} value={b.id}>{b.label}</option>
+              <option key={b.id} value={b.id}>
+                {t(`binSizes.${b.id}`)}
+              </option>
             ))}
           </select>
         </label>
-        <button type="button" className="button button-primary" onClick={run} disabled={!valid} title={valid ? 'Compute the KPI on the recent records' : 'Fix the errors first'}>
-          Preview
+        <button type="button" className="button button-primary" onClick={run} disabled={!valid} title={valid ? t('computeTitle') : t('fixFirst')}>
+          {t('preview')}
         </button>
-        {evaluation.isFetching && <span className="muted small">Computing…</span>}
+        {evaluation.isFetching && <span className="muted small">{t('computing')}</span>}
       </div>
       {evaluation.isError && (
         <div className="notice notice-error" role="alert">
-          {evaluation.error instanceof KpiInvalidError ? 'The preview needs a valid KPI: fix the errors listed above.' : `The preview failed: ${errorText(evaluation.error)}`}
+          {evaluation.error instanceof KpiInvalidError ? t('needsValid') : t('previewFailed', { error: errorText(evaluation.error) })}
         </div>
       )}
-      {request === null && <p className="muted small">Choose machines, a range and a bin size, then Preview. Values are computed per bin from the records this agent received in the last days.</p>}
+      {request === null && <p className="muted small">{t('previewHint')}</p>}
       {evaluation.data && !evaluation.isError && <PreviewResult evaluation={evaluation.data} />}
     </section>
   );
 }
 
 function PreviewResult({ evaluation }: { evaluation: KpiEvaluation }) {
+  const t = useTranslations('kpi');
   return (
     <>
       <KpiChart evaluation={evaluation} />
-      <table className="table compact kpi-summary" aria-label="Preview summary">
+      <table className="table compact kpi-summary" aria-label={t('summary')}>
         <thead>
           <tr>
-            <th>Machine</th>
-            <th className="align-right">Latest value</th>
-            <th>Status</th>
-            <th className="align-right">Bins with a value</th>
-            <th>Dependencies of the latest bin</th>
+            <th>{t('machine')}</th>
+            <th className="align-right">{t('latest')}</th>
+            <th>{t('status')}</th>
+            <th className="align-right">{t('bins')}</th>
+            <th>{t('dependencies')}</th>
           </tr>
         </thead>
         <tbody>
@@ -98,9 +105,9 @@ function PreviewResult({ evaluation }: { evaluation: KpiEvaluation }) {
                 <td className="align-right count" title={latest ? undefined : (series.reason ?? undefined)}>
                   {formatValue(latest?.value ?? null, evaluation.unit)}
                 </td>
-                <td>{latest ? <span className={`kpi-status kpi-status-${latest.status}`}>{latest.status}</span> : '—'}</td>
+                <td>{latest ? <span className={`kpi-status kpi-status-${latest.status}`}>{t(`statuses.${latest.status}`)}</span> : '—'}</td>
                 <td className="align-right">
-                  {series.bins.filter((bin) => bin.value !== null).length} of {series.bins.length}
+                  {t('binsOf', { count: series.bins.filter((bin) => bin.value !== null).length, total: series.bins.length })}
                 </td>
                 <td className="mono small">{latest ? Object.entries(latest.dependencies).map(([name, value]) => `${name} = ${formatValue(value)}`).join(', ') : '—'}</td>
               </tr>

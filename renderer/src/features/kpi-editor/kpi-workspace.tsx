@@ -1,3 +1,4 @@
+import { useTranslations } from 'use-intl';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { kindOf, type KpiKind } from '../../../../shared/kpi/schema.js';
 import { KPI_TEMPLATES, kpiTemplate } from '../../../../shared/kpi/templates.js';
@@ -6,7 +7,6 @@ import { GatedButton } from '../../components/gated-button.js';
 import { ReadOnlyNotice } from '../../components/read-only-notice.js';
 import { useLeaveGuard } from '../../app/navigation.js';
 import { useToast } from '../../app/toasts.js';
-import { plural } from '../../format/quantities.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { ErrorNotice } from '../../components/error-notice.js';
 import { draftName, formatKpi, readKpiText } from './kpi-draft.js';
@@ -48,6 +48,10 @@ export function KpiWorkspace() {
   const keys = useRef(1);
   const [draft, setDraft] = useState<Draft>(() => ({ key: 1, original: null, baseline: formatKpi(kpiTemplate('machine_type').definition) }));
   const [text, setText] = useState(draft.baseline);
+  const t = useTranslations('kpi');
+  const tPages = useTranslations('pages');
+  const tCommon = useTranslations('common');
+  const tNotices = useTranslations('notices');
   const [pendingOpen, setPendingOpen] = useState<Omit<Draft, 'key'> | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   // A notice is about the text it was said of: once the text is another, it no longer applies (issue 56).
@@ -57,7 +61,7 @@ export function KpiWorkspace() {
   const toast = useToast();
 
   const dirty = text !== draft.baseline;
-  useLeaveGuard(dirty ? 'Your changes to the KPI are not saved. They are lost if you leave this page.' : null);
+  useLeaveGuard(dirty ? tNotices('leaveKpi') : null);
 
   const checkedText = useSettled(text, VALIDATION_DELAY_MS);
   const checked = useMemo(() => readKpiText(checkedText), [checkedText]);
@@ -77,24 +81,23 @@ export function KpiWorkspace() {
 
   const saveDraft = () => {
     const current = readKpiText(text);
-    if (current.syntax.length > 0) return setNotice({ tone: 'error', text: 'Not saved: the text is not valid JSON; see the problems below the editor.' });
+    if (current.syntax.length > 0) return setNotice({ tone: 'error', text: t('notJson') });
     const name = draft.original ?? draftName(current.document);
-    if (!name) return setNotice({ tone: 'error', text: 'Not saved: give the KPI a name (its "name" field).' });
+    if (!name) return setNotice({ tone: 'error', text: t('noName') });
     save.mutate(
       { name, document: current.document },
       {
         onSuccess: (outcome) => {
           if (outcome.kind === 'invalid') {
             const errors = outcome.violations.filter((v) => v.level === 'error').length;
-            toast('error', `KPI not saved: it has ${plural(errors, 'error')}.`);
-            return setNotice({ tone: 'error', text: `Not saved: the KPI has ${plural(errors, 'error')}; see the problems below the editor.` });
+            toast('error', t('notSavedErrors', { count: errors }));
+            return setNotice({ tone: 'error', text: t('notSavedNotice', { count: errors }) });
           }
           setDraft((previous) => ({ ...previous, original: outcome.name, baseline: text }));
           setNotice(null);
-          const warned = outcome.warnings.length > 0 ? ` with ${plural(outcome.warnings.length, 'warning')}` : '';
-          toast(outcome.warnings.length > 0 ? 'warning' : 'ok', `Saved "${outcome.name}"${warned}.`);
+          toast(outcome.warnings.length > 0 ? 'warning' : 'ok', t('savedToast', { name: outcome.name, count: outcome.warnings.length }));
         },
-        onError: (cause) => toast('error', `KPI not saved: ${errorText(cause)}`),
+        onError: (cause) => toast('error', t('notSaved', { error: errorText(cause) })),
       },
     );
   };
@@ -106,11 +109,11 @@ export function KpiWorkspace() {
       onSuccess: () => {
         setConfirmDelete(false);
         load({ original: null, baseline: formatKpi(kpiTemplate('machine_type').definition) });
-        toast('ok', `Deleted "${name}" from the library.`);
+        toast('ok', t('deleted', { name }));
       },
       onError: (cause) => {
         setConfirmDelete(false);
-        toast('error', `"${name}" was not deleted: ${errorText(cause)}`);
+        toast('error', t('notDeleted', { name, error: errorText(cause) }));
       },
     });
   };
@@ -118,41 +121,41 @@ export function KpiWorkspace() {
   return (
     <section className="page" aria-labelledby="kpi-title">
       <div className="page-head">
-        <h1 id="kpi-title">KPIs</h1>
+        <h1 id="kpi-title">{tPages('kpis')}</h1>
         <span className="muted small">
-          {draft.original ? <>Editing <strong className="mono">{draft.original}</strong></> : 'New KPI (not in the library yet)'}
+          {draft.original ? t.rich('editing', { name: () => <strong className="mono">{draft.original}</strong> }) : t('newKpi')}
           {' · '}
-          {kind === 'line' ? 'line KPI' : 'machine-type KPI'}
-          {dirty && <strong className="unsaved"> · unsaved changes</strong>}
+          {kind === 'line' ? t('lineKpi') : t('machineKpi')}
+          {dirty && <strong className="unsaved">{t('unsaved')}</strong>}
         </span>
       </div>
       {administer.allowed ? (
         <div className="toolbar">
-          <div className="button-group" role="group" aria-label="New KPI from a template">
-            <span className="muted small">New from template:</span>
+          <div className="button-group" role="group" aria-label={t('fromTemplate')}>
+            <span className="muted small">{t('newFromTemplate')}</span>
             {KPI_TEMPLATES.map((template) => (
-              <button key={template.kind} type="button" className="button small" title={template.description} onClick={() => open({ original: null, baseline: formatKpi(template.definition) })}>
-                {template.label}
+              <button key={template.kind} type="button" className="button small" title={t(`templateDescriptions.${template.kind}`)} onClick={() => open({ original: null, baseline: formatKpi(template.definition) })}>
+                {t(`templates.${template.kind}`)}
               </button>
             ))}
           </div>
           <span className="spacer" />
           <GatedButton gate={administer} className="button" onClick={() => setConfirmDelete(true)} disabled={!draft.original || remove.isPending}>
-            Delete…
+            {t('deleteButton')}
           </GatedButton>
           <GatedButton gate={administer} className="button button-primary" onClick={saveDraft} disabled={save.isPending || (!dirty && draft.original !== null)}>
-            Save
+            {tCommon('save')}
           </GatedButton>
         </div>
       ) : (
-        <ReadOnlyNotice gate={administer} what="the KPIs" />
+        <ReadOnlyNotice gate={administer} what="kpis" />
       )}
       {notice && (
         <div className={`notice notice-${notice.tone}`} role={notice.tone === 'error' ? 'alert' : 'status'}>
           {notice.text}
         </div>
       )}
-      {library.isError && <ErrorNotice title="The KPI library cannot be read" error={library.error} />}
+      {library.isError && <ErrorNotice title={t('libraryUnreadable')} error={library.error} />}
       <div className="kpi-layout">
         <KpiLibraryList entries={library.data} loading={library.isPending} selected={draft.original} onOpen={(entry) => open({ original: entry.name, baseline: formatKpi(entry.definition) })} />
         <KpiEditorPanel readOnly={!administer.allowed} draftKey={draft.key} initial={draft.baseline} onChange={setText} syntax={checked.syntax} violations={violations} pending={pending} />
@@ -160,8 +163,8 @@ export function KpiWorkspace() {
       <KpiPreview document={checked.document} valid={valid} isLine={kind === 'line'} />
       <ConfirmDialog
         open={pendingOpen !== null}
-        title="Discard your changes?"
-        confirmLabel="Discard and open"
+        title={t('discardTitle')}
+        confirmLabel={t('discardConfirm')}
         tone="danger"
         onCancel={() => setPendingOpen(null)}
         onConfirm={() => {
@@ -169,12 +172,10 @@ export function KpiWorkspace() {
           setPendingOpen(null);
         }}
       >
-        <p>The KPI in the editor has changes that are not saved.</p>
+        <p>{t('discardText')}</p>
       </ConfirmDialog>
-      <ConfirmDialog open={confirmDelete} title="Delete this KPI?" confirmLabel="Delete" tone="danger" busy={remove.isPending} onCancel={() => setConfirmDelete(false)} onConfirm={deleteDraft}>
-        <p>
-          <strong className="mono">{draft.original}</strong> is removed from the library. This cannot be undone.
-        </p>
+      <ConfirmDialog open={confirmDelete} title={t('deleteTitle')} confirmLabel={tCommon('delete')} tone="danger" busy={remove.isPending} onCancel={() => setConfirmDelete(false)} onConfirm={deleteDraft}>
+        <p>{t.rich('deleteText', { name: () => <strong className="mono">{draft.original}</strong> })}</p>
       </ConfirmDialog>
     </section>
   );

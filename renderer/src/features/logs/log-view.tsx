@@ -1,3 +1,4 @@
+import { text } from '../../i18n/language.js';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { LocalTime } from '../../components/local-time.js';
 import type { LogLine } from './log-line.js';
@@ -92,7 +93,7 @@ export function LogView({ lines, follow }: { lines: readonly LogLine[]; follow: 
         ref={box}
         className="log-view"
         role="log"
-        aria-label="Log lines"
+        aria-label={text('logView.lines')}
         data-pinned={follow && pinned ? 'true' : 'false'}
         tabIndex={0}
         onScroll={(event) => {
@@ -113,7 +114,7 @@ export function LogView({ lines, follow }: { lines: readonly LogLine[]; follow: 
                 data-level={line.level}
                 data-expanded={open ? 'true' : 'false'}
                 style={{ top: layout.top(index), ...(open ? { minHeight: ROW_HEIGHT } : { height: ROW_HEIGHT }) }}
-                title={open ? undefined : 'Click to show the whole line'}
+                title={open ? undefined : text('logView.clickToShow')}
                 onClick={() => {
                   // Selecting text in an open line is not a click to fold it.
                   if (open && window.getSelection()?.toString()) return;
@@ -131,7 +132,7 @@ export function LogView({ lines, follow }: { lines: readonly LogLine[]; follow: 
       </div>
       {follow && !pinned && (
         <button type="button" className="button small log-jump" onClick={() => setPinned(true)}>
-          Newest line ↓
+          {text('logView.newest')}
         </button>
       )}
     </div>

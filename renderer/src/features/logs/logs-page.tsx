@@ -4,17 +4,18 @@ import { type LogFilters, useLoadOlderLog, useLog, usePermission, useStatus } fr
 import { logFiltersFromHash, logsHref } from '../../app/log-link.js';
 import { ErrorNotice } from '../../components/error-notice.js';
 import { LocalTime } from '../../components/local-time.js';
-import { plural } from '../../format/quantities.js';
+import { useTranslations } from 'use-intl';
 import { LOG_LEVELS, matchesLogFilter, parseAuditLine, parseLogLine } from './log-line.js';
 import { LogView } from './log-view.js';
 import { formatNumber, localDateTimeInput } from '../../format/locale.js';
 
-const LOGS: { name: LogViewName; label: string; file: string }[] = [
-  { name: 'agent_core.log', label: 'Core', file: 'agent_core.log' },
-  { name: 'agent_web.log', label: 'Web', file: 'agent_web.log' },
+type LogEntry = { name: LogViewName; label: 'core' | 'web' | 'audit'; file: string };
+const LOGS: LogEntry[] = [
+  { name: 'agent_core.log', label: 'core', file: 'agent_core.log' },
+  { name: 'agent_web.log', label: 'web', file: 'agent_web.log' },
 ];
 /** Who changed what through the API: offered to admins only (the agent refuses it to others). */
-const AUDIT = { name: 'audit', label: 'Audit', file: 'audit.log' } as const;
+const AUDIT: LogEntry = { name: 'audit', label: 'audit', file: 'audit.log' };
 
 /** The filters the address names, else the page's start: INFO and above (DEBUG holds the libraries' detail, single uploads). */
 function initialFilters(): LogFilters {
@@ -41,6 +42,8 @@ export function LogsPage() {
   const log = useLog(name, filters, follow);
   const older = useLoadOlderLog(name, filters);
   const status = useStatus();
+  const t = useTranslations('logs');
+  const tPages = useTranslations('pages');
 
   // A link from Status (or back/forward) while the page is open: its filters apply.
   useEffect(() => {
@@ -74,7 +77,7 @@ export function LogsPage() {
   return (
     <section className="page page-fill" aria-labelledby="logs-title">
       <div className="page-head">
-        <h1 id="logs-title">Logs</h1>
+        <h1 id="logs-title">{tPages('logs')}</h1>
         <LogChoice
           offered={offered}
           name={name}
@@ -90,20 +93,20 @@ export function LogsPage() {
       </div>
       <div className="toolbar">
         <label className="field">
-          Level
-          <select value={filters.level} onChange={(e) => change({ level: e.target.value as LogFilters['level'] })} aria-label="Level">
-            <option value="">All levels</option>
+          {t('level')}
+          <select value={filters.level} onChange={(e) => change({ level: e.target.value as LogFilters['level'] })} aria-label={t('level')}>
+            <option value="">{t('allLevels')}</option>
             {LOG_LEVELS.map((level) => (
               <option key={level} value={level}>
-                {level} and above
+                {t('andAbove', { level })}
               </option>
             ))}
           </select>
         </label>
         <label className="field">
-          {name === 'audit' ? 'Token' : 'Component'}
-          <select value={filters.component} onChange={(e) => change({ component: e.target.value })} aria-label={name === 'audit' ? 'Token' : 'Component'}>
-            <option value="">{name === 'audit' ? 'All tokens' : 'All components'}</option>
+          {name === 'audit' ? t('token') : t('component')}
+          <select value={filters.component} onChange={(e) => change({ component: e.target.value })} aria-label={name === 'audit' ? t('token') : t('component')}>
+            <option value="">{name === 'audit' ? t('allTokens') : t('allComponents')}</option>
             {components.map((c) => (
               <option key={c} value={c}>
                 {c}
@@ -119,28 +122,28 @@ export function LogsPage() {
           }}
         >
           <label className="field">
-            Jump to time
-            <input type="text" inputMode="numeric" value={jumpTo} onChange={(e) => setJumpTo(e.target.value)} aria-label="Jump to time" placeholder={jumpInput.example} title={`Local time, e.g. ${jumpInput.example}`} />
+            {t('jump')}
+            <input type="text" inputMode="numeric" value={jumpTo} onChange={(e) => setJumpTo(e.target.value)} aria-label={t('jump')} placeholder={jumpInput.example} title={t('jumpTitle', { example: jumpInput.example })} />
           </label>
           <button type="submit" className="button" disabled={jumpUntil === undefined}>
-            Go
+            {t('go')}
           </button>
         </form>
-        <input type="search" className="filter" placeholder="Search text" aria-label="Search log" value={search} onChange={(e) => setSearch(e.target.value)} />
-        <label className="check-label" title={filters.until ? 'Following resumes with "Back to newest"' : undefined}>
-          <input type="checkbox" checked={follow} disabled={filters.until !== undefined} onChange={(e) => setFollow(e.target.checked)} /> Follow
+        <input type="search" className="filter" placeholder={t('search')} aria-label={t('searchLabel')} value={search} onChange={(e) => setSearch(e.target.value)} />
+        <label className="check-label" title={filters.until ? t('followTitle') : undefined}>
+          <input type="checkbox" checked={follow} disabled={filters.until !== undefined} onChange={(e) => setFollow(e.target.checked)} /> {t('follow')}
         </label>
         <button type="button" className="button" onClick={() => void log.refetch()} disabled={log.isFetching}>
-          Refresh
+          {t('refresh')}
         </button>
       </div>
       <div className="toolbar log-older">
         <button type="button" className="button small" onClick={() => older.mutate()} disabled={!log.data?.hasOlder || older.isPending}>
-          {older.isPending ? 'Loading older lines…' : 'Load older lines'}
+          {older.isPending ? t('loadingOlder') : t('loadOlder')}
         </button>
         {filters.until !== undefined && (
           <span className="log-looking-back">
-            Lines up to <LocalTime value={filters.until} />
+            {t.rich('linesUpTo', { time: () => <LocalTime value={filters.until!} /> })}
             <button
               type="button"
               className="button small"
@@ -149,31 +152,33 @@ export function LogsPage() {
                 setFollow(true);
               }}
             >
-              Back to newest
+              {t('backToNewest')}
             </button>
           </span>
         )}
         <span className="muted small" data-testid="log-count">
-          {formatNumber(shown.length)} of {plural(parsed.length, 'line')}
-          {log.data && !log.data.hasOlder ? ' (the oldest there are)' : ''} · times in local time (UTC on hover) · click a line to show all of it
+          {t('count', { shown: formatNumber(shown.length), count: parsed.length })}
+          {log.data && !log.data.hasOlder ? t('oldest') : ''}
+          {t('countHint')}
         </span>
       </div>
-      {older.isError && <ErrorNotice title="Older lines cannot be read" error={older.error} />}
-      {log.isError && !log.data && <ErrorNotice title="The log cannot be read" error={log.error} />}
-      {!log.data && !log.isError && <p className="muted">Loading {file}…</p>}
-      {log.data && parsed.length === 0 && <p className="muted">{filters.level || filters.component || filters.until ? `No lines of ${file} match these filters.` : `${file} is empty.`}</p>}
+      {older.isError && <ErrorNotice title={t('olderUnreadable')} error={older.error} />}
+      {log.isError && !log.data && <ErrorNotice title={t('unreadable')} error={log.error} />}
+      {!log.data && !log.isError && <p className="muted">{t('loading', { file })}</p>}
+      {log.data && parsed.length === 0 && <p className="muted">{filters.level || filters.component || filters.until ? t('noMatch', { file }) : t('empty', { file })}</p>}
       {parsed.length > 0 && <LogView lines={shown} follow={follow} />}
     </section>
   );
 }
 
 /** Core, Web and (for admins) Audit: which log the page reads. */
-function LogChoice({ offered, name, onChoose }: { offered: readonly { name: LogViewName; label: string; file: string }[]; name: LogViewName; onChoose: (name: LogViewName) => void }) {
+function LogChoice({ offered, name, onChoose }: { offered: readonly LogEntry[]; name: LogViewName; onChoose: (name: LogViewName) => void }) {
+  const t = useTranslations('logs');
   return (
-    <div className="segmented" role="radiogroup" aria-label="Log file">
+    <div className="segmented" role="radiogroup" aria-label={t('file')}>
       {offered.map((entry) => (
         <button key={entry.name} type="button" role="radio" aria-checked={name === entry.name} className={name === entry.name ? 'active' : ''} onClick={() => onChoose(entry.name)}>
-          {entry.label} <span className="muted small">{entry.file}</span>
+          {t(entry.label)} <span className="muted small">{entry.file}</span>
         </button>
       ))}
     </div>

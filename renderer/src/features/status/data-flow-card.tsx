@@ -10,23 +10,21 @@ import { type Freshness, LATE_FACTOR, SILENT_FACTOR, deliveryProblem, duration, 
 import { SparkplugNodes } from './sparkplug-nodes.js';
 import { formatNumber } from '../../format/locale.js';
 import { rowReason } from './row-reason.js';
+import { useTranslations } from 'use-intl';
+import { text } from '../../i18n/language.js';
 
 /** The sparkline covers the last hour. */
 export const SPARKLINE_MINUTES = 60;
 
-const FRESHNESS_TEXT: Record<Freshness, string> = {
-  fresh: '',
-  stale: 'late: no record for more than 5 poll intervals',
-  dead: 'no record for over an hour, or its receiver is not running',
-  none: 'nothing read yet',
-};
+const FRESHNESS_TEXT = { stale: 'dataFlow.stale', dead: 'dataFlow.dead', none: 'dataFlow.nothing' } as const;
 
 /** Why a stream has its colour, in words: against its expected interval when one is known. */
 function freshnessText(state: Freshness, stats: StreamRecord['stats']): string {
   const expected = stats.expected_every_seconds;
-  if (expected === null || (state !== 'stale' && state !== 'dead')) return FRESHNESS_TEXT[state];
-  const usual = `${duration(expected)} (${stats.expected_from === 'configuration' ? 'expected_every_seconds' : 'learned from its history'})`;
-  return state === 'stale' ? `late: no record for more than ${LATE_FACTOR} × its interval of ${usual}` : `silent: no record for more than ${SILENT_FACTOR} × its interval of ${usual}, or its receiver is not running`;
+  if (state === 'fresh') return '';
+  if (expected === null || (state !== 'stale' && state !== 'dead')) return text(FRESHNESS_TEXT[state]);
+  const usual = `${duration(expected)} (${stats.expected_from === 'configuration' ? text('dataFlow.fromConfiguration') : text('dataFlow.fromHistoryLearned')})`;
+  return state === 'stale' ? text('dataFlow.lateAgainst', { factor: LATE_FACTOR, usual }) : text('dataFlow.silentAgainst', { factor: SILENT_FACTOR, usual });
 }
 
 /** Ticks once a second, so that "3 s ago" stays true between two refreshes. */
@@ -57,11 +55,12 @@ export function DataFlowCard({
   history: FlowHistory | undefined;
 }) {
   const now = useNow();
+  const t = useTranslations('dataFlow');
   return (
     <div className="card data-flow">
-      <h2 id="data-flow-title">Data flow</h2>
+      <h2 id="data-flow-title">{t('title')}</h2>
       {streams.length === 0 ? (
-        <p className="muted">No streams are configured.</p>
+        <p className="muted">{t('none')}</p>
       ) : (
         <table className="table data-flow-table" aria-labelledby="data-flow-title">
           {/* Fixed widths: columns do not jump as ages and rates change every few seconds. */}
@@ -72,12 +71,12 @@ export function DataFlowCard({
           </colgroup>
           <thead>
             <tr>
-              <th scope="col">Asset</th>
-              <th scope="col">Stream type</th>
-              <th scope="col">Receiver</th>
-              <th scope="col">Last record</th>
-              <th scope="col" className="align-right numeric">Records/min</th>
-              <th scope="col">Last hour</th>
+              <th scope="col">{t('asset')}</th>
+              <th scope="col">{t('streamType')}</th>
+              <th scope="col">{t('receiver')}</th>
+              <th scope="col">{t('lastRecord')}</th>
+              <th scope="col" className="align-right numeric">{t('perMinute')}</th>
+              <th scope="col">{t('lastHour')}</th>
             </tr>
           </thead>
           <tbody>
@@ -98,13 +97,13 @@ export function DataFlowCard({
                   <td>{stream.stream_type}</td>
                   <td>{stream.data_receiver}</td>
                   <td>
-                    {lastAt && <span className="muted small">arrived </span>}
+                    {lastAt && <span className="muted small">{t('arrived')}</span>}
                     <span className={`freshness freshness-${state}`} data-freshness={state} title={(stuck && arrived === 'fresh' ? '' : freshnessText(arrived, stream.stats)) || undefined} data-last-record-at={lastAt ?? ''}>
-                      {lastAt ? ago(Date.parse(lastAt), Math.max(now, Date.parse(lastAt))) : 'none yet'}
+                      {lastAt ? ago(Date.parse(lastAt), Math.max(now, Date.parse(lastAt))) : t('noneYet')}
                     </span>
                     {Number.isFinite(dataAt) && (
-                      <div className="muted small" data-testid="data-age" title={`The newest record's own time stamp: ${stream.stats.last_record_timestamp}`}>
-                        data from {ago(dataAt, Math.max(now, dataAt))}
+                      <div className="muted small" data-testid="data-age" title={t('dataStampTitle', { stamp: stream.stats.last_record_timestamp ?? '' })}>
+                        {t('dataFrom', { ago: ago(dataAt, Math.max(now, dataAt)) })}
                       </div>
                     )}
                     {reason && (
@@ -119,14 +118,14 @@ export function DataFlowCard({
                   <td className="align-right numeric">
                     {shownRate(stream.stats.records_per_minute, running)}
                     {Boolean(stream.stats.backfilled_per_minute) && (
-                      <div className="muted small" data-testid="backfilled-per-minute" title="Records read from the OPC UA server's history (history_backfill), not live">
-                        {formatNumber(stream.stats.backfilled_per_minute!)} from history
+                      <div className="muted small" data-testid="backfilled-per-minute" title={t('fromHistoryTitle')}>
+                        {t('fromHistory', { count: formatNumber(stream.stats.backfilled_per_minute!) })}
                       </div>
                     )}
                   </td>
                   <td className="sparkline-cell" data-active-minutes={series ? series.values.filter((v) => v !== null && v > 0).length : 0}>
                     {series && (
-                      <TimeChart sparkline label={`Records read per minute by ${stream.stream} over the last hour`} times={series.times} series={[{ label: 'records/min', color: 'var(--accent)', values: series.values }]} height={32} testId="flow-sparkline" />
+                      <TimeChart sparkline label={t('sparkline', { stream: stream.stream })} times={series.times} series={[{ label: t('seriesLabel'), color: 'var(--accent)', values: series.values }]} height={32} testId="flow-sparkline" />
                     )}
                   </td>
                 </tr>

@@ -5,6 +5,8 @@
 import type { FlowHistory } from '../../../../shared/api/history.js';
 import type { Status, StreamStats } from '../../../../shared/api/resources.js';
 import { formatNumber } from '../../format/locale.js';
+import { stateWord } from '../../components/state-badge.js';
+import { text } from '../../i18n/language.js';
 
 /** Default poll_interval of a receiver (shared/config/schema.ts). */
 const DEFAULT_POLL_SECONDS = 5;
@@ -68,7 +70,7 @@ export function deliveryProblem(delivery: StreamStats['transmits'], transmits: S
     const service = services[`transmit:${transmit}`]?.status;
     const waited = oldest_waiting_at === null ? 0 : now - Date.parse(oldest_waiting_at);
     if (error !== null) return { transmit, waiting, reason: error };
-    if (service !== undefined && service !== 'running') return { transmit, waiting, reason: `the transmit is ${service}` };
+    if (service !== undefined && service !== 'running') return { transmit, waiting, reason: text('dataFlow.transmitState', { state: stateWord(service) }) };
     if (waited > STUCK_MS) return { transmit, waiting, reason: `its oldest record has waited ${duration(waited / 1000)}` };
   }
   return undefined;

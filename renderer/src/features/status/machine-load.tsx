@@ -3,6 +3,8 @@ import type { MachineInfo, Usage } from '../../../../shared/api/resources.js';
 import type { UsageSample } from '../../api/index.js';
 import { TimeChart, type ChartSeries } from '../../components/time-chart.js';
 import { formatNumber } from '../../format/locale.js';
+import { useTranslations } from 'use-intl';
+import { text } from '../../i18n/language.js';
 
 const PERCENT: readonly [number, number] = [0, 100];
 /** The chart shows the last three minutes, filling from the right as samples arrive. */
@@ -15,27 +17,28 @@ export function MachineLoad({ machine, history }: { machine: MachineInfo; histor
     const last = history.at(-1)?.at ?? Date.now();
     return [last - WINDOW_MS, last] as const;
   }, [history]);
+  const t = useTranslations('machine');
   const series = useMemo<ChartSeries[]>(
     () => [
-      { label: 'CPU', color: 'var(--accent)', values: history.map((s) => s.cpu) },
-      { label: 'Memory', color: 'var(--series-2)', values: history.map((s) => s.memory) },
-      { label: 'Disk', color: 'var(--series-3)', values: history.map((s) => s.disk) },
+      { label: t('cpu'), color: 'var(--accent)', values: history.map((s) => s.cpu) },
+      { label: t('memory'), color: 'var(--series-2)', values: history.map((s) => s.memory) },
+      { label: t('disk'), color: 'var(--series-3)', values: history.map((s) => s.disk) },
     ],
-    [history],
+    [history, t],
   );
   return (
     <div className="card">
-      <h2>This PC</h2>
+      <h2>{t('title')}</h2>
       <div className="load-rows">
-        <LoadRow label="CPU" swatch="var(--accent)" percent={machine.cpu.percent} detail={`${machine.cpu.cpu_count} cores`} />
-        <LoadRow label="Memory" swatch="var(--series-2)" percent={machine.memory.percent_used} detail={usageDetail(machine.memory)} />
-        <LoadRow label="Disk" swatch="var(--series-3)" percent={machine.disk.percent_used} detail={usageDetail(machine.disk)} />
+        <LoadRow label={t('cpu')} swatch="var(--accent)" percent={machine.cpu.percent} detail={t('cores', { count: machine.cpu.cpu_count })} />
+        <LoadRow label={t('memory')} swatch="var(--series-2)" percent={machine.memory.percent_used} detail={usageDetail(machine.memory)} />
+        <LoadRow label={t('disk')} swatch="var(--series-3)" percent={machine.disk.percent_used} detail={usageDetail(machine.disk)} />
       </div>
       {history.length < 2 ? (
-        <p className="muted small">The chart of the last minutes fills in as the console samples the load.</p>
+        <p className="muted small">{t('filling')}</p>
       ) : (
         <TimeChart
-          label={`Machine load history: CPU, memory and disk in percent over the last three minutes (${history.length} samples)`}
+          label={t('chartLabel', { count: history.length })}
           times={times}
           xRange={xRange}
           series={series}
@@ -43,7 +46,7 @@ export function MachineLoad({ machine, history }: { machine: MachineInfo; histor
           unit="%"
           height={150}
           testId="machine-load-chart"
-          title="CPU, memory and disk (%), last 3 minutes"
+          title={t('chartTitle')}
         />
       )}
     </div>
@@ -64,5 +67,5 @@ function LoadRow({ label, swatch, percent, detail }: { label: string; swatch: st
 
 function usageDetail(usage: Usage): string {
   const gb = (value: number) => formatNumber(value, { fractionDigits: 1 });
-  return `${gb(usage.used_gb)} of ${gb(usage.total_gb)} GB used, ${gb(usage.available_gb)} GB free`;
+  return text('machine.usage', { used: gb(usage.used_gb), total: gb(usage.total_gb), free: gb(usage.available_gb) });
 }

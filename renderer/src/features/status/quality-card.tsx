@@ -1,4 +1,6 @@
+import { useTranslations } from 'use-intl';
 import type { FlowHistory } from '../../../../shared/api/history.js';
+import { agentTextOf } from '../../i18n/agent-text.js';
 import type { StreamRecord } from '../../../../shared/api/resources.js';
 import { LocalTime } from '../../components/local-time.js';
 
@@ -14,19 +16,20 @@ export function QualityCard({ streams, history }: { streams: readonly StreamReco
     .filter((stream) => !seen.has(stream.stream) && seen.add(stream.stream))
     .flatMap((stream) => (stream.quality ?? []).map((finding) => ({ stream, finding })))
     .sort((a, b) => Date.parse(a.finding.since) - Date.parse(b.finding.since));
+  const t = useTranslations('quality');
   return (
     <div className="card quality-card" data-testid="quality-panel">
-      <h2 id="quality-title">Quality</h2>
+      <h2 id="quality-title">{t('title')}</h2>
       {rows.length === 0 ? (
-        <p className="muted">No open findings: no value stuck or out of range, no gap, no clock ahead, no changed columns.</p>
+        <p className="muted">{t('none')}</p>
       ) : (
         <table className="table" aria-labelledby="quality-title">
           <thead>
             <tr>
-              <th scope="col">Stream</th>
-              <th scope="col">Check</th>
-              <th scope="col">What</th>
-              <th scope="col">Since</th>
+              <th scope="col">{t('stream')}</th>
+              <th scope="col">{t('check')}</th>
+              <th scope="col">{t('what')}</th>
+              <th scope="col">{t('since')}</th>
             </tr>
           </thead>
           <tbody>
@@ -34,9 +37,15 @@ export function QualityCard({ streams, history }: { streams: readonly StreamReco
               <tr key={`${stream.stream}/${finding.check}/${finding.field ?? ''}`} data-quality-row={`${stream.stream}/${finding.check}`}>
                 <td>{stream.stream}</td>
                 <td>
-                  <span className="pill pill-warning">{finding.check}</span>
+                  <span className="pill pill-warning">{t(`checks.${finding.check}`)}</span>
                 </td>
-                <td>{finding.detail}</td>
+                <td>
+                  {agentTextOf(finding, finding.detail)}
+                  {/* What the check means and what to look at: "stuck" alone left the plant engineer guessing (issue 56). */}
+                  <p className="muted small quality-explanation" data-testid="quality-explanation">
+                    {t(`explain.${finding.check}`)}
+                  </p>
+                </td>
                 <td>
                   <LocalTime value={finding.since} />
                 </td>
@@ -47,11 +56,11 @@ export function QualityCard({ streams, history }: { streams: readonly StreamReco
       )}
       {closed.length > 0 && (
         <details className="small" data-testid="quality-closed">
-          <summary>{closed.length} closed in the last hour</summary>
+          <summary>{t('closed', { count: closed.length })}</summary>
           <ul>
             {closed.slice(0, 20).map((f) => (
               <li key={`${f.asset}:${f.stream_type}/${f.check}/${f.field ?? ''}/${f.since}`}>
-                {f.asset}:{f.stream_type} <span className="pill pill-quiet">{f.check}</span> {f.detail} (<LocalTime value={f.since} /> – <LocalTime value={f.until} />)
+                {f.asset}:{f.stream_type} <span className="pill pill-quiet">{t(`checks.${f.check}`)}</span> {agentTextOf(f, f.detail)} (<LocalTime value={f.since} /> – <LocalTime value={f.until} />)
               </li>
             ))}
           </ul>

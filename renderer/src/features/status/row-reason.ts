@@ -7,6 +7,8 @@
 import type { Marker } from '../../../../shared/api/resources.js';
 import { formatNumber } from '../../format/locale.js';
 import type { DeliveryProblem } from './data-flow.js';
+import { agentTextOf } from '../../i18n/agent-text.js';
+import { text as catalogText } from '../../i18n/language.js';
 
 export interface RowReason {
   /** own: the stream's own problem; delivery: its records wait at a transmit. */
@@ -26,9 +28,9 @@ export function shortReason(text: string): string {
 
 export function rowReason(markers: readonly Marker[], stuck: DeliveryProblem | undefined): RowReason | undefined {
   const own = markers.find((m) => m.level === 'error' && m.component_type !== 'Transmit') ?? markers.find((m) => m.category === 'no_transmit');
-  if (own) return { kind: 'own', text: own.message };
+  if (own) return { kind: 'own', text: agentTextOf(own, own.message) };
   if (!stuck) return undefined;
   const short = shortReason(stuck.reason);
-  const text = `Not getting out: ${formatNumber(stuck.waiting)} waiting at ${stuck.transmit}: ${short}`;
+  const text = catalogText('dataFlow.notGettingOut', { waiting: formatNumber(stuck.waiting), transmit: stuck.transmit, reason: short });
   return short === stuck.reason ? { kind: 'delivery', text } : { kind: 'delivery', text, detail: stuck.reason };
 }

@@ -1,7 +1,8 @@
+import { useTranslations } from 'use-intl';
 import type { Status } from '../../../../shared/api/resources.js';
+import { agentTextOf } from '../../i18n/agent-text.js';
 import { serviceLogHref } from '../../app/log-link.js';
-import { StateBadge } from '../../components/state-badge.js';
-import { plural } from '../../format/quantities.js';
+import { StateBadge, stateWord } from '../../components/state-badge.js';
 import { parseAgentTime } from '../../format/time.js';
 
 /**
@@ -11,22 +12,23 @@ import { parseAgentTime } from '../../format/time.js';
 export function ServicesCard({ services }: { services: Status['agent']['services'] }) {
   const entries = Object.entries(services).sort(([a], [b]) => a.localeCompare(b));
   const degraded = entries.filter(([, s]) => s.health === 'degraded').length;
+  const t = useTranslations('services');
   return (
     <div className="card">
       <h2>
-        Services
-        {degraded > 0 && <span className="pill pill-warning">{plural(degraded, 'service')} degraded</span>}
+        {t('title')}
+        {degraded > 0 && <span className="pill pill-warning">{t('degraded', { count: degraded })}</span>}
       </h2>
       {entries.length === 0 ? (
-        <p className="muted">No services: the configuration has no receivers or transmits yet.</p>
+        <p className="muted">{t('none')}</p>
       ) : (
-        <table className="table compact" aria-label="Services">
+        <table className="table compact" aria-label={t('title')}>
           <thead>
             <tr>
-              <th scope="col">Kind</th>
-              <th scope="col">Name</th>
+              <th scope="col">{t('kind')}</th>
+              <th scope="col">{t('name')}</th>
               <th scope="col" className="align-right">
-                State
+                {t('state')}
               </th>
             </tr>
           </thead>
@@ -36,21 +38,21 @@ export function ServicesCard({ services }: { services: Status['agent']['services
               const shown = service.health === 'degraded' && service.status !== 'stopped' ? 'degraded' : service.status;
               return (
                 <tr key={name} data-service={name} data-health={service.health ?? 'ok'}>
-                  <td className="muted">{rest.length > 0 ? kind : ''}</td>
+                  <td className="muted">{rest.length > 0 ? (kind === 'receiver' || kind === 'transmit' ? t(`kinds.${kind}`) : kind) : ''}</td>
                   <td>
                     {rest.length > 0 ? rest.join(':') : name}
                     {service.reason && (
                       <span className="service-reason">
-                        {service.reason}
+                        {agentTextOf(service, service.reason, 'reason_')}
                         {/* Its warnings and errors around the problem's time, in Logs. */}
                         <a className="service-log-link" href={serviceLogHref(name, typeof service.reason_at === 'string' ? service.reason_at : undefined, parseAgentTime)}>
-                          Log lines
+                          {t('logLines')}
                         </a>
                       </span>
                     )}
                   </td>
                   <td className="align-right">
-                    <StateBadge state={shown} text={shown === 'degraded' ? `${service.status} · degraded` : undefined} />
+                    <StateBadge state={shown} text={shown === 'degraded' ? t('degradedState', { state: stateWord(service.status) }) : undefined} />
                   </td>
                 </tr>
               );

@@ -1,11 +1,9 @@
 import type { Status } from '../../../../shared/api/resources.js';
 import { LocalTime } from '../../components/local-time.js';
-import { plural } from '../../format/quantities.js';
+import { useTranslations } from 'use-intl';
 
 type SparkplugNode = NonNullable<Status['last_data_transmit'][string]['sparkplug']>;
 
-/** online: born, a host sees its data; waiting: connected, held back by the primary host; offline: no broker. */
-const STATE_WORD: Record<SparkplugNode['state'], string> = { born: 'online', waiting_for_host: 'waiting', disconnected: 'offline' };
 
 /** The mqtt transmits that are Sparkplug B edge nodes, with their node's birth state. */
 export function sparkplugNodes(transmits: Status['last_data_transmit'] | undefined): [string, SparkplugNode][] {
@@ -19,20 +17,23 @@ export function sparkplugNodes(transmits: Status['last_data_transmit'] | undefin
  */
 export function SparkplugNodes({ transmits }: { transmits: Status['last_data_transmit'] | undefined }) {
   const nodes = sparkplugNodes(transmits);
+  const t = useTranslations('sparkplug');
   if (nodes.length === 0) return null;
   return (
     <section className="sparkplug-nodes" aria-labelledby="sparkplug-nodes-title">
-      <h3 id="sparkplug-nodes-title">Sparkplug B edge nodes</h3>
+      <h3 id="sparkplug-nodes-title">{t('title')}</h3>
       <ul>
         {nodes.map(([transmit, node]) => (
           <li key={transmit} data-sparkplug-node={transmit} data-sparkplug-state={node.state}>
             <strong>
               {node.group_id}/{node.edge_node_id}
             </strong>{' '}
-            <span className={`sparkplug-state sparkplug-state-${node.state} ${node.state === 'born' ? 'ok-text' : 'warning-text'}`}>{STATE_WORD[node.state]}</span>
+            <span className={`sparkplug-state sparkplug-state-${node.state} ${node.state === 'born' ? 'ok-text' : 'warning-text'}`}>{/* online: born, a host sees its data; waiting: connected, held back by the primary host; offline: no broker. */}
+              {t(`states.${node.state}`)}
+            </span>
             {' · '}
             <Details node={node} />
-            <span className="muted small"> (transmit {transmit})</span>
+            <span className="muted small">{t('transmit', { name: transmit })}</span>
           </li>
         ))}
       </ul>
@@ -41,29 +42,30 @@ export function SparkplugNodes({ transmits }: { transmits: Status['last_data_tra
 }
 
 function Details({ node }: { node: SparkplugNode }) {
-  const sent = node.born_at ? (
-    <>
-      NBIRTH sent <LocalTime value={node.born_at} /> (bdSeq {node.bd_seq})
-    </>
-  ) : (
-    'no NBIRTH sent yet'
-  );
-  const devices = `${plural(node.devices_born, 'device')} born`;
+  const t = useTranslations('sparkplug');
+  const sent = node.born_at ? <>{t.rich('sent', { time: () => <LocalTime value={node.born_at!} />, seq: node.bd_seq })}</> : t('notSent');
+  const devices = t('devices', { count: node.devices_born });
   if (node.state === 'born') {
     return (
       <span data-testid="sparkplug-details">
         {sent}, {devices}
-        {node.primary_host_id ? `, primary host ${node.primary_host_id} online` : ''}
+        {node.primary_host_id ? t('primaryOnline', { host: node.primary_host_id }) : ''}
       </span>
     );
   }
   if (node.state === 'waiting_for_host') {
-    const host = node.host_online === false ? 'offline' : 'no STATE heard yet';
+    const host = node.host_online === false ? t('hostOffline') : t('noState');
     return (
       <span data-testid="sparkplug-details">
-        waiting for primary host {node.primary_host_id} ({host}); records are kept meanwhile. Last: {sent}
+        {t('waiting', { host: node.primary_host_id ?? '', state: host })}
+        {sent}
       </span>
     );
   }
-  return <span data-testid="sparkplug-details">not connected to the broker (a host sees the node dead). Last: {sent}</span>;
+  return (
+    <span data-testid="sparkplug-details">
+      {t('disconnected')}
+      {sent}
+    </span>
+  );
 }

@@ -1,5 +1,6 @@
 import { GatedButton } from '../../components/gated-button.js';
 import { useState } from 'react';
+import { useTranslations } from 'use-intl';
 import type { Status } from '../../../../shared/api/resources.js';
 import { errorText, STATUS_REFRESH_SECONDS, useAgentAction, useConfig, usePermission, useFlowHistory, useStatus, useStreams, useUsageHistory } from '../../api/index.js';
 import { useToast } from '../../app/toasts.js';
@@ -7,30 +8,21 @@ import { Ago } from '../../components/ago.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { ErrorNotice } from '../../components/error-notice.js';
 import { LocalTime } from '../../components/local-time.js';
-import { StateBadge } from '../../components/state-badge.js';
+import { StateBadge, stateWord } from '../../components/state-badge.js';
 import { MachineLoad } from './machine-load.js';
 import { ServicesCard } from './services-card.js';
 import { TransmitsCard } from './transmits-card.js';
 import { DataFlowCard, SPARKLINE_MINUTES } from './data-flow-card.js';
 import { QualityCard } from './quality-card.js';
 import { pollIntervals } from './data-flow.js';
+import { agentTextOf } from '../../i18n/agent-text.js';
 
 type Action = 'start' | 'stop' | 'restart';
 
-const CONFIRM: Record<'stop' | 'restart', { title: string; text: string; label: string }> = {
-  stop: {
-    title: 'Stop the agent?',
-    text: 'While the agent is stopped, no data is read from the machines and nothing is sent. Data written meanwhile is read when the agent starts again, as long as the sources keep it.',
-    label: 'Stop agent',
-  },
-  restart: {
-    title: 'Restart the agent?',
-    text: 'Every receiver and transmit stops and starts again. Data flow pauses for a few seconds.',
-    label: 'Restart agent',
-  },
-};
-
-const DONE: Record<Action, string> = { start: 'Agent started', stop: 'Agent stopped', restart: 'Agent restarted' };
+const CONFIRM = {
+  stop: { title: 'stopTitle', text: 'stopText', label: 'stopLabel' },
+  restart: { title: 'restartTitle', text: 'restartText', label: 'restartLabel' },
+} as const;
 
 export function StatusPage() {
   const status = useStatus();
@@ -42,53 +34,56 @@ export function StatusPage() {
   const operate = usePermission('stopAgent');
   const toast = useToast();
   const [asking, setAsking] = useState<'stop' | 'restart' | null>(null);
+  const t = useTranslations('status');
+  const tPages = useTranslations('pages');
+  const tCommon = useTranslations('common');
 
   const run = (which: Action) => {
     action.mutate(which, {
-      onSuccess: (state) => toast('ok', `${DONE[which]}: the agent is ${state}.`),
-      onError: (cause) => toast('error', `The agent could not ${which}: ${errorText(cause)}`),
+      onSuccess: (state) => toast('ok', t('done', { action: which, state: stateWord(state) })),
+      onError: (cause) => toast('error', t('failed', { action: which, error: errorText(cause) })),
       onSettled: () => setAsking(null),
     });
   };
 
-  if (!status.data) return status.isError ? <ErrorNotice title="Status is not available" error={status.error} /> : <p className="muted">Loading status…</p>;
+  if (!status.data) return status.isError ? <ErrorNotice title={t('unavailable')} error={status.error} /> : <p className="muted">{t('loading')}</p>;
   const { agent } = status.data;
   return (
     <section className="page" aria-labelledby="status-title">
       <div className="page-head">
-        <h1 id="status-title">Status</h1>
+        <h1 id="status-title">{tPages('status')}</h1>
         <span className="muted small" data-testid="status-updated">
-          Updated <LocalTime value={status.dataUpdatedAt} /> (<Ago at={status.dataUpdatedAt} />), every {STATUS_REFRESH_SECONDS} s
+          {t.rich('updated', { time: () => <LocalTime value={status.dataUpdatedAt} />, ago: () => <Ago at={status.dataUpdatedAt} />, seconds: STATUS_REFRESH_SECONDS })}
         </span>
       </div>
 
       <div className="card agent-card">
         <div className="agent-state">
-          <span className="card-label">Agent</span>
+          <span className="card-label">{t('agent')}</span>
           <StateBadge state={agent.status} />
         </div>
         <div className="agent-actions">
           <GatedButton gate={operate} className="button button-primary" onClick={() => run('start')} disabled={action.isPending || agent.status === 'running'}>
-            Start
+            {t('start')}
           </GatedButton>
           <GatedButton gate={operate} className="button" onClick={() => setAsking('restart')} disabled={action.isPending}>
-            Restart
+            {t('restart')}
           </GatedButton>
           <GatedButton gate={operate} className="button button-danger" onClick={() => setAsking('stop')} disabled={action.isPending || agent.status === 'stopped'}>
-            Stop
+            {t('stop')}
           </GatedButton>
-          {action.isPending && <span className="muted small" role="status">Working…</span>}
+          {action.isPending && <span className="muted small" role="status">{tCommon('working')}</span>}
         </div>
-        {action.isError && <p className="error-text">The agent could not do that: {errorText(action.error)}</p>}
+        {action.isError && <p className="error-text">{t('couldNot', { error: errorText(action.error) })}</p>}
       </div>
 
       {(agent.problems ?? []).length > 0 && (
         <div className="notice notice-error" role="alert" data-testid="storage-problems">
-          <strong>The agent cannot write everything it needs to.</strong> It keeps what it can in memory and resumes by itself once writing works again.
+          <strong>{t('storageProblem')}</strong> {t('storageResumes')}
           <ul>
             {(agent.problems ?? []).map((problem) => (
               <li key={problem.area}>
-                {problem.message} <span className="muted small">(since <LocalTime value={problem.since} />)</span>
+                {agentTextOf(problem, problem.message)} <span className="muted small">{t.rich('since', { time: () => <LocalTime value={problem.since} /> })}</span>
               </li>
             ))}
           </ul>
@@ -109,14 +104,14 @@ export function StatusPage() {
       {asking && (
         <ConfirmDialog
           open
-          title={CONFIRM[asking].title}
-          confirmLabel={CONFIRM[asking].label}
+          title={t(CONFIRM[asking].title)}
+          confirmLabel={t(CONFIRM[asking].label)}
           tone="danger"
           busy={action.isPending}
           onCancel={() => setAsking(null)}
           onConfirm={() => run(asking)}
         >
-          <p>{CONFIRM[asking].text}</p>
+          <p>{t(CONFIRM[asking].text)}</p>
         </ConfirmDialog>
       )}
     </section>
@@ -125,10 +120,11 @@ export function StatusPage() {
 
 function Backups({ backup }: { backup: Status['backup'] }) {
   const entries = Object.entries(backup);
+  const t = useTranslations('status');
   return (
     <div className="card">
-      <h2>Backup</h2>
-      {entries.length === 0 && <p className="muted">No backups are configured.</p>}
+      <h2>{t('backup')}</h2>
+      {entries.length === 0 && <p className="muted">{t('noBackups')}</p>}
       <dl className="facts">
         {entries.map(([feature, state]) => (
           <div key={feature}>
@@ -140,11 +136,9 @@ function Backups({ backup }: { backup: Status['backup'] }) {
                   {state.error_message ? `: ${state.error_message}` : ''}
                 </span>
               ) : state.last_success ? (
-                <>
-                  last success <LocalTime value={state.last_success} />
-                </>
+                <>{t.rich('lastSuccess', { time: () => <LocalTime value={state.last_success!} /> })}</>
               ) : (
-                <span className="muted">never backed up</span>
+                <span className="muted">{t('neverBackedUp')}</span>
               )}
             </dd>
           </div>

@@ -9,10 +9,11 @@ import { LocalTime } from '../../components/local-time.js';
 import { QualityNote } from '../../components/quality-note.js';
 import { BackfillNote } from '../../components/backfill-note.js';
 import { FileReadingBar } from '../../components/file-reading-bar.js';
-import { plural } from '../../format/quantities.js';
 import { ago } from '../../format/time.js';
 import { matchesFilter, newestMarkers, restreamRequestFor, streamKey } from './stream-selection.js';
 import { formatNumber } from '../../format/locale.js';
+import { useTranslations } from 'use-intl';
+import { agentTextOf } from '../../i18n/agent-text.js';
 
 export function StreamsPage() {
   // Streams restreamed from this page, with their records_read when asked: their row shows the
@@ -25,6 +26,8 @@ export function StreamsPage() {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [confirming, setConfirming] = useState(false);
   const toast = useToast();
+  const t = useTranslations('streams');
+  const tPages = useTranslations('pages');
 
   const records = useMemo(() => streams.data ?? [], [streams.data]);
   const visible = useMemo(() => records.filter((r) => matchesFilter(r, filter)), [records, filter]);
@@ -60,7 +63,7 @@ export function StreamsPage() {
         setConfirming(false);
       },
       onError: (cause) => {
-        toast('error', `Nothing was restreamed: ${errorText(cause)}`);
+        toast('error', t('failed', { error: errorText(cause) }));
         setConfirming(false);
       },
     });
@@ -69,19 +72,19 @@ export function StreamsPage() {
   return (
     <section className="page" aria-labelledby="streams-title">
       <div className="page-head">
-        <h1 id="streams-title">Streams</h1>
+        <h1 id="streams-title">{tPages('streams')}</h1>
         <div className="toolbar">
-          <input type="search" className="filter" placeholder="Filter streams, receivers, messages" aria-label="Filter streams" value={filter} onChange={(e) => setFilter(e.target.value)} />
+          <input type="search" className="filter" placeholder={t('filterPlaceholder')} aria-label={t('filterLabel')} value={filter} onChange={(e) => setFilter(e.target.value)} />
           <GatedButton gate={restreamGate} className="button button-primary" disabled={chosen.length === 0} onClick={() => setConfirming(true)}>
-            Restream{chosen.length > 0 ? ` (${chosen.length})` : ''}
+            {chosen.length > 0 ? t('restreamCount', { count: chosen.length }) : t('restream')}
           </GatedButton>
         </div>
       </div>
-      {streams.isError && !streams.data && <ErrorNotice title="Streams are not available" error={streams.error} />}
-      {!streams.data && !streams.isError && <p className="muted">Loading streams…</p>}
-      {streams.data && records.length === 0 && <div className="card muted">No streams: the configuration has no receivers with streams yet.</div>}
+      {streams.isError && !streams.data && <ErrorNotice title={t('unavailable')} error={streams.error} />}
+      {!streams.data && !streams.isError && <p className="muted">{t('loading')}</p>}
+      {streams.data && records.length === 0 && <div className="card muted">{t('none')}</div>}
       {records.length > 0 && (
-        <table className="table streams-table" aria-label="Streams">
+        <table className="table streams-table" aria-label={tPages('streams')}>
           {/* Fixed widths: columns do not jump as counts grow or the filter changes what is shown. */}
           <colgroup>
             {['check', 'stream', 'receiver', 'read', 'sent', 'waiting', 'errors', 'warnings', 'markers'].map((column) => (
@@ -91,16 +94,22 @@ export function StreamsPage() {
           <thead>
             <tr>
               <th className="check">
-                <input type="checkbox" aria-label="Select all shown streams" checked={allVisibleSelected} onChange={toggleAll} />
+                <input type="checkbox" aria-label={t('selectAll')} checked={allVisibleSelected} onChange={toggleAll} />
               </th>
-              <th>Stream</th>
-              <th>Receiver</th>
-              <th className="align-right" title="Records read from the source (kept across restarts)">Read</th>
-              <th className="align-right" title="Records delivered, per transmit">Sent</th>
-              <th className="align-right" title="Records waiting in each transmit's outbox, and since when">Waiting</th>
-              <th className="align-right">Errors</th>
-              <th className="align-right">Warnings</th>
-              <th>Newest markers</th>
+              <th>{t('stream')}</th>
+              <th>{t('receiver')}</th>
+              <th className="align-right" title={t('readTitle')}>
+                {t('read')}
+              </th>
+              <th className="align-right" title={t('sentTitle')}>
+                {t('sent')}
+              </th>
+              <th className="align-right" title={t('waitingTitle')}>
+                {t('waiting')}
+              </th>
+              <th className="align-right">{t('errors')}</th>
+              <th className="align-right">{t('warnings')}</th>
+              <th>{t('markers')}</th>
             </tr>
           </thead>
           <tbody>
@@ -110,7 +119,7 @@ export function StreamsPage() {
             {visible.length === 0 && (
               <tr>
                 <td colSpan={9} className="muted">
-                  No stream matches “{filter}”.
+                  {t('noMatch', { filter })}
                 </td>
               </tr>
             )}
@@ -119,14 +128,14 @@ export function StreamsPage() {
       )}
       <ConfirmDialog
         open={confirming}
-        title="Send these streams again?"
-        confirmLabel="Restream"
+        title={t('confirmTitle')}
+        confirmLabel={t('restream')}
         tone="danger"
         busy={restream.isPending}
         onCancel={() => setConfirming(false)}
         onConfirm={send}
       >
-        <p>The agent forgets how far it has read these streams, reads all their data again from the source and sends it again:</p>
+        <p>{t('confirmText')}</p>
         <ul className="restream-list">
           {Object.entries(restreamRequestFor(records, selected)).map(([receiver, list]) => (
             <li key={receiver}>
@@ -134,7 +143,7 @@ export function StreamsPage() {
             </li>
           ))}
         </ul>
-        <p className="muted">The remote side receives these records a second time unless it drops duplicates.</p>
+        <p className="muted">{t('duplicates')}</p>
         {restream.isError && <p className="error-text">{errorText(restream.error)}</p>}
       </ConfirmDialog>
     </section>
@@ -143,9 +152,10 @@ export function StreamsPage() {
 
 /** A restream asked from this page: read again (the file being read, with its bar), or done. */
 function RestreamState({ record, from }: { record: StreamRecord; from: number }) {
-  if (record.stats.reading) return <span className="muted small" data-testid="restream-state">Restreaming…</span>;
-  if (record.stats.records_read > from) return <span className="small ok-text" data-testid="restream-state">Restream done</span>;
-  return <span className="muted small" data-testid="restream-state">Restream waiting for the receiver…</span>;
+  const t = useTranslations('streams');
+  if (record.stats.reading) return <span className="muted small" data-testid="restream-state">{t('restreaming')}</span>;
+  if (record.stats.records_read > from) return <span className="small ok-text" data-testid="restream-state">{t('restreamDone')}</span>;
+  return <span className="muted small" data-testid="restream-state">{t('restreamWaiting')}</span>;
 }
 
 /**
@@ -155,6 +165,7 @@ function RestreamState({ record, from }: { record: StreamRecord; from: number })
 function DeliveryCell({ record, column }: { record: StreamRecord; column: 'sent' | 'waiting' }) {
   const entries = Object.entries(record.stats.transmits);
   const now = Date.now();
+  const t = useTranslations('streams');
   return (
     <td className="align-right numeric" data-column={column}>
       {entries.length === 0 && <span className="muted">–</span>}
@@ -163,9 +174,9 @@ function DeliveryCell({ record, column }: { record: StreamRecord; column: 'sent'
           {entries.length > 1 && <span className="muted small">{transmit}: </span>}
           {formatNumber(delivery[column])}
           {column === 'waiting' && delivery.oldest_waiting_at && (
-            <span className="muted small" title={`Oldest waiting record read at ${delivery.oldest_waiting_at}`}>
+            <span className="muted small" title={t('oldestTitle', { time: delivery.oldest_waiting_at })}>
               {' '}
-              (oldest {ago(Date.parse(delivery.oldest_waiting_at), Math.max(now, Date.parse(delivery.oldest_waiting_at)))})
+              {t('oldest', { ago: ago(Date.parse(delivery.oldest_waiting_at), Math.max(now, Date.parse(delivery.oldest_waiting_at))) })}
             </span>
           )}
         </div>
@@ -177,10 +188,11 @@ function DeliveryCell({ record, column }: { record: StreamRecord; column: 'sent'
 function StreamRow({ record, selected, onToggle, restreamedFrom }: { record: StreamRecord; selected: boolean; onToggle: () => void; restreamedFrom?: number }) {
   const errors = record.markers.filter((m) => m.level === 'error').length;
   const warnings = record.markers.length - errors;
+  const t = useTranslations('streams');
   return (
     <tr className={selected ? 'selected' : undefined} data-stream={record.stream}>
       <td className="check">
-        <input type="checkbox" aria-label={`Select ${record.stream}`} checked={selected} onChange={onToggle} />
+        <input type="checkbox" aria-label={t('select', { stream: record.stream })} checked={selected} onChange={onToggle} />
       </td>
       <td className="mono">
         {record.stream}
@@ -204,18 +216,18 @@ function StreamRow({ record, selected, onToggle, restreamedFrom }: { record: Str
       <td className={`align-right count ${warnings > 0 ? 'count-warning' : ''}`}>{warnings}</td>
       <td>
         {record.markers.length === 0 ? (
-          <span className="muted">no markers</span>
+          <span className="muted">{t('noMarkers')}</span>
         ) : (
           <ul className="markers">
             {newestMarkers(record, 2).map((marker) => (
               <li key={`${marker.component}-${marker.timestamp}-${marker.category}`} className={`marker marker-${marker.level}`}>
                 <span className="marker-meta">
-                  {marker.level} · {marker.component_type} {marker.component} · <LocalTime value={marker.timestamp} />
+                  {t(`levels.${marker.level}`)} · {marker.component_type} {marker.component} · <LocalTime value={marker.timestamp} />
                 </span>
-                <span className="marker-message">{marker.message}</span>
+                <span className="marker-message">{agentTextOf(marker, marker.message)}</span>
               </li>
             ))}
-            {record.markers.length > 2 && <li className="muted small">and {plural(record.markers.length - 2, 'more marker')}</li>}
+            {record.markers.length > 2 && <li className="muted small">{t('moreMarkers', { count: record.markers.length - 2 })}</li>}
           </ul>
         )}
       </td>
