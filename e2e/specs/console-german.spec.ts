@@ -14,8 +14,8 @@ const ENGLISH_ONLY = [...new Set(texts(en).flatMap(words))].filter((w) => !germa
 /**
  * The English-only words in what the console itself writes on the page: headings, table heads,
  * buttons, labels, legends, placeholders and the header. Left out: what comes from the agent or the
- * plant (option lists of component names, code, record values, violation and marker texts, which
- * stay in the agent's English until it sends a code the console knows).
+ * plant (option lists of component names, code, record values, violation and marker texts: those
+ * are the agent's, written from its codes, and checked apart).
  */
 async function englishWordsIn(app: ConsoleApp, selector: string): Promise<string[]> {
   const shown = await app.page.evaluate((css) => {
@@ -51,8 +51,8 @@ test('under a German browser every page speaks German (a violation shown on Conf
   await expect(page.locator('.load-value').first()).toHaveText(/^\d+,\d %$/);
   expect(await englishWordsIn(app, CHROME), 'Status').toEqual([]);
 
-  // Configuration: a mistake typed in the editor is listed as a violation under German chrome (its
-  // own text stays the agent's English until the agent sends its code).
+  // Configuration: a mistake typed in the editor is listed as a violation in German: the agent sends
+  // its code and parameters (schema.too_small), the console writes them from its German catalog.
   await app.goTo('Configuration');
   const config = new ConfigPage(page);
   await expect(config.editorText).toContainText('demo_plant_files');
@@ -60,7 +60,7 @@ test('under a German browser every page speaks German (a violation shown on Conf
   const violation = page.locator('.violation[data-level="error"]').first();
   await expect(violation).toBeVisible();
   await expect(violation.locator('.violation-level')).toHaveText('Fehler');
-  await expect(violation.locator('.violation-text')).not.toBeEmpty();
+  await expect(violation.locator('.violation-text')).toHaveText('poll_interval muss mindestens 1 sein, ist aber 0.');
   await expect(page.getByRole('heading', { name: /^Probleme/ })).toBeVisible();
   expect(await englishWordsIn(app, CHROME), 'Configuration').toEqual([]);
   await page.keyboard.press('Control+z');
