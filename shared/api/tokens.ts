@@ -3,6 +3,7 @@
  * session (GET /v1/session). A token is answered once, when it is created; afterwards only its
  * salted hash is kept.
  */
+import { type AgentMessage, say } from '../config/message.js';
 import { z } from 'zod';
 import { RoleSchema } from './roles.js';
 
@@ -18,17 +19,20 @@ export const TOKEN_NAME_RULE = `Up to ${TOKEN_NAME_MAX} characters, any letters 
 /** Control, format, private-use, unassigned characters and line or paragraph separators: nothing a person writes or reads. */
 const UNPRINTABLE = /[\p{C}\p{Zl}\p{Zp}]/u;
 
-/** Why a (trimmed) token name cannot be used, in a person's words; undefined when it can. */
-export function tokenNameProblem(name: string): string | undefined {
-  if (name.length === 0) return 'Give the token a name.';
+/** Why a (trimmed) token name cannot be used, in a person's words (with its code); undefined when it can. */
+export function tokenNameProblem(name: string): AgentMessage | undefined {
+  if (name.length === 0) return say('token.name_empty', 'Give the token a name.');
   // Characters as people count them (code points): "Kollege Müller" is 14, an emoji is 1.
   const length = [...name].length;
-  if (length > TOKEN_NAME_MAX) return `The name is ${length} characters long; at most ${TOKEN_NAME_MAX} are possible.`;
+  if (length > TOKEN_NAME_MAX) return say('token.name_too_long', 'The name is {length} characters long; at most {max} are possible.', { length, max: TOKEN_NAME_MAX });
   const bad = [...name].find((c) => UNPRINTABLE.test(c));
-  if (bad !== undefined) return `The name holds a character that cannot be shown (U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}); use letters, digits, spaces and punctuation.`;
+  if (bad !== undefined)
+    return say('token.name_unprintable', 'The name holds a character that cannot be shown ({character}); use letters, digits, spaces and punctuation.', {
+      character: `U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`,
+    });
   // A path segment of only dots is resolved away by browsers and proxies: DELETE /v1/tokens/.. could not name it.
-  if (/^\.+$/.test(name) && name.length <= 2) return 'The names "." and ".." cannot be used: they cannot travel in an address.';
-  if (RESERVED.has(name.toLowerCase())) return `The names ${[...RESERVED].join(' and ')} are reserved; choose another one.`;
+  if (/^\.+$/.test(name) && name.length <= 2) return say('token.name_dots', 'The names "." and ".." cannot be used: they cannot travel in an address.');
+  if (RESERVED.has(name.toLowerCase())) return say('token.name_reserved', 'The names {reserved} are reserved; choose another one.', { reserved: [...RESERVED].join(' and ') });
   return undefined;
 }
 
@@ -37,7 +41,7 @@ export const TokenNameSchema = z
   .trim()
   .superRefine((name, ctx) => {
     const problem = tokenNameProblem(name);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    if (problem) ctx.addIssue({ code: 'custom', message: problem.text });
   });
 
 export const CreateTokenBodySchema = z

@@ -1,8 +1,10 @@
 /**
  * What a save changes, in one line a plant engineer reads before confirming: "adds receiver
  * local_files; changes transmit archive (poll_interval)". Receivers, transforms and transmits are
- * matched by name, so a renamed or moved entry reads as what it is.
+ * matched by name, so a renamed or moved entry reads as what it is. Each phrase carries its code
+ * (issue 57): the console writes it in its language.
  */
+import { type AgentMessage, say } from './message.js';
 
 const SECTIONS = [
   { key: 'data_receiver', noun: 'receiver', name: 'data_receiver_name' },
@@ -22,10 +24,10 @@ function changedFields(before: Entry, after: Entry): string[] {
 }
 
 /** The changes between two configuration documents, each a short phrase; [] when they are equal. */
-export function describeChanges(saved: unknown, draft: unknown): string[] {
+export function describeChanges(saved: unknown, draft: unknown): AgentMessage[] {
   const before = asObject(saved);
   const after = asObject(draft);
-  const out: string[] = [];
+  const out: AgentMessage[] = [];
   for (const section of SECTIONS) {
     const old = asList(before[section.key]);
     const now = asList(after[section.key]);
@@ -35,25 +37,47 @@ export function describeChanges(saved: unknown, draft: unknown): string[] {
     now.forEach((entry, i) => {
       const name = newNames[i]!;
       const previous = oldNames.indexOf(name);
-      if (previous === -1) out.push(`adds ${section.noun} ${name}`);
+      if (previous === -1) out.push(PHRASES[section.noun].adds(name));
       else {
         const fields = changedFields(old[previous]!, entry);
-        if (fields.length > 0) out.push(`changes ${section.noun} ${name} (${fields.slice(0, 3).join(', ')}${fields.length > 3 ? ', …' : ''})`);
+        if (fields.length > 0) out.push(PHRASES[section.noun].changes(name, fields.slice(0, 3).join(', ') + (fields.length > 3 ? ', …' : '')));
       }
     });
     oldNames.forEach((name) => {
-      if (!newNames.includes(name)) out.push(`removes ${section.noun} ${name}`);
+      if (!newNames.includes(name)) out.push(PHRASES[section.noun].removes(name));
     });
     const kept = newNames.filter((name) => oldNames.includes(name));
-    if (!same(kept, oldNames.filter((name) => newNames.includes(name)))) out.push(`reorders the ${section.noun}s`);
+    if (!same(kept, oldNames.filter((name) => newNames.includes(name)))) out.push(PHRASES[section.noun].reorders());
   }
-  for (const key of changedFields(before, after).filter((k) => !SECTIONS.some((s) => s.key === k))) out.push(`changes ${key}`);
+  for (const key of changedFields(before, after).filter((k) => !SECTIONS.some((s) => s.key === k))) out.push(say('change.field', 'changes {key}', { key }));
   return out;
 }
 
+/** The phrases of each section, with their codes. */
+const PHRASES = {
+  receiver: {
+    adds: (name: string) => say('change.adds_receiver', 'adds receiver {name}', { name }),
+    changes: (name: string, fields: string) => say('change.changes_receiver', 'changes receiver {name} ({fields})', { name, fields }),
+    removes: (name: string) => say('change.removes_receiver', 'removes receiver {name}', { name }),
+    reorders: () => say('change.reorders_receivers', 'reorders the receivers'),
+  },
+  transform: {
+    adds: (name: string) => say('change.adds_transform', 'adds transform {name}', { name }),
+    changes: (name: string, fields: string) => say('change.changes_transform', 'changes transform {name} ({fields})', { name, fields }),
+    removes: (name: string) => say('change.removes_transform', 'removes transform {name}', { name }),
+    reorders: () => say('change.reorders_transforms', 'reorders the transforms'),
+  },
+  transmit: {
+    adds: (name: string) => say('change.adds_transmit', 'adds transmit {name}', { name }),
+    changes: (name: string, fields: string) => say('change.changes_transmit', 'changes transmit {name} ({fields})', { name, fields }),
+    removes: (name: string) => say('change.removes_transmit', 'removes transmit {name}', { name }),
+    reorders: () => say('change.reorders_transmits', 'reorders the transmits'),
+  },
+};
+
 /** The summary sentence: "Adds receiver local_files; changes transmit archive (poll_interval)." */
-export function summaryLine(changes: readonly string[], textChanged: boolean): string {
-  if (changes.length === 0) return textChanged ? 'Only the layout of the text changes; the configuration stays the same.' : 'Nothing changes.';
-  const sentence = changes.join('; ');
+export function summaryLine(changes: readonly AgentMessage[], textChanged: boolean, write: (message: AgentMessage) => string = (m) => m.text): string {
+  if (changes.length === 0) return write(textChanged ? say('change.layout_only', 'Only the layout of the text changes; the configuration stays the same.') : say('change.nothing', 'Nothing changes.'));
+  const sentence = changes.map(write).join('; ');
   return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
 }

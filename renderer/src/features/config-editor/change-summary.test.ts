@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeChanges, summaryLine } from '../../../../shared/config/change-summary.js';
+import { fillTemplate } from '../../i18n/agent-text.js';
+import { AGENT_MESSAGES_DE } from '../../i18n/agent-messages/de.js';
 import { secretMaskEdits, withSecretsMasked } from './secret-masks.js';
 
 const receiver = (name: string, extra: Record<string, unknown> = {}) => ({ data_receiver_name: name, protocol: 'localfile', poll_interval: 5, ...extra });
@@ -10,12 +12,15 @@ describe('describeChanges', () => {
     const saved = doc([receiver('demo_plant_files'), receiver('old')]);
     const draft = doc([receiver('demo_plant_files', { poll_interval: 3 }), receiver('local_files')], [{ transmit_name: 'archive', transmit_type: 'csv', poll_interval: 2 }]);
     const changes = describeChanges(saved, draft);
-    expect(changes).toEqual(['changes receiver demo_plant_files (poll_interval)', 'adds receiver local_files', 'removes receiver old', 'changes transmit archive (poll_interval)']);
+    expect(changes.map((c) => c.text)).toEqual(['changes receiver demo_plant_files (poll_interval)', 'adds receiver local_files', 'removes receiver old', 'changes transmit archive (poll_interval)']);
     expect(summaryLine(changes, true)).toBe('Changes receiver demo_plant_files (poll_interval); adds receiver local_files; removes receiver old; changes transmit archive (poll_interval).');
+    // The same line in German, from the phrases' codes.
+    const german = (m: { code: string; params: Record<string, unknown>; text: string }) => fillTemplate(AGENT_MESSAGES_DE[m.code]!, m.params) ?? m.text;
+    expect(summaryLine(changes, true, german)).toBe('Ändert Receiver demo_plant_files (poll_interval); fügt Receiver local_files hinzu; entfernt Receiver old; ändert Transmit archive (poll_interval).');
   });
 
   it('says when only the order or only the text layout changes', () => {
-    expect(describeChanges(doc([receiver('a'), receiver('b')]), doc([receiver('b'), receiver('a')]))).toEqual(['reorders the receivers']);
+    expect(describeChanges(doc([receiver('a'), receiver('b')]), doc([receiver('b'), receiver('a')]))).toEqual([expect.objectContaining({ code: 'change.reorders_receivers', text: 'reorders the receivers' })]);
     expect(summaryLine(describeChanges(doc([receiver('a')]), doc([receiver('a')])), true)).toBe('Only the layout of the text changes; the configuration stays the same.');
   });
 });

@@ -4,6 +4,7 @@ import type { ConfigChanges, RestreamRequest } from '../../../../shared/api/reso
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { LocalTime } from '../../components/local-time.js';
 import { describeChanges, summaryLine } from '../../../../shared/config/change-summary.js';
+import { agentText } from '../../i18n/agent-text.js';
 import { ConfigDiff } from './config-diff.js';
 import { DeployChanges } from './deploy-changes.js';
 import { readDocument } from './document-text.js';
@@ -33,7 +34,7 @@ interface SaveDialogProps {
  */
 export function SaveDialog({ open, saved, draft, lastModified, warnings, changes, busy, theme, onConfirm, onCancel }: SaveDialogProps) {
   const target = useTargetAgentName();
-  const summary = useMemo(() => (open ? summaryLine(describeChanges(readDocument(saved).document, readDocument(draft).document), saved !== draft) : ''), [open, saved, draft]);
+  const summary = useMemo(() => (open ? summaryLine(describeChanges(readDocument(saved).document, readDocument(draft).document), saved !== draft, (m) => agentText(m.code, m.params, m.text)) : ''), [open, saved, draft]);
   const added = useMemo(() => (open ? newTransmits(readDocument(saved).document as Record<string, unknown>, readDocument(draft).document as Record<string, unknown>) : []), [open, saved, draft]);
   // Each stream once, whichever of the new transmits takes it.
   const choices = useMemo(() => [...new Map(added.flatMap((t) => t.streams).map((s) => [s.key, s])).values()], [added]);

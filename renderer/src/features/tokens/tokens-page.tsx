@@ -6,6 +6,7 @@ import { errorText, usePermission, useCreateToken, useRevokeToken, useTokens } f
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { LocalTime } from '../../components/local-time.js';
 import { ModalDialog } from '../../components/modal-dialog.js';
+import { agentText } from '../../i18n/agent-text.js';
 
 
 /** Admins create named tokens with a role (shown once) and revoke them. */
@@ -64,7 +65,7 @@ export function TokensPage() {
           />
         </label>
         <p id="token-name-rule" className={`muted small field-rule${problem ? ' field-rule-problem' : ''}`} data-testid="token-name-rule">
-          {problem ?? t('nameRule', { max: TOKEN_NAME_MAX })}
+          {problem ? agentText(problem.code, problem.params, problem.text) : t('nameRule', { max: TOKEN_NAME_MAX })}
         </p>
         <label className="field">
           {t('role')}

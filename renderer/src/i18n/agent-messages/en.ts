@@ -6,6 +6,21 @@
  * Generated from the source by scripts/agent-messages.ts: UPDATE_AGENT_MESSAGES=1 npx vitest run scripts/agent-messages.test.ts
  */
 export const AGENT_MESSAGES_EN: Record<string, string> = {
+  "change.adds_receiver": "adds receiver {name}",
+  "change.adds_transform": "adds transform {name}",
+  "change.adds_transmit": "adds transmit {name}",
+  "change.changes_receiver": "changes receiver {name} ({fields})",
+  "change.changes_transform": "changes transform {name} ({fields})",
+  "change.changes_transmit": "changes transmit {name} ({fields})",
+  "change.field": "changes {key}",
+  "change.layout_only": "Only the layout of the text changes; the configuration stays the same.",
+  "change.nothing": "Nothing changes.",
+  "change.removes_receiver": "removes receiver {name}",
+  "change.removes_transform": "removes transform {name}",
+  "change.removes_transmit": "removes transmit {name}",
+  "change.reorders_receivers": "reorders the receivers",
+  "change.reorders_transforms": "reorders the transforms",
+  "change.reorders_transmits": "reorders the transmits",
   "config.asset_name_must_contain": "An asset name must not contain \":\" (streams are named asset:stream_type).",
   "config.files_deleted_source_after": "Files will be deleted from the source after they are read and buffered. Make sure no one else needs them.",
   "config.fill_still_holds_template": "Fill in {path}: it still holds the template's prompt {value}.",
@@ -331,6 +346,11 @@ export const AGENT_MESSAGES_EN: Record<string, string> = {
   "stream_filter.invalid": "{text}",
   "time_zone.unknown": "\"{zone}\" is not a known time zone. Use an IANA name such as Europe/Berlin or America/Chicago.",
   "time_zone.unknown_hint": "\"{zone}\" is not a known time zone. Did you mean \"{hint}\"? Use an IANA name such as Europe/Berlin or America/Chicago.",
+  "token.name_dots": "The names \".\" and \"..\" cannot be used: they cannot travel in an address.",
+  "token.name_empty": "Give the token a name.",
+  "token.name_reserved": "The names {reserved} are reserved; choose another one.",
+  "token.name_too_long": "The name is {length} characters long; at most {max} are possible.",
+  "token.name_unprintable": "The name holds a character that cannot be shown ({character}); use letters, digits, spaces and punctuation.",
   "xml.prefix_options_namespaces_add": "The prefix \"{prefix}\" is not in options.namespaces; add e.g. {\"{prefix}\": \"<namespace URI>\"}.",
   "xml.xpath_invalid": "{text}",
 };
