@@ -22,3 +22,20 @@ describe('readStrictJson', () => {
     expect(readStrictJson('{"a": 1 // note\n}').errors[0]?.words).toBe('comments are not allowed');
   });
 });
+
+describe('syntax problems in the console language', () => {
+  it('are written in German when the console speaks German, and in English again after', async () => {
+    const { applyLanguage } = await import('../i18n/language.js');
+    const { LANGUAGES } = await import('../i18n/languages.js');
+    const { readDocument } = await import('../features/config-editor/document-text.js');
+    const broken = '{\n  "poll_interval": 2\n  "delete_completed": false\n}';
+    try {
+      applyLanguage(LANGUAGES.find((l) => l.code === 'de')!);
+      expect(readDocument(broken).syntax.map((s) => s.message)).toEqual(['JSON-Syntax: nach diesem Wert wird ein Komma erwartet.']);
+      expect(readDocument('  ').syntax.map((s) => s.message)).toContain('Die Konfiguration ist leer.');
+    } finally {
+      applyLanguage(LANGUAGES[0]!);
+    }
+    expect(readDocument(broken).syntax.map((s) => s.message)).toEqual(['JSON syntax: a comma is expected after this value.']);
+  });
+});

@@ -5,21 +5,12 @@
  * be sent to the end of what came before.
  */
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { text as catalogText } from '../i18n/language.js';
 
-const WORDS: Record<string, string> = {
-  InvalidSymbol: 'unexpected character',
-  InvalidNumberFormat: 'malformed number',
-  PropertyNameExpected: 'a field name in double quotes is expected',
-  ValueExpected: 'a value is expected',
-  ColonExpected: 'a colon is expected',
-  CommaExpected: 'a comma is expected after this value',
-  CloseBraceExpected: 'a closing } is expected',
-  CloseBracketExpected: 'a closing ] is expected',
-  EndOfFileExpected: 'nothing may follow the closing }',
-  UnexpectedEndOfString: 'a text value is not closed with "',
-  UnexpectedEndOfComment: 'a comment is not closed',
-  InvalidCommentToken: 'comments are not allowed',
-};
+/** The parser's codes the catalog words (jsonSyntax.<code>); another code is shown as it is. */
+const CODES = new Set(['InvalidSymbol', 'InvalidNumberFormat', 'PropertyNameExpected', 'ValueExpected', 'ColonExpected', 'CommaExpected', 'CloseBraceExpected', 'CloseBracketExpected', 'EndOfFileExpected', 'UnexpectedEndOfString', 'UnexpectedEndOfComment', 'InvalidCommentToken', 'TrailingComma'] as const);
+type WordedCode = typeof CODES extends Set<infer C> ? C : never;
+const words = (code: string): string => (CODES.has(code as WordedCode) ? catalogText(`jsonSyntax.${code as WordedCode}`) : code);
 
 export interface JsonSyntaxError {
   offset: number;
@@ -35,10 +26,10 @@ export function readStrictJson(text: string): { document: unknown; errors: JsonS
     const code = printParseErrorCode(e.error);
     let before = e.offset - 1;
     while (before >= 0 && /\s/.test(text[before]!)) before -= 1;
-    if (before >= 0 && code === 'CommaExpected') return { offset: before, length: 1, words: WORDS[code]! };
+    if (before >= 0 && code === 'CommaExpected') return { offset: before, length: 1, words: words(code) };
     if (before >= 0 && (code === 'PropertyNameExpected' || code === 'ValueExpected') && text[before] === ',')
-      return { offset: before, length: 1, words: 'a comma before a closing bracket is not allowed' };
-    return { offset: e.offset, length: Math.max(1, e.length), words: WORDS[code] ?? code };
+      return { offset: before, length: 1, words: words('TrailingComma') };
+    return { offset: e.offset, length: Math.max(1, e.length), words: words(code) };
   });
   return { document, errors };
 }

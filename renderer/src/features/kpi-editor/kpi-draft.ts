@@ -1,4 +1,5 @@
 /** Pure helpers of the KPI page: draft text, names, and the preview's time window. */
+import { text as catalogText } from '../../i18n/language.js';
 import { readStrictJson } from '../../monaco/json-syntax.js';
 
 export function formatKpi(definition: unknown): string {
@@ -52,7 +53,7 @@ export interface SyntaxProblem {
 export function readKpiText(text: string): { document: unknown; syntax: SyntaxProblem[] } {
   if (text.trim() === '') return { document: undefined, syntax: [{ offset: 0, length: 1, message: 'The KPI definition is empty.' }] };
   const { document, errors } = readStrictJson(text);
-  const syntax = errors.map((e) => ({ offset: e.offset, length: e.length, message: `JSON syntax: ${e.words} (a KPI definition must be valid JSON: double quotes, no trailing commas, no comments).` }));
+  const syntax = errors.map((e) => ({ offset: e.offset, length: e.length, message: catalogText('jsonSyntax.kpiProblem', { words: e.words }) }));
   return { document, syntax };
 }
 

@@ -727,6 +727,24 @@ export const en = {
     noAnswer: 'No answer from the agent: it may be stopped or restarting, or the network to it is down.',
     cannotReach: 'The agent cannot be reached ({detail}). Is Tributary running?',
   },
+  jsonSyntax: {
+    problem: 'JSON syntax: {words}.',
+    kpiProblem: 'JSON syntax: {words} (a KPI definition must be valid JSON: double quotes, no trailing commas, no comments).',
+    empty: 'The configuration is empty.',
+    InvalidSymbol: 'unexpected character',
+    InvalidNumberFormat: 'malformed number',
+    PropertyNameExpected: 'a field name in double quotes is expected',
+    ValueExpected: 'a value is expected',
+    ColonExpected: 'a colon is expected',
+    CommaExpected: 'a comma is expected after this value',
+    CloseBraceExpected: 'a closing } is expected',
+    CloseBracketExpected: 'a closing ] is expected',
+    EndOfFileExpected: 'nothing may follow the closing }',
+    UnexpectedEndOfString: 'a text value is not closed with "',
+    UnexpectedEndOfComment: 'a comment is not closed',
+    InvalidCommentToken: 'comments are not allowed',
+    TrailingComma: 'a comma before a closing bracket is not allowed',
+  },
 };
 
 type Texts<T> = { [K in keyof T]: T[K] extends string ? string : Texts<T[K]> };
