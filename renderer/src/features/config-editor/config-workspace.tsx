@@ -7,19 +7,18 @@ import { type ActionGate, usePermission, useValidation } from '../../api/index.j
 import { useLeaveGuard } from '../../app/navigation.js';
 import { useDarkMode } from '../../app/use-color-scheme.js';
 import { JSON_EDITOR_OPTIONS } from '../../monaco/editor-options.js';
-import { rangeOfJsonPath } from '../../monaco/json-path-range.js';
 import type { Monaco } from '../../monaco/setup.js';
 import { showViolationMarkers } from '../../monaco/violation-markers.js';
-import { downloadConfiguration, uploadNotice } from './config-file.js';
+import { downloadConfiguration } from './config-file.js';
 import { readDocument } from './document-text.js';
-import { type Insertion, insertReceiver, insertTransmit } from './insert-receiver.js';
 import { listProblems, receiverAt, receiverNames } from './problems.js';
 import { useDebouncedValue } from './use-debounced-value.js';
 import type { ListedProblem } from './violation-list.js';
 import { ConfigToolbar } from './config-toolbar.js';
 import { type Baseline, useConfigSave } from './use-config-save.js';
-import { type Notice, errorsIn, jumpToOffset, jumpToProblem, rangeOf } from './editor-text.js';
+import { type Notice, errorsIn, jumpToProblem } from './editor-text.js';
 import { WorkspaceDialogs } from './workspace-dialogs.js';
+import { insertTemplate, uploadFile } from './workspace-actions.js';
 import { EditorPane, SavedVersion, WorkspaceNotices, useValidateButton } from './workspace-parts.js';
 import { ReadOnlyNotice } from '../../components/read-only-notice.js';
 
@@ -106,32 +105,11 @@ export function ConfigWorkspace({ initial, initialLastModified, initialRevision,
     void startSave(versionText);
   };
 
-  const upload = async (file: File | undefined) => {
-    if (!file) return;
-    const uploaded = await file.text();
-    if (readDocument(uploaded).syntax.length > 0) return setNotice({ tone: 'error', text: catalogText('notices.notJsonFile', { file: file.name }) });
-    replaceText(uploaded);
-    setNotice(uploadNotice(file.name, uploaded), uploaded);
-  };
+  const upload = (file: File | undefined) => uploadFile(file, replaceText, setNotice);
 
   const validateCurrent = useValidateButton(text, validateNow, setNotice);
 
-  const insert = (template: { receiver: TemplateProtocol } | { transmit: TransmitTemplateType }) => {
-    const editorInstance = editorRef.current;
-    const model = editorInstance?.getModel();
-    if (!editorInstance || !model || !monaco) return;
-    const [section, nameKey, what]: [string, string, string] =
-      'receiver' in template ? ['data_receiver', 'data_receiver_name', catalogText('notices.receiverWhat', { kind: template.receiver })] : ['data_transmit', 'transmit_name', catalogText('notices.transmitWhat', { kind: template.transmit })];
-    const result: Insertion = 'receiver' in template ? insertReceiver(model.getValue(), template.receiver) : insertTransmit(model.getValue(), template.transmit);
-    if ('problem' in result) return setNotice({ tone: 'error', text: result.problem });
-    // Edits, not setValue: the rest of the text stays put and Undo removes the insertion.
-    editorInstance.pushUndoStop();
-    editorInstance.executeEdits('insert-template', result.edits.map((edit) => ({ range: rangeOf(monaco, model, edit.offset, edit.length), text: edit.content, forceMoveMarkers: true })));
-    editorInstance.pushUndoStop();
-    const nameRange = rangeOfJsonPath(model.getValue(), [section, result.index, nameKey]);
-    if (nameRange) jumpToOffset(editorInstance, model, nameRange.offset);
-    setNotice({ tone: 'ok', text: catalogText('notices.inserted', { what, name: result.name, marker: '<fill in: …>' }) }, model.getValue());
-  };
+  const insert = (template: { receiver: TemplateProtocol } | { transmit: TransmitTemplateType }) => insertTemplate(editorRef.current, monaco, template, setNotice);
 
   const startPreview = () => {
     const current = readDocument(text);
