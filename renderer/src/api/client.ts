@@ -15,6 +15,7 @@ import type { PreviewRequest, PreviewResult } from '../../../shared/api/preview.
 import type { Role } from '../../../shared/api/roles.js';
 import type { CreatedToken, Session, TokenInfo } from '../../../shared/api/tokens.js';
 import { ApiRequestError, UnauthorizedError, unreachableText } from './errors.js';
+import { text as catalogText } from '../i18n/language.js';
 import { type Fleet, type FleetAgent, fleetProxyBase } from '../../../shared/api/fleet.js';
 import { KpiClient } from './kpi-client.js';
 import type { RouteAnswer, RouteCaller, RouteRequest } from './route-request.js';
@@ -101,18 +102,18 @@ export class ApiClient implements RouteCaller {
     }
     if (reply.status === 401) {
       this.onUnauthorized();
-      throw new UnauthorizedError('The access token is missing or was refused.');
+      throw new UnauthorizedError(catalogText('apiErrors.unauthorized'));
     }
     // A raw route (the OpenAPI document) answers its success bare; its failures keep the envelope.
     if (contract?.raw && reply.status >= 200 && reply.status < 300) return { status: reply.status, envelope: { success: true, response: reply.body } };
     const envelope = AnyEnvelopeSchema.safeParse(reply.body);
-    if (!envelope.success) throw new ApiRequestError(`The agent gave an unreadable answer to ${request.method} ${request.path} (HTTP ${reply.status}).`, reply.status);
+    if (!envelope.success) throw new ApiRequestError(catalogText('apiErrors.unreadable', { method: request.method, path: request.path, status: reply.status }), reply.status);
     return { status: reply.status, envelope: envelope.data };
   }
 
   private parse<T>(schema: z.ZodType<T>, value: unknown, request: ApiRequest, status: number): T {
     const parsed = schema.safeParse(value);
-    if (!parsed.success) throw new ApiRequestError(`The agent answered ${request.method} ${request.path} in an unexpected form: ${z.prettifyError(parsed.error)}`, status);
+    if (!parsed.success) throw new ApiRequestError(catalogText('apiErrors.unexpectedForm', { method: request.method, path: request.path, detail: z.prettifyError(parsed.error) }), status);
     return parsed.data;
   }
 
@@ -240,7 +241,7 @@ export interface LogRead {
 }
 
 function failureText(status: number, envelope: Envelope): string {
-  return envelope.error?.text ?? (typeof envelope.response === 'string' ? envelope.response : `The request failed (HTTP ${status}).`);
+  return envelope.error?.text ?? (typeof envelope.response === 'string' ? envelope.response : catalogText('apiErrors.failed', { status }));
 }
 
 function failure(status: number, envelope: Envelope): ApiRequestError {

@@ -743,4 +743,10 @@ export const de: Catalog = {
     InvalidCommentToken: 'Kommentare sind nicht erlaubt',
     TrailingComma: 'ein Komma vor einer schließenden Klammer ist nicht erlaubt',
   },
+  apiErrors: {
+    unauthorized: 'Das Zugriffstoken fehlt oder wurde abgelehnt.',
+    unreadable: 'Der Agent hat auf {method} {path} eine unlesbare Antwort gegeben (HTTP {status}).',
+    unexpectedForm: 'Der Agent hat auf {method} {path} in unerwarteter Form geantwortet: {detail}',
+    failed: 'Die Anfrage ist fehlgeschlagen (HTTP {status}).',
+  },
 };

@@ -745,6 +745,12 @@ export const en = {
     InvalidCommentToken: 'comments are not allowed',
     TrailingComma: 'a comma before a closing bracket is not allowed',
   },
+  apiErrors: {
+    unauthorized: 'The access token is missing or was refused.',
+    unreadable: 'The agent gave an unreadable answer to {method} {path} (HTTP {status}).',
+    unexpectedForm: 'The agent answered {method} {path} in an unexpected form: {detail}',
+    failed: 'The request failed (HTTP {status}).',
+  },
 };
 
 type Texts<T> = { [K in keyof T]: T[K] extends string ? string : Texts<T[K]> };
