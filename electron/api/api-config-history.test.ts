@@ -56,6 +56,12 @@ describe('GET /v1/config/history', () => {
       [2, 'Changes receiver plant_csv (poll_interval); changes transmit cloud (API_key).'],
       [1, 'Adds receiver plant_csv; adds transform to_utc; adds transmit cloud.'],
     ]);
+    // Each phrase with its code, for a console that writes it in its own language (issue 57).
+    const changes = (versions[0] as unknown as { changes: { code: string; params: Record<string, unknown> }[] }).changes;
+    expect(changes.map((c) => [c.code, c.params])).toEqual([
+      ['change.changes_receiver', { name: 'plant_csv', fields: 'poll_interval' }],
+      ['change.changes_transmit', { name: 'cloud', fields: 'API_key' }],
+    ]);
   });
 });
 

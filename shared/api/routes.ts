@@ -2,6 +2,7 @@
  * The management API's route contract: every endpoint with its request and response schema. The
  * router binds one handler per entry; /v1/openapi.json is generated from this table.
  */
+import { MessageCodeSchema, MessageParamsSchema } from '../config/message.js';
 import { z } from 'zod';
 import { ConfigurationSchema } from '../config/schema.js';
 import { TemplateSchema } from '../config/templates.js';
@@ -85,6 +86,11 @@ const ConfigVersionSchema = z.object({
   saved_by: z.string().nullable().describe('Name of the API token that saved this version; null when unknown.'),
   current: z.boolean().describe('The version the agent runs now.'),
   summary: z.string().nullable().describe('What this version changed against the one before, in one line ("Adds receiver local_files; changes transmit archive (poll_interval)."); null for versions saved before summaries were kept.'),
+  changes: z
+    .array(z.object({ code: MessageCodeSchema, params: MessageParamsSchema, text: z.string() }))
+    .nullable()
+    .optional()
+    .describe("The summary's phrases with their codes (change.adds_receiver …), for a client that writes them in its language; null for versions saved before codes were kept."),
 });
 /** A configuration as it travels: any JSON (validation judges it and answers with violations); OpenAPI shows the schema. */
 const ConfigDocument = z.unknown().describe('the configuration');

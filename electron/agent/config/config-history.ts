@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { maskSecrets } from '../../../shared/config/secrets.js';
+import type { AgentMessage } from '../../../shared/config/message.js';
 import type { ConfigStore } from './config-store.js';
 
 /** One kept configuration version as GET /v1/config/history lists it. */
@@ -16,6 +17,8 @@ export interface ConfigVersion {
   current: boolean;
   /** What it changed against the version before, in one line; null for a version saved before summaries were kept. */
   summary: string | null;
+  /** The summary's phrases with their codes (issue 57); null for a version saved before codes were kept. */
+  changes: AgentMessage[] | null;
 }
 
 /** `20261126153758-123456.json` (ConfigStore.writeHistory) back to the spec's time stamp form. */
@@ -42,7 +45,8 @@ export function listConfigVersions(store: ConfigStore, currentRevision: number |
     seen.add(entry.revision);
     const savedBy = typeof entry.saved_by === 'string' ? entry.saved_by : null;
     const summary = typeof entry.summary === 'string' ? entry.summary : null;
-    versions.push({ revision: entry.revision, saved_at: savedAt(entry.file), size, saved_by: savedBy, current: entry.revision === currentRevision, summary });
+    const changes = Array.isArray(entry.changes) ? entry.changes : null;
+    versions.push({ revision: entry.revision, saved_at: savedAt(entry.file), size, saved_by: savedBy, current: entry.revision === currentRevision, summary, changes });
   }
   return versions;
 }
@@ -56,5 +60,6 @@ export function readConfigVersion(store: ConfigStore, revision: number): { confi
   const savedBy = typeof entry.saved_by === 'string' ? entry.saved_by : null;
   const current = store.load()?.revision === revision;
   const summary = typeof entry.summary === 'string' ? entry.summary : null;
-  return { config: maskSecrets(opened.config), version: { revision, saved_at: savedAt(entry.file), size: opened.size, saved_by: savedBy, current, summary } };
+  const changes = Array.isArray(entry.changes) ? entry.changes : null;
+  return { config: maskSecrets(opened.config), version: { revision, saved_at: savedAt(entry.file), size: opened.size, saved_by: savedBy, current, summary, changes } };
 }

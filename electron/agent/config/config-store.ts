@@ -3,6 +3,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { formatSpecTimestamp } from '../../../shared/api/envelope.js';
 import { describeChanges, summaryLine } from '../../../shared/config/change-summary.js';
+import type { AgentMessage } from '../../../shared/config/message.js';
+
+/** One line of history/versions.jsonl. */
+export interface SavedVersion {
+  file: string;
+  revision: number;
+  saved_by: string | null;
+  summary?: string;
+  changes?: AgentMessage[];
+}
 import type { Clock } from '../time/clock.js';
 import { type SecretCodec, openSecrets, sealSecrets } from './secret-codec.js';
 
@@ -279,7 +289,7 @@ export class ConfigStore {
     } catch {
       // An unreadable saved file: this version's summary says what it holds.
     }
-    this.writeHistory(text, revision, savedBy, summaryLine(describeChanges(before, config), true));
+    this.writeHistory(text, revision, savedBy, describeChanges(before, config));
     writeFileAtomic(this.file, text);
     // After the file: a crash in between (or no room for the counter) leaves the old counter, and
     // load() counts the new file one more: the save stands.
@@ -315,7 +325,7 @@ export class ConfigStore {
    * Who saved which version: `history/versions.jsonl`, one line per kept version
    * (`{"file", "revision", "saved_by"}`), pruned with the versions.
    */
-  savedVersions(): { file: string; revision: number; saved_by: string | null; summary?: string }[] {
+  savedVersions(): SavedVersion[] {
     try {
       return fs
         .readFileSync(path.join(this.historyDir, VERSIONS_FILE_NAME), 'utf8')
@@ -323,7 +333,7 @@ export class ConfigStore {
         .filter(Boolean)
         .flatMap((line) => {
           try {
-            return [JSON.parse(line) as { file: string; revision: number; saved_by: string | null; summary?: string }];
+            return [JSON.parse(line) as SavedVersion];
           } catch {
             return [];
           }
@@ -344,11 +354,13 @@ export class ConfigStore {
     }
   }
 
-  private writeHistory(text: string, revision: number, savedBy: string | null, summary: string): void {
+  private writeHistory(text: string, revision: number, savedBy: string | null, changes: AgentMessage[]): void {
+    // The line in English for tools, and its phrases with their codes for the console (issue 57).
+    const summary = summaryLine(changes, true);
     try {
       const stamp = formatSpecTimestamp(this.clock.nowMicros()).replace(/[-: ]/g, '').replace('.', '-');
       writeFileAtomic(path.join(this.historyDir, `${stamp}.json`), text);
-      const entries = [...this.savedVersions(), { file: `${stamp}.json`, revision, saved_by: savedBy, summary }].slice(-this.keepVersions);
+      const entries = [...this.savedVersions(), { file: `${stamp}.json`, revision, saved_by: savedBy, summary, changes }].slice(-this.keepVersions);
       writeFileAtomic(path.join(this.historyDir, VERSIONS_FILE_NAME), entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
       const versions = this.history();
       for (const old of versions.slice(0, Math.max(0, versions.length - this.keepVersions))) fs.rmSync(old, { force: true });

@@ -2182,6 +2182,13 @@ export interface operations {
                             current: boolean;
                             /** @description What this version changed against the one before, in one line ("Adds receiver local_files; changes transmit archive (poll_interval)."); null for versions saved before summaries were kept. */
                             summary: string | null;
+                            /** @description The summary's phrases with their codes (change.adds_receiver …), for a client that writes them in its language; null for versions saved before codes were kept. */
+                            changes?: {
+                                /** @description Stable code of the message (e.g. "schema.required", "mqtt.connection_unknown"): a client translates it with params and falls back to the English text when it does not know the code. */
+                                code: string;
+                                params: components["schemas"]["ListStreamsResponseParams"];
+                                text: string;
+                            }[] | null;
                         }[];
                         meta?: {
                             [key: string]: unknown;

@@ -1,4 +1,6 @@
 import { text } from '../../i18n/language.js';
+import { summaryLine } from '../../../../shared/config/change-summary.js';
+import { agentText } from '../../i18n/agent-text.js';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorText, queryKeys, useApi } from '../../api/index.js';
@@ -90,7 +92,7 @@ export function HistoryPanel({ open, current, theme, canRestore, onClose, onRest
                 <td>{entry.saved_at ? <LocalTime value={entry.saved_at} /> : text('history.unknown')}</td>
                 <td>{entry.saved_by ?? <span className="muted">{text('history.unknown')}</span>}</td>
                 <td className="history-summary" data-testid="version-summary">
-                  {entry.summary ?? <span className="muted">{text('history.notRecorded')}</span>}
+                  {(entry.changes ? summaryLine(entry.changes, true, (m) => agentText(m.code, m.params, m.text)) : entry.summary) ?? <span className="muted">{text('history.notRecorded')}</span>}
                 </td>
                 <td>{text('history.kib', { size: formatNumber(entry.size / 1024, { fractionDigits: 1 }) })}</td>
                 <td>
