@@ -5,6 +5,7 @@
  * secret for the same server (unmaskSecrets decides, the way the target's own save will); every
  * other one must be typed again before the save.
  */
+import type { MessageParams } from './message.js';
 import { SECRET_MASK } from './schema.js';
 import { unmaskSecrets } from './secrets.js';
 import type { JsonPath } from './violations.js';
@@ -24,6 +25,9 @@ export interface SecretToEnter {
   key: string;
   /** Why the target's saved value cannot be used, in words. */
   reason: string;
+  /** The reason's code and parameters (issue 57): the console writes it in its language. */
+  code?: string;
+  params?: MessageParams;
 }
 
 export interface CopyPlan {
@@ -73,6 +77,8 @@ export function copyBlocks(source: Config, target: Config, picked: PickedBlocks)
     json_path: v.json_path,
     key: String(v.json_path[v.json_path.length - 1]),
     reason: v.description,
+    code: v.code,
+    params: v.params,
   }));
   return { config, replaced, added, secrets };
 }

@@ -1,5 +1,5 @@
 import { text as catalogText } from '../../i18n/language.js';
-import { agentTextOf } from '../../i18n/agent-text.js';
+import { agentText, agentTextOf } from '../../i18n/agent-text.js';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useMemo, useState } from 'react';
 import type { ConfigValidation } from '../../../../shared/api/resources.js';
@@ -215,7 +215,7 @@ function SecretInputs({ label, plan, typed, onType }: SecretInputsProps) {
               value={typed[id] ?? ''}
               onChange={(event) => onType({ ...typed, [id]: event.target.value })}
             />
-            <span className="muted small">{secret.reason}</span>
+            <span className="muted small">{agentText(secret.code, secret.params, secret.reason)}</span>
           </label>
         );
       })}
