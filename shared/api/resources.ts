@@ -46,8 +46,8 @@ export const ServiceStateSchema = z
     status: ServiceStatusSchema,
     health: ServiceHealthSchema.optional().describe('degraded: the service has current error markers on its streams (see GET /v1/streams); ok otherwise.'),
     reason: z.string().nullable().optional().describe('Why the service is degraded: the newest error marker\'s message; null when ok.'),
-    reason_code: MessageCodeSchema.nullable().optional().describe('Stable code of the reason (the marker\'s code, or "health.unsent"); null when ok.'),
-    reason_params: MessageParamsSchema.nullable().optional().describe('Parameters of reason_code; null when ok.'),
+    reason_code: MessageCodeSchema.optional().describe('Stable code of the reason (the marker\'s code, or "health.unsent"); absent when ok.'),
+    reason_params: MessageParamsSchema.optional().describe('Parameters of reason_code (more_problems: how many other problems "and N more" counts); absent when ok.'),
     reason_at: z.string().nullable().optional().describe('When the newest error marker was raised (UTC, YYYY-MM-DD HH:MM:SS.ffffff): where its log lines are; absent when ok.'),
   })
   .catchall(z.unknown());

@@ -37,14 +37,9 @@ export function withHealth(services: Record<string, { status: ServiceStatus }>, 
     const messages = [...new Map(said.map((m) => [m.text, m])).values()];
     const first = messages[0];
     const more = messages.length > 1 ? ` (and ${messages.length - 1} more problem${messages.length > 2 ? 's' : ''}; see Streams)` : '';
-    out[id] = {
-      status: service.status,
-      health: first ? 'degraded' : 'ok',
-      reason: first ? `${first.text}${more}` : null,
-      // The reason's own code: the console writes it in its language and says "and N more" itself.
-      reason_code: first ? first.code : null,
-      reason_params: first ? { ...first.params, more_problems: messages.length - 1 } : null,
-    };
+    out[id] = { status: service.status, health: first ? 'degraded' : 'ok', reason: first ? `${first.text}${more}` : null };
+    // The reason's own code (absent when ok, as reason_at): the console writes it in its language.
+    if (first) Object.assign(out[id], { reason_code: first.code, reason_params: { ...first.params, more_problems: messages.length - 1 } });
     // When the problem was last seen: the Status page links to the log lines of that time.
     if (errors[0]) out[id].reason_at = errors[0].timestamp;
   }

@@ -1918,6 +1918,10 @@ export interface components {
             percent_used: number;
             percent_free: number;
         };
+        /** @description The values put into the code's template ({name} in the template is params.name). */
+        GetStatusResponseReasonParams: {
+            [key: string]: string | number | boolean;
+        };
         JsonValue: string | number | boolean | null | unknown[] | {
             [key: string]: components["schemas"]["JsonValue"];
         };
@@ -1959,10 +1963,6 @@ export interface components {
             }[];
             /** @description Not allowed for line KPIs. */
             rollups?: unknown;
-        };
-        /** @description The values put into the code's template ({name} in the template is params.name). */
-        ListStreamsResponseParams: {
-            [key: string]: string | number | boolean;
         };
         /** @description Machine-type KPI: evaluates one machine, or compares machines of one type. */
         MachineTypeKpi: {
@@ -2060,7 +2060,7 @@ export interface components {
             level: "warning" | "error";
             /** @description Stable code of the message (e.g. "schema.required", "mqtt.connection_unknown"): a client translates it with params and falls back to the English text when it does not know the code. */
             code?: string;
-            params?: components["schemas"]["ListStreamsResponseParams"];
+            params?: components["schemas"]["GetStatusResponseReasonParams"];
         };
     };
     responses: never;
@@ -2186,7 +2186,7 @@ export interface operations {
                             changes?: {
                                 /** @description Stable code of the message (e.g. "schema.required", "mqtt.connection_unknown"): a client translates it with params and falls back to the English text when it does not know the code. */
                                 code: string;
-                                params: components["schemas"]["ListStreamsResponseParams"];
+                                params: components["schemas"]["GetStatusResponseReasonParams"];
                                 text: string;
                             }[] | null;
                         }[];
@@ -2861,10 +2861,10 @@ export interface operations {
                                         health?: "ok" | "degraded";
                                         /** @description Why the service is degraded: the newest error marker's message; null when ok. */
                                         reason?: string | null;
-                                        /** @description Stable code of the reason (the marker's code, or "health.unsent"); null when ok. */
-                                        reason_code?: string | null;
-                                        /** @description Parameters of reason_code; null when ok. */
-                                        reason_params?: components["schemas"]["ListStreamsResponseParams"] | null;
+                                        /** @description Stable code of the reason (the marker's code, or "health.unsent"); absent when ok. */
+                                        reason_code?: string;
+                                        /** @description Parameters of reason_code (more_problems: how many other problems "and N more" counts); absent when ok. */
+                                        reason_params?: components["schemas"]["GetStatusResponseReasonParams"];
                                         /** @description When the newest error marker was raised (UTC, YYYY-MM-DD HH:MM:SS.ffffff): where its log lines are; absent when ok. */
                                         reason_at?: string | null;
                                     } & {
@@ -2940,7 +2940,7 @@ export interface operations {
                                 message: string;
                                 /** @description Stable code of the message (e.g. "link.connect_refused"; "marker.<category>" with params.text when the message has no finer code). Always sent by this agent. */
                                 code?: string;
-                                params?: components["schemas"]["ListStreamsResponseParams"];
+                                params?: components["schemas"]["GetStatusResponseReasonParams"];
                             }[];
                             stats: {
                                 /** @description Records read and committed since the stream's first record (kept across restarts). */
@@ -2999,7 +2999,7 @@ export interface operations {
                                 detail: string;
                                 /** @description Stable code of the detail (quality.stuck, quality.gap …). Always sent by this agent. */
                                 code?: string;
-                                params?: components["schemas"]["ListStreamsResponseParams"];
+                                params?: components["schemas"]["GetStatusResponseReasonParams"];
                             }[];
                         }[];
                         meta?: {

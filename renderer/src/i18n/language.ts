@@ -54,7 +54,9 @@ export function applyLanguage(language: Language, remember = false): void {
   current = language;
   translator = createTranslator({ locale: localeFor(language), messages: language.messages, onError: reportMissing });
   setConsoleLocale(localeFor(language));
-  if (typeof document !== 'undefined') document.documentElement.lang = language.code;
+  // globalThis: the editor schema (and so this module) is also compiled and tested without a DOM.
+  const page = (globalThis as { document?: { documentElement: { lang: string } } }).document;
+  if (page) page.documentElement.lang = language.code;
   if (remember) storage()?.setItem(STORAGE_KEY, language.code);
 }
 

@@ -4,6 +4,7 @@
  * time zone names where the schema says a field holds one, and snippets for a whole receiver (from
  * the templates), transform or transmit (from each kind's schema).
  */
+import { text as catalogText } from '../i18n/language.js';
 import { supportedEncodingNames } from '../../../shared/config/encodings.js';
 import { configurationJsonSchema, TIME_ZONE_FORMAT } from '../../../shared/config/schema.js';
 import { TEMPLATE_PROMPT_PREFIX } from '../../../shared/config/semantic-rules.js';
@@ -16,6 +17,8 @@ interface Snippet {
   label: string;
   description?: string;
   body: unknown;
+  /** The protocol or type the snippet adds (not shown). */
+  kind?: string;
 }
 
 /** Text for a snippet body: `$`, `}` and `\` are snippet syntax. */
@@ -58,7 +61,7 @@ function branchSnippets(items: Schema | undefined, discriminator: string, noun: 
     const description = typeof branch.description === 'string' ? branch.description : undefined;
     // Kinds kept only to read old configurations are not offered for new ones.
     if (typeof kind !== 'string' || description?.startsWith('Legacy')) return [];
-    return [{ label: `${kind} ${noun}`, description, body: skeleton(branch) }];
+    return [{ label: catalogText('editorSnippets.kind', { kind, noun }), description, body: skeleton(branch), kind }];
   });
 }
 
@@ -140,7 +143,7 @@ function parserSnippets(parsers: Schema): Snippet[] {
     if (typeof type !== 'string') return [];
     const template = PARSER_TEMPLATES[type];
     const body = template ? withTabStops(template, { next: 1 }) : { ...(skeleton(branch) as object), parser_type: type, filter_stream: ['*'] };
-    return [{ label: `${type} parser`, description: `A ${type} parser${template ? ' from the template' : ''}; Tab moves to each value to fill in.`, body }];
+    return [{ label: catalogText('editorSnippets.parser', { type }), description: catalogText(template ? 'editorSnippets.parserFromTemplate' : 'editorSnippets.parserFields', { type }), body }];
   });
 }
 
@@ -153,8 +156,8 @@ export function editorSchema(zones: readonly string[]): Schema {
   const receivers = properties.data_receiver?.items as Schema | undefined;
   if (receivers)
     receivers.defaultSnippets = Object.entries(RECEIVER_TEMPLATES).map(([protocol, template]) => ({
-      label: `${protocol} receiver`,
-      description: `A ${protocol} receiver from the template; Tab moves to each value to fill in.`,
+      label: catalogText('editorSnippets.receiver', { protocol }),
+      description: catalogText('editorSnippets.receiverFromTemplate', { protocol }),
       body: withTabStops(template, { next: 1 }),
     }));
   // Each file receiver's parsers: one snippet per parser type with a template (parsers/<type>/index.ts).
@@ -166,8 +169,8 @@ export function editorSchema(zones: readonly string[]): Schema {
     const streamItems = streams ? (branchProperties.streams?.items as Schema | undefined) : undefined;
     if (streams && streamItems)
       streamItems.defaultSnippets = Object.entries(streams).map(([format, template]) => ({
-        label: `${format} stream (template)`,
-        description: `An ${String(protocol)} stream with payload_format ${format}; Tab moves to each value to fill in.`,
+        label: catalogText('editorSnippets.stream', { format }),
+        description: catalogText('editorSnippets.streamFromTemplate', { protocol: String(protocol), format }),
         body: withTabStops(template, { next: 1 }),
       }));
     const parsers = branchProperties.parsers?.items as Schema | undefined;
@@ -180,7 +183,7 @@ export function editorSchema(zones: readonly string[]): Schema {
   // A receiver of each protocol: its template, or (a protocol without one) its required fields.
   if (receivers) {
     const templated = new Set(Object.keys(RECEIVER_TEMPLATES));
-    const rest = branchSnippets(receivers, 'protocol', 'receiver').filter((snippet) => !templated.has(snippet.label.replace(/ receiver$/, '')));
+    const rest = branchSnippets(receivers, 'protocol', 'receiver').filter((snippet) => !templated.has(String(snippet.kind)));
     receivers.defaultSnippets = [...(receivers.defaultSnippets as Snippet[]), ...rest];
   }
   const transforms = properties.transforms?.items as Schema | undefined;
@@ -192,15 +195,15 @@ export function editorSchema(zones: readonly string[]): Schema {
     transmits.defaultSnippets = [
       ...branchSnippets(transmits, 'transmit_type', 'transmit'),
       ...TRANSMIT_SNIPPETS.map(({ name, says }) => ({
-        label: `${name} transmit (template)`,
-        description: `A ${says} transmit from the template; Tab moves to each value to fill in.`,
+        label: catalogText('editorSnippets.transmit', { name }),
+        description: catalogText('editorSnippets.transmitFromTemplate', { says }),
         body: withTabStops(TRANSMIT_TEMPLATES[name], { next: 1 }),
       })),
     ];
   const quality = ((properties.data_quality?.anyOf as Schema[] | undefined)?.find((s) => s.type === 'array') ?? properties.data_quality)?.items as Schema | undefined;
   if (quality)
     quality.defaultSnippets = [
-      { label: 'data quality checks', description: 'Stuck values, a range, a gap, the clock and the columns of the streams filter_stream selects; Tab moves to each value to fill in.', body: withTabStops(DATA_QUALITY_TEMPLATE, { next: 1 }) },
+      { label: catalogText('editorSnippets.quality'), description: catalogText('editorSnippets.qualityDescription'), body: withTabStops(DATA_QUALITY_TEMPLATE, { next: 1 }) },
     ];
   return schema;
 }

@@ -749,4 +749,18 @@ export const de: Catalog = {
     unexpectedForm: 'Der Agent hat auf {method} {path} in unerwarteter Form geantwortet: {detail}',
     failed: 'Die Anfrage ist fehlgeschlagen (HTTP {status}).',
   },
+  editorSnippets: {
+    kind: '{noun} {kind}',
+    parser: 'Parser {type}',
+    parserFromTemplate: 'Ein Parser {type} aus der Vorlage; Tab springt zu jedem auszufüllenden Wert.',
+    parserFields: 'Ein Parser {type}; Tab springt zu jedem auszufüllenden Wert.',
+    receiver: 'Receiver {protocol}',
+    receiverFromTemplate: 'Ein Receiver {protocol} aus der Vorlage; Tab springt zu jedem auszufüllenden Wert.',
+    stream: 'Stream {format} (Vorlage)',
+    streamFromTemplate: 'Ein {protocol}-Stream mit payload_format {format}; Tab springt zu jedem auszufüllenden Wert.',
+    transmit: 'Transmit {name} (Vorlage)',
+    transmitFromTemplate: 'Ein Transmit {says} aus der Vorlage; Tab springt zu jedem auszufüllenden Wert.',
+    quality: 'Datenqualitätsprüfungen',
+    qualityDescription: 'Festgefrorene Werte, ein Bereich, eine Lücke, die Uhr und die Spalten der Streams, die filter_stream wählt; Tab springt zu jedem auszufüllenden Wert.',
+  },
 };

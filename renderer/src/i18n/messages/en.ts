@@ -751,6 +751,20 @@ export const en = {
     unexpectedForm: 'The agent answered {method} {path} in an unexpected form: {detail}',
     failed: 'The request failed (HTTP {status}).',
   },
+  editorSnippets: {
+    kind: '{kind} {noun}',
+    parser: '{type} parser',
+    parserFromTemplate: 'A {type} parser from the template; Tab moves to each value to fill in.',
+    parserFields: 'A {type} parser; Tab moves to each value to fill in.',
+    receiver: '{protocol} receiver',
+    receiverFromTemplate: 'A {protocol} receiver from the template; Tab moves to each value to fill in.',
+    stream: '{format} stream (template)',
+    streamFromTemplate: 'An {protocol} stream with payload_format {format}; Tab moves to each value to fill in.',
+    transmit: '{name} transmit (template)',
+    transmitFromTemplate: 'A {says} transmit from the template; Tab moves to each value to fill in.',
+    quality: 'data quality checks',
+    qualityDescription: 'Stuck values, a range, a gap, the clock and the columns of the streams filter_stream selects; Tab moves to each value to fill in.',
+  },
 };
 
 type Texts<T> = { [K in keyof T]: T[K] extends string ? string : Texts<T[K]> };
