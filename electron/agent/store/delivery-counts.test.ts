@@ -1,16 +1,11 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempDirectory } from '../../testing/test-host.js';
+import { openStore } from '../../testing/test-stores.js';
 import { AgentStore } from './agent-store.js';
 
-const stores: AgentStore[] = [];
-afterEach(() => stores.splice(0).forEach((s) => s.close()));
-const open = (file: string) => {
-  const store = new AgentStore(file);
-  stores.push(store);
-  return store;
-};
+const open = openStore;
 const entry = (transmit: string, asset: string, records: number) => ({ transmit, asset, stream_type: 'cycle', format: 'opaque', records, payload: Buffer.alloc(64) });
 const of = (store: AgentStore, transmit: string, asset: string) => store.outboxStreams().find((row) => row.transmit === transmit && row.asset === asset);
 

@@ -1,15 +1,10 @@
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempDirectory } from '../../testing/test-host.js';
+import { openStore } from '../../testing/test-stores.js';
 import { AgentStore, OutboxFullError } from './agent-store.js';
 
-const stores: AgentStore[] = [];
-afterEach(() => stores.splice(0).forEach((s) => s.close()));
-const open = (file: string) => {
-  const store = new AgentStore(file);
-  stores.push(store);
-  return store;
-};
+const open = openStore;
 
 describe('outbox limits', () => {
   it('hold across connections: a commit that would pass the limit commits nothing, progress included', () => {

@@ -4,15 +4,8 @@
  * them for real in sql-transmit.integration.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { addColumn, columnNameProblem, columnTypeOfDatabase, createJsonTable, createWideTable, fitValue, insertSkippingKnown, joinedJsonArrays, maxRowsPerStatement, recordsetJson, quote, timeValue, wideTableName } from './sql-text.js';
+import { JSON_COLUMNS, addColumn, columnNameProblem, columnTypeOfDatabase, createJsonTable, createWideTable, fitValue, insertSkippingKnown, joinedJsonArrays, maxRowsPerStatement, recordsetJson, quote, timeValue, wideTableName } from './sql-text.js';
 
-const JSON_COLUMNS = [
-  { name: 'record_id', type: 'key' as const },
-  { name: 'asset', type: 'name' as const },
-  { name: 'stream_type', type: 'name' as const },
-  { name: 'timestamp', type: 'time' as const },
-  { name: 'fields', type: 'json' as const },
-];
 
 describe('SQL of the sql transmit', () => {
   it('writes MS SQL Server a table made once, datetime2 in UTC, and a MERGE that skips known record ids', () => {

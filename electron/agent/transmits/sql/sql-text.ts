@@ -11,6 +11,15 @@ export type Dialect = 'postgresql' | 'mysql' | 'mssql';
 export type ColumnType = 'number' | 'boolean' | 'text';
 
 /** Longest column name every dialect takes (PostgreSQL: 63 bytes). */
+/** The columns of layout json's table, in the order rows are inserted. */
+export const JSON_COLUMNS = [
+  { name: 'record_id', type: 'key' as const },
+  { name: 'asset', type: 'name' as const },
+  { name: 'stream_type', type: 'name' as const },
+  { name: 'timestamp', type: 'time' as const },
+  { name: 'fields', type: 'json' as const },
+];
+
 const MAX_NAME_BYTES = 63;
 
 export function quote(dialect: Dialect, name: string): string {

@@ -11,6 +11,7 @@ import {
   columnTypeOf,
   columnTypeOfDatabase,
   columnsQuery,
+  JSON_COLUMNS,
   createJsonTable,
   createWideTable,
   fitValue,
@@ -26,13 +27,6 @@ import {
 export type { SqlTransmitConfig } from './sql-session.js';
 
 const BATCHES_PER_ROUND = 200;
-const JSON_COLUMNS = [
-  { name: 'record_id', type: 'key' as const },
-  { name: 'asset', type: 'name' as const },
-  { name: 'stream_type', type: 'name' as const },
-  { name: 'timestamp', type: 'time' as const },
-  { name: 'fields', type: 'json' as const },
-];
 const CATEGORIES = ['connect_failed', 'auth_failed', 'permission_denied', 'write_failed'] as const;
 
 interface WideTable {
