@@ -32,7 +32,7 @@ export function tokenNameProblem(name: string): AgentMessage | undefined {
     });
   // A path segment of only dots is resolved away by browsers and proxies: DELETE /v1/tokens/.. could not name it.
   if (/^\.+$/.test(name) && name.length <= 2) return say('token.name_dots', 'The names "." and ".." cannot be used: they cannot travel in an address.');
-  if (RESERVED.has(name.toLowerCase())) return say('token.name_reserved', 'The names {reserved} are reserved; choose another one.', { reserved: [...RESERVED].join(' and ') });
+  if (RESERVED.has(name.toLowerCase())) return say('token.name_reserved', 'The name "{name}" is reserved for the agent\'s own tokens; choose another one.', { name });
   return undefined;
 }
 

@@ -17,20 +17,35 @@ const LISTED = 8;
 
 function listing(names: readonly string[]): string {
   const shown = names.slice(0, LISTED).join(', ');
-  return names.length > LISTED ? `${shown} and ${names.length - LISTED} more` : shown;
+  // Language-neutral, as it travels as a message param: "a, b, c, … (+4)".
+  return names.length > LISTED ? `${shown}, … (+${names.length - LISTED})` : shown;
 }
 
 function unknownMachine(machine: string, path: JsonPath, machines: readonly string[]): Violation {
   const hint = closest(machine, machines);
-  const advice = hint ? ` Did you mean "${hint}"?` : ` Machines with records here: ${listing(machines)}.`;
-  return warning(path, say('kpi.records_machine_kept_agent', 'No records of machine "{machine}" are kept on this agent, so the KPI has no data for it.{advice}', { machine, advice }));
+  return warning(
+    path,
+    hint
+      ? say('kpi.machine_not_kept_hint', 'No records of machine "{machine}" are kept on this agent, so the KPI has no data for it. Did you mean "{hint}"?', { machine, hint })
+      : say('kpi.machine_not_kept', 'No records of machine "{machine}" are kept on this agent, so the KPI has no data for it. Machines with records here: {machines}.', { machine, machines: listing(machines) }),
+  );
 }
 
 function unknownField(field: string, path: JsonPath, fields: readonly string[], machine: string | undefined): Violation {
   const hint = closest(field, fields);
-  const from = machine ? ` of machine "${machine}"` : '';
-  const advice = hint ? ` Did you mean "${hint}"?` : ` Fields seen: ${listing(fields)}.`;
-  return warning(path, say('kpi.record_kept_agent_field', 'No record{from} kept on this agent has a field "{field}", so this dependency has no values.{advice}', { from, field, advice }));
+  if (machine === undefined)
+    return warning(
+      path,
+      hint
+        ? say('kpi.field_not_kept_hint', 'No record kept on this agent has a field "{field}", so this dependency has no values. Did you mean "{hint}"?', { field, hint })
+        : say('kpi.field_not_kept', 'No record kept on this agent has a field "{field}", so this dependency has no values. Fields seen: {fields}.', { field, fields: listing(fields) }),
+    );
+  return warning(
+    path,
+    hint
+      ? say('kpi.machine_field_not_kept_hint', 'No record of machine "{machine}" kept on this agent has a field "{field}", so this dependency has no values. Did you mean "{hint}"?', { machine, field, hint })
+      : say('kpi.machine_field_not_kept', 'No record of machine "{machine}" kept on this agent has a field "{field}", so this dependency has no values. Fields seen: {fields}.', { machine, field, fields: listing(fields) }),
+  );
 }
 
 /** Warnings for machine and raw field names the kept records never carried; none when nothing is kept. */

@@ -144,9 +144,15 @@ export function fieldMapRules(definition: KpiDefinition, kind: KpiKind): Violati
         usedTypes.add(entry.machine_type);
         if (!machineTypes.includes(entry.machine_type)) {
           const typo = closest(entry.machine_type, machineTypes);
-          const hint = typo ? ` Did you mean "${typo}"?` : '';
-          const listed = machineTypes.join(', ');
-          out.push(error([...at, 'machine_type'], say('kpi.machine_type_field_map_machine_types', 'machine_type "{machine_type}" is not in this field map\'s machine_types ({listed}).{hint}', { machine_type: entry.machine_type, listed, hint })));
+          const [machine_type, listed] = [entry.machine_type, machineTypes.join(', ')];
+          out.push(
+            error(
+              [...at, 'machine_type'],
+              typo
+                ? say('kpi.machine_type_not_listed_hint', 'machine_type "{machine_type}" is not in this field map\'s machine_types ({listed}). Did you mean "{hint}"?', { machine_type, listed, hint: typo })
+                : say('kpi.machine_type_not_listed', 'machine_type "{machine_type}" is not in this field map\'s machine_types ({listed}).', { machine_type, listed }),
+            ),
+          );
         }
       }
       if (entry.row_conditions) out.push(...rowConditionRules(entry.row_conditions, [...at, 'row_conditions']));
