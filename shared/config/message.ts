@@ -9,10 +9,22 @@
  */
 import { z } from 'zod';
 
+const PlainParamSchema = z.union([z.string(), z.number(), z.boolean()]);
+/** A message inside a message's params: `{problem} Next attempt in {seconds} s.` with problem said by code too. */
+const nestedMessage = <T extends z.ZodTypeAny>(params: T) => z.object({ code: z.string(), params: z.record(z.string(), params), text: z.string() });
+const InnerParamSchema = z.union([PlainParamSchema, nestedMessage(PlainParamSchema)]);
+
 export const MessageParamsSchema = z
-  .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
-  .describe('The values put into the code\'s template ({name} in the template is params.name).');
-export type MessageParams = z.infer<typeof MessageParamsSchema>;
+  .record(z.string(), z.union([PlainParamSchema, nestedMessage(InnerParamSchema)]))
+  .describe(
+    'The values put into the code\'s template ({name} in the template is params.name). A value may itself be a message ({code, params, text}, at most two levels deep): a client writes it in its language the same way, or uses its text.',
+  );
+
+/** A value of a message: plain, or a message of its own (written in place of its placeholder). */
+export type MessageParam = string | number | boolean | AgentMessage;
+export interface MessageParams {
+  readonly [name: string]: MessageParam;
+}
 
 export const MessageCodeSchema = z
   .string()
@@ -25,9 +37,13 @@ export interface AgentMessage {
   readonly text: string;
 }
 
-/** Puts params into a template: `{name}` becomes params.name; an unknown name stays as written. */
+/** Puts params into a template: `{name}` becomes params.name (a message: its text); an unknown name stays as written. */
 export function fillTemplate(template: string, params: MessageParams): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(params, name) ? String(params[name]) : whole));
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    if (!Object.hasOwn(params, name)) return whole;
+    const value = params[name]!;
+    return typeof value === 'object' ? value.text : String(value);
+  });
 }
 
 /** A message from its code, English template and parameters. */

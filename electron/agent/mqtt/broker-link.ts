@@ -9,7 +9,8 @@ import { type IConnackPacket, type MqttClient, connect } from 'mqtt';
 import type { Logger } from '../logging/logger.js';
 import { DisposableStore, finishesWithin } from '../lifecycle/index.js';
 import { type BrokerSettings, type SessionOptions, brokerTarget, clientOptions } from './broker-options.js';
-import { type BrokerProblem, type BrokerTarget, explainBrokerError, explainDisconnect } from './broker-problems.js';
+import { say } from '../../../shared/config/message.js';
+import { type BrokerProblem, type BrokerTarget, brokerProblem, explainBrokerError, explainDisconnect } from './broker-problems.js';
 
 export interface LinkEvents {
   /** Connected: subscribe, start publishing. */
@@ -88,8 +89,8 @@ export class BrokerLink {
       const outcome = await this.connectOnce();
       if (!current()) break;
       failures = outcome.wasConnected ? 1 : failures + 1;
-      const problem = outcome.problem ?? { category: 'connection_lost' as const, message: `The connection to the broker at ${this.target.url} closed.` };
-      this.events.problem(outcome.wasConnected && problem.category === 'broker_unreachable' ? { category: 'connection_lost', message: problem.message } : problem, failures);
+      const problem = outcome.problem ?? brokerProblem('connection_lost', say('mqtt.connection_closed', 'The connection to the broker at {url} closed.', { url: this.target.url }));
+      this.events.problem(outcome.wasConnected && problem.category === 'broker_unreachable' ? { ...problem, category: 'connection_lost' } : problem, failures);
       await running.delay(retryDelayMs(failures));
     }
   }
@@ -100,7 +101,7 @@ export class BrokerLink {
       try {
         options = clientOptions(this.settings, this.session);
       } catch (cause) {
-        resolve({ wasConnected: false, problem: { category: 'certificate_untrusted', message: `Cannot read ca_file ${this.settings.ca_file}: ${(cause as Error).message}.` } });
+        resolve({ wasConnected: false, problem: brokerProblem('certificate_untrusted', say('mqtt.ca_file_unreadable', 'Cannot read ca_file {ca_file}: {error}.', { ca_file: String(this.settings.ca_file), error: (cause as Error).message })) });
         return;
       }
       let wasConnected = false;

@@ -1,5 +1,6 @@
 import type { Logger } from '../logging/logger.js';
 import type { MarkerReporter, StreamKey } from '../components/contract.js';
+import type { AgentMessage } from '../../../shared/config/message.js';
 import { BROKER_CATEGORIES, type BrokerProblem } from './broker-problems.js';
 
 /**
@@ -15,13 +16,15 @@ export class ConnectionMarkers {
     private readonly logger: Logger,
   ) {}
 
-  raise(problem: BrokerProblem, suffix = ''): void {
+  /** Marks the streams with the problem (in `words` around it, if given); returns what was said. */
+  raise(problem: BrokerProblem, words: (problem: AgentMessage) => AgentMessage = (said) => said): AgentMessage {
     for (const other of BROKER_CATEGORIES) if (other !== problem.category) this.markers.clear(other, this.streams);
-    const message = `${problem.message}${suffix}`;
-    this.markers.raise(this.streams, 'error', problem.category, message);
+    const said = words(problem.said);
+    this.markers.raise(this.streams, 'error', problem.category, said);
     // The same problem on every retry is logged once, not every few seconds.
-    if (problem.message !== this.last) this.logger.warn(message);
+    if (problem.message !== this.last) this.logger.warn(said.text);
     this.last = problem.message;
+    return said;
   }
 
   /** Connected again: every broker problem is over. */

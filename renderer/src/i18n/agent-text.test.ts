@@ -27,6 +27,20 @@ describe('the agent’s messages in the console’s language', () => {
     expect(fillTemplate('{a}', { a: { nested: 1 } })).toBeUndefined();
   });
 
+  it('writes a message inside a message in the language too, and a hostile nesting in its own text', () => {
+    const messages = { 'link.retry': '{problem} Nächster Versuch in {seconds} s.', 'link.refused': '{label} hat die Verbindung abgelehnt.' };
+    const refused = { code: 'link.refused', params: { label: 'plc1:502' }, text: 'plc1:502 refused the connection.' };
+    expect(agentTextFrom(messages, 'link.retry', { problem: refused, seconds: 4 }, 'plc1:502 refused the connection. Next attempt in 4 s.')).toBe('plc1:502 hat die Verbindung abgelehnt. Nächster Versuch in 4 s.');
+    // An inner code the console does not know: the inner message in the agent's English, the sentence around it translated.
+    expect(agentTextFrom(messages, 'link.retry', { problem: { ...refused, code: 'link.newer' }, seconds: 4 }, '…')).toBe('plc1:502 refused the connection. Nächster Versuch in 4 s.');
+    // A nested value without text is no message: the whole falls back.
+    expect(agentTextFrom(messages, 'link.retry', { problem: { code: 'link.refused', params: {} }, seconds: 4 }, 'English.')).toBe('English.');
+    // Any depth an agent (or an attacker) sends ends in text after a few levels, without recursion beyond them.
+    let deep: Record<string, unknown> = { code: 'link.retry', params: { seconds: 1 }, text: 'innermost' };
+    for (let i = 0; i < 10_000; i++) deep = { code: 'link.retry', params: { problem: deep, seconds: i }, text: `level ${i}` };
+    expect(agentTextFrom(messages, 'link.retry', deep.params as Record<string, unknown>, 'English.')).toMatch(/^level 9995 Nächster Versuch in 9[.,]?996 s\. Nächster Versuch/);
+  });
+
   it('reads code and params from an API object, with the reason_ prefix, and older agents without them', () => {
     const german = { ...LANGUAGES.find((l) => l.code === 'de')!, agentMessages: { 'health.no_connection': 'Keine Verbindung zu {host}.' } };
     applyLanguage(german);

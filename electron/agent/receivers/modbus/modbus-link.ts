@@ -10,8 +10,9 @@ import net from 'node:net';
 import jsmodbus from 'jsmodbus';
 import type { ModbusTable } from '../../../../shared/config/receivers/modbus/schema.js';
 import { isBitTable } from '../../../../shared/config/receivers/modbus/rules.js';
-import { describeRequest } from './plan.js';
-import { LinkError, connectProblem } from '../link-health.js';
+import { requestSaid } from './plan.js';
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
+import { LinkError, closedByDevice, closedHere, connectProblem, connectTimeout, connectionBroke } from '../link-health.js';
 
 export { LinkError, type LinkFault } from '../link-health.js';
 
@@ -93,8 +94,8 @@ export class ModbusLink {
     socket.on('error', () => undefined);
     for (const unit of new Set(this.options.units)) this.clients.set(unit, new jsmodbus.client.TCP(socket, unit, timeoutMs + 1000));
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => fail(`${this.label} did not accept a connection within ${timeoutMs / 1000} s.`), timeoutMs);
-      const fail = (message: string) => {
+      const timer = setTimeout(() => fail(connectTimeout(this.label, timeoutMs / 1000)), timeoutMs);
+      const fail = (message: AgentMessage) => {
         clearTimeout(timer);
         this.close(new LinkError('connect_failed', message));
         reject(new LinkError('connect_failed', message));
@@ -102,14 +103,14 @@ export class ModbusLink {
       const refused = (cause: NodeJS.ErrnoException) => fail(connectProblem(this.label, cause));
       socket.once('error', refused);
       // Closed before it connected (the receiver stopped): the wait ends with the reason.
-      const closed = () => fail(this.closedBecause?.message ?? `The connection to ${this.label} was closed before it was made.`);
+      const closed = () => fail(this.closedBecause?.said ?? say('link.closed_before_made', 'The connection to {label} was closed before it was made.', { label: this.label }));
       socket.once('close', closed);
       socket.once('connect', () => {
         clearTimeout(timer);
         socket.off('close', closed);
         socket.off('error', refused);
-        socket.on('error', (cause: NodeJS.ErrnoException) => this.close(new LinkError('connection_lost', `The connection to ${this.label} broke: ${cause.code ?? cause.message}.`)));
-        socket.on('close', () => this.close(new LinkError('connection_lost', `${this.label} closed the connection.`)));
+        socket.on('error', (cause: NodeJS.ErrnoException) => this.close(new LinkError('connection_lost', connectionBroke(this.label, cause))));
+        socket.on('close', () => this.close(new LinkError('connection_lost', closedByDevice(this.label))));
         resolve();
       });
       socket.connect({ host, port });
@@ -127,7 +128,7 @@ export class ModbusLink {
     return run;
   }
 
-  close(because = new LinkError('connection_lost', `The connection to ${this.label} was closed.`)): void {
+  close(because = new LinkError('connection_lost', closedHere(this.label))): void {
     this.closedBecause ??= because;
     this.failCurrent?.(this.closedBecause);
     this.socket?.destroy();
@@ -137,7 +138,7 @@ export class ModbusLink {
     const before = this.received;
     this.received += chunk.length;
     if (this.received > MAX_FRAME_BYTES) {
-      this.close(new LinkError('bad_answer', `${this.label} sent ${this.received} bytes where one Modbus answer holds at most ${MAX_FRAME_BYTES}: not a Modbus TCP answer.`));
+      this.close(new LinkError('bad_answer', say('modbus.answer_too_long', '{label} sent {bytes} bytes where one Modbus answer holds at most {max}: not a Modbus TCP answer.', { label: this.label, bytes: this.received, max: MAX_FRAME_BYTES })));
       return;
     }
     // The answer's header: 2 bytes transaction, 2 bytes protocol id (0 for Modbus), 2 bytes length
@@ -150,16 +151,16 @@ export class ModbusLink {
     const length = this.head.readUInt16BE(4);
     const unit = this.head[6]!;
     if (protocol !== 0 || length < 3 || length > MAX_FRAME_BYTES - 6)
-      this.close(new LinkError('bad_answer', `${this.label} sent a header that is not Modbus TCP (protocol id ${protocol}, length ${length}): not a Modbus TCP answer.`));
+      this.close(new LinkError('bad_answer', say('modbus.header_not_modbus', '{label} sent a header that is not Modbus TCP (protocol id {protocol}, length {length}): not a Modbus TCP answer.', { label: this.label, protocol, length })));
     else if (this.asked !== undefined && unit !== this.asked)
-      this.close(new LinkError('bad_answer', `${this.label} answered a request to unit ${this.asked} as unit ${unit}. If the device is unit ${unit}, set the stream's unit_id to ${unit}.`));
+      this.close(new LinkError('bad_answer', say('modbus.wrong_unit', '{label} answered a request to unit {asked} as unit {unit}. If the device is unit {unit}, set the stream\'s unit_id to {unit}.', { label: this.label, asked: this.asked ?? '?', unit })));
   }
 
   private async send(request: ReadRequestOf): Promise<ReadAnswer> {
     if (this.closedBecause) throw this.closedBecause;
     const client = this.clients.get(request.unit);
-    if (!client || !this.socket) throw new LinkError('connection_lost', `No connection to ${this.label} for unit ${request.unit}.`);
-    const what = describeRequest(request);
+    if (!client || !this.socket) throw new LinkError('connection_lost', say('modbus.no_connection_for_unit', 'No connection to {label} for unit {unit}.', { label: this.label, unit: request.unit }));
+    const what = requestSaid(request);
     this.received = 0;
     this.asked = request.unit;
     const asked = ask(client, request);
@@ -170,7 +171,7 @@ export class ModbusLink {
         asked,
         new Promise<never>((_, reject) => {
           this.failCurrent = reject;
-          timer = setTimeout(() => reject(new LinkError('no_answer', `${this.label} did not answer ${what} within ${this.options.timeoutMs / 1000} s.`)), this.options.timeoutMs);
+          timer = setTimeout(() => reject(new LinkError('no_answer', say('link.no_answer', '{label} did not answer {what} within {seconds} s.', { label: this.label, what, seconds: this.options.timeoutMs / 1000 }))), this.options.timeoutMs);
         }),
       ]);
       this.received = 0;
@@ -181,7 +182,7 @@ export class ModbusLink {
         this.received = 0;
         return { exception, at: this.now() };
       }
-      const error = cause instanceof LinkError ? cause : new LinkError('bad_answer', `${this.label} answered ${what} with something that is not a Modbus answer (${(cause as { message?: string }).message ?? String(cause)}).`);
+      const error = cause instanceof LinkError ? cause : new LinkError('bad_answer', say('modbus.not_an_answer', '{label} answered {what} with something that is not a Modbus answer ({error}).', { label: this.label, what, error: (cause as { message?: string }).message ?? String(cause) }));
       this.close(error);
       throw this.closedBecause ?? error;
     } finally {
@@ -191,21 +192,26 @@ export class ModbusLink {
     }
   }
 
-  private check(request: ReadRequestOf, answer: Asked, what: string): ReadAnswer {
+  private check(request: ReadRequestOf, answer: Asked, what: AgentMessage): ReadAnswer {
     const at = this.now();
     const body = answer.response.body as { valuesAsArray: ArrayLike<number | boolean>; byteCount?: number };
     const values = Array.from(body.valuesAsArray);
     if (isBitTable(request.table)) {
       // Bits come packed in bytes: ceil(count / 8) bytes, the unused bits of the last one zero.
-      if (values.length < request.count || values.length > Math.ceil(request.count / 8) * 8) throw this.wrongSize(what, `${values.length} bits`);
+      if (values.length < request.count || values.length > Math.ceil(request.count / 8) * 8) throw this.wrongSize(what, values.length, 'bits');
       return { bits: values.slice(0, request.count).map((v) => v === true || v === 1), at };
     }
-    if (values.length !== request.count) throw this.wrongSize(what, `${values.length} registers`);
+    if (values.length !== request.count) throw this.wrongSize(what, values.length, 'registers');
     return { words: values.map((v) => Number(v) & 0xffff), at };
   }
 
-  private wrongSize(what: string, got: string): LinkError {
-    const error = new LinkError('bad_answer', `${this.label} answered ${what} with ${got}: an answer of the wrong size.`);
+  private wrongSize(what: AgentMessage, count: number, unit: 'bits' | 'registers'): LinkError {
+    const label = this.label;
+    const said =
+      unit === 'bits'
+        ? say('modbus.wrong_size_bits', '{label} answered {what} with {count} bits: an answer of the wrong size.', { label, what, count })
+        : say('modbus.wrong_size_registers', '{label} answered {what} with {count} registers: an answer of the wrong size.', { label, what, count });
+    const error = new LinkError('bad_answer', said);
     this.close(error);
     return error;
   }

@@ -3,6 +3,7 @@
  * that lie close together are read by one request (at most 125 registers or 2,000 bits, the
  * protocol's limits for functions 1–4), so a device is asked a few times per poll, not once per value.
  */
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 import type { ModbusTable } from '../../../../shared/config/receivers/modbus/schema.js';
 import { isBitTable } from '../../../../shared/config/receivers/modbus/rules.js';
 
@@ -74,8 +75,19 @@ const TABLE_NAMES: Record<ModbusTable, [string, string]> = {
   discrete: ['discrete input', 'discrete inputs'],
 };
 
-/** "unit 1, holding registers 0–23" (the preview's plan and the markers name requests so). */
+/**
+ * "unit 1, holding registers 0–23" (the preview's plan and the markers name requests so). The table
+ * names are Modbus's own terms, which German plants use as they are (Holding-Register, Coils).
+ */
 export function describeRequest(request: Pick<ReadRequest, 'unit' | 'table' | 'address' | 'count'>): string {
+  return requestSaid(request).text;
+}
+
+/** describeRequest with its code, for messages the console translates. */
+export function requestSaid(request: Pick<ReadRequest, 'unit' | 'table' | 'address' | 'count'>): AgentMessage {
   const [one, many] = TABLE_NAMES[request.table];
-  return request.count === 1 ? `unit ${request.unit}, ${one} ${request.address}` : `unit ${request.unit}, ${many} ${request.address}–${request.address + request.count - 1}`;
+  const { unit, address } = request;
+  return request.count === 1
+    ? say('modbus.request_one', 'unit {unit}, {table} {address}', { unit, table: one, address })
+    : say('modbus.request_many', 'unit {unit}, {table} {address}–{last}', { unit, table: many, address, last: address + request.count - 1 });
 }

@@ -10,7 +10,8 @@ import { topicMatches } from '../../../../shared/config/mqtt-topics.js';
 import { streamId } from '../../../../shared/config/streams.js';
 import type { AgentRecord } from '../../../../shared/records/record.js';
 import type { StreamKey } from '../../components/contract.js';
-import { type BrokerProblem, type BrokerSettings, BrokerLink, ConnectionMarkers, DEFERRED_ACK, sendPuback } from '../../mqtt/index.js';
+import { type BrokerSettings, BrokerLink, ConnectionMarkers, DEFERRED_ACK, brokerProblem, sendPuback, who } from '../../mqtt/index.js';
+import { say } from '../../../../shared/config/message.js';
 import { BufferFullError } from '../../components/contract.js';
 import type { ComponentContext } from '../../components/contract.js';
 import type { StreamReader } from './stream-reader.js';
@@ -55,7 +56,8 @@ export class ConnectionReader {
     this.link = new BrokerLink(settings, { clientId, clean: false, connectTimeoutMs: settings.timeout * 1000 }, context.logger, {
       connected: (client, sessionPresent) => this.onConnected(client, sessionPresent, settings.timeout),
       disconnected: () => this.onDisconnected(),
-      problem: (problem) => this.markers.raise(problem, ' Tributary keeps trying; the broker keeps the messages of this session meanwhile (up to its limits).'),
+      problem: (problem) =>
+        this.markers.raise(problem, (said) => say('mqtt.receiver_keeps_trying', '{problem} Tributary keeps trying; the broker keeps the messages of this session meanwhile (up to its limits).', { problem: said })),
     });
   }
 
@@ -114,7 +116,7 @@ export class ConnectionReader {
       return;
     }
     const timer = connection.setTimeout(
-      () => this.link.breakConnection({ category: 'broker_slow', message: `The broker at ${this.link.target.url} did not confirm the subscriptions within ${timeoutSeconds} s.` }),
+      () => this.link.breakConnection(brokerProblem('broker_slow', say('mqtt.subscriptions_unconfirmed', 'The broker at {url} did not confirm the subscriptions within {seconds} s.', { url: this.link.target.url, seconds: timeoutSeconds }))),
       timeoutSeconds * 1000,
     );
     // Retain handling 1 (MQTT 5): retained messages only for a new subscription, not again on
@@ -135,11 +137,11 @@ export class ConnectionReader {
       // A Sparkplug reader subscribes to its node filters, not to its stream's topic.
       const filter = (reader.extraFilters ?? [this.filters.get(reader)!]).find((f) => refused.has(f));
       if (filter === undefined) continue;
-      const problem: BrokerProblem = {
-        category: 'not_authorized',
-        message: `The broker at ${this.link.target.url} refused the subscription to ${filter} for ${this.link.target.username ? `user "${this.link.target.username}"` : 'anonymous clients'} (not authorized). Ask its administrator to allow reading it.`,
-      };
-      this.context.markers.raise([reader.stream], 'error', problem.category, problem.message);
+      const problem = brokerProblem(
+        'not_authorized',
+        say('mqtt.subscription_refused', 'The broker at {url} refused the subscription to {filter} for {who} (not authorized). Ask its administrator to allow reading it.', { url: this.link.target.url, filter, who: who(this.link.target.username) }),
+      );
+      this.context.markers.raise([reader.stream], 'error', problem.category, problem.said);
       this.context.logger.warn(problem.message);
     }
     if (refused.size === 0) this.context.logger.info(`Subscribed to ${filters.join(', ')} (QoS 1).`);

@@ -8,7 +8,8 @@
  */
 import net from 'node:net';
 import type { S7Area } from '../../../../shared/config/receivers/s7/address.js';
-import { LinkError, connectProblem } from '../link-health.js';
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
+import { LinkError, closedByDevice, closedHere, connectProblem, connectTimeout, connectionBroke } from '../link-health.js';
 import { describeRange, type ReadRequest } from './plan.js';
 import { parseConnectConfirm, parseReadAnswer, parseSetupAnswer, type ItemAnswer } from './s7-frames.js';
 
@@ -55,11 +56,11 @@ export class S7Link {
     this.socket = socket;
     socket.setNoDelay(true);
     // Never an unhandled 'error' (it would end the agent).
-    socket.on('error', (cause: NodeJS.ErrnoException) => this.close(new LinkError('connection_lost', `The connection to ${this.label} broke: ${cause.code ?? cause.message}.`)));
-    socket.on('close', () => this.close(new LinkError('connection_lost', `${this.label} closed the connection.`)));
+    socket.on('error', (cause: NodeJS.ErrnoException) => this.close(new LinkError('connection_lost', connectionBroke(this.label, cause))));
+    socket.on('close', () => this.close(new LinkError('connection_lost', closedByDevice(this.label))));
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => fail(new LinkError('connect_failed', `${this.label} did not accept a connection within ${timeoutMs / 1000} s.`)), timeoutMs);
+      const timer = setTimeout(() => fail(new LinkError('connect_failed', connectTimeout(this.label, timeoutMs / 1000))), timeoutMs);
       const fail = (error: LinkError) => {
         clearTimeout(timer);
         socket.off('connect', connected);
@@ -77,15 +78,20 @@ export class S7Link {
       socket.connect({ host, port });
     });
     try {
-      const confirm = await this.exchange(connectRequest(this.options.rack, this.options.slot), 'the connection request');
+      const confirm = await this.exchange(connectRequest(this.options.rack, this.options.slot), say('s7.connection_request', 'the connection request'));
       const problem = parseConnectConfirm(confirm);
-      if (problem) throw new LinkError('connect_failed', `${this.label} refused the S7 connection (${problem}). Check rack and slot: ${this.options.rack} and ${this.options.slot} are asked for.`);
-      const setup = parseSetupAnswer(await this.exchange(setupRequest(this.nextReference()), 'the PDU negotiation'));
-      if (typeof setup === 'string') throw new LinkError('connect_failed', `${this.label} did not accept the S7 communication setup: ${setup}.`);
+      const { label } = this;
+      if (problem)
+        throw new LinkError(
+          'connect_failed',
+          say('s7.connection_refused', '{label} refused the S7 connection ({problem}). Check rack and slot: {rack} and {slot} are asked for.', { label, problem, rack: this.options.rack, slot: this.options.slot }),
+        );
+      const setup = parseSetupAnswer(await this.exchange(setupRequest(this.nextReference()), say('s7.pdu_negotiation', 'the PDU negotiation')));
+      if (typeof setup === 'string') throw new LinkError('connect_failed', say('s7.setup_refused', '{label} did not accept the S7 communication setup: {problem}.', { label, problem: setup }));
       this.pduSize = Math.min(REQUESTED_PDU, setup.pduSize);
     } catch (cause) {
-      const error = cause instanceof LinkError ? cause : new LinkError('connect_failed', String(cause));
-      this.close(error.fault === 'connect_failed' ? error : new LinkError('connect_failed', error.message));
+      const error = cause instanceof LinkError ? cause : new LinkError('connect_failed', say('link.connect_failed', 'Connecting to {label} failed: {error}.', { label: this.label, error: String(cause) }));
+      this.close(error.fault === 'connect_failed' ? error : new LinkError('connect_failed', error.said));
       throw this.closedBecause ?? error;
     }
   }
@@ -95,16 +101,16 @@ export class S7Link {
     const run = this.queue.then(async () => {
       const reference = this.nextReference();
       const what = request.parts.map((p) => describeRange({ ...p.range, start: p.range.start + p.offset, length: p.length })).join('; ');
-      const frame = await this.exchange(readRequest(reference, request), `the read of ${what}`);
+      const frame = await this.exchange(readRequest(reference, request), say('s7.read_of', 'the read of {ranges}', { ranges: what }));
       const answer = parseReadAnswer(frame, reference, request.parts.map((p) => p.length));
-      if (typeof answer === 'string') throw this.fail('bad_answer', `${this.label} answered the read of ${what} with ${answer}: not an S7 answer to it.`);
+      if (typeof answer === 'string') throw this.fail('bad_answer', say('s7.read_not_answered', '{label} answered the read of {ranges} with {answer}: not an S7 answer to it.', { label: this.label, ranges: what, answer }));
       return answer.refused !== undefined ? { refused: answer.refused, at: this.now() } : { items: answer.items, at: this.now() };
     });
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  close(because = new LinkError('connection_lost', `The connection to ${this.label} was closed.`)): void {
+  close(because = new LinkError('connection_lost', closedHere(this.label))): void {
     this.closedBecause ??= because;
     const waiter = this.waiter;
     this.waiter = undefined;
@@ -113,8 +119,8 @@ export class S7Link {
     this.socket?.destroy();
   }
 
-  private fail(fault: 'bad_answer' | 'no_answer', message: string): LinkError {
-    const error = new LinkError(fault, message);
+  private fail(fault: 'bad_answer' | 'no_answer', said: AgentMessage): LinkError {
+    const error = new LinkError(fault, said);
     this.close(error);
     return this.closedBecause ?? error;
   }
@@ -125,10 +131,10 @@ export class S7Link {
   }
 
   /** Sends a frame and waits for the next whole frame, within the timeout. */
-  private exchange(frame: Buffer, what: string): Promise<Buffer> {
-    if (!this.open) return Promise.reject(this.closedBecause ?? new LinkError('connection_lost', `The connection to ${this.label} is closed.`));
+  private exchange(frame: Buffer, what: AgentMessage): Promise<Buffer> {
+    if (!this.open) return Promise.reject(this.closedBecause ?? new LinkError('connection_lost', say('link.is_closed', 'The connection to {label} is closed.', { label: this.label })));
     return new Promise<Buffer>((resolve, reject) => {
-      const timer = setTimeout(() => this.fail('no_answer', `${this.label} did not answer ${what} within ${this.options.timeoutMs / 1000} s.`), this.options.timeoutMs);
+      const timer = setTimeout(() => this.fail('no_answer', say('link.no_answer', '{label} did not answer {what} within {seconds} s.', { label: this.label, what, seconds: this.options.timeoutMs / 1000 })), this.options.timeoutMs);
       this.waiter = {
         resolve: (answer) => {
           clearTimeout(timer);
@@ -150,7 +156,11 @@ export class S7Link {
     while (this.pending.length >= 4) {
       const length = this.pending.readUInt16BE(2);
       if (this.pending[0] !== 0x03 || length < 7 || length > MAX_FRAME_BYTES) {
-        this.fail('bad_answer', `${this.label} sent bytes that are not an ISO-on-TCP frame of at most ${MAX_FRAME_BYTES} bytes (header ${this.pending.subarray(0, 4).toString('hex')}): not an S7 device, or a broken connection.`);
+        const header = this.pending.subarray(0, 4).toString('hex');
+        this.fail(
+          'bad_answer',
+          say('s7.not_iso_on_tcp', '{label} sent bytes that are not an ISO-on-TCP frame of at most {max} bytes (header {header}): not an S7 device, or a broken connection.', { label: this.label, max: MAX_FRAME_BYTES, header }),
+        );
         return;
       }
       if (this.pending.length < length) return;
@@ -159,7 +169,7 @@ export class S7Link {
       const waiter = this.waiter;
       this.waiter = undefined;
       if (!waiter) {
-        this.fail('bad_answer', `${this.label} sent a frame nobody asked for.`);
+        this.fail('bad_answer', say('s7.unasked_frame', '{label} sent a frame nobody asked for.', { label: this.label }));
         return;
       }
       waiter.resolve(Buffer.from(frame));

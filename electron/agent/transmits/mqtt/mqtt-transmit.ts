@@ -1,7 +1,8 @@
 import type { MqttClient } from 'mqtt';
 import type { z } from 'zod';
 import type { MqttTransmitSchema } from '../../../../shared/config/transmits/mqtt/schema.js';
-import { type BrokerProblem, BrokerLink, ConnectionMarkers, defaultClientId } from '../../mqtt/index.js';
+import { type BrokerProblem, BrokerLink, ConnectionMarkers, brokerProblem, defaultClientId } from '../../mqtt/index.js';
+import { say } from '../../../../shared/config/message.js';
 import { expandTopic } from '../../../../shared/config/mqtt-topics.js';
 import type { AgentComponent, ComponentContext, OutboxBatch } from '../../components/contract.js';
 import { MQTT_OUTBOX, arrayMessages, isArrayPayload, messageText, payloadLines } from './mqtt-outbox.js';
@@ -145,9 +146,8 @@ export class MqttTransmit implements AgentComponent {
 
   private report(problem: BrokerProblem): void {
     // No count here: Status shows the live backlog beside this reason (one backlog number).
-    const suffix = ' The records are kept and sent when the broker takes them again.';
-    this.markers.raise(problem, suffix);
-    this.context.stats.failure(this.name, `${problem.message}${suffix}`);
+    const said = this.markers.raise(problem, (inner) => say('mqtt.transmit_keeps_records', '{problem} The records are kept and sent when the broker takes them again.', { problem: inner }));
+    this.context.stats.failure(this.name, said.text);
   }
 
   private kick(): void {
@@ -172,10 +172,16 @@ export class MqttTransmit implements AgentComponent {
       } catch (cause) {
         if (cause instanceof RefusedError) {
           this.refusedUntil = Date.now() + RETRY_REFUSED_MS;
-          this.report({
-            category: 'not_authorized',
-            message: `The broker at ${this.link.target.url} refused messages on ${cause.topic} (${cause.reason}): allow ${this.link.target.username ? `user "${this.link.target.username}"` : 'this client'} to publish there, or change topic.`,
-          });
+          const { url, username } = this.link.target;
+          const [topic, reason] = [cause.topic, cause.reason];
+          this.report(
+            brokerProblem(
+              'not_authorized',
+              username
+                ? say('mqtt.publish_refused_user', 'The broker at {url} refused messages on {topic} ({reason}): allow user "{user}" to publish there, or change topic.', { url, topic, reason, user: username })
+                : say('mqtt.publish_refused', 'The broker at {url} refused messages on {topic} ({reason}): allow this client to publish there, or change topic.', { url, topic, reason }),
+            ),
+          );
         }
         // Otherwise the connection broke or timed out: the link reports it and reconnects.
         return;
@@ -219,7 +225,7 @@ export class MqttTransmit implements AgentComponent {
     const timeout = new Promise<never>((_, reject) => {
       this.abortRound = () => reject(new Error('connection closed'));
       timer = setTimeout(() => {
-        const problem: BrokerProblem = { category: 'broker_slow', message: `The broker at ${this.link.target.url} did not confirm ${publishes.length} message(s) within ${this.config.timeout} s (timeout).` };
+        const problem = brokerProblem('broker_slow', say('mqtt.publishes_unconfirmed', 'The broker at {url} did not confirm {count} message(s) within {seconds} s (timeout).', { url: this.link.target.url, count: publishes.length, seconds: this.config.timeout }));
         this.link.breakConnection(problem);
         reject(new Error(problem.message));
       }, this.config.timeout * 1000);
