@@ -43,6 +43,8 @@ export function localeFor(language: Language): string {
 }
 
 let current: Language = LANGUAGES[0]!;
+/** Told after each change of language: what is built outside components (the editors' schemas). */
+const listeners = new Set<(language: Language) => void>();
 let translator = createTranslator({ locale: current.code, messages: current.messages, onError: reportMissing });
 
 function reportMissing(error: Error): void {
@@ -51,6 +53,7 @@ function reportMissing(error: Error): void {
 
 /** Makes `language` the console's: the translator, the number and date locale, `<html lang>`; remembers it when `remember`. */
 export function applyLanguage(language: Language, remember = false): void {
+  const changed = language !== current;
   current = language;
   translator = createTranslator({ locale: localeFor(language), messages: language.messages, onError: reportMissing });
   setConsoleLocale(localeFor(language));
@@ -58,6 +61,13 @@ export function applyLanguage(language: Language, remember = false): void {
   const page = (globalThis as { document?: { documentElement: { lang: string } } }).document;
   if (page) page.documentElement.lang = language.code;
   if (remember) storage()?.setItem(STORAGE_KEY, language.code);
+  if (changed) for (const listener of listeners) listener(language);
+}
+
+/** Calls `listener` after each change of language (applyLanguage); returns what stops that. */
+export function onLanguageChange(listener: (language: Language) => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
 /** The language in use now. */

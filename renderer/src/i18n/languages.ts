@@ -4,6 +4,7 @@
  */
 import { AGENT_MESSAGES_DE } from './agent-messages/de.js';
 import { AGENT_MESSAGES_EN } from './agent-messages/en.js';
+import { FIELD_DESCRIPTIONS_DE } from './field-descriptions/de.js';
 import { de } from './messages/de.js';
 import { en, type Catalog } from './messages/en.js';
 
@@ -15,9 +16,14 @@ export interface Language {
   messages: Catalog;
   /** The agent's messages by code (agent-text.ts); a code missing here is shown in the API's English. */
   agentMessages: Readonly<Record<string, string>>;
+  /**
+   * The editors' field descriptions (hover, completion), keyed by their English text
+   * (field-descriptions/en.ts); a text missing here is shown in English. English itself needs none.
+   */
+  fieldDescriptions: Readonly<Record<string, string>>;
 }
 
 export const LANGUAGES: readonly Language[] = [
-  { code: 'en', name: 'English', messages: en, agentMessages: AGENT_MESSAGES_EN },
-  { code: 'de', name: 'Deutsch', messages: de, agentMessages: AGENT_MESSAGES_DE },
+  { code: 'en', name: 'English', messages: en, agentMessages: AGENT_MESSAGES_EN, fieldDescriptions: {} },
+  { code: 'de', name: 'Deutsch', messages: de, agentMessages: AGENT_MESSAGES_DE, fieldDescriptions: FIELD_DESCRIPTIONS_DE },
 ];

@@ -2,9 +2,12 @@
  * The JSON Schema the configuration editor works with: the one generated from the shared zod schema
  * (so new fields, enum values and descriptions appear by themselves), plus what only an editor needs:
  * time zone names where the schema says a field holds one, and snippets for a whole receiver (from
- * the templates), transform or transmit (from each kind's schema).
+ * the templates), transform or transmit (from each kind's schema). Its descriptions are in the
+ * console's language at the time it is built (schema-descriptions.ts; setup.ts builds it again when
+ * the language changes).
  */
 import { text as catalogText } from '../i18n/language.js';
+import { describedInConsoleLanguage } from './schema-descriptions.js';
 import { supportedEncodingNames } from '../../../shared/config/encodings.js';
 import { configurationJsonSchema, TIME_ZONE_FORMAT } from '../../../shared/config/schema.js';
 import { TEMPLATE_PROMPT_PREFIX } from '../../../shared/config/semantic-rules.js';
@@ -205,5 +208,6 @@ export function editorSchema(zones: readonly string[]): Schema {
     quality.defaultSnippets = [
       { label: catalogText('editorSnippets.quality'), description: catalogText('editorSnippets.qualityDescription'), body: withTabStops(DATA_QUALITY_TEMPLATE, { next: 1 }) },
     ];
-  return schema;
+  // Last: the snippets of a kind take its description, and the legacy kinds are told by their English.
+  return describedInConsoleLanguage(schema);
 }

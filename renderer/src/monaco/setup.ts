@@ -7,6 +7,7 @@ import { loader } from '@monaco-editor/react';
 import * as monaco from 'monaco-editor';
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker.js?worker';
 import JsonWorker from 'monaco-editor/esm/vs/language/json/json.worker.js?worker';
+import { onLanguageChange } from '../i18n/language.js';
 import { editorSchema } from './editor-schema.js';
 
 /** The model the configuration editor edits; the schema applies to this URI only. */
@@ -26,8 +27,20 @@ monaco.json.jsonDefaults.setDiagnosticsOptions({
   allowComments: false,
   enableSchemaRequest: false,
   schemaValidation: 'ignore',
-  schemas: [{ uri: 'inmemory://tributary/configuration.schema.json', fileMatch: ['configuration.json'], schema: editorSchema(Intl.supportedValuesOf('timeZone')) }],
 });
+
+const CONFIG_SCHEMA_URI = 'inmemory://tributary/configuration.schema.json';
+
+/** Gives the JSON language the configuration's schema, its descriptions and snippets in the console's language. */
+function registerConfigSchema(): void {
+  const options = monaco.json.jsonDefaults.diagnosticsOptions;
+  const others = (options.schemas ?? []).filter((schema) => schema.uri !== CONFIG_SCHEMA_URI);
+  const schema = editorSchema(Intl.supportedValuesOf('timeZone'));
+  monaco.json.jsonDefaults.setDiagnosticsOptions({ ...options, schemas: [...others, { uri: CONFIG_SCHEMA_URI, fileMatch: ['configuration.json'], schema }] });
+}
+
+registerConfigSchema();
+onLanguageChange(registerConfigSchema);
 
 loader.config({ monaco });
 
