@@ -17,7 +17,7 @@ export interface SaidMessage {
   where: string;
 }
 
-const SPREAD_PARAMS: Record<string, string[]> = { valueParams: ['actual', 'shown'], valueWords: ['actual', 'shown'] };
+const SPREAD_PARAMS: Record<string, string[]> = { valueParams: ['actual', 'shown'], valueWords: ['actual', 'shown'], 'this.usage': ['used', 'limit'] };
 
 function sourceFiles(root: string, folder: string): string[] {
   const out: string[] = [];

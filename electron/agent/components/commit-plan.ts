@@ -7,6 +7,7 @@
 import type { QualitySettings } from '../../../shared/config/data-quality-rules.js';
 import type { Transform } from '../../../shared/config/schema.js';
 import type { AgentRecord } from '../../../shared/records/record.js';
+import type { AgentMessage } from '../../../shared/config/message.js';
 import type { QualityDigest } from './quality-digest.js';
 
 /** Where and how the KPI history keeps committed records (the same database from every thread). */
@@ -46,7 +47,7 @@ export interface CommitPlan {
 /** What one transform stage made of one batch: problems to report, or why it failed. */
 export interface StageReport {
   stage: string;
-  problems: { level: 'warning' | 'error'; message: string }[];
+  problems: { level: 'warning' | 'error'; message: string; said?: AgentMessage }[];
   /** The transform threw: the records passed on unchanged. */
   failed?: string;
 }

@@ -243,7 +243,7 @@ export interface ComponentContext {
    * supervisor logs it with its stack and restarts this component alone; the agent runs on.
    * `during` says what it was doing ("handling a message on plant/press1").
    */
-  fail(cause: unknown, during: string): void;
+  fail(cause: unknown, during: string | AgentMessage): void;
 }
 
 /**
@@ -277,6 +277,8 @@ export type ComponentLoader<TConfig = unknown> = () => Promise<{ default: Compon
 export interface TransformProblem {
   level: 'warning' | 'error';
   message: string;
+  /** The message with its code (issue 57), when the transform says one: the marker carries it. */
+  said?: AgentMessage;
 }
 
 /** The result of applying a transform to one batch. */

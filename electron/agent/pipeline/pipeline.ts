@@ -327,21 +327,17 @@ export class Pipeline {
       throw new BufferFullError(
         `The outbox of ${transmit} is full: reading pauses until uploads catch up. Nothing is dropped.`,
       );
-    const message = `The outbox of ${route.name} is full (${this.usage(route, store.backlog(route.name).bytes)}): reading pauses until uploads catch up. Nothing is dropped.`;
-    route.markers.raise([stream], 'error', 'buffer_full', message);
-    route.logger.warn(message);
-    throw new BufferFullError(message);
+    const said = say('pipeline.outbox_full', 'The outbox of {transmit} is full ({used} of {limit} MiB): reading pauses until uploads catch up. Nothing is dropped.', { transmit: route.name, ...this.usage(route, store.backlog(route.name).bytes) });
+    route.markers.raise([stream], 'error', 'buffer_full', said);
+    route.logger.warn(said.text);
+    throw new BufferFullError(said.text);
   }
 
   /** Warns from 80 % of the limit on; clears the warnings once below. */
   private markFilling(route: TransmitRoute, stream: StreamKey): void {
     if (this.options.store.queuedBytesOf(route.name) > route.maxBufferBytes * WARN_AT) {
-      route.markers.raise(
-        [stream],
-        'warning',
-        'buffer_nearly_full',
-        `The outbox of ${route.name} is filling up (${this.usage(route)}); at the limit reading pauses. Check the connection to the destination.`,
-      );
+      const said = say('pipeline.outbox_filling', 'The outbox of {transmit} is filling up ({used} of {limit} MiB); at the limit reading pauses. Check the connection to the destination.', { transmit: route.name, ...this.usage(route) });
+      route.markers.raise([stream], 'warning', 'buffer_nearly_full', said);
     } else {
       route.markers.clear('buffer_nearly_full', [stream]);
       route.markers.clear('buffer_full', [stream]);
@@ -351,8 +347,8 @@ export class Pipeline {
   private usage(
     route: TransmitRoute,
     queued = this.options.store.queuedBytesOf(route.name),
-  ): string {
-    return `${(queued / MB).toFixed(1)} of ${(route.maxBufferBytes / MB).toFixed(0)} MiB`;
+  ): { used: number; limit: number } {
+    return { used: Math.round((queued / MB) * 10) / 10, limit: Math.round(route.maxBufferBytes / MB) };
   }
 
   private report(stream: StreamKey, reports: readonly StageReport[]): void {
@@ -360,14 +356,14 @@ export class Pipeline {
       const stage = this.stages.find((s) => s.name === report.stage);
       if (!stage) continue;
       if (report.failed !== undefined) {
-        const message = `The transform failed (${report.failed}); records passed on unchanged.`;
-        stage.markers.raise([stream], 'error', 'transform_failed', message);
-        stage.logger.error(message);
+        const said = say('pipeline.transform_failed', 'The transform failed ({error}); records passed on unchanged.', { error: report.failed });
+        stage.markers.raise([stream], 'error', 'transform_failed', said);
+        stage.logger.error(said.text);
         continue;
       }
       if (report.problems.length === 0) stage.markers.clear('transform_problem', [stream]);
       for (const problem of report.problems) {
-        stage.markers.raise([stream], problem.level, 'transform_problem', problem.message);
+        stage.markers.raise([stream], problem.level, 'transform_problem', problem.said ?? problem.message);
         stage.logger.warn(`${streamId(stream.asset, stream.stream_type)}: ${problem.message}`);
       }
     }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { say, type AgentMessage } from '../../../shared/config/message.js';
 import type { ConfigChanges, ServiceStatus } from '../../../shared/api/resources.js';
 import type { Configuration } from '../../../shared/config/schema.js';
 import { streamId } from '../../../shared/config/streams.js';
@@ -268,9 +269,9 @@ export class Supervisor {
       await component.start();
     } catch (cause) {
       service.failed = true;
-      const message = `${spec.id} could not start: ${(cause as Error).message}`;
-      logger.error(message);
-      context.markers.raise(context.streams, 'error', 'start_failed', message);
+      const said = say('component.start_failed', '{component} could not start: {error}', { component: spec.id, error: (cause as Error).message });
+      logger.error(said.text);
+      context.markers.raise(context.streams, 'error', 'start_failed', said);
     }
     return service;
   }
@@ -287,8 +288,9 @@ export class Supervisor {
    * component alone is stopped and started again after a back-off; the agent and the other
    * components run on. A failure of an instance that was replaced or stopped meanwhile is only logged.
    */
-  private crashed(id: string, context: ServiceContext, cause: unknown, during: string): void {
+  private crashed(id: string, context: ServiceContext, cause: unknown, doing: string | AgentMessage): void {
     const { logger } = this.options;
+    const during = typeof doing === 'string' ? doing : doing.text;
     const service = this.services.get(id);
     if (!service || service.context !== context) return logger.error(`${id} (no longer running) failed while ${during}`, cause);
     if (service.crashes?.timer) return logger.error(`${id} failed again while ${during} (a restart is already due)`, cause);
@@ -296,9 +298,9 @@ export class Supervisor {
     const count = service.crashes && now - service.crashes.lastMs < MAX_RESTART_DELAY_MS + 60_000 ? service.crashes.count + 1 : 1;
     const delay = Math.min(MAX_RESTART_DELAY_MS, RESTART_DELAY_MS * 2 ** (count - 1));
     const reason = cause instanceof Error ? cause.message : String(cause);
-    const message = `${id} failed while ${during}: ${reason}. It restarts alone in ${delay / 1000} s; the rest of the agent runs on.`;
-    logger.error(message, cause);
-    context.markers.raise(context.streams, 'error', 'component_failed', message);
+    const said = say('component.failed', '{component} failed while {during}: {error}. It restarts alone in {seconds} s; the rest of the agent runs on.', { component: id, during: doing, error: reason, seconds: delay / 1000 });
+    logger.error(said.text, cause);
+    context.markers.raise(context.streams, 'error', 'component_failed', said);
     const generation = this.generation;
     const current = () => this.generation === generation && this.services.get(id) === service;
     const timer = this.restarts.setTimeout(async () => {
@@ -311,11 +313,11 @@ export class Supervisor {
         service.failed = false;
         if (!current()) return void (await this.stopService(service));
         logger.info(`${id} restarted after a failure.`);
-        context.markers.raise(context.streams, 'warning', 'component_failed', `${id} failed while ${during} (${reason}) and was restarted; see agent_core.log.`);
+        context.markers.raise(context.streams, 'warning', 'component_failed', say('component.restarted', '{component} failed while {during} ({error}) and was restarted; see agent_core.log.', { component: id, during: doing, error: reason }));
       } catch (error) {
         service.failed = true;
         logger.error(`${id} could not start again after a failure`, error);
-        context.markers.raise(context.streams, 'error', 'start_failed', `${id} could not start again after a failure: ${(error as Error).message}`);
+        context.markers.raise(context.streams, 'error', 'start_failed', say('component.restart_failed', '{component} could not start again after a failure: {error}', { component: id, error: (error as Error).message }));
       }
     }, delay);
     service.crashes = { count, lastMs: now, timer };

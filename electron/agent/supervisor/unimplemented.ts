@@ -1,7 +1,7 @@
 import type { ComponentType } from '../../../shared/api/resources.js';
 import type { AgentComponent, ComponentContext } from '../components/contract.js';
+import { say, type AgentMessage } from '../../../shared/config/message.js';
 
-const KIND_WORD: Record<ComponentType, string> = { Receiver: 'receiver', Transform: 'transform', Transmit: 'transmit' };
 
 /**
  * Stands in for a component type this build cannot run yet. It does nothing and says so: its service
@@ -11,22 +11,23 @@ export class UnimplementedComponent implements AgentComponent {
   constructor(
     readonly kind: ComponentType,
     readonly name: string,
-    private readonly type: string,
+    readonly type: string,
     private readonly context: ComponentContext,
   ) {}
 
   get message(): string {
-    const effect =
-      this.kind === 'Receiver'
-        ? 'this stream is not read'
-        : this.kind === 'Transform'
-          ? 'records pass through unchanged'
-          : 'records for it are kept in the outbox until a build that has it runs';
-    return `The ${this.type} ${KIND_WORD[this.kind]} "${this.name}" is not available in this build of Tributary yet: ${effect}.`;
+    return this.said.text;
+  }
+
+  private get said(): AgentMessage {
+    const { type, name } = this;
+    if (this.kind === 'Receiver') return say('component.unavailable_receiver', 'The {type} receiver "{name}" is not available in this build of Tributary yet: this stream is not read.', { type, name });
+    if (this.kind === 'Transform') return say('component.unavailable_transform', 'The {type} transform "{name}" is not available in this build of Tributary yet: records pass through unchanged.', { type, name });
+    return say('component.unavailable_transmit', 'The {type} transmit "{name}" is not available in this build of Tributary yet: records for it are kept in the outbox until a build that has it runs.', { type, name });
   }
 
   async start(): Promise<void> {
-    this.context.markers.raise(this.context.streams, 'warning', 'not_implemented', this.message);
+    this.context.markers.raise(this.context.streams, 'warning', 'not_implemented', this.said);
     this.context.logger.warn(this.message);
   }
 

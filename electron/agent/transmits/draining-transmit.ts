@@ -1,4 +1,5 @@
 import type { ServiceStatus } from '../../../shared/api/resources.js';
+import type { AgentMessage } from '../../../shared/config/message.js';
 import type { AgentComponent, ComponentContext } from '../components/contract.js';
 import { DrainLoop, type DrainOutcome, breathe, failureBackoffMs } from '../lifecycle/index.js';
 
@@ -70,9 +71,10 @@ export abstract class DrainingTransmit implements AgentComponent {
   }
 
   /** A problem as the operator sees it: the transmit's stats, an error marker on its streams, one log line per new message. */
-  protected report(category: string, message: string): void {
+  protected report(category: string, said: string | AgentMessage): void {
+    const message = typeof said === 'string' ? said : said.text;
     this.context.stats.failure(this.name, message);
-    this.context.markers.raise(this.context.streams, 'error', category, message);
+    this.context.markers.raise(this.context.streams, 'error', category, said);
     if (message !== this.lastProblem) this.context.logger.error(message);
     this.lastProblem = message;
   }

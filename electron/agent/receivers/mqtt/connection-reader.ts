@@ -98,7 +98,7 @@ export class ConnectionReader {
         this.accept(client, packet);
       } catch (cause) {
         // Not acknowledged: the receiver restarts alone and the broker sends the message again.
-        this.context.fail(cause, `handling a message on ${packet.topic}`);
+        this.context.fail(cause, say('component.during_message', 'handling a message on {topic}', { topic: packet.topic }));
       }
       callback(DEFERRED_ACK);
     };
@@ -183,26 +183,27 @@ export class ConnectionReader {
       return reader.read(topic, payload, received);
     } catch (cause) {
       this.context.logger.error(`Reading a message on ${topic} failed`, cause);
-      return { records: [], badTimestamps: 0, unreadable: `reading it failed (${(cause as Error)?.message ?? String(cause)})` };
+      return { records: [], badTimestamps: 0, unreadable: say('mqtt.message_reading_failed', 'reading it failed ({error})', { error: (cause as Error)?.message ?? String(cause) }) };
     }
   }
 
   private noteReading(reader: StreamReader, topic: string, payload: Buffer, reading: ReturnType<StreamReader['read']>): void {
     const id = streamId(reader.stream.asset, reader.stream.stream_type);
     if (reading.unreadable) {
-      const message = `A message on ${topic} could not be read for ${id}: ${reading.unreadable}. It was skipped. Its start: ${JSON.stringify(payload.subarray(0, 120).toString('utf8'))}`;
-      this.context.markers.raise([reader.stream], 'warning', 'message_unreadable', message);
+      const start = JSON.stringify(payload.subarray(0, 120).toString('utf8'));
+      const said = say('mqtt.message_unreadable', 'A message on {topic} could not be read for {stream}: {why}. It was skipped. Its start: {start}', { topic, stream: id, why: reading.unreadable, start });
+      this.context.markers.raise([reader.stream], 'warning', 'message_unreadable', said);
       // One line a minute per stream with how many more; the marker shows the newest.
-      this.noise.warn(`unreadable ${streamId(reader.stream.asset, reader.stream.stream_type)}`, message);
+      this.noise.warn(`unreadable ${streamId(reader.stream.asset, reader.stream.stream_type)}`, said.text);
     }
     // A skipped message stays marked (its time says when) after good ones: cleared by a restart of the receiver.
     if (reading.badTimestamps > 0) {
-      this.context.markers.raise(
-        [reader.stream],
-        'warning',
-        'timestamp_unreadable',
-        `${reading.badTimestamps} record(s) of a message on ${topic} had no readable time stamp (e.g. ${reading.badTimestampExample}): they got the time of receipt.`,
-      );
+      const said = say('mqtt.timestamps_unreadable', '{count} record(s) of a message on {topic} had no readable time stamp (e.g. {example}): they got the time of receipt.', {
+        count: reading.badTimestamps,
+        topic,
+        example: String(reading.badTimestampExample),
+      });
+      this.context.markers.raise([reader.stream], 'warning', 'timestamp_unreadable', said);
     } else if (reading.records.length > 0) this.context.markers.clear('timestamp_unreadable', [reader.stream]);
   }
 
@@ -226,9 +227,9 @@ export class ConnectionReader {
         this.context.markers.clear('store_failed', [reader.stream]);
       } catch (cause) {
         if (cause instanceof BufferFullError) continue;
-        const message = `Records of ${streamId(reader.stream.asset, reader.stream.stream_type)} could not be stored: ${(cause as Error).message}. The messages stay unacknowledged and are tried again.`;
-        this.context.markers.raise([reader.stream], 'error', 'store_failed', message);
-        this.context.logger.error(message);
+        const said = say('mqtt.store_failed', 'Records of {stream} could not be stored: {error}. The messages stay unacknowledged and are tried again.', { stream: streamId(reader.stream.asset, reader.stream.stream_type), error: (cause as Error).message });
+        this.context.markers.raise([reader.stream], 'error', 'store_failed', said);
+        this.context.logger.error(said.text);
       }
     }
     const client = this.link.connected;

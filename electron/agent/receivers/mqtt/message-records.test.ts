@@ -59,9 +59,9 @@ describe('MQTT messages to records', () => {
   });
 
   it('refuses what is not JSON or not objects, with the reason', () => {
-    expect(read({}, 'temp=5').unreadable).toContain('not JSON');
-    expect(read({}, '[1, 2]').unreadable).toContain('payload_format "value"');
-    expect(read({}, '"text"').unreadable).toContain('not an object');
+    expect(read({}, 'temp=5').unreadable?.text).toContain('not JSON');
+    expect(read({}, '[1, 2]').unreadable?.text).toContain('payload_format "value"');
+    expect(read({}, '"text"').unreadable?.text).toContain('not an object');
     expect(read({}, '[]')).toEqual({ records: [], badTimestamps: 0 });
   });
 

@@ -4,6 +4,7 @@
  * one record per object, a plain value is one column. The time stamp comes from a field (strptime
  * format, epoch unit, or ISO 8601), else it is the time of receipt.
  */
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 import crypto from 'node:crypto';
 import type { z } from 'zod';
 import type { MqttStreamSchema } from '../../../../shared/config/mqtt-schema.js';
@@ -23,7 +24,7 @@ const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 export interface MessageReading {
   records: AgentRecord[];
   /** The message could not be read at all (not JSON, not objects): why. */
-  unreadable?: string;
+  unreadable?: AgentMessage;
   /** Records whose time stamp field was missing or unreadable (they got the time of receipt). */
   badTimestamps: number;
   /** An example of such a time stamp value. */
@@ -45,23 +46,23 @@ export class MessageReader {
     const captured = isoMicros(receivedMicros);
     let rows: Record<string, FieldValue>[];
     if (payload.length > JSON_LIMITS.maxBytes)
-      return { records: [], badTimestamps: 0, unreadable: `larger than ${describeBytes(JSON_LIMITS.maxBytes)} (${describeBytes(payload.length)})` };
+      return { records: [], badTimestamps: 0, unreadable: say('mqtt.message_too_large', 'larger than {limit} ({size})', { limit: describeBytes(JSON_LIMITS.maxBytes), size: describeBytes(payload.length) }) };
     if (this.config.payload_format === 'value') {
       rows = [{ [this.config.value_field]: plainValue(payload.toString('utf8')) }];
     } else {
       // Checked before parsing: flattening and JSON.stringify recurse, and a deep message would exhaust the stack.
       const problem = jsonTextProblem(payload);
-      if (problem) return { records: [], badTimestamps: 0, unreadable: `JSON ${problem}` };
+      if (problem) return { records: [], badTimestamps: 0, unreadable: say('mqtt.message_json_problem', 'JSON {problem}', { problem }) };
       let parsed: unknown;
       try {
         parsed = JSON.parse(payload.toString('utf8'));
       } catch (cause) {
-        return { records: [], badTimestamps: 0, unreadable: `not JSON (${(cause as Error).message})` };
+        return { records: [], badTimestamps: 0, unreadable: say('mqtt.message_not_json', 'not JSON ({error})', { error: (cause as Error).message }) };
       }
       const objects = Array.isArray(parsed) ? parsed : [parsed];
       if (objects.length === 0) return { records: [], badTimestamps: 0 };
       if (!objects.every((item) => item !== null && typeof item === 'object' && !Array.isArray(item)))
-        return { records: [], badTimestamps: 0, unreadable: 'JSON, but not an object or a list of objects (use payload_format "value" for plain values)' };
+        return { records: [], badTimestamps: 0, unreadable: say('mqtt.message_not_objects', 'JSON, but not an object or a list of objects (use payload_format "value" for plain values)') };
       rows = objects.map((item) => flatten(item as Record<string, unknown>));
     }
     const out: MessageReading = { records: [], badTimestamps: 0 };

@@ -132,7 +132,7 @@ function take(l: Listening, topic: string, payload: Buffer, rows: number, logger
   try {
     const reading = l.reader.read(topic, payload, BigInt(Date.now()) * 1000n);
     if (reading.unreadable)
-      note(l.problems, `unreadable ${topic}`, { level: 'warning', message: `A message on ${topic} could not be read: ${reading.unreadable}. The receiver skips such messages with a marker.` });
+      note(l.problems, `unreadable ${topic}`, { level: 'warning', message: `A message on ${topic} could not be read: ${reading.unreadable.text}. The receiver skips such messages with a marker.` });
     if (reading.badTimestamps > 0)
       note(l.problems, 'timestamp_unreadable', { level: 'warning', message: `${reading.badTimestamps} record(s) of a message on ${topic} had no readable time stamp (e.g. ${reading.badTimestampExample}): they get the time of receipt.` });
     records = reading.records;

@@ -117,7 +117,7 @@ describe('Sparkplug B receiver (payloads made by Eclipse Tahu)', () => {
       const reading = r.read('spBv1.0/Line3/DDATA/edge-9/Mixer_3', payload, RECEIVED);
       expect(reading.records.length === 0 || reading.unreadable === undefined).toBe(true);
     }
-    expect(hostile.slice(0, 6).map((p) => r.read('spBv1.0/Line3/DDATA/edge-9/Mixer_3', p, RECEIVED).unreadable)).toEqual(hostile.slice(0, 6).map(() => expect.stringContaining('not a Sparkplug B payload')));
+    expect(hostile.slice(0, 6).map((p) => r.read('spBv1.0/Line3/DDATA/edge-9/Mixer_3', p, RECEIVED).unreadable?.text)).toEqual(hostile.slice(0, 6).map(() => expect.stringContaining('not a Sparkplug B payload')));
     for (let i = 0; i < 2000; i += 1) {
       const random = Buffer.from(Array.from({ length: 1 + (i % 200) }, (_, k) => (i * 31 + k * 17 + ((i * k) % 7)) & 0xff));
       r.read('spBv1.0/Line3/DDATA/edge-9/Mixer_3', random, RECEIVED);

@@ -10,6 +10,7 @@
  * mqtt/sparkplug-codec.ts; compressed ones (Tahu's SPBV1.0_COMPRESSED) are inflated to at most
  * MAX_INFLATED_BYTES.
  */
+import { say } from '../../../../shared/config/message.js';
 import crypto from 'node:crypto';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import type { z } from 'zod';
@@ -83,7 +84,7 @@ export class SparkplugReader {
       decoded = this.decode(payload);
     } catch (cause) {
       if (!(cause instanceof SparkplugFormatError) && !(cause instanceof RangeError) && !(cause as { code?: string }).code) throw cause;
-      return { records: [], badTimestamps: 0, unreadable: `not a Sparkplug B payload (${(cause as Error).message})` };
+      return { records: [], badTimestamps: 0, unreadable: say('mqtt.message_not_sparkplug', 'not a Sparkplug B payload ({error})', { error: (cause as Error).message }) };
     }
     const nodeKey = `${levels[1]}/${levels[3]}`;
     if (type === 'NBIRTH') {

@@ -2,6 +2,7 @@
  * `convert_timestamps`: reads time stamps written in a local time zone (text with a strptime
  * format, guessed text, or epoch numbers with a unit) and writes them as ISO 8601 UTC.
  */
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 import type { z } from 'zod';
 import type { ConvertTimestampsTransformSchema } from '../../../../shared/config/schema.js';
 import { type AgentRecord, type FieldValue, isoMicros, withFieldvalues } from '../../../../shared/records/record.js';
@@ -140,12 +141,26 @@ export function createConvertTimestampsTransform(config: ConvertTimestampsConfig
       }
 
       const problems: TransformProblem[] = [];
-      const how = config.unit !== undefined ? `epoch ${config.unit}` : config.format !== undefined ? `the format ${config.format}` : 'any known date format';
-      if (failed > 0) problems.push({ level: 'warning', message: `${failed} value${failed === 1 ? '' : 's'} could not be read as ${how} and ${failed === 1 ? 'was' : 'were'} left unchanged (e.g. ${example}).` });
+      const warn = (said: AgentMessage) => problems.push({ level: 'warning', message: said.text, said });
+      const how =
+        config.unit !== undefined
+          ? say('timestamps.as_epoch', 'epoch {unit}', { unit: config.unit })
+          : config.format !== undefined
+            ? say('timestamps.as_format', 'the format {format}', { format: config.format })
+            : say('timestamps.as_any', 'any known date format');
+      if (failed === 1) warn(say('timestamps.unreadable_one', '1 value could not be read as {how} and was left unchanged (e.g. {example}).', { how, example: String(example) }));
+      else if (failed > 1) warn(say('timestamps.unreadable_many', '{count} values could not be read as {how} and were left unchanged (e.g. {example}).', { count: failed, how, example: String(example) }));
       if (missing === records.length * fields.length && records.length > 0)
-        problems.push({ level: 'warning', message: `No record has the column${fields.length === 1 ? '' : 's'} ${fields.join(', ')}: check field_names.` });
-      if (dst.gap > 0) problems.push({ level: 'warning', message: `${dst.gap} local time${dst.gap === 1 ? '' : 's'} fell into a daylight-saving gap in ${timeZone} and ${dst.gap === 1 ? 'was' : 'were'} moved forward by the gap.` });
-      if (dst.overlap > 0) problems.push({ level: 'warning', message: `${dst.overlap} local time${dst.overlap === 1 ? '' : 's'} fell into the repeated hour at the end of daylight saving in ${timeZone} and ${dst.overlap === 1 ? 'was' : 'were'} read as the first occurrence.` });
+        warn(
+          fields.length === 1
+            ? say('timestamps.column_missing', 'No record has the column {columns}: check field_names.', { columns: fields.join(', ') })
+            : say('timestamps.columns_missing', 'No record has the columns {columns}: check field_names.', { columns: fields.join(', ') }),
+        );
+      if (dst.gap === 1) warn(say('timestamps.dst_gap_one', '1 local time fell into a daylight-saving gap in {zone} and was moved forward by the gap.', { zone: timeZone }));
+      else if (dst.gap > 1) warn(say('timestamps.dst_gap_many', '{count} local times fell into a daylight-saving gap in {zone} and were moved forward by the gap.', { count: dst.gap, zone: timeZone }));
+      if (dst.overlap === 1) warn(say('timestamps.dst_overlap_one', '1 local time fell into the repeated hour at the end of daylight saving in {zone} and was read as the first occurrence.', { zone: timeZone }));
+      else if (dst.overlap > 1)
+        warn(say('timestamps.dst_overlap_many', '{count} local times fell into the repeated hour at the end of daylight saving in {zone} and were read as the first occurrence.', { count: dst.overlap, zone: timeZone }));
       return { records: out, problems };
     },
   };

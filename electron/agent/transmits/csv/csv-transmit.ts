@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { say } from '../../../../shared/config/message.js';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { z } from 'zod';
@@ -110,9 +111,10 @@ export class CsvTransmit extends DrainingTransmit {
 
   /** The folder is off limits (path policy): nothing is written, the records wait in the outbox. */
   private refused(reason: string): void {
-    const message = `CSV files are not written: ${reason} The records stay queued.`;
+    const said = say('csv.not_written', 'CSV files are not written: {reason} The records stay queued.', { reason });
+    const message = said.text;
     this.context.stats.failure(this.name, message);
-    this.context.markers.raise(this.context.streams, 'error', 'write_refused', message);
+    this.context.markers.raise(this.context.streams, 'error', 'write_refused', said);
     if (message !== this.lastRefusal) this.context.logger.error(message);
     this.lastRefusal = message;
   }
@@ -120,12 +122,12 @@ export class CsvTransmit extends DrainingTransmit {
   /** Unlike the database transmits, every failure is logged (a full disk says where each time). */
   protected failed(cause: unknown): void {
     const full = isDiskFull(cause);
-    const reason = full ? describeWriteFailure(cause, this.directory, 'CSV files') : `Writing CSV files to ${this.directory} failed: ${(cause as Error).message}.`;
-    const message = `${reason} The records stay queued and are written when it works again.`;
+    const problem = full ? describeWriteFailure(cause, this.directory, 'CSV files') : say('csv.write_failed', 'Writing CSV files to {folder} failed: {error}.', { folder: this.directory, error: (cause as Error).message });
+    const said = say('csv.kept_queued', '{problem} The records stay queued and are written when it works again.', { problem });
     if (full) this.services?.storage?.report(this.area, this.directory, cause, 'CSV files');
-    this.context.stats.failure(this.name, message);
-    this.context.markers.raise(this.context.streams, 'error', 'write_failed', message);
-    this.context.logger.error(message);
+    this.context.stats.failure(this.name, said.text);
+    this.context.markers.raise(this.context.streams, 'error', 'write_failed', said);
+    this.context.logger.error(said.text);
   }
 
   /** Cuts every file back to its size before the round and removes the files it created. */

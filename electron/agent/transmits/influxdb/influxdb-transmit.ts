@@ -1,4 +1,5 @@
 import { promisify } from 'node:util';
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 import zlib from 'node:zlib';
 import type { z } from 'zod';
 import type { InfluxdbTransmitSchema } from '../../../../shared/config/schema.js';
@@ -22,9 +23,9 @@ class Refused extends Error {}
 class Undelivered extends Error {
   constructor(
     readonly category: (typeof CATEGORIES)[number],
-    message: string,
+    readonly said: AgentMessage,
   ) {
-    super(message);
+    super(said.text);
   }
 }
 
@@ -56,13 +57,13 @@ export class InfluxdbTransmit extends DrainingTransmit {
     if (batches.length === 0) return 'empty';
     try {
       const points: Point[] = [];
-      const skipped = new Map<string, { stream: StreamKey; why: string; count: number }>();
+      const skipped = new Map<string, { stream: StreamKey; why: AgentMessage; count: number }>();
       for (const batch of batches)
         for (const record of this.context.decodeBatch(batch.format, batch.payload)) {
           const stream = { asset: record.asset, stream_type: record.stream_type };
           const line = lineOf(record, this.lineOptions);
           if ('line' in line) points.push({ line: line.line, stream });
-          else this.count(skipped, stream, `a record left out: ${line.skipped}`);
+          else this.count(skipped, stream, say('influx.record_left_out', 'a record left out: {why}', { why: line.skipped }));
         }
       const refused = await this.writeAll(points);
       for (const entry of refused.values()) this.count(skipped, entry.stream, entry.why, entry.count);
@@ -74,8 +75,8 @@ export class InfluxdbTransmit extends DrainingTransmit {
     return 'delivered';
   }
 
-  private count(into: Map<string, { stream: StreamKey; why: string; count: number }>, stream: StreamKey, why: string, count = 1): void {
-    const key = `${stream.asset}\0${stream.stream_type}\0${why}`;
+  private count(into: Map<string, { stream: StreamKey; why: AgentMessage; count: number }>, stream: StreamKey, why: AgentMessage, count = 1): void {
+    const key = `${stream.asset}\0${stream.stream_type}\0${why.text}`;
     const found = into.get(key);
     if (found) found.count += count;
     else into.set(key, { stream, why, count });
@@ -94,20 +95,20 @@ export class InfluxdbTransmit extends DrainingTransmit {
   }
 
   /** Writes the points in requests of batch_points; what the database refused, by reason. */
-  private async writeAll(points: Point[]): Promise<Map<string, { stream: StreamKey; why: string; count: number }>> {
-    const refused = new Map<string, { stream: StreamKey; why: string; count: number }>();
+  private async writeAll(points: Point[]): Promise<Map<string, { stream: StreamKey; why: AgentMessage; count: number }>> {
+    const refused = new Map<string, { stream: StreamKey; why: AgentMessage; count: number }>();
     for (let start = 0; start < points.length; start += this.config.batch_points) await this.writeSplitting(points.slice(start, start + this.config.batch_points), refused);
     return refused;
   }
 
-  private async writeSplitting(points: Point[], refused: Map<string, { stream: StreamKey; why: string; count: number }>): Promise<void> {
+  private async writeSplitting(points: Point[], refused: Map<string, { stream: StreamKey; why: AgentMessage; count: number }>): Promise<void> {
     try {
       await this.post(points.map((p) => p.line).join('\n'));
     } catch (cause) {
       if (!(cause instanceof Refused)) throw cause;
       if (points.length === 1) {
-        const why = `InfluxDB refused it: ${cause.message}`;
-        const key = `${points[0]!.stream.asset}\0${points[0]!.stream.stream_type}\0${why}`;
+        const why = say('influx.point_refused', 'InfluxDB refused it: {answer}', { answer: cause.message });
+        const key = `${points[0]!.stream.asset}\0${points[0]!.stream.stream_type}\0${why.text}`;
         const found = refused.get(key);
         if (found) found.count += 1;
         else refused.set(key, { stream: points[0]!.stream, why, count: 1 });
@@ -141,14 +142,17 @@ export class InfluxdbTransmit extends DrainingTransmit {
   }
 
   private async postWithin(zipped: Buffer, signal: AbortSignal): Promise<void> {
-    const { url, headers } = this.target();
-    const where = `InfluxDB at ${this.config.url}`;
+    const { url: target, headers } = this.target();
+    const url = this.config.url;
     let response: Response;
     try {
-      response = await fetch(url, { method: 'POST', headers, body: zipped, signal });
+      response = await fetch(target, { method: 'POST', headers, body: zipped, signal });
     } catch (cause) {
-      const reason = (cause as Error).name === 'TimeoutError' ? `no answer within ${this.config.timeout} s` : ((cause as { cause?: Error }).cause?.message ?? (cause as Error).message);
-      throw new Undelivered('connect_failed', `${where} cannot be reached (${reason}). The records stay queued and are written when it answers.`);
+      const reason =
+        (cause as Error).name === 'TimeoutError'
+          ? say('influx.no_answer_within', 'no answer within {seconds} s', { seconds: this.config.timeout })
+          : ((cause as { cause?: Error }).cause?.message ?? (cause as Error).message);
+      throw new Undelivered('connect_failed', say('influx.unreachable', 'InfluxDB at {url} cannot be reached ({reason}). The records stay queued and are written when it answers.', { url, reason }));
     }
     if (response.status === 204 || response.status === 200) return;
     const answer = (await response.text().catch(() => '')).slice(0, ANSWER_CHARS);
@@ -161,26 +165,36 @@ export class InfluxdbTransmit extends DrainingTransmit {
       }
     })();
     if (response.status === 401 || response.status === 403)
-      throw new Undelivered('auth_failed', `${where} refused the credentials (${response.status}: ${said}). Check ${this.config.token !== undefined ? 'the token and its write access to the bucket' : 'username and password'}. The records stay queued.`);
+      throw new Undelivered(
+        'auth_failed',
+        this.config.token !== undefined
+          ? say('influx.token_refused', 'InfluxDB at {url} refused the credentials ({status}: {answer}). Check the token and its write access to the bucket. The records stay queued.', { url, status: response.status, answer: said })
+          : say('influx.login_refused', 'InfluxDB at {url} refused the credentials ({status}: {answer}). Check username and password. The records stay queued.', { url, status: response.status, answer: said }),
+      );
     if (response.status === 404)
-      throw new Undelivered('write_failed', `${where} has no ${this.config.token !== undefined ? `bucket "${this.config.bucket}" in org "${this.config.org}"` : `database "${this.config.database}"`} (${said}). Create it; the records stay queued.`);
+      throw new Undelivered(
+        'write_failed',
+        this.config.token !== undefined
+          ? say('influx.no_bucket', 'InfluxDB at {url} has no bucket "{bucket}" in org "{org}" ({answer}). Create it; the records stay queued.', { url, bucket: String(this.config.bucket), org: String(this.config.org), answer: said })
+          : say('influx.no_database', 'InfluxDB at {url} has no database "{database}" ({answer}). Create it; the records stay queued.', { url, database: String(this.config.database), answer: said }),
+      );
     if (response.status === 400 || response.status === 422) throw new Refused(said);
-    throw new Undelivered('write_failed', `${where} answered ${response.status} (${said}). The records stay queued and are sent again.`);
+    throw new Undelivered('write_failed', say('influx.answered', 'InfluxDB at {url} answered {status} ({answer}). The records stay queued and are sent again.', { url, status: response.status, answer: said }));
   }
 
-  private delivered(points: number, bytes: number, skipped: { stream: StreamKey; why: string; count: number }[]): void {
+  private delivered(points: number, bytes: number, skipped: { stream: StreamKey; why: AgentMessage; count: number }[]): void {
     this.succeeded();
     this.context.stats.success(this.name, points, bytes);
     for (const category of CATEGORIES) this.context.markers.clear(category);
     for (const { stream, why, count } of skipped) {
-      const message = `${count} point(s) set aside: ${why}`;
-      this.context.markers.raise([stream], 'warning', 'point_refused', message);
-      this.context.logger.warn(`${stream.asset}:${stream.stream_type}: ${message}`);
+      const said = say('influx.points_set_aside', '{count} point(s) set aside: {why}', { count, why });
+      this.context.markers.raise([stream], 'warning', 'point_refused', said);
+      this.context.logger.warn(`${stream.asset}:${stream.stream_type}: ${said.text}`);
     }
   }
 
   protected failed(cause: unknown): void {
-    const error = cause instanceof Undelivered ? cause : new Undelivered('write_failed', `Writing to InfluxDB at ${this.config.url} failed: ${(cause as Error).message}. The records stay queued.`);
-    this.report(error.category, error.message);
+    const error = cause instanceof Undelivered ? cause : new Undelivered('write_failed', say('influx.write_failed', 'Writing to InfluxDB at {url} failed: {error}. The records stay queued.', { url: this.config.url, error: (cause as Error).message }));
+    this.report(error.category, error.said);
   }
 }

@@ -4,6 +4,7 @@
  * tag fields, the other fields as fields (numbers as floats unless integers, booleans, strings),
  * time = the record's time stamp in microseconds (precision u / us).
  */
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 import type { AgentRecord } from '../../../../shared/records/record.js';
 import { isoToEpochMicros } from '../../time/iso-time.js';
 
@@ -14,7 +15,7 @@ export interface LineOptions {
 }
 
 /** A line, or why the record gives none. */
-export type Line = { line: string } | { skipped: string };
+export type Line = { line: string } | { skipped: AgentMessage };
 
 const escapeMeasurement = (text: string) => text.replace(/[\\, ]/g, (c) => `\\${c}`).replace(/\n/g, ' ');
 const escapeKey = (text: string) => text.replace(/[\\,= ]/g, (c) => `\\${c}`).replace(/\n/g, ' ');
@@ -48,9 +49,9 @@ export function lineOf(record: AgentRecord, options: LineOptions): Line {
     const text = fieldValue(value, options.integers);
     if (text !== undefined) fields.push(`${escapeKey(name)}=${text}`);
   }
-  if (fields.length === 0) return { skipped: 'it has no field with a value (InfluxDB needs one)' };
+  if (fields.length === 0) return { skipped: say('influx.no_field', 'it has no field with a value (InfluxDB needs one)') };
   const micros = isoToEpochMicros(record.timestamp);
-  if (micros === undefined) return { skipped: `its time stamp ${record.timestamp} is not a time` };
+  if (micros === undefined) return { skipped: say('influx.bad_timestamp', 'its time stamp {timestamp} is not a time', { timestamp: String(record.timestamp) }) };
   tags.sort();
   return { line: `${escapeMeasurement(measurement)}${tags.length > 0 ? `,${tags.join(',')}` : ''} ${fields.join(',')} ${micros}` };
 }

@@ -1,4 +1,5 @@
 import { MAX_REQUEST_SIZE_BYTES, type RemoteDataPostTransmit as RemoteDataPostTransmitConfig } from '../../../../shared/config/schema.js';
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 import type { AgentComponent, ComponentContext } from '../../components/contract.js';
 import { UploadSummary } from '../../logging/upload-summary.js';
 import { putMultipart } from './http-upload.js';
@@ -14,10 +15,10 @@ const OUTBOX_ROWS_PER_ROUND = 500;
 /** A failed upload, with the words an engineer needs to fix it. */
 export class UploadError extends Error {
   constructor(
-    message: string,
+    readonly said: AgentMessage,
     readonly kind: 'unreachable' | 'timeout' | 'forbidden' | 'bad_request' | 'not_acknowledged' | 'http',
   ) {
-    super(message);
+    super(said.text);
   }
 }
 
@@ -109,9 +110,9 @@ export class RemoteDataPostTransmit implements AgentComponent {
       } catch (cause) {
         // The store cannot be opened (a full disk at first start): say so and try again later.
         this.failures += 1;
-        const message = `The outbox cannot be read: ${(cause as Error).message}`;
-        this.context.stats.failure(this.name, message);
-        this.context.markers.raise(this.context.streams, 'error', 'upload_failed', message);
+        const said = say('upload.outbox_unreadable', 'The outbox cannot be read: {error}', { error: (cause as Error).message });
+        this.context.stats.failure(this.name, said.text);
+        this.context.markers.raise(this.context.streams, 'error', 'upload_failed', said);
         return;
       }
       if (rows.length === 0) return;
@@ -162,9 +163,10 @@ export class RemoteDataPostTransmit implements AgentComponent {
         }
         // Status and markers show the live backlog beside the reason: a count frozen into the reason
         // would be a second, different backlog number there. The log line keeps the count of its moment.
-        const message = `${(cause as Error).message} The records are kept and the upload is retried.`;
-        this.context.stats.failure(this.name, message);
-        this.context.markers.raise(this.context.streams, 'error', 'upload_failed', message);
+        const problem = cause instanceof UploadError ? cause.said : (cause as Error).message;
+        const said = say('upload.retried', '{problem} The records are kept and the upload is retried.', { problem });
+        this.context.stats.failure(this.name, said.text);
+        this.context.markers.raise(this.context.streams, 'error', 'upload_failed', said);
         // What got out before it failed, then the failure: the log reads in order.
         this.summary.flush();
         this.context.logger.warn(`${(cause as Error).message} The records are kept${waiting} and the upload is retried.`);
@@ -196,10 +198,10 @@ export class RemoteDataPostTransmit implements AgentComponent {
     } catch (cause) {
       if (cause instanceof UploadError) throw cause;
       if (controller.signal.aborted && this.running)
-        throw new UploadError(`${this.url.href} did not answer within ${this.config.timeout} s (timeout).`, 'timeout');
+        throw new UploadError(say('upload.timeout', '{url} did not answer within {seconds} s (timeout).', { url: this.url.href, seconds: this.config.timeout }), 'timeout');
       const error = cause as NodeJS.ErrnoException;
       const code = error.code ?? (error.cause as { code?: string } | undefined)?.code ?? error.message;
-      throw new UploadError(`Cannot reach ${this.url.href} (${code}): check the network, DNS and proxy of this PC.`, 'unreachable');
+      throw new UploadError(say('upload.unreachable', 'Cannot reach {url} ({code}): check the network, DNS and proxy of this PC.', { url: this.url.href, code: String(code) }), 'unreachable');
     } finally {
       clearTimeout(timer);
       this.inFlight = undefined;
@@ -209,11 +211,12 @@ export class RemoteDataPostTransmit implements AgentComponent {
   private explain(status: number, text: string): UploadError {
     const snippet = text.slice(0, 200).replace(/\s+/g, ' ');
     if (status === 403)
-      return new UploadError(`The server refused the API key (HTTP 403): check that API_key_ID "${this.config.API_key_ID}" exists and is active.`, 'forbidden');
+      return new UploadError(say('upload.key_refused', 'The server refused the API key (HTTP 403): check that API_key_ID "{key_id}" exists and is active.', { key_id: this.config.API_key_ID }), 'forbidden');
     if (status === 400)
-      return new UploadError('The server rejected the upload (HTTP 400): the API key is probably misconfigured (API_key does not belong to API_key_ID, or encryption does not match).', 'bad_request');
+      return new UploadError(say('upload.rejected', 'The server rejected the upload (HTTP 400): the API key is probably misconfigured (API_key does not belong to API_key_ID, or encryption does not match).'), 'bad_request');
     if ((status >= 200 && status < 400))
-      return new UploadError(`The server answered HTTP ${status} without {"success": true}: a proxy or firewall is probably in the way of ${this.url}.`, 'not_acknowledged');
-    return new UploadError(`The server answered HTTP ${status}${snippet ? `: ${snippet}` : ''}.`, 'http');
+      return new UploadError(say('upload.not_acknowledged', 'The server answered HTTP {status} without {"success": true}: a proxy or firewall is probably in the way of {url}.', { status, url: this.url.href }), 'not_acknowledged');
+    if (!snippet) return new UploadError(say('upload.http_status', 'The server answered HTTP {status}.', { status }), 'http');
+    return new UploadError(say('upload.http_answer', 'The server answered HTTP {status}: {answer}.', { status, answer: snippet }), 'http');
   }
 }

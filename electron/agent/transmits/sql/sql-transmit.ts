@@ -1,4 +1,5 @@
 import type { AgentRecord } from '../../../../shared/records/record.js';
+import { say } from '../../../../shared/config/message.js';
 import type { ComponentContext, OutboxBatch, StreamKey } from '../../components/contract.js';
 import { RECORDS_JSON } from '../../components/records-json-codec.js';
 import { DrainingTransmit, type RoundOutcome } from '../draining-transmit.js';
@@ -276,11 +277,11 @@ export class SqlTransmit extends DrainingTransmit {
     this.context.stats.success(this.name, records, bytes);
     for (const category of CATEGORIES) this.context.markers.clear(category);
     for (const { stream, what, count, refused } of unfit) {
-      const message = refused
-        ? `${count} record(s) set aside, the others were written: ${what}`
-        : `${count} value(s) written as NULL or left out: ${what}.`;
-      this.context.markers.raise([stream], 'warning', refused ? 'record_refused' : 'value_unfit', message);
-      this.context.logger.warn(`${stream.asset}:${stream.stream_type}: ${message}`);
+      const said = refused
+        ? say('sql.records_set_aside', '{count} record(s) set aside, the others were written: {what}', { count, what })
+        : say('sql.values_unfit', '{count} value(s) written as NULL or left out: {what}.', { count, what });
+      this.context.markers.raise([stream], 'warning', refused ? 'record_refused' : 'value_unfit', said);
+      this.context.logger.warn(`${stream.asset}:${stream.stream_type}: ${said.text}`);
     }
   }
 
