@@ -348,7 +348,8 @@ export class Pipeline {
     route: TransmitRoute,
     queued = this.options.store.queuedBytesOf(route.name),
   ): { used: number; limit: number } {
-    return { used: Math.round((queued / MB) * 10) / 10, limit: Math.round(route.maxBufferBytes / MB) };
+    const used = Math.round((queued / MB) * 10) / 10;
+    return { used, limit: Math.round(route.maxBufferBytes / MB) };
   }
 
   private report(stream: StreamKey, reports: readonly StageReport[]): void {

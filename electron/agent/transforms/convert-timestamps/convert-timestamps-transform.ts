@@ -140,28 +140,39 @@ export function createConvertTimestampsTransform(config: ConvertTimestampsConfig
         out[r] = fieldvalues ? withFieldvalues(record, fieldvalues, timestamp) : record;
       }
 
-      const problems: TransformProblem[] = [];
-      const warn = (said: AgentMessage) => problems.push({ level: 'warning', message: said.text, said });
-      const how =
-        config.unit !== undefined
-          ? say('timestamps.as_epoch', 'epoch {unit}', { unit: config.unit })
-          : config.format !== undefined
-            ? say('timestamps.as_format', 'the format {format}', { format: config.format })
-            : say('timestamps.as_any', 'any known date format');
-      if (failed === 1) warn(say('timestamps.unreadable_one', '1 value could not be read as {how} and was left unchanged (e.g. {example}).', { how, example: String(example) }));
-      else if (failed > 1) warn(say('timestamps.unreadable_many', '{count} values could not be read as {how} and were left unchanged (e.g. {example}).', { count: failed, how, example: String(example) }));
-      if (missing === records.length * fields.length && records.length > 0)
-        warn(
-          fields.length === 1
-            ? say('timestamps.column_missing', 'No record has the column {columns}: check field_names.', { columns: fields.join(', ') })
-            : say('timestamps.columns_missing', 'No record has the columns {columns}: check field_names.', { columns: fields.join(', ') }),
-        );
-      if (dst.gap === 1) warn(say('timestamps.dst_gap_one', '1 local time fell into a daylight-saving gap in {zone} and was moved forward by the gap.', { zone: timeZone }));
-      else if (dst.gap > 1) warn(say('timestamps.dst_gap_many', '{count} local times fell into a daylight-saving gap in {zone} and were moved forward by the gap.', { count: dst.gap, zone: timeZone }));
-      if (dst.overlap === 1) warn(say('timestamps.dst_overlap_one', '1 local time fell into the repeated hour at the end of daylight saving in {zone} and was read as the first occurrence.', { zone: timeZone }));
-      else if (dst.overlap > 1)
-        warn(say('timestamps.dst_overlap_many', '{count} local times fell into the repeated hour at the end of daylight saving in {zone} and were read as the first occurrence.', { count: dst.overlap, zone: timeZone }));
+      const problems = batchProblems(config, timeZone, fields, { records: records.length, failed, example, missing, dst });
       return { records: out, problems };
     },
   };
+}
+
+/** What one batch's conversion says: values it could not read, a column no record has, local times in a DST gap or overlap. */
+function batchProblems(
+  config: { unit?: string; format?: string },
+  timeZone: string,
+  fields: readonly string[],
+  counts: { records: number; failed: number; example: string | undefined; missing: number; dst: { gap: number; overlap: number } },
+): TransformProblem[] {
+  const problems: TransformProblem[] = [];
+  const warn = (said: AgentMessage) => problems.push({ level: 'warning', message: said.text, said });
+  const how =
+    config.unit !== undefined
+      ? say('timestamps.as_epoch', 'epoch {unit}', { unit: config.unit })
+      : config.format !== undefined
+        ? say('timestamps.as_format', 'the format {format}', { format: config.format })
+        : say('timestamps.as_any', 'any known date format');
+  if (counts.failed === 1) warn(say('timestamps.unreadable_one', '1 value could not be read as {how} and was left unchanged (e.g. {example}).', { how, example: String(counts.example) }));
+  else if (counts.failed > 1) warn(say('timestamps.unreadable_many', '{count} values could not be read as {how} and were left unchanged (e.g. {example}).', { count: counts.failed, how, example: String(counts.example) }));
+  if (counts.missing === counts.records * fields.length && counts.records > 0)
+    warn(
+      fields.length === 1
+        ? say('timestamps.column_missing', 'No record has the column {columns}: check field_names.', { columns: fields.join(', ') })
+        : say('timestamps.columns_missing', 'No record has the columns {columns}: check field_names.', { columns: fields.join(', ') }),
+    );
+  if (counts.dst.gap === 1) warn(say('timestamps.dst_gap_one', '1 local time fell into a daylight-saving gap in {zone} and was moved forward by the gap.', { zone: timeZone }));
+  else if (counts.dst.gap > 1) warn(say('timestamps.dst_gap_many', '{count} local times fell into a daylight-saving gap in {zone} and were moved forward by the gap.', { count: counts.dst.gap, zone: timeZone }));
+  if (counts.dst.overlap === 1) warn(say('timestamps.dst_overlap_one', '1 local time fell into the repeated hour at the end of daylight saving in {zone} and was read as the first occurrence.', { zone: timeZone }));
+  else if (counts.dst.overlap > 1)
+    warn(say('timestamps.dst_overlap_many', '{count} local times fell into the repeated hour at the end of daylight saving in {zone} and were read as the first occurrence.', { count: counts.dst.overlap, zone: timeZone }));
+  return problems;
 }
