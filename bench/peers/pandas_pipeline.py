@@ -14,7 +14,7 @@ path Tributary's single-file bench measures, with the same work and the same wir
 Debian: apt-get install python3-pandas python3-cryptography python3-bson python3-bson-ext (the
 last is BSON's C extension, as pip's pymongo wheel has it). Prints `ready` once its imports are
 done, waits for --file to appear (the drop), then prints one JSON line: rows, seconds, cpu_seconds
-(this process, from the drop seen to the last answer) and the seconds of each stage.
+(this process, from the drop seen to the last answer), peak_rss_mb and the seconds of each stage.
 """
 import argparse
 import base64
@@ -24,6 +24,7 @@ import hashlib
 import http.client
 import json
 import os
+import resource
 import sys
 import time
 import urllib.parse
@@ -119,6 +120,7 @@ def main():
         'rows': len(frame),
         'seconds': round(time.perf_counter() - started, 3),
         'cpu_seconds': round(time.process_time() - cpu_started, 3),
+        'peak_rss_mb': round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e6),
         'stages_seconds': {name: round(seconds, 3) for name, seconds in stages.items()},
         'python': sys.version.split()[0],
         'pandas': pd.__version__,
