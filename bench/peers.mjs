@@ -72,16 +72,46 @@ async function dropAndWait(source, folder, ingest, failed = () => undefined) {
   return { seconds, delivered: ingest.receivedCount() };
 }
 
-/** Output of a child, the last 64 KiB of it, for the error that explains a failed run. */
-function keepOutput(child, echoErrors) {
+/**
+ * A peer in a child process, resolved once its output shows `ready`. `output()` is the last 64 KiB
+ * of what it printed (lines with an error are echoed to stderr), `failure()` says why the run has
+ * failed (an error logged, any exit, or with `exitZeroIsDone` an exit other than 0), `stop()` ends
+ * it if it runs and waits for it.
+ */
+async function startPeer(command, args, env, ready, { exitZeroIsDone = false } = {}) {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let text = '';
+  let errorLine;
   const keep = (chunk) => {
     text = (text + chunk).slice(-65536);
-    if (echoErrors) for (const line of String(chunk).split('\n')) if (/\[error\]|Error/.test(line)) process.stderr.write(`${line}\n`);
+    for (const line of String(chunk).split('\n'))
+      if (/\[error\]|Error/.test(line)) {
+        process.stderr.write(`${line}\n`);
+        errorLine ??= line;
+      }
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
-  return () => text;
+  let exitCode;
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve((exitCode = code ?? signal))));
+  const peer = {
+    pid: child.pid,
+    output: () => text,
+    exited: () => exitCode !== undefined,
+    failure: () => {
+      if (errorLine) return `${path.basename(args[0])} logged an error: ${errorLine}`;
+      return exitCode !== undefined && !(exitZeroIsDone && exitCode === 0) ? `${path.basename(args[0])} exited ${exitCode}:\n${text}` : undefined;
+    },
+    async stop() {
+      if (exitCode === undefined) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+  while (!text.includes(ready)) {
+    if (exitCode !== undefined) throw new Error(`${path.basename(args[0])} exited ${exitCode} before it was ready:\n${text}`);
+    await sleep(20);
+  }
+  return peer;
 }
 
 async function runPandas(source) {
@@ -89,22 +119,23 @@ async function runPandas(source) {
   const drop = path.join(work, 'drop');
   fs.mkdirSync(drop);
   const ingest = await startIngestServer({ keys: { [KEY_ID]: API_KEY }, countOnly: true });
-  const child = spawn(PYTHON, [path.join(PEERS, 'pandas_pipeline.py'), '--file', path.join(drop, 'm0.csv'), '--url', ingest.url, '--key-id', KEY_ID, '--api-key', API_KEY, '--batch', String(BATCH_RECORDS)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const output = keepOutput(child, true);
-  let exitCode;
-  const exited = new Promise((resolve) => child.on('exit', (code) => resolve((exitCode = code))));
-  // Its imports are done before the drop, as Tributary and Node-RED are running before theirs.
-  while (!output().startsWith('ready')) {
-    if (exitCode !== undefined) throw new Error(`the pandas pipeline exited ${exitCode}:\n${output()}`);
-    await sleep(20);
+  let peer;
+  try {
+    const args = [path.join(PEERS, 'pandas_pipeline.py'), '--file', path.join(drop, 'm0.csv'), '--url', ingest.url, '--key-id', KEY_ID, '--api-key', API_KEY, '--batch', String(BATCH_RECORDS)];
+    // Its imports are done before the drop, as Tributary and Node-RED are running before theirs.
+    peer = await startPeer(PYTHON, args, {}, 'ready', { exitZeroIsDone: true });
+    await sleep(2000);
+    // Its last upload was counted before it was answered: an end with rows missing is final.
+    const ended = () => peer.failure() ?? (peer.exited() && ingest.receivedCount() < rows ? `the pandas pipeline ended after ${ingest.receivedCount()} of ${rows} rows:\n${peer.output()}` : undefined);
+    const { seconds, delivered } = await dropAndWait(source, drop, ingest, ended);
+    await peer.stop(); // it ends after its last upload
+    const own = JSON.parse(peer.output().split('\n').find((line) => line.startsWith('{')));
+    return { seconds, delivered, cpuSeconds: own.cpu_seconds, peakRssMb: own.peak_rss_mb, details: own };
+  } finally {
+    await peer?.stop();
+    await ingest.close();
+    fs.rmSync(work, { recursive: true, force: true });
   }
-  await sleep(2000);
-  const { seconds, delivered } = await dropAndWait(source, drop, ingest, () => (exitCode !== undefined && exitCode !== 0 ? `the pandas pipeline exited ${exitCode}:\n${output()}` : undefined));
-  await exited;
-  await ingest.close();
-  fs.rmSync(work, { recursive: true, force: true });
-  const own = JSON.parse(output().split('\n').find((line) => line.startsWith('{')));
-  return { seconds, delivered, cpuSeconds: own.cpu_seconds, peakRssMb: own.peak_rss_mb, details: own };
 }
 
 /** A free TCP port on 127.0.0.1 (for Node-RED's own HTTP server, which the flow does not use). */
@@ -146,27 +177,21 @@ async function runNodeRed(source) {
   fs.writeFileSync(path.join(userDir, 'settings.js'), `module.exports = ${JSON.stringify(settings, null, 2)};\n`);
   const ingest = await startIngestServer({ keys: { [KEY_ID]: API_KEY }, countOnly: true });
   const red = path.join(NODE_RED, 'node_modules', 'node-red', 'red.js');
-  const child = spawn(process.execPath, [red, '--settings', path.join(userDir, 'settings.js'), '--userDir', userDir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PEER_DROP_FOLDER: drop, PEER_INGEST_URL: ingest.url, PEER_API_KEY_ID: KEY_ID, PEER_API_KEY: API_KEY },
-  });
-  const output = keepOutput(child, true);
-  let exitCode;
-  const exited = new Promise((resolve) => child.on('exit', (code) => resolve((exitCode = code))));
-  while (!output().includes('Started flows')) {
-    if (exitCode !== undefined) throw new Error(`Node-RED exited ${exitCode}:\n${output()}`);
-    await sleep(50);
+  let peer;
+  try {
+    const env = { PEER_DROP_FOLDER: drop, PEER_INGEST_URL: ingest.url, PEER_API_KEY_ID: KEY_ID, PEER_API_KEY: API_KEY };
+    peer = await startPeer(process.execPath, [red, '--settings', path.join(userDir, 'settings.js'), '--userDir', userDir], env, 'Started flows');
+    await sleep(2000); // idle, as Tributary before its drop
+    const before = procStats(peer.pid);
+    const { seconds, delivered } = await dropAndWait(source, drop, ingest, peer.failure);
+    const after = procStats(peer.pid);
+    const version = JSON.parse(fs.readFileSync(path.join(NODE_RED, 'node_modules', 'node-red', 'package.json'), 'utf8')).version;
+    return { seconds, delivered, cpuSeconds: after.cpuSeconds - before.cpuSeconds, peakRssMb: Math.round(after.peakRss / 1e6), details: { node_red: version, node: process.version } };
+  } finally {
+    await peer?.stop();
+    await ingest.close();
+    fs.rmSync(work, { recursive: true, force: true });
   }
-  await sleep(2000); // idle, as Tributary before its drop
-  const before = procStats(child.pid);
-  const { seconds, delivered } = await dropAndWait(source, drop, ingest, () => (exitCode !== undefined ? `Node-RED exited ${exitCode}:\n${output()}` : undefined));
-  const after = procStats(child.pid);
-  child.kill('SIGTERM');
-  await exited;
-  await ingest.close();
-  fs.rmSync(work, { recursive: true, force: true });
-  const version = JSON.parse(fs.readFileSync(path.join(NODE_RED, 'node_modules', 'node-red', 'package.json'), 'utf8')).version;
-  return { seconds, delivered, cpuSeconds: after.cpuSeconds - before.cpuSeconds, peakRssMb: Math.round(after.peakRss / 1e6), details: { node_red: version, node: process.version } };
 }
 
 async function runTributary(source) {
