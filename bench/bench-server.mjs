@@ -119,15 +119,17 @@ export function procStats(pid) {
  * `rows` rows of bench/csv-data.mjs in `files` files m<f>.csv, written beside the folder `drop`
  * (<dataDirectory>/drop) as .tmp files, so that `deliver()` can drop them all at once by renaming.
  * The files are written in child processes: the garbage of building them stays out of this one.
+ * `source`: a CSV already written (one file, bench/peers.mjs) is linked (or copied) instead.
  */
-export function prepareDrop(dataDirectory, rows, files) {
+export function prepareDrop(dataDirectory, rows, files, { source } = {}) {
   const drop = path.join(dataDirectory, 'drop');
   fs.mkdirSync(drop);
   const perFile = Math.ceil(rows / files);
   const staged = (f) => path.join(dataDirectory, `m${f}.csv.tmp`);
   let bytes = 0;
   for (let f = 0; f < files; f += 1) {
-    execFileSync(process.execPath, [path.join(ROOT, 'bench', 'csv-data.mjs'), staged(f), String(f * perFile), String(Math.min(perFile, rows - f * perFile))]);
+    if (source) linkOrCopy(source, staged(f));
+    else execFileSync(process.execPath, [path.join(ROOT, 'bench', 'csv-data.mjs'), staged(f), String(f * perFile), String(Math.min(perFile, rows - f * perFile))]);
     bytes += fs.statSync(staged(f)).size;
   }
   return {
@@ -146,4 +148,13 @@ export function prepareDrop(dataDirectory, rows, files) {
       for (let f = 0; f < files; f += 1) fs.renameSync(staged(f), path.join(drop, `m${f}.csv`));
     },
   };
+}
+
+/** A hard link of `from` at `to` (the same bytes, no copy), or a copy across file systems. */
+export function linkOrCopy(from, to) {
+  try {
+    fs.linkSync(from, to);
+  } catch {
+    fs.copyFileSync(from, to);
+  }
 }

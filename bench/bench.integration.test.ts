@@ -11,6 +11,16 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // --force: CI runs them small on a busy machine (the benches refuse a load average above 1.5).
 const run = (script: string, args: string[]) => execFileSync(process.execPath, [path.join(ROOT, 'bench', script), ...args, ...(script.endsWith('worker-cpu.mjs') ? [] : ['--force'])], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
 
+function peersInstalled(): boolean {
+  if (!fs.existsSync(path.join(ROOT, 'bench/peers/node-red/node_modules/node-red/red.js'))) return false;
+  try {
+    execFileSync('/usr/bin/python3', ['-c', 'import pandas, cryptography, bson'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe('bench', () => {
   it('runs end to end against the real server and reports every measure', () => {
     const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-test-')), 'result.json');
@@ -37,6 +47,20 @@ describe('bench', () => {
       ['sparkplug_b', 5000],
     ]);
     for (const r of report.mqtt) expect(r.rows_per_second).toBeGreaterThan(0);
+  }, 120_000);
+
+  // The peers of issue 58 (docs/performance.md, Peers) need Debian's pandas, cryptography and bson
+  // and `npm ci --prefix bench/peers/node-red`: skipped where they are not installed.
+  it.skipIf(!peersInstalled())('runs Tributary, the pandas pipeline and the Node-RED flow on one file, each delivering every row', () => {
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-test-')), 'peers.json');
+    run('peers.mjs', ['--rows', '5000', '--out', out]);
+    const report = JSON.parse(fs.readFileSync(out, 'utf8'));
+    expect(report.results.map((r: { peer: string; rows_delivered: number }) => [r.peer, r.rows_delivered])).toEqual([
+      ['tributary', 5000],
+      ['pandas', 5000],
+      ['node-red', 5000],
+    ]);
+    for (const r of report.results.slice(1)) expect(r.tributary_ratio).toBeGreaterThan(0);
   }, 120_000);
 
   it('sends hostile bodies to the real server and reports how long its event loop was blocked', () => {

@@ -14,8 +14,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
-import { ROOT, prepareDrop, procStats, sleep, startBenchServer } from './bench-server.mjs';
+import { ROOT } from './bench-server.mjs';
+import { endToEnd } from './end-to-end.mjs';
 import { mqttRuns } from './mqtt.mjs';
 import { stageBreakdown } from './stages.mjs';
 import { FORCE_OPTION, requireQuietMachine } from './quiet.mjs';
@@ -24,82 +24,16 @@ const { values } = parseArgs({ options: { ...FORCE_OPTION,  rows: { type: 'strin
 requireQuietMachine(values.force);
 const sizes = values['single-file'] ? [] : values.rows.split(',').map(Number);
 const singleFileRows = Number(values['single-file-rows']);
-const KEY_ID = 'bench@tributary.local';
-const API_KEY = 'bench-api-key';
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-/** Turns every check off: no digest is made, the watch only notes arrivals. */
-const QUALITY_OFF = [{ filter_stream: ['*'], gap: false, clock: false, schema: false }];
-
-async function runOnce(rows, files, quality = 'on') {
-  const dataDirectory = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-bench-'));
-  const csv = prepareDrop(dataDirectory, rows, files);
-  const ingest = await startIngestServer({ keys: { [KEY_ID]: API_KEY }, countOnly: true });
-  const server = await startBenchServer(dataDirectory, { nodeFlags: values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : [] });
-  await server.configure({
-    data_receiver: [csv.receiver],
-    transforms: [{ transform_name: 'tz', transform_type: 'convert_timestamps', filter_stream: ['*'], field_names: ['time'], timezone: 'UTC' }],
-    data_transmit: [{ transmit_name: 'cloud', transmit_type: 'remotedatapost', base_url: ingest.url, API_key: API_KEY, API_key_ID: KEY_ID, timeout: 60, poll_interval: 1, max_request_records: 3000, max_buffer_mb: 16384 }],
-    ...(quality === 'off' ? { data_quality: QUALITY_OFF } : {}),
-  });
-  // The drop arrives at a running, idle agent (as in a plant): wait until its services run and
-  // their start-up (threads, folder watcher) is over, instead of timing the start-up too.
-  await server.waitUntilRunning();
-  await sleep(2000);
-  const poller = await server.pollStatus(50);
-  const before = procStats(server.pid);
-  const started = performance.now();
-  const benchCpu = process.cpuUsage();
-  csv.deliver();
-  // When the first rows reached the ingest server: the agent's look at the drop (a file is read once
-  // it was the same on two looks) and its first chunk, apart from the throughput that follows.
-  let firstRowsAt;
-  while (ingest.receivedCount() < rows) {
-    if (firstRowsAt === undefined && ingest.receivedCount() > 0) firstRowsAt = performance.now();
-    await sleep(firstRowsAt === undefined ? 10 : 100);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const benchCpuUsed = process.cpuUsage(benchCpu);
-  const latencies = await poller.stop();
-  const after = procStats(server.pid);
-  await server.stop();
-  await ingest.close();
-  fs.rmSync(dataDirectory, { recursive: true, force: true });
-  latencies.sort((a, b) => a - b);
-  const { bytes } = csv;
-  return {
-    rows,
-    files,
-    quality_checks: quality,
-    csv_mb: +(bytes / 1e6).toFixed(1),
-    seconds: +seconds.toFixed(2),
-    first_rows_seconds: +(((firstRowsAt ?? performance.now()) - started) / 1000).toFixed(2),
-    rows_per_second: Math.round(rows / seconds),
-    mb_per_second: +(bytes / 1e6 / seconds).toFixed(2),
-    // Server CPU seconds per million rows = server CPU µs per row.
-    cpu_seconds_per_million_rows: after && before ? +(((after.cpuSeconds - before.cpuSeconds) / rows) * 1e6).toFixed(2) : null,
-    bench_cpu_seconds_per_million_rows: +(((benchCpuUsed.user + benchCpuUsed.system) / 1e6 / rows) * 1e6).toFixed(2),
-    peak_rss_mb: after ? Math.round(after.peakRss / 1e6) : null,
-    api_p50_ms: +percentile(latencies, 50).toFixed(1),
-    api_p99_ms: +percentile(latencies, 99).toFixed(1),
-    api_samples: latencies.length,
-  };
-}
-
 const results = [];
 for (const rows of sizes) {
   for (const quality of values.quality === 'both' ? ['off', 'on'] : [values.quality]) {
     process.stderr.write(`bench: ${rows} rows, quality checks ${quality} …\n`);
-    results.push(await runOnce(rows, Number(values.files), quality));
+    results.push(await endToEnd(rows, Number(values.files), { quality, profile: values.profile }));
   }
 }
 if (singleFileRows > 0) {
   process.stderr.write(`bench: ${singleFileRows} rows in a single file …\n`);
-  results.push(await runOnce(singleFileRows, 1));
+  results.push(await endToEnd(singleFileRows, 1, { profile: values.profile }));
 }
 const breakdown = values['skip-breakdown'] ? undefined : await stageBreakdown(200_000);
 const mqtt = values['skip-mqtt'] ? undefined : await mqttRuns(Number(values['mqtt-rows']));
