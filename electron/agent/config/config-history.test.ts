@@ -52,4 +52,30 @@ describe('config history', () => {
     expect(listConfigVersions(store, 5).map((v) => v.revision)).toEqual([5, 4]);
     expect(readConfigVersion(store, 3)).toBeUndefined();
   });
+
+  it('tells the changes of versions saved before codes were kept again from their files, when they make the saved summary', () => {
+    const dir = path.join(tempDirectory(), 'conf.d');
+    const store = new ConfigStore(dir, new SystemClock(), 50, undefined);
+    const first = specExampleConfiguration();
+    let previous = store.save(first, undefined, 'engineer');
+    const second = { ...first, data_transmit: first.data_transmit.map((t) => ({ ...t, poll_interval: 9 })) };
+    previous = store.save(second, previous, 'engineer');
+    store.save({ ...second, transforms: [] }, previous, 'engineer');
+    const kept = listConfigVersions(store, 3).map((v) => v.changes);
+    expect(kept[1]![0]).toMatchObject({ code: expect.stringMatching(/^change\./) });
+    // An agent before issue 57 wrote the summary only; the third entry's summary was edited by hand.
+    const versionsFile = path.join(dir, 'history', 'versions.jsonl');
+    const entries = fs.readFileSync(versionsFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    entries.forEach((entry) => delete entry.changes);
+    entries[2]!.summary = 'Changed by hand.';
+    fs.writeFileSync(versionsFile, entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+    const told = listConfigVersions(store, 3);
+    expect(told.map((v) => v.revision)).toEqual([3, 2, 1]);
+    expect(told[1]!.changes).toEqual(kept[1]);
+    expect(readConfigVersion(store, 2)!.version.changes).toEqual(kept[1]);
+    // Not the saved summary, or no version before it: none, and the summary stays as written.
+    expect(told[0]!.changes).toBeNull();
+    expect(told[0]!.summary).toBe('Changed by hand.');
+    expect(told[2]!.changes).toBeNull();
+  });
 });

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { maskSecrets } from '../../../shared/config/secrets.js';
 import type { AgentMessage } from '../../../shared/config/message.js';
-import type { ConfigStore } from './config-store.js';
+import { describeChanges, summaryLine } from '../../../shared/config/change-summary.js';
+import type { ConfigStore, SavedVersion } from './config-store.js';
 
 /** One kept configuration version as GET /v1/config/history lists it. */
 export interface ConfigVersion {
@@ -28,13 +29,47 @@ function savedAt(file: string): string | null {
 }
 
 /**
+ * The changes of a version saved with a summary but before codes were kept (issue 57), told again
+ * from its file and the version before it, so that the console can write them in its language. Only
+ * when they make the very summary that was saved; otherwise (the version before is pruned, or was
+ * saved by hand) none: the summary stays as written.
+ */
+function toldAgain(entries: readonly SavedVersion[], index: number, open: (file: string) => unknown): AgentMessage[] | null {
+  const entry = entries[index]!;
+  const before = entries[index - 1];
+  if (typeof entry.summary !== 'string' || !before || typeof before.file !== 'string') return null;
+  const [previous, current] = [open(before.file), open(entry.file)];
+  if (previous === undefined || current === undefined) return null;
+  const changes = describeChanges(previous, current);
+  return summaryLine(changes, true) === entry.summary ? changes : null;
+}
+
+/** changes as kept, or told again for a version saved before they were kept. */
+function changesOf(entries: readonly SavedVersion[], index: number, open: (file: string) => unknown): AgentMessage[] | null {
+  const kept = entries[index]!.changes;
+  return Array.isArray(kept) ? kept : toldAgain(entries, index, open);
+}
+
+/** Opens kept versions once per request. */
+function opener(store: ConfigStore): (file: string) => unknown {
+  const opened = new Map<string, unknown>();
+  return (file) => {
+    if (!opened.has(file)) opened.set(file, store.openVersion(file)?.config);
+    return opened.get(file);
+  };
+}
+
+/**
  * The kept versions that name their revision (versions.jsonl), newest first. Files of an older
  * agent carry no revision and cannot be asked for by one: they are left out (docs/decisions/0041).
  */
 export function listConfigVersions(store: ConfigStore, currentRevision: number | null): ConfigVersion[] {
   const versions: ConfigVersion[] = [];
   const seen = new Set<number>();
-  for (const entry of store.savedVersions().reverse()) {
+  const entries = store.savedVersions();
+  const open = opener(store);
+  for (let index = entries.length - 1; index >= 0; index--) {
+    const entry = entries[index]!;
     if (!Number.isInteger(entry.revision) || seen.has(entry.revision) || typeof entry.file !== 'string') continue;
     let size: number;
     try {
@@ -45,7 +80,7 @@ export function listConfigVersions(store: ConfigStore, currentRevision: number |
     seen.add(entry.revision);
     const savedBy = typeof entry.saved_by === 'string' ? entry.saved_by : null;
     const summary = typeof entry.summary === 'string' ? entry.summary : null;
-    const changes = Array.isArray(entry.changes) ? entry.changes : null;
+    const changes = changesOf(entries, index, open);
     versions.push({ revision: entry.revision, saved_at: savedAt(entry.file), size, saved_by: savedBy, current: entry.revision === currentRevision, summary, changes });
   }
   return versions;
@@ -53,13 +88,15 @@ export function listConfigVersions(store: ConfigStore, currentRevision: number |
 
 /** One kept version with secrets masked as GET /v1/config masks them; undefined for an unknown revision. */
 export function readConfigVersion(store: ConfigStore, revision: number): { config: unknown; version: ConfigVersion } | undefined {
-  const entry = store.savedVersions().reverse().find((candidate) => candidate.revision === revision);
+  const entries = store.savedVersions();
+  const index = entries.findLastIndex((candidate) => candidate.revision === revision);
+  const entry = entries[index];
   if (!entry) return undefined;
   const opened = store.openVersion(entry.file);
   if (!opened) return undefined;
   const savedBy = typeof entry.saved_by === 'string' ? entry.saved_by : null;
   const current = store.load()?.revision === revision;
   const summary = typeof entry.summary === 'string' ? entry.summary : null;
-  const changes = Array.isArray(entry.changes) ? entry.changes : null;
+  const changes = changesOf(entries, index, opener(store));
   return { config: maskSecrets(opened.config), version: { revision, saved_at: savedAt(entry.file), size: opened.size, saved_by: savedBy, current, summary, changes } };
 }
