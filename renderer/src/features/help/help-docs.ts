@@ -18,36 +18,46 @@ import smb from '../../../../docs/smb.md?raw';
 import sql from '../../../../docs/sql.md?raw';
 import upload from '../../../../docs/upload.md?raw';
 import consoleDe from '../../../../docs/console.de.md?raw';
+import { text as catalogText } from '../../i18n/language.js';
+import { en, type Catalog } from '../../i18n/messages/en.js';
 
 export interface HelpDoc {
   id: string;
+  /** The title in English (tools, tests); the console shows docTitle(doc) in its language. */
   title: string;
+  /** Its title's key under help.docs in the message catalogs. */
+  key: HelpDocKey;
   /** Where it lives in the repository (README.md, docs/logs.md). */
   file: string;
   text: string;
 }
 
 /** A page whose id is its file's name: docs/smb.md is #/help/smb, README.md is #/help/readme. */
-function page(title: string, file: string, text: string): HelpDoc {
+function page(key: HelpDocKey, file: string, text: string): HelpDoc {
   const id = file.replace(/^docs\//, '').replace(/\.md$/, '').toLowerCase();
-  return { id, title, file, text };
+  return { id, title: en.help.docs[key], key, file, text };
 }
 
+type HelpDocKey = keyof Catalog['help']['docs'];
+
+/** A document's title in the console's language (German titles say which documents are English). */
+export const docTitle = (doc: HelpDoc): string => catalogText(`help.docs.${doc.key}`);
+
 export const HELP_DOCS: readonly HelpDoc[] = [
-  page('Overview (README)', 'README.md', readme),
-  page('Die Konsole (Deutsch)', 'docs/console.de.md', consoleDe),
-  page('The data path', 'docs/data-path.md', dataPath),
-  page('Configuration options', 'docs/compatibility.md', compatibility),
-  page('Data quality', 'docs/data-quality.md', dataQuality),
-  page('Logs', 'docs/logs.md', logs),
-  page('KPIs', 'docs/kpi.md', kpi),
-  page('Upload (remotedatapost)', 'docs/upload.md', upload),
-  page('Windows shares (SMB)', 'docs/smb.md', smb),
-  page('SQL databases', 'docs/sql.md', sql),
-  page('OPC UA', 'docs/opcua.md', opcua),
-  page('MQTT and Sparkplug B', 'docs/mqtt.md', mqtt),
-  page('Modbus TCP', 'docs/modbus.md', modbus),
-  page('Siemens S7', 'docs/s7.md', s7),
-  page('Agents (fleet)', 'docs/fleet.md', fleet),
-  page('Security, tokens and roles', 'docs/security.md', security),
+  page('readme', 'README.md', readme),
+  page('consoleDe', 'docs/console.de.md', consoleDe),
+  page('dataPath', 'docs/data-path.md', dataPath),
+  page('compatibility', 'docs/compatibility.md', compatibility),
+  page('dataQuality', 'docs/data-quality.md', dataQuality),
+  page('logs', 'docs/logs.md', logs),
+  page('kpi', 'docs/kpi.md', kpi),
+  page('upload', 'docs/upload.md', upload),
+  page('smb', 'docs/smb.md', smb),
+  page('sql', 'docs/sql.md', sql),
+  page('opcua', 'docs/opcua.md', opcua),
+  page('mqtt', 'docs/mqtt.md', mqtt),
+  page('modbus', 'docs/modbus.md', modbus),
+  page('s7', 'docs/s7.md', s7),
+  page('fleet', 'docs/fleet.md', fleet),
+  page('security', 'docs/security.md', security),
 ];

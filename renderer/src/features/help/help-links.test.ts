@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { HELP_DOCS } from './help-docs.js';
+import { applyLanguage } from '../../i18n/language.js';
+import { LANGUAGES } from '../../i18n/languages.js';
+import { HELP_DOCS, docTitle } from './help-docs.js';
 import { docLink, helpHref, helpTarget, PAGE_HELP, PAGE_HELP_IN, slug, withoutTestPaths } from './help-links.js';
 
 const known = [
@@ -52,5 +54,21 @@ describe('help without test-file paths (issue 56)', () => {
     expect(withoutTestPaths('The [restart journey](../e2e/specs/delivery-restart-keeps-counters.spec.ts) shows it.')).toBe('The restart journey shows it.');
     expect(withoutTestPaths('the suites (`*.integration.test.ts`: real database)')).toBe('the suites (a test: real database)');
     expect(withoutTestPaths('See docs/logs.md and `npm test`.')).toBe('See docs/logs.md and `npm test`.');
+  });
+});
+
+describe('help document titles (issue 57)', () => {
+  it('are in the console’s language, and German titles say which documents are English', () => {
+    applyLanguage(LANGUAGES.find((l) => l.code === 'de')!);
+    try {
+      const titles = HELP_DOCS.map(docTitle);
+      expect(titles).toContain('Die Konsole (Deutsch)');
+      expect(titles).toContain('Der Datenpfad (englisch)');
+      // Every document but the German one is English, and its German title says so.
+      for (const doc of HELP_DOCS.filter((d) => d.file !== 'docs/console.de.md')) expect(docTitle(doc), doc.file).toMatch(/englisch\)$/);
+    } finally {
+      applyLanguage(LANGUAGES[0]!);
+    }
+    expect(docTitle(HELP_DOCS.find((d) => d.file === 'docs/data-path.md')!)).toBe('The data path');
   });
 });

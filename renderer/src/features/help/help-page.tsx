@@ -1,7 +1,7 @@
 import { text } from '../../i18n/language.js';
 import { Marked, type Tokens } from 'marked';
 import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
-import { HELP_DOCS, type HelpDoc } from './help-docs.js';
+import { HELP_DOCS, docTitle, type HelpDoc } from './help-docs.js';
 import { docLink, helpTarget, slug, withoutTestPaths } from './help-links.js';
 import './help-page.css';
 
@@ -61,7 +61,7 @@ export function HelpPage() {
       <div className="page-head">
         <h1 id="help-title">{text('help.label')}</h1>
         <span className="muted small">
-          {doc.title} · <span className="mono">{doc.file}</span>
+          {docTitle(doc)} · <span className="mono">{doc.file}</span>
           {text('help.bundled')}
         </span>
       </div>
@@ -71,7 +71,7 @@ export function HelpPage() {
             {HELP_DOCS.map((d) => (
               <li key={d.id}>
                 <a href={`#/help/${d.id}`} aria-current={d.id === doc.id ? 'page' : undefined}>
-                  {d.title}
+                  {docTitle(d)}
                 </a>
               </li>
             ))}

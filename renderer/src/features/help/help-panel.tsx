@@ -1,6 +1,6 @@
 import { text } from '../../i18n/language.js';
 import { type MouseEvent, useEffect, useMemo, useRef, useState } from 'react';
-import { HELP_DOCS } from './help-docs.js';
+import { HELP_DOCS, docTitle } from './help-docs.js';
 import { helpTarget } from './help-links.js';
 import { render } from './help-page.js';
 import './help-page.css';
@@ -45,7 +45,7 @@ export function HelpPanel({ href, onClose }: HelpPanelProps) {
           <select value={doc.id} onChange={(event) => setTarget({ doc: event.target.value, section: undefined })} aria-label={text('help.document')}>
             {HELP_DOCS.map((d) => (
               <option key={d.id} value={d.id}>
-                {d.title}
+                {docTitle(d)}
               </option>
             ))}
           </select>
