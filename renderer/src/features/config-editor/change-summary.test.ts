@@ -16,7 +16,7 @@ describe('describeChanges', () => {
     expect(summaryLine(changes, true)).toBe('Changes receiver demo_plant_files (poll_interval); adds receiver local_files; removes receiver old; changes transmit archive (poll_interval).');
     // The same line in German, from the phrases' codes.
     const german = (m: { code: string; params: Record<string, unknown>; text: string }) => fillTemplate(AGENT_MESSAGES_DE[m.code]!, m.params) ?? m.text;
-    expect(summaryLine(changes, true, german)).toBe('Ändert Receiver demo_plant_files (poll_interval); fügt Receiver local_files hinzu; entfernt Receiver old; ändert Transmit archive (poll_interval).');
+    expect(summaryLine(changes, true, german)).toBe('Ändert Empfänger demo_plant_files (poll_interval); fügt Empfänger local_files hinzu; entfernt Empfänger old; ändert Sender archive (poll_interval).');
   });
 
   it('says when only the order or only the text layout changes', () => {
