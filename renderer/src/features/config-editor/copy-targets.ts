@@ -3,7 +3,7 @@
  * which agents a configuration can be copied to, what may be picked, and the document a target is
  * asked to check and save.
  */
-import { text } from '../../i18n/language.js';
+import { text, text as catalogText } from '../../i18n/language.js';
 import type { FleetAgent } from '../../../../shared/api/fleet.js';
 import { type CopyPlan, type SecretToEnter, withSecrets } from '../../../../shared/config/copy-blocks.js';
 import type { JsonPath } from '../../../../shared/config/violations.js';
@@ -81,9 +81,9 @@ export function prepareDocument(
   typed: Readonly<Record<string, string>>,
 ): Prepared {
   const { document, syntax } = readDocument(text);
-  if (syntax.length > 0) return { problem: `The configuration on the right is not valid JSON: ${syntax[0]!.message}` };
+  if (syntax.length > 0) return { problem: catalogText('copy.rightNotJson', { problem: syntax[0]!.message }) };
   if (document === null || typeof document !== 'object' || Array.isArray(document))
-    return { problem: 'The configuration on the right must be a JSON object.' };
+    return { problem: catalogText('copy.rightNotObject') };
   const { config, missing } = withSecrets({ config: document as Record<string, unknown>, secrets }, typed);
   return { document: config, missing };
 }

@@ -6,6 +6,7 @@
 import { applyEdits, modify, type Edit } from 'jsonc-parser';
 import { RECEIVER_TEMPLATES, TRANSMIT_TEMPLATES, type TemplateProtocol, type TransmitTemplateType } from '../../../../shared/config/templates.js';
 import { readDocument } from './document-text.js';
+import { text as catalogText } from '../../i18n/language.js';
 
 export type Insertion = { edits: Edit[]; text: string; index: number; name: string } | { problem: string };
 
@@ -19,10 +20,10 @@ export function insertTransmit(text: string, type: TransmitTemplateType): Insert
 
 function insertInto(text: string, section: 'data_receiver' | 'data_transmit', nameKey: string, template: object): Insertion {
   const { document, syntax } = readDocument(text);
-  if (syntax.length > 0) return { problem: 'Fix the JSON syntax first: a template can only be inserted into a readable document.' };
-  if (document === null || typeof document !== 'object' || Array.isArray(document)) return { problem: 'The configuration must be a JSON object to insert a template.' };
+  if (syntax.length > 0) return { problem: catalogText('insertProblems.syntax') };
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) return { problem: catalogText('insertProblems.notObject') };
   const existing = (document as Record<string, unknown>)[section];
-  if (existing !== undefined && !Array.isArray(existing)) return { problem: `${section} must be a list to insert into it.` };
+  if (existing !== undefined && !Array.isArray(existing)) return { problem: catalogText('insertProblems.notList', { section }) };
   const items = Array.isArray(existing) ? existing : [];
   const taken = new Set(items.map((r) => (r && typeof r === 'object' ? (r as Record<string, unknown>)[nameKey] : undefined)));
   const copy = structuredClone(template) as Record<string, unknown>;

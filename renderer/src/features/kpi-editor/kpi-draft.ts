@@ -51,7 +51,7 @@ export interface SyntaxProblem {
 
 /** The editor text read as strict JSON (the format allows no comments and no trailing commas). */
 export function readKpiText(text: string): { document: unknown; syntax: SyntaxProblem[] } {
-  if (text.trim() === '') return { document: undefined, syntax: [{ offset: 0, length: 1, message: 'The KPI definition is empty.' }] };
+  if (text.trim() === '') return { document: undefined, syntax: [{ offset: 0, length: 1, message: catalogText('jsonSyntax.kpiEmpty') }] };
   const { document, errors } = readStrictJson(text);
   const syntax = errors.map((e) => ({ offset: e.offset, length: e.length, message: catalogText('jsonSyntax.kpiProblem', { words: e.words }) }));
   return { document, syntax };

@@ -653,7 +653,14 @@ export const de: Catalog = {
     local: 'Zeitstempel (lokal)',
     utc: 'Zeitstempel (UTC)',
   },
+  insertProblems: {
+    syntax: 'Beheben Sie zuerst die JSON-Syntax: Eine Vorlage kann nur in ein lesbares Dokument eingefügt werden.',
+    notObject: 'Die Konfiguration muss ein JSON-Objekt sein, um eine Vorlage einzufügen.',
+    notList: '{section} muss eine Liste sein, um darin einzufügen.',
+  },
   copy: {
+    rightNotJson: 'Die Konfiguration rechts ist kein gültiges JSON: {problem}',
+    rightNotObject: 'Die Konfiguration rechts muss ein JSON-Objekt sein.',
     back: 'Zurück zur Auswahl',
     show: 'Die Änderungen zeigen',
     title: 'Von {source} zu anderen Agenten kopieren',
@@ -747,6 +754,7 @@ export const de: Catalog = {
     problem: 'JSON-Syntax: {words}.',
     kpiProblem: 'JSON-Syntax: {words} (eine KPI-Definition muss gültiges JSON sein: doppelte Anführungszeichen, keine Kommas am Ende, keine Kommentare).',
     empty: 'Die Konfiguration ist leer.',
+    kpiEmpty: 'Die KPI-Definition ist leer.',
     InvalidSymbol: 'unerwartetes Zeichen',
     InvalidNumberFormat: 'fehlerhafte Zahl',
     PropertyNameExpected: 'ein Feldname in doppelten Anführungszeichen wird erwartet',

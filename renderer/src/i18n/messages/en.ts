@@ -655,7 +655,14 @@ export const en = {
     local: 'Time stamp (local)',
     utc: 'Time stamp (UTC)',
   },
+  insertProblems: {
+    syntax: 'Fix the JSON syntax first: a template can only be inserted into a readable document.',
+    notObject: 'The configuration must be a JSON object to insert a template.',
+    notList: '{section} must be a list to insert into it.',
+  },
   copy: {
+    rightNotJson: 'The configuration on the right is not valid JSON: {problem}',
+    rightNotObject: 'The configuration on the right must be a JSON object.',
     back: 'Back to the choice',
     show: 'Show the changes',
     title: 'Copy from {source} to other agents',
@@ -749,6 +756,7 @@ export const en = {
     problem: 'JSON syntax: {words}.',
     kpiProblem: 'JSON syntax: {words} (a KPI definition must be valid JSON: double quotes, no trailing commas, no comments).',
     empty: 'The configuration is empty.',
+    kpiEmpty: 'The KPI definition is empty.',
     InvalidSymbol: 'unexpected character',
     InvalidNumberFormat: 'malformed number',
     PropertyNameExpected: 'a field name in double quotes is expected',
