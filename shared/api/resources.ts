@@ -72,6 +72,8 @@ export const TransmitStatsSchema = z
     backlog_records: z.number().int().describe('Records waiting in the outbox.'),
     backlog_bytes: z.number().int(),
     last_error: z.string().nullable(),
+    last_error_code: MessageCodeSchema.optional().describe('Stable code of last_error (issue 57); absent when there is none or the agent said it without one.'),
+    last_error_params: MessageParamsSchema.optional().describe('Parameters of last_error_code.'),
     last_error_at: z.string().nullable(),
     upload_errors: z.number().int().describe('Failed deliveries since the agent started (each is retried; nothing is dropped).'),
     records_per_minute: z.number().describe('Records delivered per minute, mean over the last 5 minutes (or since the agent started, if shorter).'),

@@ -195,7 +195,7 @@ export type ComponentStore = ProgressStore & OutboxReader;
 /** Where a transmit reports its deliveries (GET /v1/status, GET /metrics, the history). */
 export interface DeliveryReporter {
   success(transmit: string, records: number, bytes: number): void;
-  failure(transmit: string, message: string): void;
+  failure(transmit: string, said: string | AgentMessage): void;
   /** Something the transmit says about itself (e.g. its Sparkplug session), shown with its stats. */
   detail(transmit: string, key: string, value: unknown): void;
 }

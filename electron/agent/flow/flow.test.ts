@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { say } from '../../../shared/config/message.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDirectory } from '../../testing/test-host.js';
 import { TransmitStatsBoard } from './transmit-stats.js';
@@ -44,6 +45,13 @@ describe('TransmitStatsBoard', () => {
     expect(stats).toMatchObject({ records_sent: 120, records_per_minute: 120, upload_errors: 1, last_error: 'refused' });
     // 300 records at 120 a minute.
     expect(stats.drain_seconds).toBe(150);
+    // Said plainly: no code; said with a code (issue 57): the console can write it in its language; a delivery clears both.
+    expect(stats).not.toHaveProperty('last_error_code');
+    board.failure('cloud', say('upload.http_status', 'The server answered HTTP {status}.', { status: 502 }));
+    expect(board.snapshot(store, later).cloud).toMatchObject({ last_error: 'The server answered HTTP 502.', last_error_code: 'upload.http_status', last_error_params: { status: 502 } });
+    board.success('cloud', 1, 10);
+    expect(board.snapshot(store, later).cloud).toMatchObject({ last_error: null });
+    expect(board.snapshot(store, later).cloud).not.toHaveProperty('last_error_code');
   });
 });
 

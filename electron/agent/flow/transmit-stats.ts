@@ -1,4 +1,5 @@
 import type { TransmitStats } from '../../../shared/api/resources.js';
+import type { AgentMessage } from '../../../shared/config/message.js';
 import { MINUTE_MS, MinuteCounts } from './minute-counts.js';
 import type { AgentStore } from '../store/agent-store.js';
 
@@ -10,6 +11,8 @@ interface Entry {
   records_sent: number;
   bytes_sent: number;
   last_error: string | null;
+  /** last_error with its code, when the transmit said one (issue 57). */
+  said?: AgentMessage;
   last_error_at: string | null;
   upload_errors: number;
   /** Records delivered per minute (rate, history). */
@@ -74,6 +77,7 @@ export class TransmitStatsBoard {
     entry.records_sent += records;
     entry.bytes_sent += bytes;
     entry.last_error = null;
+    entry.said = undefined;
     entry.sent.add(records, now);
     keepTotals(entry, bytes, 0);
   }
@@ -90,10 +94,11 @@ export class TransmitStatsBoard {
     else entry.details[key] = value;
   }
 
-  failure(name: string, message: string): void {
+  failure(name: string, said: string | AgentMessage): void {
     const entry = this.entries.get(name);
     if (!entry) return;
-    entry.last_error = message;
+    entry.last_error = typeof said === 'string' ? said : said.text;
+    entry.said = typeof said === 'string' ? undefined : said;
     entry.last_error_at = new Date().toISOString();
     entry.upload_errors += 1;
     keepTotals(entry, 0, 1);
@@ -116,12 +121,13 @@ export class TransmitStatsBoard {
 
   snapshot(store: AgentStore | undefined, nowMs = Date.now()): Record<string, TransmitStats> {
     const out: Record<string, TransmitStats> = {};
-    for (const [name, { sent, details, keep: _keep, ...entry }] of this.entries) {
+    for (const [name, { sent, details, keep: _keep, said, ...entry }] of this.entries) {
       const backlog = store?.backlog(name) ?? { records: 0, bytes: 0 };
       const oldest = backlog.records > 0 ? store?.oldestQueuedAt(name) : undefined;
       const records_per_minute = sent.perMinute(nowMs, this.startedMs);
       out[name] = {
         ...entry,
+        ...(said && entry.last_error !== null ? { last_error_code: said.code, last_error_params: said.params } : {}),
         backlog_records: backlog.records,
         backlog_bytes: backlog.bytes,
         records_per_minute,

@@ -1918,9 +1918,21 @@ export interface components {
             percent_used: number;
             percent_free: number;
         };
-        /** @description The values put into the code's template ({name} in the template is params.name). */
+        /** @description The values put into the code's template ({name} in the template is params.name). A value may itself be a message ({code, params, text}, at most two levels deep): a client writes it in its language the same way, or uses its text. */
         GetStatusResponseReasonParams: {
-            [key: string]: string | number | boolean;
+            [key: string]: (string | number | boolean) | {
+                code: string;
+                params: {
+                    [key: string]: (string | number | boolean) | {
+                        code: string;
+                        params: {
+                            [key: string]: string | number | boolean;
+                        };
+                        text: string;
+                    };
+                };
+                text: string;
+            };
         };
         JsonValue: string | number | boolean | null | unknown[] | {
             [key: string]: components["schemas"]["JsonValue"];
@@ -2811,6 +2823,10 @@ export interface operations {
                                     backlog_records: number;
                                     backlog_bytes: number;
                                     last_error: string | null;
+                                    /** @description Stable code of last_error (issue 57); absent when there is none or the agent said it without one. */
+                                    last_error_code?: string;
+                                    /** @description Parameters of last_error_code. */
+                                    last_error_params?: components["schemas"]["GetStatusResponseReasonParams"];
                                     last_error_at: string | null;
                                     /** @description Failed deliveries since the agent started (each is retried; nothing is dropped). */
                                     upload_errors: number;

@@ -113,7 +113,7 @@ export class CsvTransmit extends DrainingTransmit {
   private refused(reason: string): void {
     const said = say('csv.not_written', 'CSV files are not written: {reason} The records stay queued.', { reason });
     const message = said.text;
-    this.context.stats.failure(this.name, message);
+    this.context.stats.failure(this.name, said);
     this.context.markers.raise(this.context.streams, 'error', 'write_refused', said);
     if (message !== this.lastRefusal) this.context.logger.error(message);
     this.lastRefusal = message;
@@ -125,7 +125,7 @@ export class CsvTransmit extends DrainingTransmit {
     const problem = full ? describeWriteFailure(cause, this.directory, 'CSV files') : say('csv.write_failed', 'Writing CSV files to {folder} failed: {error}.', { folder: this.directory, error: (cause as Error).message });
     const said = say('csv.kept_queued', '{problem} The records stay queued and are written when it works again.', { problem });
     if (full) this.services?.storage?.report(this.area, this.directory, cause, 'CSV files');
-    this.context.stats.failure(this.name, said.text);
+    this.context.stats.failure(this.name, said);
     this.context.markers.raise(this.context.streams, 'error', 'write_failed', said);
     this.context.logger.error(said.text);
   }

@@ -147,7 +147,7 @@ export class MqttTransmit implements AgentComponent {
   private report(problem: BrokerProblem): void {
     // No count here: Status shows the live backlog beside this reason (one backlog number).
     const said = this.markers.raise(problem, (inner) => say('mqtt.transmit_keeps_records', '{problem} The records are kept and sent when the broker takes them again.', { problem: inner }));
-    this.context.stats.failure(this.name, said.text);
+    this.context.stats.failure(this.name, said);
   }
 
   private kick(): void {

@@ -111,7 +111,7 @@ export class RemoteDataPostTransmit implements AgentComponent {
         // The store cannot be opened (a full disk at first start): say so and try again later.
         this.failures += 1;
         const said = say('upload.outbox_unreadable', 'The outbox cannot be read: {error}', { error: (cause as Error).message });
-        this.context.stats.failure(this.name, said.text);
+        this.context.stats.failure(this.name, said);
         this.context.markers.raise(this.context.streams, 'error', 'upload_failed', said);
         return;
       }
@@ -165,7 +165,7 @@ export class RemoteDataPostTransmit implements AgentComponent {
         // would be a second, different backlog number there. The log line keeps the count of its moment.
         const problem = cause instanceof UploadError ? cause.said : (cause as Error).message;
         const said = say('upload.retried', '{problem} The records are kept and the upload is retried.', { problem });
-        this.context.stats.failure(this.name, said.text);
+        this.context.stats.failure(this.name, said);
         this.context.markers.raise(this.context.streams, 'error', 'upload_failed', said);
         // What got out before it failed, then the failure: the log reads in order.
         this.summary.flush();

@@ -15,7 +15,7 @@ import { agentText } from '../../i18n/agent-text.js';
 const KNOWN = ['transmit_type', 'last_success', 'records_sent', 'backlog_records', 'drain_seconds', 'lag_seconds', 'records_per_minute', 'upload_errors', 'last_error', 'sparkplug'] as const;
 type KnownKey = (typeof KNOWN)[number];
 const isKnown = (key: string): key is KnownKey => (KNOWN as readonly string[]).includes(key);
-const FOLDED = new Set(['bytes_sent', 'backlog_bytes', 'last_error_at']);
+const FOLDED = new Set(['bytes_sent', 'backlog_bytes', 'last_error_at', 'last_error_code', 'last_error_params']);
 
 /** What each transmit delivered: times in local time, sizes in units, counts in words. */
 export function TransmitsCard({ transmits, history }: { transmits: Status['last_data_transmit']; history?: FlowHistory }) {
@@ -82,7 +82,7 @@ function fact(key: string, details: Record<string, unknown>): ReactNode {
     case 'last_error':
       return value ? (
         <span className="error-text">
-          {String(value)}
+          {agentText(typeof details.last_error_code === 'string' ? details.last_error_code : undefined, details.last_error_params as Record<string, unknown> | undefined, String(value))}
           {typeof details.last_error_at === 'string' && (
             <>
               {' '}
