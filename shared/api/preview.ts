@@ -5,6 +5,7 @@
  * MQTT: what arrives within a few seconds of listening (docs/decisions/0046). Nothing is committed
  * and no progress moves.
  */
+import { MessageCodeSchema, MessageParamsSchema, type AgentMessage } from '../config/message.js';
 import { z } from 'zod';
 import { FieldValueSchema } from '../records/record.js';
 
@@ -23,8 +24,13 @@ export type PreviewRequest = z.input<typeof PreviewRequestSchema>;
 export const PreviewProblemSchema = z.object({
   level: z.enum(['error', 'warning']),
   message: z.string().describe('What kept rows from being read, or what is wrong with some of them, in plain words.'),
+  code: MessageCodeSchema.optional().describe('Stable code of the message (issue 57), when the agent says it with one.'),
+  params: MessageParamsSchema.optional(),
 });
 export type PreviewProblem = z.infer<typeof PreviewProblemSchema>;
+
+/** A preview problem from a message with its code: the console writes it in its language. */
+export const previewProblem = (level: PreviewProblem['level'], said: AgentMessage): PreviewProblem => ({ level, message: said.text, code: said.code, params: said.params as PreviewProblem['params'] });
 
 export const PreviewRecordSchema = z.object({
   timestamp: z.string().describe('The record time stamp, ISO 8601 UTC with microseconds, as it would be sent.'),

@@ -1918,22 +1918,6 @@ export interface components {
             percent_used: number;
             percent_free: number;
         };
-        /** @description The values put into the code's template ({name} in the template is params.name). A value may itself be a message ({code, params, text}, at most two levels deep): a client writes it in its language the same way, or uses its text. */
-        GetStatusResponseReasonParams: {
-            [key: string]: (string | number | boolean) | {
-                code: string;
-                params: {
-                    [key: string]: (string | number | boolean) | {
-                        code: string;
-                        params: {
-                            [key: string]: string | number | boolean;
-                        };
-                        text: string;
-                    };
-                };
-                text: string;
-            };
-        };
         JsonValue: string | number | boolean | null | unknown[] | {
             [key: string]: components["schemas"]["JsonValue"];
         };
@@ -2051,6 +2035,22 @@ export interface components {
             /** @description Result when no case holds (default: the value of the mapped field). A number, true/false, null, or text: a raw field name or an expression over raw field names (write a name with whitespace as column['raw name']). */
             else?: unknown;
         };
+        /** @description The values put into the code's template ({name} in the template is params.name). A value may itself be a message ({code, params, text}, at most two levels deep): a client writes it in its language the same way, or uses its text. */
+        PreviewConfigResponseParams: {
+            [key: string]: (string | number | boolean) | {
+                code: string;
+                params: {
+                    [key: string]: (string | number | boolean) | {
+                        code: string;
+                        params: {
+                            [key: string]: string | number | boolean;
+                        };
+                        text: string;
+                    };
+                };
+                text: string;
+            };
+        };
         SaveConfigMetaViolations: components["schemas"]["Violation"][];
         ValidateConfigResponse: {
             /** @enum {string} */
@@ -2072,7 +2072,7 @@ export interface components {
             level: "warning" | "error";
             /** @description Stable code of the message (e.g. "schema.required", "mqtt.connection_unknown"): a client translates it with params and falls back to the English text when it does not know the code. */
             code?: string;
-            params?: components["schemas"]["GetStatusResponseReasonParams"];
+            params?: components["schemas"]["PreviewConfigResponseParams"];
         };
     };
     responses: never;
@@ -2198,7 +2198,7 @@ export interface operations {
                             changes?: {
                                 /** @description Stable code of the message (e.g. "schema.required", "mqtt.connection_unknown"): a client translates it with params and falls back to the English text when it does not know the code. */
                                 code: string;
-                                params: components["schemas"]["GetStatusResponseReasonParams"];
+                                params: components["schemas"]["PreviewConfigResponseParams"];
                                 text: string;
                             }[] | null;
                         }[];
@@ -2425,6 +2425,9 @@ export interface operations {
                                     level: "error" | "warning";
                                     /** @description What kept rows from being read, or what is wrong with some of them, in plain words. */
                                     message: string;
+                                    /** @description Stable code of the message (issue 57), when the agent says it with one. */
+                                    code?: string;
+                                    params?: components["schemas"]["PreviewConfigResponseParams"];
                                 }[];
                             }[];
                         };
@@ -2826,7 +2829,7 @@ export interface operations {
                                     /** @description Stable code of last_error (issue 57); absent when there is none or the agent said it without one. */
                                     last_error_code?: string;
                                     /** @description Parameters of last_error_code. */
-                                    last_error_params?: components["schemas"]["GetStatusResponseReasonParams"];
+                                    last_error_params?: components["schemas"]["PreviewConfigResponseParams"];
                                     last_error_at: string | null;
                                     /** @description Failed deliveries since the agent started (each is retried; nothing is dropped). */
                                     upload_errors: number;
@@ -2880,7 +2883,7 @@ export interface operations {
                                         /** @description Stable code of the reason (the marker's code, or "health.unsent"); absent when ok. */
                                         reason_code?: string;
                                         /** @description Parameters of reason_code (more_problems: how many other problems "and N more" counts); absent when ok. */
-                                        reason_params?: components["schemas"]["GetStatusResponseReasonParams"];
+                                        reason_params?: components["schemas"]["PreviewConfigResponseParams"];
                                         /** @description When the newest error marker was raised (UTC, YYYY-MM-DD HH:MM:SS.ffffff): where its log lines are; absent when ok. */
                                         reason_at?: string | null;
                                     } & {
@@ -2956,7 +2959,7 @@ export interface operations {
                                 message: string;
                                 /** @description Stable code of the message (e.g. "link.connect_refused"; "marker.<category>" with params.text when the message has no finer code). Always sent by this agent. */
                                 code?: string;
-                                params?: components["schemas"]["GetStatusResponseReasonParams"];
+                                params?: components["schemas"]["PreviewConfigResponseParams"];
                             }[];
                             stats: {
                                 /** @description Records read and committed since the stream's first record (kept across restarts). */
@@ -3015,7 +3018,7 @@ export interface operations {
                                 detail: string;
                                 /** @description Stable code of the detail (quality.stuck, quality.gap …). Always sent by this agent. */
                                 code?: string;
-                                params?: components["schemas"]["GetStatusResponseReasonParams"];
+                                params?: components["schemas"]["PreviewConfigResponseParams"];
                             }[];
                         }[];
                         meta?: {

@@ -4,6 +4,8 @@
  * the requests its values come from (the read plan), so the engineer sees how the device is asked.
  * The running receiver is not disturbed and nothing is committed.
  */
+import { say } from '../../../../shared/config/message.js';
+import { previewProblem } from '../../../../shared/api/preview.js';
 import type { RawStreamPreview } from '../../components/raw-preview.js';
 import { LinkError, ModbusLink } from './modbus-link.js';
 import { pollRecord } from '../poll-records.js';
@@ -29,14 +31,14 @@ export async function previewModbus(receiver: ModbusReceiverConfig, options: { n
     await link.connect();
     const outcome = await pollOnce(receiver, link, plan);
     for (const refused of outcome.refused) previews[refused.item.stream]!.problems.push({ level: 'error', message: refused.message });
-    if (outcome.replanned) for (const preview of previews) preview.problems.push({ level: 'warning', message: `A merged request reached an address the device does not have, so the receiver reads those values one by one (${outcome.replanned.length} requests per poll instead of ${plan.length}).` });
+    if (outcome.replanned) for (const preview of previews) preview.problems.push(previewProblem('warning', say('modbus.requests_split', 'A merged request reached an address the device does not have, so the receiver reads those values one by one ({requests} requests per poll instead of {planned}).', { requests: outcome.replanned!.length, planned: plan.length })));
     receiver.streams.forEach((stream, s) => {
       const record = pollRecord(undefined, previews[s]!.key, stream.modbus_registers.map((r) => r.exportname), outcome, s, options.nowMicros);
       if (record) previews[s]!.records.push(record);
     });
   } catch (cause) {
-    const message = cause instanceof LinkError ? cause.message : `Reading failed: ${(cause as Error).message}`;
-    for (const preview of previews) preview.problems.push({ level: 'error', message });
+    const said = cause instanceof LinkError ? cause.said : say('preview.reading_failed', 'Reading failed: {error}', { error: (cause as Error).message });
+    for (const preview of previews) preview.problems.push(previewProblem('error', said));
   } finally {
     link.close();
   }

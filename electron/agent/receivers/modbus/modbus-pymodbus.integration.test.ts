@@ -109,8 +109,8 @@ describe('modbus receiver against pymodbus', () => {
     expect(stream.source).toContain('1 request of 1 per poll: unit 1, holding registers 198–200');
     expect(stream.records[0].fieldvalues).toEqual({ last_but_one: 0, last: 0, beyond: null });
     expect(stream.problems).toEqual([
-      { level: 'error', message: 'unit 1, holding register 200 (beyond): the device answered exception 2 (illegal data address).' },
-      { level: 'warning', message: expect.stringContaining('reads those values one by one (3 requests per poll instead of 1)') },
+      expect.objectContaining({ level: 'error', message: 'unit 1, holding register 200 (beyond): the device answered exception 2 (illegal data address).' }),
+      { level: 'warning', message: expect.stringContaining('reads those values one by one (3 requests per poll instead of 1)'), code: 'modbus.requests_split', params: { requests: 3, planned: 1 } },
     ]);
   });
 

@@ -6,6 +6,8 @@
  * (JSON, value, Sparkplug B) until every stream has `rows` records or LISTEN_MS have passed.
  * Sends nothing: a Sparkplug node is not asked for a rebirth (docs/decisions/0046-mqtt-preview-and-sparkplug-console.md).
  */
+import { say } from '../../../../shared/config/message.js';
+import { previewProblem } from '../../../../shared/api/preview.js';
 import crypto from 'node:crypto';
 import type { MqttClient } from 'mqtt';
 import { connectAsync } from 'mqtt';
@@ -70,14 +72,14 @@ export async function previewMqtt(receiver: MqttReceiverConfig, options: { rows:
           client = await connectAsync(brokerUrl(connection), clientOptions(connection, { clientId, clean: true, connectTimeoutMs: connection.timeout * 1000 }), false);
         } catch (cause) {
           const problem = explainBrokerError(cause, brokerTarget(connection, clientId));
-          for (const l of listening) l.problems.set(problem.category, { level: 'error', message: problem.message });
+          for (const l of listening) l.problems.set(problem.category, previewProblem('error', problem.said));
           return;
         }
         // Errors after connecting (the broker drops the connection) are problems, never an uncaught 'error'.
         const target = brokerTarget(connection, clientId);
         client.on('error', (cause) => {
           const problem = explainBrokerError(cause, target);
-          for (const l of listening) note(l.problems, problem.category, { level: 'error', message: problem.message });
+          for (const l of listening) note(l.problems, problem.category, previewProblem('error', problem.said));
         });
         try {
           await listen(client, listening, options.rows, listenMs, options.logger);
@@ -89,10 +91,12 @@ export async function previewMqtt(receiver: MqttReceiverConfig, options: { rows:
   return all.map(({ result, problems }) => {
     result.problems.push(...problems.values());
     if (result.records.length === 0 && ![...problems.values()].some((p) => p.level === 'error'))
-      result.problems.push({
-        level: 'warning',
-        message: `Nothing arrived on this topic within ${listenMs / 1000} s of listening. A broker keeps no history (retained messages aside): records come as the machines publish; a Sparkplug node publishes when values change.`,
-      });
+      result.problems.push(
+        previewProblem(
+          'warning',
+          say('mqtt.preview_nothing_arrived', 'Nothing arrived on this topic within {seconds} s of listening. A broker keeps no history (retained messages aside): records come as the machines publish; a Sparkplug node publishes when values change.', { seconds: listenMs / 1000 }),
+        ),
+      );
     return result;
   });
 }
@@ -132,13 +136,17 @@ function take(l: Listening, topic: string, payload: Buffer, rows: number, logger
   try {
     const reading = l.reader.read(topic, payload, BigInt(Date.now()) * 1000n);
     if (reading.unreadable)
-      note(l.problems, `unreadable ${topic}`, { level: 'warning', message: `A message on ${topic} could not be read: ${reading.unreadable.text}. The receiver skips such messages with a marker.` });
+      note(l.problems, `unreadable ${topic}`, previewProblem('warning', say('mqtt.preview_unreadable', 'A message on {topic} could not be read: {why}. The receiver skips such messages with a marker.', { topic, why: reading.unreadable })));
     if (reading.badTimestamps > 0)
-      note(l.problems, 'timestamp_unreadable', { level: 'warning', message: `${reading.badTimestamps} record(s) of a message on ${topic} had no readable time stamp (e.g. ${reading.badTimestampExample}): they get the time of receipt.` });
+      note(
+        l.problems,
+        'timestamp_unreadable',
+        previewProblem('warning', say('mqtt.preview_timestamps', '{count} record(s) of a message on {topic} had no readable time stamp (e.g. {example}): they get the time of receipt.', { count: reading.badTimestamps, topic, example: String(reading.badTimestampExample) })),
+      );
     records = reading.records;
   } catch (cause) {
     logger.warn(`Preview: reading a message on ${topic} failed: ${(cause as Error).message}`);
-    note(l.problems, `unreadable ${topic}`, { level: 'warning', message: `A message on ${topic} could not be read (${(cause as Error).message}).` });
+    note(l.problems, `unreadable ${topic}`, previewProblem('warning', say('mqtt.preview_read_failed', 'A message on {topic} could not be read ({error}).', { topic, error: (cause as Error).message })));
     return;
   }
   l.result.records.push(...records.slice(0, rows - l.result.records.length));

@@ -4,6 +4,8 @@
  * size it granted and the jobs its values come from, so the engineer sees how the PLC is asked.
  * The running receiver is not disturbed and nothing is committed.
  */
+import { say } from '../../../../shared/config/message.js';
+import { previewProblem } from '../../../../shared/api/preview.js';
 import type { RawStreamPreview } from '../../components/raw-preview.js';
 import { LinkError } from '../link-health.js';
 import { pollRecord } from '../poll-records.js';
@@ -30,8 +32,8 @@ export async function previewS7(receiver: S7ReceiverConfig, options: { nowMicros
       if (record) previews[s]!.records.push(record);
     });
   } catch (cause) {
-    const message = cause instanceof LinkError ? cause.message : `Reading failed: ${(cause as Error).message}`;
-    for (const preview of previews) preview.problems.push({ level: 'error', message });
+    const said = cause instanceof LinkError ? cause.said : say('preview.reading_failed', 'Reading failed: {error}', { error: (cause as Error).message });
+    for (const preview of previews) preview.problems.push(previewProblem('error', said));
   } finally {
     link.close();
   }
