@@ -2,6 +2,7 @@
  * Payloads of the KPI endpoints (/v1/kpis…): the library entries and the evaluation request and
  * answer. The definition itself is validated by `validateKpi`, not by these schemas.
  */
+import { MessageCodeSchema, MessageParamsSchema } from '../config/message.js';
 import { z } from 'zod';
 import { ViolationSchema } from '../config/violations.js';
 import { KPI_KINDS } from './schema.js';
@@ -64,6 +65,8 @@ export const KpiEvaluationSchema = z.object({
       field_map: z.number().int().nullable(),
       bins: z.array(EvaluatedBinSchema),
       reason: z.string().nullable().optional().describe('Why no bin has a value (no records, none with the mapped fields, the formula); null when some bin has one.'),
+      reason_code: MessageCodeSchema.optional().describe('Stable code of reason (issue 57); absent when there is none.'),
+      reason_params: MessageParamsSchema.optional(),
     }),
   ),
   violations: z.array(ViolationSchema).describe('Warnings of the definition.'),

@@ -58,6 +58,13 @@ describe('evaluateKpi on recorded data', () => {
       ['Idle_3', 'The formula gives no value for Idle_3 in this range: a division by zero, or a dependency without values.'],
       ['Ghost_9', 'No records from Ghost_9 in this range.'],
     ]);
+    // With their codes (issue 57): the console writes them in German.
+    expect(series.map((s) => [s.reason_code, s.reason_params])).toEqual([
+      [undefined, undefined],
+      ['kpi.records_without_field', { count: 2, names: 'Oven_2', fields: 'duration_s' }],
+      ['kpi.formula_no_value', { who: 'Idle_3' }],
+      ['kpi.no_records_in_range', { names: 'Ghost_9' }],
+    ]);
   });
 
   it('keeps machines apart and gives good/bad from the thresholds', () => {

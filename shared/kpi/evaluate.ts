@@ -3,6 +3,7 @@
  * (sum, min, max, avg) over the values its alias entries give per record (row conditions first),
  * then the formula runs on the aggregates. No values in a bin, division by zero: null.
  */
+import { say, type AgentMessage, type MessageParams } from '../config/message.js';
 import { isoFromMicros, type FieldValue } from '../records/record.js';
 import { asNumber, evaluateFormula } from './formula-evaluate.js';
 import { parseFormula } from './formula-parser.js';
@@ -36,7 +37,13 @@ export interface EvaluatedSeries {
   bins: EvaluatedBin[];
   /** Why no bin has a value (no records, none with the mapped fields, the formula); null when some have one. */
   reason: string | null;
+  /** The reason's code and params (issue 57), when there is a reason. */
+  reason_code?: string;
+  reason_params?: MessageParams;
 }
+
+/** A series' reason fields from what noValueReason said. */
+const reasonFields = (said: AgentMessage | null) => (said ? { reason: said.text, reason_code: said.code, reason_params: said.params } : { reason: null });
 
 export interface EvaluationInput {
   definition: KpiDefinition;
@@ -147,8 +154,8 @@ export function evaluateKpi(input: EvaluationInput): EvaluatedSeries[] {
       for (const [dependency, entry] of Object.entries(fieldMap.alias_map as Record<string, AliasEntry>))
         sources.get(dependency)?.push({ entry, machine: entry.machine ?? '' });
     const bins = evaluateSeries(sources);
-    const reason = noValueReason(bins, sources, 'the line', recordsOf, input);
-    return input.machines.map((machine) => ({ machine, field_map: null, bins, reason }));
+    const reason = reasonFields(noValueReason(bins, sources, say('kpi.the_line', 'the line'), recordsOf, input));
+    return input.machines.map((machine) => ({ machine, field_map: null, bins, ...reason }));
   }
 
   return input.machines.map((machine) => {
@@ -161,7 +168,7 @@ export function evaluateKpi(input: EvaluationInput): EvaluatedSeries[] {
       }),
     );
     const bins = evaluateSeries(sources);
-    return { machine, field_map: fieldMapIndex, bins, reason: noValueReason(bins, sources, machine, recordsOf, input) };
+    return { machine, field_map: fieldMapIndex, bins, ...reasonFields(noValueReason(bins, sources, machine, recordsOf, input)) };
   });
 }
 
@@ -170,17 +177,24 @@ export function evaluateKpi(input: EvaluationInput): EvaluatedSeries[] {
  * in the range, records without the fields the KPI maps, or a formula without a result. Null when
  * some bin has a value.
  */
-function noValueReason(bins: readonly EvaluatedBin[], sources: Sources, who: string, recordsOf: (machine: string) => readonly HistoryRecord[], range: { start: number; end: number }): string | null {
+function noValueReason(bins: readonly EvaluatedBin[], sources: Sources, who: string | AgentMessage, recordsOf: (machine: string) => readonly HistoryRecord[], range: { start: number; end: number }): AgentMessage | null {
   if (bins.some((bin) => bin.value !== null)) return null;
   const machines = [...new Set([...sources.values()].flatMap((list) => list.map((s) => s.machine)))];
   const inRange = machines.reduce((n, machine) => n + recordsOf(machine).filter((r) => r.timestamp >= range.start && r.timestamp < range.end).length, 0);
   const names = machines.length > 0 ? machines.join(', ') : who;
-  if (inRange === 0) return `No records from ${names} in this range.`;
+  if (inRange === 0) return say('kpi.no_records_in_range', 'No records from {names} in this range.', { names });
   if (bins.every((bin) => bin.records === 0)) {
-    const fields = [...new Set([...sources.values()].flatMap((list) => list.map((s) => s.entry.name)))];
-    return `${inRange} record${inRange === 1 ? '' : 's'} from ${names} in this range, but none has a value for ${fields.length === 1 ? 'the field' : 'the fields'} ${fields.join(', ')} that this KPI maps.`;
+    const mapped = [...new Set([...sources.values()].flatMap((list) => list.map((s) => s.entry.name)))];
+    const fields = mapped.join(', ');
+    if (mapped.length > 1)
+      return inRange === 1
+        ? say('kpi.record_without_fields', '1 record from {names} in this range, but none has a value for the fields {fields} that this KPI maps.', { names, fields })
+        : say('kpi.records_without_fields', '{count} records from {names} in this range, but none has a value for the fields {fields} that this KPI maps.', { count: inRange, names, fields });
+    return inRange === 1
+      ? say('kpi.record_without_field', '1 record from {names} in this range, but none has a value for the field {fields} that this KPI maps.', { names, fields })
+      : say('kpi.records_without_field', '{count} records from {names} in this range, but none has a value for the field {fields} that this KPI maps.', { count: inRange, names, fields });
   }
-  return `The formula gives no value for ${who} in this range: a division by zero, or a dependency without values.`;
+  return say('kpi.formula_no_value', 'The formula gives no value for {who} in this range: a division by zero, or a dependency without values.', { who });
 }
 
 /** The field map whose fields this machine's records carry most often (first on a tie). */

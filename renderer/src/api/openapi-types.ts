@@ -3370,6 +3370,9 @@ export interface operations {
                                 }[];
                                 /** @description Why no bin has a value (no records, none with the mapped fields, the formula); null when some bin has one. */
                                 reason?: string | null;
+                                /** @description Stable code of reason (issue 57); absent when there is none. */
+                                reason_code?: string;
+                                reason_params?: components["schemas"]["PreviewConfigResponseParams"];
                             }[];
                             /** @description Warnings of the definition. */
                             violations: components["schemas"]["Violation"][];
