@@ -71,7 +71,9 @@ describe('preview of an mqtt receiver (Mosquitto)', () => {
     expect(first).toEqual({ timestamp: new Date(T + n * 1000).toISOString().replace('Z', '000Z'), fieldvalues: { speed: 12.5 + n, running: n % 2 === 0, count: n } });
     expect(second!.fieldvalues).toEqual({ speed: 13.5 + n, running: (n + 1) % 2 === 0, count: n + 1 });
     // The preview started mid-stream: said so, and nothing was asked of the node.
-    expect(stream.problems).toEqual([{ level: 'warning', message: expect.stringMatching(new RegExp(`^Sparkplug: no NBIRTH of node ${group}/edge-9 seen before .*The preview asks for no rebirth`)) }]);
+    expect(stream.problems).toEqual([
+      expect.objectContaining({ level: 'warning', code: 'sparkplug.preview_no_rebirth', message: expect.stringMatching(new RegExp(`^Sparkplug: no NBIRTH of node ${group}/edge-9 seen before .*The preview asks for no rebirth`)) }),
+    ]);
     expect(commands).toEqual([]);
   });
 

@@ -50,7 +50,7 @@ export async function previewMqtt(receiver: MqttReceiverConfig, options: { rows:
           ? new SparkplugReader(key, s, {
               askRebirth: false,
               publish: () => {},
-              warn: (category, message) => note(problems, category, { level: 'warning', message }),
+              warn: (category, said) => note(problems, category, previewProblem('warning', said)),
               clear: (category) => problems.delete(category),
             })
           : new MessageReader(key, s);

@@ -48,9 +48,9 @@ export class MqttReceiver implements AgentComponent {
         if (s.payload_format !== 'sparkplug_b') return new MessageReader(stream, s);
         return new SparkplugReader(stream, s, {
           publish: (topic, payload) => link.reader?.link.connected?.publish(topic, payload, { qos: 0 }),
-          warn: (category, message) => {
-            this.context.markers.raise([stream], 'warning', category, message);
-            noise.warn(`${category} ${s.asset}:${s.stream_type}`, message);
+          warn: (category, said) => {
+            this.context.markers.raise([stream], 'warning', category, said);
+            noise.warn(`${category} ${s.asset}:${s.stream_type}`, said.text);
           },
           clear: (category) => this.context.markers.clear(category, [stream]),
         });

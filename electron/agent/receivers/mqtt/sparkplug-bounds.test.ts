@@ -25,7 +25,7 @@ function reader(topic = 'spBv1.0/Line3/DDATA/#') {
   const sent: string[] = [];
   const r = new SparkplugReader(STREAM, { ...STREAM, topic, payload_format: 'sparkplug_b' as const, value_field: 'value' }, {
     publish: (t) => sent.push(t),
-    warn: (category, message) => warnings.push(`${category}: ${message}`),
+    warn: (category, said) => warnings.push(`${category}: ${said.text}`),
     clear: () => undefined,
   });
   return { r, warnings, sent };

@@ -14,7 +14,7 @@ function reader(topic?: string) {
   const warnings: string[] = [];
   const r = new SparkplugReader(STREAM, config(topic), {
     publish: (t, payload) => sent.push({ topic: t, payload }),
-    warn: (category, message) => warnings.push(`${category}: ${message}`),
+    warn: (category, said) => warnings.push(`${category}: ${said.text}`),
     clear: () => undefined,
   });
   return { r, sent, warnings };

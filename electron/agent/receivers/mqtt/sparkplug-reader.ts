@@ -10,7 +10,7 @@
  * mqtt/sparkplug-codec.ts; compressed ones (Tahu's SPBV1.0_COMPRESSED) are inflated to at most
  * MAX_INFLATED_BYTES.
  */
-import { say } from '../../../../shared/config/message.js';
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 import crypto from 'node:crypto';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import type { z } from 'zod';
@@ -38,7 +38,7 @@ export const BOUNDS = 'sparkplug_bounds';
 export interface SparkplugEvents {
   /** Sends a command to a node (NCMD rebirth); nothing when not connected. */
   publish(topic: string, payload: Buffer): void;
-  warn(category: string, message: string): void;
+  warn(category: string, said: AgentMessage): void;
   clear(category: string): void;
   /** false (a preview): nothing is sent, so a gap or a node not seen born asks for no rebirth. */
   readonly askRebirth?: boolean;
@@ -109,14 +109,14 @@ export class SparkplugReader {
     if (type === 'DBIRTH' && deviceKey !== undefined) {
       const device = this.book.birthDevice(nodeKey, node, deviceKey);
       if (device) this.bounded(topic, this.book.learn(nodeKey, device, decoded));
-      else this.bounded(topic, decoded.metrics.length, `node ${nodeKey} already has ${MAX_DEVICES_PER_NODE} devices, or ${MAX_REMEMBERED_DEVICES} devices are remembered in all`);
+      else this.bounded(topic, decoded.metrics.length, say('sparkplug.devices_bound', 'node {node} already has {devices} devices, or {remembered} devices are remembered in all', { node: nodeKey, devices: MAX_DEVICES_PER_NODE, remembered: MAX_REMEMBERED_DEVICES }));
     }
     if ((type !== 'DDATA' && type !== 'NDATA') || !topicMatches(this.config.topic, topic)) return { records: [], badTimestamps: 0 };
     // A device whose birth is not remembered is read by the names its data carries; when it sends
     // aliases only, its node is asked for a rebirth (once until its NBIRTH).
     const known = deviceKey === undefined ? node : this.book.device(nodeKey, deviceKey);
     const reading = this.records(topic, payload, decoded, known ?? emptyNames(), receivedMicros);
-    if (!known && decoded.metrics.some((m) => m.name === undefined && m.alias !== undefined)) this.askRebirth(levels, node, `Sparkplug: the birth of ${topic.slice(0, 300)} is not remembered`);
+    if (!known && decoded.metrics.some((m) => m.name === undefined && m.alias !== undefined)) this.askRebirth(levels, node, say('sparkplug.birth_not_remembered', 'Sparkplug: the birth of {topic} is not remembered', { topic: topic.slice(0, 300) }));
     return reading;
   }
 
@@ -137,16 +137,20 @@ export class SparkplugReader {
   }
 
   /** Metrics of a birth not remembered: a warning at most once a minute, with how many since the last one. */
-  private bounded(topic: string, dropped: number, reason?: string): void {
+  private bounded(topic: string, dropped: number, reason?: AgentMessage): void {
     if (dropped === 0) return;
     this.boundsSkipped += dropped;
     const now = Date.now();
     if (now - this.boundWarnedAt < BOUND_WARNING_MS) return;
     this.boundWarnedAt = now;
-    const why = reason ?? `names over ${MAX_NAME_BYTES} bytes, or more than ${MAX_REMEMBERED_ENTRIES} aliases and names remembered`;
+    const why = reason ?? say('sparkplug.bounds_reason', 'names over {bytes} bytes, or more than {entries} aliases and names remembered', { bytes: MAX_NAME_BYTES, entries: MAX_REMEMBERED_ENTRIES });
     this.events.warn(
       BOUNDS,
-      `Sparkplug: ${this.boundsSkipped} metric(s) of births (the last on ${topic.slice(0, 300)}) were not remembered (${why}); their aliases cannot be read. Said at most once a minute.`,
+      say('sparkplug.births_not_remembered', 'Sparkplug: {count} metric(s) of births (the last on {topic}) were not remembered ({why}); their aliases cannot be read. Said at most once a minute.', {
+        count: this.boundsSkipped,
+        topic: topic.slice(0, 300),
+        why,
+      }),
     );
     this.boundsSkipped = 0;
   }
@@ -162,24 +166,25 @@ export class SparkplugReader {
 
   /** seq must follow the node's last one; a gap (or no birth seen) asks for a rebirth once. */
   private checkSeq(topic: string, levels: string[], node: NodeState, seq: number | undefined): void {
-    let problem: string | undefined;
-    if (node.seq === undefined) problem = `Sparkplug: no NBIRTH of node ${levels[1]}/${levels[3]} seen before ${topic}`;
+    let problem: AgentMessage | undefined;
+    const nodeName = `${levels[1]}/${levels[3]}`;
+    if (node.seq === undefined) problem = say('sparkplug.no_birth', 'Sparkplug: no NBIRTH of node {node} seen before {topic}', { node: nodeName, topic });
     else if (seq !== undefined && seq !== (node.seq + 1) % 256)
-      problem = `Sparkplug: seq gap from node ${levels[1]}/${levels[3]} on ${topic}: expected ${(node.seq + 1) % 256}, got ${seq} (messages lost or out of order)`;
+      problem = say('sparkplug.seq_gap', 'Sparkplug: seq gap from node {node} on {topic}: expected {expected}, got {seq} (messages lost or out of order)', { node: nodeName, topic, expected: (node.seq + 1) % 256, seq });
     if (seq !== undefined) node.seq = seq;
     if (problem !== undefined) this.askRebirth(levels, node, problem);
   }
 
   /** Warns and sends NCMD Rebirth to the node, once until its NBIRTH comes. */
-  private askRebirth(levels: string[], node: NodeState, problem: string): void {
+  private askRebirth(levels: string[], node: NodeState, problem: AgentMessage): void {
     const nodeTopic = `spBv1.0/${levels[1]}/NCMD/${levels[3]}`;
     if (node.rebirthAsked) return;
     node.rebirthAsked = true;
     if (this.events.askRebirth === false) {
-      this.events.warn(SEQ_GAP, `${problem}: metric names come from the data itself, aliases cannot be read. The preview asks for no rebirth; the running receiver does (NCMD on ${nodeTopic}).`);
+      this.events.warn(SEQ_GAP, say('sparkplug.preview_no_rebirth', '{problem}: metric names come from the data itself, aliases cannot be read. The preview asks for no rebirth; the running receiver does (NCMD on {topic}).', { problem, topic: nodeTopic }));
       return;
     }
-    this.events.warn(SEQ_GAP, `${problem}; a rebirth was requested (NCMD on ${nodeTopic}).`);
+    this.events.warn(SEQ_GAP, say('sparkplug.rebirth_requested', '{problem}; a rebirth was requested (NCMD on {topic}).', { problem, topic: nodeTopic }));
     const metrics = new ProtoWriter(64);
     writeMetric(metrics, Buffer.from('Node Control/Rebirth'), DataType.Boolean, Date.now(), true);
     this.events.publish(nodeTopic, payloadWith(metrics.finish(), Date.now(), undefined));
@@ -223,7 +228,7 @@ export class SparkplugReader {
       current[name] = value;
     }
     emit();
-    if (unnamed > 0) this.events.warn('sparkplug_alias_unknown', `Sparkplug: ${unnamed} metric(s) on ${topic} had an alias no birth named; they were skipped.`);
+    if (unnamed > 0) this.events.warn('sparkplug_alias_unknown', say('sparkplug.alias_unknown', 'Sparkplug: {count} metric(s) on {topic} had an alias no birth named; they were skipped.', { count: unnamed, topic }));
     else this.events.clear('sparkplug_alias_unknown');
     return out;
   }
