@@ -113,10 +113,10 @@ export class ChunkReader {
       const response = await this.parse({ ...this.request(range, at, at.chunkBytes), bytes });
       at.records += response.rows;
       if (response.fatal) {
-        const { line, message } = response.fatal;
+        const { line, message, said } = response.fatal;
         return this.stopAtBadLine(
           at,
-          say('file.bad_line_stops', '{file} line {line}: {problem}. bad_lines_action is "error": reading of this file stops here until the line is fixed.', { file: this.options.file.path, line, problem: message }),
+          say('file.bad_line_stops', '{file} line {line}: {problem}. bad_lines_action is "error": reading of this file stops here until the line is fixed.', { file: this.options.file.path, line, problem: said ?? message }),
         );
       }
       if (bytes && response.consumedBytes < bytes.length)
@@ -206,7 +206,7 @@ export class ChunkReader {
     const lineEnd = await findLineEnd(this.options.bytesAt, at.offset + at.chunkBytes, rest);
     if (lineEnd === undefined) return outcome(at, 'waiting'); // may still be written
     const skipped = await this.parse({ ...this.request(range, at, 0), skipTo: lineEnd });
-    if (skipped.fatal) return this.stopAtBadLine(at, say('file.bad_line', '{file} line {line}: {problem}', { file: file.path, line: skipped.fatal.line, problem: skipped.fatal.message }));
+    if (skipped.fatal) return this.stopAtBadLine(at, say('file.bad_line', '{file} line {line}: {problem}', { file: file.path, line: skipped.fatal.line, problem: skipped.fatal.said ?? skipped.fatal.message }));
     at.chunkBytes = CHUNK_BYTES;
     at.offset = lineEnd;
     at.state = skipped.state;
@@ -258,7 +258,7 @@ interface LinesReport {
   logger: Logger;
   stream: StreamKey;
   filePath: string;
-  bad: { line: number; message: string }[];
+  bad: { line: number; message: string; said?: AgentMessage }[];
   skipped: number;
 }
 
@@ -266,7 +266,7 @@ interface LinesReport {
 function reportLines({ context, logger, stream, filePath, bad, skipped }: LinesReport): void {
   if (bad.length > 0) {
     // Each line's problem is the parser's own text; "line N" is said by code.
-    const [first, second, third] = bad.slice(0, 3).map((b) => say('file.line_problem', 'line {line}: {problem}', { line: b.line, problem: b.message }));
+    const [first, second, third] = bad.slice(0, 3).map((b) => say('file.line_problem', 'line {line}: {problem}', { line: b.line, problem: b.said ?? b.message }));
     const [count, file] = [bad.length, filePath];
     const said =
       bad.length > 3

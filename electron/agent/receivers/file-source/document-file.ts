@@ -114,7 +114,7 @@ export async function readDocument(
         logger().warn(said.text);
       }
       if (response.fatal) {
-        const said = say('file.document_broken', '{problem}. Reading of this file stops here until it is written again.', { problem: response.fatal.message });
+        const said = say('file.document_broken', '{problem}. Reading of this file stops here until it is written again.', { problem: response.fatal.said ?? response.fatal.message });
         context.markers.raise([stream], 'error', 'parse_error', said);
         logger().error(said.text);
         return { complete: false, records, thread };
