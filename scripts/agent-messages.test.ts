@@ -1,9 +1,13 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENT_MESSAGES_DE } from '../renderer/src/i18n/agent-messages/de.js';
 import { AGENT_MESSAGES_EN } from '../renderer/src/i18n/agent-messages/en.js';
 import { englishCatalog, placeholders, readAgentMessages } from './agent-messages.js';
+import { agentTextFrom } from '../renderer/src/i18n/agent-text.js';
+import { describeProblem } from '../electron/agent/receivers/smb/smb-problems.js';
+import { ReadPolicy } from '../electron/agent/disk/read-policy.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -57,5 +61,35 @@ describe("the agent's message codes", () => {
     for (const m of messages) sent.set(m.code, new Set([...(sent.get(m.code) ?? []), ...m.params]));
     const unknown = Object.entries(AGENT_MESSAGES_DE).flatMap(([code, text]) => [...placeholders(text)].filter((p) => !sent.get(code)?.has(p)).map((p) => `${code}: {${p}}`));
     expect(unknown).toEqual([]);
+  });
+});
+
+describe('markers of the file receivers in the German console', () => {
+  const german = (said: { code: string; params: Record<string, unknown>; text: string }) => agentTextFrom(AGENT_MESSAGES_DE, said.code, said.params, said.text);
+
+  it('write a refused SMB login with its retry wholly in German', () => {
+    const label = { server: 'fs01', unc: '\\\\fs01\\machines\\line1', share: 'machines', user: 'PLANT\\reader' };
+    const problem = describeProblem(Object.assign(new Error('logon failure'), { code: 'STATUS_LOGON_FAILURE' }), 'connect', label, 8);
+    expect(problem.said.code).toBe('smb.retry');
+    expect(problem.message).toBe(problem.said.text);
+    const text = german(problem.said);
+    expect(text).toBe(
+      'Der Dateiserver fs01 hat die Anmeldung von „PLANT\\reader“ abgelehnt: falsches Passwort oder unbekannter Benutzer (STATUS_LOGON_FAILURE). Prüfen Sie Benutzername, Passwort und Domäne der Verbindung. Tributary versucht es in 8 s erneut.',
+    );
+    expect(text).not.toMatch(/refused|wrong password|tries again/);
+  });
+
+  it('write a folder refused for the data directory in German, three messages deep', async () => {
+    const data = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-data-'));
+    try {
+      const refused = (await new ReadPolicy(data).refuseFolder(path.join(data, 'conf.d')))!;
+      expect(refused.code).toBe('read.folder_refused');
+      const text = german(refused);
+      expect(text).toContain('liegt im eigenen Ordner conf.d des Agenten');
+      expect(text).toContain('Geben Sie den Ordner an, in den die Maschinen schreiben.');
+      expect(text).not.toMatch(/is inside|where the agent keeps|Point it at/);
+    } finally {
+      fs.rmSync(data, { recursive: true, force: true });
+    }
   });
 });

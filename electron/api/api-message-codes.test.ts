@@ -56,7 +56,7 @@ describe('message codes in the API', () => {
     readsAsSent(oven.markers[0], oven.markers[0].message);
   });
 
-  it('give a marker raised with plain words the code of its category and the words as params.text', async () => {
+  it('give a marker its code and params, a message inside a message too (plain words: electron/agent/markers/marker-store.test.ts)', async () => {
     const started = (server = await startTestServer());
     const config = specExampleConfiguration() as any;
     config.data_receiver[0].connections = [{ root_path: '/nonexistent/tributary-folder' }];
@@ -64,8 +64,9 @@ describe('message codes in the API', () => {
     const markers = async () => (await started.call('GET', '/v1/streams')).json.response.flatMap((s: { markers: unknown[] }) => s.markers);
     await expect.poll(async () => (await markers()).some((m: { level: string }) => m.level === 'error'), { timeout: 10_000 }).toBe(true);
     const error = (await markers()).find((m: { level: string }) => m.level === 'error');
-    expect(error.code).toBe(`marker.${error.category}`);
-    expect(error.params).toEqual({ text: error.message });
+    expect(error).toMatchObject({ category: 'source_unavailable', code: 'localfile.folder_unavailable' });
+    expect(error.params.problem).toEqual({ code: 'localfile.folder_missing', params: { folder: '/nonexistent/tributary-folder' }, text: 'The folder /nonexistent/tributary-folder does not exist' });
+    expect(error.message).toBe(`${error.params.problem.text}. Tributary keeps looking every ${error.params.seconds} s.`);
     const state = (await started.call('GET', '/v1/status')).json.response.agent.services['receiver:plant_csv'];
     expect(state).toMatchObject({ health: 'degraded', reason_code: error.code });
   });

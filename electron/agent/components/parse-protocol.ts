@@ -1,4 +1,5 @@
 import type { CommitPlan, CommitResult } from './commit-plan.js';
+import type { AgentMessage } from '../../../shared/config/message.js';
 
 /**
  * A chunk to read, parse and commit: read from `path` at `offset`, or given as `bytes` (remote
@@ -45,13 +46,14 @@ export type ParseResponse =
       ok: true;
       /** Rows read from the chunk (before transforms). */
       rows: number;
-      badLines: { line: number; message: string }[];
+      /** `said`: the problem with its code, where the parser says it by code. */
+      badLines: { line: number; message: string; said?: AgentMessage }[];
       skippedLines: number;
       consumedBytes: number;
       chunkBytes: number;
       fileSize: number;
       state: unknown;
-      fatal?: { line: number; message: string };
+      fatal?: { line: number; message: string; said?: AgentMessage };
       /**
        * The rows and the new position are committed, or a transmit's outbox had no room (nothing
        * was).

@@ -59,7 +59,7 @@ export async function realPathViolations(document: unknown, existing: readonly V
   await inBatches(checks, async ({ folder, label, at, deleting }) => {
     const real = await realPath(folder);
     const reach = dataDirectoryReach(real, data);
-    if (reach) out.push(error(at, say('path.data_directory_reach', '{text}', { text: readRefusal(label, real, reach), folder: real })));
+    if (reach) out.push(error(at, readRefusal(label, real, reach)));
     // A folder whose text names a system folder is refused by the shared rule already (one error at the field).
     else if (deleting && isSystemFolder(real))
       out.push(
@@ -85,7 +85,7 @@ export async function realPathViolations(document: unknown, existing: readonly V
   const reads = new ReadPolicy(context.dataDirectory);
   await inBatches(files, async ({ file, at }) => {
     const refused = await reads.refuseFile(file);
-    if (refused) out.push(error(at, say('path.read_refused', '{text}', { text: refused, file })));
+    if (refused) out.push(error(at, refused));
   });
   const writes = new WritePolicy(context.dataDirectory, context.allowWrite);
   asList(asRecord(document).data_transmit).forEach((item, t) => {

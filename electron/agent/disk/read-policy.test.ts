@@ -12,10 +12,10 @@ import { ReadPolicy, dataDirectoryReach, localFolderOfShare } from './read-polic
 describe('dataDirectoryReach', () => {
   it('refuses the data directory, folders above it and its own folders; allows its other folders and the rest', () => {
     const data = '/srv/tributary';
-    expect(dataDirectoryReach('/srv/tributary', data)).toBe("is the agent's data directory");
-    expect(dataDirectoryReach('/srv', data)).toBe("contains the agent's data directory /srv/tributary");
-    expect(dataDirectoryReach('/', data)).toBeDefined();
-    expect(dataDirectoryReach('/srv/tributary/conf.d/history', data)).toContain('own conf.d folder');
+    expect(dataDirectoryReach('/srv/tributary', data)?.text).toBe("is the agent's data directory");
+    expect(dataDirectoryReach('/srv', data)?.text).toBe("contains the agent's data directory /srv/tributary");
+    expect(dataDirectoryReach('/', data)?.text).toBeDefined();
+    expect(dataDirectoryReach('/srv/tributary/conf.d/history', data)?.text).toContain('own conf.d folder');
     for (const own of ['state', 'logs', 'components/receiver/x']) expect(dataDirectoryReach(`/srv/tributary/${own}`, data), own).toBeDefined();
     for (const free of ['/srv/tributary/demo/drop', '/srv/tributary/outbox', '/srv/tributary-drop', '/srv/other', '/srv/tributary/conf.dx']) expect(dataDirectoryReach(free, data), free).toBeUndefined();
   });
@@ -33,21 +33,21 @@ describe('ReadPolicy', () => {
     fs.symlinkSync(path.join(data, 'api-token'), path.join(elsewhere, 'token.csv'));
     fs.writeFileSync(path.join(elsewhere, 'press.csv'), 'a\n1\n');
 
-    expect(await policy.refuseFolder(path.join(elsewhere, 'machines'))).toContain(`its real path is ${fs.realpathSync(path.join(data, 'conf.d'))}`);
-    expect(await policy.refuseFolder(`${elsewhere}/../${path.basename(data)}/logs/../conf.d`)).toContain('own conf.d folder');
+    expect((await policy.refuseFolder(path.join(elsewhere, 'machines')))?.text).toContain(`its real path is ${fs.realpathSync(path.join(data, 'conf.d'))}`);
+    expect((await policy.refuseFolder(`${elsewhere}/../${path.basename(data)}/logs/../conf.d`))?.text).toContain('own conf.d folder');
     expect(await policy.refuseFolder(elsewhere)).toBeUndefined();
-    expect(await policy.refuseFile(path.join(elsewhere, 'token.csv'))).toContain("is a file of the agent's data directory");
-    expect(await policy.refuseFile(path.join(elsewhere, 'machines', 'tributary.json'))).toContain('own conf.d folder');
+    expect((await policy.refuseFile(path.join(elsewhere, 'token.csv')))?.text).toContain("is a file of the agent's data directory");
+    expect((await policy.refuseFile(path.join(elsewhere, 'machines', 'tributary.json')))?.text).toContain('own conf.d folder');
     expect(await policy.refuseFile(path.join(elsewhere, 'press.csv'))).toBeUndefined();
     // A folder that does not exist yet is judged by the real path of what exists of it.
-    expect(await policy.refuseFolder(path.join(elsewhere, 'machines', 'later'))).toContain('own conf.d folder');
+    expect((await policy.refuseFolder(path.join(elsewhere, 'machines', 'later')))?.text).toContain('own conf.d folder');
   });
 
   it('refuses deleting from a system folder reached through a link, and allows deleting from an ordinary one', async () => {
     const policy = new ReadPolicy(tempDirectory());
     const elsewhere = tempDirectory('tributary-drop-');
     fs.symlinkSync('/etc', path.join(elsewhere, 'machines'));
-    expect(await policy.refuseDelete(path.join(elsewhere, 'machines'))).toContain('(its real path is /etc), a folder of the operating system');
+    expect((await policy.refuseDelete(path.join(elsewhere, 'machines')))?.text).toContain('(its real path is /etc), a folder of the operating system');
     expect(await policy.refuseDelete(elsewhere)).toBeUndefined();
   });
 

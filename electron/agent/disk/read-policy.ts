@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AGENT_FOLDERS, isSystemFolder } from '../../../shared/config/path-policy.js';
 import { parseSharedFolder } from '../../../shared/config/receivers/smb/rules.js';
 import { realPath, within } from './real-paths.js';
+import { say, type AgentMessage } from '../../../shared/config/message.js';
 
 export { realPath };
 
@@ -14,18 +15,30 @@ export { realPath };
  * history, state, logs, components). Other folders in the data directory (the demo's drop folder,
  * csv output) may be read. docs/decisions/0033-data-directory-off-limits.md.
  */
-export function dataDirectoryReach(folder: string, dataDirectory: string): string | undefined {
+export function dataDirectoryReach(folder: string, dataDirectory: string): AgentMessage | undefined {
   if (within(dataDirectory, folder))
-    return folder === dataDirectory ? 'is the agent\'s data directory' : `contains the agent's data directory ${dataDirectory}`;
+    return folder === dataDirectory
+      ? say('read.is_data_directory', 'is the agent\'s data directory')
+      : say('read.contains_data_directory', 'contains the agent\'s data directory {data_directory}', { data_directory: dataDirectory });
   const own = AGENT_FOLDERS.find((name) => within(folder, path.join(dataDirectory, name)));
-  return own ? `is inside the agent's own ${own} folder (${path.join(dataDirectory, own)})` : undefined;
+  return own ? ownFolder(own, path.join(dataDirectory, own)) : undefined;
 }
 
-/** The words of a refusal: `label` as the operator wrote it, `real` its real path, `reach` from dataDirectoryReach. */
-export function readRefusal(label: string, real: string, reach: string, advice = 'Point it at the folder the machines write to.'): string {
-  const via = path.resolve(label.replace(/^"|"$/g, '')) === real ? '' : ` (its real path is ${real})`;
-  const why = 'where the agent keeps its configuration, secrets and state: receivers and preview never read there.';
-  return `${label}${via} ${reach}, ${why} ${advice}`;
+const ownFolder = (folder: string, at: string) => say('read.inside_own_folder', 'is inside the agent\'s own {folder} folder ({path})', { folder, path: at });
+
+/**
+ * The words of a refusal: `label` as the operator wrote it, `real` its real path, `reach` from
+ * dataDirectoryReach; the advice for a folder (point it elsewhere) or a file (keep it outside).
+ */
+export function readRefusal(label: string, real: string, reach: AgentMessage, of: 'folder' | 'file' = 'folder'): AgentMessage {
+  const same = path.resolve(label.replace(/^"|"$/g, '')) === real;
+  if (of === 'file')
+    return same
+      ? say('read.file_refused', '{label} {reach}, where the agent keeps its configuration, secrets and state: receivers and preview never read there. Keep files the agent should read outside it.', { label, reach })
+      : say('read.file_refused_real', '{label} (its real path is {real}) {reach}, where the agent keeps its configuration, secrets and state: receivers and preview never read there. Keep files the agent should read outside it.', { label, real, reach });
+  return same
+    ? say('read.folder_refused', '{label} {reach}, where the agent keeps its configuration, secrets and state: receivers and preview never read there. Point it at the folder the machines write to.', { label, reach })
+    : say('read.folder_refused_real', '{label} (its real path is {real}) {reach}, where the agent keeps its configuration, secrets and state: receivers and preview never read there. Point it at the folder the machines write to.', { label, real, reach });
 }
 
 /**
@@ -49,36 +62,34 @@ export class ReadPolicy {
   }
 
   /** Why nothing below `folder` may be read, or undefined when it may. */
-  async refuseFolder(folder: string): Promise<string | undefined> {
+  async refuseFolder(folder: string): Promise<AgentMessage | undefined> {
     const [real, data] = await Promise.all([realPath(folder), this.data()]);
     const reach = dataDirectoryReach(real, data);
     return reach && readRefusal(folder, real, reach);
   }
 
   /** Why this file may not be read (its real path leads into the data directory's own parts), or undefined. */
-  async refuseFile(file: string): Promise<string | undefined> {
+  async refuseFile(file: string): Promise<AgentMessage | undefined> {
     const [real, data] = await Promise.all([realPath(file), this.data()]);
     const own = AGENT_FOLDERS.find((name) => within(real, path.join(data, name)));
     const reach =
       path.dirname(real) === data
-        ? "is a file of the agent's data directory"
+        ? say('read.file_of_data_directory', 'is a file of the agent\'s data directory')
         : own
-          ? `is inside the agent's own ${own} folder (${path.join(data, own)})`
+          ? ownFolder(own, path.join(data, own))
           : undefined;
-    return reach && readRefusal(file, real, reach, 'Keep files the agent should read outside it.');
+    return reach && readRefusal(file, real, reach, 'file');
   }
 
   /** Why files of `folder` may not be deleted (delete_completed), or undefined. */
-  async refuseDelete(folder: string): Promise<string | undefined> {
+  async refuseDelete(folder: string): Promise<AgentMessage | undefined> {
     const refused = await this.refuseFolder(folder);
     if (refused) return refused;
     const real = await realPath(folder);
     if (!isSystemFolder(real)) return undefined;
-    const via = path.resolve(folder) === real ? '' : ` (its real path is ${real})`;
-    return (
-      `delete_completed would delete files from ${folder}${via}, a folder of the operating system. Tributary ` +
-      'refuses that: nothing is read or deleted there. Read from a folder of your own, or turn delete_completed off.'
-    );
+    return path.resolve(folder) === real
+      ? say('read.delete_system_folder', 'delete_completed would delete files from {folder}, a folder of the operating system. Tributary refuses that: nothing is read or deleted there. Read from a folder of your own, or turn delete_completed off.', { folder })
+      : say('read.delete_system_folder_real', 'delete_completed would delete files from {folder} (its real path is {real}), a folder of the operating system. Tributary refuses that: nothing is read or deleted there. Read from a folder of your own, or turn delete_completed off.', { folder, real });
   }
 }
 

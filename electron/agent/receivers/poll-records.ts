@@ -5,6 +5,7 @@
  */
 import crypto from 'node:crypto';
 import { streamId } from '../../../shared/config/streams.js';
+import { say, type AgentMessage } from '../../../shared/config/message.js';
 import { type AgentRecord, type FieldValue, isoMicros } from '../../../shared/records/record.js';
 import { BufferFullError, type ComponentContext, type StreamKey } from '../components/contract.js';
 
@@ -57,16 +58,28 @@ export class RefusedMarkers {
     private readonly category: string,
   ) {}
 
-  update(refused: readonly { item: { stream: number }; message: string }[]): void {
+  /** `message`: what the device refused, with its code where the receiver says it by code (said). */
+  update(refused: readonly { item: { stream: number }; message: string; said?: AgentMessage }[]): void {
     const { markers, logger } = this.context;
-    const byStream = new Map<number, string[]>();
-    for (const r of refused) byStream.set(r.item.stream, [...(byStream.get(r.item.stream) ?? []), r.message]);
-    for (const [s, messages] of byStream) {
-      const message = `${messages.join(' ')} ${messages.length === 1 ? 'This value is' : 'These values are'} null in the records; the stream's other values go on.`;
-      markers.raise([this.keys[s]!], 'error', this.category, message);
+    const byStream = new Map<number, (string | AgentMessage)[]>();
+    for (const r of refused) byStream.set(r.item.stream, [...(byStream.get(r.item.stream) ?? []), r.said ?? r.message]);
+    for (const [s, problems] of byStream) {
+      const said = refusedValues(problems);
+      const message = said.text;
+      markers.raise([this.keys[s]!], 'error', this.category, said);
       if (!this.marked.has(s)) logger.warn(`${streamId(this.keys[s]!.asset, this.keys[s]!.stream_type)}: ${message}`);
     }
     for (const s of this.marked) if (!byStream.has(s)) markers.clear(this.category, [this.keys[s]!]);
     this.marked = new Set(byStream.keys());
   }
+}
+
+/** The values a device refused in one poll: three said whole, more counted. */
+function refusedValues(problems: readonly (string | AgentMessage)[]): AgentMessage {
+  const [first, second, third] = problems as [string | AgentMessage, (string | AgentMessage)?, (string | AgentMessage)?];
+  if (problems.length > 3)
+    return say('poll.values_refused_more', '{first} {second} {third} And {more} more. These values are null in the records; the stream\'s other values go on.', { first, second: second!, third: third!, more: problems.length - 3 });
+  if (third) return say('poll.values_refused_3', '{first} {second} {third} These values are null in the records; the stream\'s other values go on.', { first, second: second!, third });
+  if (second) return say('poll.values_refused_2', '{first} {second} These values are null in the records; the stream\'s other values go on.', { first, second });
+  return say('poll.value_refused', '{first} This value is null in the records; the stream\'s other values go on.', { first });
 }

@@ -18,6 +18,7 @@ import { CHUNK_BYTES, MAX_LINE_BYTES, RECORD_CHUNK_BYTES, tailOf } from '../rece
 import { recordIdOf } from '../receivers/file-source/record-ids.js';
 import { DocumentHandler } from './document-handler.js';
 import { isDocumentParser } from '../../../shared/config/parsers/index.js';
+import { say, type AgentMessage } from '../../../shared/config/message.js';
 
 const MAX_CACHED_PARSERS = 1000;
 
@@ -279,20 +280,23 @@ export class ChunkHandler {
       : parser.initialState();
     const line = state.linesSeen + 1;
     const action = readOptionsOf(config).badLinesAction;
-    const message = `Line ${line} is longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB (no line break): not a line of this CSV file.`;
+    const mib = MAX_LINE_BYTES / 1024 / 1024;
+    const said = say('csv.line_too_long', 'Line {line} is longer than {mib} MiB (no line break): not a line of this CSV file.', { line, mib });
     const answer = {
       id: request.id,
       ok: true as const,
       rows: 0,
-      badLines: [] as { line: number; message: string }[],
+      badLines: [] as { line: number; message: string; said?: AgentMessage }[],
       skippedLines: 0,
       consumedBytes: 0,
       chunkBytes: 0,
       fileSize: request.fileSize ?? 0,
       state,
     };
-    if (action === 'error' || state.header === null || state.encoding === null || resolveEncoding(state.encoding).width === 2)
-      return { ...answer, fatal: { line, message: `${message} Reading of this file stops here until the line is fixed.` } };
+    if (action === 'error' || state.header === null || state.encoding === null || resolveEncoding(state.encoding).width === 2) {
+      const stops = say('csv.line_too_long_stops', 'Line {line} is longer than {mib} MiB (no line break): not a line of this CSV file. Reading of this file stops here until the line is fixed.', { line, mib });
+      return { ...answer, fatal: { line, message: stops.text, said: stops } };
+    }
     const next = { ...state, linesSeen: state.linesSeen + 1, rowsSeen: state.rowsSeen + 1 };
     const commit = this.committer.commit(
       request.plan,
@@ -305,7 +309,7 @@ export class ChunkHandler {
       commit,
       state: next,
       consumedBytes: request.skipTo - request.offset,
-      badLines: action === 'warn' ? [{ line, message }] : [],
+      badLines: action === 'warn' ? [{ line, message: said.text, said }] : [],
       skippedLines: action === 'skip' ? 1 : 0,
     };
   }

@@ -5,6 +5,7 @@
  */
 import type { ChunkResult, SpreadsheetState } from './parser-types.js';
 import type { ReadOptions } from './read-options.js';
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 import { type FileEncoding, detectEncoding, resolveEncoding } from './text-encoding.js';
 
 export function initialState(): SpreadsheetState {
@@ -56,16 +57,22 @@ export function startChunk(
  * Handles a bad line by bad_lines_action ("error" stops the chunk with it, "warn" lists it, "skip"
  * counts it); returns true when parsing must stop there.
  */
+/** A line with another number of cells than the header. */
+export const cellCount = (line: number, count: number, header: number) => say('csv.cell_count', 'Line {line} has {count} cells, the header has {header}.', { line, count, header });
+/** A quoted cell still open at the end of the file. */
+export const unclosedQuote = (line: number) => say('csv.unclosed_quote', 'Line {line}: a quoted cell is not closed before the end of the file.', { line });
+
 export function badLineHandler(
   result: ChunkResult,
   action: ReadOptions['badLinesAction'],
-): (line: number, message: string) => boolean {
-  return (line, message) => {
+): (line: number, problem: string | AgentMessage) => boolean {
+  return (line, problem) => {
+    const bad = typeof problem === 'string' ? { line, message: problem } : { line, message: problem.text, said: problem };
     if (action === 'error') {
-      result.fatal = { line, message };
+      result.fatal = bad;
       return true;
     }
-    if (action === 'warn') result.badLines.push({ line, message });
+    if (action === 'warn') result.badLines.push(bad);
     else result.skippedLines += 1;
     return false;
   };

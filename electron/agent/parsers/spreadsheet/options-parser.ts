@@ -14,7 +14,8 @@ import type { ReadOptions } from './read-options.js';
 import { RecordCursor, type ScannedRecord, splitCells, stripComment } from './record-scanner.js';
 import type { ChunkResult, ParsedRow, SpreadsheetParser, SpreadsheetState } from './parser-types.js';
 import { type FileEncoding, decodeBytes, separatorUnits } from './text-encoding.js';
-import { type EncodingCache, badLineHandler, initialState, startChunk } from './chunk-start.js';
+import { type EncodingCache, badLineHandler, cellCount, initialState, startChunk, unclosedQuote } from './chunk-start.js';
+import type { AgentMessage } from '../../../../shared/config/message.js';
 import { createTimeStamper } from './time-columns.js';
 
 /** What a header means for building rows: kept cells, their names and readers. */
@@ -132,10 +133,10 @@ export function createOptionsParser(config: Parser, options: ReadOptions): Sprea
           continue;
         }
       }
-      let problem: string | undefined;
-      if (record.unterminatedQuote) problem = `Line ${line}: a quoted cell is not closed before the end of the file.`;
+      let problem: string | AgentMessage | undefined;
+      if (record.unterminatedQuote) problem = unclosedQuote(line);
       else if (text.length === 0) problem = undefined;
-      else if (cells.length !== plan.cells) problem = `Line ${line} has ${cells.length} cells, the header has ${plan.cells}.`;
+      else if (cells.length !== plan.cells) problem = cellCount(line, cells.length, plan.cells);
       if (problem === undefined) {
         const row = buildRow(plan, text.length === 0 ? undefined : cells, line, result);
         if (typeof row === 'string') problem = row;

@@ -6,6 +6,18 @@
 import { z } from 'zod';
 import { lookupEncoding } from '../../../../shared/config/encodings.js';
 import type { FieldValue } from '../../../../shared/records/record.js';
+import type { AgentMessage } from '../../../../shared/config/message.js';
+
+/**
+ * Why a line is bad: in English (message) and, where the parser says it by code, with its code
+ * (said).
+ */
+export interface LineProblem {
+  line: number;
+  message: string;
+  said?: AgentMessage;
+}
+
 /**
  * Per-file parser state; JSON-serializable, persisted together with the file's byte offset. Parse
  * it with this schema when it comes back from storage (a trust boundary).
@@ -40,7 +52,7 @@ export interface ParsedRow {
 export interface ChunkResult {
   rows: ParsedRow[];
   /** Lines skipped under bad_lines_action warn, with the reason. */
-  badLines: { line: number; message: string }[];
+  badLines: LineProblem[];
   /** Lines skipped under bad_lines_action skip (not listed, only counted for a summary). */
   skippedLines: number;
   /** Local times that fell into a DST gap (moved forward) or overlap (first occurrence taken). */
@@ -51,7 +63,7 @@ export interface ChunkResult {
   /**
    * Set under bad_lines_action error, or for a bad option: nothing at or after this line was read.
    */
-  fatal?: { line: number; message: string };
+  fatal?: LineProblem;
 }
 
 /** A configured parser: pure functions over bytes and state, no I/O. */

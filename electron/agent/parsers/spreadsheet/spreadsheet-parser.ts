@@ -12,8 +12,9 @@ import type { ChunkResult, ParsedRow, SpreadsheetParser, SpreadsheetState } from
 import { readOptionsOf, textParserOf } from './read-options.js';
 import { RecordCursor, splitCells } from './record-scanner.js';
 import { decodeBytes, separatorUnits } from './text-encoding.js';
-import { type EncodingCache, badLineHandler, initialState, startChunk } from './chunk-start.js';
+import { type EncodingCache, badLineHandler, cellCount, initialState, startChunk, unclosedQuote } from './chunk-start.js';
 import { createTimeStamper } from './time-columns.js';
+import { say } from '../../../../shared/config/message.js';
 
 /**
  * A spreadsheet or csv parser's configuration (the csv type has its separator at the top level).
@@ -110,7 +111,7 @@ export function createSpreadsheetParser(
         // found by position and read in place; only text and time cells become strings.
         const count = findCells(text);
         if (count !== plan.header.length) {
-          if (bad(line, `Line ${line} has ${count} cells, the header has ${plan.header.length}.`))
+          if (bad(line, cellCount(line, count, plan.header.length)))
             return result;
         } else if (take(buildPlainRow(plan, text, line, result), line)) {
           return result;
@@ -127,10 +128,10 @@ export function createSpreadsheetParser(
             plan = planFor(header);
           }
         } else if (cursor.unterminatedQuote) {
-          if (bad(line, `Line ${line}: a quoted cell is not closed before the end of the file.`))
+          if (bad(line, unclosedQuote(line)))
             return result;
         } else if (cells.length !== plan.header.length) {
-          if (bad(line, `Line ${line} has ${cells.length} cells, the header has ${plan.header.length}.`)) return result;
+          if (bad(line, cellCount(line, cells.length, plan.header.length))) return result;
         } else if (take(buildRow(plan, cells, line, result, rowParts), line)) {
           return result;
         }
@@ -202,9 +203,8 @@ function headerOf(
   const missing = timeColumns.find((column) => !header.includes(column.name));
   if (!missing) return header;
   // A bad option, not a bad line: stop before the header so a fixed config reads it again.
-  const columns = header.join(', ');
-  const message = `The time stamp column "${missing.name}" is not in the header (line ${line}).`;
-  result.fatal = { line, message: `${message} Columns: ${columns}.` };
+  const said = say('csv.time_column_missing', 'The time stamp column "{column}" is not in the header (line {line}). Columns: {columns}.', { column: missing.name, line, columns: header.join(', ') });
+  result.fatal = { line, message: said.text, said };
   return undefined;
 }
 

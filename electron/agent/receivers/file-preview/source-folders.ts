@@ -90,7 +90,7 @@ export function localFolder(connection: LocalConnection, agentDataDirectory?: st
     label: root,
     async list() {
       const refused = await policy?.refuseFolder(root);
-      if (refused) throw new SourceProblem(refused, field);
+      if (refused) throw new SourceProblem(refused.text, field);
       const found: ListedFile[] = [];
       const skipped: FolderListing['skipped'] = [];
       const giveUpAt = Date.now() + LIST_BUDGET_MS;
@@ -147,7 +147,7 @@ export function localFolder(connection: LocalConnection, agentDataDirectory?: st
     async read(relative, offset, length) {
       const file = path.join(root, ...relative.split('/'));
       const refused = (await policy?.refuseFolder(root)) ?? (await policy?.refuseFile(file));
-      if (refused) throw new SourceProblem(refused, field);
+      if (refused) throw new SourceProblem(refused.text, field);
       return readRange(file, offset, length).catch((cause) => fileProblem(file, cause, field));
     },
     close() {},

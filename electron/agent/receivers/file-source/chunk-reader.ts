@@ -10,6 +10,7 @@ import type { Logger } from '../../logging/logger.js';
 import type { ParseRequest } from '../../components/parse-protocol.js';
 import type { ParseWorkers, PooledParseResponse } from '../../workers/parse-worker-pool.js';
 import type { ChunkRange, RangeOutcome } from './file-split.js';
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 
 /**
  * Bytes read and committed per step (in a parse thread): bounds memory whatever the file size.
@@ -112,9 +113,11 @@ export class ChunkReader {
       const response = await this.parse({ ...this.request(range, at, at.chunkBytes), bytes });
       at.records += response.rows;
       if (response.fatal) {
-        const { line, message } = response.fatal;
-        const why = 'bad_lines_action is "error": reading of this file stops here until the line is fixed.';
-        return this.stopAtBadLine(at, `${this.options.file.path} line ${line}: ${message}. ${why}`);
+        const { line, message, said } = response.fatal;
+        return this.stopAtBadLine(
+          at,
+          say('file.bad_line_stops', '{file} line {line}: {problem}. bad_lines_action is "error": reading of this file stops here until the line is fixed.', { file: this.options.file.path, line, problem: said ?? message }),
+        );
       }
       if (bytes && response.consumedBytes < bytes.length)
         carry = bytes.subarray(response.consumedBytes);
@@ -203,7 +206,7 @@ export class ChunkReader {
     const lineEnd = await findLineEnd(this.options.bytesAt, at.offset + at.chunkBytes, rest);
     if (lineEnd === undefined) return outcome(at, 'waiting'); // may still be written
     const skipped = await this.parse({ ...this.request(range, at, 0), skipTo: lineEnd });
-    if (skipped.fatal) return this.stopAtBadLine(at, `${file.path} line ${skipped.fatal.line}: ${skipped.fatal.message}`);
+    if (skipped.fatal) return this.stopAtBadLine(at, say('file.bad_line', '{file} line {line}: {problem}', { file: file.path, line: skipped.fatal.line, problem: skipped.fatal.said ?? skipped.fatal.message }));
     at.chunkBytes = CHUNK_BYTES;
     at.offset = lineEnd;
     at.state = skipped.state;
@@ -211,9 +214,9 @@ export class ChunkReader {
   }
 
   /** A bad line under bad_lines_action "error": marked and logged; the range stops before it. */
-  private stopAtBadLine(at: Cursor, message: string): RangeOutcome {
-    this.options.context.markers.raise([this.options.stream], 'error', 'parse_error', message);
-    this.logger().error(message);
+  private stopAtBadLine(at: Cursor, said: AgentMessage): RangeOutcome {
+    this.options.context.markers.raise([this.options.stream], 'error', 'parse_error', said);
+    this.logger().error(said.text);
     return outcome(at, 'fatal');
   }
 }
@@ -255,18 +258,26 @@ interface LinesReport {
   logger: Logger;
   stream: StreamKey;
   filePath: string;
-  bad: { line: number; message: string }[];
+  bad: { line: number; message: string; said?: AgentMessage }[];
   skipped: number;
 }
 
 /** Bad lines of a chunk: a marker and a warning ("warn"), a line in the log ("skip"). */
 function reportLines({ context, logger, stream, filePath, bad, skipped }: LinesReport): void {
   if (bad.length > 0) {
-    const first = bad.slice(0, 3).map((b) => `line ${b.line}: ${b.message}`).join('; ');
-    const more = bad.length > 3 ? '; …' : '';
-    const message = `${bad.length} line(s) of ${filePath} skipped (bad_lines_action "warn"): ${first}${more}`;
-    context.markers.raise([stream], 'warning', 'bad_lines', message);
-    logger.warn(message);
+    // Each line's problem is the parser's own text; "line N" is said by code.
+    const [first, second, third] = bad.slice(0, 3).map((b) => say('file.line_problem', 'line {line}: {problem}', { line: b.line, problem: b.said ?? b.message }));
+    const [count, file] = [bad.length, filePath];
+    const said =
+      bad.length > 3
+        ? say('file.lines_skipped_more', '{count} line(s) of {file} skipped (bad_lines_action "warn"): {first}; {second}; {third}; …', { count, file, first: first!, second: second!, third: third! })
+        : third
+          ? say('file.lines_skipped_3', '{count} line(s) of {file} skipped (bad_lines_action "warn"): {first}; {second}; {third}', { count, file, first: first!, second: second!, third })
+          : second
+            ? say('file.lines_skipped_2', '{count} line(s) of {file} skipped (bad_lines_action "warn"): {first}; {second}', { count, file, first: first!, second })
+            : say('file.lines_skipped', '{count} line(s) of {file} skipped (bad_lines_action "warn"): {first}', { count, file, first: first! });
+    context.markers.raise([stream], 'warning', 'bad_lines', said);
+    logger.warn(said.text);
   }
   if (skipped > 0) logger.info(`${skipped} bad line(s) of ${filePath} skipped silently (bad_lines_action "skip")`);
 }

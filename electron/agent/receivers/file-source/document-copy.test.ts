@@ -20,7 +20,7 @@ afterEach(() => {
 describe('copying a remote document', () => {
   it('copies one of ordinary size, and refuses one larger than the bound, saying how large', async () => {
     expect(await copyRefused(80 * 1024 * 1024)).toBeUndefined();
-    expect(await copyRefused(MAX_REMOTE_DOCUMENT_BYTES + 1)).toMatch(/at 1024 MiB it is larger than the 1024 MiB a document on a share may be/);
+    expect((await copyRefused(MAX_REMOTE_DOCUMENT_BYTES + 1))?.text).toMatch(/at 1024 MiB it is larger than the 1024 MiB a document on a share may be/);
   });
 
   it.skipIf(process.getuid?.() !== 0)('refuses a copy that would leave the disk of the temporary folder nearly full (a real small tmpfs)', async () => {
@@ -28,6 +28,6 @@ describe('copying a remote document', () => {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=300m', 'tmpfs', dir]);
     mounted.push(dir);
     expect(await copyRefused(10 * 1024 * 1024, dir)).toBeUndefined();
-    expect(await copyRefused(100 * 1024 * 1024, dir)).toMatch(/would leave less than 256 MiB free in /);
+    expect((await copyRefused(100 * 1024 * 1024, dir))?.text).toMatch(/would leave less than 256 MiB free in /);
   });
 });

@@ -13,6 +13,7 @@ import type { ReadFileOptions } from './file-reader.js';
 import { FINGERPRINT_BYTES, fingerprintOf } from './file-reader.js';
 import { type DocumentState, DocumentStateSchema, firstState } from './document-state.js';
 import { type ThreadDiedError, isThreadDeath } from '../../workers/worker-client.js';
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 
 /** Bytes of a remote file copied per request while it is fetched to a local temporary file. */
 const COPY_BYTES = 1024 * 1024;
@@ -61,9 +62,9 @@ export async function readDocument(
     if (options.readRange) {
       const refused = await copyRefused(file.size);
       if (refused) {
-        const message = `${file.path} is not read: ${refused}. It is tried again when it changes.`;
-        context.markers.raise([stream], 'error', 'parse_error', message);
-        logger().error(message);
+        const said = say('file.document_not_copied', '{file} is not read: {reason}. It is tried again when it changes.', { file: file.path, reason: refused });
+        context.markers.raise([stream], 'error', 'parse_error', said);
+        logger().error(said.text);
         return { complete: false, records, thread };
       }
       copy = await copyToLocal(options.readRange, file.size);
@@ -108,17 +109,14 @@ export async function readDocument(
         );
       records += response.rows;
       if (response.badLines.length > 0) {
-        const message = `${response.badLines.length} record(s) of ${file.path} skipped: ${response.badLines
-          .slice(0, 3)
-          .map((bad) => bad.message)
-          .join('; ')}${response.badLines.length > 3 ? '; …' : ''}`;
-        context.markers.raise([stream], 'warning', 'bad_lines', message);
-        logger().warn(message);
+        const said = recordsSkipped(file.path, response.badLines);
+        context.markers.raise([stream], 'warning', 'bad_lines', said);
+        logger().warn(said.text);
       }
       if (response.fatal) {
-        const message = `${response.fatal.message}. Reading of this file stops here until it is written again.`;
-        context.markers.raise([stream], 'error', 'parse_error', message);
-        logger().error(message);
+        const said = say('file.document_broken', '{problem}. Reading of this file stops here until it is written again.', { problem: response.fatal.said ?? response.fatal.message });
+        context.markers.raise([stream], 'error', 'parse_error', said);
+        logger().error(said.text);
         return { complete: false, records, thread };
       }
       context.pipeline.reading(receiver, stream, file.path, {
@@ -148,9 +146,11 @@ function killedThread(
   death: ThreadDiedError,
 ): string {
   const { receiver, stream, file, context } = options;
-  const message =
-    `${file.path} is not read: ${death.message} while reading it. It is skipped until it ` +
-    'changes; the thread was replaced. Save it smaller (or as CSV) to read it.';
+  const said = say(
+    'file.document_ended_thread',
+    '{file} is not read: {error} while reading it. It is skipped until it changes; the thread was replaced. Save it smaller (or as CSV) to read it.',
+    { file: file.path, error: threadDeathSaid(death) },
+  );
   const parserState = JSON.stringify({ ...state, previous: undefined, failed: death.message });
   const { path: filePath, size, mtimeMs } = file;
   // Where this cannot be kept (a full disk), the receiver skips the file in memory (the death is
@@ -162,9 +162,20 @@ function killedThread(
   } catch {
     throw death;
   }
-  context.markers.raise([stream], 'error', 'parse_error', message);
-  context.logger.error(message);
+  context.markers.raise([stream], 'error', 'parse_error', said);
+  context.logger.error(said.text);
   return context.logger.thread;
+}
+
+/**
+ * The records a parser skipped: how many, and the first three problems in the parser's words
+ * (its own text, not yet said by code).
+ */
+function recordsSkipped(file: string, bad: readonly { message: string }[]): AgentMessage {
+  const problems = bad.slice(0, 3).map((b) => b.message).join('; ');
+  return bad.length > 3
+    ? say('file.records_skipped_more', '{count} record(s) of {file} skipped: {problems}; …', { count: bad.length, file, problems })
+    : say('file.records_skipped', '{count} record(s) of {file} skipped: {problems}', { count: bad.length, file, problems });
 }
 
 function safeJson(text: string): unknown {
@@ -176,13 +187,26 @@ function safeJson(text: string): unknown {
 }
 
 /** Why a remote document of this size is not copied to the temporary folder, if it is not. */
-export async function copyRefused(size: number, folder = os.tmpdir()): Promise<string | undefined> {
-  const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
-  if (size > MAX_REMOTE_DOCUMENT_BYTES) return `at ${mib(size)} it is larger than the ${mib(MAX_REMOTE_DOCUMENT_BYTES)} a document on a share may be`;
+export async function copyRefused(
+  size: number,
+  folder = os.tmpdir(),
+): Promise<AgentMessage | undefined> {
+  const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
+  if (size > MAX_REMOTE_DOCUMENT_BYTES)
+    return say('file.document_too_large', 'at {size_mib} MiB it is larger than the {max_mib} MiB a document on a share may be', { size_mib: mib(size), max_mib: mib(MAX_REMOTE_DOCUMENT_BYTES) });
   const disk = await fs.promises.statfs(folder).catch(() => undefined);
   const free = disk ? disk.bavail * disk.bsize : Number.POSITIVE_INFINITY;
-  if (free - size < KEEP_FREE_BYTES) return `its copy (${mib(size)}) would leave less than ${mib(KEEP_FREE_BYTES)} free in ${folder}`;
+  if (free - size < KEEP_FREE_BYTES)
+    return say('file.copy_no_room', 'its copy ({size_mib} MiB) would leave less than {keep_mib} MiB free in {folder}', { size_mib: mib(size), keep_mib: mib(KEEP_FREE_BYTES), folder });
   return undefined;
+}
+
+/** A parse thread that ended, in words with a code: out of memory, or how it ended. */
+export function threadDeathSaid(death: ThreadDiedError): AgentMessage {
+  const cause = death.cause instanceof Error ? death.cause.message : String(death.cause);
+  return death.outOfMemory
+    ? say('file.thread_out_of_memory', 'the parse thread {thread} ran out of memory', { thread: death.threadName })
+    : say('file.thread_ended', 'the thread {thread} ended ({error})', { thread: death.threadName, error: cause });
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { AgentMessage } from '../../../../shared/config/message.js';
+
 /** One file as a listing saw it. `path` is its identity in progress and logs. */
 export interface ListedFile {
   path: string;
@@ -23,5 +25,5 @@ export interface FileAccess {
    */
   classify?(error: unknown): 'source' | 'busy' | 'file';
   /** Words for a failed delete that a plant engineer understands. */
-  describeDeleteError?(error: unknown): string;
+  describeDeleteError?(error: unknown): AgentMessage;
 }

@@ -5,7 +5,7 @@ import type { StreamKey } from '../../components/contract.js';
 import { BufferFullError } from '../../components/contract.js';
 import type { ComponentContext } from '../../components/contract.js';
 import { readFile } from './file-reader.js';
-import { readDocument } from './document-file.js';
+import { readDocument, threadDeathSaid } from './document-file.js';
 import { isDocumentParser } from '../../../../shared/config/parsers/index.js';
 import type { SplitOptions } from './file-split.js';
 import { INLINE_CHUNK_BYTES, type ParseWorkers } from '../../workers/parse-worker-pool.js';
@@ -15,6 +15,7 @@ import { ProgressPruner } from './progress-pruner.js';
 import type { FileStream } from './file-streams.js';
 import type { FileAccess, ListedFile } from './file-access.js';
 import { isThreadDeath } from '../../workers/worker-client.js';
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 
 /** How long a file must stay unchanged before a last line without newline counts as complete. */
 export const SETTLE_MS = 10_000;
@@ -95,7 +96,7 @@ export class FileDiscovery {
    */
   private readonly failures = new Map<
     string,
-    { stream: StreamKey; files: Map<string, { what: string; message: string }> }
+    { stream: StreamKey; files: Map<string, { what: string; said: AgentMessage }> }
   >();
 
   /**
@@ -285,7 +286,7 @@ export class FileDiscovery {
       if (isThreadDeath(cause)) {
         // Read again, it would end the next thread too: not until the file changes.
         this.killers.set(lookKey, `${file.size}:${file.mtimeMs}`);
-        this.readFailed(stream.key, file, cause, 'It is skipped until it changes; the thread was replaced.');
+        this.readFailed(stream.key, file, cause, 'until_changed');
         return false;
       }
       const kind = access.classify?.(cause) ?? 'file';
@@ -301,28 +302,29 @@ export class FileDiscovery {
    * the log has a line when this file's failure is new or changed (another error, the file
    * changed).
    */
-  private readFailed(stream: StreamKey, file: ListedFile, cause: unknown, next = 'It is tried again on the next look.'): void {
+  private readFailed(stream: StreamKey, file: ListedFile, cause: unknown, again: 'next_look' | 'until_changed' = 'next_look'): void {
     const { context } = this.options;
     const error = cause as NodeJS.ErrnoException;
     const why =
       error.code === 'EACCES' || error.code === 'EPERM'
-        ? 'permission denied'
-        : (error.message ?? String(cause));
-    const message = `Reading ${file.path} failed: ${why}. ${next}`;
+        ? say('file.permission_denied', 'permission denied')
+        : isThreadDeath(cause)
+          ? threadDeathSaid(cause)
+          : ((cause as { said?: AgentMessage }).said ?? error.message ?? String(cause));
+    const said = readFailedSaid(file.path, why, again);
+    const message = said.text;
     const what = `${file.size}:${file.mtimeMs}:${message}`;
     const id = streamId(stream.asset, stream.stream_type);
     let failing = this.failures.get(id);
     if (!failing) this.failures.set(id, (failing = { stream, files: new Map() }));
     const before = failing.files.get(file.path);
-    failing.files.set(file.path, { what, message });
+    failing.files.set(file.path, { what, said });
     const others = failing.files.size - 1;
     context.markers.raise(
       [stream],
       'error',
       'read_failed',
-      others > 0
-        ? `${message} ${others} other file(s) of this stream cannot be read either.`
-        : message,
+      others > 0 ? readFailedSaid(file.path, why, again, others) : said,
     );
     if (before?.what !== what) context.logger.error(message);
   }
@@ -339,7 +341,7 @@ export class FileDiscovery {
     if (!failing.files.delete(file)) return;
     context.logger.info(`${file} can be read again.`);
     const next = failing.files.values().next().value;
-    if (next) context.markers.raise([stream], 'error', 'read_failed', next.message);
+    if (next) context.markers.raise([stream], 'error', 'read_failed', next.said);
     else {
       this.failures.delete(id);
       context.markers.clear('read_failed', [stream]);
@@ -352,8 +354,9 @@ export class FileDiscovery {
    */
   private cannotStore(stream: StreamKey, file: string, cause: unknown): void {
     const { context } = this.options;
-    const message = `${(cause as Error).message} ${file} is read on from where it stopped once there is room.`;
-    context.markers.raise([stream], 'error', 'disk_full', message);
+    const said = say('file.disk_full', '{error} {file} is read on from where it stopped once there is room.', { error: (cause as Error).message, file });
+    const message = said.text;
+    context.markers.raise([stream], 'error', 'disk_full', said);
     this.options.storage?.report(
       STORE_AREA,
       path.dirname(context.store.file),
@@ -388,9 +391,23 @@ export class FileDiscovery {
       context.markers.clear('delete_failed', [stream]);
     } catch (cause) {
       if (access.classify?.(cause) === 'source') throw cause;
-      const message = `${file} was read but could not be deleted: ${access.describeDeleteError?.(cause) ?? (cause as Error).message}`;
-      context.markers.raise([stream], 'warning', 'delete_failed', message);
-      context.logger.warn(message);
+      const said = say('file.delete_failed', '{file} was read but could not be deleted: {reason}', { file, reason: access.describeDeleteError?.(cause) ?? (cause as Error).message });
+      context.markers.raise([stream], 'warning', 'delete_failed', said);
+      context.logger.warn(said.text);
     }
   }
+}
+
+/**
+ * A file that cannot be read, and how many others of the stream cannot either: one message, not
+ * one inside another (the error may be a message with a message of its own, a refusal).
+ */
+function readFailedSaid(file: string, error: string | AgentMessage, again: 'next_look' | 'until_changed', others = 0): AgentMessage {
+  if (again === 'next_look')
+    return others > 0
+      ? say('file.read_failed_others', 'Reading {file} failed: {error}. It is tried again on the next look. {others} other file(s) of this stream cannot be read either.', { file, error, others })
+      : say('file.read_failed', 'Reading {file} failed: {error}. It is tried again on the next look.', { file, error });
+  return others > 0
+    ? say('file.read_failed_skipped_others', 'Reading {file} failed: {error}. It is skipped until it changes; the thread was replaced. {others} other file(s) of this stream cannot be read either.', { file, error, others })
+    : say('file.read_failed_skipped', 'Reading {file} failed: {error}. It is skipped until it changes; the thread was replaced.', { file, error });
 }

@@ -12,6 +12,7 @@ import { readRange } from '../file-source/read-range.js';
 import { isTemporaryName } from '../file-source/glob.js';
 import type { ParseThreads } from '../../components/parse-protocol.js';
 import { ReadPolicy } from '../../disk/read-policy.js';
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 import { DisposableStore, PollingLoop, breathe } from '../../lifecycle/index.js';
 
 /** Why a receiver's waiting chunks are dropped (one reason for all: no DOMException per stop). */
@@ -27,11 +28,29 @@ const NEW_FILE_LOOK_MS = 200;
 const RESCAN_MS = 500;
 
 /** Why a folder cannot be listed, in words. */
-function describeFolderError(cause: unknown): string {
+function folderProblem(folder: string, cause: unknown): AgentMessage {
   const error = cause as NodeJS.ErrnoException;
-  if (error.code === 'ENOENT') return 'does not exist';
-  if (error.code === 'EACCES' || error.code === 'EPERM') return 'cannot be read (permission denied)';
-  return `cannot be read (${error.message})`;
+  if (error.code === 'ENOENT') return say('localfile.folder_missing', 'The folder {folder} does not exist', { folder });
+  if (error.code === 'EACCES' || error.code === 'EPERM') return say('localfile.folder_permission_denied', 'The folder {folder} cannot be read (permission denied)', { folder });
+  return say('localfile.folder_unreadable', 'The folder {folder} cannot be read ({error})', { folder, error: error.message });
+}
+
+/** Subfolders of `root` that cannot be read: the first three named, the rest counted. */
+function skippedUnder(root: string, skipped: readonly AgentMessage[]): AgentMessage {
+  const [first, second, third] = skipped as [AgentMessage, AgentMessage?, AgentMessage?];
+  if (skipped.length > 3)
+    return say('localfile.folders_skipped_more', '{first}; {second}; {third}; and {more} more folder(s): skipped, the rest of {root} is read.', { first, second: second!, third: third!, more: skipped.length - 3, root });
+  if (third) return say('localfile.folders_skipped_3', '{first}; {second}; {third}: skipped, the rest of {root} is read.', { first, second: second!, third, root });
+  if (second) return say('localfile.folders_skipped_2', '{first}; {second}: skipped, the rest of {root} is read.', { first, second, root });
+  return say('localfile.folders_skipped', '{first}: skipped, the rest of {root} is read.', { first, root });
+}
+
+/** The skipped subfolders of every root in one marker: two named, more counted. */
+function skippedUnderAll(all: readonly AgentMessage[]): AgentMessage {
+  const [first, second] = all as [AgentMessage, AgentMessage?];
+  if (all.length > 2) return say('localfile.folders_skipped_roots_more', '{first} {second} Subfolders of {more} more folder(s) cannot be read either.', { first, second: second!, more: all.length - 2 });
+  if (second) return say('localfile.folders_skipped_roots', '{first} {second}', { first, second });
+  return first;
 }
 
 /**
@@ -40,8 +59,9 @@ function describeFolderError(cause: unknown): string {
  * swapped in after the folder was checked never leads into the data directory or a system folder.
  */
 function localAccess(policy: ReadPolicy): FileAccess {
-  const refuse = (why: string | undefined) => {
-    if (why) throw new Error(why);
+  // The refusal goes on with its code (file-discovery.ts marks it read_failed).
+  const refuse = (why: AgentMessage | undefined) => {
+    if (why) throw Object.assign(new Error(why.text), { said: why });
   };
   return {
     readPrefix: async (file, length) => {
@@ -90,7 +110,7 @@ export class LocalfileReceiver implements AgentComponent {
   private readonly policy: ReadPolicy;
   private readonly access: FileAccess;
   /** Per connection folder, the message about its subfolders that cannot be read (marker folder_skipped). */
-  private readonly skippedFolders = new Map<string, string>();
+  private readonly skippedFolders = new Map<string, AgentMessage>();
 
   constructor(
     private readonly config: LocalfileConfig,
@@ -268,8 +288,8 @@ export class LocalfileReceiver implements AgentComponent {
       return false;
     }
     this.context.markers.raise(keys, 'error', 'source_refused', why);
-    if (before !== why) this.context.logger.error(why);
-    this.refusedFolders.set(folder, why);
+    if (before !== why.text) this.context.logger.error(why.text);
+    this.refusedFolders.set(folder, why.text);
     return true;
   }
 
@@ -282,14 +302,14 @@ export class LocalfileReceiver implements AgentComponent {
     const keys = this.streams.map((s) => s.key);
     try {
       const found: string[] = [];
-      const skipped: { dir: string; why: string }[] = [];
+      const skipped: { dir: string; why: AgentMessage }[] = [];
       const walk = async (dir: string, prefix: string, depth: number) => {
         let entries: fs.Dirent[];
         try {
           entries = await fs.promises.readdir(dir, { withFileTypes: true });
         } catch (cause) {
           if (depth === 0) throw cause;
-          skipped.push({ dir, why: describeFolderError(cause) });
+          skipped.push({ dir, why: folderProblem(dir, cause) });
           return;
         }
         for (const entry of entries) {
@@ -307,8 +327,9 @@ export class LocalfileReceiver implements AgentComponent {
       this.showSkipped(folder, skipped);
       return { files: found.sort(), skipped: skipped.map((s) => s.dir) };
     } catch (cause) {
-      const message = `The folder ${folder} ${describeFolderError(cause)}. Tributary keeps looking every ${this.config.poll_interval} s.`;
-      this.context.markers.raise(keys, 'error', 'source_unavailable', message);
+      const said = say('localfile.folder_unavailable', '{problem}. Tributary keeps looking every {seconds} s.', { problem: folderProblem(folder, cause), seconds: this.config.poll_interval });
+      const message = said.text;
+      this.context.markers.raise(keys, 'error', 'source_unavailable', said);
       if (this.folderProblems.get(folder) !== message) this.context.logger.warn(message);
       this.folderProblems.set(folder, message);
       return undefined;
@@ -316,27 +337,22 @@ export class LocalfileReceiver implements AgentComponent {
   }
 
   /** One warning marker (folder_skipped) naming the subfolders that cannot be read; logged when that changes. */
-  private showSkipped(root: string, skipped: readonly { dir: string; why: string }[]): void {
+  private showSkipped(root: string, skipped: readonly { dir: string; why: AgentMessage }[]): void {
     const keys = this.streams.map((s) => s.key);
-    const message =
-      skipped.length === 0
-        ? undefined
-        : `${skipped
-            .slice(0, 3)
-            .map((s) => `The folder ${s.dir} ${s.why}`)
-            .join('; ')}${skipped.length > 3 ? `; and ${skipped.length - 3} more folder(s)` : ''}: skipped, the rest of ${root} is read.`;
-    const before = this.skippedFolders.get(root);
+    const said = skipped.length === 0 ? undefined : skippedUnder(root, skipped.map((s) => s.why));
+    const message = said?.text;
+    const before = this.skippedFolders.get(root)?.text;
     if (message === before) return;
-    if (message === undefined) {
+    if (said === undefined) {
       this.skippedFolders.delete(root);
       this.context.logger.info(`Every folder under ${root} can be read again.`);
     } else {
-      this.skippedFolders.set(root, message);
-      this.context.logger.warn(message);
+      this.skippedFolders.set(root, said);
+      this.context.logger.warn(said.text);
     }
     const all = [...this.skippedFolders.values()];
     if (all.length === 0) this.context.markers.clear('folder_skipped', keys);
-    else this.context.markers.raise(keys, 'warning', 'folder_skipped', all.join(' '));
+    else this.context.markers.raise(keys, 'warning', 'folder_skipped', skippedUnderAll(all));
   }
 
   private async visit(stream: FileStream, file: string): Promise<void> {

@@ -7,6 +7,7 @@ import type { Tag } from './stream-records.js';
 import type { Sample, WatchedNode } from './tag-index.js';
 import { sampleMicros } from './values.js';
 import { type Span, gapKey, parseSpans, spansText } from './gap-spans.js';
+import { say } from '../../../../shared/config/message.js';
 
 export { storedMicros } from './gap-spans.js';
 
@@ -208,9 +209,14 @@ export class BackfillGate {
         this.host.markers.clear('history_unavailable', [stream]);
         return;
       }
-      const listed = tags.length <= MAX_LISTED ? tags.join('; ') : `${tags.slice(0, MAX_LISTED).join('; ')}; and ${tags.length - MAX_LISTED} more`;
-      const message = `The server keeps no readable history for these tags, so the gap while disconnected cannot be filled (live values are recorded): ${listed}. Enable historizing for them on the server or set history_backfill to false.`;
-      this.host.markers.raise([stream], 'warning', 'history_unavailable', message);
+      // The tags are named by column, node id and status; "and N more" is said by code.
+      const listed = tags.slice(0, MAX_LISTED).join('; ');
+      const said =
+        tags.length > MAX_LISTED
+          ? say('opcua.history_unavailable_more', 'The server keeps no readable history for these tags, so the gap while disconnected cannot be filled (live values are recorded): {tags}; and {more} more. Enable historizing for them on the server or set history_backfill to false.', { tags: listed, more: tags.length - MAX_LISTED })
+          : say('opcua.history_unavailable', 'The server keeps no readable history for these tags, so the gap while disconnected cannot be filled (live values are recorded): {tags}. Enable historizing for them on the server or set history_backfill to false.', { tags: listed });
+      const message = said.text;
+      this.host.markers.raise([stream], 'warning', 'history_unavailable', said);
       if (message !== this.shown) this.host.warn(message);
       this.shown = message;
     });

@@ -3,6 +3,7 @@ import { type OpenSession, bounded } from './opcua-endpoint.js';
 import type { WatchedNode } from './tag-index.js';
 import { chunks } from './tag-index.js';
 import { describeStatus, sampleMicros } from './values.js';
+import { say } from '../../../../shared/config/message.js';
 
 /** One historical value of a node. */
 export interface HistoryValue {
@@ -94,7 +95,7 @@ async function readGroup(open: OpenSession, group: WatchedNode[], window: Window
     });
     let response;
     try {
-      response = await bounded(open.session.historyRead(request), settings.timeoutMs, `no HistoryRead answer within ${settings.timeoutMs / 1000} s`);
+      response = await bounded(open.session.historyRead(request), settings.timeoutMs, say('opcua.no_history_answer', 'no HistoryRead answer within {seconds} s', { seconds: settings.timeoutMs / 1000 }));
     } catch (cause) {
       // A server without the HistoryRead service answers the whole request with a Bad status.
       const status = /Bad\w+/.exec((cause as Error).message)?.[0];

@@ -15,6 +15,7 @@ import type { z } from 'zod';
 import type { OpcuaConnectionSchema } from '../../../../shared/config/schema.js';
 import type { DisposableStore } from '../../lifecycle/index.js';
 import { ServerTrust, UntrustedCertificateError, pemToDer, thumbprint } from './server-trust.js';
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 
 export type OpcuaConnection = z.infer<typeof OpcuaConnectionSchema>;
 
@@ -38,10 +39,10 @@ export interface OpenSession {
  * Calls `lost` with the reason when the connection or the session ends, until `owner` is disposed:
  * the listeners leave the client and session with the reader that added them.
  */
-export function onSessionLost(open: OpenSession, owner: DisposableStore, lost: (reason: string) => void): void {
-  const closed = () => lost('the connection was closed');
-  const cut = () => lost('the connection was lost');
-  const ended = () => lost('the server closed the session');
+export function onSessionLost(open: OpenSession, owner: DisposableStore, lost: (reason: AgentMessage) => void): void {
+  const closed = () => lost(say('opcua.connection_closed', 'the connection was closed'));
+  const cut = () => lost(say('opcua.connection_cut', 'the connection was lost'));
+  const ended = () => lost(say('opcua.session_closed', 'the server closed the session'));
   owner.listen(open.client, 'close', closed);
   owner.listen(open.client, 'connection_lost', cut);
   owner.listen(open.session, 'session_closed', ended);
@@ -51,11 +52,15 @@ export function onSessionLost(open: OpenSession, owner: DisposableStore, lost: (
 export class ConnectError extends Error {
   constructor(
     readonly category: 'connect_failed' | 'certificate_untrusted' | 'certificate_rejected' | 'login_failed' | 'endpoint_not_found',
-    message: string,
+    /** With its code (issue 57): the console writes it in the operator's language. */
+    readonly said: AgentMessage,
   ) {
-    super(message);
+    super(said.text);
   }
 }
+
+/** What an error says: its message with a code when it has one (bounded's timeouts), else its text. */
+export const saidOf = (cause: unknown): AgentMessage | string => (cause as { said?: AgentMessage })?.said ?? (cause as Error)?.message ?? String(cause);
 
 const APPLICATION_NAME = 'Tributary';
 /** Chunk size when the server does not state a limit. */
@@ -111,7 +116,7 @@ export class OpcuaEndpoint {
       await this.certificates.initialize();
       await this.createCertificate();
     } catch (cause) {
-      throw new ConnectError('connect_failed', `Tributary could not create or read its application certificate in ${this.pkiFolder}: ${(cause as Error).message}.`);
+      throw new ConnectError('connect_failed', say('opcua.own_certificate_failed', 'Tributary could not create or read its application certificate in {folder}: {error}.', { folder: this.pkiFolder, error: (cause as Error).message }));
     }
     this.initialized = true;
   }
@@ -151,7 +156,7 @@ export class OpcuaEndpoint {
         const how = await this.trust.check(Buffer.from(endpoint.serverCertificate), this.url);
         if (how !== 'trusted') options.onTrust?.(how, thumbprint(Buffer.from(endpoint.serverCertificate)));
       } catch (cause) {
-        if (cause instanceof UntrustedCertificateError) throw new ConnectError('certificate_untrusted', cause.message);
+        if (cause instanceof UntrustedCertificateError) throw new ConnectError('certificate_untrusted', cause.said);
         throw cause;
       }
     }
@@ -160,14 +165,14 @@ export class OpcuaEndpoint {
       await bounded(client.disconnect(), this.timeoutMs).catch(() => undefined);
     };
     try {
-      await bounded(client.connect(this.url), this.timeoutMs, `no answer from ${this.url} within ${this.connection.timeout} s`);
+      await bounded(client.connect(this.url), this.timeoutMs, noAnswer(this.url, this.connection.timeout));
     } catch (cause) {
       await close();
       throw this.explain(cause);
     }
     let session: ClientSession;
     try {
-      session = await bounded(client.createSession(this.identity()), this.timeoutMs, `the server did not open a session within ${this.connection.timeout} s`);
+      session = await bounded(client.createSession(this.identity()), this.timeoutMs, say('opcua.no_session', 'the server did not open a session within {seconds} s', { seconds: this.connection.timeout }));
     } catch (cause) {
       await close();
       throw this.explain(cause);
@@ -215,8 +220,8 @@ export class OpcuaEndpoint {
     const discovery = this.newClient('None', 'None');
     let endpoints: EndpointDescription[];
     try {
-      await bounded(discovery.connect(this.url), this.timeoutMs, `no answer from ${this.url} within ${this.connection.timeout} s`);
-      endpoints = await bounded(discovery.getEndpoints(), this.timeoutMs, `no endpoint list from ${this.url} within ${this.connection.timeout} s`);
+      await bounded(discovery.connect(this.url), this.timeoutMs, noAnswer(this.url, this.connection.timeout));
+      endpoints = await bounded(discovery.getEndpoints(), this.timeoutMs, say('opcua.no_endpoint_list', 'no endpoint list from {url} within {seconds} s', { url: this.url, seconds: this.connection.timeout }));
     } catch (cause) {
       throw this.explain(cause);
     } finally {
@@ -225,13 +230,19 @@ export class OpcuaEndpoint {
     const wanted = MessageSecurityMode[mode as keyof typeof MessageSecurityMode];
     const match = endpoints.find((e) => e.securityMode === wanted && e.securityPolicyUri === SecurityPolicy[policy as keyof typeof SecurityPolicy]);
     const offered = [...new Set(endpoints.map((e) => `${MessageSecurityMode[e.securityMode]}/${e.securityPolicyUri?.split('#')[1] ?? 'None'}`))].join(', ');
+    const url = this.url;
     if (!match)
-      throw new ConnectError('endpoint_not_found', `The server at ${this.url} offers no endpoint with security_mode ${mode} and security_policy ${policy}. It offers: ${offered || 'nothing'}. Choose one of these.`);
+      throw new ConnectError(
+        'endpoint_not_found',
+        offered
+          ? say('opcua.endpoint_not_found', 'The server at {url} offers no endpoint with security_mode {mode} and security_policy {policy}. It offers: {offered}. Choose one of these.', { url, mode, policy, offered })
+          : say('opcua.no_endpoints', 'The server at {url} offers no endpoint with security_mode {mode} and security_policy {policy}. It offers: nothing. Choose one of these.', { url, mode, policy }),
+      );
     const tokens = (match.userIdentityTokens ?? []).map((t) => t.tokenType);
     if (this.connection.username && !tokens.includes(UserTokenType.UserName))
-      throw new ConnectError('login_failed', `The server at ${this.url} does not accept user name and password on this endpoint (security_mode ${mode}). Remove username/password or choose another security mode.`);
+      throw new ConnectError('login_failed', say('opcua.password_not_accepted', 'The server at {url} does not accept user name and password on this endpoint (security_mode {mode}). Remove username/password or choose another security mode.', { url, mode }));
     if (!this.connection.username && tokens.length > 0 && !tokens.includes(UserTokenType.Anonymous))
-      throw new ConnectError('login_failed', `The server at ${this.url} does not allow anonymous access on this endpoint: set username and password.`);
+      throw new ConnectError('login_failed', say('opcua.anonymous_not_allowed', 'The server at {url} does not allow anonymous access on this endpoint: set username and password.', { url }));
     return match;
   }
 
@@ -254,28 +265,45 @@ export class OpcuaEndpoint {
   explain(cause: unknown): ConnectError {
     if (cause instanceof ConnectError) return cause;
     const text = (cause as Error)?.message ?? String(cause);
+    const url = this.url;
     if (/BadSecurityChecksFailed|BadCertificateUntrusted|BadCertificateInvalid|rejected by server/i.test(text)) {
       const print = this.ownThumbprint();
+      const file = this.certificateFile;
       return new ConnectError(
         'certificate_rejected',
-        `The server at ${this.url} refused Tributary's application certificate (thumbprint ${print ?? 'unknown'}; file ${this.certificateFile}). ` +
-          `Trust it on the server — most servers list it among their rejected certificates now. Tributary tries again.`,
+        print
+          ? say('opcua.own_certificate_rejected', 'The server at {url} refused Tributary\'s application certificate (thumbprint {thumbprint}; file {file}). Trust it on the server — most servers list it among their rejected certificates now. Tributary tries again.', { url, thumbprint: print, file })
+          : say('opcua.own_certificate_rejected_unknown', 'The server at {url} refused Tributary\'s application certificate (thumbprint unknown; file {file}). Trust it on the server — most servers list it among their rejected certificates now. Tributary tries again.', { url, file }),
       );
     }
-    if (/BadUserAccessDenied|BadIdentityToken/i.test(text))
-      return new ConnectError('login_failed', `The server at ${this.url} refused the login of user "${this.connection.username ?? 'anonymous'}" (${/Bad\w+/.exec(text)?.[0]}). Check username and password.`);
+    if (/BadUserAccessDenied|BadIdentityToken/i.test(text)) {
+      const status = /Bad\w+/.exec(text)?.[0] ?? text;
+      const user = this.connection.username;
+      return new ConnectError(
+        'login_failed',
+        user
+          ? say('opcua.login_refused', 'The server at {url} refused the login of user "{user}" ({status}). Check username and password.', { url, user, status })
+          : say('opcua.login_refused_anonymous', 'The server at {url} refused the login of user "anonymous" ({status}). Check username and password.', { url, status }),
+      );
+    }
     const code = /\b(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|ECONNRESET|EAI_AGAIN)\b/.exec(text)?.[1];
-    const why = code === 'ECONNREFUSED' ? 'nothing listens on that port (is the server running?)' : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? 'the host name is unknown' : code ? code : text;
-    return new ConnectError('connect_failed', `Cannot connect to the OPC UA server at ${this.url}: ${why}.`);
+    if (code === 'ECONNREFUSED') return new ConnectError('connect_failed', say('opcua.connect_refused', 'Cannot connect to the OPC UA server at {url}: nothing listens on that port (is the server running?).', { url }));
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ConnectError('connect_failed', say('opcua.host_unknown', 'Cannot connect to the OPC UA server at {url}: the host name is unknown.', { url }));
+    return new ConnectError('connect_failed', say('opcua.cannot_connect', 'Cannot connect to the OPC UA server at {url}: {error}.', { url, error: code ?? saidOf(cause) }));
   }
 }
 
+/** No answer from the server at `url` within `seconds`. */
+const noAnswer = (url: string, seconds: number) => say('opcua.no_answer', 'no answer from {url} within {seconds} s', { url, seconds });
+
 /** Rejects when `work` takes longer than `ms` (the library's own timeouts are not always honoured). */
-export async function bounded<T>(work: Promise<T>, ms: number, message = `timed out after ${ms} ms`): Promise<T> {
+export async function bounded<T>(work: Promise<T>, ms: number, message: string | AgentMessage = say('opcua.timed_out', 'timed out after {ms} ms', { ms })): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   work.catch(() => undefined); // a late failure after the timeout is not an unhandled rejection
+  // A message with a code goes on with the error (saidOf): the marker says it in the operator's language.
+  const error = () => (typeof message === 'string' ? new Error(message) : Object.assign(new Error(message.text), { said: message }));
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
+    timer = setTimeout(() => reject(error()), ms);
   });
   try {
     return await Promise.race([work, timeout]);

@@ -77,7 +77,7 @@ describe('opcua receiver (subscription)', () => {
     expect(bad.fieldvalues.counter_status).toBe('BadSensorFailure');
     const marker = await agent.marker('bad_quality');
     expect(marker.level).toBe('warning');
-    expect(marker.message).toContain('counter (ns=2;s=Counter) is BadSensorFailure');
+    expect(marker.message).toContain('counter (ns=2;s=Counter): BadSensorFailure');
     plc.set('Counter', 6);
     await waitFor(async () => (await agent!.markers('bad_quality')).length === 0, 20_000, 'the marker to clear');
   });

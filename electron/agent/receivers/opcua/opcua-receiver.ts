@@ -16,6 +16,7 @@ import { type BuiltBatch, StreamRecords, type Tag } from './stream-records.js';
 import { type ReaderEvents, SubscriptionReader } from './subscription-reader.js';
 import { type Sample, type WatchedNode, indexTags } from './tag-index.js';
 import { TagMarkers } from './tag-markers.js';
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 
 export type OpcuaReceiverConfig = z.infer<typeof OpcuaReceiverSchema>;
 
@@ -233,31 +234,39 @@ export class OpcuaReceiver implements AgentComponent {
     this.lastProblem = '';
   }
 
-  private onLost(reason: string): void {
+  private onLost(reason: AgentMessage): void {
     this.failing = true;
-    this.lostSince = new Date().toISOString();
-    const message = `The connection to ${this.endpoint.url} was lost at ${this.lostSince} (${reason}). Tributary reconnects and rebuilds the session and subscription; ${this.gapNote()}.`;
-    this.raiseConnection('connection_lost', message);
-  }
-
-  private gapNote(): string {
-    return this.config.history_backfill ? "the gap is read from the server's history after reconnecting" : 'no values are recorded for the gap';
+    const since = (this.lostSince = new Date().toISOString());
+    const url = this.endpoint.url;
+    // Whether the gap is read from history is said by code too: one message each, not a fragment.
+    this.raiseConnection(
+      'connection_lost',
+      this.config.history_backfill
+        ? say('opcua.connection_lost_backfill', 'The connection to {url} was lost at {since} ({reason}). Tributary reconnects and rebuilds the session and subscription; the gap is read from the server\'s history after reconnecting.', { url, since, reason })
+        : say('opcua.connection_lost', 'The connection to {url} was lost at {since} ({reason}). Tributary reconnects and rebuilds the session and subscription; no values are recorded for the gap.', { url, since, reason }),
+    );
   }
 
   private onFailed(error: ConnectError): void {
     this.failing = true;
-    if (this.lostSince && error.category === 'connect_failed') {
-      this.raiseConnection('connection_lost', `No connection to ${this.endpoint.url} since ${this.lostSince}: ${error.message} Tributary keeps trying; ${this.gapNote()}.`);
+    const [url, since, problem] = [this.endpoint.url, this.lostSince, error.said];
+    if (since && error.category === 'connect_failed') {
+      this.raiseConnection(
+        'connection_lost',
+        this.config.history_backfill
+          ? say('opcua.no_connection_since_backfill', 'No connection to {url} since {since}: {problem} Tributary keeps trying; the gap is read from the server\'s history after reconnecting.', { url, since, problem })
+          : say('opcua.no_connection_since', 'No connection to {url} since {since}: {problem} Tributary keeps trying; no values are recorded for the gap.', { url, since, problem }),
+      );
       return;
     }
-    this.raiseConnection(error.category, `${error.message}${error.category === 'connect_failed' ? ' Tributary keeps trying.' : ''}`);
+    this.raiseConnection(error.category, error.category === 'connect_failed' ? say('opcua.keeps_trying', '{problem} Tributary keeps trying.', { problem }) : problem);
   }
 
-  private raiseConnection(category: (typeof CONNECTION_CATEGORIES)[number], message: string): void {
+  private raiseConnection(category: (typeof CONNECTION_CATEGORIES)[number], said: AgentMessage): void {
     for (const other of CONNECTION_CATEGORIES) if (other !== category) this.context.markers.clear(other);
-    this.context.markers.raise(this.streams, 'error', category, message);
-    if (message !== this.lastProblem) this.context.logger.warn(message);
-    this.lastProblem = message;
+    this.context.markers.raise(this.streams, 'error', category, said);
+    if (said.text !== this.lastProblem) this.context.logger.warn(said.text);
+    this.lastProblem = said.text;
   }
 
   /** The readers' callbacks: an exception in them is a failure of this receiver alone (logged, restarted). */
@@ -288,9 +297,9 @@ export class OpcuaReceiver implements AgentComponent {
     if (this.pending.length > MAX_PENDING_VALUES) {
       const dropped = this.pending.length - MAX_PENDING_VALUES;
       this.pending.splice(0, dropped);
-      const message = `The outbox stayed full: ${dropped} OPC UA value(s) were dropped (oldest first) because they cannot wait in memory any longer.`;
-      this.context.markers.raise(this.streams, 'error', 'values_dropped', message);
-      this.context.logger.error(message);
+      const said = say('opcua.values_dropped', 'The outbox stayed full: {count} OPC UA value(s) were dropped (oldest first) because they cannot wait in memory any longer.', { count: dropped });
+      this.context.markers.raise(this.streams, 'error', 'values_dropped', said);
+      this.context.logger.error(said.text);
     }
     // The values of one publish, one batch per machine, are stored in one transaction (one WAL sync
     // for all machines, not one each); pipeline.submitAll stores them one by one when it must.
@@ -318,9 +327,9 @@ export class OpcuaReceiver implements AgentComponent {
       }
       waiting.push(...mine);
       if (!(cause instanceof BufferFullError)) {
-        const message = `Records of ${streamId(records.stream.asset, records.stream.stream_type)} could not be stored: ${cause.message}. They are tried again.`;
-        this.context.markers.raise([records.stream], 'error', 'store_failed', message);
-        this.context.logger.error(message);
+        const said = say('opcua.store_failed', 'Records of {stream} could not be stored: {error}. They are tried again.', { stream: streamId(records.stream.asset, records.stream.stream_type), error: cause.message });
+        this.context.markers.raise([records.stream], 'error', 'store_failed', said);
+        this.context.logger.error(said.text);
       }
     });
     this.pending = waiting;

@@ -44,7 +44,7 @@ describe('opcua PollingReader', () => {
     await vi.advanceTimersByTimeAsync(2000);
     expect(session.read).toHaveBeenCalledTimes(3);
     polling.stop();
-    await expect(ended).resolves.toBe('stopped');
+    expect((await ended).text).toBe('stopped');
     await vi.advanceTimersByTimeAsync(10_000);
     expect(session.read).toHaveBeenCalledTimes(3);
     expect(vi.getTimerCount()).toBe(0);
@@ -57,7 +57,7 @@ describe('opcua PollingReader', () => {
     const { reader: polling } = reader(open);
     const ended = polling.run();
     await vi.advanceTimersByTimeAsync(1000);
-    await expect(ended).resolves.toBe('reading failed: BadSessionIdInvalid');
+    expect((await ended).text).toBe('reading failed: BadSessionIdInvalid');
     await vi.advanceTimersByTimeAsync(10_000);
     expect(session.read).toHaveBeenCalledTimes(2);
     expect(vi.getTimerCount()).toBe(0);
@@ -69,7 +69,7 @@ describe('opcua PollingReader', () => {
     const ended = polling.run();
     await vi.advanceTimersByTimeAsync(500);
     client.emit('close');
-    await expect(ended).resolves.toBe('the connection was closed');
+    expect((await ended).text).toBe('the connection was closed');
     await vi.advanceTimersByTimeAsync(10_000);
     expect(session.read).toHaveBeenCalledOnce();
     expect(vi.getTimerCount()).toBe(0);

@@ -1,6 +1,7 @@
 import { AttributeIds, type DataValue } from 'node-opcua-client';
 import { DisposableStore, PollingLoop } from '../../lifecycle/index.js';
-import { bounded, type OpenSession, onSessionLost } from './opcua-endpoint.js';
+import { bounded, type OpenSession, onSessionLost, saidOf } from './opcua-endpoint.js';
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 import type { ReaderEvents } from './subscription-reader.js';
 import { type Sample, type WatchedNode, chunks, isNodeProblem, samplesOf } from './tag-index.js';
 import { describeStatus } from './values.js';
@@ -14,7 +15,7 @@ import { describeStatus } from './values.js';
 export class PollingReader {
   /** The session's listeners and the poll loop; disposed when the session is lost or the reader stopped. */
   private readonly resources = new DisposableStore();
-  private lose: ((reason: string) => void) | undefined;
+  private lose: ((reason: AgentMessage) => void) | undefined;
   private readonly problems = new Map<WatchedNode, string>();
 
   constructor(
@@ -24,8 +25,8 @@ export class PollingReader {
     private readonly events: ReaderEvents,
   ) {}
 
-  async run(): Promise<string> {
-    const lost = new Promise<string>((resolve) => {
+  async run(): Promise<AgentMessage> {
+    const lost = new Promise<AgentMessage>((resolve) => {
       this.lose = (reason) => {
         if (this.resources.disposed) return;
         this.resources.dispose();
@@ -36,7 +37,7 @@ export class PollingReader {
     const loop = new PollingLoop({
       step: () => this.poll(),
       intervalMs: () => this.settings.pollIntervalMs,
-      onError: (cause) => this.lose?.(`reading failed: ${(cause as Error).message}`),
+      onError: (cause) => this.lose?.(say('opcua.reading_failed', 'reading failed: {error}', { error: saidOf(cause) })),
     });
     this.resources.add(() => void loop.dispose());
     loop.schedule(0);
@@ -44,7 +45,7 @@ export class PollingReader {
   }
 
   stop(): void {
-    this.lose?.('stopped');
+    this.lose?.(say('opcua.reader_stopped', 'stopped'));
   }
 
   /** One read of all nodes; the next one a poll interval after this one started. */
@@ -61,7 +62,7 @@ export class PollingReader {
       const values: DataValue[] = await bounded(
         this.open.session.read(chunk.map((n) => ({ nodeId: n.nodeId, attributeId: AttributeIds.Value })), 0),
         this.settings.timeoutMs,
-        `no answer within ${this.settings.timeoutMs / 1000} s`,
+        say('opcua.no_answer_within', 'no answer within {seconds} s', { seconds: this.settings.timeoutMs / 1000 }),
       );
       chunk.forEach((node, i) => {
         const dataValue = values[i];

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { OPCUACertificateManager } from 'node-opcua-certificate-manager';
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 
 /** SHA-1 over the DER certificate, 40 lower-case hex digits: what UaExpert and node-opcua show. */
 export function thumbprint(der: Buffer): string {
@@ -21,9 +22,10 @@ export function pemToDer(pem: string): Buffer {
 export class UntrustedCertificateError extends Error {
   constructor(
     readonly thumbprint: string,
-    message: string,
+    /** With its code (issue 57): the console writes it in the operator's language. */
+    readonly said: AgentMessage,
   ) {
-    super(message);
+    super(said.text);
   }
 }
 
@@ -60,15 +62,21 @@ export class ServerTrust {
     if (this.options.trustOnFirstUse && pinned !== undefined && pinned !== print && !this.configured(print))
       throw new UntrustedCertificateError(
         print,
-        `The server at ${endpointUrl} shows a different certificate (thumbprint ${print}) than the one trusted on first use (${pinned}). ` +
-          `If the server was reinstalled or got a new certificate, add ${print} to trusted_server_certificates; otherwise someone may be impersonating it.`,
+        say(
+          'opcua.certificate_changed',
+          'The server at {url} shows a different certificate (thumbprint {thumbprint}) than the one trusted on first use ({pinned}). If the server was reinstalled or got a new certificate, add {thumbprint} to trusted_server_certificates; otherwise someone may be impersonating it.',
+          { url: endpointUrl, thumbprint: print, pinned },
+        ),
       );
     if (status.isGood()) {
       if (this.options.trustOnFirstUse && pinned === undefined) this.pin(pins, endpointUrl, print);
       return 'trusted';
     }
     if (status.name !== 'BadCertificateUntrusted')
-      throw new UntrustedCertificateError(print, `The certificate of the server at ${endpointUrl} (thumbprint ${print}) is not valid: ${status.name}. Renew or fix it on the server.`);
+      throw new UntrustedCertificateError(
+        print,
+        say('opcua.certificate_invalid', 'The certificate of the server at {url} (thumbprint {thumbprint}) is not valid: {status}. Renew or fix it on the server.', { url: endpointUrl, thumbprint: print, status: status.name }),
+      );
     if (this.configured(print)) {
       await this.certificates.trustCertificate(certificate);
       if (this.options.trustOnFirstUse) this.pin(pins, endpointUrl, print);
@@ -81,9 +89,11 @@ export class ServerTrust {
     }
     throw new UntrustedCertificateError(
       print,
-      `The server at ${endpointUrl} shows a certificate that is not trusted yet (thumbprint ${print}). Check the thumbprint against the server's ` +
-        `(e.g. in its configuration tool), then add it to trusted_server_certificates of this connection — or move the file from ` +
-        `${path.join(this.certificates.rootDir, 'rejected')} to ${path.join(this.certificates.rootDir, 'trusted', 'certs')}. Nothing is read until then.`,
+      say(
+        'opcua.certificate_not_trusted',
+        'The server at {url} shows a certificate that is not trusted yet (thumbprint {thumbprint}). Check the thumbprint against the server\'s (e.g. in its configuration tool), then add it to trusted_server_certificates of this connection — or move the file from {rejected} to {trusted}. Nothing is read until then.',
+        { url: endpointUrl, thumbprint: print, rejected: path.join(this.certificates.rootDir, 'rejected'), trusted: path.join(this.certificates.rootDir, 'trusted', 'certs') },
+      ),
     );
   }
 

@@ -1,3 +1,4 @@
+import type { AgentMessage } from '../../../../shared/config/message.js';
 import crypto from 'node:crypto';
 import type { DataValue } from 'node-opcua-client';
 import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared/records/record.js';
@@ -17,7 +18,7 @@ export interface TagReport {
   status: string;
   quality: Quality;
   /** Why the value could not be put into the record (array too large, structure …). */
-  rejected?: string;
+  rejected?: AgentMessage;
   /** Source time, epoch µs. */
   micros: number;
 }
@@ -129,7 +130,7 @@ export class StreamRecords {
         const { name, quality } = describeStatus(dataValue.statusCode);
         const converted = convertVariant(dataValue.value);
         const parts = this.parts.get(tag.exportname) ?? columnsOf(tag, this.last);
-        reports.push({ tag, status: name, quality, micros, rejected: converted.kind === 'rejected' ? converted.reason : undefined });
+        reports.push({ tag, status: name, quality, micros, rejected: converted.kind === 'rejected' ? converted.said : undefined });
         if (!fromHistory) {
           if (this.last.isSame(pending, parts.slot, tag.node, micros, name, converted)) continue;
           this.last.set(pending, parts.slot, tag.node, micros, name, converted);

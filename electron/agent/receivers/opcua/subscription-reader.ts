@@ -8,6 +8,7 @@ import {
 } from 'node-opcua-client';
 import { DisposableStore } from '../../lifecycle/index.js';
 import { type OpenSession, onSessionLost } from './opcua-endpoint.js';
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 import { type Sample, type WatchedNode, chunks } from './tag-index.js';
 import { describeStatus } from './values.js';
 
@@ -52,7 +53,7 @@ const RETRY_NODES_MS = 30_000;
 export class SubscriptionReader {
   /** The session's listeners, timers and the watchdog; disposed when the session is lost or the reader stopped. */
   private readonly resources = new DisposableStore();
-  private lose: ((reason: string) => void) | undefined;
+  private lose: ((reason: AgentMessage) => void) | undefined;
   private readonly problems = new Map<WatchedNode, string>();
   private pending: Sample[] = [];
   private flushScheduled = false;
@@ -67,8 +68,8 @@ export class SubscriptionReader {
     private readonly events: ReaderEvents,
   ) {}
 
-  async run(): Promise<string> {
-    const lost = new Promise<string>((resolve) => {
+  async run(): Promise<AgentMessage> {
+    const lost = new Promise<AgentMessage>((resolve) => {
       this.lose = (reason) => {
         if (this.resources.disposed) return;
         this.resources.dispose();
@@ -87,27 +88,27 @@ export class SubscriptionReader {
       priority: 10,
     });
     subscription.on('keepalive', () => (this.lastActivity = Date.now()));
-    subscription.on('terminated', () => this.lose?.('the server ended the subscription'));
-    subscription.on('internal_error', (error: Error) => this.lose?.(`the subscription failed: ${error.message}`));
+    subscription.on('terminated', () => this.lose?.(say('opcua.subscription_ended', 'the server ended the subscription')));
+    subscription.on('internal_error', (error: Error) => this.lose?.(say('opcua.subscription_failed', 'the subscription failed: {error}', { error: error.message })));
     // node-opcua also emits 'error' when the server refuses to create the subscription
     // (BadTooManySubscriptions, a session closed meanwhile): an 'error' nobody listens to is thrown,
     // and would end the whole agent.
-    subscription.on('error', (error: Error) => this.lose?.(`the server did not create the subscription: ${error.message}`));
+    subscription.on('error', (error: Error) => this.lose?.(say('opcua.subscription_not_created', 'the server did not create the subscription: {error}', { error: error.message })));
     subscription.on('status_changed', (status) => {
-      if (describeStatus(status).quality === 'bad') this.lose?.(`the subscription reported ${describeStatus(status).name}`);
+      if (describeStatus(status).quality === 'bad') this.lose?.(say('opcua.subscription_status_bad', 'the subscription reported {status}', { status: describeStatus(status).name }));
     });
     const refused = await this.answer((settle) => {
       subscription.once('started', () => settle());
       subscription.once('internal_error', (error: Error) => settle(error.message));
       subscription.once('error', (error: Error) => settle(error.message));
-    }, 'the server did not create the subscription in time');
-    if (refused !== undefined) this.lose?.(refused);
+    }, say('opcua.subscription_late', 'the server did not create the subscription in time'));
+    if (refused !== undefined) this.lose?.(typeof refused === 'string' ? say('opcua.subscription_not_created', 'the server did not create the subscription: {error}', { error: refused }) : refused);
     await this.monitor(subscription, this.nodes);
     this.events.nodeProblems(this.problems);
     // Watchdog: a publish response (data or keep-alive) must come within the keep-alive period.
     const silentLimit = publishingInterval * keepAliveCount + this.settings.timeoutMs + 5000;
     this.resources.setInterval(() => {
-      if (Date.now() - this.lastActivity > silentLimit) this.lose?.(`no answer from the server for ${Math.round(silentLimit / 1000)} s`);
+      if (Date.now() - this.lastActivity > silentLimit) this.lose?.(say('opcua.server_silent', 'no answer from the server for {seconds} s', { seconds: Math.round(silentLimit / 1000) }));
     }, 1000);
     this.resources.setInterval(() => {
       const missing = [...this.problems.keys()];
@@ -121,21 +122,21 @@ export class SubscriptionReader {
   }
 
   stop(): void {
-    this.lose?.('stopped');
+    this.lose?.(say('opcua.reader_stopped', 'stopped'));
   }
 
   /**
    * The server's answer to a request: undefined (done) or what failed; `late` after the timeout. A reader
    * that ends meanwhile stops waiting at once (its session is gone: no answer is coming).
    */
-  private answer(ask: (settle: (failure?: string) => void) => void, late: string): Promise<string | undefined> {
+  private answer(ask: (settle: (failure?: AgentMessage | string) => void) => void, late: AgentMessage): Promise<AgentMessage | string | undefined> {
     return new Promise((resolve) => {
       const wait = this.resources.child();
-      const settle = (failure?: string) => {
+      const settle = (failure?: AgentMessage | string) => {
         resolve(failure);
         wait.dispose();
       };
-      wait.add(() => resolve('the reader ended'));
+      wait.add(() => resolve(say('opcua.reader_ended', 'the reader ended')));
       wait.setTimeout(() => settle(late), this.settings.timeoutMs);
       ask(settle);
     });
@@ -172,10 +173,10 @@ export class SubscriptionReader {
             settle();
           })
           .catch((error: Error) => settle(error.message));
-      }, `no answer within ${this.settings.timeoutMs / 1000} s`);
+      }, say('opcua.no_answer_within', 'no answer within {seconds} s', { seconds: this.settings.timeoutMs / 1000 }));
       if (failure !== undefined) {
         for (const dispatcher of dispatchers) delete table[dispatcher.handle];
-        this.lose?.(`creating monitored items failed: ${failure}`);
+        this.lose?.(say('opcua.monitored_items_failed', 'creating monitored items failed: {error}', { error: failure }));
         return;
       }
       dispatchers.forEach((dispatcher, i) => {

@@ -52,10 +52,10 @@ describe('OPC UA values → record values', () => {
 
   it('rejects texts, byte strings and arrays beyond the bounds, whatever their size, and keeps those at the bound', () => {
     expect(scalar(DataType.String, 'x'.repeat(MAX_TEXT_CHARS))).toMatchObject({ kind: 'scalar' });
-    expect(scalar(DataType.String, 'x'.repeat(MAX_TEXT_CHARS + 1))).toEqual({ kind: 'rejected', reason: `a String of ${MAX_TEXT_CHARS + 1} characters (at most ${MAX_TEXT_CHARS} characters are read)` });
+    expect(scalar(DataType.String, 'x'.repeat(MAX_TEXT_CHARS + 1))).toMatchObject({ kind: 'rejected', reason: `a String of ${MAX_TEXT_CHARS + 1} characters (at most ${MAX_TEXT_CHARS} characters are read)` });
     expect(scalar(DataType.XmlElement, '<a/>'.repeat(MAX_TEXT_CHARS))).toMatchObject({ kind: 'rejected' });
-    expect(scalar(DataType.ByteString, Buffer.alloc(16 * 1024 * 1024))).toEqual({ kind: 'rejected', reason: `a ByteString of ${16 * 1024 * 1024} bytes (at most ${MAX_TEXT_CHARS} characters are read)` });
+    expect(scalar(DataType.ByteString, Buffer.alloc(16 * 1024 * 1024))).toMatchObject({ kind: 'rejected', reason: `a ByteString of ${16 * 1024 * 1024} bytes (at most ${MAX_TEXT_CHARS} characters are read)` });
     const huge = convertVariant(new Variant({ dataType: DataType.Double, arrayType: VariantArrayType.Array, value: new Float64Array(5_000_000) }));
-    expect(huge).toEqual({ kind: 'rejected', reason: `an array of 5000000 Double values (at most ${MAX_ARRAY_ELEMENTS} are flattened into columns)` });
+    expect(huge).toMatchObject({ kind: 'rejected', reason: `an array of 5000000 Double values (at most ${MAX_ARRAY_ELEMENTS} are flattened into columns)` });
   });
 });

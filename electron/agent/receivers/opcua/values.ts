@@ -1,5 +1,6 @@
 import { DataType, type DataValue, type StatusCode, type Variant, VariantArrayType } from 'node-opcua-client';
 import { type FieldValue, isoMicros } from '../../../../shared/records/record.js';
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 
 /**
  * Arrays: a one-dimensional array of at most this many elements is flattened into one column per
@@ -20,7 +21,7 @@ export type Quality = 'good' | 'uncertain' | 'bad';
 export type Converted =
   | { kind: 'scalar'; value: FieldValue }
   | { kind: 'array'; values: FieldValue[] }
-  | { kind: 'rejected'; reason: string };
+  | Rejected;
 
 /** Described statuses by code: a server sends few distinct ones, and every value has one. */
 const described = new Map<number, { name: string; quality: Quality }>();
@@ -68,21 +69,32 @@ function validDate(date: Date | null | undefined): Date | undefined {
   return date;
 }
 
+/** A value that cannot go into a column: why, in English (reason) and with its code (said). */
+export interface Rejected {
+  kind: 'rejected';
+  reason: string;
+  said: AgentMessage;
+}
+
+const rejected = (said: AgentMessage): Rejected => ({ kind: 'rejected', reason: said.text, said });
+
 export function convertVariant(variant: Variant | undefined | null): Converted {
   if (!variant || variant.dataType === DataType.Null) return { kind: 'scalar', value: null };
   if (variant.arrayType === VariantArrayType.Scalar) return convertScalar(variant.dataType, variant.value);
   // Scalars first: the type's name below is only for the messages of arrays and matrices.
   const type = DataType[variant.dataType] ?? String(variant.dataType);
-  if (variant.arrayType === VariantArrayType.Matrix) return { kind: 'rejected', reason: `a matrix of ${type} (dimensions ${JSON.stringify(variant.dimensions?.slice(0, 8))})` };
+  if (variant.arrayType === VariantArrayType.Matrix)
+    return rejected(say('opcua.value_matrix', 'a matrix of {type} (dimensions {dimensions})', { type, dimensions: JSON.stringify(variant.dimensions?.slice(0, 8)) }));
   if (variant.arrayType === VariantArrayType.Array) {
     // The length first: a server's array of millions is not copied to be refused.
     const length = (variant.value as ArrayLike<unknown> | null)?.length ?? 0;
-    if (length > MAX_ARRAY_ELEMENTS) return { kind: 'rejected', reason: `an array of ${length} ${type} values (at most ${MAX_ARRAY_ELEMENTS} are flattened into columns)` };
+    if (length > MAX_ARRAY_ELEMENTS)
+      return rejected(say('opcua.value_array_too_long', 'an array of {length} {type} values (at most {max} are flattened into columns)', { length, type, max: MAX_ARRAY_ELEMENTS }));
     const items = Array.from((variant.value ?? []) as ArrayLike<unknown>);
     const values: FieldValue[] = [];
     for (const item of items) {
-      const one = convertScalar(variant.dataType, item);
-      if (one.kind === 'rejected') return { kind: 'rejected', reason: `an array of ${one.reason}` };
+      const one = convertScalar(variant.dataType, item, true);
+      if (one.kind === 'rejected') return one;
       values.push(one.value);
     }
     return { kind: 'array', values };
@@ -90,7 +102,8 @@ export function convertVariant(variant: Variant | undefined | null): Converted {
   return convertScalar(variant.dataType, variant.value);
 }
 
-function convertScalar(dataType: DataType, value: unknown): { kind: 'scalar'; value: FieldValue } | { kind: 'rejected'; reason: string } {
+/** `inArray`: the value is an element of an array, and a refusal says "an array of …". */
+function convertScalar(dataType: DataType, value: unknown, inArray = false): { kind: 'scalar'; value: FieldValue } | Rejected {
   const scalar = (v: FieldValue) => ({ kind: 'scalar' as const, value: v });
   if (value === null || value === undefined) return scalar(null);
   switch (dataType) {
@@ -115,10 +128,10 @@ function convertScalar(dataType: DataType, value: unknown): { kind: 'scalar'; va
     case DataType.String:
     case DataType.XmlElement:
     case DataType.Guid:
-      return boundedText(dataType, String(value));
+      return boundedText(dataType, String(value), inArray);
     case DataType.ByteString:
-      if (Buffer.isBuffer(value) && value.length > (MAX_TEXT_CHARS / 4) * 3) return tooLong(dataType, value.length, 'bytes');
-      return boundedText(dataType, Buffer.isBuffer(value) ? value.toString('base64') : String(value));
+      if (Buffer.isBuffer(value) && value.length > (MAX_TEXT_CHARS / 4) * 3) return tooLong(dataType, value.length, 'bytes', inArray);
+      return boundedText(dataType, Buffer.isBuffer(value) ? value.toString('base64') : String(value), inArray);
     case DataType.LocalizedText:
       return scalar((value as { text?: string | null }).text ?? null);
     case DataType.QualifiedName:
@@ -129,16 +142,34 @@ function convertScalar(dataType: DataType, value: unknown): { kind: 'scalar'; va
     case DataType.ExpandedNodeId:
       return scalar(String(value));
     default:
-      return { kind: 'rejected', reason: `a ${DataType[dataType] ?? dataType} value (structures are not read; read their fields as separate tags)` };
+    {
+      const type = DataType[dataType] ?? dataType;
+      return rejected(
+        inArray
+          ? say('opcua.value_array_of_structures', 'an array of a {type} value (structures are not read; read their fields as separate tags)', { type })
+          : say('opcua.value_structure', 'a {type} value (structures are not read; read their fields as separate tags)', { type }),
+      );
+    }
   }
 }
 
-function boundedText(dataType: DataType, text: string): { kind: 'scalar'; value: FieldValue } | { kind: 'rejected'; reason: string } {
-  return text.length > MAX_TEXT_CHARS ? tooLong(dataType, text.length, 'characters') : { kind: 'scalar', value: text };
+function boundedText(dataType: DataType, text: string, inArray: boolean): { kind: 'scalar'; value: FieldValue } | Rejected {
+  return text.length > MAX_TEXT_CHARS ? tooLong(dataType, text.length, 'characters', inArray) : { kind: 'scalar', value: text };
 }
 
-function tooLong(dataType: DataType, size: number, unit: string): { kind: 'rejected'; reason: string } {
-  return { kind: 'rejected', reason: `a ${DataType[dataType]} of ${size} ${unit} (at most ${MAX_TEXT_CHARS} characters are read)` };
+function tooLong(dataType: DataType, size: number, unit: 'characters' | 'bytes', inArray: boolean): Rejected {
+  const [type, max] = [DataType[dataType], MAX_TEXT_CHARS];
+  if (inArray)
+    return rejected(
+      unit === 'bytes'
+        ? say('opcua.value_array_of_too_many_bytes', 'an array of a {type} of {size} bytes (at most {max} characters are read)', { type, size, max })
+        : say('opcua.value_array_of_too_many_characters', 'an array of a {type} of {size} characters (at most {max} characters are read)', { type, size, max }),
+    );
+  return rejected(
+    unit === 'bytes'
+      ? say('opcua.value_too_many_bytes', 'a {type} of {size} bytes (at most {max} characters are read)', { type, size, max })
+      : say('opcua.value_too_many_characters', 'a {type} of {size} characters (at most {max} characters are read)', { type, size, max }),
+  );
 }
 
 /** NaN and infinities have no JSON number: they travel as text. */

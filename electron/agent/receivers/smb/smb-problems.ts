@@ -1,3 +1,5 @@
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
+
 /**
  * SMB errors in the words of a plant engineer: which marker category, what is wrong, what to do.
  */
@@ -17,7 +19,10 @@ export type ConnectionCategory = (typeof CONNECTION_CATEGORIES)[number];
 
 export interface ConnectionProblem {
   category: ConnectionCategory;
+  /** In English, as the log reads it: said.text. */
   message: string;
+  /** With its code (issue 57): the console writes it in the operator's language. */
+  said: AgentMessage;
 }
 
 /** Where in a poll an error happened: connecting (TCP, login, share), listing the folder, or later. */
@@ -72,57 +77,58 @@ export function classifyFileError(error: unknown): 'source' | 'busy' | 'file' {
  */
 export function describeProblem(error: unknown, phase: Phase, label: ConnectionLabel, retrySeconds?: number): ConnectionProblem {
   const code = codeOf(error);
-  const again = retrySeconds === undefined ? '' : `Tributary tries again in ${retrySeconds} s.`;
+  const { server, user, share, unc } = label;
+  const detail = String((error as Error).message);
+  const problem = (category: ConnectionCategory, said: AgentMessage): ConnectionProblem => {
+    const whole = retrySeconds === undefined ? said : say('smb.retry', '{problem} Tributary tries again in {seconds} s.', { problem: said, seconds: retrySeconds });
+    return { category, message: whole.text, said: whole };
+  };
   if (code === 'STATUS_LOGON_FAILURE' || code === 'STATUS_WRONG_PASSWORD')
-    return {
-      category: 'auth_failed',
-      message: `The file server ${label.server} refused the login of "${label.user}": wrong password, or no such user (${code}). Check username, password and domain of the connection. ${again}`,
-    };
+    return problem('auth_failed', say('smb.login_wrong_password', 'The file server {server} refused the login of "{user}": wrong password, or no such user ({code}). Check username, password and domain of the connection.', { server, user, code }));
   if (AUTH.has(code))
-    return { category: 'auth_failed', message: `The file server ${label.server} refused the login of "${label.user}" (${code}): check username, password and domain of the connection. ${again}` };
+    return problem('auth_failed', say('smb.login_refused', 'The file server {server} refused the login of "{user}" ({code}): check username, password and domain of the connection.', { server, user, code }));
   if (code === 'SMB_SIGNING_REQUIRED')
-    return {
-      category: 'signing_required',
-      message: `The file server ${label.server} requires SMB signing and refused this session's unsigned requests (${(error as Error).message}). ${again}`,
-    };
+    return problem('signing_required', say('smb.signing_required', 'The file server {server} requires SMB signing and refused this session\'s unsigned requests ({error}).', { server, error: detail }));
   if (code === 'SMB_ENCRYPTION_REQUIRED')
-    return {
-      category: 'encryption_required',
-      message: `The share "${label.share}" on ${label.server} requires SMB encryption and this connection cannot encrypt (${(error as Error).message}). The server must allow SMB 3.0 or later with AES-CCM or AES-GCM. ${again}`,
-    };
+    return problem(
+      'encryption_required',
+      say('smb.encryption_required', 'The share "{share}" on {server} requires SMB encryption and this connection cannot encrypt ({error}). The server must allow SMB 3.0 or later with AES-CCM or AES-GCM.', { share, server, error: detail }),
+    );
   if (code === 'SMB_DIALECT_REFUSED')
-    return {
-      category: 'dialect_refused',
-      message: `The file server ${label.server} speaks no SMB version Tributary offers: ${(error as Error).message}. Tributary speaks SMB 2.0.2 to 3.1.1; a server that allows only SMB 1 must allow SMB 2 or later. ${again}`,
-    };
+    return problem(
+      'dialect_refused',
+      say('smb.dialect_refused', 'The file server {server} speaks no SMB version Tributary offers: {error}. Tributary speaks SMB 2.0.2 to 3.1.1; a server that allows only SMB 1 must allow SMB 2 or later.', { server, error: detail }),
+    );
   if (code === 'STATUS_BAD_NETWORK_NAME')
-    return { category: 'share_not_found', message: `The file server ${label.server} has no share named "${label.share}": check shared_folder (share name, then sub-folder). ${again}` };
+    return problem('share_not_found', say('smb.share_not_found', 'The file server {server} has no share named "{share}": check shared_folder (share name, then sub-folder).', { server, share }));
   if (code === 'STATUS_ACCESS_DENIED' && phase !== 'read')
-    return {
-      category: 'access_denied',
-      message: `"${label.user}" may not open ${label.unc} (access denied): give the user read access to the share and folder. ${again}`,
-    };
+    return problem('access_denied', say('smb.access_denied', '"{user}" may not open {unc} (access denied): give the user read access to the share and folder.', { user, unc }));
   if (phase === 'list' && (code === 'STATUS_OBJECT_NAME_NOT_FOUND' || code === 'STATUS_OBJECT_PATH_NOT_FOUND'))
-    return { category: 'source_unavailable', message: `The folder ${label.unc} does not exist on the share. ${again}` };
+    return problem('source_unavailable', say('smb.folder_not_found', 'The folder {unc} does not exist on the share.', { unc }));
   if (phase === 'connect' && (UNREACHABLE.has(code) || code === 'ECONNABORTED'))
-    return { category: 'host_unreachable', message: `The file server ${label.server} cannot be reached (${reasonOf(error)}): check host, port (445 unless changed) and firewalls. ${again}` };
+    return problem('host_unreachable', say('smb.host_unreachable', 'The file server {server} cannot be reached ({error}): check host, port (445 unless changed) and firewalls.', { server, error: reasonOf(error) }));
   if (code === 'SMB_ENDLESS_LISTING')
-    return {
-      category: 'source_unavailable',
-      message: `The file server ${label.server} does not end the listing of ${label.unc}: ${(error as Error).message}. Nothing of this connection is read while it does not; a folder of more than 1,000,000 entries is not read. ${again}`,
-    };
-  if (code === 'SMB_PROTOCOL')
-    return { category: 'source_unavailable', message: `The connection to ${label.server} was ended: ${(error as Error).message}. ${again}` };
-  if (classifyFileError(error) === 'source')
-    return { category: 'source_unavailable', message: `The connection to ${label.server} was lost (${reasonOf(error)}). ${again} Reading continues where it stopped.` };
-  return { category: 'source_unavailable', message: `Reading ${label.unc} failed (${reasonOf(error)}). ${again}` };
+    return problem(
+      'source_unavailable',
+      say('smb.endless_listing', 'The file server {server} does not end the listing of {unc}: {error}. Nothing of this connection is read while it does not; a folder of more than 1,000,000 entries is not read.', { server, unc, error: detail }),
+    );
+  if (code === 'SMB_PROTOCOL') return problem('source_unavailable', say('smb.connection_ended', 'The connection to {server} was ended: {error}.', { server, error: detail }));
+  if (classifyFileError(error) === 'source') {
+    // Said whole: "Reading continues" comes after the retry.
+    const said =
+      retrySeconds === undefined
+        ? say('smb.connection_lost', 'The connection to {server} was lost ({error}). Reading continues where it stopped.', { server, error: reasonOf(error) })
+        : say('smb.connection_lost_retry', 'The connection to {server} was lost ({error}). Tributary tries again in {seconds} s. Reading continues where it stopped.', { server, error: reasonOf(error), seconds: retrySeconds });
+    return { category: 'source_unavailable', message: said.text, said };
+  }
+  return problem('source_unavailable', say('smb.read_failed', 'Reading {unc} failed ({error}).', { unc, error: reasonOf(error) }));
 }
 
 /** Words for a failed delete (delete_completed). */
-export function describeDeleteError(error: unknown, user: string): string {
+export function describeDeleteError(error: unknown, user: string): AgentMessage {
   const code = codeOf(error);
   if (code === 'STATUS_ACCESS_DENIED' || code === 'STATUS_CANNOT_DELETE' || code === 'STATUS_MEDIA_WRITE_PROTECTED')
-    return `"${user}" may not delete it (access denied). Give the user the right to delete (modify) files in this folder, or set delete_completed to false. Tributary tries again on the next look.`;
-  if (BUSY.has(code)) return `another program has it open (${code}). Tributary tries again on the next look.`;
-  return `${reasonOf(error)}. Tributary tries again on the next look.`;
+    return say('smb.delete_access_denied', '"{user}" may not delete it (access denied). Give the user the right to delete (modify) files in this folder, or set delete_completed to false. Tributary tries again on the next look.', { user });
+  if (BUSY.has(code)) return say('smb.delete_busy', 'another program has it open ({code}). Tributary tries again on the next look.', { code });
+  return say('smb.delete_failed', '{error}. Tributary tries again on the next look.', { error: reasonOf(error) });
 }

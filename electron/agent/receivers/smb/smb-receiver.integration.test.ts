@@ -47,7 +47,7 @@ async function start(config: unknown, dataDirectory = tempDirectory()) {
 }
 
 async function markersOf(asset: string, category: string) {
-  const streams: { asset: string; markers: { category: string; message: string; level: string; timestamp: string }[] }[] = (await server!.call('GET', '/v1/streams')).json.response;
+  const streams: { asset: string; markers: { category: string; message: string; level: string; timestamp: string; code?: string; params?: Record<string, unknown> }[] }[] = (await server!.call('GET', '/v1/streams')).json.response;
   return streams.find((s) => s.asset === asset)?.markers.find((m) => m.category === category);
 }
 
@@ -100,6 +100,7 @@ describe('smb receiver (Samba) → csv transmit', { timeout: 90_000 }, () => {
     const marker = await waitForMarker('Press_1', 'folder_skipped');
     expect(marker.level).toBe('warning');
     expect(marker.message).toContain(share.identity('locked'));
+    expect(marker.code).toBe('smb.folders_skipped');
     expect(await markersOf('Press_1', 'access_denied')).toBeUndefined();
     fs.chmodSync(share.local('locked'), 0o777);
     await waitFor(() => share.delivered('Press_1', 'cycle').length === 5, 30_000, 'the folder once it may be opened');
@@ -199,6 +200,11 @@ describe('smb receiver (Samba) → csv transmit', { timeout: 90_000 }, () => {
       expect(marker.message).toMatch(message);
       expect(marker.message).not.toMatch(/not-the-password|tributary-ro-pass/);
     }
+    // Said by code (issue 57): the retry and the refused login inside it, each with its code and
+    // params, so that the console writes the whole marker in its language (scripts/agent-messages.test.ts).
+    const login = (await markersOf('A', 'auth_failed'))!;
+    expect(login.code).toBe('smb.retry');
+    expect(login.params).toMatchObject({ problem: { code: 'smb.login_wrong_password', params: { user: 'smbtest', code: 'STATUS_LOGON_FAILURE' } } });
     share.mkdir('');
     share.write('press_1.csv', HEADER + rows(0, 2));
     await waitFor(() => share.delivered('E', 'cycle').length === 2, 30_000, 'the folder to be read once it exists');

@@ -11,6 +11,7 @@ import { isTemporaryName } from '../file-source/glob.js';
 import type { ParseThreads } from '../../components/parse-protocol.js';
 import { DisposableStore, PollingLoop } from '../../lifecycle/index.js';
 import { type SmbSecurity, SmbSession, type SmbTarget, isMissing } from './smb-client.js';
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 import { CONNECTION_CATEGORIES, type ConnectionLabel, type ConnectionProblem, type Phase, classifyFileError, describeDeleteError, describeProblem } from './smb-problems.js';
 
 /** Why a receiver's waiting chunks are dropped (one reason for all: no DOMException per stop). */
@@ -201,9 +202,10 @@ export class SmbReceiver implements AgentComponent {
       if (before !== undefined && this.refusals.delete(connection.label.unc) && this.refusals.size === 0) this.context.markers.clear('source_refused', this.keys);
       return false;
     }
-    this.context.markers.raise(this.keys, 'error', 'source_refused', `${connection.label.unc}: ${why}`);
-    if (before !== why) this.context.logger.error(`${connection.label.unc}: ${why}`);
-    this.refusals.set(connection.label.unc, why);
+    const said = say('smb.share_refused', '{unc}: {reason}', { unc: connection.label.unc, reason: why });
+    this.context.markers.raise(this.keys, 'error', 'source_refused', said);
+    if (before !== said.text) this.context.logger.error(said.text);
+    this.refusals.set(connection.label.unc, said.text);
     return true;
   }
 
@@ -320,14 +322,22 @@ export class SmbReceiver implements AgentComponent {
   /** One warning marker naming the subfolders that could not be read; logged when that changes. */
   private showSkipped(): void {
     const skipped = this.connections.flatMap((c) => c.skipped);
-    const message = skipped.length === 0 ? undefined : `The folder(s) ${skipped.slice(0, 3).join(', ')}${skipped.length > 3 ? ` and ${skipped.length - 3} more` : ''} cannot be read (access denied, gone while listed, or listed by the server without end): skipped, the rest of the share is read.`;
+    // The folders named are share paths; "and N more" is said by code.
+    const folders = skipped.slice(0, 3).join(', ');
+    const said =
+      skipped.length === 0
+        ? undefined
+        : skipped.length > 3
+          ? say('smb.folders_skipped_more', 'The folder(s) {folders} and {more} more cannot be read (access denied, gone while listed, or listed by the server without end): skipped, the rest of the share is read.', { folders, more: skipped.length - 3 })
+          : say('smb.folders_skipped', 'The folder(s) {folders} cannot be read (access denied, gone while listed, or listed by the server without end): skipped, the rest of the share is read.', { folders });
+    const message = said?.text;
     if (message === this.skippedMessage) return;
     this.skippedMessage = message;
     if (message === undefined) {
       this.context.markers.clear('folder_skipped', this.keys);
       this.context.logger.info('Every folder of the shares can be read again.');
     } else {
-      this.context.markers.raise(this.keys, 'warning', 'folder_skipped', message);
+      this.context.markers.raise(this.keys, 'warning', 'folder_skipped', said!);
       this.context.logger.warn(message);
     }
   }
@@ -335,11 +345,19 @@ export class SmbReceiver implements AgentComponent {
   /** One marker per category on all streams, naming every connection that has that problem. */
   private showProblems(): void {
     for (const category of CONNECTION_CATEGORIES) {
-      const messages = this.connections.filter((c) => c.problem?.category === category).map((c) => c.problem!.message);
-      if (messages.length > 0) this.context.markers.raise(this.keys, 'error', category, messages.join(' '));
+      const problems = this.connections.filter((c) => c.problem?.category === category).map((c) => c.problem!.said);
+      if (problems.length > 0) this.context.markers.raise(this.keys, 'error', category, problemsOf(problems));
       else this.context.markers.clear(category, this.keys);
     }
   }
+}
+
+/** The problems of several connections in one marker: two said whole, more counted. */
+function problemsOf(problems: readonly AgentMessage[]): AgentMessage {
+  const [first, second] = problems as [AgentMessage, AgentMessage?];
+  if (problems.length > 2) return say('smb.problems_more', '{first} {second} {more} more connection(s) have the same problem.', { first, second: second!, more: problems.length - 2 });
+  if (second) return say('smb.problems_2', '{first} {second}', { first, second });
+  return first;
 }
 
 /** "SMB 3.1.1, encrypted (AES-128-GCM)", "SMB 3.1.1, signed (AES-128-GMAC)". */

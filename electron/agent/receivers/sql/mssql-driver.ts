@@ -1,6 +1,7 @@
 import sql, { type ConnectionPool, type ISqlType, type Request, type config as MssqlConfig } from 'mssql';
 import type { Logger } from '../../logging/logger.js';
-import { type ReadRequest, type ReadResult, type SqlConnection, type SqlDriver, SqlError, connectionLabel, networkProblem, tlsProblem } from './sql-driver.js';
+import { type ReadRequest, type ReadResult, type SqlConnection, type SqlDriver, SqlError, connectionClosed, connectionLabel, connectionLabelSaid, networkProblem, queryCancelled, queryFailed, tlsProblem } from './sql-driver.js';
+import { say } from '../../../../shared/config/message.js';
 import { type BoundValue, type SqlCell, decimalValue, parseDateTimeText, plainValue } from './sql-values.js';
 
 /** The parameter that carries max_rows_per_poll into `SET ROWCOUNT`. */
@@ -120,7 +121,7 @@ export class MssqlDriver implements SqlDriver {
   }
 
   async read(request: ReadRequest): Promise<ReadResult> {
-    if (this.closed) throw new SqlError('connect_failed', `The connection to ${this.label} is closed.`);
+    if (this.closed) throw connectionClosed(connectionLabelSaid(this.connection));
     const pool = await this.connect();
     const req = new sql.Request(pool);
     req.stream = true;
@@ -184,27 +185,31 @@ export class MssqlDriver implements SqlDriver {
     const error = cause as Error & { code?: string; number?: number; originalError?: Error & { code?: string } };
     const message = error.message ?? String(cause);
     const code = error.code ?? error.originalError?.code;
-    const label = this.label;
-    const { username, database_name: database, connect_timeout: connectTimeout, query_timeout: queryTimeout } = this.connection;
+    const label = connectionLabelSaid(this.connection);
+    const { username: user, database_name: database, connect_timeout: connectTimeout, query_timeout: queryTimeout } = this.connection;
     if (error.number === 4060 || /cannot open database/i.test(message))
-      return new SqlError('database_not_found', `The database "${database}" does not exist on ${label}, or user "${username}" may not open it. Check database_name and the login's rights.`);
+      return new SqlError('database_not_found', say('sql.mssql_database_not_found', 'The database "{database}" does not exist on {label}, or user "{user}" may not open it. Check database_name and the login\'s rights.', { database, label, user }));
     if (code === 'ELOGIN' || error.number === 18456)
-      return new SqlError('auth_failed', `${label} refused the login of user "${username}": wrong user name or password, or SQL Server authentication is off. Server says: ${message}`);
+      return new SqlError('auth_failed', say('sql.mssql_login_refused', '{label} refused the login of user "{user}": wrong user name or password, or SQL Server authentication is off. Server says: {error}', { label, user, error: message }));
     if (code === 'ETIMEOUT' && /request|query/i.test(message))
-      return new SqlError('query_failed', `The query did not finish within ${queryTimeout} s (query_timeout) and was cancelled. Add an index on the state column, lower max_rows_per_poll, or raise query_timeout.`);
-    if (code === 'EINSTLOOKUP') return new SqlError('connect_failed', `Cannot find the instance "${this.connection.instance_name}" on ${this.connection.host}: SQL Server Browser (UDP 1434) did not answer or does not know it. Tributary keeps trying.`);
+      return queryCancelled(queryTimeout);
+    if (code === 'EINSTLOOKUP')
+      return new SqlError(
+        'connect_failed',
+        say('sql.instance_not_found', 'Cannot find the instance "{instance}" on {host}: SQL Server Browser (UDP 1434) did not answer or does not know it. Tributary keeps trying.', { instance: String(this.connection.instance_name), host: this.connection.host }),
+      );
     const tls = tlsProblem(code, message, label);
     if (tls) return tls;
     if (code === 'ESOCKET' || code === 'ETIMEOUT' || code === 'ECONNCLOSED') {
       const inner = error.originalError as (Error & { code?: string; cause?: Error & { code?: string } }) | undefined;
       // tedious tries every address of the host in turn and reports "Could not connect (sequence)" when none accepted.
       if (/could not connect|ECONNREFUSED/i.test(message))
-        return new SqlError('connect_failed', `Cannot connect to ${label}: connection refused or host unreachable. Check host and port (SQL Server's TCP/IP protocol must be enabled), and that the server runs. Tributary keeps trying.`);
+        return new SqlError('connect_failed', say('sql.mssql_connection_refused', 'Cannot connect to {label}: connection refused or host unreachable. Check host and port (SQL Server\'s TCP/IP protocol must be enabled), and that the server runs. Tributary keeps trying.', { label }));
       const socketCode = inner?.cause?.code ?? (code === 'ETIMEOUT' ? 'ETIMEDOUT' : code);
       return networkProblem(socketCode, message, label, connectTimeout)!;
     }
     const network = networkProblem(code, message, label, connectTimeout);
     if (network) return network;
-    return new SqlError('query_failed', `The query failed on ${label}: ${message}. Fix the stream's query; it is tried again every poll.`);
+    return queryFailed(label, message);
   }
 }

@@ -1,6 +1,7 @@
 import mysql from 'mysql2';
 import type { Logger } from '../../logging/logger.js';
-import { type ReadRequest, type ReadResult, type SqlConnection, type SqlDriver, SqlError, connectionLabel, networkProblem, tlsProblem } from './sql-driver.js';
+import { type ReadRequest, type ReadResult, type SqlConnection, type SqlDriver, SqlError, connectionClosed, connectionLabel, connectionLabelSaid, connectionLost, networkProblem, queryFailed, tlsProblem } from './sql-driver.js';
+import { say } from '../../../../shared/config/message.js';
 import { type SqlCell, decimalValue, parseDateTimeText, plainValue } from './sql-values.js';
 
 /** mysql2 column types (protocol numbers) that need more than the driver's own conversion. */
@@ -68,7 +69,7 @@ export class MysqlDriver implements SqlDriver {
   }
 
   async read(request: ReadRequest): Promise<ReadResult> {
-    if (this.closed) throw new SqlError('connect_failed', `The connection to ${this.label} is closed.`);
+    if (this.closed) throw connectionClosed(connectionLabelSaid(this.connection));
     const connection = await new Promise<PoolConnection>((resolve, reject) => this.pool.getConnection((error, c) => (error ? reject(this.classify(error)) : resolve(c))));
     let broken = false;
     try {
@@ -115,7 +116,12 @@ export class MysqlDriver implements SqlDriver {
         request.onPage(columns, rows);
       };
       const timer = setTimeout(() => {
-        settle(new SqlError('query_failed', `The query did not finish within ${this.connection.query_timeout} s (query_timeout) and was abandoned. Add an index on the state column, lower max_rows_per_poll, or raise query_timeout.`));
+        settle(
+          new SqlError(
+            'query_failed',
+            say('sql.query_abandoned', 'The query did not finish within {seconds} s (query_timeout) and was abandoned. Add an index on the state column, lower max_rows_per_poll, or raise query_timeout.', { seconds: this.connection.query_timeout }),
+          ),
+        );
         connection.destroy();
       }, this.connection.query_timeout * 1000);
       this.active = { connection, abort: settle };
@@ -152,7 +158,7 @@ export class MysqlDriver implements SqlDriver {
     if (this.closed) return;
     this.closed = true;
     if (this.active) {
-      this.active.abort(new SqlError('connect_failed', `The connection to ${this.label} was closed.`));
+      this.active.abort(new SqlError('connect_failed', say('sql.connection_closed_here', 'The connection to {label} was closed.', { label: connectionLabelSaid(this.connection) })));
       this.active.connection.destroy();
     }
     await new Promise<void>((resolve) => this.pool.end(() => resolve()));
@@ -163,28 +169,28 @@ export class MysqlDriver implements SqlDriver {
     if (cause instanceof SqlError) return cause;
     const error = cause as Error & { code?: string; errno?: number; sqlMessage?: string; fatal?: boolean };
     const message = error.sqlMessage ?? error.message ?? String(cause);
-    const label = this.label;
-    const { username, database_name: database, connect_timeout: connectTimeout } = this.connection;
+    const label = connectionLabelSaid(this.connection);
+    const { username: user, database_name: database, connect_timeout: connectTimeout } = this.connection;
     switch (error.code) {
       case 'ER_ACCESS_DENIED_ERROR':
       case 'ER_ACCESS_DENIED_NO_PASSWORD_ERROR':
       case 'ER_NOT_SUPPORTED_AUTH_MODE':
-        return new SqlError('auth_failed', `${label} refused the login of user "${username}": wrong user name or password. Server says: ${message}`);
+        return new SqlError('auth_failed', say('sql.mysql_login_refused', '{label} refused the login of user "{user}": wrong user name or password. Server says: {error}', { label, user, error: message }));
       case 'ER_HOST_NOT_PRIVILEGED':
-        return new SqlError('auth_failed', `${label} does not let this computer connect: ${message}`);
+        return new SqlError('auth_failed', say('sql.host_not_allowed', '{label} does not let this computer connect: {error}', { label, error: message }));
       case 'ER_BAD_DB_ERROR':
       case 'ER_DBACCESS_DENIED_ERROR':
-        return new SqlError('database_not_found', `The database "${database}" does not exist on ${label}, or user "${username}" may not use it. Check database_name and the user's rights.`);
+        return new SqlError('database_not_found', say('sql.mysql_database_not_found', 'The database "{database}" does not exist on {label}, or user "{user}" may not use it. Check database_name and the user\'s rights.', { database, label, user }));
       case 'ER_CON_COUNT_ERROR':
       case 'ER_SERVER_SHUTDOWN':
       case 'ER_CONNECTION_KILLED':
-        return new SqlError('connect_failed', `${label} is not available (${message}). Tributary keeps trying.`);
+        return new SqlError('connect_failed', say('sql.not_available', '{label} is not available ({error}). Tributary keeps trying.', { label, error: message }));
     }
     const tls = tlsProblem(error.code, message, label);
     if (tls) return tls;
     const network = networkProblem(error.code, message, label, connectTimeout);
     if (network) return network;
-    if (error.fatal) return new SqlError('connect_failed', `The connection to ${label} was lost (${message}). Tributary keeps trying.`);
-    return new SqlError('query_failed', `The query failed on ${label}: ${message}. Fix the stream's query; it is tried again every poll.`);
+    if (error.fatal) return connectionLost(label, message);
+    return queryFailed(label, message);
   }
 }

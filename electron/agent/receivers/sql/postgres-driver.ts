@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Logger } from '../../logging/logger.js';
-import { type ReadRequest, type ReadResult, type SqlConnection, type SqlDriver, SqlError, connectionLabel, networkProblem, tlsProblem } from './sql-driver.js';
+import { type ReadRequest, type ReadResult, type SqlConnection, type SqlDriver, SqlError, connectTimedOut, connectionClosed, connectionLabel, connectionLabelSaid, connectionLost, networkProblem, queryCancelled, queryFailed, tlsProblem } from './sql-driver.js';
+import { say } from '../../../../shared/config/message.js';
 import { type SqlCell, decimalValue, parseDateTimeText, plainValue } from './sql-values.js';
 
 /** Type oids whose text we keep as the server wrote it: date-times (exact to the microsecond), exact numbers. */
@@ -61,7 +62,7 @@ export class PostgresDriver implements SqlDriver {
   }
 
   async read(request: ReadRequest): Promise<ReadResult> {
-    if (this.closed) throw new SqlError('connect_failed', `The connection to ${this.label} is closed.`);
+    if (this.closed) throw connectionClosed(connectionLabelSaid(this.connection));
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
@@ -128,25 +129,25 @@ export class PostgresDriver implements SqlDriver {
     if (cause instanceof SqlError) return cause;
     const error = cause as Error & { code?: string };
     const message = error.message ?? String(cause);
-    const label = this.label;
-    const { username, database_name: database, query_timeout: queryTimeout, connect_timeout: connectTimeout } = this.connection;
+    const label = connectionLabelSaid(this.connection);
+    const { username: user, database_name: database, query_timeout: queryTimeout, connect_timeout: connectTimeout } = this.connection;
     switch (error.code) {
       case '28P01':
       case '28000':
-        return new SqlError('auth_failed', `${label} refused the login of user "${username}": wrong user name or password, or the user may not connect (pg_hba.conf). Server says: ${message}`);
+        return new SqlError('auth_failed', say('sql.postgres_login_refused', '{label} refused the login of user "{user}": wrong user name or password, or the user may not connect (pg_hba.conf). Server says: {error}', { label, user, error: message }));
       case '3D000':
-        return new SqlError('database_not_found', `The database "${database}" does not exist on ${label}. Check database_name.`);
+        return new SqlError('database_not_found', say('sql.postgres_database_not_found', 'The database "{database}" does not exist on {label}. Check database_name.', { database, label }));
       case '57014':
-        return new SqlError('query_failed', `The query did not finish within ${queryTimeout} s (query_timeout) and was cancelled. Add an index on the state column, lower max_rows_per_poll, or raise query_timeout.`);
+        return queryCancelled(queryTimeout);
       case '57P01':
       case '57P02':
       case '57P03':
       case '08006':
       case '08003':
       case '08001':
-        return new SqlError('connect_failed', `The connection to ${label} was lost or refused (${message}). Tributary keeps trying.`);
+        return new SqlError('connect_failed', say('sql.connection_lost_or_refused', 'The connection to {label} was lost or refused ({error}). Tributary keeps trying.', { label, error: message }));
       case '53300':
-        return new SqlError('connect_failed', `${label} has no free connection slots (${message}). Tributary keeps trying.`);
+        return new SqlError('connect_failed', say('sql.no_free_slots', '{label} has no free connection slots ({error}). Tributary keeps trying.', { label, error: message }));
     }
     const tls = tlsProblem(error.code, message, label);
     if (tls) return tls;
@@ -154,10 +155,10 @@ export class PostgresDriver implements SqlDriver {
     if (network) return network;
     if (/timeout/i.test(message)) {
       return /connect/i.test(message)
-        ? new SqlError('connect_failed', `Cannot connect to ${label}: no answer within ${connectTimeout} s. Check host, port and firewalls. Tributary keeps trying.`)
-        : new SqlError('query_failed', `The query did not finish within ${queryTimeout} s (query_timeout). Tributary tries again.`);
+        ? connectTimedOut(label, connectTimeout)
+        : new SqlError('query_failed', say('sql.query_timeout', 'The query did not finish within {seconds} s (query_timeout). Tributary tries again.', { seconds: queryTimeout }));
     }
-    if (/terminated|closed|ended/i.test(message)) return new SqlError('connect_failed', `The connection to ${label} was lost (${message}). Tributary keeps trying.`);
-    return new SqlError('query_failed', `The query failed on ${label}: ${message}. Fix the stream's query; it is tried again every poll.`);
+    if (/terminated|closed|ended/i.test(message)) return connectionLost(label, message);
+    return queryFailed(label, message);
   }
 }

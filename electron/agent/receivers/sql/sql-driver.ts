@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { SqlConnectionSchema } from '../../../../shared/config/schema.js';
 import { type SqlDialect, sqlPlaceholderSpans, withoutTrailingSemicolon } from '../../../../shared/config/receivers/sql/rules.js';
 import type { BoundValue, SqlCell, StateField } from './sql-values.js';
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 
 export type SqlConnection = z.infer<typeof SqlConnectionSchema>;
 
@@ -13,9 +14,10 @@ export const CONNECTION_CATEGORIES: readonly SqlProblemCategory[] = ['connect_fa
 export class SqlError extends Error {
   constructor(
     readonly category: SqlProblemCategory,
-    message: string,
+    /** With its code (issue 57): the console writes it in the operator's language. */
+    readonly said: AgentMessage,
   ) {
-    super(message);
+    super(said.text);
   }
 
   get connectionLevel(): boolean {
@@ -60,9 +62,28 @@ export interface SqlDriver {
 const PRODUCT: Record<SqlDialect, string> = { mssql: 'MS SQL Server', postgresql: 'PostgreSQL', mysql: 'MySQL/MariaDB' };
 
 export function connectionLabel(connection: SqlConnection): string {
-  const where = connection.database_type === 'mssql' && connection.instance_name ? `${connection.host}\\${connection.instance_name}` : `${connection.host}:${connection.port}`;
-  return `${PRODUCT[connection.database_type]} at ${where}, database "${connection.database_name}"`;
+  return connectionLabelSaid(connection).text;
 }
+
+/** The connection's label as a message: `PostgreSQL at db1:5432, database "mes"`. */
+export function connectionLabelSaid(connection: SqlConnection): AgentMessage {
+  const where = connection.database_type === 'mssql' && connection.instance_name ? `${connection.host}\\${connection.instance_name}` : `${connection.host}:${connection.port}`;
+  return say('sql.label', '{product} at {where}, database "{database}"', { product: PRODUCT[connection.database_type], where, database: connection.database_name });
+}
+
+/** The query failed on the server (its own message): the stream's query needs fixing. */
+export const queryFailed = (label: AgentMessage, error: string) =>
+  new SqlError('query_failed', say('sql.query_failed', 'The query failed on {label}: {error}. Fix the stream\'s query; it is tried again every poll.', { label, error }));
+/** The connection of this driver was closed (the receiver stopped). */
+export const connectionClosed = (label: AgentMessage) => new SqlError('connect_failed', say('sql.connection_closed', 'The connection to {label} is closed.', { label }));
+/** The connection broke after it was made. */
+export const connectionLost = (label: AgentMessage, error: string) => new SqlError('connect_failed', say('sql.connection_lost', 'The connection to {label} was lost ({error}). Tributary keeps trying.', { label, error }));
+/** No answer within the connect timeout. */
+export const connectTimedOut = (label: AgentMessage, seconds: number) =>
+  new SqlError('connect_failed', say('sql.connect_timeout', 'Cannot connect to {label}: no answer within {seconds} s. Check host, port and firewalls. Tributary keeps trying.', { label, seconds }));
+/** The query ran past query_timeout and was cancelled. */
+export const queryCancelled = (seconds: number) =>
+  new SqlError('query_failed', say('sql.query_cancelled', 'The query did not finish within {seconds} s (query_timeout) and was cancelled. Add an index on the state column, lower max_rows_per_poll, or raise query_timeout.', { seconds }));
 
 /**
  * Replaces each `:name` placeholder by the dialect's parameter marker. The values are never part of
@@ -94,25 +115,24 @@ export function prepareStatement(query: string, dialect: SqlDialect, fields: rea
 }
 
 /** Shared classification of socket-level failures, in words. */
-export function networkProblem(code: string | undefined, message: string, label: string, connectTimeout: number): SqlError | undefined {
-  const retry = 'Tributary keeps trying.';
+export function networkProblem(code: string | undefined, message: string, label: AgentMessage, connectTimeout: number): SqlError | undefined {
   switch (code) {
     case 'ECONNREFUSED':
-      return new SqlError('connect_failed', `Cannot connect to ${label}: connection refused. Check host and port, and that the database server runs. ${retry}`);
+      return new SqlError('connect_failed', say('sql.connection_refused', 'Cannot connect to {label}: connection refused. Check host and port, and that the database server runs. Tributary keeps trying.', { label }));
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new SqlError('connect_failed', `Cannot connect to ${label}: the host name is unknown (DNS). ${retry}`);
+      return new SqlError('connect_failed', say('sql.host_unknown', 'Cannot connect to {label}: the host name is unknown (DNS). Tributary keeps trying.', { label }));
     case 'ETIMEDOUT':
     case 'ETIMEOUT':
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
-      return new SqlError('connect_failed', `Cannot connect to ${label}: no answer within ${connectTimeout} s. Check host, port and firewalls. ${retry}`);
+      return connectTimedOut(label, connectTimeout);
     case 'ECONNRESET':
     case 'EPIPE':
     case 'PROTOCOL_CONNECTION_LOST':
     case 'ECONNCLOSED':
     case 'ESOCKET':
-      return new SqlError('connect_failed', `The connection to ${label} was lost (${message}). ${retry}`);
+      return connectionLost(label, message);
     default:
       return undefined;
   }
@@ -121,12 +141,15 @@ export function networkProblem(code: string | undefined, message: string, label:
 const TLS_CODES = /^(ERR_TLS|ERR_SSL|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|CERT_|HOSTNAME_MISMATCH|HANDSHAKE_NO_SSL_SUPPORT)/;
 
 /** A TLS failure (certificate, handshake), or undefined. */
-export function tlsProblem(code: string | undefined, message: string, label: string): SqlError | undefined {
+export function tlsProblem(code: string | undefined, message: string, label: AgentMessage): SqlError | undefined {
   if (!(code && TLS_CODES.test(code)) && !/\b(ssl|tls|certificate)\b/i.test(message)) return undefined;
-  const hint = /self[- ]signed|unable to (verify|get)|certificate/i.test(message)
-    ? ' The server certificate is not trusted: install a certificate from a trusted authority on the server, or set trust_server_certificate: true.'
-    : /not support|no_ssl/i.test(`${message} ${code ?? ''}`)
-      ? ' The server does not offer TLS: set ssl: false, or enable TLS on the server.'
-      : '';
-  return new SqlError('tls_failed', `TLS to ${label} failed: ${message}.${hint} Tributary keeps trying.`);
+  const error = message;
+  if (/self[- ]signed|unable to (verify|get)|certificate/i.test(message))
+    return new SqlError(
+      'tls_failed',
+      say('sql.tls_untrusted', 'TLS to {label} failed: {error}. The server certificate is not trusted: install a certificate from a trusted authority on the server, or set trust_server_certificate: true. Tributary keeps trying.', { label, error }),
+    );
+  if (/not support|no_ssl/i.test(`${message} ${code ?? ''}`))
+    return new SqlError('tls_failed', say('sql.tls_not_offered', 'TLS to {label} failed: {error}. The server does not offer TLS: set ssl: false, or enable TLS on the server. Tributary keeps trying.', { label, error }));
+  return new SqlError('tls_failed', say('sql.tls_failed', 'TLS to {label} failed: {error}. Tributary keeps trying.', { label, error }));
 }

@@ -3,6 +3,7 @@ import { type AgentRecord, type FieldValue, isoMicros } from '../../../../shared
 import type { StreamKey } from '../../components/contract.js';
 import type { ComponentContext } from '../../components/contract.js';
 import type { PreparedStatement, SqlDriver } from './sql-driver.js';
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 import { type BoundValue, type SqlCell, type StateField, dateTimeMicros, fieldValueOf, initialStateValue, isDateTime, isUnreadable, parseDateTimeText, stateValueOf } from './sql-values.js';
 
 /** Rows per page from the driver and per commit: bounds memory whatever max_rows_per_poll is. */
@@ -27,11 +28,18 @@ export interface PollOutcome {
   /** A whole page shared one state value and had to be committed at once: rows beyond it may be skipped. */
   tiedPage: boolean;
   /** Values that could not be kept (stored as null): how many, and the first named by row and column. */
-  unreadable?: { count: number; first: string };
+  unreadable?: { count: number; first: AgentMessage };
 }
 
 /** The result has no column for a state field (or the named timestamp_column). */
-export class MissingColumnError extends Error {}
+export class MissingColumnError extends Error {
+  constructor(
+    /** With its code (issue 57): the console writes it in the operator's language. */
+    readonly said: AgentMessage,
+  ) {
+    super(said.text);
+  }
+}
 
 interface Pending {
   record: AgentRecord;
@@ -111,7 +119,11 @@ export async function pollStream(options: { receiver: string; plan: StreamPlan; 
     const timestamp = plan.timestampColumn === undefined ? undefined : findColumn(columns, plan.timestampColumn);
     if (plan.timestampExplicit && timestamp === undefined) missing.push(`${plan.timestampColumn} (timestamp_column)`);
     if (missing.length > 0)
-      throw new MissingColumnError(`The query's result has no column ${missing.join(', ')}. Columns: ${columns.join(', ') || 'none'}. Select the state columns (alias them with AS if needed).`);
+      throw new MissingColumnError(
+        columns.length > 0
+          ? say('sql.column_missing', 'The query\'s result has no column {missing}. Columns: {columns}. Select the state columns (alias them with AS if needed).', { missing: missing.join(', '), columns: columns.join(', ') })
+          : say('sql.column_missing_no_columns', 'The query\'s result has no column {missing}. Columns: none. Select the state columns (alias them with AS if needed).', { missing: missing.join(', ') }),
+      );
     return { names: uniqueNames(columns), state: stateIndexes, timestamp };
   };
 
@@ -129,8 +141,14 @@ export async function pollStream(options: { receiver: string; plan: StreamPlan; 
         layout.names.forEach((name, i) => {
           const cell = row[i]!;
           if (isUnreadable(cell)) {
-            const where = plan.fields.length > 0 ? `the row with ${plan.fields.map((f, k) => `${f.column_name} = ${state[k]}`).join(', ')}` : `row ${rowIndex + 1} of the poll`;
-            unreadable ??= { count: 0, first: `${where}, column "${name}": ${cell.reason}` };
+            const [column, problem] = [name, cell.problem];
+            unreadable ??= {
+              count: 0,
+              first:
+                plan.fields.length > 0
+                  ? say('sql.json_unreadable_in_row', 'the row with {state}, column "{column}": a JSON value {problem}', { state: plan.fields.map((f, k) => `${f.column_name} = ${state[k]}`).join(', '), column, problem })
+                  : say('sql.json_unreadable_at_row', 'row {row} of the poll, column "{column}": a JSON value {problem}', { row: rowIndex + 1, column, problem }),
+            };
             unreadable.count += 1;
           }
           fieldvalues[name] = fieldValueOf(cell, timeZone);

@@ -42,7 +42,7 @@ export async function previewSql(
       previews.push(preview);
       const refused = sqlStatementProblem(stream.query, connection.database_type);
       if (refused) {
-        preview.problems.push({ level: 'error', message: refused });
+        preview.problems.push({ level: 'error', message: refused.text });
         continue;
       }
       if (failed.has(id)) {

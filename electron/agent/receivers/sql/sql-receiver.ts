@@ -11,7 +11,8 @@ import { PollingLoop } from '../../lifecycle/index.js';
 import { MssqlDriver } from './mssql-driver.js';
 import { MysqlDriver } from './mysql-driver.js';
 import { PostgresDriver } from './postgres-driver.js';
-import { CONNECTION_CATEGORIES, type SqlConnection, type SqlDriver, SqlError, connectionLabel, prepareStatement } from './sql-driver.js';
+import { CONNECTION_CATEGORIES, type SqlConnection, type SqlDriver, SqlError, connectionLabel, connectionLabelSaid, prepareStatement } from './sql-driver.js';
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 import { MissingColumnError, type StreamPlan, pollStream } from './sql-poll.js';
 
 export type SqlReceiverConfig = z.infer<typeof SqlReceiverSchema>;
@@ -46,7 +47,7 @@ interface Slot {
 interface PlannedStream {
   plan: StreamPlan;
   /** Why the query is refused before it is sent (several statements, not a SELECT …). */
-  refused: string | undefined;
+  refused: AgentMessage | undefined;
   dueAt: number;
 }
 
@@ -153,9 +154,9 @@ export class SqlReceiver implements AgentComponent {
     const interval = this.config.poll_interval * 1000;
     if (stream.refused) {
       if (stream.dueAt === 0) {
-        const message = `${stream.refused} The query is not sent to ${slot.label}.`;
-        markers.raise([key], 'error', 'query_refused', message);
-        logger.error(`${id}: ${message}`);
+        const said = say('sql.query_refused', '{problem} The query is not sent to {label}.', { problem: stream.refused, label: connectionLabelSaid(slot.connection) });
+        markers.raise([key], 'error', 'query_refused', said);
+        logger.error(`${id}: ${said.text}`);
       }
       stream.dueAt = Number.POSITIVE_INFINITY;
       return true;
@@ -174,15 +175,22 @@ export class SqlReceiver implements AgentComponent {
       this.connectionUp(slot);
       for (const category of STREAM_CATEGORIES) if (category !== 'state_not_unique' || !outcome.tiedPage) markers.clear(category, [key]);
       if (outcome.tiedPage) {
-        const message = `All ${outcome.rows} rows of a poll share the same state values (${stream.plan.fields.map((f) => f.column_name).join(', ')}); they were sent, but rows with the same values beyond them may be skipped. Raise max_rows_per_poll or add a unique column (such as an id) to state_fields.`;
-        markers.raise([key], 'warning', 'state_not_unique', message);
-        logger.warn(`${id}: ${message}`);
+        const said = say(
+          'sql.state_not_unique',
+          'All {rows} rows of a poll share the same state values ({columns}); they were sent, but rows with the same values beyond them may be skipped. Raise max_rows_per_poll or add a unique column (such as an id) to state_fields.',
+          { rows: outcome.rows, columns: stream.plan.fields.map((f) => f.column_name).join(', ') },
+        );
+        markers.raise([key], 'warning', 'state_not_unique', said);
+        logger.warn(`${id}: ${said.text}`);
       }
       if (outcome.unreadable) {
         const { count, first } = outcome.unreadable;
-        const message = `${count === 1 ? 'A value' : `${count} values`} could not be kept and ${count === 1 ? 'was' : 'were'} stored as null (the rows were read): ${first}.`;
-        markers.raise([key], 'warning', 'value_unreadable', message);
-        logger.warn(`${id}: ${message}`);
+        const said =
+          count === 1
+            ? say('sql.value_unreadable', 'A value could not be kept and was stored as null (the rows were read): {first}.', { first })
+            : say('sql.values_unreadable', '{count} values could not be kept and were stored as null (the rows were read): {first}.', { count, first });
+        markers.raise([key], 'warning', 'value_unreadable', said);
+        logger.warn(`${id}: ${said.text}`);
       }
       this.reads.note(id, outcome.committed, logger);
       if (outcome.limited && !this.backlogs.has(id)) {
@@ -196,13 +204,13 @@ export class SqlReceiver implements AgentComponent {
       stream.dueAt = Date.now() + interval;
       if (cause instanceof BufferFullError) return true; // marked by the pipeline; the rows wait in the database
       if (cause instanceof MissingColumnError) {
-        markers.raise([key], 'error', 'column_missing', cause.message);
+        markers.raise([key], 'error', 'column_missing', cause.said);
         logger.error(`${id}: ${cause.message}`);
         return true;
       }
-      const problem = cause instanceof SqlError ? cause : new SqlError('query_failed', `Reading failed: ${(cause as Error).message}. Tried again every poll.`);
+      const problem = cause instanceof SqlError ? cause : new SqlError('query_failed', say('sql.reading_failed', 'Reading failed: {error}. Tried again every poll.', { error: (cause as Error).message }));
       if (!problem.connectionLevel) {
-        markers.raise([key], 'error', 'query_failed', problem.message);
+        markers.raise([key], 'error', 'query_failed', problem.said);
         // Not the database's answer but an exception of ours: its stack says where.
         logger.error(`${id}: ${problem.message}`, cause instanceof SqlError ? undefined : cause);
         return true;
@@ -226,9 +234,9 @@ export class SqlReceiver implements AgentComponent {
     const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (slot.failures - 1));
     const keys = slot.streams.map((s) => s.plan.key);
     for (const category of CONNECTION_CATEGORIES) if (category !== problem.category) this.context.markers.clear(category, keys);
-    const message = `${problem.message} Next attempt in ${Math.round(delay / 1000)} s.`;
-    this.context.markers.raise(keys, 'error', problem.category, message);
-    this.context.logger.warn(message);
+    const said = say('sql.retry', '{problem} Next attempt in {seconds} s.', { problem: problem.said, seconds: Math.round(delay / 1000) });
+    this.context.markers.raise(keys, 'error', problem.category, said);
+    this.context.logger.warn(said.text);
     slot.down = problem.category;
     for (const s of slot.streams) if (Number.isFinite(s.dueAt)) s.dueAt = Date.now() + delay;
     // A fresh pool on the next attempt: no half-open connection or failed login is reused.

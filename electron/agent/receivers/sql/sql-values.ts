@@ -27,6 +27,8 @@ export interface SqlDateTime {
 export interface SqlUnreadable {
   kind: 'unreadable';
   reason: string;
+  /** What is wrong with the JSON value (the bounds it passes), in bounded-json's words. */
+  problem: string;
 }
 
 /** One value of a result row after the driver layer: what records carry, a date-time, or what cannot be kept. */
@@ -165,5 +167,5 @@ export function plainValue(value: unknown): SqlCell {
   if (Buffer.isBuffer(value)) return value.toString('base64');
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : isoMicros(BigInt(value.getTime()) * 1000n);
   const json = boundedJsonText(value);
-  return 'text' in json ? json.text : { kind: 'unreadable', reason: `a JSON value ${json.problem}` };
+  return 'text' in json ? json.text : { kind: 'unreadable', reason: `a JSON value ${json.problem}`, problem: json.problem };
 }

@@ -50,9 +50,9 @@ describe('SQL receiver rules', () => {
   });
 
   it('checks the dialect: ? for MySQL, @variables and writing words for MS SQL Server', () => {
-    expect(sqlStatementProblem('SELECT * FROM t WHERE id > ? ORDER BY id', 'mysql')).toMatch(/not "\?"/);
+    expect(sqlStatementProblem('SELECT * FROM t WHERE id > ? ORDER BY id', 'mysql')?.text).toMatch(/not "\?"/);
     expect(sqlStatementProblem("SELECT * FROM t WHERE note = '?' AND id > :id", 'mysql')).toBeUndefined();
-    expect(sqlStatementProblem('SELECT * FROM t WHERE id > :id ORDER BY id DROP TABLE t', 'mssql')).toMatch(/contains "DROP"/);
+    expect(sqlStatementProblem('SELECT * FROM t WHERE id > :id ORDER BY id DROP TABLE t', 'mssql')?.text).toMatch(/contains "DROP"/);
     expect(sqlStatementProblem('SELECT update_time, [delete] FROM t WHERE id > :id', 'mssql')).toBeUndefined();
     expect(sqlStatementProblem('WITH x AS (SELECT 1 AS id) SELECT * FROM x WHERE id > :id;', 'postgresql')).toBeUndefined();
   });

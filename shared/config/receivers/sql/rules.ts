@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { SqlReceiverSchema } from './schema.js';
 import { type JsonPath, type Violation, error, warning, say } from '../../violations.js';
+import type { AgentMessage } from '../../message.js';
 
 type SqlReceiver = z.infer<typeof SqlReceiverSchema>;
 
@@ -96,17 +97,18 @@ const WRITE_WORDS = /\b(insert|update|delete|merge|drop|alter|create|truncate|ex
  * Why the query cannot run as one read-only statement, or undefined. The agent refuses such a
  * query before sending it; validation reports the same text.
  */
-export function sqlStatementProblem(query: string, dialect: SqlDialect): string | undefined {
+export function sqlStatementProblem(query: string, dialect: SqlDialect): AgentMessage | undefined {
   const masked = maskSql(query, dialect);
   const body = masked.replace(/[\s;]+$/, '');
-  if (body.includes(';')) return 'The query holds more than one statement (a ";" before its end). A stream runs exactly one SELECT.';
-  if (!/^[\s(]*(select|with)\b/i.test(body)) return 'The query must be a SELECT (or WITH … SELECT): Tributary only reads.';
-  if (dialect === 'mysql' && body.includes('?')) return 'Use named placeholders such as :id, not "?".';
-  if (dialect === 'postgresql' && /\$\d/.test(body)) return 'Use named placeholders such as :id, not $1.';
+  if (body.includes(';')) return say('sql.several_statements', 'The query holds more than one statement (a ";" before its end). A stream runs exactly one SELECT.');
+  if (!/^[\s(]*(select|with)\b/i.test(body)) return say('sql.not_a_select', 'The query must be a SELECT (or WITH … SELECT): Tributary only reads.');
+  if (dialect === 'mysql' && body.includes('?')) return say('sql.question_mark_placeholder', 'Use named placeholders such as :id, not "?".');
+  if (dialect === 'postgresql' && /\$\d/.test(body)) return say('sql.dollar_placeholder', 'Use named placeholders such as :id, not $1.');
   if (dialect === 'mssql') {
-    if (/(?<!@)@(?!@)\w/.test(body)) return 'Use named placeholders such as :id, not @variables.';
+    if (/(?<!@)@(?!@)\w/.test(body)) return say('sql.variable_placeholder', 'Use named placeholders such as :id, not @variables.');
     const word = WRITE_WORDS.exec(body);
-    if (word) return `The query contains "${word[1]}": a stream only reads (SELECT). MS SQL Server has no read-only mode Tributary could rely on, so such words are refused.`;
+    if (word)
+      return say('sql.write_word', 'The query contains "{word}": a stream only reads (SELECT). MS SQL Server has no read-only mode Tributary could rely on, so such words are refused.', { word: word[1]! });
   }
   return undefined;
 }
@@ -187,7 +189,7 @@ export function sqlReceiverViolations(receiver: SqlReceiver, base: JsonPath): Vi
       if (problem) out.push(error([...fieldAt, 'initial_value'], say('sql_receiver.initial_value_must_fit_data_type', '{problem} initial_value must fit data_type {data_type}.', { problem, data_type: f.data_type })));
     });
     const statement = dialect ? sqlStatementProblem(s.query, dialect) : undefined;
-    if (statement) out.push(error([...at, 'query'], say('sql_receiver.statement_refused', '{text}', { text: statement })));
+    if (statement) out.push(error([...at, 'query'], statement));
     if (s.state_fields.length === 0) {
       out.push(warning([...at, 'state_fields'], say('sql_receiver.without_state_fields_every_poll', 'Without state_fields every poll reads and sends the whole result again (up to max_rows_per_poll rows). Add a state field such as an id to read only new rows.')));
     } else {
