@@ -47,7 +47,7 @@ export interface CommitPlan {
 /** What one transform stage made of one batch: problems to report, or why it failed. */
 export interface StageReport {
   stage: string;
-  problems: { level: 'warning' | 'error'; message: string; said?: AgentMessage }[];
+  problems: { level: 'warning' | 'error'; message: string; said: AgentMessage }[];
   /** The transform threw: the records passed on unchanged. */
   failed?: string;
 }

@@ -78,7 +78,7 @@ export interface MarkerReporter {
    * Raises (or refreshes) a marker of this component on each given stream. A message with a code
    * (say()) is written in the console's language; a plain text gets the code marker.<category>.
    */
-  raise(streams: readonly StreamKey[], level: Marker['level'], category: string, message: string | AgentMessage): void;
+  raise(streams: readonly StreamKey[], level: Marker['level'], category: string, message: AgentMessage): void;
   /** Clears this component's markers of a category (all categories when omitted). */
   clear(category?: string, streams?: readonly StreamKey[]): void;
 }
@@ -277,8 +277,8 @@ export type ComponentLoader<TConfig = unknown> = () => Promise<{ default: Compon
 export interface TransformProblem {
   level: 'warning' | 'error';
   message: string;
-  /** The message with its code (issue 57), when the transform says one: the marker carries it. */
-  said?: AgentMessage;
+  /** The message with its code (issue 57): the marker carries it. */
+  said: AgentMessage;
 }
 
 /** The result of applying a transform to one batch. */

@@ -23,10 +23,4 @@ describe('markers with codes', () => {
       { category: 'source_unavailable', code: 'localfile.folder_unavailable', message: 'The folder /data/press does not exist. Tributary keeps looking every 5 s.', params: said.params },
     ]);
   });
-
-  it('give plain words the code of their category and the words as params.text', () => {
-    const store = new MarkerStore(clock);
-    store.reporter('plant_csv', 'Receiver').raise([stream], 'warning', 'bad_lines', 'Three lines skipped.');
-    expect(store.forStream(stream.asset, stream.stream_type)).toMatchObject([{ code: 'marker.bad_lines', params: { text: 'Three lines skipped.' }, message: 'Three lines skipped.' }]);
-  });
 });

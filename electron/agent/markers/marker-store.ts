@@ -24,7 +24,7 @@ export class MarkerStore {
   reporter(component: string, componentType: ComponentType): MarkerReporter {
     return {
       raise: (streams, level, category, said) => {
-        const { text: message, code, params } = typeof said === 'string' ? { text: said, code: `marker.${category}`, params: { text: said } } : said;
+        const { text: message, code, params } = said;
         const timestamp = formatSpecTimestamp(this.clock.nowMicros());
         for (const s of streams) {
           const streamKey = `${s.asset}\0${s.stream_type}`;

@@ -364,7 +364,7 @@ export class Pipeline {
       }
       if (report.problems.length === 0) stage.markers.clear('transform_problem', [stream]);
       for (const problem of report.problems) {
-        stage.markers.raise([stream], problem.level, 'transform_problem', problem.said ?? problem.message);
+        stage.markers.raise([stream], problem.level, 'transform_problem', problem.said);
         stage.logger.warn(`${streamId(stream.asset, stream.stream_type)}: ${problem.message}`);
       }
     }

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { say } from '../../../shared/config/message.js';
 import type { ComponentContext } from '../components/contract.js';
 import { DrainingTransmit, type RoundOutcome } from './draining-transmit.js';
 
@@ -33,7 +34,7 @@ class Scripted extends DrainingTransmit {
     return next;
   }
   protected failed(cause: unknown): void {
-    this.report('write_failed', (cause as Error).message);
+    this.report('write_failed', say('test.write_failed', '{error}', { error: (cause as Error).message }));
   }
   protected override async stopped(): Promise<void> {
     this.stoppedCalls += 1;

@@ -71,8 +71,8 @@ export abstract class DrainingTransmit implements AgentComponent {
   }
 
   /** A problem as the operator sees it: the transmit's stats, an error marker on its streams, one log line per new message. */
-  protected report(category: string, said: string | AgentMessage): void {
-    const message = typeof said === 'string' ? said : said.text;
+  protected report(category: string, said: AgentMessage): void {
+    const message = said.text;
     this.context.stats.failure(this.name, said);
     this.context.markers.raise(this.context.streams, 'error', category, said);
     if (message !== this.lastProblem) this.context.logger.error(message);

@@ -6,6 +6,7 @@
  * primary_host_id no births and no data until that host's STATE (Sparkplug 3.0) says online.
  * The outbox (MqttTransmit) keeps what is not sent; this class only keeps what a birth needs.
  */
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IClientOptions, MqttClient } from 'mqtt';
@@ -42,7 +43,7 @@ export interface EdgeEvents {
   /** Births are out: data may be published. */
   ready(): void;
   /** Waiting for the primary host (a message), or no longer (undefined). */
-  waiting(message: string | undefined): void;
+  waiting(said: AgentMessage | undefined): void;
   /** The birth state changed (for the status). */
   changed(): void;
 }
@@ -161,7 +162,7 @@ export class SparkplugEdge {
     else {
       this.stateValue = 'waiting_for_host';
       this.events.changed();
-      this.events.waiting(`Sparkplug: waiting for primary host ${host} to be online (its STATE); the records are kept meanwhile.`);
+      this.events.waiting(say('sparkplug.waiting_for_host', 'Sparkplug: waiting for primary host {host} to be online (its STATE); the records are kept meanwhile.', { host }));
     }
   }
 
@@ -309,7 +310,7 @@ export class SparkplugEdge {
       this.stateValue = 'waiting_for_host';
       this.events.changed();
       this.logger.warn(`Sparkplug: primary host ${host} went offline; publishing waits until it is online again.`);
-      this.events.waiting(`Sparkplug: primary host ${host} is offline; the records are kept and sent when it is online again.`);
+      this.events.waiting(say('sparkplug.host_offline', 'Sparkplug: primary host {host} is offline; the records are kept and sent when it is online again.', { host: String(host) }));
     }
   }
 }

@@ -3,6 +3,7 @@
  * project has (pg, mysql2, mssql): a statement, a transaction, close. Errors come back as
  * SqlWriteError with a category and words a plant engineer can act on (a missing grant said so).
  */
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 import mysql from 'mysql2/promise';
 import sql from 'mssql';
 import pg from 'pg';
@@ -17,11 +18,12 @@ export type WriteProblem = 'connect_failed' | 'auth_failed' | 'permission_denied
 export class SqlWriteError extends Error {
   constructor(
     readonly category: WriteProblem,
-    message: string,
+    /** The message with its code (issue 57). */
+    readonly said: AgentMessage,
     /** The database refused a value of the records (not the connection, the login or a grant). */
     readonly refusedValue = false,
   ) {
-    super(message);
+    super(said.text);
   }
 }
 
@@ -49,27 +51,43 @@ export interface SqlSession {
 export const DEFAULT_PORTS: Record<Dialect, number> = { postgresql: 5432, mysql: 3306, mssql: 1433 };
 
 /** Where the transmit writes, for messages: "PostgreSQL mes at 10.0.1.5:5432". */
-export function targetLabel(config: SqlTransmitConfig): string {
-  const kind = { postgresql: 'PostgreSQL', mysql: 'MySQL/MariaDB', mssql: 'MS SQL Server' }[config.database_type];
-  return `${kind} database ${config.database_name} at ${config.host}:${config.port ?? DEFAULT_PORTS[config.database_type]}`;
+export function targetLabel(config: SqlTransmitConfig): AgentMessage {
+  const product = { postgresql: 'PostgreSQL', mysql: 'MySQL/MariaDB', mssql: 'MS SQL Server' }[config.database_type];
+  return say('sql_transmit.target', '{product} database {database} at {host}:{port}', { product, database: config.database_name, host: config.host, port: config.port ?? DEFAULT_PORTS[config.database_type] });
 }
 
+/** What the transmit was doing when a database refused, for its messages. */
+export const DOING = {
+  connect: () => say('sql_transmit.doing_connect', 'connect'),
+  write: () => say('sql_transmit.doing_write', 'write'),
+  insert: (table: string) => say('sql_transmit.doing_insert', 'insert into {table}', { table }),
+  create: (table: string) => say('sql_transmit.doing_create', 'create the table {table}', { table }),
+  addColumn: (column: string, table: string) => say('sql_transmit.doing_add_column', 'add the column {column} to {table}', { column, table }),
+};
+
 /** An error of any driver in words and a category. */
-export function explain(cause: unknown, config: SqlTransmitConfig, doing: string): SqlWriteError {
+export function explain(cause: unknown, config: SqlTransmitConfig, doing: AgentMessage, creates = false): SqlWriteError {
   if (cause instanceof SqlWriteError) return cause;
   const error = cause as { code?: string | number; errno?: number; number?: number; message?: string };
   const where = targetLabel(config);
   const code = String(error.code ?? '');
   const text = (error.message ?? String(cause)).slice(0, 500);
   if (['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT', 'ECONNRESET', 'ESOCKET', 'ETIMEOUT', 'EPIPE'].includes(code) || /timeout|terminated|closed|ECONNRESET|connect/i.test(text) && !/permission|denied/i.test(text))
-    return new SqlWriteError('connect_failed', `${where} cannot be reached (${text}). The records stay queued and are written when it answers.`);
+    return new SqlWriteError('connect_failed', say('sql_transmit.unreachable', '{where} cannot be reached ({error}). The records stay queued and are written when it answers.', { where, error: text }));
   if (code === '28P01' || code === '28000' || error.errno === 1045 || error.number === 18456 || code === 'ELOGIN')
-    return new SqlWriteError('auth_failed', `${where} refused the login of "${config.username}": wrong password or no such user. The records stay queued.`);
+    return new SqlWriteError('auth_failed', say('sql_transmit.login_refused', '{where} refused the login of "{user}": wrong password or no such user. The records stay queued.', { where, user: config.username }));
   const permission = code === '42501' || error.errno === 1142 || error.errno === 1044 || error.number === 229 || error.number === 262;
   if (permission)
-    return new SqlWriteError('permission_denied', `The user "${config.username}" may not ${doing} in ${where} (${text}). Grant it ${doing.startsWith('create') || doing.startsWith('add') ? 'CREATE on the database (or create the table yourself: docs/sql-transmit.md)' : config.database_type === 'mysql' ? 'SELECT, INSERT and UPDATE on the table (UPDATE for ON DUPLICATE KEY)' : 'SELECT and INSERT on the table'}. The records stay queued.`);
-  if (isRefusedValue(error)) return new SqlWriteError('write_failed', `${where} refused a value while it ${doing}: ${text}.`, true);
-  return new SqlWriteError('write_failed', `Writing to ${where} failed while it ${doing}: ${text}. The records stay queued.`);
+    return new SqlWriteError(
+      'permission_denied',
+      creates
+        ? say('sql_transmit.may_not_create', 'The user "{user}" may not {doing} in {where} ({error}). Grant it CREATE on the database (or create the table yourself: docs/sql-transmit.md). The records stay queued.', { user: config.username, doing, where, error: text })
+        : config.database_type === 'mysql'
+          ? say('sql_transmit.may_not_write_mysql', 'The user "{user}" may not {doing} in {where} ({error}). Grant it SELECT, INSERT and UPDATE on the table (UPDATE for ON DUPLICATE KEY). The records stay queued.', { user: config.username, doing, where, error: text })
+          : say('sql_transmit.may_not_write', 'The user "{user}" may not {doing} in {where} ({error}). Grant it SELECT and INSERT on the table. The records stay queued.', { user: config.username, doing, where, error: text }),
+    );
+  if (isRefusedValue(error)) return new SqlWriteError('write_failed', say('sql_transmit.value_refused', '{where} refused a value while it {doing}: {error}.', { where, doing, error: text }), true);
+  return new SqlWriteError('write_failed', say('sql_transmit.write_failed', 'Writing to {where} failed while it {doing}: {error}. The records stay queued.', { where, doing, error: text }));
 }
 
 export async function openSession(config: SqlTransmitConfig): Promise<SqlSession> {

@@ -3,7 +3,7 @@ import { say } from '../../../../shared/config/message.js';
 import type { ComponentContext, OutboxBatch, StreamKey } from '../../components/contract.js';
 import { RECORDS_JSON } from '../../components/records-json-codec.js';
 import { DrainingTransmit, type RoundOutcome } from '../draining-transmit.js';
-import { type SqlSession, type SqlTransmitConfig, SqlWriteError, explain, openSession } from './sql-session.js';
+import { type SqlSession, type SqlTransmitConfig, SqlWriteError, DOING, explain, openSession } from './sql-session.js';
 import {
   type ColumnType,
   type Dialect,
@@ -67,7 +67,7 @@ export class SqlTransmit extends DrainingTransmit {
     if (batches.length === 0) return 'empty';
     try {
       const session = (this.session ??= await openSession(this.config).catch((cause: unknown) => {
-        throw explain(cause, this.config, 'connect');
+        throw explain(cause, this.config, DOING.connect());
       }));
       const unfit = await this.write(session, batches).catch((cause: unknown) => {
         if (!(cause instanceof SqlWriteError && cause.refusedValue)) throw cause;
@@ -149,7 +149,7 @@ export class SqlTransmit extends DrainingTransmit {
       // The outbox holds the records as JSON arrays: PostgreSQL reads them as they are.
       const records = joinedJsonArrays(batches.map((b) => b.payload));
       await session.transaction(() => session.run(insertJsonRecords(table), [records]).then(() => undefined)).catch((cause: unknown) => {
-        throw explain(cause, this.config, `insert into ${table}`);
+        throw explain(cause, this.config, DOING.insert(String(table)));
       });
       return [];
     }
@@ -161,7 +161,7 @@ export class SqlTransmit extends DrainingTransmit {
     const table = this.config.table;
     const rows = records.map((r) => [r.record_id, r.asset, r.stream_type, timeValue(dialect, r.timestamp), JSON.stringify(r.fieldvalues)]);
     await session.transaction(() => this.insert(session, table, JSON_COLUMNS, rows)).catch((cause: unknown) => {
-      throw explain(cause, this.config, `insert into ${table}`);
+      throw explain(cause, this.config, DOING.insert(String(table)));
     });
     return [];
   }
@@ -212,7 +212,7 @@ export class SqlTransmit extends DrainingTransmit {
         await this.insert(session, table.name, columns, rows);
       }
     }).catch((cause: unknown) => {
-      throw explain(cause, this.config, `insert into ${[...byTable.keys()].map((t) => t.name).join(', ')}`);
+      throw explain(cause, this.config, DOING.insert([...byTable.keys()].map((t) => t.name).join(', ')));
     });
     return [...unfit.values()];
   }
@@ -243,7 +243,7 @@ export class SqlTransmit extends DrainingTransmit {
     const found = await columns();
     if (found.length > 0) return found;
     await session.run(create).catch((cause: unknown) => {
-      throw explain(cause, this.config, `create the table ${name}`);
+      throw explain(cause, this.config, DOING.create(name), true);
     });
     return columns();
   }
@@ -252,7 +252,7 @@ export class SqlTransmit extends DrainingTransmit {
     await session.run(addColumn(session.dialect, table.name, column, type)).catch(async (cause: unknown) => {
       // Another writer may have added it meanwhile: look again before calling it a failure.
       const now = await session.run(columnsQuery(session.dialect), [table.name]);
-      if (!now.some((row) => String(row.column_name) === column)) throw explain(cause, this.config, `add the column ${column} to ${table.name}`);
+      if (!now.some((row) => String(row.column_name) === column)) throw explain(cause, this.config, DOING.addColumn(column, table.name), true);
     });
     table.columns.set(column, type);
   }
@@ -286,8 +286,8 @@ export class SqlTransmit extends DrainingTransmit {
   }
 
   protected failed(cause: unknown): void {
-    const error = cause instanceof SqlWriteError ? cause : explain(cause, this.config, 'write');
-    this.report(error.category, error.message);
+    const error = cause instanceof SqlWriteError ? cause : explain(cause, this.config, DOING.write());
+    this.report(error.category, error.said);
   }
 
   private async drop(): Promise<void> {

@@ -33,8 +33,10 @@ export interface HelpDoc {
 }
 
 /** A page whose id is its file's name: docs/smb.md is #/help/smb, README.md is #/help/readme. */
-function page(key: HelpDocKey, file: string, text: string): HelpDoc {
+function page(file: string, text: string): HelpDoc {
   const id = file.replace(/^docs\//, '').replace(/\.md$/, '').toLowerCase();
+  // Its title's key: the id in camel case (data-path: dataPath, console.de: consoleDe).
+  const key = id.replace(/[-.](\w)/g, (_, c: string) => c.toUpperCase()) as HelpDocKey;
   return { id, title: en.help.docs[key], key, file, text };
 }
 
@@ -44,20 +46,20 @@ type HelpDocKey = keyof Catalog['help']['docs'];
 export const docTitle = (doc: HelpDoc): string => catalogText(`help.docs.${doc.key}`);
 
 export const HELP_DOCS: readonly HelpDoc[] = [
-  page('readme', 'README.md', readme),
-  page('consoleDe', 'docs/console.de.md', consoleDe),
-  page('dataPath', 'docs/data-path.md', dataPath),
-  page('compatibility', 'docs/compatibility.md', compatibility),
-  page('dataQuality', 'docs/data-quality.md', dataQuality),
-  page('logs', 'docs/logs.md', logs),
-  page('kpi', 'docs/kpi.md', kpi),
-  page('upload', 'docs/upload.md', upload),
-  page('smb', 'docs/smb.md', smb),
-  page('sql', 'docs/sql.md', sql),
-  page('opcua', 'docs/opcua.md', opcua),
-  page('mqtt', 'docs/mqtt.md', mqtt),
-  page('modbus', 'docs/modbus.md', modbus),
-  page('s7', 'docs/s7.md', s7),
-  page('fleet', 'docs/fleet.md', fleet),
-  page('security', 'docs/security.md', security),
+  page('README.md', readme),
+  page('docs/console.de.md', consoleDe),
+  page('docs/data-path.md', dataPath),
+  page('docs/compatibility.md', compatibility),
+  page('docs/data-quality.md', dataQuality),
+  page('docs/logs.md', logs),
+  page('docs/kpi.md', kpi),
+  page('docs/upload.md', upload),
+  page('docs/smb.md', smb),
+  page('docs/sql.md', sql),
+  page('docs/opcua.md', opcua),
+  page('docs/mqtt.md', mqtt),
+  page('docs/modbus.md', modbus),
+  page('docs/s7.md', s7),
+  page('docs/fleet.md', fleet),
+  page('docs/security.md', security),
 ];
