@@ -3,6 +3,8 @@
  * XML stream from the start, so their first PREVIEW_BYTES are enough; a workbook's directory is
  * at its end, so a workbook is read whole up to MAX_PREVIEW_WORKBOOK_BYTES.
  */
+import { say } from '../../../../shared/config/message.js';
+import { previewProblem } from '../../../../shared/api/preview.js';
 import type { DocumentParserConfig } from '../../../../shared/config/parsers/index.js';
 import { type AgentRecord, isoMicros } from '../../../../shared/records/record.js';
 import { DocumentError, bufferSource, openDocumentReader } from '../../parsers/index.js';
@@ -25,7 +27,7 @@ export async function previewDocument(options: {
   const { parser, preview } = options;
   const whole = parser.parser_type === 'excel';
   if (whole && options.size > MAX_PREVIEW_WORKBOOK_BYTES) {
-    preview.problems.push({ level: 'warning', message: `The workbook is over ${MAX_PREVIEW_WORKBOOK_BYTES / 1024 / 1024} MiB: it is read when the receiver runs, but not previewed.` });
+    preview.problems.push(previewProblem('warning', say('preview.workbook_too_large', 'The workbook is over {mib} MiB: it is read when the receiver runs, but not previewed.', { mib: MAX_PREVIEW_WORKBOOK_BYTES / 1024 / 1024 })));
     return;
   }
   const bytes = await options.read(0, whole ? options.size : Math.min(options.size, options.previewBytes));
@@ -34,7 +36,7 @@ export async function previewDocument(options: {
   if (!reader) return;
   try {
     const records = reader.next(options.rows);
-    for (const problem of reader.takeProblems().slice(0, 3)) preview.problems.push({ level: 'warning', message: `${problem} (skipped)` });
+    for (const problem of reader.takeProblems().slice(0, 3)) preview.problems.push(previewProblem('warning', say('preview.skipped', '{problem} (skipped)', { problem })));
     const capturetime = isoMicros(options.nowMicros);
     preview.records = records.map<AgentRecord>((record) => ({
       asset: options.key.asset,
@@ -45,7 +47,7 @@ export async function previewDocument(options: {
       record_id: '',
     }));
     if (records.length < options.rows && complete) reader.next(1);
-    if (records.length === 0) preview.problems.push({ level: 'warning', message: 'The file has no records yet.' });
+    if (records.length === 0) preview.problems.push(previewProblem('warning', say('preview.no_records', 'The file has no records yet.')));
   } catch (cause) {
     // A document cut at PREVIEW_BYTES ends early: only an error in the part read counts.
     if (!(cause instanceof DocumentError)) throw cause;

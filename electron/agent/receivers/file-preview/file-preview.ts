@@ -3,6 +3,8 @@
  * order, as the receiver reads) and that file's first rows through the stream's parser. Reads at
  * most PREVIEW_BYTES of one file per stream; the store is never touched.
  */
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
+import { previewProblem } from '../../../../shared/api/preview.js';
 import type { DataReceiver } from '../../../../shared/config/schema.js';
 import { type AgentRecord, isoMicros } from '../../../../shared/records/record.js';
 import { createSpreadsheetParser } from '../../parsers/index.js';
@@ -22,7 +24,7 @@ type FileReceiver = Extract<DataReceiver, { parsers: unknown }>;
 interface Opened {
   folder?: SourceFolder;
   files?: ListedFile[];
-  problem?: string;
+  problem?: AgentMessage;
 }
 
 /** `agentDataDirectory`: never read below it (ReadPolicy, checked on real paths before listing and reading). */
@@ -36,24 +38,24 @@ export async function previewFiles(receiver: FileReceiver, rows: number, nowMicr
         opened.push({ folder, files: (await folder.list()).files });
       } catch (cause) {
         if (!(cause instanceof SourceProblem)) throw cause;
-        opened.push({ problem: cause.message });
+        opened.push({ problem: cause.said });
       }
     }
     const streams = fileStreams(receiver, share);
     const previews: RawStreamPreview[] = [];
     for (const [index, stream] of streams.entries()) {
       const configured = receiver.streams[index]!;
-      const preview: RawStreamPreview = { key: stream.key, source: null, records: [], problems: opened.filter((o) => o.problem).map((o) => ({ level: 'error', message: o.problem! })) };
+      const preview: RawStreamPreview = { key: stream.key, source: null, records: [], problems: opened.flatMap((o) => (o.problem ? [previewProblem('error', o.problem)] : [])) };
       previews.push(preview);
       const found = opened.flatMap((o) => (o.files ?? []).filter((f) => streamOf(streams, f.relative) === stream).slice(0, 1).map((file) => ({ folder: o.folder!, file })))[0];
       if (!found) {
         if (opened.some((o) => o.files))
-          preview.problems.push({ level: 'warning', message: `No file matches ${JSON.stringify(configured.path_filter ?? configured.file_filter ?? [])} yet: there is nothing to preview.` });
+          preview.problems.push(previewProblem('warning', say('preview.no_file_matches', 'No file matches {filter} yet: there is nothing to preview.', { filter: JSON.stringify(configured.path_filter ?? configured.file_filter ?? []) })));
         continue;
       }
       preview.source = joinPath(found.folder.label, found.file.relative, share ? '\\' : '/');
       if (!stream.parser) {
-        preview.problems.push({ level: 'error', message: "No parser's filter_stream selects this stream, and it names no parser: its files cannot be read." });
+        preview.problems.push(previewProblem('error', say('preview.no_parser', "No parser's filter_stream selects this stream, and it names no parser: its files cannot be read.")));
         continue;
       }
       if (isDocumentParser(stream.parser)) {
@@ -63,7 +65,7 @@ export async function previewFiles(receiver: FileReceiver, rows: number, nowMicr
           await previewDocument({ parser: stream.parser, key: stream.key, name: preview.source, size: file.size ?? (await folder.size(file.relative)), read, previewBytes: PREVIEW_BYTES, rows, nowMicros, preview });
         } catch (cause) {
           if (!(cause instanceof SourceProblem)) throw cause;
-          preview.problems.push({ level: 'error', message: cause.message });
+          preview.problems.push(previewProblem('error', cause.said));
         }
         continue;
       }
@@ -74,7 +76,7 @@ export async function previewFiles(receiver: FileReceiver, rows: number, nowMicr
         bytes = await found.folder.read(found.file.relative, 0, Math.min(size, PREVIEW_BYTES));
       } catch (cause) {
         if (!(cause instanceof SourceProblem)) throw cause;
-        preview.problems.push({ level: 'error', message: cause.message });
+        preview.problems.push(previewProblem('error', cause.said));
         continue;
       }
       const parser = createSpreadsheetParser(stream.parser);
@@ -90,10 +92,10 @@ export async function previewFiles(receiver: FileReceiver, rows: number, nowMicr
         record_id: '',
       }));
       const lastRow = preview.records.length === rows ? result.rows[rows - 1]!.line : Number.POSITIVE_INFINITY;
-      for (const bad of result.badLines.filter((b) => b.line < lastRow).slice(0, 3)) preview.problems.push({ level: 'warning', message: `${bad.message} (bad_lines_action skips it)` });
-      if (result.fatal) preview.problems.push({ level: 'error', message: result.fatal.message });
+      for (const bad of result.badLines.filter((b) => b.line < lastRow).slice(0, 3)) preview.problems.push(previewProblem('warning', say('preview.bad_line', '{problem} (bad_lines_action skips it)', { problem: bad.said ?? bad.message })));
+      if (result.fatal) preview.problems.push(result.fatal.said ? previewProblem('error', result.fatal.said) : { level: 'error', message: result.fatal.message });
       if (preview.records.length === 0 && !result.fatal)
-        preview.problems.push({ level: 'warning', message: result.state.header === null ? 'The file has no header row yet.' : 'The file has a header but no data rows yet.' });
+        preview.problems.push(previewProblem('warning', result.state.header === null ? say('preview.no_header', 'The file has no header row yet.') : say('preview.no_data_rows', 'The file has a header but no data rows yet.')));
     }
     return previews;
   } finally {

@@ -3,6 +3,7 @@
  * for validation and preview: list the files as the receiver would see them, read a few bytes of
  * one. Nothing here keeps progress or touches the store.
  */
+import { say, type AgentMessage } from '../../../../shared/config/message.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
@@ -41,10 +42,11 @@ export interface FolderListing {
 /** The folder cannot be listed; `field` names the connection field to look at. */
 export class SourceProblem extends Error {
   constructor(
-    message: string,
+    /** With its code (issue 57): the preview shows it in the console's language. */
+    readonly said: AgentMessage,
     readonly field: string,
   ) {
-    super(message);
+    super(said.text);
   }
 }
 
@@ -64,17 +66,31 @@ type SmbConnection = z.infer<typeof SmbConnectionSchema>;
 
 const byRelative = (a: ListedFile, b: ListedFile) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0);
 
-function describeFolderError(cause: unknown, denied = 'cannot be read (permission denied)'): string {
+/** Why a subfolder was skipped, in words for the listing's callers. */
+function describeFolderError(cause: unknown): string {
   const code = (cause as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return 'does not exist';
   if (code === 'ENOTDIR') return 'is not a folder';
-  if (code === 'EACCES' || code === 'EPERM') return denied;
+  if (code === 'EACCES' || code === 'EPERM') return 'cannot be read (permission denied)';
   return `cannot be read (${(cause as Error).message})`;
 }
 
 function fileProblem(file: string, cause: unknown, field: string): never {
-  const gone = (cause as NodeJS.ErrnoException).code === 'ENOENT';
-  throw new SourceProblem(`The file ${file} ${gone ? 'is gone (removed after it was listed)' : describeFolderError(cause)}.`, field);
+  const code = (cause as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') throw new SourceProblem(say('preview.file_gone', 'The file {file} is gone (removed after it was listed).', { file }), field);
+  if (code === 'ENOTDIR') throw new SourceProblem(say('preview.file_not_folder', 'The file {file} is not a folder.', { file }), field);
+  if (code === 'EACCES' || code === 'EPERM') throw new SourceProblem(say('preview.file_denied', 'The file {file} cannot be read (permission denied).', { file }), field);
+  throw new SourceProblem(say('preview.file_unreadable', 'The file {file} cannot be read ({error}).', { file, error: (cause as Error).message }), field);
+}
+
+/** A folder that cannot be listed, in words (nothing is read from it until that changes). */
+function folderProblem(root: string, cause: unknown, field: string): SourceProblem {
+  const code = (cause as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new SourceProblem(say('preview.folder_missing', 'The folder {folder} does not exist: nothing is read from it until that changes.', { folder: root }), field);
+  if (code === 'ENOTDIR') return new SourceProblem(say('preview.folder_not_folder', 'The folder {folder} is not a folder: nothing is read from it until that changes.', { folder: root }), field);
+  if (code === 'EACCES' || code === 'EPERM')
+    return new SourceProblem(say('preview.folder_denied', 'The folder {folder} cannot be read by the user the agent runs as (permission denied): nothing is read from it until that changes.', { folder: root }), field);
+  return new SourceProblem(say('preview.folder_unreadable', 'The folder {folder} cannot be read ({error}): nothing is read from it until that changes.', { folder: root, error: (cause as Error).message }), field);
 }
 
 /**
@@ -90,7 +106,7 @@ export function localFolder(connection: LocalConnection, agentDataDirectory?: st
     label: root,
     async list() {
       const refused = await policy?.refuseFolder(root);
-      if (refused) throw new SourceProblem(refused.text, field);
+      if (refused) throw new SourceProblem(refused, field);
       const found: ListedFile[] = [];
       const skipped: FolderListing['skipped'] = [];
       const giveUpAt = Date.now() + LIST_BUDGET_MS;
@@ -132,7 +148,7 @@ export function localFolder(connection: LocalConnection, agentDataDirectory?: st
         all.catch(() => undefined); // a late failure, after the budget, is nobody's answer
         if ((await Promise.race([all, budget])) === 'late') partial = true;
       } catch (cause) {
-        throw new SourceProblem(`The folder ${root} ${describeFolderError(cause, 'cannot be read by the user the agent runs as (permission denied)')}: nothing is read from it until that changes.`, field);
+        throw folderProblem(root, cause, field);
       } finally {
         clearTimeout(timer);
       }
@@ -147,7 +163,7 @@ export function localFolder(connection: LocalConnection, agentDataDirectory?: st
     async read(relative, offset, length) {
       const file = path.join(root, ...relative.split('/'));
       const refused = (await policy?.refuseFolder(root)) ?? (await policy?.refuseFile(file));
-      if (refused) throw new SourceProblem(refused.text, field);
+      if (refused) throw new SourceProblem(refused, field);
       return readRange(file, offset, length).catch((cause) => fileProblem(file, cause, field));
     },
     close() {},
@@ -173,7 +189,7 @@ export async function smbFolder(connection: SmbConnection, timeoutMs: number): P
   const label = { server: connection.port === 445 ? connection.host : `${connection.host}:${connection.port}`, unc, share, user: domain ? `${domain}\\${username}` : username };
   const explain = (cause: unknown, phase: 'connect' | 'list') => {
     const problem = describeProblem(cause, phase, label);
-    return new SourceProblem(problem.message.replace(/\s+/g, ' ').trim(), FIELD_OF[problem.category]);
+    return new SourceProblem(problem.said, FIELD_OF[problem.category]);
   };
   // The SMB client loads when a share is first looked at, not with every agent.
   const { SmbSession } = await import('../smb/smb-client.js');

@@ -4,6 +4,8 @@
  * each tag's value and status columns, time stamped with the newest source time. The running
  * receiver is not disturbed and nothing is committed.
  */
+import { say } from '../../../../shared/config/message.js';
+import { previewProblem, type PreviewProblem } from '../../../../shared/api/preview.js';
 import { AttributeIds, type DataValue } from 'node-opcua-client';
 import type { FieldValue } from '../../../../shared/records/record.js';
 import { isoMicros } from '../../../../shared/records/record.js';
@@ -20,7 +22,7 @@ export interface OpcuaStreamPreview {
   key: StreamKey;
   source: string | null;
   records: { asset: string; stream_type: string; timestamp: string; capturetime: string; fieldvalues: Record<string, FieldValue>; record_id: string }[];
-  problems: { level: 'error' | 'warning'; message: string }[];
+  problems: PreviewProblem[];
 }
 
 export async function previewOpcua(receiver: OpcuaReceiverConfig, options: { pkiFolder: string; nowMicros: bigint; logger: Logger }): Promise<OpcuaStreamPreview[]> {
@@ -29,7 +31,7 @@ export async function previewOpcua(receiver: OpcuaReceiverConfig, options: { pki
   const { nodes, invalid } = indexTags(tags);
   const endpoint = new OpcuaEndpoint(connection, options.pkiFolder);
   const previews: OpcuaStreamPreview[] = receiver.streams.map((s) => ({ key: { asset: s.asset, stream_type: s.stream_type }, source: endpoint.url, records: [], problems: [] }));
-  for (const bad of invalid) previews[bad.stream]!.problems.push({ level: 'error', message: `${bad.tag.node} (${bad.tag.exportname}) is not a node id: ${bad.reason}` });
+  for (const bad of invalid) previews[bad.stream]!.problems.push(previewProblem('error', say('opcua.preview_not_node_id', '{node} ({column}) is not a node id: {error}', { node: bad.tag.node, column: bad.tag.exportname, error: bad.reason })));
   const detach = attachOpcuaLog(options.logger);
   const values = new Map<string, DataValue>();
   try {
@@ -40,7 +42,7 @@ export async function previewOpcua(receiver: OpcuaReceiverConfig, options: { pki
         const read = await bounded(
           open.session.read(chunk.map((n) => ({ nodeId: n.nodeId, attributeId: AttributeIds.Value })), 0),
           connection.timeout * 1000,
-          `the server did not answer within ${connection.timeout} s`,
+          say('opcua.server_no_answer_within', 'the server did not answer within {seconds} s', { seconds: connection.timeout }),
         );
         chunk.forEach((node, i) => read[i] && values.set(node.text, read[i]!));
       }
@@ -49,7 +51,7 @@ export async function previewOpcua(receiver: OpcuaReceiverConfig, options: { pki
     }
   } catch (cause) {
     const error = cause instanceof ConnectError ? cause : endpoint.explain(cause);
-    for (const preview of previews) preview.problems.push({ level: 'error', message: error.message });
+    for (const preview of previews) preview.problems.push(previewProblem('error', error.said));
     return previews;
   } finally {
     await endpoint.dispose();
@@ -68,8 +70,9 @@ export async function previewOpcua(receiver: OpcuaReceiverConfig, options: { pki
       if (converted.kind === 'array') converted.values.forEach((v, i) => (fieldvalues[`${tag.exportname}_${i}`] = v));
       else fieldvalues[tag.exportname] = converted.kind === 'scalar' ? converted.value : null;
       fieldvalues[statusColumn(tag.exportname)] = name;
-      if (converted.kind === 'rejected') preview.problems.push({ level: 'warning', message: `${tag.name} (${tag.exportname}) holds ${converted.reason}: it is recorded as null.` });
-      if (quality !== 'good') preview.problems.push({ level: quality === 'bad' ? 'error' : 'warning', message: `${tag.name} (${tag.exportname}) is ${name}.` });
+      if (converted.kind === 'rejected')
+        preview.problems.push(previewProblem('warning', say('opcua.preview_value_rejected', '{node} ({column}) holds {why}: it is recorded as null.', { node: tag.name, column: tag.exportname, why: converted.said })));
+      if (quality !== 'good') preview.problems.push(previewProblem(quality === 'bad' ? 'error' : 'warning', say('opcua.preview_status', '{node} ({column}) is {status}.', { node: tag.name, column: tag.exportname, status: name })));
       const micros = sampleMicros(dataValue, capture);
       if (newest === undefined || micros > newest) newest = micros;
     }

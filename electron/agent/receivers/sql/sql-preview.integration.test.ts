@@ -49,7 +49,7 @@ describe.each(['postgresql', 'mysql'] as TestDialect[])('preview of an SQL recei
     const after = (await server.call('POST', '/v1/config/preview', { configuration: config })).json.response.streams[0];
     expect(after.source).toContain(':id = 12');
     expect(after.records).toEqual([]);
-    expect(after.problems).toEqual([{ level: 'warning', message: 'The query returns no rows with :id = 12: nothing new to read now.' }]);
+    expect(after.problems).toEqual([expect.objectContaining({ level: 'warning', message: 'The query returns no rows with :id = 12: nothing new to read now.' })]);
   });
 
   it('says what is wrong with a query and with a connection', async () => {
@@ -63,6 +63,6 @@ describe.each(['postgresql', 'mysql'] as TestDialect[])('preview of an SQL recei
     const refused = sqlConfiguration(dialect, agent.ingest.url, [{ query: `SELECT * FROM ${t}` }], { connection: { password: 'not-the-password' } });
     const [login] = (await server.call('POST', '/v1/config/preview', { configuration: refused })).json.response.streams;
     expect(login.records).toEqual([]);
-    expect(login.problems).toEqual([{ level: 'error', message: expect.stringMatching(/tributary|password|login|denied|authentication/i) }]);
+    expect(login.problems).toEqual([expect.objectContaining({ level: 'error', message: expect.stringMatching(/tributary|password|login|denied|authentication/i) })]);
   });
 });

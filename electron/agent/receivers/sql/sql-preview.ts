@@ -3,6 +3,8 @@
  * committed state of a saved receiver, else the initial values), its first rows turned into records
  * as a poll would. Nothing is committed; the connection is closed again.
  */
+import { say } from '../../../../shared/config/message.js';
+import { previewProblem, type PreviewProblem } from '../../../../shared/api/preview.js';
 import type { z } from 'zod';
 import type { SqlReceiverSchema } from '../../../../shared/config/schema.js';
 import { sqlStatementProblem } from '../../../../shared/config/receivers/sql/rules.js';
@@ -20,7 +22,7 @@ export interface SqlStreamPreview {
   key: StreamKey;
   source: string | null;
   records: AgentRecord[];
-  problems: { level: 'error' | 'warning'; message: string }[];
+  problems: PreviewProblem[];
 }
 
 export async function previewSql(
@@ -28,7 +30,7 @@ export async function previewSql(
   options: { rows: number; nowMicros: bigint; logger: Logger; savedState: (key: StreamKey, column: string) => string | undefined },
 ): Promise<SqlStreamPreview[]> {
   const drivers = new Map<string, SqlDriver>();
-  const failed = new Map<string, string>();
+  const failed = new Map<string, PreviewProblem>();
   const previews: SqlStreamPreview[] = [];
   try {
     for (const stream of receiver.streams) {
@@ -42,11 +44,11 @@ export async function previewSql(
       previews.push(preview);
       const refused = sqlStatementProblem(stream.query, connection.database_type);
       if (refused) {
-        preview.problems.push({ level: 'error', message: refused.text });
+        preview.problems.push(previewProblem('error', refused));
         continue;
       }
       if (failed.has(id)) {
-        preview.problems.push({ level: 'error', message: failed.get(id)! });
+        preview.problems.push(failed.get(id)!);
         continue;
       }
       let driver = drivers.get(id);
@@ -65,9 +67,14 @@ export async function previewSql(
             const names = uniqueNames(columns);
             const timestamp = timestampColumn === undefined ? undefined : findColumn(columns, timestampColumn);
             if (stream.timestamp_column !== undefined && timestamp === undefined)
-              preview.problems.push({ level: 'error', message: `The query's result has no column ${stream.timestamp_column} (timestamp_column). Columns: ${columns.join(', ')}.` });
+              preview.problems.push(
+                previewProblem('error', say('sql.preview_no_timestamp_column', "The query's result has no column {column} (timestamp_column). Columns: {columns}.", { column: stream.timestamp_column, columns: columns.join(', ') })),
+              );
             const missing = fields.filter((f) => findColumn(columns, f.column_name) === undefined).map((f) => f.column_name);
-            if (missing.length > 0) preview.problems.push({ level: 'error', message: `The query's result has no column ${missing.join(', ')} (state_fields): the receiver would stop at this stream. Columns: ${columns.join(', ')}.` });
+            if (missing.length > 0)
+              preview.problems.push(
+                previewProblem('error', say('sql.preview_no_state_column', "The query's result has no column {missing} (state_fields): the receiver would stop at this stream. Columns: {columns}.", { missing: missing.join(', '), columns: columns.join(', ') })),
+              );
             for (const row of rows) {
               if (preview.records.length >= options.rows) break;
               const fieldvalues: Record<string, FieldValue> = {};
@@ -77,11 +84,20 @@ export async function previewSql(
             }
           },
         });
-        if (preview.records.length === 0) preview.problems.push({ level: 'warning', message: `The query returns no rows with ${bound || 'no state bound'}: nothing new to read now.` });
+        if (preview.records.length === 0)
+          preview.problems.push(
+            previewProblem('warning', bound ? say('sql.preview_no_rows', 'The query returns no rows with {bound}: nothing new to read now.', { bound }) : say('sql.preview_no_rows_unbound', 'The query returns no rows with no state bound: nothing new to read now.')),
+          );
       } catch (cause) {
-        const message = cause instanceof SqlError ? cause.message.replace(/\s*Tributary keeps trying\.?/, '') : `The query failed: ${(cause as Error).message}`;
-        preview.problems.push({ level: 'error', message });
-        if (cause instanceof SqlError && cause.connectionLevel) failed.set(id, message);
+        // A preview does not retry: "Tributary keeps trying" is left out, and with it the code (the German says it too).
+        const problem: PreviewProblem =
+          cause instanceof SqlError
+            ? /keeps trying/.test(cause.message)
+              ? { level: 'error', message: cause.message.replace(/\s*Tributary keeps trying\.?/, '') }
+              : previewProblem('error', cause.said)
+            : previewProblem('error', say('sql.preview_query_failed', 'The query failed: {error}', { error: (cause as Error).message }));
+        preview.problems.push(problem);
+        if (cause instanceof SqlError && cause.connectionLevel) failed.set(id, problem);
       }
     }
     return previews;
