@@ -15,6 +15,7 @@ import { ProgressPruner } from './progress-pruner.js';
 import type { FileStream } from './file-streams.js';
 import type { FileAccess, ListedFile } from './file-access.js';
 import { isThreadDeath } from '../../workers/worker-client.js';
+import { readFailedSaid } from './file-messages.js';
 import { say, type AgentMessage } from '../../../../shared/config/message.js';
 
 /** How long a file must stay unchanged before a last line without newline counts as complete. */
@@ -396,18 +397,4 @@ export class FileDiscovery {
       context.logger.warn(said.text);
     }
   }
-}
-
-/**
- * A file that cannot be read, and how many others of the stream cannot either: one message, not
- * one inside another (the error may be a message with a message of its own, a refusal).
- */
-function readFailedSaid(file: string, error: string | AgentMessage, again: 'next_look' | 'until_changed', others = 0): AgentMessage {
-  if (again === 'next_look')
-    return others > 0
-      ? say('file.read_failed_others', 'Reading {file} failed: {error}. It is tried again on the next look. {others} other file(s) of this stream cannot be read either.', { file, error, others })
-      : say('file.read_failed', 'Reading {file} failed: {error}. It is tried again on the next look.', { file, error });
-  return others > 0
-    ? say('file.read_failed_skipped_others', 'Reading {file} failed: {error}. It is skipped until it changes; the thread was replaced. {others} other file(s) of this stream cannot be read either.', { file, error, others })
-    : say('file.read_failed_skipped', 'Reading {file} failed: {error}. It is skipped until it changes; the thread was replaced.', { file, error });
 }
