@@ -43,16 +43,16 @@ describe('preview of a localfile receiver', () => {
     const { json } = await preview({ configuration: plant.config });
     const [press, oven] = json.response.streams;
     expect(press.records.map((r: { fieldvalues: { part: string } }) => r.fieldvalues.part)).toEqual(['P1', 'P2']);
-    expect(press.problems).toEqual([{ level: 'warning', message: 'Line 3 has 1 cells, the header has 3. (bad_lines_action skips it)' }]);
+    expect(press.problems).toEqual([expect.objectContaining({ level: 'warning', message: 'Line 3 has 1 cells, the header has 3. (bad_lines_action skips it)' })]);
     expect(oven.records).toEqual([]);
-    expect(oven.problems).toEqual([{ level: 'error', message: 'The time stamp column "time" is not in the header (line 1). Columns: when, zone1.' }]);
+    expect(oven.problems).toEqual([expect.objectContaining({ level: 'error', message: 'The time stamp column "time" is not in the header (line 1). Columns: when, zone1.' })]);
   });
 
   it('says when the folder does not exist, refuses a receiver with errors (422) and an unknown one (404)', async () => {
     const plant = filePlant();
     fs.rmSync(plant.drop, { recursive: true });
     const missing = (await preview({ configuration: plant.config })).json.response.streams[0];
-    expect(missing.problems).toEqual([{ level: 'error', message: `The folder ${plant.drop} does not exist: nothing is read from it until that changes.` }]);
+    expect(missing.problems).toEqual([expect.objectContaining({ level: 'error', message: `The folder ${plant.drop} does not exist: nothing is read from it until that changes.` })]);
 
     const broken = structuredClone(plant.config) as { data_receiver: { poll_interval: unknown }[] };
     broken.data_receiver[0]!.poll_interval = 0;
@@ -97,7 +97,7 @@ describe('preview of a localfile receiver', () => {
     expect(json.response.streams).toEqual([
       {
         asset: 'Press_1', stream_type: 'cycle', source: 'mqtt://127.0.0.1:1, topic plant1/press1/#', columns: [], records: [],
-        problems: [{ level: 'error', message: expect.stringMatching(/^Cannot reach the broker at mqtt:\/\/127\.0\.0\.1:1 \(ECONNREFUSED\)/) }],
+        problems: [expect.objectContaining({ level: 'error', message: expect.stringMatching(/^Cannot reach the broker at mqtt:\/\/127\.0\.0\.1:1 \(ECONNREFUSED\)/) })],
       },
     ]);
   });
