@@ -116,6 +116,45 @@ export function procStats(pid) {
 }
 
 /**
+ * CPU seconds of each thread of a process (by thread id, with its name from /proc: V8's helpers
+ * and libuv's pool show as such; Node names a worker thread after the process): what procStats
+ * adds up, per thread. Empty once the process is gone.
+ */
+export function threadStats(pid) {
+  const threads = new Map();
+  let tids = [];
+  try {
+    tids = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return threads;
+  }
+  for (const tid of tids) {
+    try {
+      const raw = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = raw.slice(raw.indexOf('(') + 1, raw.lastIndexOf(')'));
+      const stat = raw.slice(raw.lastIndexOf(') ') + 2).split(' ');
+      threads.set(tid, { name, cpuSeconds: (Number(stat[11]) + Number(stat[12])) / TICKS });
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return threads;
+}
+
+/**
+ * CPU seconds per million rows of each thread that used any between two threadStats, busiest
+ * first, as "name#tid": where a run's CPU went, without a profiler's own cost.
+ */
+export function threadCpuPerMillion(before, after, rows) {
+  const used = [];
+  for (const [tid, { name, cpuSeconds }] of after) {
+    const spent = cpuSeconds - (before.get(tid)?.cpuSeconds ?? 0);
+    if (spent > 0) used.push({ thread: `${name}#${tid}`, cpu_seconds_per_million_rows: +((spent / rows) * 1e6).toFixed(2) });
+  }
+  return used.sort((a, b) => b.cpu_seconds_per_million_rows - a.cpu_seconds_per_million_rows);
+}
+
+/**
  * `rows` rows of bench/csv-data.mjs in `files` files m<f>.csv, written beside the folder `drop`
  * (<dataDirectory>/drop) as .tmp files, so that `deliver()` can drop them all at once by renaming.
  * The files are written in child processes: the garbage of building them stays out of this one.

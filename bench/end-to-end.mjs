@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
-import { prepareDrop, procStats, sleep, startBenchServer } from './bench-server.mjs';
+import { prepareDrop, procStats, sleep, startBenchServer, threadCpuPerMillion, threadStats } from './bench-server.mjs';
 
 export const KEY_ID = 'bench@tributary.local';
 export const API_KEY = 'bench-api-key';
@@ -42,6 +42,7 @@ export async function endToEnd(rows, files, { quality = 'on', profile, source } 
   await sleep(2000);
   const poller = await server.pollStatus(50);
   const before = procStats(server.pid);
+  const threadsBefore = threadStats(server.pid);
   const started = performance.now();
   const benchCpu = process.cpuUsage();
   csv.deliver();
@@ -56,6 +57,7 @@ export async function endToEnd(rows, files, { quality = 'on', profile, source } 
   const benchCpuUsed = process.cpuUsage(benchCpu);
   const latencies = await poller.stop();
   const after = procStats(server.pid);
+  const threadsAfter = threadStats(server.pid);
   await server.stop();
   // Rows beyond `rows` would be duplicates (bench/peers.mjs checks that every run delivered `rows`).
   const delivered = ingest.receivedCount();
@@ -80,6 +82,7 @@ export async function endToEnd(rows, files, { quality = 'on', profile, source } 
     api_p50_ms: +percentile(latencies, 50).toFixed(1),
     api_p99_ms: +percentile(latencies, 99).toFixed(1),
     api_samples: latencies.length,
+    threads: threadCpuPerMillion(threadsBefore, threadsAfter, rows),
   };
 }
 

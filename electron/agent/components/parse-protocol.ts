@@ -91,7 +91,8 @@ export interface ParseThreads extends ParseWorkers {
  * (threads/parse-thread-root.ts), and the pool on its own thread for chunks of a few rows.
  */
 export interface ChunkRunner {
-  handle(request: ParseRequest): ParseResponse;
+  /** The answer; a promise while what the request needs is loaded (a thread's first document). */
+  handle(request: ParseRequest): ParseResponse | Promise<ParseResponse>;
   /** Closes its database connections. */
   close(): void;
 }

@@ -47,7 +47,7 @@ function readAll(bytes: Buffer, fused: boolean) {
       id, path: '/data/m.csv', bytes: bytes.subarray(offset, offset + CHUNK_BYTES), fileSize: bytes.length, offset, chunkBytes: CHUNK_BYTES, parser, state, final: true,
       file: { size: bytes.length, mtimeMs: 0, fingerprint: 'f' }, recordIdPrefix: '0123456789abcdef0123', plan, nowMicros: '1764000000123456',
     };
-    const response = h.handle(request);
+    const response = h.handleChunk(request);
     if (!response.ok) throw new Error(response.error);
     expect(response.consumedBytes).toBeGreaterThan(0);
     consumed.push(response.consumedBytes);

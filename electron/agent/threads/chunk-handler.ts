@@ -16,7 +16,7 @@ import type { ChunkFastPath, LinesFastPath } from '../components/chunk-fast-path
 import type { ParseRequest, ParseResponse } from '../components/parse-protocol.js';
 import { CHUNK_BYTES, MAX_LINE_BYTES, RECORD_CHUNK_BYTES, tailOf } from '../receivers/file-source/file-reader.js';
 import { recordIdOf } from '../receivers/file-source/record-ids.js';
-import { DocumentHandler } from './document-handler.js';
+import type { DocumentHandler } from './document-handler.js';
 import { isDocumentParser } from '../../../shared/config/parsers/index.js';
 import { say, type AgentMessage } from '../../../shared/config/message.js';
 
@@ -136,26 +136,58 @@ function recordsOf(request: ParseRequest, rows: ChunkResult['rows'], nowMicros: 
   }));
 }
 
+/**
+ * The JSON Lines fast path, or what loads it: it is loaded with the document readers, on a
+ * thread's first document.
+ */
+export type LinesFastPathSource = LinesFastPath | null | (() => Promise<LinesFastPath | null>);
+
 export class ChunkHandler {
   private readonly parsers = new Map<string, ReturnType<typeof createSpreadsheetParser>>();
-  /** Excel, JSON and XML files (read whole, a batch of records a request). */
+  /**
+   * Excel, JSON and XML files (read whole, a batch of records a request). Their readers (fflate,
+   * saxes, a JSON tokenizer and ~40 modules of ours) are loaded on the first such request: a
+   * thread that reads only CSV starts without them (a parse thread starts at each drop after a
+   * minute without files: docs/performance.md, "Start of a drop").
+   */
   private documents: DocumentHandler | undefined;
+  private documentsLoading: Promise<DocumentHandler> | undefined;
 
   /** `fused` null: every chunk takes the general path. */
   constructor(
     private readonly committer: BatchCommitter,
     private readonly fused: ChunkFastPath<SpreadsheetState> | null,
-    private readonly lines: LinesFastPath | null = null,
+    private readonly lines: LinesFastPathSource = null,
   ) {}
 
-  handle(request: ParseRequest): ParseResponse {
+  /** A document's request answers once its readers are loaded (a promise the first time). */
+  handle(request: ParseRequest): ParseResponse | Promise<ParseResponse> {
     if (isDocumentParser(request.parser as Parser)) {
-      return (this.documents ??= new DocumentHandler(this.committer, this.lines)).handle(request);
+      if (this.documents) return this.documents.handle(request);
+      return this.loadDocuments().then((documents) => documents.handle(request));
     }
+    return this.handleChunk(request);
+  }
+
+  /** A chunk of a file read line by line (CSV and the other spreadsheet texts): always at once. */
+  handleChunk(request: ParseRequest): ParseResponse {
     if (request.skipTo !== undefined)
       return this.skipLongLine({ ...request, skipTo: request.skipTo });
     const read = this.readChunk(request);
     return this.commitFused(read) ?? this.commitGeneral(read);
+  }
+
+  private loadDocuments(): Promise<DocumentHandler> {
+    this.documentsLoading ??= (async () => {
+      const lines = typeof this.lines === 'function' ? this.lines() : this.lines;
+      const [{ DocumentHandler }, linesPath] = await Promise.all([import('./document-handler.js'), lines]);
+      return (this.documents = new DocumentHandler(this.committer, linesPath));
+    })().catch((cause: unknown) => {
+      // Tried again with the next document.
+      this.documentsLoading = undefined;
+      throw cause;
+    });
+    return this.documentsLoading;
   }
 
   /** The request's chunk read, with its parser's state before it. */

@@ -7,11 +7,16 @@
 import { threadId } from 'node:worker_threads';
 import { builtInComponents } from '../catalog/built-in.js';
 import { BatchCommitter } from '../pipeline/batch-committer.js';
-import { FusedJsonLines } from '../transmits/remotedatapost/fused-json-lines.js';
 import { FusedUploadPath } from '../transmits/remotedatapost/fused-upload.js';
 import { WorkerCommitTargets } from '../pipeline/worker-commit-targets.js';
 import { ChunkHandler } from './chunk-handler.js';
-import type { ChunkRunner } from '../components/parse-protocol.js';
+import type { ChunkRunner, ParseRequest, ParseResponse } from '../components/parse-protocol.js';
+
+/** A failure as an answer. */
+function failed(request: ParseRequest, cause: unknown): ParseResponse {
+  const error = cause as NodeJS.ErrnoException;
+  return { id: request.id, ok: false, error: error.message, code: error.code, thread: threadId };
+}
 
 export function createChunkRunner(): ChunkRunner {
   const targets = new WorkerCommitTargets();
@@ -23,21 +28,16 @@ export function createChunkRunner(): ChunkRunner {
   const handler = new ChunkHandler(
     committer,
     fused ? new FusedUploadPath(committer) : null,
-    fused ? new FusedJsonLines(committer) : null,
+    // Loaded with the document readers, on the thread's first document (ChunkHandler).
+    fused ? async () => new (await import('../transmits/remotedatapost/fused-json-lines.js')).FusedJsonLines(committer) : null,
   );
   return {
     handle(request) {
       try {
-        return handler.handle(request);
+        const response = handler.handle(request);
+        return response instanceof Promise ? response.catch((cause: unknown) => failed(request, cause)) : response;
       } catch (cause) {
-        const error = cause as NodeJS.ErrnoException;
-        return {
-          id: request.id,
-          ok: false,
-          error: error.message,
-          code: error.code,
-          thread: threadId,
-        };
+        return failed(request, cause);
       }
     },
     close: () => {

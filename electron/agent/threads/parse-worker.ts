@@ -13,5 +13,9 @@ const runner = createChunkRunner();
 lowerThreadPriority();
 
 parentPort?.on('message', (request: ParseRequest) => {
-  parentPort!.postMessage(runner.handle(request));
+  const response = runner.handle(request);
+  // The pool sends a thread one request at a time: an answer that waits (for the document readers
+  // to load) is not overtaken by the next request's.
+  if (response instanceof Promise) void response.then((answer) => parentPort!.postMessage(answer));
+  else parentPort!.postMessage(response);
 });

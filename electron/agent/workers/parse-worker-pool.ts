@@ -169,11 +169,11 @@ export class ParseWorkerPool implements ParseThreads {
     // No further than the size looked at: a file that grew since is read on at the next look (by a
     // thread if it grew much).
     return {
-      ...runner.handle({
+      ...(await runner.handle({
         ...request,
         chunkBytes: Math.min(request.chunkBytes, Math.max(1, unreadBytes(request))),
         id: 0,
-      }),
+      })),
       threadName: 'main',
     };
   }

@@ -51,6 +51,23 @@ export interface PlainRowReader {
   ): PlainChunk | null;
 }
 
+/**
+ * read()'s answer, made in a function of its own: read() is compiled on stack (OSR) inside its
+ * first chunk's loop, before its end ever ran; an object literal there had no type feedback yet,
+ * so the optimized code left it at every chunk's end (a deoptimization per chunk).
+ */
+function chunkResult(
+  rows: number,
+  consumedBytes: number,
+  header: readonly string[],
+  rowsSeen: number,
+  linesSeen: number,
+  counter: number,
+  encoding: SpreadsheetState['encoding'],
+): PlainChunk {
+  return { rows, consumedBytes, state: { header: [...header], rowsSeen, linesSeen, counter, encoding } };
+}
+
 /** A reader for this parser configuration, or null when its files never take this path. */
 export function createPlainRowReader(any: SpreadsheetParserConfig | Parser): PlainRowReader | null {
   if (isDocumentParser(any)) return null;
@@ -63,7 +80,9 @@ export function createPlainRowReader(any: SpreadsheetParserConfig | Parser): Pla
   const times = new Float64Array(timeColumns.length);
   let cellStarts = new Int32Array(64);
   let lastHeader: string[] | null = null;
-  let timeIndexes: number[] = [];
+  // A typed array, filled in place: its map never changes, so read()'s optimized code stays valid
+  // from file to file (a new array per header made V8 deoptimize and compile read() again).
+  const timeIndexes = new Int32Array(timeColumns.length);
 
   function read(
     chunk: Buffer,
@@ -71,12 +90,13 @@ export function createPlainRowReader(any: SpreadsheetParserConfig | Parser): Pla
     final: boolean,
     visit: PlainRowVisitor,
   ): PlainChunk | null {
-    const { header } = previous;
-    if (header === null || previous.encoding === null || header.includes('__proto__')) return null;
-    const encoding = resolveEncoding(previous.encoding);
+    // Read here, not after the loop: see chunkResult.
+    const { header, encoding: encodingName } = previous;
+    if (header === null || encodingName === null || header.includes('__proto__')) return null;
+    const encoding = resolveEncoding(encodingName);
     if (encoding.decoder !== 'utf8' || encoding.width !== 1) return null;
     if (header !== lastHeader) {
-      timeIndexes = timeColumns.map((name) => header.indexOf(name));
+      for (let t = 0; t < timeColumns.length; t += 1) timeIndexes[t] = header.indexOf(timeColumns[t]!);
       lastHeader = header;
     }
     if (timeIndexes.includes(-1)) return null;
@@ -127,11 +147,7 @@ export function createPlainRowReader(any: SpreadsheetParserConfig | Parser): Pla
       linesSeen += cursor.newlines;
       consumedBytes = cursor.end;
     }
-    return {
-      rows,
-      consumedBytes,
-      state: { header: [...header], rowsSeen, linesSeen, counter, encoding: previous.encoding },
-    };
+    return chunkResult(rows, consumedBytes, header, rowsSeen, linesSeen, counter, encodingName);
   }
 
   return { timeColumns, read };

@@ -22,7 +22,7 @@ async function readRemote(bytes: Buffer) {
   const worker: ParseWorkers = {
     size: 1,
     parse: async (request) => {
-      const response = handler.handle({ ...request, id: 1 });
+      const response = handler.handleChunk({ ...request, id: 1 });
       if (response.ok && response.commit && 'committed' in response.commit) lines.push(...(response.commit.committed.tapped ?? []).map((r) => Number(r.fieldvalues.n)));
       return { ...response, threadName: 'parse:1' };
     },

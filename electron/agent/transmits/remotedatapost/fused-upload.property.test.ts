@@ -53,7 +53,7 @@ function readFile(bytes: Buffer, parser: Parser, plan: CommitPlan, chunkBytes: n
       id, path: '/data/m.csv', bytes: slice, fileSize: bytes.length, offset, chunkBytes: size, parser, state, final: true,
       file: { size: bytes.length, mtimeMs: 0, fingerprint: 'f' }, recordIdPrefix: '0123456789abcdef0123', plan, nowMicros: '1764000000123456',
     };
-    const response = handler.handle(request);
+    const response = handler.handleChunk(request);
     responses.push(response);
     if (!response.ok || response.fatal) break;
     if (response.consumedBytes === 0) {
