@@ -29,7 +29,12 @@ export function createChunkRunner(): ChunkRunner {
     committer,
     fused ? new FusedUploadPath(committer) : null,
     // Loaded with the document readers, on the thread's first document (ChunkHandler).
-    fused ? async () => new (await import('../transmits/remotedatapost/fused-json-lines.js')).FusedJsonLines(committer) : null,
+    fused
+      ? async () => {
+          const lines = await import('../transmits/remotedatapost/fused-json-lines.js');
+          return new lines.FusedJsonLines(committer);
+        }
+      : null,
   );
   return {
     handle(request) {

@@ -65,7 +65,8 @@ function chunkResult(
   counter: number,
   encoding: SpreadsheetState['encoding'],
 ): PlainChunk {
-  return { rows, consumedBytes, state: { header: [...header], rowsSeen, linesSeen, counter, encoding } };
+  const state = { header: [...header], rowsSeen, linesSeen, counter, encoding };
+  return { rows, consumedBytes, state };
 }
 
 /** A reader for this parser configuration, or null when its files never take this path. */
@@ -96,7 +97,8 @@ export function createPlainRowReader(any: SpreadsheetParserConfig | Parser): Pla
     const encoding = resolveEncoding(encodingName);
     if (encoding.decoder !== 'utf8' || encoding.width !== 1) return null;
     if (header !== lastHeader) {
-      for (let t = 0; t < timeColumns.length; t += 1) timeIndexes[t] = header.indexOf(timeColumns[t]!);
+      for (let t = 0; t < timeColumns.length; t += 1)
+        timeIndexes[t] = header.indexOf(timeColumns[t]!);
       lastHeader = header;
     }
     if (timeIndexes.includes(-1)) return null;
