@@ -196,7 +196,7 @@ export class MssqlDriver implements SqlDriver {
     if (code === 'EINSTLOOKUP')
       return new SqlError(
         'connect_failed',
-        say('sql.instance_not_found', 'Cannot find the instance "{instance}" on {host}: SQL Server Browser (UDP 1434) did not answer or does not know it. Tributary keeps trying.', { instance: String(this.connection.instance_name), host: this.connection.host }),
+        say('sql.instance_not_found', 'Cannot find the instance "{instance}" on {host}: SQL Server Browser (UDP 1434) did not answer or does not know it.', { instance: String(this.connection.instance_name), host: this.connection.host }),
       );
     const tls = tlsProblem(code, message, label);
     if (tls) return tls;
@@ -204,7 +204,7 @@ export class MssqlDriver implements SqlDriver {
       const inner = error.originalError as (Error & { code?: string; cause?: Error & { code?: string } }) | undefined;
       // tedious tries every address of the host in turn and reports "Could not connect (sequence)" when none accepted.
       if (/could not connect|ECONNREFUSED/i.test(message))
-        return new SqlError('connect_failed', say('sql.mssql_connection_refused', 'Cannot connect to {label}: connection refused or host unreachable. Check host and port (SQL Server\'s TCP/IP protocol must be enabled), and that the server runs. Tributary keeps trying.', { label }));
+        return new SqlError('connect_failed', say('sql.mssql_connection_refused', 'Cannot connect to {label}: connection refused or host unreachable. Check host and port (SQL Server\'s TCP/IP protocol must be enabled), and that the server runs.', { label }));
       const socketCode = inner?.cause?.code ?? (code === 'ETIMEOUT' ? 'ETIMEDOUT' : code);
       return networkProblem(socketCode, message, label, connectTimeout)!;
     }

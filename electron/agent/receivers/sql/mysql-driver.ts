@@ -184,7 +184,7 @@ export class MysqlDriver implements SqlDriver {
       case 'ER_CON_COUNT_ERROR':
       case 'ER_SERVER_SHUTDOWN':
       case 'ER_CONNECTION_KILLED':
-        return new SqlError('connect_failed', say('sql.not_available', '{label} is not available ({error}). Tributary keeps trying.', { label, error: message }));
+        return new SqlError('connect_failed', say('sql.not_available', '{label} is not available ({error}).', { label, error: message }));
     }
     const tls = tlsProblem(error.code, message, label);
     if (tls) return tls;

@@ -145,9 +145,9 @@ export class PostgresDriver implements SqlDriver {
       case '08006':
       case '08003':
       case '08001':
-        return new SqlError('connect_failed', say('sql.connection_lost_or_refused', 'The connection to {label} was lost or refused ({error}). Tributary keeps trying.', { label, error: message }));
+        return new SqlError('connect_failed', say('sql.connection_lost_or_refused', 'The connection to {label} was lost or refused ({error}).', { label, error: message }));
       case '53300':
-        return new SqlError('connect_failed', say('sql.no_free_slots', '{label} has no free connection slots ({error}). Tributary keeps trying.', { label, error: message }));
+        return new SqlError('connect_failed', say('sql.no_free_slots', '{label} has no free connection slots ({error}).', { label, error: message }));
     }
     const tls = tlsProblem(error.code, message, label);
     if (tls) return tls;

@@ -77,10 +77,10 @@ export const queryFailed = (label: AgentMessage, error: string) =>
 /** The connection of this driver was closed (the receiver stopped). */
 export const connectionClosed = (label: AgentMessage) => new SqlError('connect_failed', say('sql.connection_closed', 'The connection to {label} is closed.', { label }));
 /** The connection broke after it was made. */
-export const connectionLost = (label: AgentMessage, error: string) => new SqlError('connect_failed', say('sql.connection_lost', 'The connection to {label} was lost ({error}). Tributary keeps trying.', { label, error }));
+export const connectionLost = (label: AgentMessage, error: string) => new SqlError('connect_failed', say('sql.connection_lost', 'The connection to {label} was lost ({error}).', { label, error }));
 /** No answer within the connect timeout. */
 export const connectTimedOut = (label: AgentMessage, seconds: number) =>
-  new SqlError('connect_failed', say('sql.connect_timeout', 'Cannot connect to {label}: no answer within {seconds} s. Check host, port and firewalls. Tributary keeps trying.', { label, seconds }));
+  new SqlError('connect_failed', say('sql.connect_timeout', 'Cannot connect to {label}: no answer within {seconds} s. Check host, port and firewalls.', { label, seconds }));
 /** The query ran past query_timeout and was cancelled. */
 export const queryCancelled = (seconds: number) =>
   new SqlError('query_failed', say('sql.query_cancelled', 'The query did not finish within {seconds} s (query_timeout) and was cancelled. Add an index on the state column, lower max_rows_per_poll, or raise query_timeout.', { seconds }));
@@ -118,10 +118,10 @@ export function prepareStatement(query: string, dialect: SqlDialect, fields: rea
 export function networkProblem(code: string | undefined, message: string, label: AgentMessage, connectTimeout: number): SqlError | undefined {
   switch (code) {
     case 'ECONNREFUSED':
-      return new SqlError('connect_failed', say('sql.connection_refused', 'Cannot connect to {label}: connection refused. Check host and port, and that the database server runs. Tributary keeps trying.', { label }));
+      return new SqlError('connect_failed', say('sql.connection_refused', 'Cannot connect to {label}: connection refused. Check host and port, and that the database server runs.', { label }));
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new SqlError('connect_failed', say('sql.host_unknown', 'Cannot connect to {label}: the host name is unknown (DNS). Tributary keeps trying.', { label }));
+      return new SqlError('connect_failed', say('sql.host_unknown', 'Cannot connect to {label}: the host name is unknown (DNS).', { label }));
     case 'ETIMEDOUT':
     case 'ETIMEOUT':
     case 'EHOSTUNREACH':
@@ -147,9 +147,9 @@ export function tlsProblem(code: string | undefined, message: string, label: Age
   if (/self[- ]signed|unable to (verify|get)|certificate/i.test(message))
     return new SqlError(
       'tls_failed',
-      say('sql.tls_untrusted', 'TLS to {label} failed: {error}. The server certificate is not trusted: install a certificate from a trusted authority on the server, or set trust_server_certificate: true. Tributary keeps trying.', { label, error }),
+      say('sql.tls_untrusted', 'TLS to {label} failed: {error}. The server certificate is not trusted: install a certificate from a trusted authority on the server, or set trust_server_certificate: true.', { label, error }),
     );
   if (/not support|no_ssl/i.test(`${message} ${code ?? ''}`))
-    return new SqlError('tls_failed', say('sql.tls_not_offered', 'TLS to {label} failed: {error}. The server does not offer TLS: set ssl: false, or enable TLS on the server. Tributary keeps trying.', { label, error }));
-  return new SqlError('tls_failed', say('sql.tls_failed', 'TLS to {label} failed: {error}. Tributary keeps trying.', { label, error }));
+    return new SqlError('tls_failed', say('sql.tls_not_offered', 'TLS to {label} failed: {error}. The server does not offer TLS: set ssl: false, or enable TLS on the server.', { label, error }));
+  return new SqlError('tls_failed', say('sql.tls_failed', 'TLS to {label} failed: {error}.', { label, error }));
 }

@@ -89,13 +89,9 @@ export async function previewSql(
             previewProblem('warning', bound ? say('sql.preview_no_rows', 'The query returns no rows with {bound}: nothing new to read now.', { bound }) : say('sql.preview_no_rows_unbound', 'The query returns no rows with no state bound: nothing new to read now.')),
           );
       } catch (cause) {
-        // A preview does not retry: "Tributary keeps trying" is left out, and with it the code (the German says it too).
+        // The driver's words alone: that Tributary keeps trying is the running receiver's (retrySaid), a preview does not retry.
         const problem: PreviewProblem =
-          cause instanceof SqlError
-            ? /keeps trying/.test(cause.message)
-              ? { level: 'error', message: cause.message.replace(/\s*Tributary keeps trying\.?/, '') }
-              : previewProblem('error', cause.said)
-            : previewProblem('error', say('sql.preview_query_failed', 'The query failed: {error}', { error: (cause as Error).message }));
+          cause instanceof SqlError ? previewProblem('error', cause.said) : previewProblem('error', say('sql.preview_query_failed', 'The query failed: {error}', { error: (cause as Error).message }));
         preview.problems.push(problem);
         if (cause instanceof SqlError && cause.connectionLevel) failed.set(id, problem);
       }

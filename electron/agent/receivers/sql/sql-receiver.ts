@@ -34,6 +34,18 @@ export function createSqlDriver(connection: SqlConnection, logger: Logger): SqlD
   }
 }
 
+/**
+ * The marker of a connection that failed, as the running receiver says it: the driver's problem
+ * and the next attempt. A connection that cannot be reached or secured (not a refused login or a
+ * missing database, which need a fix of the configuration or the server) says that Tributary keeps
+ * trying: the receiver's words, not the driver's, so a preview of the same problem does not claim it.
+ */
+export function retrySaid(problem: SqlError, seconds: number): AgentMessage {
+  return problem.category === 'connect_failed' || problem.category === 'tls_failed'
+    ? say('sql.keeps_trying', '{problem} Tributary keeps trying. Next attempt in {seconds} s.', { problem: problem.said, seconds })
+    : say('sql.retry', '{problem} Next attempt in {seconds} s.', { problem: problem.said, seconds });
+}
+
 interface Slot {
   connection: SqlConnection;
   label: string;
@@ -234,7 +246,7 @@ export class SqlReceiver implements AgentComponent {
     const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (slot.failures - 1));
     const keys = slot.streams.map((s) => s.plan.key);
     for (const category of CONNECTION_CATEGORIES) if (category !== problem.category) this.context.markers.clear(category, keys);
-    const said = say('sql.retry', '{problem} Next attempt in {seconds} s.', { problem: problem.said, seconds: Math.round(delay / 1000) });
+    const said = retrySaid(problem, Math.round(delay / 1000));
     this.context.markers.raise(keys, 'error', problem.category, said);
     this.context.logger.warn(said.text);
     slot.down = problem.category;
