@@ -40,7 +40,9 @@ export function createChunkRunner(): ChunkRunner {
     handle(request) {
       try {
         const response = handler.handle(request);
-        return response instanceof Promise ? response.catch((cause: unknown) => failed(request, cause)) : response;
+        if (response instanceof Promise)
+          return response.catch((cause: unknown) => failed(request, cause));
+        return response;
       } catch (cause) {
         return failed(request, cause);
       }
