@@ -13,7 +13,7 @@ import { RecordHistory } from '../dist/electron/agent/kpi/record-history.js';
 import { recordIdOf, recordIdPrefix } from '../dist/electron/agent/receivers/file-source/record-ids.js';
 import { encodeRecords } from '../dist/electron/agent/transmits/remotedatapost/record-bson.js';
 import { fernetEncrypt, fernetKeyFromApiKey } from '../dist/electron/agent/transmits/remotedatapost/fernet.js';
-import { GZIP_LEVEL, sortForUpload } from '../dist/electron/agent/transmits/remotedatapost/wire.js';
+import { GZIP_OPTIONS, sortForUpload } from '../dist/electron/agent/transmits/remotedatapost/wire.js';
 import { startIngestServer } from '../dist/electron/ingest/ingest-server.js';
 import { putMultipart } from '../dist/electron/agent/transmits/remotedatapost/http-upload.js';
 import { RECORD_CHUNK_BYTES } from '../dist/electron/agent/receivers/file-source/file-reader.js';
@@ -63,7 +63,7 @@ export async function stageBreakdown(rows) {
     const batches = [];
     for (let i = 0; i < transformed.length; i += BATCH) batches.push(transformed.slice(i, i + BATCH));
     const encoded = add('encode (BSON)', () => batches.map((batch) => encodeRecords(sortForUpload(batch)).bytes));
-    const compressed = add('compress', () => encoded.map((b) => zlib.gzipSync(b, { level: GZIP_LEVEL })));
+    const compressed = add('compress', () => encoded.map((b) => zlib.gzipSync(b, GZIP_OPTIONS)));
     add('buffer (commit, read, delete)', () => {
       store.commit('r', stream, compressed.map((payload, i) => ({ transmit: 'cloud', ...stream, format: 'upload', records: batches[i].length, payload })), {}, new Map([['cloud', 2 ** 40]]));
       const ids = store.peekMeta('cloud', 1000).map((row) => row.id);

@@ -11,7 +11,7 @@ import { type AgentRecord, isoMicros } from '../../../../shared/records/record.j
 import type { EncodedBatch, OutboxCodec } from '../../components/contract.js';
 import { splitDocuments } from './bson-documents.js';
 import { encodeRecords } from './record-bson.js';
-import { GZIP_LEVEL, sortForUpload } from './wire.js';
+import { GZIP_OPTIONS, sortForUpload } from './wire.js';
 
 export interface UploadOutboxOptions {
   /** Records per stored batch at most: a batch is one request (max_request_records). */
@@ -20,7 +20,7 @@ export interface UploadOutboxOptions {
 
 /** gzip of concatenated documents: the RDP2 upload body before encryption. */
 export function gzipDocuments(documents: readonly Uint8Array[]): Buffer {
-  return zlib.gzipSync(Buffer.concat(documents), { level: GZIP_LEVEL });
+  return zlib.gzipSync(Buffer.concat(documents), GZIP_OPTIONS);
 }
 
 /** The documents of a concatenation, as slices of it. */
@@ -57,7 +57,7 @@ export function batchesOfDocuments(
   for (const size of partSizes(count, maxRequestRecords)) {
     const last = first + size - 1;
     const from = first === 0 ? 0 : ends[first - 1]!;
-    const payload = zlib.gzipSync(bytes.subarray(from, ends[last]), { level: GZIP_LEVEL });
+    const payload = zlib.gzipSync(bytes.subarray(from, ends[last]), GZIP_OPTIONS);
     batches.push({ payload, records: size, first: recordAt(first), last: recordAt(last) });
     first += size;
   }
@@ -76,7 +76,7 @@ function encode(records: readonly AgentRecord[], { maxRequestRecords }: UploadOu
   for (const size of partSizes(sorted.length, maxRequestRecords)) {
     const slice = sorted.slice(start, start + size);
     start += size;
-    out.push({ payload: zlib.gzipSync(encodeRecords(slice).bytes, { level: GZIP_LEVEL }), records: slice.length, first: slice[0]!, last: slice[slice.length - 1]! });
+    out.push({ payload: zlib.gzipSync(encodeRecords(slice).bytes, GZIP_OPTIONS), records: slice.length, first: slice[0]!, last: slice[slice.length - 1]! });
   }
   return out;
 }
