@@ -296,6 +296,22 @@ export function strptimeReader(format: string): (text: string) => WallTime | nul
 }
 
 /**
+ * Whether `format` ends with its seconds (`%S`, or `%S` + one literal + `%f`) after a literal or
+ * whitespace, in the shape the fast reader reads: then a text's characters before its seconds
+ * name its minute (time-columns.ts reads the texts of one minute by their seconds alone). The
+ * literal between %S and %f (its code unit), -1 when %S ends the format; undefined otherwise.
+ */
+export function secondsEnding(format: string): number | undefined {
+  const steps = compiledFormat(format)?.fast;
+  const n = steps?.length ?? 0;
+  const isField = (i: number, field: Field) => steps![i]?.kind === StepKind.Field && steps![i]!.value === field;
+  const fraction = n >= 4 && isField(n - 1, Field.Fraction) && steps![n - 2]!.kind === StepKind.Literal;
+  const second = fraction ? n - 3 : n - 1;
+  if (!steps || second < 1 || !isField(second, Field.Second) || steps[second - 1]!.kind === StepKind.Field) return undefined;
+  return fraction ? steps[n - 2]!.value : -1;
+}
+
+/**
  * A reader of `format` that reads only its fixed-width spelling: every numeric field at its full
  * width (%Y four digits, %f one to six, the others two), ASCII whitespace, literals in their own
  * case. What it reads, it reads as parseStrptime does; any other text gives null, though

@@ -133,7 +133,7 @@ export function createPlainRowReader(any: SpreadsheetParserConfig | Parser): Pla
         cellStarts[count] = text.length + 1;
         for (let t = 0; t < timeIndexes.length; t += 1) {
           const c = timeIndexes[t]!;
-          const micros = stamper.instant(t, text.slice(cellStarts[c]!, cellStarts[c + 1]! - 1));
+          const micros = stamper.instantAt(t, text, cellStarts[c]!, cellStarts[c + 1]! - 1);
           // A bad time (a bad line), or one beyond what the fused writers take: the reference
           // decides.
           if (micros !== micros) times[t] = micros;

@@ -7,6 +7,7 @@ import type { SpreadsheetParseOptions } from '../../../../shared/config/csv-opti
 import type { FieldValue } from '../../../../shared/records/record.js';
 import { isoFromUtcMs, microsFromUtcMs } from '../../time/iso-time.js';
 import { guessDateTime, strptimeReader } from '../../time/strptime.js';
+import { MinuteMemos } from './minute-memo.js';
 import type { WallTime } from '../../time/wall-time.js';
 import { offsetResolver, wallNaiveMs } from '../../time/zoned.js';
 import type { ChunkResult, ParsedRow } from './parser-types.js';
@@ -35,6 +36,11 @@ export interface TimeStamper {
    * (stamp() writes null), -Infinity for a text the column does not read (a bad line).
    */
   instant(t: number, text: string): number;
+  /**
+   * instant(t, line.slice(start, end)), without the slice for a text of the minute before it:
+   * see MinuteMemo.
+   */
+  instantAt(t: number, line: string, start: number, end: number): number;
 }
 
 export function createTimeStamper(parse: SpreadsheetParseOptions, timeZone: string): TimeStamper {
@@ -86,5 +92,14 @@ export function createTimeStamper(parse: SpreadsheetParseOptions, timeZone: stri
     return (naive - resolveOffset(wall, naive).offsetMs) * 1000 + wall.microsecond;
   }
 
-  return { columns, stamp, instant };
+  const memos = new MinuteMemos(
+    columns,
+    (parse.parse_timestamps ?? []).map((ts) => ts.format),
+    resolveOffset,
+    instant,
+  );
+  const instantAt = (t: number, line: string, start: number, end: number) =>
+    memos.instantAt(t, line, start, end);
+
+  return { columns, stamp, instant, instantAt };
 }
