@@ -7,7 +7,9 @@
  */
 import { MessageCodeSchema, MessageParamsSchema, type AgentMessage } from '../config/message.js';
 import { z } from 'zod';
-import { FieldValueSchema } from '../records/record.js';
+import type { FieldValue } from '../records/record.js';
+
+const FieldValueSchema: z.ZodType<FieldValue> = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 export const PREVIEW_MAX_ROWS = 100;
 

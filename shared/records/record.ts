@@ -2,23 +2,23 @@
  * A record: one row of machine data on its way from a receiver to the transmits.
  * Times are ISO 8601 UTC with microseconds, e.g. 2026-01-05T06:00:00.000000Z.
  */
-import { z } from 'zod';
+/** A field's value: what a cell, tag or column holds (numbers, text, booleans, empty). */
+export type FieldValue = string | number | boolean | null;
 
-export const FieldValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-export type FieldValue = z.infer<typeof FieldValueSchema>;
-
-export const AgentRecordSchema = z.object({
-  asset: z.string(),
-  stream_type: z.string(),
+// Plain types, no schema: every thread uses records, and the threads that only move them start
+// without zod (a thread starts at each drop after a minute without one). The API's schemas of
+// records are in shared/api (preview.ts).
+export type AgentRecord = {
+  asset: string;
+  stream_type: string;
   /** When the data was generated: the first parse_timestamps/parse_dates field, else capturetime. */
-  timestamp: z.string(),
+  timestamp: string;
   /** When the agent read it. */
-  capturetime: z.string(),
-  fieldvalues: z.record(z.string(), FieldValueSchema),
+  capturetime: string;
+  fieldvalues: Record<string, FieldValue>;
   /** Stable id (hash of asset, stream_type, source position): receivers downstream drop duplicates by it. */
-  record_id: z.string(),
-});
-export type AgentRecord = z.infer<typeof AgentRecordSchema>;
+  record_id: string;
+};
 
 const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
 const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TransformSchema } from '../../../shared/config/schema.js';
 import { record } from '../../testing/records.js';
 import { builtInComponents } from './built-in.js';
+import { outboxReaders } from './outbox-codecs.js';
 import { CSV_COLUMNS_OUTBOX } from '../transmits/csv/csv-outbox.js';
 import { RECORDS_JSON } from '../components/records-json-codec.js';
 
@@ -48,6 +49,17 @@ describe('the built-in registry', () => {
     expect(registry.decode(RECORDS_JSON.format, RECORDS_JSON.encode(records, {})[0]!.payload)).toEqual(records);
     expect(registry.decode('csv-columns', CSV_COLUMNS_OUTBOX.encode(records, {})[0]!.payload)).toEqual(records);
     expect(() => registry.decode('carrier-pigeon', Buffer.from('x'))).toThrow(/"carrier-pigeon" cannot be read/);
+  });
+
+  it('reads every outbox format of the build in the encode thread too (outbox-codecs.ts), which loads no transforms', () => {
+    const readers = outboxReaders();
+    expect(readers.readableFormats()).toEqual(builtInComponents().readableFormats());
+    expect(readers.readableFormats()).toEqual(expect.arrayContaining(['upload', 'csv-text', 'csv-columns', 'mqtt-json', 'json']));
+    const records = [record({ a: 1 })];
+    const upload = builtInComponents().outbox('remotedatapost');
+    const [batch] = upload.encode(records, upload.options({ max_request_records: 3000 }));
+    expect(readers.decode(upload.format, batch!.payload).map((r) => r.fieldvalues.a)).toEqual([1]);
+    expect(readers.has('Transform', 'rename')).toBe(false);
   });
 
   it('loads receiver and transmit services on first use', async () => {

@@ -102,6 +102,11 @@ export class ComponentRegistry {
     return this.transmits.get(transmitType)?.outbox ?? RECORDS_JSON;
   }
 
+  /** The outbox formats this registry reads. */
+  readableFormats(): string[] {
+    return [...this.codecs.keys()].sort();
+  }
+
   /** The records of a stored outbox batch, by the format it was stored in. */
   decode(format: string, payload: Buffer): AgentRecord[] {
     const codec = this.codecs.get(format);

@@ -5,7 +5,7 @@
  * cross threads. Started by upload-encoder.ts when a round is too big for the API thread.
  */
 import { parentPort } from 'node:worker_threads';
-import { builtInComponents } from '../catalog/built-in.js';
+import { outboxReaders } from '../catalog/outbox-codecs.js';
 import { AgentStore } from '../store/agent-store.js';
 import { encodeBodies } from '../transmits/remotedatapost/upload-bodies.js';
 import { lowerThreadPriority } from '../workers/thread-priority.js';
@@ -13,8 +13,8 @@ import type { EncodeRequest, EncodeResponse } from '../transmits/remotedatapost/
 
 let store: AgentStore | undefined;
 let storeFile: string | undefined;
-// Batches in other formats are read by the codec that wrote them: the registry every thread builds.
-const registry = builtInComponents();
+// Batches in other formats are read by the codec that wrote them (catalog/outbox-codecs.ts).
+const registry = outboxReaders();
 // Bulk work: below the API thread on Linux (thread-priority.ts).
 lowerThreadPriority();
 

@@ -6,7 +6,7 @@
  * isoMicros, is in shared/records/record.ts (the console uses it too); everything here gives
  * exactly its texts, and reads texts exactly as Date or parseTimestampToMicros would.
  */
-import { parseTimestampToMicros } from '../../../shared/api/envelope.js';
+import { parseTimestampToMicros } from '../../../shared/api/spec-time.js';
 import { isoFromMicros, isoMicros } from '../../../shared/records/record.js';
 import { daysFromCivil, daysInMonth } from './wall-time.js';
 

@@ -7,8 +7,16 @@
  * first byte. UTF-8, Latin-1 and UTF-16 are decoded by Node itself; every other code page by
  * iconv-lite.
  */
-import iconv from 'iconv-lite';
+import { createRequire } from 'node:module';
 import { type EncodingInfo, lookupEncoding, supportedEncodingNames } from '../../../../shared/config/encodings.js';
+
+/**
+ * iconv-lite, loaded on the first file in an encoding Node does not decode itself (most files are
+ * UTF-8 or Latin-1): a parse thread starts without it. Required, not imported: a synchronous
+ * load of its CommonJS, without the ES module wrapper that scans its source for exports.
+ */
+let iconvModule: typeof import('iconv-lite') | undefined;
+const iconv = () => (iconvModule ??= createRequire(import.meta.url)('iconv-lite') as typeof import('iconv-lite'));
 
 /** An encoding as the parser uses it, decided at the start of a file. */
 export interface FileEncoding {
@@ -88,7 +96,7 @@ export function separatorUnits(separator: string, encoding: FileEncoding): numbe
   if (encoding.width === 2)
     return Array.from({ length: separator.length }, (_, i) => separator.charCodeAt(i));
   if (encoding.decoder === 'utf8' || encoding.decoder === 'latin1') return [...Buffer.from(separator, encoding.decoder)];
-  return [...iconv.encode(separator, encoding.iconv)];
+  return [...iconv().encode(separator, encoding.iconv)];
 }
 
 /** Decodes `bytes[start, end)`; invalid bytes become U+FFFD, never a lost separator or quote. */
@@ -110,6 +118,6 @@ export function decodeBytes(
       return Buffer.from(bytes.subarray(start, even)).swap16().toString('utf16le');
     }
     case 'iconv':
-      return iconv.decode(bytes.subarray(start, end), encoding.iconv);
+      return iconv().decode(bytes.subarray(start, end), encoding.iconv);
   }
 }
