@@ -66,29 +66,32 @@ type SmbConnection = z.infer<typeof SmbConnectionSchema>;
 
 const byRelative = (a: ListedFile, b: ListedFile) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0);
 
+/** What a file system error says about a path, once for the three messages below. */
+function errorKind(cause: unknown): 'missing' | 'not_folder' | 'denied' | 'other' {
+  const code = (cause as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' ? 'missing' : code === 'ENOTDIR' ? 'not_folder' : code === 'EACCES' || code === 'EPERM' ? 'denied' : 'other';
+}
+
 /** Why a subfolder was skipped, in words for the listing's callers. */
 function describeFolderError(cause: unknown): string {
-  const code = (cause as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'does not exist';
-  if (code === 'ENOTDIR') return 'is not a folder';
-  if (code === 'EACCES' || code === 'EPERM') return 'cannot be read (permission denied)';
-  return `cannot be read (${(cause as Error).message})`;
+  const words = { missing: 'does not exist', not_folder: 'is not a folder', denied: 'cannot be read (permission denied)', other: `cannot be read (${(cause as Error).message})` };
+  return words[errorKind(cause)];
 }
 
 function fileProblem(file: string, cause: unknown, field: string): never {
-  const code = (cause as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') throw new SourceProblem(say('preview.file_gone', 'The file {file} is gone (removed after it was listed).', { file }), field);
-  if (code === 'ENOTDIR') throw new SourceProblem(say('preview.file_not_folder', 'The file {file} is not a folder.', { file }), field);
-  if (code === 'EACCES' || code === 'EPERM') throw new SourceProblem(say('preview.file_denied', 'The file {file} cannot be read (permission denied).', { file }), field);
+  const kind = errorKind(cause);
+  if (kind === 'missing') throw new SourceProblem(say('preview.file_gone', 'The file {file} is gone (removed after it was listed).', { file }), field);
+  if (kind === 'not_folder') throw new SourceProblem(say('preview.file_not_folder', 'The file {file} is not a folder.', { file }), field);
+  if (kind === 'denied') throw new SourceProblem(say('preview.file_denied', 'The file {file} cannot be read (permission denied).', { file }), field);
   throw new SourceProblem(say('preview.file_unreadable', 'The file {file} cannot be read ({error}).', { file, error: (cause as Error).message }), field);
 }
 
 /** A folder that cannot be listed, in words (nothing is read from it until that changes). */
 function folderProblem(root: string, cause: unknown, field: string): SourceProblem {
-  const code = (cause as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return new SourceProblem(say('preview.folder_missing', 'The folder {folder} does not exist: nothing is read from it until that changes.', { folder: root }), field);
-  if (code === 'ENOTDIR') return new SourceProblem(say('preview.folder_not_folder', 'The folder {folder} is not a folder: nothing is read from it until that changes.', { folder: root }), field);
-  if (code === 'EACCES' || code === 'EPERM')
+  const kind = errorKind(cause);
+  if (kind === 'missing') return new SourceProblem(say('preview.folder_missing', 'The folder {folder} does not exist: nothing is read from it until that changes.', { folder: root }), field);
+  if (kind === 'not_folder') return new SourceProblem(say('preview.folder_not_folder', 'The folder {folder} is not a folder: nothing is read from it until that changes.', { folder: root }), field);
+  if (kind === 'denied')
     return new SourceProblem(say('preview.folder_denied', 'The folder {folder} cannot be read by the user the agent runs as (permission denied): nothing is read from it until that changes.', { folder: root }), field);
   return new SourceProblem(say('preview.folder_unreadable', 'The folder {folder} cannot be read ({error}): nothing is read from it until that changes.', { folder: root, error: (cause as Error).message }), field);
 }
