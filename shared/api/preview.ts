@@ -5,7 +5,8 @@
  * MQTT: what arrives within a few seconds of listening (docs/decisions/0046). Nothing is committed
  * and no progress moves.
  */
-import { MessageCodeSchema, MessageParamsSchema, type AgentMessage } from '../config/message.js';
+import type { AgentMessage } from '../config/message.js';
+import { MessageCodeSchema, MessageParamsSchema } from '../config/message-schema.js';
 import { z } from 'zod';
 import type { FieldValue } from '../records/record.js';
 

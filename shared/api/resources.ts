@@ -1,7 +1,7 @@
 /**
  * Payload schemas of the management API: status, streams and markers, restream, logs, meta.
  */
-import { MessageCodeSchema, MessageParamsSchema } from '../config/message.js';
+import { MessageCodeSchema, MessageParamsSchema } from '../config/message-schema.js';
 import { z } from 'zod';
 import { CONFIG_LIMITS } from '../config/limits.js';
 import { ValidationResultSchema } from '../config/violations.js';

@@ -2,7 +2,7 @@
  * The management API's route contract: every endpoint with its request and response schema. The
  * router binds one handler per entry; /v1/openapi.json is generated from this table.
  */
-import { MessageCodeSchema, MessageParamsSchema } from '../config/message.js';
+import { MessageCodeSchema, MessageParamsSchema } from '../config/message-schema.js';
 import { z } from 'zod';
 import { ConfigurationSchema } from '../config/schema.js';
 import { TemplateSchema } from '../config/templates.js';

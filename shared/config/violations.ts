@@ -3,7 +3,8 @@
  * engineer understands, each at the exact json_path of the offending value.
  */
 import { z } from 'zod';
-import { type AgentMessage, MessageCodeSchema, MessageParamsSchema, say } from './message.js';
+import { type AgentMessage, say } from './message.js';
+import { MessageCodeSchema, MessageParamsSchema } from './message-schema.js';
 
 export const JsonPathSchema = z
   .array(z.union([z.string(), z.number().int().min(0)]))

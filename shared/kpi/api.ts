@@ -2,7 +2,7 @@
  * Payloads of the KPI endpoints (/v1/kpis…): the library entries and the evaluation request and
  * answer. The definition itself is validated by `validateKpi`, not by these schemas.
  */
-import { MessageCodeSchema, MessageParamsSchema } from '../config/message.js';
+import { MessageCodeSchema, MessageParamsSchema } from '../config/message-schema.js';
 import { z } from 'zod';
 import { ViolationSchema } from '../config/violations.js';
 import { KPI_KINDS } from './schema.js';

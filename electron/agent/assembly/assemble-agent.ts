@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { builtInComponents } from '../catalog/built-in.js';
+import { TRANSFORM_CHECKS } from '../catalog/transform-checks.js';
 import { ConfigChecker } from '../config/config-checker.js';
 import { ConfigService } from '../config/config-service.js';
 import { ConfigStore } from '../config/config-store.js';
@@ -61,7 +62,7 @@ export function assembleAgent(options: AgentRuntimeOptions): AgentRuntime {
     flavour: process.platform === 'win32' ? 'win32' : 'posix',
   });
   const checker = new ConfigChecker(validator, new SourceChecks({ dataDirectory: dir }), { dataDirectory: dir, allowWrite });
-  const registry = options.registry ?? builtInComponents();
+  const registry = options.registry ?? builtInComponents(TRANSFORM_CHECKS);
   const config = new ConfigService({
     store: configStore,
     checker,

@@ -5,12 +5,7 @@
  * services are loaded on first use (a parse worker never loads them); transforms and outbox codecs
  * are imported here because parse workers run them.
  */
-import {
-  ChecksumRecordTransformSchema,
-  ConvertTimestampsTransformSchema,
-  FilterTransformSchema,
-  RenameTransformSchema,
-} from '../../../shared/config/transform-schema.js';
+import type { TransformChecks } from './transform-checks.js';
 import { createChecksumRecordTransform } from '../transforms/checksum-record/checksum-record-transform.js';
 import { createConvertTimestampsTransform } from '../transforms/convert-timestamps/convert-timestamps-transform.js';
 import { createFilterTransform } from '../transforms/filter/filter-transform.js';
@@ -21,7 +16,12 @@ import { CSV_COLUMNS_OUTBOX, CSV_OUTBOX } from '../transmits/csv/csv-outbox.js';
 import { ComponentRegistry } from '../components/registry.js';
 import { RECORDS_JSON } from '../components/records-json-codec.js';
 
-export function builtInComponents(): ComponentRegistry {
+/**
+ * `checks`: the transforms' schemas (transform-checks.ts), for a registry that builds transforms
+ * from configuration it has not validated itself; a parse thread's registry goes without (its
+ * plans carry validated configuration) and so starts without zod.
+ */
+export function builtInComponents(checks?: TransformChecks): ComponentRegistry {
   return new ComponentRegistry()
     .receiver('localfile', () => import('../receivers/localfile/index.js'), {
       preview: () => import('../receivers/localfile/preview.js'),
@@ -44,10 +44,10 @@ export function builtInComponents(): ComponentRegistry {
     .receiver('s7', () => import('../receivers/s7/index.js'), {
       preview: () => import('../receivers/s7/preview.js'),
     })
-    .transform('convert_timestamps', ConvertTimestampsTransformSchema, createConvertTimestampsTransform)
-    .transform('rename', RenameTransformSchema, createRenameTransform)
-    .transform('filter', FilterTransformSchema, createFilterTransform)
-    .transform('checksum_record', ChecksumRecordTransformSchema, createChecksumRecordTransform)
+    .transform('convert_timestamps', createConvertTimestampsTransform, checks?.convert_timestamps)
+    .transform('rename', createRenameTransform, checks?.rename)
+    .transform('filter', createFilterTransform, checks?.filter)
+    .transform('checksum_record', createChecksumRecordTransform, checks?.checksum_record)
     .transmit('csv', CSV_OUTBOX, () => import('../transmits/csv/index.js'))
     .reads(CSV_COLUMNS_OUTBOX)
     .transmit('remotedatapost', UPLOAD_OUTBOX, () => import('../transmits/remotedatapost/index.js'))

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import type { ComponentType } from '../../../shared/api/resources.js';
 import type { Transform } from '../../../shared/config/schema.js';
 import type { AgentRecord } from '../../../shared/records/record.js';
@@ -10,6 +9,11 @@ import type { ReceiverPreview, ReceiverPreviewLoader } from './receiver-preview.
 export interface ReceiverCapabilities {
   /** POST /v1/config/preview: the first records of an unsaved receiver. */
   preview?: ReceiverPreviewLoader;
+}
+
+/** What reads a configuration entry into its checked form (a zod schema). */
+export interface ConfigCheck<TConfig> {
+  parse(config: unknown): TConfig;
 }
 
 interface TransmitEntry {
@@ -59,9 +63,13 @@ export class ComponentRegistry {
     return this;
   }
 
-  /** A transform type: its configuration schema and a pure builder (runs in parse workers too). */
-  transform<TSchema extends z.ZodType>(type: string, schema: TSchema, create: (config: z.infer<TSchema>) => RecordTransform): this {
-    this.transforms.set(type, (config) => create(schema.parse(config)));
+  /**
+   * A transform type: a pure builder (runs in parse threads too) and what checks its configuration
+   * entry (its schema). Without `check`, entries come checked: a parse thread's plans carry the
+   * configuration the API thread validated, and the thread starts without the schemas (built-in.ts).
+   */
+  transform<TConfig>(type: string, create: (config: TConfig) => RecordTransform, check?: ConfigCheck<TConfig>): this {
+    this.transforms.set(type, check ? (config) => create(check.parse(config)) : (config) => create(config as TConfig));
     return this;
   }
 

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import type { Parser } from '../../../shared/config/schema.js';
 import { type AgentRecord, isoMicros } from '../../../shared/records/record.js';
-import { type ChunkResult, type SpreadsheetParser, type SpreadsheetState, SpreadsheetStateSchema, createSpreadsheetParser, readOptionsOf, resolveEncoding } from '../parsers/spreadsheet/index.js';
+import { type ChunkResult, type SpreadsheetParser, type SpreadsheetState, createSpreadsheetParser, readSpreadsheetState, readOptionsOf, resolveEncoding } from '../parsers/spreadsheet/index.js';
 import type { CommitProgress } from '../components/contract.js';
 import type { BatchCommitter } from '../pipeline/batch-committer.js';
 import type { ChunkFastPath, LinesFastPath } from '../components/chunk-fast-path.js';
@@ -17,7 +17,7 @@ import type { ParseRequest, ParseResponse } from '../components/parse-protocol.j
 import { CHUNK_BYTES, MAX_LINE_BYTES, RECORD_CHUNK_BYTES, tailOf } from '../receivers/file-source/file-reader.js';
 import { recordIdOf } from '../receivers/file-source/record-ids.js';
 import type { DocumentHandler } from './document-handler.js';
-import { isDocumentParser } from '../../../shared/config/parsers/index.js';
+import { isDocumentParser } from '../../../shared/config/parsers/kinds.js';
 import { say, type AgentMessage } from '../../../shared/config/message.js';
 
 const MAX_CACHED_PARSERS = 1000;
@@ -197,7 +197,7 @@ export class ChunkHandler {
     const config = request.parser as Parser;
     const parser = this.parserFor(config);
     const state = request.state
-      ? SpreadsheetStateSchema.parse(request.state)
+      ? readSpreadsheetState(request.state)
       : parser.initialState();
     const nowMicros = BigInt(request.nowMicros);
     return {
@@ -308,7 +308,7 @@ export class ChunkHandler {
     const config = request.parser as Parser;
     const parser = this.parserFor(config);
     const state = request.state
-      ? SpreadsheetStateSchema.parse(request.state)
+      ? readSpreadsheetState(request.state)
       : parser.initialState();
     const line = state.linesSeen + 1;
     const action = readOptionsOf(config).badLinesAction;

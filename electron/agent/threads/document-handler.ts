@@ -5,7 +5,7 @@
  * request that finds none open (another thread, a restart) opens the file again and skips the
  * records already committed, so a crash repeats and loses nothing.
  */
-import { isDocumentParser } from '../../../shared/config/parsers/index.js';
+import { isDocumentParser } from '../../../shared/config/parsers/kinds.js';
 import type { Parser } from '../../../shared/config/schema.js';
 import { type AgentRecord, isoMicros } from '../../../shared/records/record.js';
 import { DocumentError, type DocumentReader, openDocumentReader, openFileSource } from '../parsers/document/index.js';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { specExampleConfiguration } from '../../testing/config-fixtures.js';
 import { validateConfiguration } from '../validate.js';
 import { PARSER_TEMPLATES } from './derive.js';
+import { LINE_PARSER_TYPES, PARSER_DESCRIPTORS, isDocumentParser } from './index.js';
 
 const withParser = (parser: Record<string, unknown>) => {
   const doc = specExampleConfiguration() as any;
@@ -43,5 +44,14 @@ describe('excel, json and xml parsers in a configuration', () => {
       expect(said.length).toBeGreaterThan(0);
       expect(said.every((p) => /fill in/i.test(p.says))).toBe(true);
     }
+  });
+});
+
+describe('how each parser type is read', () => {
+  it('reads line by line exactly the types whose descriptor says lines (kinds.ts, without the schemas)', () => {
+    const lines = PARSER_DESCRIPTORS.filter((d) => d.reads === 'lines').map((d) => d.type);
+    expect([...LINE_PARSER_TYPES].sort()).toEqual([...lines].sort());
+    for (const descriptor of PARSER_DESCRIPTORS)
+      expect(isDocumentParser({ parser_type: descriptor.type }), descriptor.type).toBe(descriptor.reads === 'document');
   });
 });

@@ -4,7 +4,7 @@
  * (derive.ts; docs/architecture.md, "How to add a parser"). The agent's twin, for the types read as
  * whole documents, is electron/agent/parsers/registry.ts.
  */
-import type { z } from 'zod';
+import type { ParserDescriptorType } from './kinds.js';
 import { spreadsheetParser } from './spreadsheet/index.js';
 import { csvParser } from './csv/index.js';
 import { excelParser } from './excel/index.js';
@@ -22,18 +22,8 @@ export type { ParserDescriptor, ParserReads } from './descriptor.js';
 /** In the order the JSON Schema lists them (the OpenAPI document and the editor keep this order). */
 export const PARSER_DESCRIPTORS = [spreadsheetParser, csvParser, excelParser, jsonParser, xmlParser] as const;
 
-type Descriptor = (typeof PARSER_DESCRIPTORS)[number];
-type ConfigOf<D> = D extends { schema: infer S extends z.ZodType } ? z.infer<S> : never;
-/** A parser read as a whole document (excel, json, xml): its configuration. */
-export type DocumentParserConfig = ConfigOf<Extract<Descriptor, { reads: 'document' }>>;
-export type DocumentParserType = DocumentParserConfig['parser_type'];
-
-// Line by line is the spreadsheet engine's way, for the types that say so; every other type is read
-// whole by the reader the agent registers for it, so a type added by a line above is one too. The
-// set is taken here, not in derive.ts, because the parse threads import isDocumentParser from here.
-const LINE_TYPES: ReadonlySet<string> = new Set(PARSER_DESCRIPTORS.flatMap((d) => (d.reads === 'lines' ? [d.type] : [])));
-
-/** Whether a parser is read as a whole document (excel, json, xml) rather than line by line (csv). */
-export function isDocumentParser<T extends { parser_type: string }>(parser: T): parser is T & DocumentParserConfig {
-  return !LINE_TYPES.has(parser.parser_type);
-}
+// kinds.ts names the same descriptors as types (it may not import this module): a descriptor
+// listed here and not there does not compile.
+PARSER_DESCRIPTORS satisfies readonly ParserDescriptorType[];
+export type { DocumentParserConfig, DocumentParserType } from './kinds.js';
+export { LINE_PARSER_TYPES, isDocumentParser } from './kinds.js';

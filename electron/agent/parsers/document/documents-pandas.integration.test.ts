@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ParserSchema } from '../../../../shared/config/schema.js';
-import { isDocumentParser } from '../../../../shared/config/parsers/index.js';
+import { isDocumentParser } from '../../../../shared/config/parsers/kinds.js';
 import type { FieldValue } from '../../../../shared/records/record.js';
 import { isoToEpochMicros } from '../../time/iso-time.js';
 import { openDocumentReader, openFileSource } from './index.js';

@@ -4,7 +4,8 @@
  * cell is typed as cell-values.ts types it (per cell, leading zeros stay text), with numbers in the
  * configured notation ("1.234,5" with decimal "," and thousands ".").
  */
-import { type DtypeKind, type SpreadsheetParseOptions, dtypeKind } from '../../../../shared/config/csv-options.js';
+import type { SpreadsheetParseOptions } from '../../../../shared/config/csv-options.js';
+import { type DtypeKind, dtypeKind } from '../../../../shared/config/dtypes.js';
 import type { FieldValue } from '../../../../shared/records/record.js';
 import { cellValue, cellValueByRules } from './cell-values.js';
 

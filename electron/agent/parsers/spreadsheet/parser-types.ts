@@ -3,7 +3,6 @@
  * so that the fast path, the general path (options-parser.ts) and the time columns share it without
  * importing each other (no import circles, decision 0054).
  */
-import { z } from 'zod';
 import { lookupEncoding } from '../../../../shared/config/encodings.js';
 import type { FieldValue } from '../../../../shared/records/record.js';
 import type { AgentMessage } from '../../../../shared/config/message.js';
@@ -19,25 +18,55 @@ export interface LineProblem {
 }
 
 /**
- * Per-file parser state; JSON-serializable, persisted together with the file's byte offset. Parse
- * it with this schema when it comes back from storage (a trust boundary).
+ * Per-file parser state; JSON-serializable, persisted together with the file's byte offset. Read
+ * it with readSpreadsheetState when it comes back from storage or another thread (a trust
+ * boundary).
  */
-export const SpreadsheetStateSchema = z.object({
+export interface SpreadsheetState {
   /** Column names once the header row has been read. */
-  header: z.array(z.string()).nullable(),
+  header: string[] | null;
   /** Non-blank records read so far (rows before the header, the header, data and bad lines). */
-  rowsSeen: z.number().int().min(0),
+  rowsSeen: number;
   /** Physical lines read so far, for line numbers (quoted cells may hold newlines). */
-  linesSeen: z.number().int().min(0).default(0),
+  linesSeen: number;
   /** Data rows produced so far: the last value of the `counter` column. */
-  counter: z.number().int().min(0),
+  counter: number;
   /**
    * Python codec name decided at the start of the file (byte order mark or file_encoding); null
    * before that. Earlier versions stored utf-8, utf-16le, utf-16be or latin1: aliases of the same.
    */
-  encoding: z.string().refine((name) => lookupEncoding(name) !== undefined, 'not a supported encoding').nullable(),
-});
-export type SpreadsheetState = z.infer<typeof SpreadsheetStateSchema>;
+  encoding: string | null;
+}
+
+const isCount = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+
+/**
+ * A stored state read into its shape (only its own keys; linesSeen 0 when a state of an older
+ * build has none), or what is wrong with it. Hand-written, not a schema: every chunk's state
+ * passes here, and the parse threads start without zod (spreadsheet-state.property.test.ts holds
+ * it to the schema it replaced).
+ */
+export function checkSpreadsheetState(value: unknown): SpreadsheetState | string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object';
+  const { header, rowsSeen, linesSeen = 0, counter, encoding } = value as Record<string, unknown>;
+  if (header !== null && !(Array.isArray(header) && header.every((name) => typeof name === 'string')))
+    return 'header: not a list of names or null';
+  if (!isCount(rowsSeen)) return 'rowsSeen: not a count';
+  if (!isCount(linesSeen)) return 'linesSeen: not a count';
+  if (!isCount(counter)) return 'counter: not a count';
+  if (encoding !== null && (typeof encoding !== 'string' || lookupEncoding(encoding) === undefined))
+    return 'encoding: not a supported encoding';
+  const names = header === null ? null : [...(header as string[])];
+  return { header: names, rowsSeen, linesSeen, counter, encoding };
+}
+
+/** checkSpreadsheetState, throwing what is wrong. */
+export function readSpreadsheetState(value: unknown): SpreadsheetState {
+  const state = checkSpreadsheetState(value);
+  if (typeof state === 'string') throw new Error(`Invalid spreadsheet parser state: ${state}`);
+  return state;
+}
 
 /** One data row. */
 export interface ParsedRow {

@@ -10,7 +10,7 @@
  */
 import type { SpreadsheetParserConfig, SpreadsheetState } from './spreadsheet-parser.js';
 import type { Parser } from '../../../../shared/config/schema.js';
-import { isDocumentParser } from '../../../../shared/config/parsers/index.js';
+import { isDocumentParser } from '../../../../shared/config/parsers/kinds.js';
 import { readOptionsOf } from './read-options.js';
 import { RecordCursor } from './record-scanner.js';
 import { decodeBytes, resolveEncoding, separatorUnits } from './text-encoding.js';

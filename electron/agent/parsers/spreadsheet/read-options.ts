@@ -7,7 +7,7 @@
 import type { SpreadsheetParseOptions } from '../../../../shared/config/csv-options.js';
 import { lookupEncoding } from '../../../../shared/config/encodings.js';
 import type { Parser as AnyParser, TextParser as Parser } from '../../../../shared/config/schema.js';
-import { isDocumentParser } from '../../../../shared/config/parsers/index.js';
+import { isDocumentParser } from '../../../../shared/config/parsers/kinds.js';
 
 export interface ReadOptions {
   separator: string;

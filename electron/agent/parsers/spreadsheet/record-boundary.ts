@@ -10,7 +10,7 @@
  * start with: physical lines (line numbers and record ids) and non-blank records (rowsSeen).
  */
 import type { Parser as AnyParser } from '../../../../shared/config/schema.js';
-import { isDocumentParser } from '../../../../shared/config/parsers/index.js';
+import { isDocumentParser } from '../../../../shared/config/parsers/kinds.js';
 import { readOptionsOf } from './read-options.js';
 import { RecordCursor } from './record-scanner.js';
 import type { SpreadsheetState } from './spreadsheet-parser.js';

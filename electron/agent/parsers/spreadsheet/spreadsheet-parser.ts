@@ -21,7 +21,7 @@ import { say } from '../../../../shared/config/message.js';
  */
 export type SpreadsheetParserConfig = Parser;
 
-export { SpreadsheetStateSchema } from './parser-types.js';
+export { checkSpreadsheetState, readSpreadsheetState } from './parser-types.js';
 export type { ChunkResult, ParsedRow, SpreadsheetParser, SpreadsheetState } from './parser-types.js';
 
 /** What a header means for building rows, worked out once per header instead of once per row. */

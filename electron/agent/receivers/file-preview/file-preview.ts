@@ -12,7 +12,7 @@ import { fileStreams, streamOf } from '../file-source/file-streams.js';
 import { type ListedFile, SourceProblem, type SourceFolder, localFolder, smbFolder } from './source-folders.js';
 import type { RawStreamPreview } from '../../components/raw-preview.js';
 import { previewDocument } from './document-preview.js';
-import { isDocumentParser } from '../../../../shared/config/parsers/index.js';
+import { isDocumentParser } from '../../../../shared/config/parsers/kinds.js';
 import { receiverFilesOf } from '../../../../shared/config/receivers/derive.js';
 
 /** Bytes read of a file for its preview: thousands of rows, whatever the file's size. */

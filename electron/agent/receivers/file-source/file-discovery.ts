@@ -6,7 +6,7 @@ import { BufferFullError } from '../../components/contract.js';
 import type { ComponentContext } from '../../components/contract.js';
 import { readFile } from './file-reader.js';
 import { readDocument, threadDeathSaid } from './document-file.js';
-import { isDocumentParser } from '../../../../shared/config/parsers/index.js';
+import { isDocumentParser } from '../../../../shared/config/parsers/kinds.js';
 import type { SplitOptions } from './file-split.js';
 import { INLINE_CHUNK_BYTES, type ParseWorkers } from '../../workers/parse-worker-pool.js';
 import { type StorageHealth, isDiskFull } from '../../disk/storage-health.js';

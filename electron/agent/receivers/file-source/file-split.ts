@@ -9,7 +9,7 @@
 import type { Parser } from '../../../../shared/config/schema.js';
 import type { ComponentContext, FilePart, FileProgress, StreamKey } from '../../components/contract.js';
 import type { Logger } from '../../logging/logger.js';
-import { SpreadsheetStateSchema, type SpreadsheetState } from '../../parsers/spreadsheet/index.js';
+import { type SpreadsheetState, checkSpreadsheetState, readSpreadsheetState } from '../../parsers/spreadsheet/index.js';
 import { findRecordCut, mergedState, splitRefusal, stateAfterCut } from '../../parsers/spreadsheet/record-boundary.js';
 import { readRange } from './read-range.js';
 import { breathe } from '../../lifecycle/index.js';
@@ -94,11 +94,11 @@ export async function splitFile(
   state: unknown,
 ): Promise<FilePart[]> {
   const { file, context } = split;
-  const parsed = SpreadsheetStateSchema.safeParse(state);
-  if (!parsed.success || splitRefusal(split.parser, parsed.data) !== undefined) return [];
+  const parsed = checkSpreadsheetState(state);
+  if (typeof parsed === 'string' || splitRefusal(split.parser, parsed) !== undefined) return [];
   const cut = await findRecordCut({
     config: split.parser,
-    state: parsed.data,
+    state: parsed,
     read: (at, length) => readRange(file.path, at, length),
     from: offset,
     target: offset + Math.floor((file.size - offset) / 2),
@@ -108,8 +108,8 @@ export async function splitFile(
     pause: breathe,
   });
   if (!cut) return [];
-  const parserState = JSON.stringify(parsed.data);
-  const second = stateAfterCut(parsed.data, cut);
+  const parserState = JSON.stringify(parsed);
+  const second = stateAfterCut(parsed, cut);
   const parts: FilePart[] = [
     { start: offset, end: cut.offset, offset, parserState },
     { start: cut.offset, end: file.size, offset: cut.offset, parserState: JSON.stringify(second) },
@@ -198,8 +198,8 @@ export function mergeOf(parts: FilePart[]): { offset: number; parserState: strin
   for (let i = 0; i + 1 < parts.length; i += 1)
     if (parts[i]!.offset !== parts[i]!.end || parts[i]!.end !== parts[i + 1]!.start)
       return undefined;
-  let state: SpreadsheetState = SpreadsheetStateSchema.parse(JSON.parse(parts[0]!.parserState));
+  let state: SpreadsheetState = readSpreadsheetState(JSON.parse(parts[0]!.parserState));
   for (const part of parts.slice(1))
-    state = mergedState(state, SpreadsheetStateSchema.parse(JSON.parse(part.parserState)));
+    state = mergedState(state, readSpreadsheetState(JSON.parse(part.parserState)));
   return { offset: parts.at(-1)!.offset, parserState: JSON.stringify(state) };
 }
