@@ -41,7 +41,7 @@ const machine = { cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, memory
 fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
 const out = values.out ? path.resolve(values.out) : path.join(ROOT, 'bench', 'results', `bench-${machine.date.slice(0, 19).replace(/[:T]/g, '-')}.json`);
 fs.writeFileSync(out, JSON.stringify({ machine, results, breakdown, mqtt }, null, 2));
-console.table(results.map(({ threads, ...figures }) => figures));
+console.table(results.map(({ threads: _threads, ...figures }) => figures));
 // Where each run's server CPU went, per thread (CPU s per million rows, the busiest first).
 for (const { rows, files, quality_checks: quality, threads } of results) {
   console.log(`threads, ${rows} rows in ${files} file(s), quality ${quality}: ${threads.slice(0, 8).map((t) => `${t.thread} ${t.cpu_seconds_per_million_rows}`).join(', ')}`);
