@@ -50,9 +50,16 @@ describe('modules loaded at start', () => {
     for (const name of LAZY_PACKAGES) expect(loaded, name).not.toContain(name);
   });
 
-  it('a parse thread builds the transform schemas only, not the whole configuration schema', () => {
-    const modules = staticImports('dist/electron/agent/threads/parse-worker.js').modules;
-    expect(modules).toContain(path.join('dist', 'shared', 'config', 'transform-schema.js'));
-    expect(modules).not.toContain(path.join('dist', 'shared', 'config', 'schema.js'));
+  // A parse thread and the encode thread start again at each drop after a minute without work
+  // (docs/performance.md, Start of a drop): they take validated configuration and load no schema.
+  it.each([
+    ['a parse thread', 'dist/electron/agent/threads/parse-worker.js'],
+    ['the encode thread', 'dist/electron/agent/threads/encode-worker.js'],
+  ])('%s starts without zod, the schemas and the document readers', (_, entry) => {
+    const { packages, modules } = staticImports(entry);
+    expect(packages).toContain('bson');
+    for (const name of ['zod', 'fflate', 'saxes', '@streamparser/json', 'iconv-lite']) expect(packages, name).not.toContain(name);
+    for (const schema of ['schema.js', 'transform-schema.js', 'message-schema.js'])
+      expect(modules).not.toContain(path.join('dist', 'shared', 'config', schema));
   });
 });
