@@ -80,7 +80,7 @@ function expandComposites(format: string): string {
   return out;
 }
 
-const isDigitCode = (code: number) => code >= 0x30 && code <= 0x39;
+export const isDigitCode = (code: number) => code >= 0x30 && code <= 0x39;
 
 function compile(format: string): CompiledFormat | null {
   const group: Partial<Record<string, number>> = {};
@@ -145,7 +145,8 @@ function compiledFormat(format: string): CompiledFormat | null {
 }
 
 const isAsciiSpace = (code: number) => code === 0x20 || (code >= 0x09 && code <= 0x0d);
-const FRACTION_SCALE = [0, 100_000, 10_000, 1000, 100, 10, 1];
+/** Microseconds of one unit of a %f of 1 to 6 digits (index: its digits). */
+export const FRACTION_SCALE = [0, 100_000, 10_000, 1000, 100, 10, 1];
 
 /**
  * The fast reading of `text`: a wall time, null for an impossible date, or undefined when the

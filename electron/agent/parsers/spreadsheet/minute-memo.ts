@@ -6,7 +6,7 @@
  * offset does not change; any other text is read in full, and what the memo reads must be what
  * the full reading reads (time-columns.property.test.ts).
  */
-import { secondsEnding } from '../../time/strptime.js';
+import { FRACTION_SCALE, isDigitCode as isDigit, secondsEnding } from '../../time/strptime.js';
 import type { WallTime } from '../../time/wall-time.js';
 import { type LocalOffset, wallNaiveMs } from '../../time/zoned.js';
 
@@ -17,8 +17,6 @@ interface MinuteMemo {
   minuteMicros: number;
 }
 
-const FRACTION_SCALE = [0, 100_000, 10_000, 1000, 100, 10, 1];
-const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
 
 /**
  * The instant of `line.slice(start, end)` read by the memo's minute, or -1 when the text is not
