@@ -146,7 +146,7 @@ export class ChunkHandler {
   private readonly parsers = new Map<string, ReturnType<typeof createSpreadsheetParser>>();
   /**
    * Excel, JSON and XML files (read whole, a batch of records a request). Their readers (fflate,
-   * saxes, a JSON tokenizer and ~40 modules of ours) are loaded on the first such request: a
+   * saxes, a JSON tokenizer and ~20 modules of ours) are loaded on the first such request: a
    * thread that reads only CSV starts without them (a parse thread starts at each drop after a
    * minute without files: docs/performance.md, "Start of a drop").
    */
