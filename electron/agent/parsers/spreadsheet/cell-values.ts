@@ -10,7 +10,7 @@ const LEADING_ZERO = /^[+-]?0\d/;
 const INTEGER = /^[+-]?\d+$/;
 
 /** 10^k for k = 0..15, all exact doubles. */
-const POWERS_OF_TEN = Array.from({ length: 16 }, (_, k) => 10 ** k);
+export const POWERS_OF_TEN = Array.from({ length: 16 }, (_, k) => 10 ** k);
 
 /**
  * Empty → null; true/false (any of true, True, TRUE) → boolean; numbers (ints, floats, negative,

@@ -1,19 +1,20 @@
 /**
  * The spreadsheet parser's common case without row objects: for a chunk whose data lines are all
- * plain (no quote, a one-character separator, as many cells as the header, readable time cells),
- * each row is handed over as its line text and cell positions, for a caller that writes it on
- * directly (the fused upload path: remotedatapost/fused-upload.ts). Anything else in the chunk
- * (the header not read yet, a quote, a bad line, a `counter` column, pandas options, an encoding
- * other than UTF-8) makes read() decline, and the caller takes spreadsheet-parser.ts's parseChunk,
- * the reference, for the whole chunk. What read() does accept it reads as parseChunk does: the
- * same rows, offsets and state (property tests: fused-upload.property.test.ts).
+ * plain (no quote, a one-byte separator, as many cells as the header, readable time cells), each
+ * row is handed over as the positions of its cells in the chunk's bytes (no line text is made),
+ * for a caller that writes it on directly (the fused upload path: remotedatapost/fused-upload.ts).
+ * Anything else in the chunk (the header not read yet, a quote, a bad line, a `counter` column,
+ * pandas options, an encoding other than UTF-8, a separator beyond ASCII) makes read() decline,
+ * and the caller takes spreadsheet-parser.ts's parseChunk, the reference, for the whole chunk.
+ * What read() does accept it reads as parseChunk does: the same rows, offsets and state
+ * (property tests: fused-upload.property.test.ts).
  */
 import type { SpreadsheetParserConfig, SpreadsheetState } from './spreadsheet-parser.js';
 import type { Parser } from '../../../../shared/config/schema.js';
 import { isDocumentParser } from '../../../../shared/config/parsers/kinds.js';
 import { readOptionsOf } from './read-options.js';
 import { RecordCursor } from './record-scanner.js';
-import { decodeBytes, resolveEncoding, separatorUnits } from './text-encoding.js';
+import { resolveEncoding } from './text-encoding.js';
 import { createTimeStamper } from './time-columns.js';
 
 /**
@@ -22,10 +23,15 @@ import { createTimeStamper } from './time-columns.js';
  */
 export const MAX_PLAIN_MICROS = 8_999_999_999_999_999;
 
-/** Receives the data rows of a chunk in file order; returns false to give the chunk up. */
+/**
+ * Receives the data rows of a chunk in file order; returns false to give the chunk up. Cell `c` of
+ * the row is `bytes[cellStarts[c], cellStarts[c + 1] - 1)` (UTF-8, not checked: a cell with a byte
+ * above 0x7f is for the caller to decode); `cells` is the header's length.
+ */
 export type PlainRowVisitor = (
-  text: string,
+  bytes: Buffer,
   cellStarts: Int32Array,
+  cells: number,
   line: number,
   times: Float64Array,
 ) => boolean;
@@ -75,7 +81,9 @@ export function createPlainRowReader(any: SpreadsheetParserConfig | Parser): Pla
   const config = any;
   const options = readOptionsOf(config);
   if (options.general || options.separator.length !== 1 || config.options?.counter) return null;
-  const separator = options.separator;
+  const separator = options.separator.charCodeAt(0);
+  // A separator of one byte in UTF-8 (the cells are found by bytes).
+  if (separator >= 0x80) return null;
   const stamper = createTimeStamper(options.parse, config.options?.localtz ?? 'UTC');
   const timeColumns = stamper.columns.map((column) => column.name);
   const times = new Float64Array(timeColumns.length);
@@ -105,7 +113,7 @@ export function createPlainRowReader(any: SpreadsheetParserConfig | Parser): Pla
     const count = header.length;
     if (cellStarts.length < count + 1) cellStarts = new Int32Array(count + 1);
     const cursor = new RecordCursor(chunk, 0, {
-      separator: separatorUnits(separator, encoding),
+      separator: [separator],
       width: 1,
       littleEndian: encoding.littleEndian,
       final,
@@ -116,24 +124,21 @@ export function createPlainRowReader(any: SpreadsheetParserConfig | Parser): Pla
     let consumedBytes = 0;
     while (cursor.next()) {
       const line = linesSeen + 1;
-      const text = decodeBytes(chunk, cursor.start, cursor.contentEnd, encoding);
-      if (text.length > 0) {
+      const start = cursor.start;
+      const end = cursor.contentEnd;
+      if (end > start) {
         if (cursor.mayHaveQuote) return null;
         // Where the cells start (cellStarts[count] is one past the line's end, for the last cell's
-        // end).
+        // end). The separator is ASCII: no byte of a UTF-8 sequence can be taken for it.
         let cells = 1;
-        for (
-          let i = text.indexOf(separator);
-          i !== -1 && cells <= count;
-          i = text.indexOf(separator, i + 1)
-        )
-          cellStarts[cells++] = i + 1;
+        for (let i = start; i < end && cells <= count; i += 1)
+          if (chunk[i] === separator) cellStarts[cells++] = i + 1;
         if (cells !== count) return null;
-        cellStarts[0] = 0;
-        cellStarts[count] = text.length + 1;
+        cellStarts[0] = start;
+        cellStarts[count] = end + 1;
         for (let t = 0; t < timeIndexes.length; t += 1) {
           const c = timeIndexes[t]!;
-          const micros = stamper.instantAt(t, text, cellStarts[c]!, cellStarts[c + 1]! - 1);
+          const micros = stamper.instantAt(t, chunk, cellStarts[c]!, cellStarts[c + 1]! - 1);
           // A bad time (a bad line), or one beyond what the fused writers take: the reference
           // decides.
           if (micros !== micros) times[t] = micros;
@@ -141,7 +146,7 @@ export function createPlainRowReader(any: SpreadsheetParserConfig | Parser): Pla
             return null;
           else times[t] = micros;
         }
-        if (!visit(text, cellStarts, line, times)) return null;
+        if (!visit(chunk, cellStarts, count, line, times)) return null;
         rows += 1;
         rowsSeen += 1;
         counter += 1;

@@ -38,7 +38,7 @@ const wallTime = fc.record({
 // A run of texts: mostly the next text of the same minute, sometimes a new minute, a padded or
 // broken text.
 const run = fc.array(
-  fc.tuple(wallTime, fc.constantFrom('same', 'same', 'same', 'new', 'padded', 'broken', 'oneDigit')),
+  fc.tuple(wallTime, fc.constantFrom('same', 'same', 'same', 'new', 'padded', 'broken', 'oneDigit', 'foreign', 'badByte')),
   { minLength: 1, maxLength: 40 },
 );
 
@@ -57,9 +57,14 @@ describe('time columns: instantAt with its minute memo', () => {
           if (kind === 'padded') text = ` ${text} `;
           if (kind === 'broken') text = text.slice(0, -1) + 'x';
           if (kind === 'oneDigit') text = text.replace(/(\D)(\d)(\d)(\D?\d*)$/, '$1$3$4');
-          // The text inside a line, as plain-rows hands it over.
-          const line = `a;${text};b`;
-          expect(memo.instantAt(0, line, 2, 2 + text.length)).toBe(reference.instant(0, text));
+          if (kind === 'foreign') text = text.replace(/\d/, '٣');
+          // The text inside a line's bytes, as plain-rows hands it over; a byte that is no UTF-8 now
+          // and then (read as U+FFFD).
+          let bytes = Buffer.from(text, 'utf8');
+          if (kind === 'badByte') bytes = Buffer.concat([bytes.subarray(0, 3), Buffer.from([0xb2]), bytes.subarray(3)]);
+          const line = Buffer.concat([Buffer.from('a;'), bytes, Buffer.from(';b')]);
+          const decoded = bytes.toString('utf8');
+          expect(memo.instantAt(0, line, 2, 2 + bytes.length)).toBe(reference.instant(0, decoded));
         }
       }),
       { numRuns: 400 },
@@ -68,7 +73,7 @@ describe('time columns: instantAt with its minute memo', () => {
 
   it('reads the texts of one minute by their seconds, and a new minute in full', () => {
     const stamper = createTimeStamper({ parse_timestamps: [{ field_name: 'time', format: '%Y-%m-%d %H:%M:%S.%f' }] }, 'Europe/Berlin');
-    const at = (text: string) => stamper.instantAt(0, text, 0, text.length);
+    const at = (text: string) => stamper.instantAt(0, Buffer.from(text), 0, text.length);
     // 2026-03-29 01:59 is UTC+1; 03:00 is UTC+2 (02:xx does not exist that day).
     expect(at('2026-03-29 01:59:58.5')).toBe(Date.UTC(2026, 2, 29, 0, 59, 58) * 1000 + 500_000);
     expect(at('2026-03-29 01:59:59.000001')).toBe(Date.UTC(2026, 2, 29, 0, 59, 59) * 1000 + 1);

@@ -37,10 +37,10 @@ export interface TimeStamper {
    */
   instant(t: number, text: string): number;
   /**
-   * instant(t, line.slice(start, end)), without the slice for a text of the minute before it:
-   * see MinuteMemo.
+   * instant(t, the UTF-8 text of bytes[start, end)), without making the text for one of the
+   * minute before it: see MinuteMemo.
    */
-  instantAt(t: number, line: string, start: number, end: number): number;
+  instantAt(t: number, bytes: Buffer, start: number, end: number): number;
 }
 
 export function createTimeStamper(parse: SpreadsheetParseOptions, timeZone: string): TimeStamper {
@@ -98,8 +98,8 @@ export function createTimeStamper(parse: SpreadsheetParseOptions, timeZone: stri
     resolveOffset,
     instant,
   );
-  const instantAt = (t: number, line: string, start: number, end: number) =>
-    memos.instantAt(t, line, start, end);
+  const instantAt = (t: number, bytes: Buffer, start: number, end: number) =>
+    memos.instantAt(t, bytes, start, end);
 
   return { columns, stamp, instant, instantAt };
 }

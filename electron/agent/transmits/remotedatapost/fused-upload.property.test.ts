@@ -82,7 +82,7 @@ const NAMES = ['time', 'time2', 'part', 'temp', '1', '20', 'Status', 'größe', 
 const cell = fc.oneof(
   fc.integer({ min: -3_000_000_000, max: 3_000_000_000 }).map(String),
   fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }).map((d) => String(d)),
-  fc.constantFrom('', '007', '-0', '0.0', '1e5', ' 12 ', 'true', 'False', 'TRUE', 'ok', 'Ü-Teil', '.5', '-.5', '12.', '+3', '1234567890123456789', 'NaN', 'x;y', '\t'),
+  fc.constantFrom('', '007', '-0', '0.0', '1e5', ' 12 ', 'true', 'False', 'TRUE', 'ok', 'Ü-Teil', '.5', '-.5', '12.', '+3', '1234567890123456789', 'NaN', 'x;y', '\t', '٣٤', 'a\u0001b', '\u0001', '1\u0002', '\u0002'),
   fc.string({ maxLength: 6 }).filter((s) => !/[",\n\r]/.test(s)),
 );
 
@@ -140,6 +140,9 @@ function build(s: Scenario): { bytes: Buffer; parser: Parser; plan: CommitPlan }
     lines.push(cells.join(','));
   }
   const bytes = Buffer.from(lines.join(eol) + (s.rows.length % 3 === 0 ? '' : eol), 'utf8');
+  // Bytes that are no UTF-8 (the readers make U+FFFD of them): \u0001 a lone 0xff, \u0002 a lead
+  // byte without its continuation.
+  for (let i = 0; i < bytes.length; i += 1) if (bytes[i] === 1) bytes[i] = 0xff; else if (bytes[i] === 2) bytes[i] = 0xc3;
   const parser = {
     parser_name: 'csv', parser_type: 'spreadsheet', file_format: 'csv', file_encoding: 'utf-8',
     options: {

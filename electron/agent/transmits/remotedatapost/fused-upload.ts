@@ -84,28 +84,36 @@ export class FusedUploadPath implements ChunkFastPath<SpreadsheetState> {
    * reader's optimized code calls the same target each time (a closure per read deoptimized it,
    * and every parse thread compiled it again and again).
    */
-  private readonly visit: PlainRowVisitor = (text, cellStarts, line, times) => {
+  private readonly visit: PlainRowVisitor = (bytes, cellStarts, cells, line, times) => {
     const { columns, timeOf, now } = this.rows;
     // Set by read() for as long as the reader calls this.
     const writer = this.rows.writer!;
     const timestamp = this.rows.hasTime && times[0] === times[0] ? times[0]! : now;
+    const lineBytes = cellStarts[cells]! - 1 - cellStarts[0]!;
     // Lines past 16^12, or documents near js-bson's size limits (which the record path hands to js-bson): not here.
-    if (line >= 2 ** 48 || text.length > 1024 * 1024) return false;
-    writer.begin(writer.fixedBytes + this.rows.timeRoom + 3 * text.length, Math.floor(timestamp / 1000), Math.floor(now / 1000), line);
+    if (line >= 2 ** 48 || lineBytes > 1024 * 1024) return false;
+    // 3 bytes a byte of the line at most: a byte decodes to at most one code unit (U+FFFD for a bad one).
+    writer.begin(writer.fixedBytes + this.rows.timeRoom + 3 * lineBytes, Math.floor(timestamp / 1000), Math.floor(now / 1000), line);
     const fieldCount = columns.length;
+    const digest = this.rows.digest;
     for (let f = 0; f < fieldCount; f += 1) {
       const t = timeOf[f]!;
       if (t >= 0) {
         const micros = times[t]!;
         if (micros === micros) writer.isoValue(f, micros);
         else writer.value(f, null);
-      } else {
-        const c = columns[f]!;
-        const value = cellValueAt(text, cellStarts[c]!, cellStarts[c + 1]! - 1);
-        writer.value(f, value);
-        // The data-quality watch's fields (a stream with stuck or range checks only).
-        if (this.rows.digest !== null && this.rows.slots[f]! >= 0) this.rows.digest.value(this.rows.slots[f]!, value, this.rows.count);
+        continue;
       }
+      const c = columns[f]!;
+      const start = cellStarts[c]!;
+      const end = cellStarts[c + 1]! - 1;
+      // The data-quality watch's fields (a stream with stuck or range checks only) need the value itself.
+      const watched = digest !== null && this.rows.slots[f]! >= 0;
+      if (!watched && writer.cell(f, bytes, start, end)) continue;
+      const text = bytes.toString('utf8', start, end);
+      const value = cellValueAt(text, 0, text.length);
+      writer.value(f, value);
+      if (watched) digest.value(this.rows.slots[f]!, value, this.rows.count);
     }
     this.push(this.rows.count++, writer.end(), timestamp, line);
     return true;

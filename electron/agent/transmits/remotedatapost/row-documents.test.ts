@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isoFromMicros } from '../../../../shared/records/record.js';
 import { MAX_PLAIN_MICROS } from '../../parsers/spreadsheet/plain-rows.js';
 import { recordIdOf } from '../../receivers/file-source/record-ids.js';
+import { cellValueAt } from '../../parsers/spreadsheet/cell-values.js';
 import { RowDocumentWriter } from './row-documents.js';
 
 describe('RowDocumentWriter', () => {
@@ -51,5 +52,49 @@ describe('RowDocumentWriter', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('writes a cell from its bytes as it writes cellValueAt of its decoded text, or leaves it to that', () => {
+    // Cells of numbers, number-like texts, booleans, ASCII and other UTF-8 texts, and bytes that are no UTF-8.
+    const text = fc.oneof(
+      fc.constantFrom('', '0', '-0', '+0.0', '007', '-00.5', '0.5', '.5', '-.5', '12.', '+', '-', '.', '1e5', '1E-3', '2147483647', '2147483648', '-2147483648', '-2147483649', '123456789012345', '1234567890123456', '0.1', '3.14', 'true', 'True', 'TRUE', 'tRue', 'false', 'F', 'ok', 'P12', '12ab', '1.2.3', ' 12', '12 ', 'Ü-Teil', 'a\u00fcb', '\u0000', 'a\u0000b', '~', '\u007f'),
+      fc.integer({ min: -3_000_000_000, max: 3_000_000_000 }).map(String),
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
+      fc.string({ maxLength: 8 }),
+      fc.string({ unit: 'binary', maxLength: 6 }),
+    );
+    const cell = fc.oneof(
+      { weight: 6, arbitrary: text.map((t) => Buffer.from(t, 'utf8')) },
+      { weight: 1, arbitrary: fc.uint8Array({ maxLength: 6 }).map((b) => Buffer.from(b)) },
+    );
+    fc.assert(
+      fc.property(fc.array(cell, { minLength: 1, maxLength: 12 }), (cells) => {
+        const fromBytes = new RowDocumentWriter('Press_1', 'cycle', ['v'], 'p');
+        const fromText = new RowDocumentWriter('Press_1', 'cycle', ['v'], 'p');
+        const line = Buffer.concat(cells.flatMap((c) => [Buffer.from([0x2c]), c]));
+        let at = 0;
+        cells.forEach((bytes, i) => {
+          const start = at + 1;
+          const end = start + bytes.length;
+          at = end;
+          const decoded = bytes.toString('utf8');
+          for (const writer of [fromBytes, fromText]) writer.begin(writer.fixedBytes + 3 * bytes.length, 0, 0, i);
+          if (!fromBytes.cell(0, line, start, end)) fromBytes.value(0, cellValueAt(decoded, 0, decoded.length));
+          fromText.value(0, cellValueAt(decoded, 0, decoded.length));
+          fromBytes.end();
+          fromText.end();
+        });
+        expect(fromBytes.bytes.subarray(0, fromBytes.length).toString('hex')).toBe(fromText.bytes.subarray(0, fromText.length).toString('hex'));
+      }),
+      { numRuns: 1000 },
+    );
+    // The common cells are written from their bytes (not all left to the text).
+    const writer = new RowDocumentWriter('Press_1', 'cycle', ['v'], 'p');
+    const written = ['189.60', '-6.125', '1423', 'P12', 'ok', '', 'true', 'Ü', '1e5'].map((t) => {
+      writer.begin(writer.fixedBytes + 64, 0, 0, 1);
+      const bytes = Buffer.from(t);
+      return writer.cell(0, bytes, 0, bytes.length);
+    });
+    expect(written).toEqual([true, true, true, true, true, true, false, false, false]);
   });
 });

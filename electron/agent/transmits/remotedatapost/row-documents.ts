@@ -7,7 +7,8 @@
  * a `_bsontype` column, patched prototypes) are refused by `layoutFits`.
  */
 import { type FieldValue, isoFromMicros } from '../../../../shared/records/record.js';
-import { ASSET, CAPTURETIME, FIELDVALUES, RECORD_ID, STREAM_TYPE, TIMESTAMP, prototypesArePatched, putBytes, putDate, putInt32, putScalar, putString } from './record-bson.js';
+import { ASSET, CAPTURETIME, FIELDVALUES, RECORD_ID, STREAM_TYPE, TIMESTAMP, prototypesArePatched, putBytes, putDate, putDouble, putInt32, putScalar, putString } from './record-bson.js';
+import { POWERS_OF_TEN } from '../../parsers/spreadsheet/cell-values.js';
 
 /** Whether documents of this layout can be written here (else the caller takes the record path). */
 export function layoutFits(keys: readonly string[]): boolean {
@@ -109,6 +110,91 @@ export class RowDocumentWriter {
     const buf = this.buf;
     const typeAt = this.pos;
     this.pos = putScalar(buf, typeAt, putBytes(buf, typeAt + 1, this.names[index]!), value);
+  }
+
+  /**
+   * Field `index` holding cellValueAt's value of the cell text in `bytes[start, end)` (UTF-8),
+   * written from the bytes without making the text: an empty cell, a plain number, or an ASCII
+   * text that is not a number and not one of the boolean spellings. Returns false, having written
+   * nothing, for any other cell (a byte above 0x7f, whitespace at an end, an exponent, more than 15
+   * digits, a text starting with t, T, f or F): the caller writes cellValueAt's value of its text.
+   * Both ways give the same bytes (row-documents.test.ts).
+   */
+  cell(index: number, bytes: Uint8Array, start: number, end: number): boolean {
+    const buf = this.buf;
+    const typeAt = this.pos;
+    const at = putBytes(buf, typeAt + 1, this.names[index]!);
+    if (end <= start) {
+      buf[typeAt] = 0x0a;
+      this.pos = at;
+      return true;
+    }
+    const first = bytes[start]!;
+    const last = bytes[end - 1]!;
+    if (first <= 0x20 || first >= 0x7f || last <= 0x20 || last >= 0x7f) return false;
+    let i = start;
+    let negative = false;
+    if (first === 0x2b || first === 0x2d) {
+      negative = first === 0x2d;
+      i += 1;
+    } else if ((first < 0x30 || first > 0x39) && first !== 0x2e) {
+      // t, T, f, F: maybe a boolean, for cellValueAt to read.
+      if (first === 0x74 || first === 0x54 || first === 0x66 || first === 0x46) return false;
+      return this.asciiText(typeAt, at, bytes, start, end);
+    }
+    // As cellValueAt reads a number: [+-]? digits [. digits] into one integer mantissa.
+    let mantissa = 0;
+    const integerStart = i;
+    let code = 0;
+    while (i < end && (code = bytes[i]!) >= 0x30 && code <= 0x39) {
+      mantissa = mantissa * 10 + (code - 0x30);
+      i += 1;
+    }
+    const integerDigits = i - integerStart;
+    let fractionDigits = 0;
+    if (i < end && code === 0x2e) {
+      i += 1;
+      const fractionStart = i;
+      while (i < end && (code = bytes[i]!) >= 0x30 && code <= 0x39) {
+        mantissa = mantissa * 10 + (code - 0x30);
+        i += 1;
+      }
+      fractionDigits = i - fractionStart;
+    }
+    if (i < end) return code === 0x65 || code === 0x45 ? false : this.asciiText(typeAt, at, bytes, start, end);
+    const digits = integerDigits + fractionDigits;
+    if (digits === 0) return this.asciiText(typeAt, at, bytes, start, end);
+    if (digits > 15) return false;
+    if (integerDigits > 1 && bytes[integerStart] === 0x30) return this.asciiText(typeAt, at, bytes, start, end);
+    const magnitude = fractionDigits === 0 ? mantissa : mantissa / POWERS_OF_TEN[fractionDigits]!;
+    const value = negative ? -magnitude : magnitude;
+    // putScalar's choice of int32 or double; -0 is an int32 0 here, as cellValueAt reads it 0.
+    if ((value | 0) === value) {
+      buf[typeAt] = 0x10;
+      putInt32(buf, at, value);
+      this.pos = at + 4;
+    } else {
+      buf[typeAt] = 0x01;
+      this.pos = putDouble(buf, at, value);
+    }
+    return true;
+  }
+
+  /** The cell's bytes as a string value, when they are all ASCII (else false, nothing written). */
+  private asciiText(typeAt: number, at: number, bytes: Uint8Array, start: number, end: number): boolean {
+    const buf = this.buf;
+    const n = end - start;
+    const to = at + 4;
+    for (let k = 0; k < n; k += 1) {
+      const byte = bytes[start + k]!;
+      if (byte >= 0x80) return false;
+      buf[to + k] = byte;
+    }
+    buf[to + n] = 0;
+    putInt32(buf, at, n + 1);
+    buf[typeAt] = 0x02;
+    this.pos = to + n + 1;
+    return true;
   }
 
   /**
