@@ -8,6 +8,7 @@ import * as monaco from 'monaco-editor';
 import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker.js?worker';
 import JsonWorker from 'monaco-editor/esm/vs/language/json/json.worker.js?worker';
 import { onLanguageChange } from '../i18n/language.js';
+import { quietMonacoCancellations } from './cancellations.js';
 import { editorSchema } from './editor-schema.js';
 
 /** The model the configuration editor edits; the schema applies to this URI only. */
@@ -43,6 +44,8 @@ registerConfigSchema();
 onLanguageChange(registerConfigSchema);
 
 loader.config({ monaco });
+// Leaving an editor mid-request cancels Monaco's pending work: no error for the operator to see.
+quietMonacoCancellations(window);
 
 export { monaco };
 export type Monaco = typeof monaco;
