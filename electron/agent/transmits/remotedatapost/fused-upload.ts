@@ -15,7 +15,7 @@ import { BSON } from 'bson';
 import type { Parser } from '../../../../shared/config/schema.js';
 import { type AgentRecord, type FieldValue, isoFromMicros } from '../../../../shared/records/record.js';
 import type { EncodedBatch, OutboxCodec } from '../../components/contract.js';
-import { cellValueAt } from '../../parsers/spreadsheet/cell-values.js';
+import { cellValue } from '../../parsers/spreadsheet/cell-values.js';
 import { MAX_PLAIN_MICROS, type PlainRowReader, type PlainRowVisitor, createPlainRowReader } from '../../parsers/spreadsheet/plain-rows.js';
 import type { SpreadsheetState } from '../../parsers/spreadsheet/spreadsheet-parser.js';
 import { type ConvertTimestampsConfig, convertedFields } from '../../transforms/convert-timestamps/convert-timestamps-transform.js';
@@ -111,7 +111,7 @@ export class FusedUploadPath implements ChunkFastPath<SpreadsheetState> {
       const watched = digest !== null && this.rows.slots[f]! >= 0;
       if (!watched && writer.cell(f, bytes, start, end)) continue;
       const text = bytes.toString('utf8', start, end);
-      const value = cellValueAt(text, 0, text.length);
+      const value = cellValue(text);
       writer.value(f, value);
       if (watched) digest.value(this.rows.slots[f]!, value, this.rows.count);
     }

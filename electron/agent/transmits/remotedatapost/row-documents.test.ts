@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isoFromMicros } from '../../../../shared/records/record.js';
 import { MAX_PLAIN_MICROS } from '../../parsers/spreadsheet/plain-rows.js';
 import { recordIdOf } from '../../receivers/file-source/record-ids.js';
-import { cellValueAt } from '../../parsers/spreadsheet/cell-values.js';
+import { cellValue } from '../../parsers/spreadsheet/cell-values.js';
 import { RowDocumentWriter } from './row-documents.js';
 
 describe('RowDocumentWriter', () => {
@@ -79,8 +79,8 @@ describe('RowDocumentWriter', () => {
           at = end;
           const decoded = bytes.toString('utf8');
           for (const writer of [fromBytes, fromText]) writer.begin(writer.fixedBytes + 3 * bytes.length, 0, 0, i);
-          if (!fromBytes.cell(0, line, start, end)) fromBytes.value(0, cellValueAt(decoded, 0, decoded.length));
-          fromText.value(0, cellValueAt(decoded, 0, decoded.length));
+          if (!fromBytes.cell(0, line, start, end)) fromBytes.value(0, cellValue(decoded));
+          fromText.value(0, cellValue(decoded));
           fromBytes.end();
           fromText.end();
         });
