@@ -82,7 +82,7 @@ describe('record boundary: cutting a file for two parse threads', () => {
         const cut = await findRecordCut({
           config,
           state: start.state,
-          read: async (offset, length) => bytes.subarray(offset, offset + Math.min(length, 7)), // tiny pieces: records cross them
+          read: async (into, at) => bytes.copy(into, 0, at, at + Math.min(into.length, 7)), // tiny pieces: records cross them
           from,
           target,
           end: bytes.length,
@@ -115,7 +115,7 @@ describe('record boundary: cutting a file for two parse threads', () => {
     const bytes = Buffer.from('time,a,b\n2026-01-01 00:00:00,"x\ny\nz",1\n2026-01-01 00:00:01,p,2\n');
     const parser = createSpreadsheetParser(plainConfig);
     const start = feed(parser, bytes, 0, 9, parser.initialState(), false);
-    const cut = await findRecordCut({ config: plainConfig, state: start.state, read: async (o, l) => bytes.subarray(o, o + l), from: 9, target: 32, end: bytes.length, maxRecordBytes: 1 << 20 });
+    const cut = await findRecordCut({ config: plainConfig, state: start.state, read: async (into, at) => bytes.copy(into, 0, at, at + into.length), from: 9, target: 32, end: bytes.length, maxRecordBytes: 1 << 20 });
     expect(cut).toEqual({ offset: bytes.indexOf('2026-01-01 00:00:01'), lines: 3, records: 1 });
   });
 
@@ -135,6 +135,6 @@ describe('record boundary: cutting a file for two parse threads', () => {
     const bytes = Buffer.from(`time,a,b\n2026-01-01 00:00:00,"${'x\n'.repeat(100)}",1\n2026-01-01 00:00:01,p,2\n`);
     const parser = createSpreadsheetParser(plainConfig);
     const start = feed(parser, bytes, 0, 9, parser.initialState(), false);
-    expect(await findRecordCut({ config: plainConfig, state: start.state, read: async (o, l) => bytes.subarray(o, o + l), from: 9, target: 20, end: bytes.length, maxRecordBytes: 64 })).toBeUndefined();
+    expect(await findRecordCut({ config: plainConfig, state: start.state, read: async (into, at) => bytes.copy(into, 0, at, at + into.length), from: 9, target: 20, end: bytes.length, maxRecordBytes: 64 })).toBeUndefined();
   });
 });

@@ -79,7 +79,7 @@ async function storeSplit(dataDirectory: string, file: string, parserConfig: unk
   const config = SpreadsheetParserSchema.parse(parserConfig);
   const parser = createSpreadsheetParser(config);
   const first = parser.parseChunk(bytes.subarray(0, 128 * 1024), parser.initialState(), false);
-  const cut = await findRecordCut({ config, state: first.state, read: async (o, l) => bytes.subarray(o, o + l), from: first.consumedBytes, target: Math.floor(bytes.length / 2), end: bytes.length, maxRecordBytes: 1 << 20 });
+  const cut = await findRecordCut({ config, state: first.state, read: async (into, at) => bytes.copy(into, 0, at, at + into.length), from: first.consumedBytes, target: Math.floor(bytes.length / 2), end: bytes.length, maxRecordBytes: 1 << 20 });
   const store = new AgentStore(path.join(dataDirectory, 'state', 'agent.db'));
   try {
     const parserState = JSON.stringify(first.state);

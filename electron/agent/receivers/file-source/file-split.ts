@@ -11,7 +11,7 @@ import type { ComponentContext, FilePart, FileProgress, StreamKey } from '../../
 import type { Logger } from '../../logging/logger.js';
 import { type SpreadsheetState, checkSpreadsheetState, readSpreadsheetState } from '../../parsers/spreadsheet/index.js';
 import { findRecordCut, mergedState, splitRefusal, stateAfterCut } from '../../parsers/spreadsheet/record-boundary.js';
-import { readRange } from './read-range.js';
+import { withFileReader } from './read-range.js';
 import { breathe } from '../../lifecycle/index.js';
 
 /** When a file is cut in two. */
@@ -96,17 +96,19 @@ export async function splitFile(
   const { file, context } = split;
   const parsed = checkSpreadsheetState(state);
   if (typeof parsed === 'string' || splitRefusal(split.parser, parsed) !== undefined) return [];
-  const cut = await findRecordCut({
-    config: split.parser,
-    state: parsed,
-    read: (at, length) => readRange(file.path, at, length),
-    from: offset,
-    target: offset + Math.floor((file.size - offset) / 2),
-    end: file.size,
-    maxRecordBytes: options.maxRecordBytes ?? MAX_RECORD_BYTES,
-    // The scan reads the first part once more at memory speed: the API thread answers in between.
-    pause: breathe,
-  });
+  const cut = await withFileReader(file.path, (read) =>
+    findRecordCut({
+      config: split.parser,
+      state: parsed,
+      read,
+      from: offset,
+      target: offset + Math.floor((file.size - offset) / 2),
+      end: file.size,
+      maxRecordBytes: options.maxRecordBytes ?? MAX_RECORD_BYTES,
+      // The scan reads the first part once more at memory speed: the API thread answers in between.
+      pause: breathe,
+    }),
+  );
   if (!cut) return [];
   const parserState = JSON.stringify(parsed);
   const second = stateAfterCut(parsed, cut);

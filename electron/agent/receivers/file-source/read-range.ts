@@ -14,3 +14,22 @@ export async function readRange(file: string, offset: number, length: number): P
     await handle.close();
   }
 }
+
+/** Reads into a given buffer from a file position; answers the bytes read (fewer at the end). */
+export type ReadInto = (into: Buffer, at: number) => Promise<number>;
+
+/**
+ * Runs `use` with a reader of a local file that stays open while it runs (a scan of many pieces
+ * opens the file once, not once a piece).
+ */
+export async function withFileReader<T>(
+  file: string,
+  use: (read: ReadInto) => Promise<T>,
+): Promise<T> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    return await use(async (into, at) => (await handle.read(into, 0, into.length, at)).bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
