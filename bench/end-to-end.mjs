@@ -48,12 +48,11 @@ export async function endToEnd(rows, files, { quality = 'on', profile, source } 
   csv.deliver();
   // When the first rows reached the ingest server: the agent's look at the drop (a file is read once
   // it was the same on two looks) and its first chunk, apart from the throughput that follows.
-  let firstRowsAt;
-  while (ingest.receivedCount() < rows) {
-    if (firstRowsAt === undefined && ingest.receivedCount() > 0) firstRowsAt = performance.now();
-    await sleep(firstRowsAt === undefined ? 10 : 100);
-  }
-  const seconds = (performance.now() - started) / 1000;
+  while (ingest.receivedCount() < rows) await sleep(ingest.receivedCount() === 0 ? 10 : 100);
+  // From the drop to the moments the ingest server counted the first and the last rows (not to this
+  // loop's next look).
+  const firstRowsAt = ingest.firstReceivedAt();
+  const seconds = (ingest.lastReceivedAt() - started) / 1000;
   const benchCpuUsed = process.cpuUsage(benchCpu);
   const latencies = await poller.stop();
   const after = procStats(server.pid);

@@ -51,4 +51,24 @@ describe('a count-only ingest server (benchmarks)', () => {
     expect((await put('nobody', upload)).status).toBe(403);
     expect(ingest.receivedCount()).toBe(120);
   });
+
+  it('stamps when records were first and last counted; a refused upload moves neither', async () => {
+    ingest = await startIngestServer({ keys: { plant: 'key-1' }, countOnly: true });
+    const url = new URL(`${ingest.url}/v1/rdp2/sslogs`);
+    const put = (body: Buffer) => putMultipart(url, { 'X-SM-API-Key-ID': 'plant' }, { name: 'sslog', fileName: 'p.tmp', body }, new AbortController().signal);
+    const upload = encodeUpload([record(1), record(2)], { apiKey: 'key-1', useEncryption: true });
+    expect(ingest.firstReceivedAt()).toBeUndefined();
+    const before = performance.now();
+    expect((await put(upload)).status).toBe(200);
+    const first = ingest.firstReceivedAt()!;
+    expect(first).toBeGreaterThanOrEqual(before);
+    expect(ingest.lastReceivedAt()).toBe(first);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await put(upload)).status).toBe(200);
+    const last = ingest.lastReceivedAt()!;
+    expect(last).toBeGreaterThan(first);
+    expect(ingest.firstReceivedAt()).toBe(first);
+    expect((await put(Buffer.from('not a token'))).status).toBe(400);
+    expect(ingest.lastReceivedAt()).toBe(last);
+  });
 });

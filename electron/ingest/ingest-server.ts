@@ -38,6 +38,12 @@ export interface IngestServer {
   uploads: ReceivedUpload[];
   /** Records received so far (also with countOnly). */
   receivedCount(): number;
+  /**
+   * When records were first and last counted (performance.now() of this process; undefined before
+   * any): benchmarks time a drop to its last record without the granularity of their polling.
+   */
+  firstReceivedAt(): number | undefined;
+  lastReceivedAt(): number | undefined;
   /** Every record received, in arrival order (duplicates included). */
   records(): Record<string, unknown>[];
   /** Raw multipart part bodies as received (for independent decoding). */
@@ -92,6 +98,8 @@ export async function startIngestServer(options: IngestOptions): Promise<IngestS
   let faults = { ...options.faults };
   let refused = 0;
   let received = 0;
+  let firstAt: number | undefined;
+  let lastAt: number | undefined;
   let hung = 0;
   const hanging = new Set<http.ServerResponse>();
 
@@ -127,6 +135,10 @@ export async function startIngestServer(options: IngestOptions): Promise<IngestS
       const records = options.countOnly ? [] : decodeUpload(bytes, { apiKey, encrypted });
       const count = options.countOnly ? countUpload(bytes, { apiKey, encrypted }) : records.length;
       received += count;
+      if (count > 0) {
+        lastAt = performance.now();
+        firstAt ??= lastAt;
+      }
       uploads.push({ keyId, bytes: bytes.length, records });
       if (options.outputFile) fs.appendFileSync(options.outputFile, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
       answer(200, { success: true, id: crypto.randomUUID(), records: count });
@@ -142,6 +154,8 @@ export async function startIngestServer(options: IngestOptions): Promise<IngestS
     uploads,
     rawParts,
     receivedCount: () => received,
+    firstReceivedAt: () => firstAt,
+    lastReceivedAt: () => lastAt,
     records: () => uploads.flatMap((u) => u.records),
     held: () => hanging.size,
     setFaults: (next) => {
