@@ -23,7 +23,7 @@ export type LocalfileConfig = z.infer<typeof LocalfileReceiverSchema>;
 /** A change in a watched folder is looked at this soon (changes within it make one scan)… */
 const CHANGE_DELAY_MS = 50;
 /** …a new file is looked at again this soon (the second look, which must find it unchanged)… */
-const NEW_FILE_LOOK_MS = 200;
+const NEW_FILE_LOOK_MS = 100;
 /** …and files still changing are looked at again this soon, not sooner. */
 const RESCAN_MS = 500;
 
