@@ -77,33 +77,29 @@ describe('UploadEncoder: small rounds on the calling thread, bulk deletes and me
     expect(idsOf(round.bodies[0]!.body, true)).toEqual([0, 1, 2, 7, 8, 9, 10, 11, 3, 4, 5, 6].map((i) => `id${String(i).padStart(8, '0')}`));
   });
 
-  it('encrypts one big stored batch here and deletes it on the thread, which ends when idle', async () => {
-    const { store, encoder, queue } = setUp(300);
+  it('sends one big stored batch as it is and deletes it here, never starting the thread', async () => {
+    const { store, encoder, queue } = setUp();
     const { request, storedBytes } = queue([3000], true);
     expect(storedBytes).toBeGreaterThan(INLINE_BYTES);
     const round = await encoder.encode(request, storedBytes);
-    expect(round).toMatchObject({ onThread: false, ackOnThread: true });
+    expect(round).toMatchObject({ onThread: false, ackOnThread: false, bulk: true });
     expect(idsOf(round.bodies[0]!.body, true)).toHaveLength(3000);
     await encoder.ack(request, round);
     expect(store.backlog('cloud').records).toBe(0);
-    expect(encoder.threadRunning).toBe(true);
-    await waitFor(() => !encoder.threadRunning, 5000, 'the idle thread to end');
+    expect(encoder.threadRunning).toBe(false);
   });
 
-  it('deletes here while the thread it started is still loading, on the thread once it is up', async () => {
+  it('deletes one big stored batch on the thread while a merged round keeps it running', async () => {
     const { store, encoder, queue } = setUp();
-    const first = queue([3000]);
-    const round = await encoder.encode(first.request, first.storedBytes);
+    const merge = queue(Array.from({ length: 40 }, () => 500));
+    const merged = await encoder.encode(merge.request, merge.storedBytes);
+    expect(merged).toMatchObject({ onThread: true, ackOnThread: true });
+    await encoder.ack(merge.request, merged);
+    expect(encoder.threadReady).toBe(true);
+    const single = queue([3000]);
+    const round = await encoder.encode(single.request, single.storedBytes);
     expect(round).toMatchObject({ onThread: false, ackOnThread: true });
-    expect(encoder.threadRunning).toBe(true);
-    // The thread cannot have loaded its modules yet: the delivered batch is deleted at once, here.
-    await encoder.ack(first.request, round);
-    expect(encoder.threadReady).toBe(false);
-    expect(store.backlog('cloud').records).toBe(0);
-    await waitFor(() => encoder.threadReady, 10_000, 'the encode thread to be up');
-    const second = queue([3000]);
-    const next = await encoder.encode(second.request, second.storedBytes);
-    await encoder.ack(second.request, next);
+    await encoder.ack(single.request, round);
     expect(store.backlog('cloud').records).toBe(0);
   });
 
