@@ -172,6 +172,23 @@ describe('remotedatapost to a real ingest server', () => {
     expect(ingest.records().map((r) => (r.fieldvalues as { part: number }).part)).toEqual([1001, 1002, 1003]);
   });
 
+  it('fills each request from many small stored batches, up to max_request_records', async () => {
+    ingest = await startIngestServer({ keys: { [KEY_ID]: API_KEY } });
+    const dataDirectory = tempDirectory();
+    const old = new AgentStore(path.join(dataDirectory, 'state', 'agent.db'));
+    // 30 batches of 5 records: a plant's trickle kept while the cloud was away.
+    for (let batch = 0; batch < 30; batch += 1) {
+      const records = Array.from({ length: 5 }, (_, k) => ({ asset: 'Press_1', stream_type: 'cycle', timestamp: `2026-03-29T00:${String(batch).padStart(2, '0')}:0${k}.000000Z`, capturetime: '2026-03-29T01:00:00.000000Z', record_id: `b${batch}r${k}`, fieldvalues: { part: batch * 5 + k } }));
+      old.commit('earlier', { asset: 'Press_1', stream_type: 'cycle' }, [{ transmit: 'cloud', asset: 'Press_1', stream_type: 'cycle', format: 'json', records: 5, payload: Buffer.from(JSON.stringify(records)) }], {});
+    }
+    old.close();
+    await start(uploadPlant(ingest.url), dataDirectory);
+    await waitFor(() => ingest!.records().length >= 150, 20_000, 'the 150 stored records');
+    // Ten batches a request, not one: a round looks past the first few rows when they are small.
+    expect(ingest.uploads.map((upload) => upload.records.length)).toEqual([50, 50, 50]);
+    expect(parts(ingest.records(), 'Press_1')).toEqual(Array.from({ length: 150 }, (_, i) => i));
+  });
+
   it('pauses reading when the outbox is full, drops nothing, and catches up afterwards', async () => {
     ingest = await startIngestServer({ keys: { [KEY_ID]: API_KEY }, faults: { answer: 503 } });
     const plant = uploadPlant(ingest.url, { max_buffer_mb: 1, max_request_records: 3000 });
