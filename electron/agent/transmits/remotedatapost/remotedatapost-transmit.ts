@@ -10,16 +10,7 @@ import { DisposableStore, DrainLoop, type DrainOutcome } from '../../lifecycle/i
 export type RemoteDataPostConfig = RemoteDataPostTransmitConfig;
 
 const MAX_BACKOFF_MS = 60_000;
-/**
- * Outbox rows a round looks at first: a file chunk's batch alone fills a request, and reading 500
- * rows' metadata for it each round cost ~5 % of the API thread in a 1M-row drop. Rows of a few
- * records each (a plant sending a few records a second) are then looked at up to
- * OUTBOX_ROWS_PER_ROUND.
- */
-const FIRST_ROWS_PER_ROUND = 8;
 const OUTBOX_ROWS_PER_ROUND = 500;
-
-const recordsIn = (rows: readonly { records: number }[]) => rows.reduce((sum, row) => sum + row.records, 0);
 
 /** A failed upload, with the words an engineer needs to fix it. */
 export class UploadError extends Error {
@@ -115,9 +106,7 @@ export class RemoteDataPostTransmit implements AgentComponent {
     while (this.running) {
       let rows: ReturnType<ComponentContext['store']['peekMeta']>;
       try {
-        rows = this.context.store.peekMeta(this.name, FIRST_ROWS_PER_ROUND);
-        if (rows.length === FIRST_ROWS_PER_ROUND && recordsIn(rows) < this.config.max_request_records)
-          rows = this.context.store.peekMeta(this.name, OUTBOX_ROWS_PER_ROUND);
+        rows = this.context.store.peekMeta(this.name, OUTBOX_ROWS_PER_ROUND);
       } catch (cause) {
         // The store cannot be opened (a full disk at first start): say so and try again later.
         this.failures += 1;
