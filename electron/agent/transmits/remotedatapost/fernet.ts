@@ -22,23 +22,15 @@ function splitKey(key: string): { signing: Buffer; encryption: Buffer } {
 export function fernetEncrypt(key: string, plaintext: Buffer, now = Date.now(), iv = crypto.randomBytes(16)): Buffer {
   const { signing, encryption } = splitKey(key);
   const cipher = crypto.createCipheriv('aes-128-cbc', encryption, iv);
-  // The token's bytes written in place (a body of ~100 KB is copied once, not once per part), and
-  // its base64 text written into the answer with its padding (no second text to join them).
-  const body = cipher.update(plaintext);
-  const last = cipher.final();
-  const signedLength = 25 + body.length + last.length;
-  const token = Buffer.allocUnsafe(signedLength + 32);
-  token[0] = VERSION;
-  token.writeBigUInt64BE(BigInt(Math.floor(now / 1000)), 1);
-  iv.copy(token, 9);
-  body.copy(token, 25);
-  last.copy(token, 25 + body.length);
-  crypto.createHmac('sha256', signing).update(token.subarray(0, signedLength)).digest().copy(token, signedLength);
+  const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  const header = Buffer.alloc(9);
+  header[0] = VERSION;
+  header.writeBigUInt64BE(BigInt(Math.floor(now / 1000)), 1);
+  const signed = Buffer.concat([header, iv, ciphertext]);
+  const hmac = crypto.createHmac('sha256', signing).update(signed).digest();
   // Fernet tokens are padded URL-safe base64 (Node's base64url omits the padding).
-  const text = token.toString('base64url');
-  const padded = Buffer.allocUnsafe(Math.ceil(text.length / 4) * 4);
-  padded.fill(0x3d, padded.write(text, 0, 'latin1'));
-  return padded;
+  const text = Buffer.concat([signed, hmac]).toString('base64url');
+  return Buffer.from(text + '='.repeat((4 - (text.length % 4)) % 4), 'ascii');
 }
 
 export function fernetDecrypt(key: string, token: Buffer | string): Buffer {
