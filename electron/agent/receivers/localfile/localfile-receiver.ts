@@ -21,7 +21,7 @@ const STOPPED = Object.assign(new Error('reading stopped'), { code: 'ABORT_ERR' 
 export type LocalfileConfig = z.infer<typeof LocalfileReceiverSchema>;
 
 /** A change in a watched folder is looked at this soon (changes within it make one scan)… */
-const CHANGE_DELAY_MS = 50;
+const CHANGE_DELAY_MS = 20;
 /** …a new file is looked at again this soon (the second look, which must find it unchanged)… */
 const NEW_FILE_LOOK_MS = 100;
 /** …and files still changing are looked at again this soon, not sooner. */
