@@ -1,26 +1,12 @@
 import fs from 'node:fs';
 
-/**
- * Up to `length` bytes of a local file from `offset` (fewer at its end): the file is opened for
- * this read only, so that no handle is held between a receiver's looks (or while a preview waits).
- */
-export async function readRange(file: string, offset: number, length: number): Promise<Buffer> {
-  const handle = await fs.promises.open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(length);
-    const { bytesRead } = await handle.read(buffer, 0, length, offset);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Reads into a given buffer from a file position; answers the bytes read (fewer at the end). */
 export type ReadInto = (into: Buffer, at: number) => Promise<number>;
 
 /**
- * Runs `use` with a reader of a local file that stays open while it runs (a scan of many pieces
- * opens the file once, not once a piece).
+ * Runs `use` with a reader of a local file that is open only while it runs: no handle is held
+ * between a receiver's looks (or while a preview waits), and a scan of many pieces opens the file
+ * once, not once a piece.
  */
 export async function withFileReader<T>(
   file: string,
@@ -32,4 +18,12 @@ export async function withFileReader<T>(
   } finally {
     await handle.close();
   }
+}
+
+/** Up to `length` bytes of a local file from `offset` (fewer at its end), opened for this read. */
+export function readRange(file: string, offset: number, length: number): Promise<Buffer> {
+  return withFileReader(file, async (read) => {
+    const buffer = Buffer.alloc(length);
+    return buffer.subarray(0, await read(buffer, offset));
+  });
 }
